@@ -1,0 +1,4 @@
+export interface AuthContext {
+  accountId: string;
+  keyId: string;
+}

@@ -1,0 +1,64 @@
+/**
+ * Deployment configuration, checked once per environment object with zod at the entry:
+ * a missing secret fails fast with a clear message in the logs (and a 503 to the caller).
+ */
+import { z } from "zod";
+import { ApiError } from "./http/errors";
+
+const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
+
+const schema = z.object({
+  ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be set (16+ characters)"),
+  URL_SIGNING_SECRET: z.string().min(16, "URL_SIGNING_SECRET must be set (16+ characters)"),
+  WEBHOOK_SIGNING_SECRET: z.string().min(16, "WEBHOOK_SIGNING_SECRET must be set (16+ characters)"),
+  SAFE_BROWSING_API_KEY: z.string().optional().default(""),
+  TARGET_ALLOWLIST: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(hostPort, "entries must be host:port"))),
+  PUBLIC_BASE_URL: z.string().default(""),
+  DOCS_URL: z.string().default("https://edgeshot.dev/docs"),
+  BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(2),
+  WATERMARK_TEXT: z.string().default("edgeshot.dev"),
+});
+
+export interface Config {
+  adminToken: string;
+  urlSigningSecret: string;
+  webhookSigningSecret: string;
+  safeBrowsingApiKey: string;
+  targetAllowlist: ReadonlySet<string>;
+  publicBaseUrl: string;
+  docsUrl: string;
+  browserHosts: number;
+  watermarkText: string;
+  deploymentId: string;
+}
+
+const cache = new WeakMap<object, Config>();
+
+export function config(env: Env): Config {
+  const hit = cache.get(env);
+  if (hit) return hit;
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    console.error(JSON.stringify({ level: "error", msg: "invalid configuration", issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) }));
+    throw new ApiError("CONFIGURATION_ERROR", "The service is not configured correctly.");
+  }
+  const e = parsed.data;
+  const cfg: Config = {
+    adminToken: e.ADMIN_TOKEN,
+    urlSigningSecret: e.URL_SIGNING_SECRET,
+    webhookSigningSecret: e.WEBHOOK_SIGNING_SECRET,
+    safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
+    targetAllowlist: new Set(e.TARGET_ALLOWLIST),
+    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
+    docsUrl: e.DOCS_URL,
+    browserHosts: e.BROWSER_HOSTS,
+    watermarkText: e.WATERMARK_TEXT,
+    deploymentId: env.CF_VERSION_METADATA?.id || "local",
+  };
+  cache.set(env, cfg);
+  return cfg;
+}

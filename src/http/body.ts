@@ -1,0 +1,116 @@
+/**
+ * Reading and validating JSON bodies.
+ *
+ * The body is read as a stream and refused (413) as soon as it passes the cap, whatever
+ * Content-Length claims; then decoded as strict UTF-8, parsed (400 INVALID_JSON), checked for
+ * nesting depth (so nothing downstream recurses without bound), and validated with zod.
+ */
+import type { Context } from "hono";
+import type { z } from "zod";
+import { LIMITS } from "../limits";
+import { ApiError, type ErrorDetail } from "./errors";
+
+export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Promise<unknown> {
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    throw tooLarge(maxBytes);
+  }
+  const body = c.req.raw.body;
+  if (!body) throw new ApiError("INVALID_JSON", "Request body must be a JSON object.");
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError("INVALID_JSON", "Request body is not valid UTF-8.");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("INVALID_JSON", "Request body is not valid JSON.");
+  }
+  const deep = findTooDeep(value, LIMITS.jsonDepth);
+  if (deep !== null) {
+    throw new ApiError("VALIDATION_ERROR", `Invalid request: ${deep || "body"} is nested too deeply.`, {
+      details: [{ path: deep || "body", message: `Nesting deeper than ${LIMITS.jsonDepth} levels.` }],
+    });
+  }
+  return value;
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes.`);
+}
+
+/** Iterative depth check; returns the path of the first value nested deeper than `max`. */
+function findTooDeep(root: unknown, max: number): string | null {
+  const stack: Array<{ value: unknown; depth: number; path: string }> = [
+    { value: root, depth: 0, path: "" },
+  ];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (!item || typeof item.value !== "object" || item.value === null) continue;
+    if (item.depth >= max) return item.path.split(/[.[]/)[0] ?? item.path;
+    for (const [key, child] of Object.entries(item.value)) {
+      const path = Array.isArray(item.value) ? `${item.path}[${key}]` : item.path ? `${item.path}.${key}` : key;
+      stack.push({ value: child, depth: item.depth + 1, path });
+    }
+  }
+  return null;
+}
+
+/** `["urls", 57, "x"]` → `urls[57].x` */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+export function zodDetails(error: z.ZodError): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        details.push({ path: formatPath([...issue.path, key]), message: "Unknown field." });
+      }
+    } else {
+      details.push({ path: formatPath(issue.path) || "body", message: issue.message });
+    }
+  }
+  return details;
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = zodDetails(result.error);
+  const fields = [...new Set(details.map((d) => d.path))].join(", ");
+  throw new ApiError("VALIDATION_ERROR", `Invalid request: ${fields}.`, { details });
+}
+
+/** Read, parse and validate a JSON body in one step. */
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parseWith(schema, await readJsonBody(c));
+}

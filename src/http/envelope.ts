@@ -1,0 +1,47 @@
+/** The spec's JSON envelope: `{success, data | error, meta {requestId, timestamp, usage?}}`. */
+import type { ErrorCode, ErrorDetail } from "./errors";
+
+export interface Usage {
+  /** Credits this request spent. */
+  credits: number;
+  /** Credits left this month; null on unlimited plans. */
+  remaining: number | null;
+}
+
+export interface Meta {
+  requestId: string;
+  timestamp: string;
+  usage?: Usage;
+}
+
+export interface SuccessBody<T> {
+  success: true;
+  data: T;
+  meta: Meta;
+}
+
+export interface ErrorBody {
+  success: false;
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+  meta: Meta;
+}
+
+export function meta(requestId: string, usage?: Usage): Meta {
+  return usage
+    ? { requestId, timestamp: new Date().toISOString(), usage }
+    : { requestId, timestamp: new Date().toISOString() };
+}
+
+export function successBody<T>(requestId: string, data: T, usage?: Usage): SuccessBody<T> {
+  return { success: true, data, meta: meta(requestId, usage) };
+}
+
+export function errorBody(
+  requestId: string,
+  code: ErrorCode,
+  message: string,
+  details?: ErrorDetail[],
+): ErrorBody {
+  const error = details && details.length > 0 ? { code, message, details } : { code, message };
+  return { success: false, error, meta: meta(requestId) };
+}

@@ -1,0 +1,48 @@
+/** Unauthenticated service routes: the health check and the service index document. */
+import { Hono } from "hono";
+import pkg from "../../../package.json";
+import { config } from "../../config";
+import type { AppEnv } from "../types";
+
+/** Every route of the spec, for the service index document. */
+export const ENDPOINTS = {
+  health: "GET /health",
+  screenshot: "POST /v1/screenshot",
+  screenshotGet: "GET /v1/screenshot",
+  screenshotJson: "POST /v1/screenshot/json",
+  batch: "POST /v1/screenshot/batch",
+  renderLink: "POST /v1/render/link",
+  render: "GET /v1/render",
+  extract: "POST /v1/extract",
+  artifact: "POST /v1/artifact",
+  images: "GET /v1/images/{key}",
+  job: "GET /v1/jobs/{jobId}",
+  jobs: "GET /v1/jobs",
+  batchStatus: "GET /v1/batches/{batchId}",
+  batches: "GET /v1/batches",
+  account: "GET /v1/account",
+  usage: "GET /v1/usage",
+  credentialCheck: "GET /v1/credential-check",
+  watches: "GET /v1/watches",
+  watchRun: "POST /v1/watches/{id}/run",
+  watchUpdate: "PATCH /v1/watches/{id}",
+} as const;
+
+export const metaRoutes = new Hono<AppEnv>()
+  .get("/health", (c) =>
+    c.json({
+      status: "ok",
+      product: "Edgeshot",
+      version: config(c.env).deploymentId,
+      timestamp: new Date().toISOString(),
+    }),
+  )
+  .get("/", (c) =>
+    c.json({
+      name: "Edgeshot",
+      version: pkg.version,
+      docs: config(c.env).docsUrl,
+      health: "/health",
+      endpoints: ENDPOINTS,
+    }),
+  );

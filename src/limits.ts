@@ -1,0 +1,46 @@
+/** Every numeric limit of the service in one place (the spec's Limits table plus our own caps). */
+const MB = 1024 * 1024;
+
+export const LIMITS = {
+  /** Whole JSON request body; the largest legal body is html/markdown (5 MB) plus data (256 KB). */
+  bodyBytes: 6 * MB,
+  /** Deepest nesting accepted anywhere in a JSON body (objects and arrays). */
+  jsonDepth: 32,
+  htmlBytes: 5 * MB,
+  markdownBytes: 5 * MB,
+  dataBytes: 256 * 1024,
+  /** Rendered template output (html after Mustache), guards against section explosions. */
+  templateOutputBytes: 8 * MB,
+  cssBytes: 50 * 1024,
+  jsBytes: 50 * 1024,
+  selectorChars: 500,
+  hideSelectors: 50,
+  cookies: 50,
+  cookieNameChars: 256,
+  cookieValueChars: 4096,
+  cookieDomainChars: 256,
+  cookiePathChars: 256,
+  headers: 50,
+  headerValueChars: 4096,
+  userAgentChars: 512,
+  geoPlaceChars: 100,
+  width: { min: 320, max: 3840, default: 1280 },
+  height: { min: 240, max: 2160, default: 800 },
+  resizeWidth: { min: 16, max: 3840 },
+  resizeHeight: { min: 16, max: 2160 },
+  deviceScaleFactor: { min: 1, max: 3, default: 2 },
+  quality: { min: 1, max: 100, default: 80 },
+  delayMs: { min: 0, max: 10_000, default: 0 },
+  timeoutSeconds: { min: 5, max: 60, default: 30 },
+  pdfScale: { min: 0.1, max: 2, default: 1 },
+  cacheTtl: { min: 3600, max: 2_592_000, default: 86_400 },
+  renderLinkExpiry: { default: 2_592_000 },
+  /** Full-page captures stop here; taller pages are truncated (x-service-truncated). */
+  fullPageMaxCssPx: 16_384,
+  /** Settlement wait after the auto-scroll of a full-page capture. */
+  fullPageSettleMs: 800,
+  /** Largest output we return (images and PDFs). */
+  outputBytes: 25 * MB,
+  /** Size of the per-minute rate-limit window. */
+  rateWindowMs: 60_000,
+} as const;

@@ -1,0 +1,46 @@
+/** Helpers for integration tests: call the worker through its own fetch handler. */
+import { exports } from "cloudflare:workers";
+
+export const BASE = "https://edgeshot.test";
+export const FIXTURES = "http://127.0.0.1:4010";
+
+export function call(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+}
+
+export function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return call(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export interface Envelope<T = Record<string, unknown>> {
+  success: boolean;
+  data?: T;
+  error?: { code: string; message: string; details?: Array<{ path: string; message: string }> };
+  meta: { requestId: string; timestamp: string; usage?: { credits: number; remaining: number | null } };
+}
+
+export async function envelope<T = Record<string, unknown>>(res: Response): Promise<Envelope<T>> {
+  return (await res.json()) as Envelope<T>;
+}
+
+/** A unique token to tag fixture URLs with, so a test reads back only its own requests. */
+export function runId(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+
+export async function fixtureLog(run: string): Promise<LoggedRequest[]> {
+  const res = await fetch(`${FIXTURES}/__log?run=${run}`);
+  return (await res.json()) as LoggedRequest[];
+}
