@@ -1,8 +1,14 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-/** Loopback fixtures the URL guard lets through in tests (and nowhere else). */
-const FIXTURES = "127.0.0.1:4010,127.0.0.1:4011";
+/**
+ * The fixture server's port (FIXTURE_PORT overrides it, so parallel runs do not collide) and
+ * the loopback origins the URL guard lets through in tests (and nowhere else): the fixture
+ * server and the port above it, which tests use as a "second site".
+ */
+const FIXTURE_PORT = Number(process.env.FIXTURE_PORT ?? 4010);
+process.env.FIXTURE_PORT = String(FIXTURE_PORT);
+const FIXTURES = `127.0.0.1:${FIXTURE_PORT},127.0.0.1:${FIXTURE_PORT + 1}`;
 
 export const TEST_SECRETS = {
   ADMIN_TOKEN: "test-admin-token-0123456789abcdef",
@@ -20,8 +26,11 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { ...TEST_SECRETS, TARGET_ALLOWLIST: FIXTURES },
-              browserRendering: { binding: "BROWSER" },
+              bindings: {
+                ...TEST_SECRETS,
+                TARGET_ALLOWLIST: FIXTURES,
+                FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
+              },
             },
           }),
         ],

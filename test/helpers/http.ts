@@ -1,8 +1,11 @@
 /** Helpers for integration tests: call the worker through its own fetch handler. */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 
 export const BASE = "https://edgeshot.test";
-export const FIXTURES = "http://127.0.0.1:4010";
+/** The fixture server's origin (set per run in vitest.config.ts). */
+export const FIXTURES = (env as unknown as { FIXTURE_ORIGIN: string }).FIXTURE_ORIGIN;
+/** A second allowlisted loopback origin (same server port + 1 when a test starts one). */
+export const FIXTURES_ALT = FIXTURES.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 1}`);
 
 export function call(path: string, init: RequestInit = {}): Promise<Response> {
   return exports.default.fetch(new Request(`${BASE}${path}`, init));
