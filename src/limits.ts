@@ -43,4 +43,8 @@ export const LIMITS = {
   outputBytes: 25 * MB,
   /** Size of the per-minute rate-limit window. */
   rateWindowMs: 60_000,
+  /** Longest target URL (url, logo) the URL guard accepts. */
+  urlChars: 8192,
+  /** Longest webhookUrl the URL guard accepts. */
+  webhookUrlChars: 2048,
 } as const;
