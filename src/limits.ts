@@ -43,6 +43,10 @@ export const LIMITS = {
   outputBytes: 25 * MB,
   /** Size of the per-minute rate-limit window. */
   rateWindowMs: 60_000,
+  /** A credit reservation never settled stops holding credits after this long. */
+  creditReservationTtlMs: 10 * 60_000,
+  /** Account display names (admin API). */
+  accountNameChars: 100,
   /** Longest target URL (url, logo) the URL guard accepts. */
   urlChars: 8192,
   /** Longest webhookUrl the URL guard accepts. */

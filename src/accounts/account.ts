@@ -1,4 +1,173 @@
+/**
+ * The `Account` Durable Object: one per account, the single source of truth for its plan,
+ * API keys (hashes only), monthly credit ledger, per-minute rate limit and active-job count.
+ *
+ * Called by RPC on the stub. Every method is synchronous over SQLite storage, so each runs
+ * atomically (no other call interleaves); those writing several rows use `transactionSync`.
+ * Methods return result values rather than throwing for expected outcomes, since errors lose
+ * their class when crossing RPC.
+ */
 import { DurableObject } from "cloudflare:workers";
+import { LIMITS } from "../limits";
+import { type NewKey, type KeyInfo, checkKey, insertKey, listKeys, revokeKey } from "./keystore";
+import { type CreditUsage, type ReserveResult, type SettleResult, creditUsage } from "./ledger";
+import { reserve, setUsed, settle } from "./ledger";
+import { type RateState, hitRateLimit } from "./limiter";
+import { type Plan, type PlanId, PLANS } from "./plans";
+import { ACCOUNT_MIGRATIONS, migrate } from "./schema";
 
-/** One per account: keys, plan, credits, rate limit, jobs. */
-export class Account extends DurableObject<Env> {}
+export interface AccountSummary {
+  accountId: string;
+  name: string | null;
+  plan: PlanId;
+  createdAt: string;
+  usage: CreditUsage;
+  rateLimitPerMinute: number;
+  activeJobs: number;
+}
+
+export type AuthorizeResult =
+  | { status: "ok"; accountId: string; plan: PlanId; rate: RateState }
+  | { status: "unknown" }
+  | { status: "revoked" };
+
+export interface JobSlots {
+  ok: boolean;
+  active: number;
+  limit: number;
+}
+
+interface AccountRow extends Record<string, SqlStorageValue> {
+  account_id: string;
+  name: string | null;
+  plan: PlanId;
+  created_at: number;
+  active_jobs: number;
+}
+
+export class Account extends DurableObject<Env> {
+  /** The clock every method reads; tests replace it through `runInDurableObject`. */
+  clock: () => number = () => Date.now();
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    migrate(ctx.storage, ACCOUNT_MIGRATIONS);
+  }
+
+  private row(): AccountRow | undefined {
+    return this.sql.exec<AccountRow>("SELECT * FROM account").toArray()[0];
+  }
+
+  private plan(row: AccountRow): Plan {
+    return PLANS[row.plan];
+  }
+
+  /** Creates the account with its first key; null when it already exists. */
+  create(input: { accountId: string; plan: PlanId; name: string | null; key: NewKey }): AccountSummary | null {
+    if (this.row()) return null;
+    const now = this.clock();
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(
+        "INSERT INTO account (id, account_id, name, plan, created_at) VALUES (1, ?, ?, ?, ?)",
+        input.accountId,
+        input.name,
+        input.plan,
+        now,
+      );
+      insertKey(this.sql, input.key, now);
+    });
+    return this.summary();
+  }
+
+  summary(): AccountSummary | null {
+    const row = this.row();
+    if (!row) return null;
+    const plan = this.plan(row);
+    return {
+      accountId: row.account_id,
+      name: row.name,
+      plan: plan.id,
+      createdAt: new Date(row.created_at).toISOString(),
+      usage: creditUsage(this.sql, plan.monthlyCredits, this.clock()),
+      rateLimitPerMinute: plan.rateLimitPerMinute,
+      activeJobs: row.active_jobs,
+    };
+  }
+
+  /** Changes the plan and/or this month's used credits; null when there is no account. */
+  update(change: { plan?: PlanId; creditsUsed?: number }): AccountSummary | null {
+    if (!this.row()) return null;
+    this.ctx.storage.transactionSync(() => {
+      if (change.plan !== undefined) this.sql.exec("UPDATE account SET plan = ?", change.plan);
+      if (change.creditsUsed !== undefined) setUsed(this.sql, change.creditsUsed, this.clock());
+    });
+    return this.summary();
+  }
+
+  addKey(key: NewKey): KeyInfo | null {
+    return this.row() ? insertKey(this.sql, key, this.clock()) : null;
+  }
+
+  revokeKey(keyId: string): KeyInfo | null {
+    return this.row() ? revokeKey(this.sql, keyId, this.clock()) : null;
+  }
+
+  listKeys(): KeyInfo[] {
+    return listKeys(this.sql);
+  }
+
+  /** Key status and rate limit in one call: every authenticated request makes exactly this one. */
+  authorize(keyId: string, keyHash: string): AuthorizeResult {
+    const row = this.row();
+    if (!row) return { status: "unknown" };
+    const now = this.clock();
+    return this.ctx.storage.transactionSync((): AuthorizeResult => {
+      const status = checkKey(this.sql, keyId, keyHash, now);
+      if (status !== "active") return { status: status === "revoked" ? "revoked" : "unknown" };
+      const plan = this.plan(row);
+      const rate = hitRateLimit(this.sql, plan.rateLimitPerMinute, now, LIMITS.rateWindowMs);
+      return { status: "ok", accountId: row.account_id, plan: plan.id, rate };
+    });
+  }
+
+  /** Holds `cost` credits until settled (or until `ttlMs` passes). */
+  reserveCredits(cost: number, ttlMs: number = LIMITS.creditReservationTtlMs): ReserveResult {
+    const row = this.row();
+    if (!row) throw new Error("account does not exist");
+    return this.ctx.storage.transactionSync(() =>
+      reserve(this.sql, this.plan(row).monthlyCredits, cost, ttlMs, this.clock()),
+    );
+  }
+
+  /** Commits (`commit` true) or refunds a reservation. */
+  settleCredits(reservationId: string, commit: boolean): SettleResult {
+    const row = this.row();
+    if (!row) throw new Error("account does not exist");
+    return this.ctx.storage.transactionSync(() =>
+      settle(this.sql, this.plan(row).monthlyCredits, reservationId, commit, this.clock()),
+    );
+  }
+
+  /** Takes `n` active-job slots if the plan's cap allows all of them. */
+  acquireJobSlots(n: number): JobSlots {
+    const row = this.row();
+    if (!row) throw new Error("account does not exist");
+    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invalid slot count ${n}`);
+    const limit = this.plan(row).activeJobs;
+    if (row.active_jobs + n > limit) return { ok: false, active: row.active_jobs, limit };
+    this.sql.exec("UPDATE account SET active_jobs = active_jobs + ?", n);
+    return { ok: true, active: row.active_jobs + n, limit };
+  }
+
+  /** Gives back `n` slots (never below zero). */
+  releaseJobSlots(n: number): JobSlots {
+    const row = this.row();
+    if (!row) throw new Error("account does not exist");
+    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invalid slot count ${n}`);
+    const active = Math.max(0, row.active_jobs - n);
+    this.sql.exec("UPDATE account SET active_jobs = ?", active);
+    return { ok: true, active, limit: this.plan(row).activeJobs };
+  }
+}

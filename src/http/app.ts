@@ -7,6 +7,8 @@ import { HTTPException } from "hono/http-exception";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "./errors";
 import { requestId } from "./middleware/request-id";
+import { accountRoutes } from "./routes/account";
+import { adminRoutes } from "./routes/admin";
 import { metaRoutes } from "./routes/meta";
 import type { AppEnv } from "./types";
 
@@ -15,6 +17,8 @@ export function newApp(): Hono<AppEnv> {
   app.use(requestId());
 
   app.route("/", metaRoutes);
+  app.route("/v1", accountRoutes);
+  app.route("/admin", adminRoutes);
 
   app.notFound((c) => {
     return c.json(errorBody(c.get("requestId"), "NOT_FOUND", "Route not found."), 404);

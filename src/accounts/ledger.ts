@@ -1,0 +1,121 @@
+/**
+ * The month's credit ledger, over the Account DO's SQLite storage.
+ *
+ * Spending is two-phase: `reserve` holds credits (refused when used + held + cost would pass
+ * the plan's limit), then `settle` commits them (they become `used`) or refunds them. A
+ * reservation never settled expires after its TTL and stops holding credits, so a crashed
+ * request cannot leak them. Every function is synchronous: called from a DO method, each runs
+ * atomically (the input gate admits no other call mid-way).
+ */
+import { creditPeriod, periodResetsAt } from "./windows";
+
+export interface CreditUsage {
+  /** Credits committed this month. */
+  used: number;
+  /** Monthly credits of the plan; null = unlimited. */
+  limit: number | null;
+  /** Credits still available (limit minus used minus those held); null = unlimited. */
+  remaining: number | null;
+  unlimited: boolean;
+  /** ISO time of the monthly reset (first day of next UTC month). */
+  resetsAt: string;
+}
+
+export type ReserveResult =
+  | { ok: true; reservationId: string; remaining: number | null }
+  | { ok: false; usage: CreditUsage };
+
+export interface SettleResult {
+  /** False when the reservation was unknown, already settled or expired (nothing changed). */
+  settled: boolean;
+  usage: CreditUsage;
+}
+
+function purgeExpired(sql: SqlStorage, now: number): void {
+  sql.exec("DELETE FROM credit_reservations WHERE expires_at <= ?", now);
+}
+
+function usedIn(sql: SqlStorage, period: string): number {
+  const row = sql.exec<{ used: number }>("SELECT used FROM credit_periods WHERE period = ?", period);
+  return row.toArray()[0]?.used ?? 0;
+}
+
+function heldIn(sql: SqlStorage, period: string, now: number): number {
+  const row = sql
+    .exec<{ held: number }>(
+      "SELECT COALESCE(SUM(cost), 0) AS held FROM credit_reservations WHERE period = ? AND expires_at > ?",
+      period,
+      now,
+    )
+    .one();
+  return row.held;
+}
+
+export function creditUsage(sql: SqlStorage, limit: number | null, now: number): CreditUsage {
+  const period = creditPeriod(now);
+  const used = usedIn(sql, period);
+  const resetsAt = new Date(periodResetsAt(now)).toISOString();
+  if (limit === null) return { used, limit, remaining: null, unlimited: true, resetsAt };
+  const remaining = Math.max(0, limit - used - heldIn(sql, period, now));
+  return { used, limit, remaining, unlimited: false, resetsAt };
+}
+
+export function reserve(
+  sql: SqlStorage,
+  limit: number | null,
+  cost: number,
+  ttlMs: number,
+  now: number,
+): ReserveResult {
+  if (!Number.isSafeInteger(cost) || cost < 1) throw new RangeError(`invalid credit cost ${cost}`);
+  purgeExpired(sql, now);
+  const usage = creditUsage(sql, limit, now);
+  if (usage.remaining !== null && usage.remaining < cost) return { ok: false, usage };
+  const reservationId = crypto.randomUUID();
+  sql.exec(
+    "INSERT INTO credit_reservations (id, cost, period, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+    reservationId,
+    cost,
+    creditPeriod(now),
+    now,
+    now + ttlMs,
+  );
+  const remaining = usage.remaining === null ? null : usage.remaining - cost;
+  return { ok: true, reservationId, remaining };
+}
+
+export function settle(
+  sql: SqlStorage,
+  limit: number | null,
+  reservationId: string,
+  commit: boolean,
+  now: number,
+): SettleResult {
+  purgeExpired(sql, now);
+  const rows = sql
+    .exec<{ cost: number; period: string }>(
+      "DELETE FROM credit_reservations WHERE id = ? RETURNING cost, period",
+      reservationId,
+    )
+    .toArray();
+  const held = rows[0];
+  if (held && commit) {
+    sql.exec(
+      `INSERT INTO credit_periods (period, used) VALUES (?, ?)
+       ON CONFLICT (period) DO UPDATE SET used = used + excluded.used`,
+      held.period,
+      held.cost,
+    );
+  }
+  return { settled: held !== undefined, usage: creditUsage(sql, limit, now) };
+}
+
+/** Sets this month's committed credits (admin: e.g. to exhaust an account in a test). */
+export function setUsed(sql: SqlStorage, used: number, now: number): void {
+  sql.exec(
+    `INSERT INTO credit_periods (period, used) VALUES (?, ?)
+     ON CONFLICT (period) DO UPDATE SET used = excluded.used`,
+    creditPeriod(now),
+    used,
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The plans table: every per-plan number and feature flag of the service, in one place.
+ *
+ * Numbers follow DESIGN.md's decided table. Watch counts (active plus paused watches) are our
+ * own choice, in proportion to the other caps: Free 3, Basic 10, Starter 25, Pro 100,
+ * Enterprise 1,000.
+ */
+
+export const PLAN_IDS = ["free", "basic", "starter", "pro", "enterprise"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export const FEATURES = ["cookies", "headers", "urlCredentials", "geo", "batch"] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** Credits per calendar month (UTC); null = unlimited. */
+  monthlyCredits: number | null;
+  rateLimitPerMinute: number;
+  /** Concurrent async jobs (queued plus processing). */
+  activeJobs: number;
+  /** Largest batch; 0 = batches not allowed. */
+  batchCap: number;
+  /** Shortest watch interval allowed, in minutes. */
+  watchFloorMinutes: number;
+  /** Watches an account may hold (active plus paused). */
+  watchCount: number;
+  features: Readonly<Record<Feature, boolean>>;
+  /** Image outputs carry the tiled watermark (a footer on PDFs). */
+  watermark: boolean;
+}
+
+const PAID = { cookies: true, headers: true, urlCredentials: true, batch: true } as const;
+
+export const PLANS: Readonly<Record<PlanId, Plan>> = {
+  free: {
+    id: "free", name: "Free", monthlyCredits: 100, rateLimitPerMinute: 3, activeJobs: 10,
+    batchCap: 0, watchFloorMinutes: 1440, watchCount: 3, watermark: true,
+    features: { cookies: false, headers: false, urlCredentials: false, geo: false, batch: false },
+  },
+  basic: {
+    id: "basic", name: "Basic", monthlyCredits: 1_000, rateLimitPerMinute: 20, activeJobs: 25,
+    batchCap: 10, watchFloorMinutes: 180, watchCount: 10, watermark: false,
+    features: { ...PAID, geo: false },
+  },
+  starter: {
+    id: "starter", name: "Starter", monthlyCredits: 5_000, rateLimitPerMinute: 60, activeJobs: 50,
+    batchCap: 25, watchFloorMinutes: 60, watchCount: 25, watermark: false,
+    features: { ...PAID, geo: false },
+  },
+  pro: {
+    id: "pro", name: "Pro", monthlyCredits: 25_000, rateLimitPerMinute: 300, activeJobs: 200,
+    batchCap: 100, watchFloorMinutes: 30, watchCount: 100, watermark: false,
+    features: { ...PAID, geo: true },
+  },
+  enterprise: {
+    id: "enterprise", name: "Enterprise", monthlyCredits: null, rateLimitPerMinute: 1_000,
+    activeJobs: 1_000, batchCap: 500, watchFloorMinutes: 5, watchCount: 1_000, watermark: false,
+    features: { ...PAID, geo: true },
+  },
+};
+
+export const PRICING_URL = "https://edgeshot.dev/pricing";
+export const BILLING_URL = "https://edgeshot.dev/billing";
+
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === "string" && (PLAN_IDS as readonly string[]).includes(value);
+}
+
+export function planById(id: PlanId): Plan {
+  return PLANS[id];
+}
+
+/** The lowest plan that has `feature` (every feature exists on some plan). */
+export function lowestPlanWith(feature: Feature): Plan {
+  const plan = PLAN_IDS.map((id) => PLANS[id]).find((p) => p.features[feature]);
+  if (!plan) throw new Error(`no plan has feature ${feature}`);
+  return plan;
+}
+
+export interface UpgradeInfo {
+  recommendedPlan: PlanId;
+  /** Monthly credits of the recommended plan; null when it is unlimited. */
+  recommendedPlanCredits: number | null;
+  upgradeUrl: string;
+  manageBillingUrl: string;
+}
+
+/** The next plan up, or null on the top plan. */
+export function upgradeFor(id: PlanId): UpgradeInfo | null {
+  const next = PLAN_IDS[PLAN_IDS.indexOf(id) + 1];
+  if (!next) return null;
+  return {
+    recommendedPlan: next,
+    recommendedPlanCredits: PLANS[next].monthlyCredits,
+    upgradeUrl: `${PRICING_URL}?plan=${next}`,
+    manageBillingUrl: BILLING_URL,
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Plan gates: features a plan may not use. Routes call these after parsing, before any work.
+ */
+import { ApiError } from "../http/errors";
+import type { AuthContext } from "./auth";
+import { type Feature, lowestPlanWith } from "./plans";
+
+const FEATURE_NAMES: Readonly<Record<Feature, string>> = {
+  cookies: "cookies",
+  headers: "custom headers",
+  urlCredentials: "URL credentials (user:pass@host)",
+  geo: "geo-targeted capture",
+  batch: "batch capture",
+};
+
+/** 403 PLAN_UPGRADE_REQUIRED unless the caller's plan has `feature`. */
+export function requireFeature(auth: AuthContext, feature: Feature): void {
+  if (auth.plan.features[feature]) return;
+  const needed = lowestPlanWith(feature);
+  throw new ApiError(
+    "PLAN_UPGRADE_REQUIRED",
+    `The ${FEATURE_NAMES[feature]} feature requires the ${needed.name} plan or higher ` +
+      `(current plan: ${auth.plan.name}).`,
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The Account Durable Object's SQLite schema and the helper that brings a stored database up
+ * to date. `schema_version` holds the number of migrations applied; each migration runs once,
+ * all pending ones in a single transaction. Later features append migrations; never edit one
+ * that has shipped.
+ */
+
+/** A migration: SQL statements run in order. */
+export type Migration = readonly string[];
+
+export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
+  [
+    `CREATE TABLE account (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      account_id TEXT NOT NULL,
+      name TEXT,
+      plan TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      active_jobs INTEGER NOT NULL DEFAULT 0 CHECK (active_jobs >= 0)
+    )`,
+    `CREATE TABLE api_keys (
+      key_id TEXT PRIMARY KEY,
+      key_hash TEXT NOT NULL UNIQUE,
+      prefix TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      revoked_at INTEGER,
+      last_used_at INTEGER
+    )`,
+    `CREATE TABLE credit_periods (
+      period TEXT PRIMARY KEY,
+      used INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0)
+    )`,
+    `CREATE TABLE credit_reservations (
+      id TEXT PRIMARY KEY,
+      cost INTEGER NOT NULL CHECK (cost > 0),
+      period TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX credit_reservations_expiry ON credit_reservations (expires_at)`,
+    `CREATE TABLE rate_window (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      window_start INTEGER NOT NULL,
+      count INTEGER NOT NULL
+    )`,
+  ],
+];
+
+/** Applies the migrations not yet applied; returns the resulting schema version. */
+export function migrate(storage: DurableObjectStorage, migrations: readonly Migration[]): number {
+  return storage.transactionSync(() => {
+    const sql = storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+    const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
+    const current = row?.version ?? 0;
+    if (current > migrations.length) {
+      throw new Error(`stored schema v${current} is newer than this code (v${migrations.length})`);
+    }
+    for (const migration of migrations.slice(current)) {
+      for (const statement of migration) sql.exec(statement);
+    }
+    if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
+    else if (current < migrations.length) {
+      sql.exec("UPDATE schema_version SET version = ?", migrations.length);
+    }
+    return migrations.length;
+  });
+}

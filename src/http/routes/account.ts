@@ -1,0 +1,41 @@
+/**
+ * Account read-outs for the key holder, all free of credit: the account summary (also at
+ * /usage, an alias) and the credential check.
+ */
+import { type Context, Hono } from "hono";
+import { authenticate } from "../../accounts/auth";
+import { upgradeFor } from "../../accounts/plans";
+import { webhookSecretFor } from "../../storage/signing";
+import { successBody } from "../envelope";
+import { ApiError } from "../errors";
+import type { AppEnv } from "../types";
+
+async function accountSummary(c: Context<AppEnv>): Promise<Response> {
+  const auth = c.get("auth");
+  const summary = await auth.account.summary();
+  if (!summary) throw new ApiError("INVALID_API_KEY", "The API key is not valid.");
+  return c.json(
+    successBody(c.get("requestId"), {
+      plan: summary.plan,
+      usage: summary.usage,
+      rateLimitPerMinute: summary.rateLimitPerMinute,
+      upgrade: upgradeFor(summary.plan),
+      webhooks: { signingSecret: await webhookSecretFor(c.env, auth.accountId) },
+    }),
+  );
+}
+
+export const accountRoutes = new Hono<AppEnv>()
+  .get("/account", authenticate(), accountSummary)
+  .get("/usage", authenticate(), accountSummary)
+  .get("/credential-check", authenticate(), (c) => {
+    const auth = c.get("auth");
+    return c.json(
+      successBody(c.get("requestId"), {
+        valid: true,
+        accountId: auth.accountId,
+        plan: auth.plan.id,
+        keyId: auth.keyId,
+      }),
+    );
+  });
