@@ -1,9 +1,51 @@
 #!/usr/bin/env node
 // `npm start [-- wrangler dev flags]`: runs `wrangler dev` with local storage and the local
 // browser. Every argument passes through to wrangler; defaults live in wrangler.toml [dev].
+// Once /health answers, it makes sure one demo account per plan exists (scripts/lib/demo-seed)
+// and prints their keys with ready-to-run curl lines.
 import { spawn } from "node:child_process";
+import { devVar } from "./lib/admin-client.mjs";
+import { demoBanner, seedDemoAccounts, waitForHealth } from "./lib/demo-seed.mjs";
 
-const args = ["dev", ...process.argv.slice(2)];
-const child = spawn("wrangler", args, { stdio: "inherit", env: process.env });
+const passThrough = process.argv.slice(2);
+
+/** The value of `--name v` or `--name=v` among wrangler's arguments (last one wins). */
+function flag(args, name) {
+  let value;
+  args.forEach((arg, i) => {
+    if (arg === `--${name}` && i + 1 < args.length) value = args[i + 1];
+    else if (arg.startsWith(`--${name}=`)) value = arg.slice(name.length + 3);
+  });
+  return value;
+}
+
+/** ADMIN_TOKEN from `--var ADMIN_TOKEN:…` if given, else the environment or .dev.vars. */
+function adminToken(args) {
+  const fromVar = args.map((a) => /^(?:--var=)?ADMIN_TOKEN:(.+)$/.exec(a)?.[1]).filter(Boolean).pop();
+  return fromVar ?? devVar("ADMIN_TOKEN");
+}
+
+const child = spawn("wrangler", ["dev", ...passThrough], { stdio: "inherit", env: process.env });
+let exited = false;
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
+child.on("exit", (code, signal) => {
+  exited = true;
+  process.exit(signal ? 1 : (code ?? 0));
+});
+
+async function seed() {
+  const ip = flag(passThrough, "ip") ?? "localhost";
+  const host = ip === "0.0.0.0" || ip === "*" || ip === "::" ? "127.0.0.1" : ip.includes(":") ? `[${ip}]` : ip;
+  const baseUrl = `http://${host}:${flag(passThrough, "port") ?? "8787"}`;
+  const persistDir = flag(passThrough, "persist-to") ?? ".wrangler/state";
+  const token = adminToken(passThrough);
+  if (!token) throw new Error("ADMIN_TOKEN is not set (.dev.vars or --var ADMIN_TOKEN:…)");
+  await waitForHealth(baseUrl, 180_000, () => !exited);
+  const { accounts, created, path } = await seedDemoAccounts({ baseUrl, token, persistDir });
+  const note = created > 0 ? `created ${created}, ` : "";
+  console.log(`${demoBanner(baseUrl, accounts)}(${note}kept in ${path})\n`);
+}
+
+seed().catch((err) => {
+  if (!exited) console.error(`[start] demo accounts not seeded: ${err.message}`);
+});

@@ -1,0 +1,152 @@
+/**
+ * End to end: `npm start` (scripts/start.mjs → wrangler dev) on a free port with its own
+ * storage, its demo-account seeding, and the `npm run admin` CLI against it.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_SECRETS } from "../../vitest.config";
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, "../..");
+const BIN = join(ROOT, "node_modules/.bin");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** Starts `node scripts/start.mjs …` in its own process group; resolves once the keys are printed. */
+async function start(port: number, inspector: number, persistDir: string, keysFile: string): Promise<Started> {
+  const vars = Object.entries(TEST_SECRETS).flatMap(([k, v]) => (v ? ["--var", `${k}:${v}`] : []));
+  const args = ["scripts/start.mjs", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector),
+    "--persist-to", persistDir, "--show-interactive-dev-session=false", ...vars];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PATH: `${BIN}:${process.env.PATH}`, EDGESHOT_DEMO_KEYS: keysFile, ADMIN_TOKEN: "" },
+  });
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (/Try it:[\s\S]*kept in/.test(out)) done(resolve);
+      else if (child.exitCode !== null || /not seeded/.test(out)) done(() => reject(new Error(out)));
+    }, 200);
+    const done = (fn: () => void) => {
+      clearInterval(timer);
+      fn();
+    };
+  });
+  return { child, output: () => out };
+}
+
+async function stop(started: Started | undefined): Promise<void> {
+  const pid = started?.child.pid;
+  if (!pid || started.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => started.child.once("exit", resolve));
+  process.kill(-pid, "SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (started.child.exitCode === null) process.kill(-pid, "SIGKILL");
+}
+
+describe("npm start and npm run admin", () => {
+  const dir = mkdtempSync(join(tmpdir(), "edgeshot-e2e-"));
+  const keysFile = join(dir, "demo-keys.json");
+  const persistDir = join(dir, "state");
+  let base = "";
+  let server: Started | undefined;
+  let ports: [number, number] = [0, 0];
+
+  const cli = async (...args: string[]) => {
+    const env = { ...process.env, EDGESHOT_URL: base, ADMIN_TOKEN: TEST_SECRETS.ADMIN_TOKEN };
+    try {
+      const { stdout } = await run(process.execPath, ["scripts/admin.mjs", ...args], { cwd: ROOT, env });
+      return { code: 0, stdout, stderr: "" };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+  const credentialCheck = (key: string) =>
+    fetch(`${base}/v1/credential-check`, { headers: { authorization: `Bearer ${key}` } });
+
+  beforeAll(async () => {
+    ports = [await freePort(), await freePort()];
+    base = `http://127.0.0.1:${ports[0]}`;
+    server = await start(ports[0], ports[1], persistDir, keysFile);
+  });
+
+  afterAll(async () => {
+    await stop(server);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("seeds one working demo account per plan and prints the keys with curl lines", async () => {
+    const stored = JSON.parse(readFileSync(keysFile, "utf8")) as Record<string, { accounts: Record<string, { apiKey: string }> }>;
+    const accounts = stored[persistDir]?.accounts ?? {};
+    expect(Object.keys(accounts)).toEqual(["free", "basic", "starter", "pro", "enterprise"]);
+    const out = server?.output() ?? "";
+    for (const [plan, { apiKey }] of Object.entries(accounts)) {
+      expect(out).toContain(apiKey);
+      const data = ((await (await credentialCheck(apiKey)).json()) as { data: { plan: string } }).data;
+      expect(data.plan).toBe(plan);
+    }
+    expect(out).toContain(`curl -o shot.png "${base}/v1/screenshot?url=https://example.com&key=${accounts.pro?.apiKey}"`);
+    expect(out).toContain(`curl -H "Authorization: Bearer ${accounts.pro?.apiKey}" ${base}/v1/account`);
+  });
+
+  it("the CLI creates, shows, changes and revokes", async () => {
+    const created = await cli("create-account", "--plan", "basic", "--name", "CLI test", "--json");
+    expect(created.code).toBe(0);
+    const account = JSON.parse(created.stdout) as { accountId: string; keyId: string; apiKey: string; plan: string };
+    expect(account.plan).toBe("basic");
+    expect((await credentialCheck(account.apiKey)).status).toBe(200);
+
+    const added = await cli("add-key", account.accountId);
+    expect(added.stdout).toMatch(/API key: svc_[0-9A-Za-z]{43}/);
+
+    expect((await cli("set-plan", account.accountId, "pro")).stdout).toContain("plan pro");
+    expect((await cli("set-usage", account.accountId, "1234")).stdout).toMatch(/1,234 of 25,000 credits used/);
+
+    const revoked = await cli("revoke", account.keyId);
+    expect(revoked.stdout).toContain(`Revoked ${account.keyId}`);
+    expect((await credentialCheck(account.apiKey)).status).toBe(403);
+
+    const shown = await cli("show", account.accountId);
+    expect(shown.stdout).toContain('"CLI test": plan pro');
+    expect(shown.stdout).toMatch(new RegExp(`${account.keyId}\\s+svc_\\w{4}…\\s+revoked`));
+    expect(shown.stdout).not.toContain(account.apiKey);
+  });
+
+  it("the CLI reports API errors and bad usage with a non-zero exit", async () => {
+    const missing = await cli("show", "acc_0000000000000000000000");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("NOT_FOUND");
+    expect((await cli("create-account", "--plan", "gold")).code).toBe(2);
+    expect((await cli("frobnicate")).code).toBe(2);
+  });
+
+  it("a second start with the same storage reuses the same demo keys", async () => {
+    const before = readFileSync(keysFile, "utf8");
+    await stop(server);
+    server = await start(ports[0], ports[1], persistDir, keysFile);
+    expect(server.output()).not.toMatch(/created \d+/);
+    expect(readFileSync(keysFile, "utf8")).toBe(before);
+  });
+});
