@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -21,6 +21,17 @@ function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
     });
+  });
+}
+
+/** Sends raw bytes over TCP and returns everything the server answers. */
+function rawHttp(port: number, bytes: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.end(bytes));
+    let reply = "";
+    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
+    socket.on("end", () => resolve(reply));
+    socket.on("error", reject);
   });
 }
 
@@ -140,6 +151,16 @@ describe("npm start and npm run admin", () => {
     expect(missing.stderr).toContain("NOT_FOUND");
     expect((await cli("create-account", "--plan", "gold")).code).toBe(2);
     expect((await cli("frobnicate")).code).toBe(2);
+  });
+
+  it("raw non-Latin-1 bytes in the key headers → 401 INVALID_API_KEY, never a 500", async () => {
+    for (const header of ["Authorization: Bearer svc_", "x-api-key: svc_"]) {
+      const head = Buffer.from(`GET /v1/credential-check HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}`);
+      const tail = Buffer.from("\r\nConnection: close\r\n\r\n");
+      const reply = await rawHttp(ports[0], Buffer.concat([head, Buffer.from("€ü漢字", "utf8"), tail]));
+      expect(reply).toMatch(/^HTTP\/1\.1 401/);
+      expect(reply).toContain("INVALID_API_KEY");
+    }
   });
 
   it("a second start with the same storage reuses the same demo keys", async () => {
