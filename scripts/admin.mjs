@@ -37,14 +37,18 @@ const fmt = (n) => (n === null ? "unlimited" : n.toLocaleString("en-US"));
 function printAccount(a) {
   const { usage } = a;
   console.log(`Account ${a.accountId}${a.name ? ` "${a.name}"` : ""}: plan ${a.plan}`);
-  console.log(`  usage: ${fmt(usage.used)} of ${fmt(usage.limit)} credits used, ${fmt(usage.remaining)} left; resets ${usage.resetsAt}`);
+  console.log(
+    `  usage: ${fmt(usage.used)} of ${fmt(usage.limit)} credits used, ${fmt(usage.remaining)} left; resets ${usage.resetsAt}`,
+  );
   console.log(`  rate limit: ${a.rateLimitPerMinute}/min; active jobs: ${a.activeJobs}`);
   if (!a.keys) return;
   console.log("  keys:");
   for (const k of a.keys) {
     const used = k.lastUsedAt ? `last used ${k.lastUsedAt}` : "never used";
     const revoked = k.revokedAt ? ` at ${k.revokedAt}` : "";
-    console.log(`    ${k.keyId}  ${k.prefix}  ${k.status}${revoked}  created ${k.createdAt}  ${used}`);
+    console.log(
+      `    ${k.keyId}  ${k.prefix}  ${k.status}${revoked}  created ${k.createdAt}  ${used}`,
+    );
   }
 }
 
@@ -100,7 +104,10 @@ async function main() {
     case "revoke": {
       const [keyId] = need(1);
       data = await api.revokeKey(keyId);
-      print = () => console.log(`Revoked ${data.keyId} (${data.prefix}) of ${data.accountId} at ${data.revokedAt}`);
+      print = () =>
+        console.log(
+          `Revoked ${data.keyId} (${data.prefix}) of ${data.accountId} at ${data.revokedAt}`,
+        );
       break;
     }
     case "set-plan": {

@@ -21,7 +21,10 @@ function flag(args, name) {
 
 /** ADMIN_TOKEN from `--var ADMIN_TOKEN:…` if given, else the environment or .dev.vars. */
 function adminToken(args) {
-  const fromVar = args.map((a) => /^(?:--var=)?ADMIN_TOKEN:(.+)$/.exec(a)?.[1]).filter(Boolean).pop();
+  const fromVar = args
+    .map((a) => /^(?:--var=)?ADMIN_TOKEN:(.+)$/.exec(a)?.[1])
+    .filter(Boolean)
+    .pop();
   return fromVar ?? devVar("ADMIN_TOKEN");
 }
 
@@ -35,7 +38,8 @@ child.on("exit", (code, signal) => {
 
 async function seed() {
   const ip = flag(passThrough, "ip") ?? "localhost";
-  const host = ip === "0.0.0.0" || ip === "*" || ip === "::" ? "127.0.0.1" : ip.includes(":") ? `[${ip}]` : ip;
+  const host =
+    ip === "0.0.0.0" || ip === "*" || ip === "::" ? "127.0.0.1" : ip.includes(":") ? `[${ip}]` : ip;
   const baseUrl = `http://${host}:${flag(passThrough, "port") ?? "8787"}`;
   const persistDir = flag(passThrough, "persist-to") ?? ".wrangler/state";
   const token = adminToken(passThrough);

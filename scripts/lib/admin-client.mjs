@@ -26,7 +26,10 @@ export function adminClient({ baseUrl, token }) {
   async function request(method, path, body) {
     const res = await fetch(`${base}/admin${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body ? { "content-type": "application/json" } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();

@@ -22,7 +22,10 @@ function load(file) {
 export async function waitForHealth(baseUrl, timeoutMs, isAlive = () => true) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && isAlive()) {
-    const ok = await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 500));
   }

@@ -65,7 +65,12 @@ export class Account extends DurableObject<Env> {
   }
 
   /** Creates the account with its first key; null when it already exists. */
-  create(input: { accountId: string; plan: PlanId; name: string | null; key: NewKey }): AccountSummary | null {
+  create(input: {
+    accountId: string;
+    plan: PlanId;
+    name: string | null;
+    key: NewKey;
+  }): AccountSummary | null {
     if (this.row()) return null;
     const now = this.clock();
     this.ctx.storage.transactionSync(() => {

@@ -83,7 +83,12 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
         { headers: { ...headers, "retry-after": String(retryAfter) } },
       );
     }
-    c.set("auth", { accountId: result.accountId, keyId: entry.keyId, plan: PLANS[result.plan], account });
+    c.set("auth", {
+      accountId: result.accountId,
+      keyId: entry.keyId,
+      plan: PLANS[result.plan],
+      account,
+    });
     await next();
     // A handler that returned its own Response (binary captures) bypassed the prepared headers.
     for (const [name, value] of Object.entries(headers)) c.header(name, value);

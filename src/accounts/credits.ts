@@ -45,7 +45,10 @@ export async function settleReservation(
   ok: boolean,
 ): Promise<Usage> {
   const result = await account.settleCredits(reservation.reservationId, ok);
-  return { credits: ok && result.settled ? reservation.cost : 0, remaining: result.usage.remaining };
+  return {
+    credits: ok && result.settled ? reservation.cost : 0,
+    remaining: result.usage.remaining,
+  };
 }
 
 /** Reserve `cost` credits, run `work`, commit on success, refund if it throws (then rethrow). */
@@ -71,13 +74,21 @@ export async function withCredits<T>(
     // The work is done: deliver it. Uncommitted, the held credits lapse with the reservation.
     logSettleFailure(auth, "commit", commitError);
     const { remaining, cost: held } = reservation;
-    return { value, usage: { credits: 0, remaining: remaining === null ? null : remaining + held } };
+    return {
+      value,
+      usage: { credits: 0, remaining: remaining === null ? null : remaining + held },
+    };
   }
 }
 
 function logSettleFailure(auth: AuthContext, step: string, err: unknown): void {
   console.error(
-    JSON.stringify({ level: "error", msg: `credit ${step} failed`, accountId: auth.accountId, error: String(err) }),
+    JSON.stringify({
+      level: "error",
+      msg: `credit ${step} failed`,
+      accountId: auth.accountId,
+      error: String(err),
+    }),
   );
 }
 

@@ -40,7 +40,11 @@ export interface MintedKey {
 
 export async function mintKey(): Promise<MintedKey> {
   const apiKey = generateApiKey();
-  const key = { keyId: generateKeyId(), keyHash: await hashApiKey(apiKey), prefix: displayPrefix(apiKey) };
+  const key = {
+    keyId: generateKeyId(),
+    keyHash: await hashApiKey(apiKey),
+    prefix: displayPrefix(apiKey),
+  };
   return { apiKey, key };
 }
 

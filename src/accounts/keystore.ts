@@ -68,7 +68,11 @@ export function listKeys(sql: SqlStorage): KeyInfo[] {
 
 /** Revokes a key (idempotent: the first revocation time stays); null when unknown. */
 export function revokeKey(sql: SqlStorage, keyId: string, now: number): KeyInfo | null {
-  sql.exec("UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", now, keyId);
+  sql.exec(
+    "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL",
+    now,
+    keyId,
+  );
   const found = row(sql, keyId);
   return found ? info(found) : null;
 }

@@ -22,8 +22,7 @@ export interface CreditUsage {
 }
 
 export type ReserveResult =
-  | { ok: true; reservationId: string; remaining: number | null }
-  | { ok: false; usage: CreditUsage };
+  { ok: true; reservationId: string; remaining: number | null } | { ok: false; usage: CreditUsage };
 
 export interface SettleResult {
   /** False when the reservation was unknown, already settled or expired (nothing changed). */
@@ -36,7 +35,10 @@ function purgeExpired(sql: SqlStorage, now: number): void {
 }
 
 function usedIn(sql: SqlStorage, period: string): number {
-  const row = sql.exec<{ used: number }>("SELECT used FROM credit_periods WHERE period = ?", period);
+  const row = sql.exec<{ used: number }>(
+    "SELECT used FROM credit_periods WHERE period = ?",
+    period,
+  );
   return row.toArray()[0]?.used ?? 0;
 }
 

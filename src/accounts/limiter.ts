@@ -17,7 +17,12 @@ export interface RateState {
   limited: boolean;
 }
 
-export function hitRateLimit(sql: SqlStorage, limit: number, now: number, windowMs: number): RateState {
+export function hitRateLimit(
+  sql: SqlStorage,
+  limit: number,
+  now: number,
+  windowMs: number,
+): RateState {
   const window = rateWindow(now, windowMs);
   const row = sql
     .exec<{ window_start: number; count: number }>("SELECT window_start, count FROM rate_window")

@@ -19,7 +19,11 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -41,15 +45,36 @@ interface Started {
 }
 
 /** Starts `node scripts/start.mjs …` in its own process group; resolves once the keys are printed. */
-async function start(port: number, inspector: number, persistDir: string, keysFile: string): Promise<Started> {
+async function start(
+  port: number,
+  inspector: number,
+  persistDir: string,
+  keysFile: string,
+): Promise<Started> {
   const vars = Object.entries(TEST_SECRETS).flatMap(([k, v]) => (v ? ["--var", `${k}:${v}`] : []));
-  const args = ["scripts/start.mjs", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector),
-    "--persist-to", persistDir, "--show-interactive-dev-session=false", ...vars];
+  const args = [
+    "scripts/start.mjs",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(inspector),
+    "--persist-to",
+    persistDir,
+    "--show-interactive-dev-session=false",
+    ...vars,
+  ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PATH: `${BIN}:${process.env.PATH}`, EDGESHOT_DEMO_KEYS: keysFile, ADMIN_TOKEN: "" },
+    env: {
+      ...process.env,
+      PATH: `${BIN}:${process.env.PATH}`,
+      EDGESHOT_DEMO_KEYS: keysFile,
+      ADMIN_TOKEN: "",
+    },
   });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
@@ -57,7 +82,8 @@ async function start(port: number, inspector: number, persistDir: string, keysFi
   await new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
       if (/Try it:[\s\S]*kept in/.test(out)) done(resolve);
-      else if (child.exitCode !== null || /not seeded/.test(out)) done(() => reject(new Error(out)));
+      else if (child.exitCode !== null || /not seeded/.test(out))
+        done(() => reject(new Error(out)));
     }, 200);
     const done = (fn: () => void) => {
       clearInterval(timer);
@@ -87,7 +113,10 @@ describe("npm start and npm run admin", () => {
   const cli = async (...args: string[]) => {
     const env = { ...process.env, EDGESHOT_URL: base, ADMIN_TOKEN: TEST_SECRETS.ADMIN_TOKEN };
     try {
-      const { stdout } = await run(process.execPath, ["scripts/admin.mjs", ...args], { cwd: ROOT, env });
+      const { stdout } = await run(process.execPath, ["scripts/admin.mjs", ...args], {
+        cwd: ROOT,
+        env,
+      });
       return { code: 0, stdout, stderr: "" };
     } catch (err) {
       const e = err as { code: number; stdout: string; stderr: string };
@@ -109,23 +138,36 @@ describe("npm start and npm run admin", () => {
   });
 
   it("seeds one working demo account per plan and prints the keys with curl lines", async () => {
-    const stored = JSON.parse(readFileSync(keysFile, "utf8")) as Record<string, { accounts: Record<string, { apiKey: string }> }>;
+    const stored = JSON.parse(readFileSync(keysFile, "utf8")) as Record<
+      string,
+      { accounts: Record<string, { apiKey: string }> }
+    >;
     const accounts = stored[persistDir]?.accounts ?? {};
     expect(Object.keys(accounts)).toEqual(["free", "basic", "starter", "pro", "enterprise"]);
     const out = server?.output() ?? "";
     for (const [plan, { apiKey }] of Object.entries(accounts)) {
       expect(out).toContain(apiKey);
-      const data = ((await (await credentialCheck(apiKey)).json()) as { data: { plan: string } }).data;
+      const data = ((await (await credentialCheck(apiKey)).json()) as { data: { plan: string } })
+        .data;
       expect(data.plan).toBe(plan);
     }
-    expect(out).toContain(`curl -o shot.png "${base}/v1/screenshot?url=https://example.com&key=${accounts.pro?.apiKey}"`);
-    expect(out).toContain(`curl -H "Authorization: Bearer ${accounts.pro?.apiKey}" ${base}/v1/account`);
+    expect(out).toContain(
+      `curl -o shot.png "${base}/v1/screenshot?url=https://example.com&key=${accounts.pro?.apiKey}"`,
+    );
+    expect(out).toContain(
+      `curl -H "Authorization: Bearer ${accounts.pro?.apiKey}" ${base}/v1/account`,
+    );
   });
 
   it("the CLI creates, shows, changes and revokes", async () => {
     const created = await cli("create-account", "--plan", "basic", "--name", "CLI test", "--json");
     expect(created.code).toBe(0);
-    const account = JSON.parse(created.stdout) as { accountId: string; keyId: string; apiKey: string; plan: string };
+    const account = JSON.parse(created.stdout) as {
+      accountId: string;
+      keyId: string;
+      apiKey: string;
+      plan: string;
+    };
     expect(account.plan).toBe("basic");
     expect((await credentialCheck(account.apiKey)).status).toBe(200);
 
@@ -133,7 +175,9 @@ describe("npm start and npm run admin", () => {
     expect(added.stdout).toMatch(/API key: svc_[0-9A-Za-z]{43}/);
 
     expect((await cli("set-plan", account.accountId, "pro")).stdout).toContain("plan pro");
-    expect((await cli("set-usage", account.accountId, "1234")).stdout).toMatch(/1,234 of 25,000 credits used/);
+    expect((await cli("set-usage", account.accountId, "1234")).stdout).toMatch(
+      /1,234 of 25,000 credits used/,
+    );
 
     const revoked = await cli("revoke", account.keyId);
     expect(revoked.stdout).toContain(`Revoked ${account.keyId}`);
@@ -157,7 +201,10 @@ describe("npm start and npm run admin", () => {
     for (const header of ["Authorization: Bearer svc_", "x-api-key: svc_"]) {
       const head = Buffer.from(`GET /v1/credential-check HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}`);
       const tail = Buffer.from("\r\nConnection: close\r\n\r\n");
-      const reply = await rawHttp(ports[0], Buffer.concat([head, Buffer.from("€ü漢字", "utf8"), tail]));
+      const reply = await rawHttp(
+        ports[0],
+        Buffer.concat([head, Buffer.from("€ü漢字", "utf8"), tail]),
+      );
       expect(reply).toMatch(/^HTTP\/1\.1 401/);
       expect(reply).toContain("INVALID_API_KEY");
     }

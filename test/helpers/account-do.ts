@@ -18,11 +18,14 @@ export async function setClock(accountId: string, clock: () => number): Promise<
 export async function dumpStorage(accountId: string): Promise<Record<string, unknown[]>> {
   return runInDurableObject(accountDo(accountId), (_instance: Account, state) => {
     const tables = state.storage.sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+      )
       .toArray()
       .map((r) => r.name);
     const out: Record<string, unknown[]> = {};
-    for (const name of tables) out[name] = state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray();
+    for (const name of tables)
+      out[name] = state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray();
     return out;
   });
 }

@@ -30,7 +30,8 @@ export function admin(path: string, init: AdminInit = {}): Promise<Response> {
 export async function createAccount(plan: PlanId = "pro", name?: string): Promise<TestAccount> {
   const res = await admin("/accounts", { method: "POST", body: JSON.stringify({ plan, name }) });
   const body = await envelope<TestAccount>(res);
-  if (res.status !== 201 || !body.data) throw new Error(`createAccount: ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 201 || !body.data)
+    throw new Error(`createAccount: ${res.status} ${JSON.stringify(body)}`);
   return body.data;
 }
 
@@ -46,12 +47,20 @@ export async function revokeKey(keyId: string): Promise<void> {
   if (res.status !== 200) throw new Error(`revokeKey: ${res.status}`);
 }
 
-export async function setAccount(accountId: string, change: { plan?: PlanId; creditsUsed?: number }): Promise<void> {
-  const res = await admin(`/accounts/${accountId}`, { method: "PATCH", body: JSON.stringify(change) });
+export async function setAccount(
+  accountId: string,
+  change: { plan?: PlanId; creditsUsed?: number },
+): Promise<void> {
+  const res = await admin(`/accounts/${accountId}`, {
+    method: "PATCH",
+    body: JSON.stringify(change),
+  });
   if (res.status !== 200) throw new Error(`setAccount: ${res.status}`);
 }
 
-export const bearer = (apiKey: string): Record<string, string> => ({ authorization: `Bearer ${apiKey}` });
+export const bearer = (apiKey: string): Record<string, string> => ({
+  authorization: `Bearer ${apiKey}`,
+});
 
 /** A well-formed key that belongs to nobody. */
 export const UNKNOWN_KEY = `svc_${"A".repeat(43)}`;

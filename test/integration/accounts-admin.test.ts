@@ -39,19 +39,40 @@ describe("admin authentication", () => {
 
 describe("admin accounts and keys", () => {
   it("POST /admin/accounts → 201 {accountId, plan, keyId, apiKey}; the key works at once", async () => {
-    const res = await admin("/accounts", { method: "POST", body: JSON.stringify({ plan: "starter", name: "Acme" }) });
+    const res = await admin("/accounts", {
+      method: "POST",
+      body: JSON.stringify({ plan: "starter", name: "Acme" }),
+    });
     expect(res.status).toBe(201);
-    const data = (await envelope<{ accountId: string; plan: string; keyId: string; apiKey: string; name: string }>(res)).data;
+    const data = (
+      await envelope<{
+        accountId: string;
+        plan: string;
+        keyId: string;
+        apiKey: string;
+        name: string;
+      }>(res)
+    ).data;
     expect(data?.accountId).toMatch(/^acc_[0-9A-Za-z]{22}$/);
     expect(data?.keyId).toMatch(/^key_[0-9A-Za-z]{22}$/);
     expect(data?.apiKey).toMatch(/^svc_[0-9A-Za-z]{43}$/);
     expect(data).toMatchObject({ plan: "starter", name: "Acme" });
     const check = await call("/v1/credential-check", { headers: bearer(data?.apiKey ?? "") });
-    expect((await envelope(check)).data).toMatchObject({ accountId: data?.accountId, keyId: data?.keyId });
+    expect((await envelope(check)).data).toMatchObject({
+      accountId: data?.accountId,
+      keyId: data?.keyId,
+    });
   });
 
   it("refuses bad bodies with 400", async () => {
-    const bodies = ['{"plan":"gold"}', '{"plan":"pro","extra":1}', "{}", '{"plan":"pro","name":""}', "[", "null"];
+    const bodies = [
+      '{"plan":"gold"}',
+      '{"plan":"pro","extra":1}',
+      "{}",
+      '{"plan":"pro","name":""}',
+      "[",
+      "null",
+    ];
     for (const body of bodies) {
       const res = await admin("/accounts", { method: "POST", body });
       expect(res.status, body).toBe(400);
@@ -71,10 +92,21 @@ describe("admin accounts and keys", () => {
     expect(text).not.toContain(second.apiKey);
     expect(text).not.toMatch(/[0-9a-f]{64}/);
     const data = (JSON.parse(text) as { data: Record<string, unknown> & { keys: KeyView[] } }).data;
-    expect(data).toMatchObject({ accountId: acct.accountId, name: "Shown", plan: "basic", rateLimitPerMinute: 20, activeJobs: 0 });
+    expect(data).toMatchObject({
+      accountId: acct.accountId,
+      name: "Shown",
+      plan: "basic",
+      rateLimitPerMinute: 20,
+      activeJobs: 0,
+    });
     expect(data.usage).toMatchObject({ used: 0, limit: 1000, remaining: 1000, unlimited: false });
     const [first, other] = data.keys;
-    expect(first).toMatchObject({ keyId: acct.keyId, status: "revoked", prefix: `${acct.apiKey.slice(0, 8)}…`, lastUsedAt: null });
+    expect(first).toMatchObject({
+      keyId: acct.keyId,
+      status: "revoked",
+      prefix: `${acct.apiKey.slice(0, 8)}…`,
+      lastUsedAt: null,
+    });
     expect(Date.parse(first?.revokedAt ?? "")).not.toBeNaN();
     expect(other).toMatchObject({ keyId: second.keyId, status: "active", revokedAt: null });
     expect(Date.parse(other?.lastUsedAt ?? "")).not.toBeNaN();
@@ -82,9 +114,15 @@ describe("admin accounts and keys", () => {
 
   it("PATCH changes plan and usage; the change shows on the next request", async () => {
     const acct = await createAccount("free");
-    const res = await admin(`/accounts/${acct.accountId}`, { method: "PATCH", body: JSON.stringify({ plan: "pro", creditsUsed: 24_990 }) });
+    const res = await admin(`/accounts/${acct.accountId}`, {
+      method: "PATCH",
+      body: JSON.stringify({ plan: "pro", creditsUsed: 24_990 }),
+    });
     expect(res.status).toBe(200);
-    expect((await envelope(res)).data).toMatchObject({ plan: "pro", usage: { used: 24_990, remaining: 10 } });
+    expect((await envelope(res)).data).toMatchObject({
+      plan: "pro",
+      usage: { used: 24_990, remaining: 10 },
+    });
     const check = await call("/v1/credential-check", { headers: bearer(acct.apiKey) });
     expect((await envelope(check)).data?.plan).toBe("pro");
     expect(check.headers.get("x-ratelimit-limit")).toBe("300");
@@ -116,8 +154,14 @@ describe("admin accounts and keys", () => {
     const extra = await addKey(acct.accountId);
     const res = await admin(`/keys/${extra.keyId}/revoke`, { method: "POST" });
     expect(res.status).toBe(200);
-    expect((await envelope(res)).data).toMatchObject({ accountId: acct.accountId, keyId: extra.keyId, status: "revoked" });
-    expect((await call("/v1/credential-check", { headers: bearer(extra.apiKey) })).status).toBe(403);
+    expect((await envelope(res)).data).toMatchObject({
+      accountId: acct.accountId,
+      keyId: extra.keyId,
+      status: "revoked",
+    });
+    expect((await call("/v1/credential-check", { headers: bearer(extra.apiKey) })).status).toBe(
+      403,
+    );
     expect((await call("/v1/credential-check", { headers: bearer(acct.apiKey) })).status).toBe(200);
   });
 });
@@ -136,13 +180,15 @@ describe("keys at rest", () => {
     expect(storage).not.toContain(bodies[0]?.slice(4, 24));
 
     const names: string[] = [];
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const page = await env.RENDER_CACHE.list(cursor ? { cursor } : {});
       names.push(...page.keys.map((k) => k.name));
       if (page.list_complete) break;
       cursor = page.cursor;
     }
-    const entries = await Promise.all(names.map(async (name) => `${name}=${await env.RENDER_CACHE.get(name)}`));
+    const entries = await Promise.all(
+      names.map(async (name) => `${name}=${await env.RENDER_CACHE.get(name)}`),
+    );
     const kv = entries.join("\n");
     expect(kv).toContain(`keyid:${extra.keyId}=${acct.accountId}`);
     for (const text of bodies) expect(kv).not.toContain(text);

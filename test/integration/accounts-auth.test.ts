@@ -7,13 +7,27 @@ import { jsonBody } from "../../src/http/body";
 import { newApp } from "../../src/http/app";
 import { BASE, call, envelope } from "../helpers/http";
 import { setClock } from "../helpers/account-do";
-import { bearer, createAccount, describeAuthCases, revokeKey, UNKNOWN_KEY } from "../helpers/accounts";
+import {
+  bearer,
+  createAccount,
+  describeAuthCases,
+  revokeKey,
+  UNKNOWN_KEY,
+} from "../helpers/accounts";
 
 /** The real app plus probe routes: one taking `?key=`, one returning a raw Response, one parsing a body. */
 const app = newApp();
-app.get("/probe/query", authenticate({ allowQueryKey: true }), (c) => c.json({ keyId: c.get("auth").keyId }));
-app.get("/probe/raw", authenticate(), () => new Response("bytes", { headers: { "content-type": "image/png" } }));
-app.post("/probe/body", authenticate(), async (c) => c.json(await jsonBody(c, z.strictObject({ n: z.number() }))));
+app.get("/probe/query", authenticate({ allowQueryKey: true }), (c) =>
+  c.json({ keyId: c.get("auth").keyId }),
+);
+app.get(
+  "/probe/raw",
+  authenticate(),
+  () => new Response("bytes", { headers: { "content-type": "image/png" } }),
+);
+app.post("/probe/body", authenticate(), async (c) =>
+  c.json(await jsonBody(c, z.strictObject({ n: z.number() }))),
+);
 
 async function probe(path: string, init: RequestInit = {}): Promise<Response> {
   const ctx = createExecutionContext();
@@ -34,7 +48,12 @@ describe("GET /v1/credential-check", () => {
     const res = await call("/v1/credential-check", { headers: bearer(acct.apiKey) });
     expect(res.status).toBe(200);
     const body = await envelope(res);
-    expect(body.data).toEqual({ valid: true, accountId: acct.accountId, plan: "starter", keyId: acct.keyId });
+    expect(body.data).toEqual({
+      valid: true,
+      accountId: acct.accountId,
+      plan: "starter",
+      keyId: acct.keyId,
+    });
     expect(body.meta.usage).toBeUndefined();
   });
 });
@@ -42,7 +61,11 @@ describe("GET /v1/credential-check", () => {
 describe("authentication", () => {
   it("accepts Bearer (any case of the scheme) and x-api-key", async () => {
     const { apiKey } = await createAccount("pro");
-    for (const headers of [bearer(apiKey), { authorization: `bearer ${apiKey}` }, { "x-api-key": apiKey }]) {
+    for (const headers of [
+      bearer(apiKey),
+      { authorization: `bearer ${apiKey}` },
+      { "x-api-key": apiKey },
+    ]) {
       expect((await call("/v1/credential-check", { headers })).status).toBe(200);
     }
   });
@@ -114,7 +137,11 @@ describe("rate-limit headers", () => {
     expect(raw.headers.get("x-ratelimit-limit")).toBe("60");
     expect(raw.headers.get("x-ratelimit-remaining")).toBe("59");
 
-    const invalid = await probe("/probe/body", { method: "POST", headers: bearer(apiKey), body: "{}" });
+    const invalid = await probe("/probe/body", {
+      method: "POST",
+      headers: bearer(apiKey),
+      body: "{}",
+    });
     expect(invalid.status).toBe(400);
     expect(await code(invalid)).toBe("VALIDATION_ERROR");
     expect(invalid.headers.get("x-ratelimit-remaining")).toBe("58");

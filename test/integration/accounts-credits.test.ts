@@ -2,7 +2,12 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { authenticate, type AuthContext } from "../../src/accounts/auth";
-import { reserveCredits, settleReservation, usageHeaders, withCredits } from "../../src/accounts/credits";
+import {
+  reserveCredits,
+  settleReservation,
+  usageHeaders,
+  withCredits,
+} from "../../src/accounts/credits";
 import { type PlanId, PLANS } from "../../src/accounts/plans";
 import { newApp } from "../../src/http/app";
 import { successBody } from "../../src/http/envelope";
@@ -42,7 +47,9 @@ describe("withCredits", () => {
 
   it("parallel multi-credit reservations never overdraw", async () => {
     const auth = await authFor("basic", 990); // 10 left
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => reserveCredits(auth.account, 3)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => reserveCredits(auth.account, 3)),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
     expect((await auth.account.summary())?.usage.remaining).toBe(1);
   });
@@ -55,7 +62,10 @@ describe("withCredits", () => {
     const { value, usage } = await withCredits(auth, 1, async () => "done");
     expect(value).toBe("done");
     expect(usage).toEqual({ credits: 1, remaining: 0 });
-    await expect(withCredits(auth, 1, async () => "again")).rejects.toMatchObject({ code: "USAGE_EXCEEDED", status: 429 });
+    await expect(withCredits(auth, 1, async () => "again")).rejects.toMatchObject({
+      code: "USAGE_EXCEEDED",
+      status: 429,
+    });
   });
 
   it("Enterprise is unlimited but still counts what it used", async () => {
@@ -63,7 +73,12 @@ describe("withCredits", () => {
     const { usage } = await withCredits(auth, 2, async () => null);
     expect(usage).toEqual({ credits: 2, remaining: null });
     expect(usageHeaders(usage)["x-service-credits-remaining"]).toBe("unlimited");
-    expect((await auth.account.summary())?.usage).toMatchObject({ used: 5_000_002, limit: null, remaining: null, unlimited: true });
+    expect((await auth.account.summary())?.usage).toMatchObject({
+      used: 5_000_002,
+      limit: null,
+      remaining: null,
+      unlimited: true,
+    });
   });
 });
 
@@ -85,8 +100,14 @@ describe("reservations", () => {
     const auth = await authFor("free", 0);
     const held = await reserveCredits(auth.account, 4, { ttlMs: 24 * 3_600_000 });
     expect((await auth.account.summary())?.usage).toMatchObject({ used: 0, remaining: 96 });
-    expect(await settleReservation(auth.account, held, true)).toEqual({ credits: 4, remaining: 96 });
-    expect(await settleReservation(auth.account, held, true)).toEqual({ credits: 0, remaining: 96 });
+    expect(await settleReservation(auth.account, held, true)).toEqual({
+      credits: 4,
+      remaining: 96,
+    });
+    expect(await settleReservation(auth.account, held, true)).toEqual({
+      credits: 0,
+      remaining: 96,
+    });
     expect((await auth.account.summary())?.usage.used).toBe(4);
   });
 
@@ -107,7 +128,9 @@ describe("active-job slots", () => {
     const auth = await authFor("free"); // cap 10
     expect(await auth.account.acquireJobSlots(8)).toEqual({ ok: true, active: 8, limit: 10 });
     expect(await auth.account.acquireJobSlots(3)).toEqual({ ok: false, active: 8, limit: 10 });
-    const parallel = await Promise.all(Array.from({ length: 5 }, () => auth.account.acquireJobSlots(1)));
+    const parallel = await Promise.all(
+      Array.from({ length: 5 }, () => auth.account.acquireJobSlots(1)),
+    );
     expect(parallel.filter((r) => r.ok)).toHaveLength(2);
     expect(await auth.account.releaseJobSlots(4)).toMatchObject({ active: 6 });
     expect(await auth.account.releaseJobSlots(50)).toMatchObject({ active: 0 });
@@ -126,7 +149,11 @@ describe("usage on responses", () => {
   });
   const probe = async (path: string, apiKey: string) => {
     const ctx = createExecutionContext();
-    const res = await app.fetch(new Request(`${BASE}${path}`, { method: "POST", headers: bearer(apiKey) }), env, ctx);
+    const res = await app.fetch(
+      new Request(`${BASE}${path}`, { method: "POST", headers: bearer(apiKey) }),
+      env,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return res;
   };

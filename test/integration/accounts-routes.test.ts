@@ -6,9 +6,20 @@ import { call, envelope } from "../helpers/http";
 
 interface AccountData {
   plan: string;
-  usage: { used: number; limit: number | null; remaining: number | null; unlimited: boolean; resetsAt: string };
+  usage: {
+    used: number;
+    limit: number | null;
+    remaining: number | null;
+    unlimited: boolean;
+    resetsAt: string;
+  };
   rateLimitPerMinute: number;
-  upgrade: null | { recommendedPlan: string; recommendedPlanCredits: number | null; upgradeUrl: string; manageBillingUrl: string };
+  upgrade: null | {
+    recommendedPlan: string;
+    recommendedPlanCredits: number | null;
+    upgradeUrl: string;
+    manageBillingUrl: string;
+  };
   webhooks: { signingSecret: string };
 }
 
@@ -20,7 +31,9 @@ async function expectedSigningSecret(accountId: string): Promise<string> {
     false,
     ["sign"],
   );
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(accountId)));
+  const mac = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(accountId)),
+  );
   return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -51,18 +64,24 @@ describe("GET /v1/account", () => {
       },
       webhooks: { signingSecret: await expectedSigningSecret(acct.accountId) },
     });
-    const again = await envelope<AccountData>(await call("/v1/usage", { headers: bearer(acct.apiKey) }));
+    const again = await envelope<AccountData>(
+      await call("/v1/usage", { headers: bearer(acct.apiKey) }),
+    );
     expect(again.data?.usage.used).toBe(42);
   });
 
   it("Enterprise: unlimited usage, no upgrade; signing secrets differ per account", async () => {
     const a = await createAccount("enterprise");
     const b = await createAccount("enterprise");
-    const data = (await envelope<AccountData>(await call("/v1/usage", { headers: bearer(a.apiKey) }))).data;
+    const data = (
+      await envelope<AccountData>(await call("/v1/usage", { headers: bearer(a.apiKey) }))
+    ).data;
     expect(data?.usage).toMatchObject({ used: 0, limit: null, remaining: null, unlimited: true });
     expect(data?.upgrade).toBeNull();
     expect(data?.rateLimitPerMinute).toBe(1000);
-    const other = (await envelope<AccountData>(await call("/v1/account", { headers: bearer(b.apiKey) }))).data;
+    const other = (
+      await envelope<AccountData>(await call("/v1/account", { headers: bearer(b.apiKey) }))
+    ).data;
     expect(other?.webhooks.signingSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(other?.webhooks.signingSecret).not.toBe(data?.webhooks.signingSecret);
   });

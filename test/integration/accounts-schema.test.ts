@@ -10,7 +10,8 @@ describe("Account DO schema migrations", () => {
     const { accountId } = await createAccount("pro");
     await runInDurableObject(accountDo(accountId), (_instance: Account, state) => {
       const sql = state.storage.sql;
-      const version = () => sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
+      const version = () =>
+        sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
       expect(version()).toBe(ACCOUNT_MIGRATIONS.length);
       expect(migrate(state.storage, ACCOUNT_MIGRATIONS)).toBe(ACCOUNT_MIGRATIONS.length);
 

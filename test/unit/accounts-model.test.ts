@@ -94,19 +94,29 @@ describe("keys", () => {
 
   it("the format check refuses near misses", () => {
     const key = keys.generateApiKey();
-    for (const bad of [`${key}\n`, ` ${key}`, key.slice(4), `svc-${key.slice(4)}`, `${key}A`, key.slice(0, -1)]) {
+    for (const bad of [
+      `${key}\n`,
+      ` ${key}`,
+      key.slice(4),
+      `svc-${key.slice(4)}`,
+      `${key}A`,
+      key.slice(0, -1),
+    ]) {
       expect(keys.isWellFormedKey(bad)).toBe(false);
     }
   });
 
   it("hash with sha256 hex; display only a short prefix", async () => {
-    expect(await keys.hashApiKey("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(await keys.hashApiKey("abc")).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
     expect(keys.displayPrefix("svc_AbCdEfGh")).toBe("svc_AbCd…");
   });
 });
 
 describe("key extraction", () => {
-  const req = (headers: Record<string, string>, query = "") => new Request(`https://x.test/p${query}`, { headers });
+  const req = (headers: Record<string, string>, query = "") =>
+    new Request(`https://x.test/p${query}`, { headers });
 
   it("prefers Bearer, then x-api-key, then ?key= only when allowed", () => {
     expect(presentedKey(req({ authorization: "Bearer a", "x-api-key": "b" }), true)).toBe("a");
@@ -120,7 +130,10 @@ describe("key extraction", () => {
 describe("windows", () => {
   it("rate windows align to the minute", () => {
     const t = Date.UTC(2026, 10, 21, 10, 15, 42, 123);
-    expect(rateWindow(t, 60_000)).toEqual({ start: Date.UTC(2026, 10, 21, 10, 15), resetAt: Date.UTC(2026, 10, 21, 10, 16) });
+    expect(rateWindow(t, 60_000)).toEqual({
+      start: Date.UTC(2026, 10, 21, 10, 15),
+      resetAt: Date.UTC(2026, 10, 21, 10, 16),
+    });
     const boundary = Date.UTC(2026, 10, 21, 10, 16);
     expect(rateWindow(boundary, 60_000).start).toBe(boundary);
     expect(rateWindow(boundary - 1, 60_000).resetAt).toBe(boundary);
@@ -129,7 +142,9 @@ describe("windows", () => {
   it("credit periods are UTC months resetting on the 1st", () => {
     expect(creditPeriod(Date.UTC(2026, 0, 31, 23, 59, 59, 999))).toBe("2026-01");
     expect(creditPeriod(Date.UTC(2026, 1, 1))).toBe("2026-02");
-    expect(new Date(periodResetsAt(Date.UTC(2026, 11, 15))).toISOString()).toBe("2027-01-01T00:00:00.000Z");
+    expect(new Date(periodResetsAt(Date.UTC(2026, 11, 15))).toISOString()).toBe(
+      "2027-01-01T00:00:00.000Z",
+    );
   });
 
   it("Retry-After rounds up and is at least one second", () => {
@@ -146,6 +161,8 @@ describe("usageHeaders", () => {
       "x-service-credits-charged": "1",
       "x-service-credits-remaining": "41",
     });
-    expect(usageHeaders({ credits: 3, remaining: null })["x-service-credits-remaining"]).toBe("unlimited");
+    expect(usageHeaders({ credits: 3, remaining: null })["x-service-credits-remaining"]).toBe(
+      "unlimited",
+    );
   });
 });
