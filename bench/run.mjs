@@ -1,0 +1,1159 @@
+#!/usr/bin/env node
+// Edgeshot benchmark: the service over HTTP against the raw-CDP floor on the same machine.
+// See bench/README.md. Usage: npm run bench [-- --quick] [-- --scenarios small,article] …
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { chromiumVersion, diffFlags, floorLaunchPlan } from "./lib/chromium.mjs";
+import { checkPng, median, medianOfReps, parseServerTiming, summarize } from "./lib/stats.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BENCH = join(ROOT, "bench");
+
+// ───────────────────────────── options ─────────────────────────────
+
+function parseOptions(argv) {
+  const opt = {
+    quick: process.env.BENCH_QUICK === "1",
+    scenarios: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(",") : null,
+    reps: process.env.BENCH_REPS ? Number(process.env.BENCH_REPS) : null,
+    floorOnly: process.env.BENCH_FLOOR_ONLY === "1",
+    timeCapMin: process.env.BENCH_TIME_CAP_MIN ? Number(process.env.BENCH_TIME_CAP_MIN) : null,
+    fixturePort: process.env.BENCH_FIXTURE_PORT ? Number(process.env.BENCH_FIXTURE_PORT) : 4510,
+    updateResults: null,
+    rev: process.env.BENCH_REV || null,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s);
+    const value = () => inline ?? argv[++i];
+    if (flag === "--quick") opt.quick = true;
+    else if (flag === "--scenarios") opt.scenarios = value().split(",").map((s) => s.trim()).filter(Boolean);
+    else if (flag === "--reps") opt.reps = Number(value());
+    else if (flag === "--floor-only") opt.floorOnly = true;
+    else if (flag === "--time-cap-min") opt.timeCapMin = Number(value());
+    else if (flag === "--fixture-port") opt.fixturePort = Number(value());
+    else if (flag === "--rev") opt.rev = value();
+    else if (flag === "--update-results") opt.updateResults = true;
+    else if (flag === "--no-update-results") opt.updateResults = false;
+    else if (flag === "--help" || flag === "-h") {
+      console.log(readFileSync(join(BENCH, "README.md"), "utf8").split("\n## ")[1] ?? "see bench/README.md");
+      process.exit(0);
+    } else throw new Error(`unknown option ${argv[i]} (see bench/README.md)`);
+  }
+  opt.reps ??= opt.quick ? 1 : 3;
+  opt.timeCapMin ??= opt.quick ? 15 : 45;
+  if (!Number.isInteger(opt.reps) || opt.reps < 1) throw new Error("--reps must be a positive integer");
+  return opt;
+}
+
+// ───────────────────────────── scenarios ─────────────────────────────
+
+const VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1 };
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Capture scenarios: same page, same options on both systems. n = requests per batch. */
+const CAPTURE_SCENARIOS = {
+  small: {
+    title: "small page, viewport",
+    path: "/small.html",
+    fullPage: false,
+    expect: { width: 1280, height: 800 },
+    n: { 1: 20, 4: 24 },
+    quickN: { 1: 4, 4: 8 },
+  },
+  article: {
+    title: "2,000-word article, full page",
+    path: "/article?words=2000",
+    fullPage: true,
+    expect: { width: 1280, minHeight: 801 },
+    n: { 1: 15, 4: 20 },
+    quickN: { 1: 3, 4: 8 },
+  },
+  lazy: {
+    title: "12,000 px lazy page, full page",
+    path: "/lazy?h=12000",
+    fullPage: true,
+    expect: { width: 1280, minHeight: 12000 },
+    n: { 1: 8, 4: 12 },
+    quickN: { 1: 2, 4: 4 },
+  },
+  slow: {
+    title: "page answering after 2 s, viewport",
+    path: "/slow?ms=2000",
+    fullPage: false,
+    expect: { width: 1280, height: 800 },
+    n: { 1: 5, 4: 8 },
+    quickN: { 1: 2, 4: 4 },
+  },
+};
+const OTHER_SCENARIOS = {
+  render: { title: "render link, cache hit vs GET /health", n: { 1: 40, 16: 96 }, quickN: { 1: 10, 16: 32 } },
+  extract: { title: "extract article (markdown) vs Readability in node", n: { 1: 10, 4: 12 }, quickN: { 1: 3, 4: 4 } },
+};
+const ALL_SCENARIOS = [...Object.keys(CAPTURE_SCENARIOS), ...Object.keys(OTHER_SCENARIOS)];
+
+// ───────────────────────────── errors ─────────────────────────────
+
+/** The route does not exist (yet) in the service: the scenario is reported "not available". */
+class NotAvailable extends Error {}
+class TimeCap extends Error {}
+
+// ───────────────────────────── process plumbing ─────────────────────────────
+
+const state = {
+  tmp: null,
+  fixture: null, // ChildProcess
+  wrangler: null, // ChildProcess (group leader)
+  wranglerLog: null,
+  browser: null, // puppeteer Browser (floor)
+  floorPid: null,
+  sampler: null, // Worker
+  lastReport: null,
+  cleaning: null,
+};
+
+function log(...args) {
+  console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function freePort(preferred) {
+  const tryPort = (port) =>
+    new Promise((resolve) => {
+      const srv = createServer();
+      srv.once("error", () => resolve(null));
+      srv.listen(port, "127.0.0.1", () => {
+        const { port: got } = srv.address();
+        srv.close(() => resolve(got));
+      });
+    });
+  return (async () => (preferred && (await tryPort(preferred))) || (await tryPort(0)))();
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function cmdline(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function waitExit(pid, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!alive(pid)) return true;
+    await sleep(100);
+  }
+  return !alive(pid);
+}
+
+let samplerSeq = 0;
+function samplerReport(pss = false, type = "report") {
+  const w = state.sampler;
+  if (!w) return Promise.resolve(state.lastReport);
+  const id = ++samplerSeq;
+  return withTimeout(
+    new Promise((resolve) => {
+      const onMsg = (m) => {
+        if (m.id === id) {
+          w.off("message", onMsg);
+          state.lastReport = m.report;
+          resolve(m.report);
+        }
+      };
+      w.on("message", onMsg);
+      w.postMessage({ type, id, pss });
+    }),
+    10_000,
+    "sampler report",
+  );
+}
+
+/** Stops everything this run started, by pid. Idempotent; never throws. */
+function cleanup() {
+  state.cleaning ??= (async () => {
+    const report = await samplerReport().catch(() => state.lastReport);
+    const servicePids = (report?.browsers ?? []).filter((b) => b.group === "service").map((b) => b.pid);
+
+    if (state.browser) {
+      await withTimeout(state.browser.close(), 5000, "floor browser close").catch(() => {});
+    }
+    if (state.floorPid && alive(state.floorPid)) {
+      try {
+        process.kill(state.floorPid, "SIGKILL");
+      } catch {}
+    }
+    const w = state.wrangler;
+    if (w?.pid && w.exitCode === null && w.signalCode === null) {
+      try {
+        process.kill(-w.pid, "SIGTERM");
+      } catch {}
+      if (!(await waitExit(w.pid, 8000))) {
+        try {
+          process.kill(-w.pid, "SIGKILL");
+        } catch {}
+      }
+    }
+    // miniflare starts its Chromium detached (own process group): stop the ones it left.
+    await sleep(300);
+    for (const pid of servicePids) {
+      if (alive(pid) && /chrom/.test(cmdline(pid)[0] ?? "")) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {}
+      }
+    }
+    if (state.fixture?.pid && state.fixture.exitCode === null) {
+      try {
+        state.fixture.kill("SIGTERM");
+      } catch {}
+    }
+    if (state.sampler) {
+      await state.sampler.terminate().catch(() => {});
+      state.sampler = null;
+    }
+    if (state.tmp) {
+      try {
+        rmSync(state.tmp, { recursive: true, force: true, maxRetries: 3 });
+      } catch {}
+    }
+  })();
+  return state.cleaning;
+}
+
+/** Last-resort synchronous kill when the process exits without cleanup (e.g. a hard exit). */
+process.on("exit", () => {
+  for (const pid of [state.floorPid, state.fixture?.pid]) {
+    if (pid && alive(pid)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
+    }
+  }
+  if (state.wrangler?.pid) {
+    try {
+      process.kill(-state.wrangler.pid, "SIGKILL");
+    } catch {}
+  }
+});
+
+let stopping = null;
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => {
+    if (stopping) {
+      log(`${sig} again: exiting now`);
+      process.exit(130);
+    }
+    stopping = sig;
+    log(`${sig}: stopping`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+process.on("uncaughtException", (err) => {
+  log("uncaught:", err?.stack ?? err);
+  cleanup().finally(() => process.exit(1));
+});
+process.on("unhandledRejection", (err) => {
+  log("unhandled rejection:", err?.stack ?? err);
+  cleanup().finally(() => process.exit(1));
+});
+
+// ───────────────────────────── fixture server and service ─────────────────────────────
+
+async function startFixture(preferredPort) {
+  const port = await freePort(preferredPort);
+  const child = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", join(BENCH, "fixture.mjs"), String(port)], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  state.fixture = child;
+  await withTimeout(
+    new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("ready")) resolve();
+      });
+      child.once("exit", (code) => reject(new Error(`fixture server exited with ${code}`)));
+    }),
+    20_000,
+    "fixture server start",
+  );
+  return port;
+}
+
+function logTail() {
+  try {
+    return readFileSync(state.wranglerLog, "utf8").split("\n").slice(-40).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+/**
+ * The service runs from a snapshot of the source, never from the live checkout: wrangler dev
+ * watches its files and would reload the Worker (dropping warm browsers) whenever someone edits
+ * src/ during a run. Default: the working tree as it is now (tracked + untracked, not ignored);
+ * --rev <commit>: that commit (git archive). node_modules is a symlink to the checkout's.
+ */
+function prepareSnapshot(rev) {
+  const dir = join(state.tmp, "service");
+  mkdirSync(dir, { recursive: true });
+  const git = (args, opts = {}) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 2 ** 20, ...opts });
+  let source;
+  if (rev) {
+    const commit = git(["rev-parse", "--verify", `${rev}^{commit}`]).trim();
+    const tar = execFileSync("git", ["archive", "--format=tar", commit], { cwd: ROOT, maxBuffer: 512 * 2 ** 20 });
+    execFileSync("tar", ["-x", "-C", dir], { input: tar });
+    source = { kind: "commit", commit, subject: git(["log", "-1", "--format=%s", commit]).trim() };
+  } else {
+    const files = git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+      .split("\0")
+      .filter((f) => f && !f.startsWith("bench/") && existsSync(join(ROOT, f)));
+    for (const f of files) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      copyFileSync(join(ROOT, f), join(dir, f));
+    }
+    const head = git(["rev-parse", "HEAD"]).trim();
+    const dirty = git(["status", "--porcelain", "--untracked-files=no", "--", "src", "wrangler.toml", "package.json"]).trim() !== "";
+    source = { kind: "working tree", commit: head, dirty, files: files.length };
+  }
+  rmSync(join(dir, "node_modules"), { recursive: true, force: true });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return { dir, source };
+}
+
+async function startService(fixturePort, serviceDir) {
+  const port = await freePort(0);
+  const inspectorPort = await freePort(0);
+  const persist = join(state.tmp, "state");
+  mkdirSync(persist, { recursive: true });
+  const adminToken = randomBytes(24).toString("base64url"); // 32 chars
+  const secret = () => randomBytes(24).toString("base64url");
+  state.wranglerLog = join(state.tmp, "wrangler.log");
+  const fd = openSync(state.wranglerLog, "a");
+  const bin = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+  const args = [
+    bin, "dev",
+    "--ip", "127.0.0.1",
+    "--port", String(port),
+    "--inspector-port", String(inspectorPort),
+    "--persist-to", persist,
+    "--show-interactive-dev-session=false",
+    "--log-level", "log",
+    "--var", `ADMIN_TOKEN:${adminToken}`,
+    "--var", `URL_SIGNING_SECRET:${secret()}`,
+    "--var", `WEBHOOK_SIGNING_SECRET:${secret()}`,
+    "--var", `TARGET_ALLOWLIST:127.0.0.1:${fixturePort}`,
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: serviceDir,
+    detached: true, // its own process group, so the whole tree is stopped together
+    stdio: ["ignore", fd, fd],
+    env: {
+      ...process.env,
+      PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
+      WRANGLER_SEND_METRICS: "false",
+    },
+  });
+  closeSync(fd);
+  state.wrangler = child;
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 180_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}) before serving:\n${logTail()}`);
+    }
+    const ok = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
+    if (ok) return { base, port, adminToken, pid: child.pid };
+    if (/Build failed/.test(readFileSync(state.wranglerLog, "utf8"))) {
+      throw new Error(`the service does not build:\n${logTail()}`);
+    }
+    await sleep(500);
+  }
+  throw new Error(`wrangler dev did not answer /health within 180 s:\n${logTail()}`);
+}
+
+async function readJson(res) {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { raw: text.slice(0, 300) };
+  }
+}
+
+/** Turns a non-2xx response into NotAvailable (route missing) or a descriptive error. */
+function httpError(route, status, body) {
+  const code = body?.error?.code;
+  if (status === 404 && (code === "NOT_FOUND" || code === undefined)) {
+    return new NotAvailable(`${route} → 404 ${code ?? ""} (route not in the service yet)`.replace("  ", " "));
+  }
+  const msg = body?.error?.message ?? body?.raw ?? JSON.stringify(body).slice(0, 300);
+  return new Error(`${route} → ${status} ${code ?? ""}: ${msg}`);
+}
+
+async function createAccount(base, adminToken) {
+  const res = await fetch(`${base}/admin/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ plan: "enterprise" }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const body = await readJson(res);
+  if (res.status !== 201 && res.status !== 200) throw httpError("POST /admin/accounts", res.status, body);
+  const key = body?.data?.apiKey;
+  if (!key) throw new Error(`POST /admin/accounts: no apiKey in ${JSON.stringify(body).slice(0, 200)}`);
+  return { apiKey: key, accountId: body.data.accountId };
+}
+
+// ───────────────────────────── the two systems ─────────────────────────────
+
+let seqCounter = 0;
+const runId = randomBytes(4).toString("hex");
+
+function fixtureUrl(fixtureBase, path) {
+  const sep = path.includes("?") ? "&" : "?";
+  return `${fixtureBase}${path}${sep}run=bench-${runId}-${++seqCounter}`;
+}
+
+function makeFloor(browser, fixtureBase) {
+  return {
+    async capture(sc) {
+      const url = fixtureUrl(fixtureBase, sc.path);
+      const t0 = performance.now();
+      const ctx = await browser.createBrowserContext();
+      let buf;
+      let ms;
+      try {
+        const page = await ctx.newPage();
+        await page.setViewport(VIEWPORT);
+        const res = await page.goto(url, { waitUntil: "load", timeout: REQUEST_TIMEOUT_MS });
+        if (!res?.ok()) throw new Error(`floor: ${url} answered ${res?.status()}`);
+        buf = await page.screenshot({ type: "png", fullPage: sc.fullPage });
+        ms = performance.now() - t0; // the bytes are in hand: that is the latency
+      } finally {
+        await ctx.close().catch(() => {}); // counted in the batch's wall time, not in latency
+      }
+      const size = checkPng(buf, sc.expect);
+      return { ms, bytes: size.bytes, height: size.height };
+    },
+  };
+}
+
+function makeService(base, apiKey, fixtureBase) {
+  const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  let link = null;
+  return {
+    async capture(sc) {
+      const url = fixtureUrl(fixtureBase, sc.path);
+      const body = { url, ...VIEWPORT, format: "png", waitUntil: "load", fullPage: sc.fullPage, blockAds: false };
+      const t0 = performance.now();
+      const res = await fetch(`${base}/v1/screenshot`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const ms = performance.now() - t0;
+      if (!res.ok) {
+        let parsed;
+        try {
+          parsed = JSON.parse(bytes.toString("utf8"));
+        } catch {
+          parsed = { raw: bytes.toString("utf8").slice(0, 300) };
+        }
+        throw httpError("POST /v1/screenshot", res.status, parsed);
+      }
+      const type = res.headers.get("content-type") ?? "";
+      if (!type.startsWith("image/png")) throw new Error(`POST /v1/screenshot: content-type ${type}, expected image/png`);
+      const quality = res.headers.get("x-service-quality");
+      if (quality && quality !== "full") throw new Error(`POST /v1/screenshot: x-service-quality ${quality} (not a full capture)`);
+      const size = checkPng(bytes, sc.expect);
+      const serverMs = Number(res.headers.get("x-service-load-time-ms"));
+      return {
+        ms,
+        bytes: size.bytes,
+        height: size.height,
+        serverMs: Number.isFinite(serverMs) && res.headers.has("x-service-load-time-ms") ? serverMs : null,
+        timing: parseServerTiming(res.headers.get("server-timing")),
+        autoScrolled: res.headers.get("x-service-auto-scrolled") === "true",
+      };
+    },
+
+    /** Mints one render link and serves it once (the miss), so later GETs are cache hits. */
+    async prepareRenderLink() {
+      const url = fixtureUrl(fixtureBase, "/small.html");
+      const body = { url, ...VIEWPORT, format: "png", waitUntil: "load", blockAds: false };
+      const res = await fetch(`${base}/v1/render/link`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const json = await readJson(res);
+      if (!res.ok) throw httpError("POST /v1/render/link", res.status, json);
+      const raw = json?.data?.url;
+      if (typeof raw !== "string") throw new Error(`POST /v1/render/link: no data.url in ${JSON.stringify(json).slice(0, 200)}`);
+      const u = new URL(raw, base);
+      // Only loopback traffic: the link must point at this wrangler dev, whatever origin it names.
+      const local = new URL(base);
+      if (!["127.0.0.1", "localhost", "[::1]"].includes(u.hostname)) {
+        u.protocol = local.protocol;
+        u.host = local.host;
+        this.renderLinkRewritten = raw;
+      } else {
+        u.host = local.host;
+      }
+      link = u.toString();
+      const first = await fetch(link, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const firstBody = Buffer.from(await first.arrayBuffer());
+      if (!first.ok) {
+        let parsed;
+        try {
+          parsed = JSON.parse(firstBody.toString("utf8"));
+        } catch {
+          parsed = {};
+        }
+        throw httpError("GET /v1/render", first.status, parsed);
+      }
+      checkPng(firstBody, { width: 1280, height: 800 });
+      return { firstCache: first.headers.get("x-service-cache") };
+    },
+
+    async renderHit() {
+      const t0 = performance.now();
+      const res = await fetch(link, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const ms = performance.now() - t0;
+      if (!res.ok) throw new Error(`GET /v1/render → ${res.status}: ${bytes.toString("utf8").slice(0, 200)}`);
+      const cache = res.headers.get("x-service-cache");
+      if (cache !== "hit") throw new Error(`GET /v1/render: x-service-cache ${cache}, expected hit`);
+      const size = checkPng(bytes, { width: 1280, height: 800 });
+      return { ms, bytes: size.bytes };
+    },
+
+    async health() {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const json = await readJson(res);
+      const ms = performance.now() - t0;
+      if (!res.ok || json?.status !== "ok") throw new Error(`GET /health → ${res.status} ${JSON.stringify(json).slice(0, 120)}`);
+      return { ms };
+    },
+
+    async extract() {
+      const url = fixtureUrl(fixtureBase, "/article?words=2000");
+      const t0 = performance.now();
+      const res = await fetch(`${base}/v1/extract`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ url, extractFormat: "markdown", waitUntil: "load" }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const json = await readJson(res);
+      const ms = performance.now() - t0;
+      if (!res.ok) throw httpError("POST /v1/extract", res.status, json);
+      const content = json?.data?.content;
+      const words = typeof content === "string" ? countWords(content) : 0;
+      if (words < 1500) throw new Error(`POST /v1/extract: ${words} words of content, expected ≈2,000`);
+      const serverMs = Number(json?.data?.loadTimeMs);
+      return { ms, words, serverMs: Number.isFinite(serverMs) ? serverMs : null };
+    },
+  };
+}
+
+const countWords = (s) => s.split(/\s+/).filter((w) => /\w/.test(w)).length;
+
+async function makeReadabilityFloor(fixtureBase) {
+  const { parseHTML } = await import("linkedom");
+  const { Readability } = await import("@mozilla/readability");
+  return async () => {
+    const url = fixtureUrl(fixtureBase, "/article?words=2000");
+    const t0 = performance.now();
+    const res = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const html = await res.text();
+    const { document } = parseHTML(html);
+    const article = new Readability(document).parse();
+    const ms = performance.now() - t0;
+    const words = article?.textContent ? countWords(article.textContent) : 0;
+    if (words < 1500) throw new Error(`Readability: ${words} words, expected ≈2,000`);
+    return { ms, words };
+  };
+}
+
+// ───────────────────────────── batches ─────────────────────────────
+
+let deadline = Infinity;
+function checkDeadline() {
+  if (stopping) throw new TimeCap(`stopped by ${stopping}`);
+  if (Date.now() > deadline) throw new TimeCap("overall time cap reached");
+}
+
+/** Runs `one` n times with c in flight; the first error stops new work and is rethrown. */
+async function runBatch(one, n, c) {
+  const latencies = [];
+  const extras = [];
+  let next = 0;
+  let failure = null;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (failure === null) {
+      const i = next++;
+      if (i >= n) return;
+      try {
+        checkDeadline();
+        const r = await withTimeout(one(i), REQUEST_TIMEOUT_MS + 30_000, "request");
+        latencies.push(r.ms);
+        extras.push(r);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(c, n) }, worker));
+  const wallMs = performance.now() - t0;
+  if (failure) throw failure;
+  const s = summarize(latencies, wallMs);
+  const serverMs = extras.map((e) => e.serverMs).filter((v) => typeof v === "number");
+  const timingNames = new Set(extras.flatMap((e) => Object.keys(e.timing ?? {})));
+  return {
+    ...s,
+    latencies: latencies.map((v) => Math.round(v * 10) / 10),
+    serverMsP50: serverMs.length ? median(serverMs) : null,
+    serverTiming: Object.fromEntries([...timingNames].map((k) => [k, median(extras.map((e) => e.timing?.[k]).filter((v) => v !== undefined))])),
+    autoScrolled: extras.some((e) => e.autoScrolled) || undefined,
+    maxHeight: Math.max(0, ...extras.map((e) => e.height ?? 0)) || undefined,
+  };
+}
+
+// ───────────────────────────── report ─────────────────────────────
+
+const fmt = (v, d = 0) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(d));
+const fmtRatio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "—");
+
+function table(results) {
+  const lines = [
+    "| scenario | conc | system | n×reps | p50 ms | p95 ms | mean ms | per s | p50 vs floor | per s vs floor | notes |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const sc of results.scenarios) {
+    for (const cell of sc.cells) {
+      for (const sys of ["floor", "edgeshot"]) {
+        const r = cell[sys];
+        const label = sc.labels[sys];
+        if (r.status !== "ok") {
+          lines.push(`| ${sc.name} | ${cell.conc} | ${label} | — | — | — | — | — | — | — | ${r.status}: ${r.reason ?? ""} |`);
+          continue;
+        }
+        const m = r.median;
+        const ratio = sys === "edgeshot" ? cell.ratio : null;
+        const notes = [];
+        if (sys === "edgeshot" && r.serverMsP50 !== null && r.serverMsP50 !== undefined) {
+          notes.push(`service-reported ${fmt(r.serverMsP50)} ms`);
+        }
+        if (r.serverTiming && Object.keys(r.serverTiming).length) {
+          notes.push(Object.entries(r.serverTiming).map(([k, v]) => `${k} ${fmt(v)}`).join(", "));
+        }
+        if (r.autoScrolled) notes.push("auto-scrolled");
+        if (r.maxHeight && sc.fullPage) notes.push(`${r.maxHeight}px tall`);
+        lines.push(
+          `| ${sc.name} | ${cell.conc} | ${label} | ${r.n}×${r.reps.length} | ${fmt(m.p50)} | ${fmt(m.p95)} | ${fmt(m.mean)} | ${fmt(m.throughput, 2)} | ${ratio ? fmtRatio(ratio.p50) : ""} | ${ratio ? fmtRatio(ratio.throughput) : ""} | ${notes.join("; ")} |`,
+        );
+      }
+    }
+  }
+  return lines.join("\n");
+}
+
+function targetsTable(targets) {
+  const lines = ["| target | measured | result |", "|---|---|---|"];
+  for (const t of targets) lines.push(`| ${t.name} | ${t.measured} | ${t.result} |`);
+  return lines.join("\n");
+}
+
+function evaluateTargets(results) {
+  const cell = (name, conc) => results.scenarios.find((s) => s.name === name)?.cells.find((c) => c.conc === conc);
+  const ok = (c) => c && c.floor.status === "ok" && c.edgeshot.status === "ok";
+  const why = (c, name) =>
+    !c ? `${name} not run` : c.edgeshot.status !== "ok" ? `${c.edgeshot.status}: ${c.edgeshot.reason}` : `floor ${c.floor.status}: ${c.floor.reason}`;
+  const targets = [];
+  const ratioTarget = (name, label, scenario, conc, key, cmp, limit) => {
+    const c = cell(scenario, conc);
+    if (!ok(c)) return targets.push({ name: label, measured: why(c, scenario), result: "N/A" });
+    const v = c.ratio[key];
+    const pass = cmp === "<=" ? v <= limit : v >= limit;
+    targets.push({ name: label, measured: `${v.toFixed(2)}× (limit ${cmp === "<=" ? "≤" : "≥"} ${limit}×)`, value: v, result: pass ? "PASS" : "MISS" });
+  };
+  ratioTarget("small p50", "warm capture p50, small page (c=1) ≤ 1.3× floor", "small", 1, "p50", "<=", 1.3);
+  ratioTarget("article p50", "warm capture p50, article full page (c=1) ≤ 1.2× floor", "article", 1, "p50", "<=", 1.2);
+  for (const s of Object.keys(CAPTURE_SCENARIOS)) {
+    ratioTarget(`${s} c4`, `throughput at c=4, ${s} ≥ 0.8× floor`, s, 4, "throughput", ">=", 0.8);
+  }
+  ratioTarget("render c1", "render-link hit p50 (c=1) ≤ 2× GET /health", "render", 1, "p50", "<=", 2);
+  ratioTarget("render c16", "render-link hit p50 (c=16) ≤ 2× GET /health", "render", 16, "p50", "<=", 2);
+
+  const l = results.launches;
+  const serviceCaptured = results.scenarios.some(
+    (s) => Object.hasOwn(CAPTURE_SCENARIOS, s.name) && s.cells.some((c) => c.edgeshot.status === "ok"),
+  );
+  if (!l || results.serviceUnavailable || !serviceCaptured) {
+    targets.push({ name: "no browser launch per request in steady state", measured: results.serviceUnavailable ?? "no service capture was measured", result: "N/A" });
+  } else {
+    targets.push({
+      name: "no browser launch per request in steady state",
+      measured: `${l.serviceAfterWarmup} service launches after warm-up (${l.serviceTotal} in all, ${l.serviceCaptures} service requests)`,
+      result: l.serviceAfterWarmup === 0 ? "PASS" : "MISS",
+    });
+  }
+  const reps = results.memory.perRepetition;
+  if (results.serviceUnavailable || !serviceCaptured || reps.length < 2) {
+    targets.push({
+      name: "service Chromium RSS does not grow across repetitions",
+      measured: results.serviceUnavailable ?? (!serviceCaptured ? "no service capture was measured" : "needs ≥ 2 repetitions"),
+      result: "N/A",
+    });
+  } else {
+    const first = reps[0].idleRssMb.service;
+    const last = reps[reps.length - 1].idleRssMb.service;
+    const series = reps.map((r) => r.idleRssMb.service.toFixed(0)).join(" → ");
+    // Growth allowance: 20 % or 64 MB, whichever is larger (page caches and V8 heaps breathe).
+    const pass = last <= Math.max(first * 1.2, first + 64);
+    targets.push({
+      name: "service Chromium RSS does not grow across repetitions",
+      measured: `idle RSS after each repetition: ${series} MB`,
+      result: pass ? "PASS" : "MISS",
+    });
+  }
+  return targets;
+}
+
+// ───────────────────────────── main ─────────────────────────────
+
+async function main() {
+  const opt = parseOptions(process.argv.slice(2));
+  const selected = opt.scenarios ?? ALL_SCENARIOS;
+  for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")})`);
+  const started = new Date();
+  deadline = Date.now() + opt.timeCapMin * 60_000;
+  // Hard stop: if something hangs past the cap despite per-request timeouts, clean up and leave.
+  setTimeout(() => {
+    log(`hard time cap (${opt.timeCapMin} min + 2 min) reached: stopping`);
+    cleanup().finally(() => process.exit(1));
+  }, opt.timeCapMin * 60_000 + 120_000).unref();
+
+  state.tmp = mkdtempSync(join(os.tmpdir(), "edgeshot-bench-"));
+  const plan = floorLaunchPlan(ROOT, join(state.tmp, "floor-profile"));
+  const machine = {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    chromium: chromiumVersion(plan.binary),
+    wrangler: JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version,
+    puppeteerCore: JSON.parse(readFileSync(join(ROOT, "node_modules", "puppeteer-core", "package.json"), "utf8")).version,
+    loadAvgAtStart: os.loadavg().map((v) => Math.round(v * 100) / 100),
+  };
+  log(`machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.chromium}, load ${machine.loadAvgAtStart.join(" ")}`);
+  log(`options: ${opt.quick ? "quick, " : ""}${opt.reps} repetition(s), scenarios ${selected.join(",")}, cap ${opt.timeCapMin} min`);
+
+  const fixturePort = await startFixture(opt.fixturePort);
+  const fixtureBase = `http://127.0.0.1:${fixturePort}`;
+  log(`fixture server on ${fixtureBase}`);
+
+  let service = null;
+  let serviceUnavailable = null;
+  let svc = null;
+  let serviceSource = null;
+  if (opt.floorOnly) serviceUnavailable = "not run (--floor-only)";
+  else {
+    const snap = prepareSnapshot(opt.rev);
+    serviceSource = snap.source;
+    log(`service source: ${JSON.stringify(snap.source)}`);
+    log("starting wrangler dev …");
+    svc = await startService(fixturePort, snap.dir);
+    log(`service on ${svc.base} (wrangler pid ${svc.pid})`);
+  }
+
+  state.sampler = new Worker(new URL("./lib/sampler.mjs", import.meta.url), {
+    workerData: { interval: 200, wranglerPid: svc?.pid ?? null },
+  });
+  state.sampler.on("error", (err) => log("sampler error:", err));
+
+  if (svc) {
+    try {
+      const account = await createAccount(svc.base, svc.adminToken);
+      service = makeService(svc.base, account.apiKey, fixtureBase);
+      log(`enterprise account ${account.accountId}`);
+    } catch (err) {
+      if (!(err instanceof NotAvailable)) throw err;
+      serviceUnavailable = `no account: ${err.message}`;
+      log(`service not available: ${serviceUnavailable}`);
+    }
+  }
+
+  const { default: puppeteer } = await import("puppeteer-core");
+  const t0 = performance.now();
+  state.browser = await puppeteer.launch({
+    executablePath: plan.binary,
+    ignoreDefaultArgs: true,
+    args: plan.args,
+    pipe: false,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    defaultViewport: null,
+    protocolTimeout: REQUEST_TIMEOUT_MS,
+    timeout: 60_000,
+  });
+  state.floorPid = state.browser.process()?.pid ?? null;
+  state.sampler.postMessage({ type: "floorPid", pid: state.floorPid });
+  log(`floor Chromium pid ${state.floorPid} launched in ${(performance.now() - t0).toFixed(0)} ms`);
+  const floor = makeFloor(state.browser, fixtureBase);
+  const readabilityFloor = await makeReadabilityFloor(fixtureBase);
+
+  // Scenario table: for each, the two systems' one-request functions and the concurrencies.
+  const scenarios = [];
+  for (const name of selected) {
+    const cap = CAPTURE_SCENARIOS[name];
+    const spec = cap ?? OTHER_SCENARIOS[name];
+    const n = opt.quick ? spec.quickN : spec.n;
+    const concs = Object.keys(n).map(Number);
+    let labels;
+    let one;
+    if (cap) {
+      labels = { floor: "floor (puppeteer-core → CDP)", edgeshot: "edgeshot POST /v1/screenshot" };
+      one = { floor: () => floor.capture(cap), edgeshot: () => service.capture(cap) };
+    } else if (name === "render") {
+      labels = { floor: "GET /health (static route)", edgeshot: "GET render link (cache hit)" };
+      one = { floor: () => service.health(), edgeshot: () => service.renderHit() };
+    } else {
+      labels = { floor: "Readability + linkedom in node", edgeshot: "edgeshot POST /v1/extract" };
+      one = { floor: () => readabilityFloor(), edgeshot: () => service.extract() };
+    }
+    const status = {
+      floor: { status: "ok" },
+      edgeshot: serviceUnavailable ? { status: "not available", reason: serviceUnavailable } : { status: "ok" },
+    };
+    // The render scenario's "floor" is a route of the same service.
+    if (name === "render" && serviceUnavailable) status.floor = { status: "not available", reason: serviceUnavailable };
+    scenarios.push({
+      name,
+      title: spec.title,
+      fullPage: cap?.fullPage ?? false,
+      labels,
+      one,
+      status,
+      cells: concs.map((conc) => ({ conc, n: n[conc], floor: { reps: [] }, edgeshot: { reps: [] } })),
+    });
+  }
+
+  const markFailed = (sc, sys, err) => {
+    if (err instanceof TimeCap) throw err;
+    if (stopping) throw new TimeCap(`stopped by ${stopping}`);
+    if (err instanceof NotAvailable) sc.status[sys] = { status: "not available", reason: err.message };
+    else sc.status[sys] = { status: "FAILED", reason: err.message };
+    log(`${sc.name} / ${sys}: ${sc.status[sys].status}: ${sc.status[sys].reason}`);
+  };
+
+  // ── warm-up: every system serves each scenario before anything is measured ──
+  log("warm-up …");
+  const warm = async (sc, sys) => {
+    if (sc.status[sys].status !== "ok") return;
+    try {
+      if (sc.name === "render" && sys === "edgeshot") {
+        const r = await service.prepareRenderLink();
+        sc.firstCache = r.firstCache;
+        if (service.renderLinkRewritten) sc.linkNote = `link origin ${new URL(service.renderLinkRewritten).origin} rewritten to the local service`;
+      }
+      await runBatch(sc.one[sys], 2, 1);
+      await runBatch(sc.one[sys], 8, 4);
+    } catch (err) {
+      markFailed(sc, sys, err);
+    }
+  };
+  for (const sc of scenarios) {
+    await warm(sc, "floor");
+    await warm(sc, "edgeshot");
+  }
+  // A few more concurrent small-page captures, so every browser the service keeps is warm.
+  const small = { ...CAPTURE_SCENARIOS.small };
+  if (service && !serviceUnavailable) {
+    await runBatch(() => service.capture(small), 8, 4).catch((err) => log(`extra warm-up: ${err.message}`));
+  }
+  await sleep(1000);
+  state.sampler.postMessage({ type: "steady" });
+  const afterWarmup = await samplerReport();
+  const serviceBrowsers = afterWarmup.browsers.filter((b) => b.group === "service");
+  const flags = {
+    floor: plan.args,
+    miniflareArgsFrom: plan.miniflareSource,
+    wrapper: plan.wrapperPath,
+    service: serviceBrowsers[0]?.argv.slice(1) ?? null,
+  };
+  if (flags.service) {
+    flags.diff = diffFlags(plan.args, flags.service);
+    flags.identical = flags.diff.onlyFloor.length === 0 && flags.diff.onlyService.length === 0;
+    log(`flags: floor and service Chromium ${flags.identical ? "identical" : `DIFFER: ${JSON.stringify(flags.diff)}`}`);
+  }
+  const binaries = { floor: plan.binary, service: serviceBrowsers[0]?.argv[0] ?? null };
+
+  // ── measured repetitions: systems interleaved per (scenario, concurrency), order alternating ──
+  const perRepetition = [];
+  let serviceRequests = 0;
+  let aborted = null;
+  try {
+    for (let rep = 1; rep <= opt.reps; rep++) {
+      const order = rep % 2 === 1 ? ["floor", "edgeshot"] : ["edgeshot", "floor"];
+      state.sampler.postMessage({ type: "repReset" });
+      log(`repetition ${rep}/${opt.reps} (${order.join(" then ")})`);
+      for (const sc of scenarios) {
+        for (const cell of sc.cells) {
+          for (const sys of order) {
+            if (sc.status[sys].status !== "ok") continue;
+            try {
+              const r = await runBatch(sc.one[sys], cell.n, cell.conc);
+              if (sys === "edgeshot" || sc.name === "render") serviceRequests += cell.n;
+              cell[sys].reps.push(r);
+              log(`  ${sc.name} c=${cell.conc} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s`);
+            } catch (err) {
+              markFailed(sc, sys, err);
+            }
+          }
+        }
+      }
+      await sleep(1000); // idle: let contexts close and renderers exit before reading memory
+      const rep_ = await samplerReport(true);
+      const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
+      perRepetition.push({
+        rep,
+        idleRssMb: { service: mb(rep_.snapshot.rss.service), floor: mb(rep_.snapshot.rss.floor) },
+        idlePssMb: { service: mb(rep_.snapshot.pss.service), floor: mb(rep_.snapshot.pss.floor) },
+        peakRssMb: { service: mb(rep_.repPeakKb.service), floor: mb(rep_.repPeakKb.floor) },
+        processes: rep_.snapshot.procs,
+      });
+      log(`  memory: service idle ${mb(rep_.snapshot.rss.service)} MB (peak ${mb(rep_.repPeakKb.service)}), floor idle ${mb(rep_.snapshot.rss.floor)} MB (peak ${mb(rep_.repPeakKb.floor)})`);
+    }
+  } catch (err) {
+    if (!(err instanceof TimeCap)) throw err;
+    aborted = err.message;
+    log(`stopped early: ${aborted}`);
+  }
+
+  // ── results ──
+  const final = await samplerReport();
+  const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
+  const svcBrowsers = final.browsers.filter((b) => b.group === "service");
+  const results = {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    options: { ...opt, scenarios: selected },
+    machine: { ...machine, loadAvgAtEnd: os.loadavg().map((v) => Math.round(v * 100) / 100) },
+    noise: {
+      foreignChromiumBrowsersMax: final.maxForeignBrowsers,
+      note: "Other processes on this machine (e.g. test runs) share the 2 cores: see loadAvg and foreign Chromium count.",
+    },
+    serviceSource,
+    binaries,
+    flags,
+    serviceUnavailable,
+    aborted,
+    scenarios: scenarios.map((sc) => ({
+      name: sc.name,
+      title: sc.title,
+      fullPage: sc.fullPage,
+      labels: sc.labels,
+      firstCache: sc.firstCache,
+      linkNote: sc.linkNote,
+      cells: sc.cells.map((cell) => {
+        const side = (sys) => {
+          const st = sc.status[sys];
+          const reps = cell[sys].reps;
+          if (st.status !== "ok" || reps.length === 0) {
+            return { status: st.status === "ok" ? "not measured" : st.status, reason: st.reason ?? aborted ?? "", reps };
+          }
+          return {
+            status: "ok",
+            n: cell.n,
+            reps,
+            median: medianOfReps(reps),
+            serverMsP50: median(reps.map((r) => r.serverMsP50).filter((v) => v !== null)),
+            serverTiming: reps[0].serverTiming,
+            autoScrolled: reps.some((r) => r.autoScrolled),
+            maxHeight: Math.max(...reps.map((r) => r.maxHeight ?? 0)),
+          };
+        };
+        const f = side("floor");
+        const e = side("edgeshot");
+        const ratio =
+          f.status === "ok" && e.status === "ok"
+            ? {
+                p50: e.median.p50 / f.median.p50,
+                p95: e.median.p95 / f.median.p95,
+                mean: e.median.mean / f.median.mean,
+                throughput: e.median.throughput / f.median.throughput,
+                perRepetitionP50: cell.edgeshot.reps.map((r, i) => (cell.floor.reps[i] ? r.p50 / cell.floor.reps[i].p50 : null)),
+              }
+            : null;
+        return { conc: cell.conc, floor: f, edgeshot: e, ratio };
+      }),
+    })),
+    memory: {
+      peakRssMb: { service: mb(final.peakKb.service), floor: mb(final.peakKb.floor), both: mb(final.peakKb.ours) },
+      perRepetition,
+      samples: final.samples,
+      sampleIntervalMs: final.intervalMs,
+      note: "VmRSS summed over every process of each browser (browser, zygotes, renderers, utility); shared pages are counted once per process, so sums overstate; PSS is the fair-share figure.",
+    },
+    launches: serviceUnavailable
+      ? null
+      : {
+          serviceTotal: svcBrowsers.length,
+          serviceAfterWarmup: svcBrowsers.filter((b) => b.afterSteady).length,
+          floorTotal: final.browsers.filter((b) => b.group === "floor").length,
+          serviceCaptures: serviceRequests,
+          serviceBrowsers: svcBrowsers.map(({ argv, ...b }) => b),
+        },
+  };
+  results.targets = evaluateTargets(results);
+  const failed = results.scenarios.flatMap((s) => s.cells.flatMap((c) => [c.floor, c.edgeshot])).filter((x) => x.status === "FAILED");
+
+  mkdirSync(join(BENCH, "results"), { recursive: true });
+  const stamp = started.toISOString().replace(/[:.]/g, "-");
+  const jsonPath = join(BENCH, "results", `${stamp}.json`);
+  writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+
+  const summary = renderSummary(results);
+  console.log(summary);
+  console.log(`\nresults: ${jsonPath}`);
+
+  const complete = !opt.quick && !opt.floorOnly && !aborted && selected.length === ALL_SCENARIOS.length;
+  if (opt.updateResults ?? complete) {
+    writeFileSync(join(BENCH, "RESULTS.md"), renderResultsMd(results, summary, jsonPath));
+    console.log("bench/RESULTS.md updated");
+  } else {
+    console.log("bench/RESULTS.md not updated (only a complete full run updates it; --update-results forces it)");
+  }
+
+  await cleanup();
+  if (failed.length) {
+    console.error(`\nFAILED: ${failed.length} scenario side(s) gave wrong or failed outputs (see table).`);
+    return 1;
+  }
+  if (aborted) return 1;
+  return 0;
+}
+
+function renderSummary(r) {
+  const parts = [];
+  parts.push(`## Edgeshot bench — ${r.startedAt.slice(0, 16).replace("T", " ")} UTC`);
+  parts.push("");
+  parts.push(
+    `${r.options.quick ? "QUICK smoke run, " : ""}${r.options.reps} repetition(s), values are medians over repetitions. ` +
+      `Machine: ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, ${r.machine.chromium}; load avg ${r.machine.loadAvgAtStart.join("/")} at start, ${r.machine.loadAvgAtEnd.join("/")} at end; ` +
+      `other Chromium browsers seen on the machine (noise): up to ${r.noise.foreignChromiumBrowsersMax}.`,
+  );
+  if (r.serviceSource) {
+    const src = r.serviceSource;
+    parts.push(
+      `Service built from ${src.kind === "commit" ? `commit ${src.commit.slice(0, 10)} (“${src.subject}”)` : `the working tree at ${src.commit.slice(0, 10)}${src.dirty ? " with uncommitted changes" : ""}`}.`,
+    );
+  }
+  if (r.serviceUnavailable) parts.push(`\nService side: **${r.serviceUnavailable}**.`);
+  if (r.aborted) parts.push(`\n**Run stopped early: ${r.aborted}.**`);
+  parts.push("");
+  parts.push(table(r));
+  parts.push("");
+  parts.push("### Targets");
+  parts.push("");
+  parts.push(targetsTable(r.targets));
+  parts.push("");
+  parts.push("### Browser processes");
+  parts.push("");
+  const m = r.memory;
+  parts.push(`- Peak RSS (sum over processes, sampled every ${m.sampleIntervalMs} ms): service Chromium ${m.peakRssMb.service} MB, floor Chromium ${m.peakRssMb.floor} MB.`);
+  for (const p of m.perRepetition) {
+    parts.push(
+      `- Repetition ${p.rep}: service idle RSS ${p.idleRssMb.service} MB (PSS ${p.idlePssMb.service}, peak ${p.peakRssMb.service}); floor idle RSS ${p.idleRssMb.floor} MB (PSS ${p.idlePssMb.floor}, peak ${p.peakRssMb.floor}).`,
+    );
+  }
+  if (r.launches) {
+    parts.push(
+      `- Browser launches: service ${r.launches.serviceTotal} in all, ${r.launches.serviceAfterWarmup} after warm-up, over ${r.launches.serviceCaptures} measured service requests; floor ${r.launches.floorTotal}.`,
+    );
+  }
+  if (r.flags?.service) {
+    parts.push(
+      `- Floor and service Chromium command lines: ${r.flags.identical ? "identical flags" : `differ — only floor: ${r.flags.diff.onlyFloor.join(" ") || "none"}; only service: ${r.flags.diff.onlyService.join(" ") || "none"}`} (binary ${r.binaries.floor} vs ${r.binaries.service}).`,
+    );
+  }
+  const render = r.scenarios.find((s) => s.name === "render");
+  if (render?.firstCache) parts.push(`- Render link: first GET answered x-service-cache: ${render.firstCache}.${render.linkNote ? ` ${render.linkNote}.` : ""}`);
+  return parts.join("\n");
+}
+
+function renderResultsMd(r, summary, jsonPath) {
+  return [
+    "# Bench results (latest)",
+    "",
+    "Written by `npm run bench` (a complete, non-quick run). How to read it: [README.md](README.md).",
+    `Raw data of this run: \`bench/results/${jsonPath.split("/").pop()}\` (not committed).`,
+    "",
+    "Machine notes:",
+    "",
+    `- ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memoryGiB} GiB RAM, ${r.machine.kernel}`,
+    `- ${r.machine.chromium} (floor and service: ${r.binaries.floor}), Node ${r.machine.node}, wrangler ${r.machine.wrangler}, puppeteer-core ${r.machine.puppeteerCore}`,
+    `- Load average ${r.machine.loadAvgAtStart.join("/")} at start, ${r.machine.loadAvgAtEnd.join("/")} at end; up to ${r.noise.foreignChromiumBrowsersMax} other Chromium browser(s) running on the machine during the run. The machine is shared: treat small differences as noise.`,
+    "",
+    summary.replace(/^## /, "## Run of "),
+    "",
+  ].join("\n");
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err) => {
+    log(`error: ${err?.stack ?? err}`);
+    if (state.wranglerLog && existsSync(state.wranglerLog)) log(`wrangler log tail:\n${logTail()}`);
+    await cleanup();
+    process.exit(1);
+  },
+);
