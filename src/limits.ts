@@ -11,6 +11,15 @@ export const LIMITS = {
   dataBytes: 256 * 1024,
   /** Rendered template output (html after Mustache), guards against section explosions. */
   templateOutputBytes: 8 * MB,
+  /** Mustache bounds on time and memory: section nesting, tags in a template, and render steps
+   *  (token visits, loop iterations, name-lookup hops) before a template is refused. */
+  templateDepth: 64,
+  templateTags: 100_000,
+  templateSteps: 2_000_000,
+  /** Markdown: deepest list/blockquote nesting, and the largest HTML document it may become
+   *  (reference links can repeat a long URL many times). */
+  markdownDepth: 32,
+  markdownHtmlBytes: 16 * MB,
   cssBytes: 50 * 1024,
   jsBytes: 50 * 1024,
   selectorChars: 500,

@@ -1,4 +1,151 @@
+/**
+ * BrowserHost: a Durable Object that holds one warm browser (from the BROWSER binding) and runs
+ * captures in their own incognito contexts. The only code that launches or connects browsers.
+ *
+ * - Steady state never launches: the browser is reused across requests; after an eviction the
+ *   DO reconnects to its still-running session before launching a new one.
+ * - A crash or disconnect drops the browser; the failed capture is retried once on a new one.
+ * - Pages in flight are capped; callers beyond the cap wait in a FIFO queue.
+ * - An alarm keeps an in-use browser alive and closes it after a period of no use.
+ */
+import puppeteer, { type Browser } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
+import { config } from "../config";
+import { adHostMatcher } from "./ad-block";
+import { runCapture, type CaptureResult } from "./capture";
+import { CaptureError, toFailure, type CaptureFailure } from "./failures";
+import type { CaptureSpec } from "./spec";
 
-/** Holds one warm browser and runs captures in their own incognito contexts. */
-export class BrowserHost extends DurableObject<Env> {}
+export type CaptureOutcome = { ok: true; result: CaptureResult } | { ok: false; failure: CaptureFailure };
+
+export interface HostStats {
+  launches: number;
+  reconnects: number;
+  connected: boolean;
+  inFlight: number;
+  captures: number;
+}
+
+/** Contexts in flight per browser (Cloudflare's guidance: a few per browser). */
+const MAX_IN_FLIGHT = 4;
+/** Close the browser after this long without a capture. */
+const IDLE_CLOSE_MS = 10 * 60_000;
+/** Session keep-alive asked of the binding (its maximum). */
+const KEEP_ALIVE_MS = 600_000;
+const ALARM_EVERY_MS = 60_000;
+const SESSION_KEY = "browser-session";
+
+export class BrowserHost extends DurableObject<Env> {
+  private browser: Browser | null = null;
+  private starting: Promise<Browser> | null = null;
+  private userAgent = "";
+  private inFlight = 0;
+  private readonly waiting: Array<() => void> = [];
+  private lastUsed = Date.now();
+  private stats = { launches: 0, reconnects: 0, captures: 0 };
+
+  async capture(spec: CaptureSpec): Promise<CaptureOutcome> {
+    await this.acquire();
+    this.lastUsed = Date.now();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const browser = await this.getBrowser();
+        try {
+          const cfg = config(this.env);
+          const policy = { allowlist: cfg.targetAllowlist, isAdHost: adHostMatcher(cfg.adBlockExtraHosts) };
+          const result = await runCapture(browser, spec, policy, this.userAgent);
+          this.stats.captures++;
+          return { ok: true, result };
+        } catch (err) {
+          if (!(err instanceof CaptureError) && !browser.isConnected() && attempt === 0) {
+            this.drop(browser);
+            continue; // the browser died under us: retry once on a fresh one
+          }
+          if (!(err instanceof CaptureError)) {
+            console.error(JSON.stringify({ level: "error", msg: "capture failed", error: String(err) }));
+          }
+          return { ok: false, failure: toFailure(err) };
+        }
+      }
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", msg: "browser unavailable", error: String(err) }));
+      return { ok: false, failure: toFailure(err) };
+    } finally {
+      this.lastUsed = Date.now();
+      this.release();
+    }
+  }
+
+  async getStats(): Promise<HostStats> {
+    return { ...this.stats, connected: this.browser?.isConnected() ?? false, inFlight: this.inFlight };
+  }
+
+  /** Test hook: kill the browser process's connection as a crash would. */
+  async simulateCrash(): Promise<void> {
+    await this.browser?.close().catch(() => {});
+  }
+
+  override async alarm(): Promise<void> {
+    const idle = Date.now() - this.lastUsed;
+    if (this.browser && this.inFlight === 0 && idle > IDLE_CLOSE_MS) {
+      const browser = this.browser;
+      this.drop(browser);
+      await browser.close().catch(() => {});
+      await this.ctx.storage.delete(SESSION_KEY);
+      return;
+    }
+    if (this.browser) {
+      // Keep the CDP session busy enough that the binding does not reap it.
+      await this.browser.version().catch(() => this.drop(this.browser));
+      await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
+    }
+  }
+
+  private async getBrowser(): Promise<Browser> {
+    if (this.browser?.isConnected()) return this.browser;
+    this.starting ??= this.start().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<Browser> {
+    const previous = await this.ctx.storage.get<string>(SESSION_KEY);
+    let browser: Browser | null = null;
+    if (previous) {
+      browser = await puppeteer.connect(this.env.BROWSER, previous).catch(() => null);
+      if (browser) this.stats.reconnects++;
+    }
+    if (!browser) {
+      browser = await puppeteer.launch(this.env.BROWSER, { keep_alive: KEEP_ALIVE_MS });
+      this.stats.launches++;
+      await this.ctx.storage.put(SESSION_KEY, browser.sessionId());
+    }
+    const launched = browser;
+    launched.on("disconnected", () => this.drop(launched));
+    this.userAgent = (await launched.userAgent()).replace("HeadlessChrome", "Chrome");
+    this.browser = launched;
+    await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
+    return launched;
+  }
+
+  private drop(browser: Browser | null): void {
+    if (browser && this.browser === browser) this.browser = null;
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inFlight < MAX_IN_FLIGHT) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(() => {
+      this.inFlight++;
+      resolve();
+    }));
+  }
+
+  private release(): void {
+    this.inFlight--;
+    this.waiting.shift()?.();
+  }
+}

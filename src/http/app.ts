@@ -10,6 +10,7 @@ import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
 import { metaRoutes } from "./routes/meta";
+import { screenshotRoutes } from "./routes/screenshot";
 import type { AppEnv } from "./types";
 
 export function newApp(): Hono<AppEnv> {
@@ -18,6 +19,7 @@ export function newApp(): Hono<AppEnv> {
 
   app.route("/", metaRoutes);
   app.route("/v1", accountRoutes);
+  app.route("/v1", screenshotRoutes);
   app.route("/admin", adminRoutes);
 
   app.notFound((c) => {

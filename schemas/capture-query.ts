@@ -1,0 +1,62 @@
+/**
+ * GET /v1/screenshot: exactly the spec's query subset, coerced strictly — numbers must be plain
+ * decimals (no hex, exponents, blanks, NaN or Infinity), booleans true/false/1/0, and every
+ * parameter may appear once. Parameters of the POST that GET does not take are named in a 400.
+ */
+import { z } from "zod";
+import { captureFields, captureRules } from "./capture";
+
+const NUMBERS = ["width", "height", "quality", "delay", "deviceScaleFactor", "timeout", "resizeWidth", "resizeHeight", "pdfScale"] as const;
+const BOOLEANS = ["fullPage", "darkMode", "blockAds", "bestAttempt", "blockCookieBanners", "pdfLandscape", "pdfPrintBackground"] as const;
+const STRINGS = ["url", "format", "waitUntil", "waitForSelector", "selector", "device", "userAgent", "pdfFormat", "geo", "geoCity", "geoState"] as const;
+
+export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS] as const;
+/** POST-only capture parameters: named in the error when sent on GET. */
+export const POST_ONLY = ["blockResourceTypes", "cookies", "headers", "html", "hideSelectors", "pdfMargin", "async", "webhookUrl", "hosted", "extract", "extractFormat", "css", "js", "markdown", "data", "cacheTtl"] as const;
+
+const num = z.string().transform((s, ctx) => {
+  if (!/^-?\d+(?:\.\d+)?$/.test(s)) {
+    ctx.addIssue({ code: "custom", message: "Must be a plain decimal number." });
+    return z.NEVER;
+  }
+  return Number(s);
+});
+const bool = z.string().transform((s, ctx) => {
+  if (s === "true" || s === "1") return true;
+  if (s === "false" || s === "0") return false;
+  ctx.addIssue({ code: "custom", message: "Must be true, false, 1 or 0." });
+  return z.NEVER;
+});
+
+const shape: Record<string, z.ZodType> = {};
+for (const k of STRINGS) shape[k] = captureFields[k].optional();
+for (const k of NUMBERS) shape[k] = num.pipe(captureFields[k]).optional();
+for (const k of BOOLEANS) shape[k] = bool.pipe(captureFields[k]).optional();
+
+export const captureQuerySchema = z
+  .strictObject(shape)
+  .superRefine((v, ctx) => {
+    if (v.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "Required." });
+    captureRules(v, ctx);
+  });
+
+/**
+ * Query → plain record for `captureQuerySchema`, or issues for repeated and POST-only names.
+ * `key` (the API key) is consumed by authentication and skipped here.
+ */
+export function queryRecord(url: URL): { record: Record<string, string>; issues: Array<{ path: string; message: string }> } {
+  const record: Record<string, string> = Object.create(null) as Record<string, string>;
+  const issues: Array<{ path: string; message: string }> = [];
+  const postOnly = new Set<string>(POST_ONLY);
+  for (const [name, value] of url.searchParams) {
+    if (name === "key") continue;
+    if (postOnly.has(name)) {
+      issues.push({ path: name, message: "Not available on GET; use POST /v1/screenshot." });
+    } else if (name in record) {
+      issues.push({ path: name, message: "Must be given once." });
+    } else {
+      record[name] = value;
+    }
+  }
+  return { record, issues };
+}

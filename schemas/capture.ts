@@ -1,0 +1,178 @@
+/**
+ * The capture request contract (POST /v1/screenshot, /json; GET subset; render links; batches).
+ * Fields are optional here; defaults are applied by `src/capture/spec.ts`, so the normaliser can
+ * tell what a caller actually set. Cross-field rules live in `captureRules`.
+ */
+import { z } from "zod";
+import { LIMITS } from "../src/limits";
+import {
+  cssLength,
+  cssSelector,
+  hasControlChars,
+  intIn,
+  isPlainObject,
+  maxBytes,
+  maxChars,
+  numberIn,
+} from "./primitives";
+
+export const FORMATS = ["png", "jpeg", "webp", "pdf"] as const;
+export const WAIT_UNTIL = ["load", "domcontentloaded", "networkidle0", "networkidle2"] as const;
+export const DEVICES = ["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"] as const;
+export const RESOURCE_TYPES = ["font", "image", "media", "stylesheet", "other"] as const;
+export const PDF_FORMATS = ["A4", "Letter", "Legal", "Tabloid", "A3"] as const;
+export const EXTRACT_FORMATS = ["markdown", "json", "html"] as const;
+export const GEO_COUNTRIES = [
+  "AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ",
+  "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE",
+  "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU",
+  "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN",
+] as const;
+
+/** Request headers a customer may never set. */
+export const FORBIDDEN_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding"]);
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+export const cookieSchema = z.strictObject({
+  name: maxChars(LIMITS.cookieNameChars)
+    .min(1, "Must not be empty.")
+    .refine((s) => !hasControlChars(s) && !/[;=\s,]/.test(s), "Invalid cookie name."),
+  value: maxChars(LIMITS.cookieValueChars).refine((s) => !hasControlChars(s) && !s.includes(";"), "Invalid cookie value."),
+  domain: maxChars(LIMITS.cookieDomainChars).optional(),
+  path: maxChars(LIMITS.cookiePathChars).startsWith("/", "Must start with /.").optional(),
+  httpOnly: z.boolean().optional(),
+  secure: z.boolean().optional(),
+  sameSite: z.enum(["Strict", "Lax", "None"]).optional(),
+  expires: z.number().int("Must be a Unix timestamp in seconds.").min(0).max(253402300799).optional(),
+});
+export type CookieInput = z.infer<typeof cookieSchema>;
+
+/**
+ * Custom request headers: validated by hand (not z.record) so a `__proto__` key can never be
+ * assigned onto an object; the output is a list of pairs.
+ */
+export const headersSchema = z.unknown().transform((value, ctx): Array<[string, string]> => {
+  if (!isPlainObject(value)) {
+    ctx.addIssue({ code: "custom", message: "Must be an object of header names to string values." });
+    return z.NEVER;
+  }
+  const entries = Object.entries(value);
+  if (entries.length > LIMITS.headers) {
+    ctx.addIssue({ code: "custom", message: `At most ${LIMITS.headers} headers.` });
+    return z.NEVER;
+  }
+  const out: Array<[string, string]> = [];
+  for (const [name, v] of entries) {
+    const path = [name];
+    if (!HEADER_NAME.test(name)) {
+      ctx.addIssue({ code: "custom", path, message: "Invalid header name." });
+    } else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
+      ctx.addIssue({ code: "custom", path, message: `The ${name} header cannot be overridden.` });
+    } else if (typeof v !== "string") {
+      ctx.addIssue({ code: "custom", path, message: "Header values must be strings." });
+    } else if (v.length > LIMITS.headerValueChars) {
+      ctx.addIssue({ code: "custom", path, message: `Must be at most ${LIMITS.headerValueChars} characters.` });
+    } else if (hasControlChars(v) || /[^\u0009\u0020-\u00ff]/.test(v)) {
+      ctx.addIssue({ code: "custom", path, message: "Header values must be printable Latin-1 without CR or LF." });
+    } else {
+      out.push([name, v]);
+    }
+  }
+  return out;
+});
+
+/** Mustache data: a JSON object of at most 256 KB serialized. */
+export const dataSchema = z.unknown().superRefine((value, ctx) => {
+  if (!isPlainObject(value)) {
+    ctx.addIssue({ code: "custom", message: "Must be a JSON object." });
+  } else if (new TextEncoder().encode(JSON.stringify(value)).byteLength > LIMITS.dataBytes) {
+    ctx.addIssue({ code: "custom", message: "Must be at most 256 KB serialized." });
+  }
+}).transform((v) => v as Record<string, unknown>);
+
+const L = LIMITS;
+export const captureFields = {
+  url: z.string().min(1, "Must not be empty."),
+  html: maxBytes(L.htmlBytes, "5 MB").min(1, "Must not be empty."),
+  markdown: maxBytes(L.markdownBytes, "5 MB").min(1, "Must not be empty."),
+  data: dataSchema,
+  format: z.enum(FORMATS),
+  width: intIn(L.width.min, L.width.max),
+  height: intIn(L.height.min, L.height.max),
+  fullPage: z.boolean(),
+  darkMode: z.boolean(),
+  blockAds: z.boolean(),
+  quality: intIn(L.quality.min, L.quality.max),
+  delay: intIn(L.delayMs.min, L.delayMs.max),
+  deviceScaleFactor: numberIn(L.deviceScaleFactor.min, L.deviceScaleFactor.max),
+  blockResourceTypes: z.array(z.enum(RESOURCE_TYPES)).max(RESOURCE_TYPES.length),
+  timeout: intIn(L.timeoutSeconds.min, L.timeoutSeconds.max),
+  waitUntil: z.enum(WAIT_UNTIL),
+  waitForSelector: cssSelector(L.selectorChars),
+  bestAttempt: z.boolean(),
+  selector: cssSelector(L.selectorChars),
+  device: z.enum(DEVICES),
+  hideSelectors: z.array(cssSelector(L.selectorChars)).max(L.hideSelectors, `At most ${L.hideSelectors} selectors.`),
+  blockCookieBanners: z.boolean(),
+  resizeWidth: intIn(L.resizeWidth.min, L.resizeWidth.max),
+  resizeHeight: intIn(L.resizeHeight.min, L.resizeHeight.max),
+  css: maxBytes(L.cssBytes),
+  js: maxBytes(L.jsBytes),
+  cookies: z.array(cookieSchema).max(L.cookies, `At most ${L.cookies} cookies.`),
+  headers: headersSchema,
+  userAgent: maxChars(L.userAgentChars).refine((s) => !hasControlChars(s), "Must not contain control characters."),
+  pdfFormat: z.enum(PDF_FORMATS),
+  pdfLandscape: z.boolean(),
+  pdfPrintBackground: z.boolean(),
+  pdfScale: numberIn(L.pdfScale.min, L.pdfScale.max),
+  pdfMargin: z.strictObject({
+    top: cssLength.optional(),
+    right: cssLength.optional(),
+    bottom: cssLength.optional(),
+    left: cssLength.optional(),
+  }),
+  geo: z.enum(GEO_COUNTRIES),
+  geoCity: maxChars(L.geoPlaceChars).min(1),
+  geoState: maxChars(L.geoPlaceChars).min(1),
+  hosted: z.boolean(),
+  extract: z.boolean(),
+  extractFormat: z.enum(EXTRACT_FORMATS),
+  async: z.boolean(),
+  webhookUrl: z.string().min(1),
+  cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max),
+} as const;
+
+type Fields = typeof captureFields;
+type OptionalShape<T extends Record<string, z.ZodType>> = { [K in keyof T]: z.ZodOptional<T[K]> };
+
+function optionalShape<T extends Record<string, z.ZodType>>(fields: T): OptionalShape<T> {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(fields)) out[key] = schema.optional();
+  return out as OptionalShape<T>;
+}
+
+/** Cross-field rules every capture request obeys, wherever it arrives from. */
+export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx): void {
+  const sources = (["url", "html", "markdown"] as const).filter((k) => value[k] !== undefined);
+  if (sources.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      path: sources.length === 0 ? ["url"] : [sources[1] ?? "url"],
+      message: "Exactly one of url, html or markdown is required.",
+    });
+  }
+  if (value.data !== undefined && value.url !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["data"], message: "data is only allowed with html or markdown." });
+  }
+  if (value.webhookUrl !== undefined && value.async !== true) {
+    ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: "webhookUrl requires async: true." });
+  }
+  if ((value.geoCity !== undefined || value.geoState !== undefined) && value.geo === undefined) {
+    ctx.addIssue({ code: "custom", path: [value.geoCity !== undefined ? "geoCity" : "geoState"], message: "Requires geo." });
+  }
+}
+
+export const captureShape = optionalShape(captureFields);
+export const captureRequestSchema = z.strictObject(captureShape).superRefine(captureRules);
+export type CaptureParams = { [K in keyof Fields]: z.output<Fields[K]> };
+export type CaptureRequest = z.output<typeof captureRequestSchema>;

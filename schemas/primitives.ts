@@ -1,0 +1,52 @@
+/**
+ * Building blocks of the public contract: bounded numbers, strings counted the way the spec
+ * counts them, CSS selectors and lengths validated before any browser sees them.
+ */
+import { parse as parseSelector } from "css-what";
+import { z } from "zod";
+
+/** Length in characters (Unicode code points, so an emoji counts once). */
+export const charLength = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+export const byteLength = (s: string): number => new TextEncoder().encode(s).byteLength;
+
+export const maxChars = (max: number) =>
+  z.string().refine((s) => charLength(s) <= max, { message: `Must be at most ${max} characters.` });
+
+export const maxBytes = (max: number, label = `${Math.round(max / 1024)} KB`) =>
+  z.string().refine((s) => byteLength(s) <= max, { message: `Must be at most ${label}.` });
+
+export const intIn = (min: number, max: number) =>
+  z.number().int("Must be a whole number.").min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
+
+export const numberIn = (min: number, max: number) =>
+  z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
+
+/** A CSS selector that parses (css-what), at most `max` characters, not blank. */
+export const cssSelector = (max: number) =>
+  maxChars(max).superRefine((s, ctx) => {
+    if (s.trim() === "") {
+      ctx.addIssue({ code: "custom", message: "Must be a non-empty CSS selector." });
+      return;
+    }
+    try {
+      parseSelector(s);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "Invalid CSS selector." });
+    }
+  });
+
+/** A CSS length as Chromium's PDF margins accept it: `0` or a plain positive number with a unit. */
+export const cssLength = z
+  .string()
+  .regex(/^(?:0|\d{1,4}(?:\.\d{1,4})?(?:px|in|cm|mm|pt|pc))$/, "Must be a CSS length such as 1in, 20mm, 2cm or 72px.");
+
+/** Characters that must never reach an HTTP header or cookie: CR, LF, NUL and other controls. */
+export const hasControlChars = (s: string): boolean => /[\u0000-\u0008\u000a-\u001f\u007f]/.test(s);
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);

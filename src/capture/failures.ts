@@ -1,0 +1,64 @@
+/**
+ * Sanitized capture failures. The engine throws `CaptureError`; everything else it meets
+ * (Chromium, CDP, network) is mapped to one of the spec's user-facing strings, never shown raw.
+ * `transient` marks what a retry may cure (browser crash, network), for async jobs.
+ */
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ApiError } from "../http/errors";
+
+export const FAILURE = {
+  timeout: "The page took too long to load.",
+  elementNotFound: "The specified element was not found.",
+  cookieDomain: "Invalid cookie domain.",
+  unreachable: "Could not reach the target URL.",
+  storage: "Failed to store capture result.",
+  generic: "Screenshot capture failed.",
+} as const;
+
+export interface CaptureFailure {
+  code: "TIMEOUT" | "CAPTURE_FAILED" | "PAYLOAD_TOO_LARGE";
+  status: ContentfulStatusCode;
+  message: string;
+  transient: boolean;
+}
+
+export class CaptureError extends Error {
+  readonly failure: CaptureFailure;
+  constructor(failure: CaptureFailure) {
+    super(failure.message);
+    this.failure = failure;
+  }
+}
+
+export const failures = {
+  timeout: (): CaptureFailure => ({ code: "TIMEOUT", status: 408, message: FAILURE.timeout, transient: true }),
+  elementNotFound: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.elementNotFound, transient: false }),
+  unreachable: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.unreachable, transient: true }),
+  script: (detail: string): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: `The custom script (js) threw an error: ${detail.slice(0, 200)}`,
+    transient: false,
+  }),
+  tooLarge: (): CaptureFailure => ({
+    code: "PAYLOAD_TOO_LARGE",
+    status: 413,
+    message: "The rendered output is larger than the 25 MB limit.",
+    transient: false,
+  }),
+  generic: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.generic, transient: true }),
+};
+
+/** Anything thrown during a capture → a sanitized failure. */
+export function toFailure(err: unknown): CaptureFailure {
+  if (err instanceof CaptureError) return err.failure;
+  const name = err instanceof Error ? err.name : "";
+  const message = err instanceof Error ? err.message : String(err);
+  if (name === "TimeoutError" || /timeout|timed out/i.test(message)) return failures.timeout();
+  if (/net::ERR_|Navigation failed|Cannot navigate/i.test(message)) return failures.unreachable();
+  return failures.generic();
+}
+
+export function failureToApiError(failure: CaptureFailure): ApiError {
+  return new ApiError(failure.code, failure.message, { status: failure.status });
+}

@@ -1,0 +1,112 @@
+/**
+ * Code that runs inside the page. Written as JavaScript source strings, not TypeScript functions:
+ * the bundler's name-keeping helpers (`__name`) would otherwise leak into serialized functions
+ * and fail in the page.
+ */
+import type { Page } from "@cloudflare/puppeteer";
+
+/** Evaluates `(source)(...args)` in the page; args are JSON-serialised. */
+export function inPage<T>(page: Page, source: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(`(${source})(${args.map((a) => JSON.stringify(a)).join(",")})`) as Promise<T>;
+}
+
+/** Adds a constructed stylesheet (not blocked by the page's CSP, unlike a <style> tag). */
+export const injectStyles = `(css) => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}`;
+
+/** Document height in CSS px. */
+export const pageHeight = `() => Math.max(
+  document.documentElement ? document.documentElement.scrollHeight : 0,
+  document.body ? document.body.scrollHeight : 0
+)`;
+
+/**
+ * Scrolls down one viewport at a time (two animation frames per step, so observers fire) up to
+ * \`maxPx\`, then back to the top. Returns the number of steps taken (0 = nothing to scroll).
+ */
+export const autoScroll = `async (maxPx) => {
+  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
+  const height = () => Math.min(maxPx, Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
+  let y = 0, steps = 0;
+  while (y + innerHeight < height() && steps < 200) {
+    y += innerHeight;
+    scrollTo(0, y);
+    steps++;
+    await frame();
+    await frame();
+  }
+  scrollTo(0, 0);
+  await frame();
+  return steps;
+}`;
+
+/**
+ * Tiles a light, rotated text watermark over the whole document. Built from DOM nodes styled
+ * through the CSSOM, so a strict CSP (img-src, style-src) cannot suppress it.
+ */
+export const tileWatermark = `(text) => {
+  const doc = document.documentElement;
+  const width = Math.max(doc.scrollWidth, innerWidth);
+  const height = Math.max(doc.scrollHeight, document.body ? document.body.scrollHeight : 0, innerHeight);
+  const layer = document.createElement("div");
+  Object.assign(layer.style, { position: "absolute", left: "0", top: "0", width: width + "px", height: height + "px",
+    pointerEvents: "none", zIndex: "2147483647", overflow: "hidden" });
+  const stepX = 240, stepY = 160;
+  for (let y = 40; y < height; y += stepY) {
+    for (let x = ((y / stepY) % 2) * (stepX / 2) - 40; x < width; x += stepX) {
+      const mark = document.createElement("span");
+      mark.textContent = text;
+      Object.assign(mark.style, { position: "absolute", left: x + "px", top: y + "px", transform: "rotate(-24deg)",
+        font: "600 18px Arial, Helvetica, sans-serif", color: "rgba(128, 128, 128, 0.28)", whiteSpace: "nowrap",
+        letterSpacing: "1px" });
+      layer.appendChild(mark);
+    }
+  }
+  doc.appendChild(layer);
+}`;
+
+/**
+ * Downscales an encoded image with the browser's high-quality resampler, keeping format and
+ * quality. One side given: aspect ratio kept. Both: exact box. Never upscales.
+ */
+const resizeScript = `async (b64, box, type, quality) => {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const source = await createImageBitmap(new Blob([bytes], { type: "image/" + type }));
+  let w = source.width, h = source.height;
+  if (box.width !== null && box.height !== null) { w = Math.min(box.width, w); h = Math.min(box.height, h); }
+  else if (box.width !== null) { w = Math.min(box.width, w); h = Math.max(1, Math.round(source.height * w / source.width)); }
+  else if (box.height !== null) { h = Math.min(box.height, h); w = Math.max(1, Math.round(source.width * h / source.height)); }
+  if (w === source.width && h === source.height) return null;
+  const scaled = await createImageBitmap(source, { resizeWidth: w, resizeHeight: h, resizeQuality: "high" });
+  const canvas = new OffscreenCanvas(w, h);
+  canvas.getContext("2d").drawImage(scaled, 0, 0);
+  const blob = await canvas.convertToBlob({ type: "image/" + type, quality: quality === null ? undefined : quality / 100 });
+  const out = new Uint8Array(await blob.arrayBuffer());
+  let s = "";
+  for (let i = 0; i < out.length; i += 0x8000) s += String.fromCharCode.apply(null, out.subarray(i, i + 0x8000));
+  return btoa(s);
+}`;
+
+export async function resizeInPage(
+  page: Page,
+  bytes: Uint8Array,
+  box: { width: number | null; height: number | null },
+  type: "png" | "jpeg" | "webp",
+  quality: number | null,
+): Promise<Uint8Array> {
+  const out = await inPage<string | null>(page, resizeScript, toBase64(bytes), box, type, quality);
+  return out === null ? bytes : fromBase64(out);
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+export function fromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}

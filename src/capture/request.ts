@@ -1,0 +1,71 @@
+/**
+ * From a validated capture request to a CaptureSpec: plan gates, the URL guard on the target,
+ * parameters handled by other routes, then normalisation. Shared by every capture route.
+ */
+import type { CaptureRequest } from "../../schemas/capture";
+import type { AuthContext } from "../accounts/auth";
+import { requireFeature } from "../accounts/policy";
+import { config } from "../config";
+import { ApiError } from "../http/errors";
+import { checkUrl } from "../security/url-guard";
+import { toCaptureSpec, type CaptureSpec } from "./spec";
+
+/** Options that geo captures cannot honour (spec, capture behavior 3). */
+const GEO_UNSUPPORTED = [
+  "html", "markdown", "css", "js", "cookies", "headers", "userAgent", "selector", "waitForSelector",
+  "darkMode", "blockAds", "blockResourceTypes", "fullPage", "deviceScaleFactor", "pdfFormat",
+  "pdfLandscape", "pdfPrintBackground", "pdfMargin", "pdfScale",
+] as const;
+
+export interface PrepareOptions {
+  /** Parameters this route handles itself (e.g. `extract` on the JSON route). */
+  handled?: ReadonlyArray<keyof CaptureRequest>;
+}
+
+/** Parameters whose features are not part of this deployment yet: refused, never ignored. */
+const NOT_YET: ReadonlyArray<keyof CaptureRequest> = ["hosted", "async", "webhookUrl", "extract", "extractFormat"];
+
+export function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest, options: PrepareOptions = {}): CaptureSpec {
+  const handled = new Set(options.handled ?? []);
+  const refused = NOT_YET.filter((k) => req[k] !== undefined && !handled.has(k));
+  if (refused.length > 0) {
+    throw new ApiError("VALIDATION_ERROR", `Not supported on this endpoint: ${refused.join(", ")}.`, {
+      details: refused.map((path) => ({ path, message: "Not supported on this endpoint." })),
+    });
+  }
+
+  if (req.cookies !== undefined) requireFeature(auth, "cookies");
+  if (req.headers !== undefined) requireFeature(auth, "headers");
+
+  let credentials: { username: string; password: string } | null = null;
+  if (req.url !== undefined) {
+    const verdict = checkUrl(req.url, "target", config(env).targetAllowlist);
+    if (!verdict.ok) {
+      throw new ApiError("INVALID_URL", "The url is not a public http(s) URL.", {
+        details: [{ path: "url", message: "Must be a public http or https URL." }],
+      });
+    }
+    const url = verdict.url;
+    if (url.username || url.password) {
+      requireFeature(auth, "urlCredentials");
+      credentials = { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+      url.username = "";
+      url.password = "";
+    }
+    req = { ...req, url: url.href };
+  }
+
+  if (req.geo !== undefined) {
+    const conflicts = GEO_UNSUPPORTED.filter((k) => req[k] !== undefined);
+    if (conflicts.length > 0) {
+      throw new ApiError("GEO_FEATURE_UNAVAILABLE", `Not available with geo: ${conflicts.join(", ")}.`, {
+        details: conflicts.map((path) => ({ path, message: "Not available with geo." })),
+      });
+    }
+    requireFeature(auth, "geo");
+    throw new ApiError("CONFIGURATION_ERROR", "Geo-targeted capture is not configured on this deployment.");
+  }
+
+  const spec = toCaptureSpec(req, { watermark: auth.plan.watermark ? config(env).watermarkText : null });
+  return { ...spec, credentials };
+}

@@ -1,0 +1,164 @@
+/**
+ * CaptureSpec: the one normalised description of a capture — defaults applied, device preset
+ * resolved, html/markdown/template rendered to a document. It is all the capture engine sees,
+ * whether the request came in sync, async, as a batch job or a render link; it is plain data so
+ * it crosses RPC and queue boundaries unchanged.
+ */
+import { getDomain } from "tldts";
+import type { CaptureRequest, CookieInput, FORMATS, PDF_FORMATS, RESOURCE_TYPES, WAIT_UNTIL } from "../../schemas/capture";
+import { ApiError } from "../http/errors";
+import { LIMITS } from "../limits";
+import { renderContent } from "./content";
+import { DEVICE_PRESETS } from "./devices";
+
+export type Format = (typeof FORMATS)[number];
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export interface SpecCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: "Strict" | "Lax" | "None";
+  expires?: number;
+}
+
+export interface CaptureSpec {
+  source: { kind: "url"; url: string } | { kind: "html"; html: string };
+  format: Format;
+  /** JPEG/WebP quality; null for PNG and PDF. */
+  quality: number | null;
+  viewport: { width: number; height: number; deviceScaleFactor: number; isMobile: boolean; hasTouch: boolean };
+  /** null = the browser's own user agent, de-"Headless"-ed. */
+  userAgent: string | null;
+  fullPage: boolean;
+  darkMode: boolean;
+  waitUntil: WaitUntil;
+  timeoutMs: number;
+  bestAttempt: boolean;
+  waitForSelector: string | null;
+  delayMs: number;
+  selector: string | null;
+  blockAds: boolean;
+  blockCookieBanners: boolean;
+  blockResourceTypes: Array<(typeof RESOURCE_TYPES)[number]>;
+  hideSelectors: string[];
+  css: string | null;
+  js: string | null;
+  cookies: SpecCookie[];
+  headers: Array<[string, string]>;
+  resize: { width: number | null; height: number | null } | null;
+  pdf: {
+    format: (typeof PDF_FORMATS)[number];
+    landscape: boolean;
+    printBackground: boolean;
+    scale: number;
+    margin: { top: string; right: string; bottom: string; left: string };
+  };
+  /** Text tiled over images (Free plan); null = no watermark. */
+  watermark: string | null;
+  /** HTTP credentials taken out of a `user:pass@host` URL. */
+  credentials: { username: string; password: string } | null;
+}
+
+export function toCaptureSpec(req: CaptureRequest, options: { watermark: string | null }): CaptureSpec {
+  const preset = req.device ? DEVICE_PRESETS[req.device] : null;
+  const format = req.format ?? "png";
+  const source: CaptureSpec["source"] =
+    req.url !== undefined
+      ? { kind: "url", url: req.url }
+      : {
+          kind: "html",
+          html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? false }),
+        };
+  return {
+    source,
+    format,
+    quality: format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,
+    viewport: {
+      width: req.width ?? preset?.width ?? LIMITS.width.default,
+      height: req.height ?? preset?.height ?? LIMITS.height.default,
+      deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? LIMITS.deviceScaleFactor.default,
+      isMobile: preset?.isMobile ?? false,
+      hasTouch: preset?.hasTouch ?? false,
+    },
+    userAgent: req.userAgent ?? preset?.userAgent ?? null,
+    fullPage: req.fullPage ?? false,
+    darkMode: req.darkMode ?? false,
+    waitUntil: req.waitUntil ?? "networkidle2",
+    timeoutMs: (req.timeout ?? LIMITS.timeoutSeconds.default) * 1000,
+    bestAttempt: req.bestAttempt ?? true,
+    waitForSelector: req.waitForSelector ?? null,
+    delayMs: req.delay ?? 0,
+    selector: req.selector ?? null,
+    blockAds: req.blockAds ?? true,
+    blockCookieBanners: req.blockCookieBanners ?? false,
+    blockResourceTypes: req.blockResourceTypes ?? [],
+    hideSelectors: req.hideSelectors ?? [],
+    css: req.css ?? null,
+    js: req.js ?? null,
+    cookies: resolveCookies(req.cookies ?? [], req.url),
+    headers: req.headers ?? [],
+    resize:
+      format !== "pdf" && (req.resizeWidth !== undefined || req.resizeHeight !== undefined)
+        ? { width: req.resizeWidth ?? null, height: req.resizeHeight ?? null }
+        : null,
+    pdf: {
+      format: req.pdfFormat ?? "A4",
+      landscape: req.pdfLandscape ?? false,
+      printBackground: req.pdfPrintBackground ?? true,
+      scale: req.pdfScale ?? LIMITS.pdfScale.default,
+      margin: {
+        top: req.pdfMargin?.top ?? "0",
+        right: req.pdfMargin?.right ?? "0",
+        bottom: req.pdfMargin?.bottom ?? "0",
+        left: req.pdfMargin?.left ?? "0",
+      },
+    },
+    watermark: options.watermark,
+    credentials: null,
+  };
+}
+
+const INVALID_COOKIE_DOMAIN = "Invalid cookie domain.";
+
+/**
+ * A cookie's domain must equal the target host or be a parent of it that is not a public
+ * suffix (`.com`, `co.uk`); omitted, it is the target host. Cookies need a URL target.
+ */
+export function resolveCookies(cookies: CookieInput[], target: string | undefined): SpecCookie[] {
+  if (cookies.length === 0) return [];
+  const host = target ? safeHostname(target) : null;
+  if (!host) {
+    throw new ApiError("VALIDATION_ERROR", "Cookies need a url target.", {
+      details: [{ path: "cookies", message: "Cookies can only be set for a url capture." }],
+    });
+  }
+  const registrable = getDomain(host, { allowPrivateDomains: true });
+  return cookies.map((cookie, i) => {
+    const domain = (cookie.domain ?? host).toLowerCase().replace(/^\./, "");
+    const isHost = domain === host;
+    const isParent = host.endsWith(`.${domain}`) && registrable !== null && (domain === registrable || domain.endsWith(`.${registrable}`));
+    if (!isHost && !isParent) {
+      throw new ApiError("VALIDATION_ERROR", INVALID_COOKIE_DOMAIN, {
+        details: [{ path: `cookies[${i}].domain`, message: INVALID_COOKIE_DOMAIN }],
+      });
+    }
+    const out: SpecCookie = { name: cookie.name, value: cookie.value, domain, path: cookie.path ?? "/" };
+    if (cookie.httpOnly !== undefined) out.httpOnly = cookie.httpOnly;
+    if (cookie.secure !== undefined) out.secure = cookie.secure;
+    if (cookie.sameSite !== undefined) out.sameSite = cookie.sameSite;
+    if (cookie.expires !== undefined) out.expires = cookie.expires;
+    return out;
+  });
+}
+
+function safeHostname(raw: string): string | null {
+  try {
+    return new URL(raw).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
