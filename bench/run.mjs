@@ -38,6 +38,7 @@ function parseOptions(argv) {
     fixturePort: process.env.BENCH_FIXTURE_PORT ? Number(process.env.BENCH_FIXTURE_PORT) : 4510,
     updateResults: null,
     rev: process.env.BENCH_REV || null,
+    profile: process.env.BENCH_PROFILE === "1",
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s);
@@ -49,6 +50,7 @@ function parseOptions(argv) {
     else if (flag === "--time-cap-min") opt.timeCapMin = Number(value());
     else if (flag === "--fixture-port") opt.fixturePort = Number(value());
     else if (flag === "--rev") opt.rev = value();
+    else if (flag === "--profile") opt.profile = true;
     else if (flag === "--update-results") opt.updateResults = true;
     else if (flag === "--no-update-results") opt.updateResults = false;
     else if (flag === "--help" || flag === "-h") {
@@ -448,15 +450,24 @@ async function createAccount(base, adminToken) {
 let seqCounter = 0;
 const runId = randomBytes(4).toString("hex");
 
+/** A fresh URL per request: `run=` is unique, so no cache answers and the fixture log can tell requests apart. */
 function fixtureUrl(fixtureBase, path) {
   const sep = path.includes("?") ? "&" : "?";
-  return `${fixtureBase}${path}${sep}run=bench-${runId}-${++seqCounter}`;
+  const run = `bench-${runId}-${++seqCounter}`;
+  return { url: `${fixtureBase}${path}${sep}run=${run}`, run };
 }
 
-function makeFloor(browser, fixtureBase) {
+/** How many of the lazy page's images the browser fetched for one capture (fixture server log). */
+async function lazyImagesFetched(fixtureBase, run) {
+  const res = await fetch(`${fixtureBase}/__log?run=${encodeURIComponent(run)}`, { signal: AbortSignal.timeout(10_000) });
+  const entries = await res.json();
+  return new Set(entries.filter((e) => e.path.startsWith("/img/lazy-")).map((e) => e.path)).size;
+}
+
+function makeFloor(browser, fixtureBase, userAgent) {
   return {
     async capture(sc) {
-      const url = fixtureUrl(fixtureBase, sc.path);
+      const { url, run } = fixtureUrl(fixtureBase, sc.path);
       const t0 = performance.now();
       const ctx = await browser.createBrowserContext();
       let buf;
@@ -472,17 +483,87 @@ function makeFloor(browser, fixtureBase) {
         await ctx.close().catch(() => {}); // counted in the batch's wall time, not in latency
       }
       const size = checkPng(buf, sc.expect);
-      return { ms, bytes: size.bytes, height: size.height };
+      return { ms, bytes: size.bytes, height: size.height, run };
+    },
+
+    /**
+     * --profile: the floor plus the page-level steps the service performs for the same request
+     * (as src/capture does at the time of writing: page preparation in parallel, request
+     * interception with a continue() per request, dialog handler, auto-scroll + settle for full
+     * pages, clip screenshot with optimizeForSpeed). Same browser, no Worker / DO / binding hop:
+     * Edgeshot minus this row is the transport; this row minus the floor is the page steps.
+     */
+    async captureWithSteps(sc) {
+      const { url, run } = fixtureUrl(fixtureBase, sc.path);
+      const t0 = performance.now();
+      const ctx = await browser.createBrowserContext();
+      let buf;
+      let ms;
+      try {
+        const page = await ctx.newPage();
+        let started = 0;
+        await Promise.all([
+          page.setViewport(VIEWPORT),
+          page.setUserAgent(userAgent),
+          page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]),
+          page.setBypassServiceWorker(true),
+          page.setRequestInterception(true),
+        ]);
+        page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+        page.on("request", (req) => {
+          started++;
+          void req.continue().catch(() => {});
+        });
+        const res = await page.goto(url, { waitUntil: "load", timeout: REQUEST_TIMEOUT_MS });
+        if (!res?.ok()) throw new Error(`floor+steps: ${url} answered ${res?.status()}`);
+        if (sc.fullPage) {
+          const before = started;
+          const steps = await page.evaluate(`(${AUTO_SCROLL})(16384)`);
+          if (steps > 0 && started > before) await sleep(800);
+          const height = await page.evaluate(PAGE_HEIGHT);
+          buf = await page.screenshot({
+            type: "png",
+            optimizeForSpeed: true,
+            captureBeyondViewport: true,
+            clip: { x: 0, y: 0, width: VIEWPORT.width, height: Math.min(height, 16384) },
+          });
+        } else {
+          buf = await page.screenshot({ type: "png", optimizeForSpeed: true });
+        }
+        ms = performance.now() - t0;
+      } finally {
+        await ctx.close().catch(() => {});
+      }
+      const size = checkPng(buf, sc.expect);
+      return { ms, bytes: size.bytes, height: size.height, run };
     },
   };
 }
+
+/** Copies of the service's in-page scripts (src/capture/page-scripts.ts), for --profile. */
+const PAGE_HEIGHT = `Math.max(document.documentElement ? document.documentElement.scrollHeight : 0, document.body ? document.body.scrollHeight : 0)`;
+const AUTO_SCROLL = `async (maxPx) => {
+  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
+  const height = () => Math.min(maxPx, Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
+  let y = 0, steps = 0;
+  while (y + innerHeight < height() && steps < 200) {
+    y += innerHeight;
+    scrollTo(0, y);
+    steps++;
+    await frame();
+    await frame();
+  }
+  scrollTo(0, 0);
+  await frame();
+  return steps;
+}`;
 
 function makeService(base, apiKey, fixtureBase) {
   const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   let link = null;
   return {
     async capture(sc) {
-      const url = fixtureUrl(fixtureBase, sc.path);
+      const { url, run } = fixtureUrl(fixtureBase, sc.path);
       const body = { url, ...VIEWPORT, format: "png", waitUntil: "load", fullPage: sc.fullPage, blockAds: false };
       const t0 = performance.now();
       const res = await fetch(`${base}/v1/screenshot`, {
@@ -510,6 +591,7 @@ function makeService(base, apiKey, fixtureBase) {
       const serverMs = Number(res.headers.get("x-service-load-time-ms"));
       return {
         ms,
+        run,
         bytes: size.bytes,
         height: size.height,
         serverMs: Number.isFinite(serverMs) && res.headers.has("x-service-load-time-ms") ? serverMs : null,
@@ -520,7 +602,7 @@ function makeService(base, apiKey, fixtureBase) {
 
     /** Mints one render link and serves it once (the miss), so later GETs are cache hits. */
     async prepareRenderLink() {
-      const url = fixtureUrl(fixtureBase, "/small.html");
+      const { url } = fixtureUrl(fixtureBase, "/small.html");
       const body = { url, ...VIEWPORT, format: "png", waitUntil: "load", blockAds: false };
       const res = await fetch(`${base}/v1/render/link`, {
         method: "POST",
@@ -580,7 +662,7 @@ function makeService(base, apiKey, fixtureBase) {
     },
 
     async extract() {
-      const url = fixtureUrl(fixtureBase, "/article?words=2000");
+      const { url } = fixtureUrl(fixtureBase, "/article?words=2000");
       const t0 = performance.now();
       const res = await fetch(`${base}/v1/extract`, {
         method: "POST",
@@ -606,7 +688,7 @@ async function makeReadabilityFloor(fixtureBase) {
   const { parseHTML } = await import("linkedom");
   const { Readability } = await import("@mozilla/readability");
   return async () => {
-    const url = fixtureUrl(fixtureBase, "/article?words=2000");
+    const { url } = fixtureUrl(fixtureBase, "/article?words=2000");
     const t0 = performance.now();
     const res = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const html = await res.text();
@@ -661,6 +743,7 @@ async function runBatch(one, n, c) {
     serverTiming: Object.fromEntries([...timingNames].map((k) => [k, median(extras.map((e) => e.timing?.[k]).filter((v) => v !== undefined))])),
     autoScrolled: extras.some((e) => e.autoScrolled) || undefined,
     maxHeight: Math.max(0, ...extras.map((e) => e.height ?? 0)) || undefined,
+    runs: extras.map((e) => e.run).filter(Boolean),
   };
 }
 
@@ -676,7 +759,7 @@ function table(results) {
   ];
   for (const sc of results.scenarios) {
     for (const cell of sc.cells) {
-      for (const sys of ["floor", "edgeshot"]) {
+      for (const sys of sc.systems) {
         const r = cell[sys];
         const label = sc.labels[sys];
         if (r.status !== "ok") {
@@ -684,7 +767,7 @@ function table(results) {
           continue;
         }
         const m = r.median;
-        const ratio = sys === "edgeshot" ? cell.ratio : null;
+        const ratio = sys === "floor" ? null : cell.ratios[sys];
         const notes = [];
         if (sys === "edgeshot" && r.serverMsP50 !== null && r.serverMsP50 !== undefined) {
           notes.push(`service-reported ${fmt(r.serverMsP50)} ms`);
@@ -693,6 +776,10 @@ function table(results) {
           notes.push(Object.entries(r.serverTiming).map(([k, v]) => `${k} ${fmt(v)}`).join(", "));
         }
         if (r.autoScrolled) notes.push("auto-scrolled");
+        if (r.lazyImages) {
+          const li = r.lazyImages;
+          notes.push(`lazy images fetched ${li.min === li.max ? li.min : `${li.min}–${li.max}`}/${li.of}`);
+        }
         if (r.maxHeight && sc.fullPage) notes.push(`${r.maxHeight}px tall`);
         lines.push(
           `| ${sc.name} | ${cell.conc} | ${label} | ${r.n}×${r.reps.length} | ${fmt(m.p50)} | ${fmt(m.p95)} | ${fmt(m.mean)} | ${fmt(m.throughput, 2)} | ${ratio ? fmtRatio(ratio.p50) : ""} | ${ratio ? fmtRatio(ratio.throughput) : ""} | ${notes.join("; ")} |`,
@@ -847,7 +934,8 @@ async function main() {
   state.floorPid = state.browser.process()?.pid ?? null;
   state.sampler.postMessage({ type: "floorPid", pid: state.floorPid });
   log(`floor Chromium pid ${state.floorPid} launched in ${(performance.now() - t0).toFixed(0)} ms`);
-  const floor = makeFloor(state.browser, fixtureBase);
+  const floorUserAgent = (await state.browser.userAgent()).replace("HeadlessChrome", "Chrome");
+  const floor = makeFloor(state.browser, fixtureBase, floorUserAgent);
   const readabilityFloor = await makeReadabilityFloor(fixtureBase);
 
   // Scenario table: for each, the two systems' one-request functions and the concurrencies.
@@ -859,9 +947,15 @@ async function main() {
     const concs = Object.keys(n).map(Number);
     let labels;
     let one;
+    let systems = ["floor", "edgeshot"];
     if (cap) {
       labels = { floor: "floor (puppeteer-core → CDP)", edgeshot: "edgeshot POST /v1/screenshot" };
       one = { floor: () => floor.capture(cap), edgeshot: () => service.capture(cap) };
+      if (opt.profile) {
+        systems = ["floor", "steps", "edgeshot"];
+        labels.steps = "floor + service's page steps";
+        one.steps = () => floor.captureWithSteps(cap);
+      }
     } else if (name === "render") {
       labels = { floor: "GET /health (static route)", edgeshot: "GET render link (cache hit)" };
       one = { floor: () => service.health(), edgeshot: () => service.renderHit() };
@@ -871,6 +965,7 @@ async function main() {
     }
     const status = {
       floor: { status: "ok" },
+      steps: { status: "ok" },
       edgeshot: serviceUnavailable ? { status: "not available", reason: serviceUnavailable } : { status: "ok" },
     };
     // The render scenario's "floor" is a route of the same service.
@@ -882,7 +977,8 @@ async function main() {
       labels,
       one,
       status,
-      cells: concs.map((conc) => ({ conc, n: n[conc], floor: { reps: [] }, edgeshot: { reps: [] } })),
+      systems,
+      cells: concs.map((conc) => ({ conc, n: n[conc], ...Object.fromEntries(systems.map((sys) => [sys, { reps: [] }])) })),
     });
   }
 
@@ -911,8 +1007,7 @@ async function main() {
     }
   };
   for (const sc of scenarios) {
-    await warm(sc, "floor");
-    await warm(sc, "edgeshot");
+    for (const sys of sc.systems) await warm(sc, sys);
   }
   // A few more concurrent small-page captures, so every browser the service keeps is warm.
   const small = { ...CAPTURE_SCENARIOS.small };
@@ -942,15 +1037,21 @@ async function main() {
   let aborted = null;
   try {
     for (let rep = 1; rep <= opt.reps; rep++) {
-      const order = rep % 2 === 1 ? ["floor", "edgeshot"] : ["edgeshot", "floor"];
       state.sampler.postMessage({ type: "repReset" });
-      log(`repetition ${rep}/${opt.reps} (${order.join(" then ")})`);
+      log(`repetition ${rep}/${opt.reps} (${rep % 2 === 1 ? "floor first" : "edgeshot first"})`);
       for (const sc of scenarios) {
+        const order = rep % 2 === 1 ? sc.systems : [...sc.systems].reverse();
         for (const cell of sc.cells) {
           for (const sys of order) {
             if (sc.status[sys].status !== "ok") continue;
             try {
               const r = await runBatch(sc.one[sys], cell.n, cell.conc);
+              if (sc.name === "lazy") {
+                // After the batch (outside its timing): did the capture wait for the lazy images?
+                const counts = await Promise.all(r.runs.map((run) => lazyImagesFetched(fixtureBase, run)));
+                r.lazyImages = { min: Math.min(...counts), max: Math.max(...counts), of: 12 };
+              }
+              delete r.runs;
               if (sys === "edgeshot" || sc.name === "render") serviceRequests += cell.n;
               cell[sys].reps.push(r);
               log(`  ${sc.name} c=${cell.conc} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s`);
@@ -1001,6 +1102,7 @@ async function main() {
       title: sc.title,
       fullPage: sc.fullPage,
       labels: sc.labels,
+      systems: sc.systems,
       firstCache: sc.firstCache,
       linkNote: sc.linkNote,
       cells: sc.cells.map((cell) => {
@@ -1018,22 +1120,27 @@ async function main() {
             serverMsP50: median(reps.map((r) => r.serverMsP50).filter((v) => v !== null)),
             serverTiming: reps[0].serverTiming,
             autoScrolled: reps.some((r) => r.autoScrolled),
+            lazyImages: reps[0].lazyImages
+              ? { min: Math.min(...reps.map((r) => r.lazyImages.min)), max: Math.max(...reps.map((r) => r.lazyImages.max)), of: 12 }
+              : undefined,
             maxHeight: Math.max(...reps.map((r) => r.maxHeight ?? 0)),
           };
         };
-        const f = side("floor");
-        const e = side("edgeshot");
-        const ratio =
-          f.status === "ok" && e.status === "ok"
-            ? {
-                p50: e.median.p50 / f.median.p50,
-                p95: e.median.p95 / f.median.p95,
-                mean: e.median.mean / f.median.mean,
-                throughput: e.median.throughput / f.median.throughput,
-                perRepetitionP50: cell.edgeshot.reps.map((r, i) => (cell.floor.reps[i] ? r.p50 / cell.floor.reps[i].p50 : null)),
-              }
-            : null;
-        return { conc: cell.conc, floor: f, edgeshot: e, ratio };
+        const sides = Object.fromEntries(sc.systems.map((sys) => [sys, side(sys)]));
+        const f = sides.floor;
+        const ratioOf = (sys) => {
+          const e = sides[sys];
+          if (f.status !== "ok" || e.status !== "ok") return null;
+          return {
+            p50: e.median.p50 / f.median.p50,
+            p95: e.median.p95 / f.median.p95,
+            mean: e.median.mean / f.median.mean,
+            throughput: e.median.throughput / f.median.throughput,
+            perRepetitionP50: cell[sys].reps.map((r, i) => (cell.floor.reps[i] ? r.p50 / cell.floor.reps[i].p50 : null)),
+          };
+        };
+        const ratios = Object.fromEntries(sc.systems.filter((s) => s !== "floor").map((sys) => [sys, ratioOf(sys)]));
+        return { conc: cell.conc, ...sides, ratio: ratios.edgeshot, ratios };
       }),
     })),
     memory: {
@@ -1054,7 +1161,7 @@ async function main() {
         },
   };
   results.targets = evaluateTargets(results);
-  const failed = results.scenarios.flatMap((s) => s.cells.flatMap((c) => [c.floor, c.edgeshot])).filter((x) => x.status === "FAILED");
+  const failed = results.scenarios.flatMap((s) => s.cells.flatMap((c) => s.systems.map((sys) => c[sys]))).filter((x) => x.status === "FAILED");
 
   mkdirSync(join(BENCH, "results"), { recursive: true });
   const stamp = started.toISOString().replace(/[:.]/g, "-");
