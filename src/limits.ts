@@ -48,6 +48,8 @@ export const LIMITS = {
   fullPageMaxCssPx: 16_384,
   /** Settlement wait after the auto-scroll of a full-page capture. */
   fullPageSettleMs: 800,
+  /** Largest rendered DOM handed to extraction. */
+  domBytes: 10 * MB,
   /** Largest output we return (images and PDFs). */
   outputBytes: 25 * MB,
   /** Size of the per-minute rate-limit window. */

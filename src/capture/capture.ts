@@ -14,7 +14,10 @@ import { preparePage, type RequestPolicy } from "./page";
 import type { CaptureSpec } from "./spec";
 
 export interface CaptureResult {
+  /** The image or PDF; empty when the spec asked for the DOM only. */
   bytes: Uint8Array;
+  /** The rendered DOM serialized, when the spec asked for it; else null. */
+  html: string | null;
   contentType: string;
   /** Output pixel size (after resize); for PDFs the viewport's CSS size. */
   width: number;
@@ -72,6 +75,26 @@ async function capturePage(page: Page, spec: CaptureSpec, policy: RequestPolicy,
     // Settle for lazy content the scroll woke up; nothing woke → nothing to wait for.
     if (autoScrolled && tracker.started > before) await new Promise((r) => setTimeout(r, LIMITS.fullPageSettleMs));
   }
+  const html = spec.output === "image" ? null : await page.content();
+  if (html !== null && new TextEncoder().encode(html).byteLength > LIMITS.domBytes) {
+    throw new CaptureError(failures.tooLarge("rendered page", "10 MB"));
+  }
+  if (spec.output === "dom") {
+    return {
+      bytes: new Uint8Array(0),
+      html,
+      contentType: "text/html",
+      width: spec.viewport.width,
+      height: spec.viewport.height,
+      quality: nav.quality,
+      waitStrategy: nav.waitStrategy,
+      truncated: false,
+      autoScrolled,
+      watermarked: false,
+      finalUrl: page.url(),
+    };
+  }
+
   const watermarked = spec.watermark !== null && spec.format !== "pdf";
   if (watermarked && spec.watermark) await inPage(page, tileWatermark, spec.watermark);
 
@@ -79,6 +102,7 @@ async function capturePage(page: Page, spec: CaptureSpec, policy: RequestPolicy,
   if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
   return {
     ...shot,
+    html,
     contentType: CONTENT_TYPES[spec.format],
     quality: nav.quality,
     waitStrategy: nav.waitStrategy,

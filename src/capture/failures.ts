@@ -40,10 +40,10 @@ export const failures = {
     message: `The custom script (js) threw an error: ${detail.slice(0, 200)}`,
     transient: false,
   }),
-  tooLarge: (): CaptureFailure => ({
+  tooLarge: (what = "rendered output", limit = "25 MB"): CaptureFailure => ({
     code: "PAYLOAD_TOO_LARGE",
     status: 413,
-    message: "The rendered output is larger than the 25 MB limit.",
+    message: `The ${what} is larger than the ${limit} limit.`,
     transient: false,
   }),
   generic: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.generic, transient: true }),

@@ -26,6 +26,11 @@ export interface SpecCookie {
 }
 
 export interface CaptureSpec {
+  /**
+   * What to return: the image/PDF, the rendered DOM (for reader-mode extraction), or both from
+   * the same page load.
+   */
+  output: "image" | "dom" | "image+dom";
   source: { kind: "url"; url: string } | { kind: "html"; html: string };
   format: Format;
   /** JPEG/WebP quality; null for PNG and PDF. */
@@ -74,6 +79,7 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
           html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? false }),
         };
   return {
+    output: "image",
     source,
     format,
     quality: format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,
