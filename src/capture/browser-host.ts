@@ -11,7 +11,9 @@
 import puppeteer, { type Browser } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
 import { config } from "../config";
+import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
+import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { runCapture, type CaptureResult } from "./capture";
 import { CaptureError, toFailure, type CaptureFailure } from "./failures";
 import type { CaptureSpec } from "./spec";
@@ -24,6 +26,8 @@ export interface HostStats {
   connected: boolean;
   inFlight: number;
   captures: number;
+  /** Requests the browser-wide guard refused (pre-fetches, pop-ups, other targets). */
+  guardBlocked: number;
 }
 
 /** Contexts in flight per browser (Cloudflare's guidance: a few per browser). */
@@ -35,10 +39,16 @@ const KEEP_ALIVE_MS = 600_000;
 const ALARM_EVERY_MS = 60_000;
 const SESSION_KEY = "browser-session";
 
+/** A connected browser with its browser-wide guard and its de-"Headless"-ed user agent. */
+interface Warm {
+  browser: Browser;
+  guard: BrowserGuard;
+  userAgent: string;
+}
+
 export class BrowserHost extends DurableObject<Env> {
-  private browser: Browser | null = null;
-  private starting: Promise<Browser> | null = null;
-  private userAgent = "";
+  private warm: Warm | null = null;
+  private starting: Promise<Warm> | null = null;
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
   private lastUsed = Date.now();
@@ -49,11 +59,16 @@ export class BrowserHost extends DurableObject<Env> {
     this.lastUsed = Date.now();
     try {
       for (let attempt = 0; ; attempt++) {
-        const browser = await this.getBrowser();
+        const warm = await this.getBrowser();
+        const browser = warm.browser;
         try {
           const cfg = config(this.env);
-          const policy = { allowlist: cfg.targetAllowlist, isAdHost: adHostMatcher(cfg.adBlockExtraHosts) };
-          const result = await runCapture(browser, spec, policy, this.userAgent);
+          const policy = {
+            allowlist: cfg.targetAllowlist,
+            isAdHost: adHostMatcher(cfg.adBlockExtraHosts),
+            vetNavigation: navigationVetter(this.env),
+          };
+          const result = await runCapture(browser, spec, policy, warm.userAgent, warm.guard);
           this.stats.captures++;
           return { ok: true, result };
         } catch (err) {
@@ -77,39 +92,44 @@ export class BrowserHost extends DurableObject<Env> {
   }
 
   async getStats(): Promise<HostStats> {
-    return { ...this.stats, connected: this.browser?.isConnected() ?? false, inFlight: this.inFlight };
+    return {
+      ...this.stats,
+      connected: this.warm?.browser.isConnected() ?? false,
+      inFlight: this.inFlight,
+      guardBlocked: this.warm?.guard.blocked ?? 0,
+    };
   }
 
   /** Test hook: kill the browser process's connection as a crash would. */
   async simulateCrash(): Promise<void> {
-    await this.browser?.close().catch(() => {});
+    await this.warm?.browser.close().catch(() => {});
   }
 
   override async alarm(): Promise<void> {
     const idle = Date.now() - this.lastUsed;
-    if (this.browser && this.inFlight === 0 && idle > IDLE_CLOSE_MS) {
-      const browser = this.browser;
+    const browser = this.warm?.browser ?? null;
+    if (browser && this.inFlight === 0 && idle > IDLE_CLOSE_MS) {
       this.drop(browser);
       await browser.close().catch(() => {});
       await this.ctx.storage.delete(SESSION_KEY);
       return;
     }
-    if (this.browser) {
+    if (browser) {
       // Keep the CDP session busy enough that the binding does not reap it.
-      await this.browser.version().catch(() => this.drop(this.browser));
+      await browser.version().catch(() => this.drop(browser));
       await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
     }
   }
 
-  private async getBrowser(): Promise<Browser> {
-    if (this.browser?.isConnected()) return this.browser;
+  private async getBrowser(): Promise<Warm> {
+    if (this.warm?.browser.isConnected()) return this.warm;
     this.starting ??= this.start().finally(() => {
       this.starting = null;
     });
     return this.starting;
   }
 
-  private async start(): Promise<Browser> {
+  private async start(): Promise<Warm> {
     const previous = await this.ctx.storage.get<string>(SESSION_KEY);
     let browser: Browser | null = null;
     if (previous) {
@@ -123,14 +143,17 @@ export class BrowserHost extends DurableObject<Env> {
     }
     const launched = browser;
     launched.on("disconnected", () => this.drop(launched));
-    this.userAgent = (await launched.userAgent()).replace("HeadlessChrome", "Chrome");
-    this.browser = launched;
+    const [guard, userAgent] = await Promise.all([
+      installBrowserGuard(launched, config(this.env).targetAllowlist),
+      launched.userAgent(),
+    ]);
+    this.warm = { browser: launched, guard, userAgent: userAgent.replace("HeadlessChrome", "Chrome") };
     await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
-    return launched;
+    return this.warm;
   }
 
   private drop(browser: Browser | null): void {
-    if (browser && this.browser === browser) this.browser = null;
+    if (browser && this.warm?.browser === browser) this.warm = null;
   }
 
   private acquire(): Promise<void> {

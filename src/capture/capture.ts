@@ -5,6 +5,7 @@
  */
 import type { Browser, Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../limits";
+import { denyDownloads, type BrowserGuard } from "./browser-guard";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import { CaptureError, failures } from "./failures";
 import { imageSize } from "./image-info";
@@ -34,10 +35,22 @@ export interface CaptureResult {
 const CONTENT_TYPES = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp", pdf: "application/pdf" } as const;
 
 /** Runs one capture with a hard deadline on everything after navigation too. */
-export async function runCapture(browser: Browser, spec: CaptureSpec, policy: RequestPolicy, defaultUserAgent: string): Promise<CaptureResult> {
+export async function runCapture(
+  browser: Browser,
+  spec: CaptureSpec,
+  policy: RequestPolicy,
+  defaultUserAgent: string,
+  guard: BrowserGuard,
+): Promise<CaptureResult> {
   const context = await browser.createBrowserContext();
   try {
+    await denyDownloads(guard, context.id);
     const page = await context.newPage();
+    // Any other page in this context is a pop-up: close it at once (its requests already
+    // pass the browser-wide guard).
+    context.on("targetcreated", (target) => {
+      if (target.type() === "page" && target !== page.target()) void target.page().then((p) => p?.close()).catch(() => {});
+    });
     const budget = spec.timeoutMs + spec.delayMs + 30_000;
     return await withTimeout(capturePage(page, spec, policy, defaultUserAgent), budget);
   } finally {

@@ -110,3 +110,33 @@ export function toBase64(bytes: Uint8Array): string {
 export function fromBase64(b64: string): Uint8Array {
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
+
+/**
+ * Runs in every frame before any page script (evaluateOnNewDocument). Closes the holes request
+ * interception cannot see: WebSocket/WebTransport handshakes and WebRTC are not Fetch traffic,
+ * so they are disabled; pop-ups are refused at the source (the browser-wide guard and the
+ * target watcher catch any that slip through); service workers cannot register.
+ */
+export const hardening = `(() => {
+  if (globalThis.__edgeshotHardened) return;
+  Object.defineProperty(globalThis, "__edgeshotHardened", { value: true, writable: false, configurable: false });
+  const refuse = (name) => function () { throw new DOMException(name + " is disabled during capture.", "SecurityError"); };
+  for (const name of ["WebSocket", "WebSocketStream", "WebTransport", "RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel"]) {
+    if (name in globalThis) Object.defineProperty(globalThis, name, { value: refuse(name), writable: true, configurable: true });
+  }
+  // Ordinary (writable, configurable) descriptors, like the originals: a page's own top-level
+  // \`let open\` must keep working, and deleting the stand-ins brings nothing native back.
+  Object.defineProperty(globalThis, "open", { value: () => null, writable: true, configurable: true });
+  if (globalThis.navigator && navigator.serviceWorker) {
+    const reject = () => Promise.reject(new DOMException("Service workers are disabled during capture.", "SecurityError"));
+    Object.defineProperty(Object.getPrototypeOf(navigator.serviceWorker), "register", { value: reject, writable: true, configurable: true });
+  }
+  const external = (target) => target && !["", "_self", "_top", "_parent"].includes(String(target).toLowerCase());
+  addEventListener("click", (event) => {
+    const link = event.target && event.target.closest ? event.target.closest("a[target], area[target]") : null;
+    if (link && external(link.target)) event.preventDefault();
+  }, true);
+  addEventListener("submit", (event) => {
+    if (event.target && external(event.target.target)) event.preventDefault();
+  }, true);
+})()`;

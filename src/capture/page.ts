@@ -6,12 +6,18 @@
 import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { getDomain } from "tldts";
 import { checkUrl } from "../security/url-guard";
+import { hardening } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
 
 export interface RequestPolicy {
   allowlist: ReadonlySet<string>;
   /** Ad/tracker host test; applied when the spec blocks ads. */
   isAdHost: (hostname: string) => boolean;
+  /**
+   * Async check of every http(s) document navigation (frames and redirect hops included): DNS and
+   * reputation (src/security/target-check.ts). Absent = none. Subresources are never awaited.
+   */
+  vetNavigation?: (url: URL, mainFrame: boolean) => Promise<"allow" | "blocked" | "unsafe">;
 }
 
 /** Counts requests in flight so "network idle" can be judged after a navigation timed out. */
@@ -21,6 +27,8 @@ export class NetworkTracker {
   private idleSince: { 0: number | null; 2: number | null } = { 0: Date.now(), 2: Date.now() };
   mainResponded = false;
   mainBlocked = false;
+  /** With mainBlocked: the main navigation was refused as unsafe (UNSAFE_URL), not unreachable. */
+  mainUnsafe = false;
 
   onStart(): void {
     this.inFlight++;
@@ -75,9 +83,14 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
     page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: spec.darkMode ? "dark" : "light" }]),
     page.setBypassServiceWorker(true),
     page.setRequestInterception(true),
+    page.evaluateOnNewDocument(hardening),
     spec.cookies.length > 0 ? page.setCookie(...spec.cookies) : Promise.resolve(),
     spec.credentials ? page.authenticate(spec.credentials) : Promise.resolve(),
   ]);
+  // setContent writes into the current about:blank document, which no "new document" hook sees.
+  // Not inside the Promise.all: a mobile viewport (device presets) reloads about:blank, which
+  // would destroy the context this runs in.
+  await page.evaluate(hardening);
 
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("request", (request) => {
@@ -106,6 +119,17 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
     if (!navigation || request.frame() !== page.mainFrame()) {
       if (spec.blockAds && policy.isAdHost(host) && !firstParty(host)) return request.abort("blockedbyclient");
       if (blockedTypes.has(request.resourceType())) return request.abort("blockedbyclient");
+    }
+    if (navigation && policy.vetNavigation) {
+      const main = request.frame() === page.mainFrame();
+      const vet = await policy.vetNavigation(verdict.url, main).catch(() => "blocked" as const);
+      if (vet !== "allow") {
+        if (main) {
+          tracker.mainBlocked = true;
+          tracker.mainUnsafe = vet === "unsafe";
+        }
+        return request.abort("blockedbyclient");
+      }
     }
     // Custom headers go to the target host only, never to third parties.
     if (targetHost !== null && host === targetHost && spec.headers.length > 0) {

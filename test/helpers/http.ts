@@ -43,7 +43,14 @@ export interface LoggedRequest {
   body: string;
 }
 
-export async function fixtureLog(run: string): Promise<LoggedRequest[]> {
-  const res = await fetch(`${FIXTURES}/__log?run=${run}`);
+export async function fixtureLog(run: string, origin = FIXTURES): Promise<LoggedRequest[]> {
+  const res = await fetch(`${origin}/__log?run=${run}`);
   return (await res.json()) as LoggedRequest[];
+}
+
+/** The canary: a recording server the URL guard does NOT allow. Any hit is a guard bypass. */
+export const CANARY = FIXTURES.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 3}`);
+
+export function canaryLog(run: string): Promise<LoggedRequest[]> {
+  return fixtureLog(run, CANARY);
 }
