@@ -3,6 +3,7 @@
  * Durable Object classes are re-exported here so the runtime can find them.
  */
 import { newApp } from "./http/app";
+import { sweepExpired } from "./storage/hosted";
 
 export { Account } from "./accounts/account";
 export { BrowserHost } from "./capture/browser-host";
@@ -11,4 +12,9 @@ const app = newApp();
 
 export default {
   fetch: app.fetch,
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(
+      sweepExpired(env).then((deleted) => console.log(JSON.stringify({ level: "info", msg: "swept expired outputs", deleted }))),
+    );
+  },
 } satisfies ExportedHandler<Env>;

@@ -7,6 +7,7 @@ import type { AuthContext } from "../accounts/auth";
 import { requireFeature } from "../accounts/policy";
 import { config } from "../config";
 import { ApiError } from "../http/errors";
+import { checkTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
 import { toCaptureSpec, type CaptureSpec } from "./spec";
 
@@ -25,9 +26,10 @@ export interface PrepareOptions {
 /** Parameters whose features are not part of this deployment yet: refused, never ignored. */
 const NOT_YET: ReadonlyArray<keyof CaptureRequest> = ["hosted", "async", "webhookUrl", "extract", "extractFormat"];
 
-export function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest, options: PrepareOptions = {}): CaptureSpec {
+/** Synchronous validation first, then (last, once everything else is known valid) the target's DNS and reputation. */
+export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest, options: PrepareOptions = {}): Promise<CaptureSpec> {
   const handled = new Set(options.handled ?? []);
-  const refused = NOT_YET.filter((k) => req[k] !== undefined && !handled.has(k));
+  const refused = NOT_YET.filter((k) => req[k] !== undefined && req[k] !== false && !handled.has(k));
   if (refused.length > 0) {
     throw new ApiError("VALIDATION_ERROR", `Not supported on this endpoint: ${refused.join(", ")}.`, {
       details: refused.map((path) => ({ path, message: "Not supported on this endpoint." })),
@@ -38,6 +40,7 @@ export function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest,
   if (req.headers !== undefined) requireFeature(auth, "headers");
 
   let credentials: { username: string; password: string } | null = null;
+  let target: URL | null = null;
   if (req.url !== undefined) {
     const verdict = checkUrl(req.url, "target", config(env).targetAllowlist);
     if (!verdict.ok) {
@@ -48,11 +51,12 @@ export function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest,
     const url = verdict.url;
     if (url.username || url.password) {
       requireFeature(auth, "urlCredentials");
-      credentials = { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+      credentials = { username: decodeCredential(url.username), password: decodeCredential(url.password) };
       url.username = "";
       url.password = "";
     }
     req = { ...req, url: url.href };
+    target = url;
   }
 
   if (req.geo !== undefined) {
@@ -67,5 +71,17 @@ export function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest,
   }
 
   const spec = toCaptureSpec(req, { watermark: auth.plan.watermark ? config(env).watermarkText : null });
+  if (target !== null) await checkTarget(env, target);
   return { ...spec, credentials };
+}
+
+/** `user:pass@` as typed, percent-decoded; a malformed escape (`%ZZ`) is the caller's 400. */
+function decodeCredential(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError("INVALID_URL", "The url's credentials are not validly percent-encoded.", {
+      details: [{ path: "url", message: "Credentials must be validly percent-encoded." }],
+    });
+  }
 }

@@ -9,6 +9,8 @@ import { ApiError, ERROR_STATUS } from "./errors";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
+import { extractRoutes } from "./routes/extract";
+import { imageRoutes } from "./routes/images";
 import { metaRoutes } from "./routes/meta";
 import { screenshotRoutes } from "./routes/screenshot";
 import type { AppEnv } from "./types";
@@ -20,6 +22,8 @@ export function newApp(): Hono<AppEnv> {
   app.route("/", metaRoutes);
   app.route("/v1", accountRoutes);
   app.route("/v1", screenshotRoutes);
+  app.route("/v1", imageRoutes);
+  app.route("/v1", extractRoutes);
   app.route("/admin", adminRoutes);
 
   app.notFound((c) => {

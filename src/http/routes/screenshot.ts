@@ -4,17 +4,22 @@ import { captureQuerySchema, queryRecord } from "../../../schemas/capture-query"
 import { captureRequestSchema, type CaptureRequest } from "../../../schemas/capture";
 import { authenticate } from "../../accounts/auth";
 import { usageHeaders, withCredits } from "../../accounts/credits";
-import { prepareCapture } from "../../capture/request";
+import { prepareCapture, type PrepareOptions } from "../../capture/request";
 import { captureData, captureHeaders } from "../../capture/response";
 import { capture } from "../../capture/service";
+import type { CaptureSpec } from "../../capture/spec";
+import { extractedField, requestedExtraction } from "../../extract/request";
 import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
 import { ApiError } from "../errors";
 import type { AppEnv } from "../types";
+import { FAILURE } from "../../capture/failures";
+import { LIMITS } from "../../limits";
+import { publicOrigin, signedImageUrl, storeOutput } from "../../storage/hosted";
 
-async function run(c: Context<AppEnv>, req: CaptureRequest) {
+async function run(c: Context<AppEnv>, req: CaptureRequest, options: PrepareOptions = {}, output: CaptureSpec["output"] = "image") {
   const auth = c.get("auth");
-  const spec = prepareCapture(c.env, auth, req);
+  const spec = { ...(await prepareCapture(c.env, auth, req, options)), output };
   const started = Date.now();
   const { value: result, usage } = await withCredits(auth, 1, () => capture(c.env, spec));
   return { spec, result, usage, capturedAt: new Date().toISOString(), loadTimeMs: Date.now() - started };
@@ -26,8 +31,38 @@ async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
   return c.body(result.bytes as Uint8Array<ArrayBuffer>, 200, headers);
 }
 
+/** hosted: true — the output goes to R2 and the caller gets a signed URL valid for cacheTtl. */
+async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
+  const auth = c.get("auth");
+  const spec = await prepareCapture(c.env, auth, req, { handled: ["hosted"] });
+  const ttlSeconds = req.cacheTtl ?? LIMITS.cacheTtl.default;
+  const { value, usage } = await withCredits(auth, 1, async () => {
+    const result = await capture(c.env, spec);
+    const stored = await storeOutput(c.env, { bytes: result.bytes, contentType: result.contentType, ttlSeconds, accountId: auth.accountId })
+      .catch(() => {
+        throw new ApiError("CAPTURE_FAILED", FAILURE.storage, { status: 500 });
+      });
+    return { result, stored };
+  });
+  const { result, stored } = value;
+  const url = await signedImageUrl(c.env, publicOrigin(c.env, c.req.url), stored);
+  const data = {
+    url,
+    expiresAt: new Date(stored.expires * 1000).toISOString(),
+    contentType: result.contentType,
+    format: spec.format,
+    width: result.width,
+    height: result.height,
+    bytesSize: result.bytes.byteLength,
+  };
+  return c.json(successBody(c.get("requestId"), data, usage));
+}
+
 export const screenshotRoutes = new Hono<AppEnv>()
-  .post("/screenshot", authenticate(), async (c) => sendBytes(c, await jsonBody(c, captureRequestSchema)))
+  .post("/screenshot", authenticate(), async (c) => {
+    const req = await jsonBody(c, captureRequestSchema);
+    return req.hosted === true ? sendHosted(c, req) : sendBytes(c, req);
+  })
   .get("/screenshot", authenticate({ allowQueryKey: true }), async (c) => {
     const { record, issues } = queryRecord(new URL(c.req.url));
     if (issues.length > 0) {
@@ -37,6 +72,10 @@ export const screenshotRoutes = new Hono<AppEnv>()
   })
   .post("/screenshot/json", authenticate(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
-    const { spec, result, usage, capturedAt, loadTimeMs } = await run(c, req);
-    return c.json(successBody(c.get("requestId"), captureData(result, spec, capturedAt, loadTimeMs), usage));
+    const extract = requestedExtraction(req);
+    const handled = ["extract", "extractFormat"] as const;
+    const { spec, result, usage, capturedAt, loadTimeMs } = await run(c, req, { handled }, extract ? "image+dom" : "image");
+    const data = captureData(result, spec, capturedAt, loadTimeMs);
+    const extracted = extract ? extractedField(result, spec, extract, loadTimeMs) : {};
+    return c.json(successBody(c.get("requestId"), { ...data, ...extracted }, usage));
   });
