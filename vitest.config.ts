@@ -30,6 +30,12 @@ export default defineConfig({
                 ...TEST_SECRETS,
                 TARGET_ALLOWLIST: FIXTURES,
                 FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
+                // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).
+                SAFE_BROWSING_API_KEY: "test-safe-browsing-key-0123456789", // = SAFE_BROWSING_TEST_KEY of the fake
+                SAFE_BROWSING_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 4}/v4/threatMatches:find`,
+                UNSAFE_HOST_PATTERNS: "listed.example.org,*.wild.example.org",
+                DNS_CHECK: "on",
+                DOH_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 5}/dns-query`,
               },
             },
           }),

@@ -12,6 +12,10 @@ interface __BaseEnv_Env {
 	DOCS_URL: string;
 	BROWSER_HOSTS: string;
 	WATERMARK_TEXT: string;
+	UNSAFE_HOST_PATTERNS: string;
+	SAFE_BROWSING_ENDPOINT: string;
+	DNS_CHECK: string;
+	DOH_ENDPOINT: string;
 	ADMIN_TOKEN: string;
 	URL_SIGNING_SECRET: string;
 	WEBHOOK_SIGNING_SECRET: string;
@@ -31,7 +35,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "TARGET_ALLOWLIST" | "PUBLIC_BASE_URL" | "DOCS_URL" | "BROWSER_HOSTS" | "WATERMARK_TEXT" | "ADMIN_TOKEN" | "URL_SIGNING_SECRET" | "WEBHOOK_SIGNING_SECRET" | "SAFE_BROWSING_API_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "TARGET_ALLOWLIST" | "PUBLIC_BASE_URL" | "DOCS_URL" | "BROWSER_HOSTS" | "WATERMARK_TEXT" | "UNSAFE_HOST_PATTERNS" | "SAFE_BROWSING_ENDPOINT" | "DNS_CHECK" | "DOH_ENDPOINT" | "ADMIN_TOKEN" | "URL_SIGNING_SECRET" | "WEBHOOK_SIGNING_SECRET" | "SAFE_BROWSING_API_KEY">> {}
 }
 declare module "*.txt" {
 	const value: string;

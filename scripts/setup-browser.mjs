@@ -90,7 +90,12 @@ const flags = [
   "--disable-component-update",
   "--no-default-browser-check",
 ];
-const script = `#!/bin/sh\n# Written by scripts/setup-browser.mjs: the system Chromium behind wrangler's local browser binding.\nexec ${JSON.stringify(binary)} ${flags.join(" ")} "$@"\n`;
+// Test-only names: *.rebind.example.com (IANA-reserved) resolves to loopback in the local browser,
+// so the DNS-check tests can show a name with a private address is never reached (the fake DoH
+// resolver in test/fixtures/fakes/doh.ts answers for the same names). Kept off the exec line,
+// which bench/lib/chromium.mjs parses for the floor's flags.
+const testResolverRules = `set -- '--host-resolver-rules=MAP *.rebind.example.com 127.0.0.1' "$@"\n`;
+const script = `#!/bin/sh\n# Written by scripts/setup-browser.mjs: the system Chromium behind wrangler's local browser binding.\n${testResolverRules}exec ${JSON.stringify(binary)} ${flags.join(" ")} "$@"\n`;
 
 const versions = miniflareVersions();
 if (versions.length === 0) {

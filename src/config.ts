@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 import { ApiError } from "./http/errors";
+import { DOH_URL } from "./security/dns";
+import { canonicalHostPattern, SAFE_BROWSING_URL } from "./security/reputation";
 
 const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
 
@@ -12,6 +14,19 @@ const schema = z.object({
   URL_SIGNING_SECRET: z.string().min(16, "URL_SIGNING_SECRET must be set (16+ characters)"),
   WEBHOOK_SIGNING_SECRET: z.string().min(16, "WEBHOOK_SIGNING_SECRET must be set (16+ characters)"),
   SAFE_BROWSING_API_KEY: z.string().optional().default(""),
+  SAFE_BROWSING_ENDPOINT: z.url({ protocol: /^https?$/ }).default(SAFE_BROWSING_URL),
+  UNSAFE_HOST_PATTERNS: z
+    .string()
+    .default("")
+    .transform((s, ctx) =>
+      s.split(",").map((e) => e.trim()).filter(Boolean).flatMap((raw) => {
+        const pattern = canonicalHostPattern(raw);
+        if (pattern === null) ctx.addIssue(`entries must be host or *.host patterns: ${JSON.stringify(raw)}`);
+        return pattern === null ? [] : [pattern];
+      }),
+    ),
+  DNS_CHECK: z.enum(["on", "off"]).default("on"),
+  DOH_ENDPOINT: z.url({ protocol: /^https?$/ }).default(DOH_URL),
   TARGET_ALLOWLIST: z
     .string()
     .default("")
@@ -28,6 +43,13 @@ export interface Config {
   urlSigningSecret: string;
   webhookSigningSecret: string;
   safeBrowsingApiKey: string;
+  /** Safe Browsing Lookup API v4 `threatMatches:find` URL (a local fake in tests). */
+  safeBrowsingEndpoint: string;
+  /** Canonical host patterns flagged as unsafe (`host` = it and subdomains, `*.host`). */
+  unsafeHostPatterns: readonly string[];
+  /** Resolve target names over DoH and refuse those with blocked addresses (fail closed). */
+  dnsCheck: boolean;
+  dohEndpoint: string;
   targetAllowlist: ReadonlySet<string>;
   publicBaseUrl: string;
   docsUrl: string;
@@ -52,6 +74,10 @@ export function config(env: Env): Config {
     urlSigningSecret: e.URL_SIGNING_SECRET,
     webhookSigningSecret: e.WEBHOOK_SIGNING_SECRET,
     safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
+    safeBrowsingEndpoint: e.SAFE_BROWSING_ENDPOINT,
+    unsafeHostPatterns: e.UNSAFE_HOST_PATTERNS,
+    dnsCheck: e.DNS_CHECK === "on",
+    dohEndpoint: e.DOH_ENDPOINT,
     targetAllowlist: new Set(e.TARGET_ALLOWLIST),
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
     docsUrl: e.DOCS_URL,

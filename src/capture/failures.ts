@@ -16,7 +16,7 @@ export const FAILURE = {
 } as const;
 
 export interface CaptureFailure {
-  code: "TIMEOUT" | "CAPTURE_FAILED" | "PAYLOAD_TOO_LARGE";
+  code: "TIMEOUT" | "CAPTURE_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSAFE_URL";
   status: ContentfulStatusCode;
   message: string;
   transient: boolean;
@@ -34,6 +34,8 @@ export const failures = {
   timeout: (): CaptureFailure => ({ code: "TIMEOUT", status: 408, message: FAILURE.timeout, transient: true }),
   elementNotFound: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.elementNotFound, transient: false }),
   unreachable: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.unreachable, transient: true }),
+  /** The main navigation was redirected to a URL flagged as unsafe (src/security/reputation.ts). */
+  unsafe: (): CaptureFailure => ({ code: "UNSAFE_URL", status: 400, message: "The URL is flagged as unsafe.", transient: false }),
   script: (detail: string): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,

@@ -24,10 +24,10 @@ export async function navigate(page: Page, spec: CaptureSpec, tracker: NetworkTr
   try {
     if (spec.source.kind === "url") await page.goto(spec.source.url, options);
     else await page.setContent(spec.source.html, options);
-    if (tracker.mainBlocked) throw new CaptureError(failures.unreachable());
+    if (tracker.mainBlocked) throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
     return { quality: "full", waitStrategy: spec.waitUntil };
   } catch (err) {
-    if (tracker.mainBlocked) throw new CaptureError(failures.unreachable());
+    if (tracker.mainBlocked) throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
     if (!isTimeout(err)) throw err;
     // The main document never arrived: there is nothing to capture.
     const committed = spec.source.kind === "html" || tracker.mainResponded;

@@ -1,0 +1,124 @@
+/**
+ * The asynchronous half of target checking, after the (synchronous) URL guard has passed:
+ * the unsafe-host blocklist, the DNS check and Safe Browsing. Two entry points:
+ *
+ * - `checkTarget(env, url)`: at request time, for a capture target (prepareCapture). Throws the
+ *   ApiError to answer with; nothing is reserved or launched before it passes.
+ * - `navigationVetter(env)`: inside the browser, for every document navigation (the first one,
+ *   redirect hops, frames): the page's interception handler awaits it before continuing.
+ *   Safe Browsing is asked for main-frame navigations only; the blocklist and the DNS check
+ *   apply to every frame. Subresources are not vetted here (see docs/SECURITY.md).
+ *
+ * Allowlisted `host:port` entries and IP-literal hosts skip the DNS check (the guard already
+ * classified them); the reputation checks apply to every URL, allowlisted or not.
+ */
+import { failures, failureToApiError } from "../capture/failures";
+import { config, type Config } from "../config";
+import { ApiError } from "../http/errors";
+import { checkHostDns, type DnsCheckOptions, type DnsVerdict } from "./dns";
+import { ipLiteralBlockReason } from "./ip";
+import { hostPatternMatcher, safeBrowsingLookup, type Reputation, type SafeBrowsingOptions } from "./reputation";
+
+export const UNSAFE_MESSAGE = "The URL is flagged as unsafe.";
+
+/** What the browser does with a navigation: go on, refuse it (unreachable), refuse it (unsafe). */
+export type NavigationVerdict = "allow" | "blocked" | "unsafe";
+
+interface Checks {
+  allowlist: ReadonlySet<string>;
+  unsafeHost: (hostname: string) => string | null;
+  safeBrowsing: SafeBrowsingOptions | null;
+  dns: DnsCheckOptions | null;
+}
+
+const built = new WeakMap<Config, Checks>();
+
+function checksFor(env: Env): Checks {
+  const cfg = config(env);
+  let checks = built.get(cfg);
+  if (!checks) {
+    checks = {
+      allowlist: cfg.targetAllowlist,
+      unsafeHost: hostPatternMatcher(cfg.unsafeHostPatterns),
+      safeBrowsing: cfg.safeBrowsingApiKey ? { apiKey: cfg.safeBrowsingApiKey, endpoint: cfg.safeBrowsingEndpoint, kv: env.RENDER_CACHE } : null,
+      dns: cfg.dnsCheck ? { endpoint: cfg.dohEndpoint } : null,
+    };
+    built.set(cfg, checks);
+  }
+  return checks;
+}
+
+/** IP literals were classified by the guard; allowlisted host:port entries are trusted. */
+function needsDns(url: URL, allowlist: ReadonlySet<string>): boolean {
+  if (ipLiteralBlockReason(url.hostname) !== undefined) return false;
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return !allowlist.has(`${url.hostname}:${port}`);
+}
+
+const NOT_ASKED: Reputation = { flagged: false };
+
+function dnsFor(url: URL, checks: Checks): Promise<DnsVerdict | null> {
+  return checks.dns && needsDns(url, checks.allowlist) ? checkHostDns(url.hostname, checks.dns) : Promise.resolve(null);
+}
+
+function log(level: "info" | "error", msg: string, url: URL, extra: Record<string, unknown>): void {
+  // The host only: queries may carry the customer's tokens.
+  const line = JSON.stringify({ level, msg, host: url.hostname, ...extra });
+  if (level === "error") console.error(line);
+  else console.log(line);
+}
+
+/** Request-time check of a capture target that passed the URL guard; throws the answer. */
+export async function checkTarget(env: Env, url: URL): Promise<void> {
+  const checks = checksFor(env);
+  const listed = checks.unsafeHost(url.hostname);
+  if (listed !== null) {
+    log("info", "target refused: unsafe host pattern", url, { pattern: listed });
+    throw unsafeError();
+  }
+  const [dns, reputation] = await Promise.all([
+    dnsFor(url, checks),
+    checks.safeBrowsing ? safeBrowsingLookup(url, checks.safeBrowsing) : Promise.resolve(NOT_ASKED),
+  ]);
+  if (dns?.kind === "blocked") {
+    log("info", "target refused: resolves to a blocked address", url, { address: dns.address });
+    throw new ApiError("INVALID_URL", "The url is not a public http(s) URL.", {
+      details: [{ path: "url", message: "Must be a public http or https URL." }],
+    });
+  }
+  if (reputation.flagged) {
+    log("info", "target refused: flagged by Safe Browsing", url, { threat: reputation.threat });
+    throw unsafeError();
+  }
+  if (dns?.kind === "unresolvable") {
+    log("info", "target refused: does not resolve", url, { reason: dns.reason });
+    throw failureToApiError(failures.unreachable());
+  }
+  if (dns?.kind === "error") {
+    log("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
+    throw failureToApiError(failures.generic());
+  }
+}
+
+function unsafeError(): ApiError {
+  return new ApiError("UNSAFE_URL", UNSAFE_MESSAGE, {
+    details: [{ path: "url", message: "Flagged as malware, phishing or unwanted software." }],
+  });
+}
+
+/** The in-browser check of a document navigation, for the page's interception handler. */
+export function navigationVetter(env: Env): (url: URL, mainFrame: boolean) => Promise<NavigationVerdict> {
+  const checks = checksFor(env);
+  return async (url, mainFrame) => {
+    if (checks.unsafeHost(url.hostname) !== null) return "unsafe";
+    const [dns, reputation] = await Promise.all([
+      dnsFor(url, checks),
+      mainFrame && checks.safeBrowsing ? safeBrowsingLookup(url, checks.safeBrowsing) : Promise.resolve(NOT_ASKED),
+    ]);
+    if (dns !== null && dns.kind !== "public") {
+      if (dns.kind === "error") log("error", "navigation refused: DNS check failed (fail closed)", url, { reason: dns.reason });
+      return "blocked";
+    }
+    return reputation.flagged ? "unsafe" : "allow";
+  };
+}
