@@ -9,6 +9,8 @@ import { defineConfig } from "vitest/config";
 const FIXTURE_PORT = Number(process.env.FIXTURE_PORT ?? 4010);
 process.env.FIXTURE_PORT = String(FIXTURE_PORT);
 const FIXTURES = `127.0.0.1:${FIXTURE_PORT},127.0.0.1:${FIXTURE_PORT + 1}`;
+/** A third-party name for the fixture server (Chromium resolves *.localhost to loopback itself). */
+const AD_FIXTURE_HOST = "ads.localhost";
 
 export const TEST_SECRETS = {
   ADMIN_TOKEN: "test-admin-token-0123456789abcdef",
@@ -28,7 +30,8 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 ...TEST_SECRETS,
-                TARGET_ALLOWLIST: FIXTURES,
+                TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT}`,
+                AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
                 FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
                 // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).
                 SAFE_BROWSING_API_KEY: "test-safe-browsing-key-0123456789", // = SAFE_BROWSING_TEST_KEY of the fake

@@ -36,6 +36,11 @@ const schema = z.object({
   DOCS_URL: z.string().default("https://edgeshot.dev/docs"),
   BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(2),
   WATERMARK_TEXT: z.string().default("edgeshot.dev"),
+  AD_BLOCK_EXTRA_HOSTS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((e) => e.trim().toLowerCase().replace(/\.$/, "")).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, "entries must be host names"))),
 });
 
 export interface Config {
@@ -55,6 +60,8 @@ export interface Config {
   docsUrl: string;
   browserHosts: number;
   watermarkText: string;
+  /** Hosts blocked with blockAds on top of the curated list (src/data/ad-hosts.ts). */
+  adBlockExtraHosts: readonly string[];
   deploymentId: string;
 }
 
@@ -83,6 +90,7 @@ export function config(env: Env): Config {
     docsUrl: e.DOCS_URL,
     browserHosts: e.BROWSER_HOSTS,
     watermarkText: e.WATERMARK_TEXT,
+    adBlockExtraHosts: e.AD_BLOCK_EXTRA_HOSTS,
     deploymentId: env.CF_VERSION_METADATA?.id || "local",
   };
   cache.set(env, cfg);
