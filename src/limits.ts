@@ -50,6 +50,8 @@ export const LIMITS = {
   fullPageSettleMs: 800,
   /** Largest rendered DOM handed to extraction. */
   domBytes: 10 * MB,
+  /** Largest extracted content (the `content` string of an extraction, any format). */
+  extractedBytes: 2 * MB,
   /** Largest output we return (images and PDFs). */
   outputBytes: 25 * MB,
   /** Size of the per-minute rate-limit window. */

@@ -1,0 +1,64 @@
+/**
+ * Extraction on top of the capture engine. POST /v1/extract loads the page as a DOM-only capture
+ * ("text only": images, media and fonts are not fetched); `extract: true` on the JSON capture
+ * route asks the same page load for its DOM next to the image. Either way the page goes through
+ * the capture's navigation, URL guard, waits, cookie-banner and hide rules.
+ */
+import type { CaptureRequest } from "../../schemas/capture";
+import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
+import type { CaptureResult } from "../capture/capture";
+import { CONSENT_HIDE_SELECTORS } from "../capture/consent-walls";
+import type { CaptureSpec } from "../capture/spec";
+import { ApiError, validationError } from "../http/errors";
+import { extractArticle, type ExtractionData } from "./extract";
+
+/** Resource types a DOM-only load skips: they never change the text. */
+export const TEXT_ONLY_BLOCKED: CaptureSpec["blockResourceTypes"] = ["image", "media", "font"];
+
+/** The capture parameters an extraction request carries. */
+export function toCaptureRequest(req: ExtractRequest): CaptureRequest {
+  const { extractFormat: _format, ...capture } = req;
+  return capture;
+}
+
+/** A capture spec turned into the DOM-only, text-only load of POST /v1/extract. */
+export function extractOnlySpec(spec: CaptureSpec): CaptureSpec {
+  return { ...spec, output: "dom", blockResourceTypes: [...TEXT_ONLY_BLOCKED], fullPage: false };
+}
+
+/** Reads the article out of a capture that kept its DOM; throws the extraction's ApiError. */
+export function extractFromCapture(result: CaptureResult, spec: CaptureSpec, format: ExtractFormat, loadTimeMs: number): ExtractionData {
+  if (result.html === null) throw new Error("extractFromCapture: the capture kept no DOM");
+  const removeSelectors = [...spec.hideSelectors, ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : [])];
+  return extractArticle({ html: result.html, pageUrl: result.finalUrl, format, removeSelectors, loadTimeMs });
+}
+
+/**
+ * The extraction format a JSON capture request asks for, or null when it does not ask (no
+ * `extract: true`). `extractFormat` without `extract: true` is refused rather than ignored.
+ */
+export function requestedExtraction(req: CaptureRequest): ExtractFormat | null {
+  if (req.extract !== true) {
+    if (req.extractFormat !== undefined) throw validationError("extractFormat", "Requires extract: true.");
+    return null;
+  }
+  return req.extractFormat ?? "markdown";
+}
+
+/**
+ * `extracted` for a JSON capture. The customer paid for the screenshot too, so an extraction
+ * that fails (no article, over the size cap) does not fail the capture: `extracted` is null and
+ * `extractionError` carries the code and message POST /v1/extract would have answered with.
+ */
+export type ExtractedField =
+  | { extracted: ExtractionData }
+  | { extracted: null; extractionError: { code: string; message: string } };
+
+export function extractedField(result: CaptureResult, spec: CaptureSpec, format: ExtractFormat, loadTimeMs: number): ExtractedField {
+  try {
+    return { extracted: extractFromCapture(result, spec, format, loadTimeMs) };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { extracted: null, extractionError: { code: err.code, message: err.message } };
+  }
+}
