@@ -16,6 +16,7 @@ import {
   SAFE_BROWSING_URL,
   type SafeBrowsingOptions,
 } from "../../src/security/reputation";
+import { config } from "../../src/config";
 import { runId } from "../helpers/http";
 
 describe("UNSAFE_HOST_PATTERNS entries", () => {
@@ -54,6 +55,27 @@ describe("UNSAFE_HOST_PATTERNS entries", () => {
     expect(match("bad")).toBeNull();
     expect(match("127.0.0.1")).toBe("127.0.0.1");
     expect(hostPatternMatcher([])("example.bad")).toBeNull();
+  });
+
+  it("configuration: entries canonicalised; an invalid entry, endpoint or DNS_CHECK value is a configuration error", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const cfg = config({ ...env, UNSAFE_HOST_PATTERNS: " Evil.Example , *.WILD.example,, " });
+      expect(cfg.unsafeHostPatterns).toEqual(["evil.example", "*.wild.example"]);
+      expect(config(env)).toMatchObject({ dnsCheck: true, unsafeHostPatterns: ["listed.example.org", "*.wild.example.org"] });
+      expect(config({ ...env, DNS_CHECK: "off" }).dnsCheck).toBe(false);
+      for (const bad of [
+        { UNSAFE_HOST_PATTERNS: "good.example,bad.example/path" },
+        { DNS_CHECK: "yes" },
+        { DOH_ENDPOINT: "ftp://resolver.example/dns-query" },
+        { SAFE_BROWSING_ENDPOINT: "not a url" },
+      ]) {
+        expect(() => config({ ...env, ...bad }), JSON.stringify(bad)).toThrow("The service is not configured correctly.");
+      }
+      expect(String(errors.mock.calls[0]?.[0])).toContain("bad.example/path");
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 
