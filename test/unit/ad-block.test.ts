@@ -1,6 +1,8 @@
 /** Ad-host matching and the curated list's hygiene. */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { adHostMatcher, isAdHost, normalizeHost } from "../../src/capture/ad-block";
+import { config } from "../../src/config";
 import { AD_HOSTS } from "../../src/data/ad-hosts";
 
 describe("isAdHost", () => {
@@ -53,6 +55,15 @@ describe("adHostMatcher (operator extra hosts)", () => {
   it("with no extras it is the curated matcher itself", () => {
     expect(adHostMatcher([])).toBe(isAdHost);
     expect(adHostMatcher(["", "  "])).toBe(isAdHost);
+  });
+
+  it("AD_BLOCK_EXTRA_HOSTS is parsed into normalised host names; a malformed entry fails the config", () => {
+    expect(config(env).adBlockExtraHosts).toEqual(["ads.localhost"]); // the test binding
+    expect(config({ ...env, AD_BLOCK_EXTRA_HOSTS: " Ads.Example.ORG. ,, tracker.test " }).adBlockExtraHosts).toEqual(["ads.example.org", "tracker.test"]);
+    expect(config({ ...env, AD_BLOCK_EXTRA_HOSTS: "" }).adBlockExtraHosts).toEqual([]);
+    for (const bad of ["ads.example.org/path", "*.example.org", "ads example.org", "ads.example.org:443"]) {
+      expect(() => config({ ...env, AD_BLOCK_EXTRA_HOSTS: bad }), bad).toThrow("The service is not configured correctly.");
+    }
   });
 
   it("normalizeHost lower-cases and drops one trailing dot", () => {
