@@ -41,9 +41,7 @@ export function readArticle(html: string, options: ReadOptions): Article | null 
   const doc = parseDocument(html);
   const root = doc.documentElement;
   if (!root) return null;
-  for (const selector of options.removeSelectors) {
-    for (const el of selectAll(doc, selector)) el.remove();
-  }
+  removeMatching(doc, options.removeSelectors);
   setBase(doc, root, options.pageUrl);
   const classesToPreserve = markCodeLanguages(doc);
 
@@ -65,6 +63,21 @@ export function readArticle(html: string, options: ReadOptions): Article | null 
     content,
     length: result.length ?? 0,
   };
+}
+
+/**
+ * Removes every element matching any of the selectors: one pass over the document with the
+ * selector list; selector by selector only when linkedom cannot evaluate the list as a whole.
+ */
+function removeMatching(doc: DomDocument, selectors: readonly string[]): void {
+  if (selectors.length === 0) return;
+  let matches: DomElement[];
+  try {
+    matches = Array.from(doc.querySelectorAll(selectors.join(",")));
+  } catch {
+    matches = selectors.flatMap((selector) => selectAll(doc, selector));
+  }
+  for (const el of matches) el.remove();
 }
 
 /** One <base> with an absolute href: the page's own base resolved against its URL, or the URL. */

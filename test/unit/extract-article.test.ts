@@ -108,3 +108,11 @@ describe("readArticle — what is not an article", () => {
     expect(read(doc(`<article><h1>Poem</h1>${lines}</article>`))).not.toBeNull();
   });
 });
+
+describe("readArticle — removed elements", () => {
+  it("a selector linkedom cannot evaluate does not stop the others from applying", () => {
+    const html = doc(`<article>${para()}<p class="gone">${PROSE}GONE</p>${para()}</article>`);
+    const article = read(html, undefined, ["p:has-text(x)", ".gone"]);
+    expect(article && toMarkdown(article.content)).not.toContain("GONE");
+  });
+});

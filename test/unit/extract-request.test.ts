@@ -1,0 +1,102 @@
+/** Extraction on top of the capture engine: the DOM-only spec, the JSON route's `extracted`. */
+import { describe, expect, it } from "vitest";
+import type { CaptureResult } from "../../src/capture/capture";
+import { toCaptureSpec } from "../../src/capture/spec";
+import {
+  extractedField,
+  extractFromCapture,
+  extractOnlySpec,
+  requestedExtraction,
+  toCaptureRequest,
+} from "../../src/extract/request";
+import { ApiError } from "../../src/http/errors";
+
+const PROSE = "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
+const ARTICLE = `<html><head><title>T</title></head><body><article><p>${PROSE.repeat(4)}</p>
+  <p class="note">NOTE TEXT ${PROSE}</p><div id="CybotCookiebotDialog"><p>COOKIE TEXT ${PROSE}</p></div>
+  <p>${PROSE.repeat(4)}</p></article></body></html>`;
+
+const spec = (extra: Parameters<typeof toCaptureSpec>[0] = {}) =>
+  toCaptureSpec({ url: "https://example.com/post", ...extra }, { watermark: null });
+
+const result = (html: string | null): CaptureResult => ({
+  bytes: new Uint8Array(0),
+  html,
+  contentType: "text/html",
+  width: 1280,
+  height: 800,
+  quality: "full",
+  waitStrategy: "networkidle2",
+  truncated: false,
+  autoScrolled: false,
+  watermarked: false,
+  finalUrl: "https://example.com/final",
+});
+
+describe("POST /v1/extract's capture", () => {
+  it("carries the navigation fields over and leaves extractFormat out", () => {
+    const req = toCaptureRequest({ url: "https://e.com", extractFormat: "json", timeout: 10, hideSelectors: [".x"], blockCookieBanners: true });
+    expect(req).toEqual({ url: "https://e.com", timeout: 10, hideSelectors: [".x"], blockCookieBanners: true });
+  });
+
+  it("is a DOM-only, text-only load: no images, media or fonts, no full-page scroll", () => {
+    const s = extractOnlySpec(spec({ fullPage: true }));
+    expect(s.output).toBe("dom");
+    expect(s.blockResourceTypes).toEqual(["image", "media", "font"]);
+    expect(s.fullPage).toBe(false);
+    expect(s.waitUntil).toBe("networkidle2");
+  });
+
+  it("reads against the final URL and drops hidden and consent-wall elements", () => {
+    const plain = extractFromCapture(result(ARTICLE), spec(), "markdown", 7);
+    expect(plain).toMatchObject({ url: "https://example.com/final", loadTimeMs: 7 });
+    expect(plain.content).toContain("NOTE TEXT");
+    expect(plain.content).toContain("COOKIE TEXT");
+    const hidden = extractFromCapture(result(ARTICLE), spec({ hideSelectors: [".note"], blockCookieBanners: true }), "markdown", 7);
+    expect(hidden.content).not.toContain("NOTE TEXT");
+    expect(hidden.content).not.toContain("COOKIE TEXT");
+  });
+
+  it("a capture without a DOM is a programming error, not an extraction failure", () => {
+    expect(() => extractFromCapture(result(null), spec(), "markdown", 0)).toThrow(/kept no DOM/);
+  });
+});
+
+describe("extract on POST /v1/screenshot/json", () => {
+  it("asks for extraction only with extract: true; markdown by default", () => {
+    expect(requestedExtraction({})).toBeNull();
+    expect(requestedExtraction({ extract: false })).toBeNull();
+    expect(requestedExtraction({ extract: true })).toBe("markdown");
+    expect(requestedExtraction({ extract: true, extractFormat: "html" })).toBe("html");
+  });
+
+  it("refuses extractFormat without extract: true", () => {
+    for (const req of [{ extractFormat: "json" as const }, { extract: false, extractFormat: "json" as const }]) {
+      let err: unknown;
+      try {
+        requestedExtraction(req);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).details).toEqual([{ path: "extractFormat", message: "Requires extract: true." }]);
+    }
+  });
+
+  it("`extracted` is the extraction data when the page has an article", () => {
+    const field = extractedField(result(ARTICLE), spec(), "html", 3);
+    expect(field.extracted?.format).toBe("html");
+    expect(field).not.toHaveProperty("extractionError");
+  });
+
+  it("no article: extracted null with the error the extract endpoint would give", () => {
+    const field = extractedField(result("<html><body><button>Sign in</button></body></html>"), spec(), "markdown", 3);
+    expect(field).toEqual({ extracted: null, extractionError: { code: "EXTRACTION_FAILED", message: expect.any(String) } });
+  });
+
+  it("over the size cap: extracted null with PAYLOAD_TOO_LARGE", () => {
+    const big = `<html><body><article>${`<p>${"word ".repeat(150)}</p>`.repeat(1500)}</article></body></html>`;
+    const field = extractedField(result(big), spec(), "json", 3);
+    expect(field).toMatchObject({ extracted: null, extractionError: { code: "PAYLOAD_TOO_LARGE" } });
+  });
+});
