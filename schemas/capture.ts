@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { LIMITS } from "../src/limits";
 import {
+  byteLength,
   cssLength,
   cssSelector,
   hasControlChars,
@@ -33,17 +34,62 @@ export const GEO_COUNTRIES = [
 export const FORBIDDEN_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding"]);
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * Cookies are checked here against what Chromium will accept (Network.setCookies answers a
+ * bare "Invalid cookie fields" otherwise, after a credit was reserved): no control characters
+ * (tab included) or `;`, no leading/trailing whitespace (the browser would trim it and then
+ * refuse the changed cookie), name + value at most 4,096 UTF-8 bytes, a path at most 1,024
+ * bytes once percent-encoded, and the `__Secure-` / `__Host-` prefix rules (any letter case).
+ */
+const COOKIE_NAME_VALUE_BYTES = 4096;
+const COOKIE_ATTRIBUTE_BYTES = 1024;
+const COOKIE_CONTROL = /[\u0000-\u001f\u007f;]/;
+const EDGE_SPACE = /^[ \t]|[ \t]$/;
+
+/** Length of a cookie path once the browser percent-encodes it (non-ASCII bytes and a few
+ *  ASCII characters become `%XX`). */
+function encodedPathBytes(path: string): number {
+  let n = 0;
+  for (const byte of new TextEncoder().encode(path)) n += byte >= 0x80 || ' "<>`{}'.includes(String.fromCharCode(byte)) ? 3 : 1;
+  return n;
+}
+
 export const cookieSchema = z.strictObject({
   name: maxChars(LIMITS.cookieNameChars)
     .min(1, "Must not be empty.")
-    .refine((s) => !hasControlChars(s) && !/[;=\s,]/.test(s), "Invalid cookie name."),
-  value: maxChars(LIMITS.cookieValueChars).refine((s) => !hasControlChars(s) && !s.includes(";"), "Invalid cookie value."),
+    .refine((s) => !COOKIE_CONTROL.test(s) && !/[=\s,]/.test(s), "Invalid cookie name."),
+  value: maxChars(LIMITS.cookieValueChars).refine(
+    (s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s),
+    "Invalid cookie value: no control characters, `;` or leading/trailing spaces.",
+  ),
   domain: maxChars(LIMITS.cookieDomainChars).optional(),
-  path: maxChars(LIMITS.cookiePathChars).startsWith("/", "Must start with /.").optional(),
+  path: maxChars(LIMITS.cookiePathChars)
+    .startsWith("/", "Must start with /.")
+    .refine((s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s), "Invalid cookie path: no control characters, `;` or trailing spaces.")
+    .refine((s) => encodedPathBytes(s) <= COOKIE_ATTRIBUTE_BYTES, `Must be at most ${COOKIE_ATTRIBUTE_BYTES} bytes percent-encoded.`)
+    .optional(),
   httpOnly: z.boolean().optional(),
   secure: z.boolean().optional(),
   sameSite: z.enum(["Strict", "Lax", "None"]).optional(),
   expires: z.number().int("Must be a Unix timestamp in seconds.").min(0).max(253402300799).optional(),
+}).superRefine((cookie, ctx) => {
+  if (byteLength(cookie.name) + byteLength(cookie.value) > COOKIE_NAME_VALUE_BYTES) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["value"],
+      message: `Name and value together must be at most ${COOKIE_NAME_VALUE_BYTES} bytes (UTF-8).`,
+    });
+  }
+  const name = cookie.name.toLowerCase();
+  if ((name.startsWith("__secure-") || name.startsWith("__host-")) && cookie.secure !== true) {
+    ctx.addIssue({ code: "custom", path: ["secure"], message: "A __Secure- or __Host- cookie needs secure: true." });
+  }
+  if (name.startsWith("__host-") && cookie.path !== undefined && cookie.path !== "/") {
+    ctx.addIssue({ code: "custom", path: ["path"], message: "A __Host- cookie must have path /." });
+  }
+  if (name.startsWith("__host-") && cookie.domain !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["domain"], message: "A __Host- cookie cannot set a domain." });
+  }
 });
 export type CookieInput = z.infer<typeof cookieSchema>;
 

@@ -2,8 +2,8 @@
  * Building blocks of the public contract: bounded numbers, strings counted the way the spec
  * counts them, CSS selectors and lengths validated before any browser sees them.
  */
-import { parse as parseSelector } from "css-what";
 import { z } from "zod";
+import { selectorProblem } from "./css-selector";
 
 /** Length in characters (Unicode code points, so an emoji counts once). */
 export const charLength = (s: string): number => {
@@ -26,18 +26,16 @@ export const intIn = (min: number, max: number) =>
 export const numberIn = (min: number, max: number) =>
   z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
 
-/** A CSS selector that parses (css-what), at most `max` characters, not blank. */
+/** A CSS selector Chromium's querySelector accepts (./css-selector), at most `max` characters, not blank. */
 export const cssSelector = (max: number) =>
   maxChars(max).superRefine((s, ctx) => {
     if (s.trim() === "") {
       ctx.addIssue({ code: "custom", message: "Must be a non-empty CSS selector." });
       return;
     }
-    try {
-      parseSelector(s);
-    } catch {
-      ctx.addIssue({ code: "custom", message: "Invalid CSS selector." });
-    }
+    if (charLength(s) > max) return; // already refused for its length; not worth parsing
+    const problem = selectorProblem(s);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: `Invalid CSS selector: ${problem}.` });
   });
 
 /** A CSS length as Chromium's PDF margins accept it: `0` or a plain positive number with a unit. */

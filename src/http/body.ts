@@ -21,7 +21,15 @@ export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Pro
   let total = 0;
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch {
+      // The client went away mid-body (fewer bytes than its Content-Length, a broken chunk):
+      // what arrived is not a whole JSON document.
+      throw new ApiError("INVALID_JSON", "Request body ended early or could not be read.");
+    }
+    const { done, value } = step;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
