@@ -7,6 +7,7 @@ import { sweepExpired } from "./storage/hosted";
 
 export { Account } from "./accounts/account";
 export { BrowserHost } from "./capture/browser-host";
+export { RenderCoalescer } from "./storage/render-coalescer";
 
 const app = newApp();
 

@@ -43,7 +43,11 @@ export const LIMITS = {
   timeoutSeconds: { min: 5, max: 60, default: 30 },
   pdfScale: { min: 0.1, max: 2, default: 1 },
   cacheTtl: { min: 3600, max: 2_592_000, default: 86_400 },
-  renderLinkExpiry: { default: 2_592_000 },
+  /** Render-link lifetime (`expiresIn`, seconds); the default is cacheTtl when given. */
+  renderLinkExpiry: { min: 3600, max: 2_592_000, default: 2_592_000 },
+  /** Longest render-link URL minted (413 PAYLOAD_TOO_LARGE above): fits browsers, CDNs and
+   *  og:image scrapers, which commonly stop at 8 KB. */
+  renderLinkChars: 8192,
   /** Full-page captures stop here; taller pages are truncated (x-service-truncated). */
   fullPageMaxCssPx: 16_384,
   /** Settlement wait after the auto-scroll of a full-page capture. */

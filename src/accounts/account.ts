@@ -123,6 +123,14 @@ export class Account extends DurableObject<Env> {
     return listKeys(this.sql);
   }
 
+  /** Render links (cache miss): the owner's plan, and is the minting key active? null = no account. */
+  renderOwner(keyId: string): { plan: PlanId; keyActive: boolean } | null {
+    const row = this.row();
+    if (!row) return null;
+    const keyActive = listKeys(this.sql).some((k) => k.keyId === keyId && k.status === "active");
+    return { plan: row.plan, keyActive };
+  }
+
   /** Key status and rate limit in one call: every authenticated request makes exactly this one. */
   authorize(keyId: string, keyHash: string): AuthorizeResult {
     const row = this.row();

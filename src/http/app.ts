@@ -12,6 +12,7 @@ import { adminRoutes } from "./routes/admin";
 import { extractRoutes } from "./routes/extract";
 import { imageRoutes } from "./routes/images";
 import { metaRoutes } from "./routes/meta";
+import { renderRoutes } from "./routes/render";
 import { screenshotRoutes } from "./routes/screenshot";
 import type { AppEnv } from "./types";
 
@@ -23,6 +24,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", accountRoutes);
   app.route("/v1", screenshotRoutes);
   app.route("/v1", imageRoutes);
+  app.route("/v1", renderRoutes);
   app.route("/v1", extractRoutes);
   app.route("/admin", adminRoutes);
 

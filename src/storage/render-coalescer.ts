@@ -1,0 +1,136 @@
+/**
+ * RenderCoalescer: a Durable Object per render-link cache key (idFromName), so that however
+ * many first requests for one link arrive at once, anywhere, the link renders — and its owner
+ * pays — once. The first call starts the render; calls arriving while it runs await the same
+ * promise; calls after it finished get the remembered result (KV may not have propagated yet).
+ *
+ * A render: decode the signed parameters, check the owner (account exists, minting key still
+ * active: else 403), charge the owner 1 credit (refunded on failure), capture with the owner's
+ * plan (watermark, plan gates, URL guard re-run), store in R2 + KV for cacheTtl. Results cross
+ * RPC as the R2 key and metadata, never the bytes; errors as plain values (classes do not cross).
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { renderParamsSchema } from "../../schemas/render-link";
+import type { AuthContext } from "../accounts/auth";
+import { withCredits } from "../accounts/credits";
+import { accountStub } from "../accounts/directory";
+import { PLANS } from "../accounts/plans";
+import { FAILURE } from "../capture/failures";
+import { prepareCapture } from "../capture/request";
+import { captureHeaders } from "../capture/response";
+import { capture } from "../capture/service";
+import { ApiError, type ErrorCode, type ErrorDetail } from "../http/errors";
+import { LIMITS } from "../limits";
+import { storeOutput } from "./hosted";
+import { isLive, readEntry, writeEntry, type RenderEntry } from "./render-cache";
+import { decodePayload } from "./render-links";
+
+export interface RenderJob {
+  cacheKey: string;
+  uid: string;
+  /** The verified, still encoded parameters token. */
+  p: string;
+}
+
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+  status: ContentfulStatusCode;
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+}
+
+export type RenderOutcome =
+  | { ok: true; entry: RenderEntry; rendered: boolean }
+  | { ok: false; error: WireError };
+
+export class RenderCoalescer extends DurableObject<Env> {
+  private readonly inflight = new Map<string, Promise<RenderOutcome>>();
+  private readonly recent = new Map<string, RenderEntry>();
+
+  render(job: RenderJob): Promise<RenderOutcome> {
+    const running = this.inflight.get(job.cacheKey);
+    if (running) return running;
+    const started = this.resolve(job).finally(() => this.inflight.delete(job.cacheKey));
+    this.inflight.set(job.cacheKey, started);
+    return started;
+  }
+
+  private async resolve(job: RenderJob): Promise<RenderOutcome> {
+    try {
+      const existing = await this.existing(job.cacheKey);
+      if (existing) return { ok: true, entry: existing, rendered: false };
+      const entry = await renderOnce(this.env, job);
+      this.recent.set(job.cacheKey, entry);
+      return { ok: true, entry, rendered: true };
+    } catch (err) {
+      return { ok: false, error: toWire(err) };
+    }
+  }
+
+  /** A finished render whose output is still stored: remembered here, else from KV. */
+  private async existing(cacheKey: string): Promise<RenderEntry | null> {
+    const remembered = this.recent.get(cacheKey);
+    if (remembered && (await usable(this.env, remembered))) return remembered;
+    this.recent.delete(cacheKey);
+    const stored = await readEntry(this.env, cacheKey);
+    return stored && (await usable(this.env, stored)) ? stored : null;
+  }
+}
+
+async function usable(env: Env, entry: RenderEntry): Promise<boolean> {
+  return entry.expires > Math.floor(Date.now() / 1000) && (await isLive(env, entry));
+}
+
+const forbidden = (message: string) => new ApiError("FORBIDDEN", message);
+
+async function renderOnce(env: Env, job: RenderJob): Promise<RenderEntry> {
+  const payload = decodePayload(job.p);
+  const params = payload ? renderParamsSchema.safeParse(payload.r) : null;
+  if (!payload || !params?.success) throw forbidden("The render link is invalid.");
+
+  const account = accountStub(env, job.uid);
+  const owner = await account.renderOwner(payload.k);
+  if (!owner) throw forbidden("The account that created this render link no longer exists.");
+  if (!owner.keyActive) throw forbidden("The API key that created this render link has been revoked.");
+  const auth: AuthContext = { accountId: job.uid, keyId: payload.k, plan: PLANS[owner.plan], account };
+
+  const spec = await prepareCapture(env, auth, params.data);
+  const ttlSeconds = params.data.cacheTtl ?? LIMITS.cacheTtl.default;
+  const { value } = await withCredits(auth, 1, async () => {
+    const started = Date.now();
+    const result = await capture(env, spec);
+    const headers = captureHeaders(result, spec, new Date().toISOString(), Date.now() - started);
+    try {
+      const stored = await storeOutput(env, { bytes: result.bytes, contentType: result.contentType, ttlSeconds, accountId: job.uid, prefix: "render" });
+      const entry = { r2Key: stored.key, contentType: result.contentType, size: result.bytes.byteLength, expires: stored.expires, headers };
+      await writeEntry(env, job.cacheKey, entry, ttlSeconds);
+      return entry;
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", msg: "render link store failed", error: String(err) }));
+      throw new ApiError("CAPTURE_FAILED", FAILURE.storage, { status: 500 });
+    }
+  });
+  return value;
+}
+
+function toWire(err: unknown): WireError {
+  if (err instanceof ApiError) {
+    const wire: WireError = { code: err.code, message: err.message, status: err.status };
+    if (err.details) wire.details = err.details;
+    if (Object.keys(err.extraHeaders).length > 0) wire.headers = err.extraHeaders;
+    return wire;
+  }
+  console.error(JSON.stringify({ level: "error", msg: "render link failed", error: String(err), stack: err instanceof Error ? err.stack : undefined }));
+  return { code: "INTERNAL_ERROR", message: "An unexpected error occurred.", status: 500 };
+}
+
+/** The ApiError a failed outcome stands for, on the caller's side of the RPC. */
+export function fromWire(error: WireError): ApiError {
+  return new ApiError(error.code, error.message, {
+    status: error.status,
+    details: error.details,
+    headers: error.headers,
+  });
+}
