@@ -5,6 +5,9 @@
  * A link renders on someone else's request, long after it was minted, so whatever needs a
  * caller to wait for it or to be told about it (async, webhookUrl), returns something other
  * than bytes (extract, extractFormat, hosted) or needs a proxy (geo*) is refused by name.
+ *
+ * A link is also public: `p` is signed, not encrypted, and sits in HTML that anyone can read.
+ * So secrets — cookies, custom headers, `user:pass@` in the url — are refused on links too.
  */
 import { z } from "zod";
 import { LIMITS } from "../src/limits";
@@ -13,10 +16,20 @@ import { intIn, isPlainObject } from "./primitives";
 
 export const LINK_REFUSED = ["async", "webhookUrl", "extract", "extractFormat", "hosted", "geo", "geoCity", "geoState"] as const;
 
+/** Parameters that would publish a secret inside the link. */
+export const LINK_SECRETS = ["cookies", "headers"] as const;
+const PUBLIC_LINK = "Not allowed on render links: the link is public and would reveal it.";
+
 function linkRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx): void {
   captureRules(value, ctx);
   for (const key of LINK_REFUSED) {
     if (value[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: "Not supported on render links." });
+  }
+  for (const key of LINK_SECRETS) {
+    if (value[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: PUBLIC_LINK });
+  }
+  if (typeof value.url === "string" && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value.url.trim())) {
+    ctx.addIssue({ code: "custom", path: ["url"], message: PUBLIC_LINK });
   }
 }
 
