@@ -30,8 +30,19 @@ export const GEO_COUNTRIES = [
   "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN",
 ] as const;
 
-/** Request headers a customer may never set. */
-export const FORBIDDEN_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding"]);
+/**
+ * Request headers a customer may never set: the spec's four, plus the hop-by-hop and proxy
+ * headers Chromium's network stack will not send (with one of them set, the navigation stalls
+ * until the timeout instead of failing). `Proxy-*` as a whole.
+ */
+export const FORBIDDEN_HEADERS = new Set([
+  "host", "connection", "content-length", "transfer-encoding",
+  "keep-alive", "upgrade", "te", "trailer", "cookie2",
+]);
+const isForbiddenHeader = (name: string): boolean => {
+  const lower = name.toLowerCase();
+  return FORBIDDEN_HEADERS.has(lower) || lower.startsWith("proxy-");
+};
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
@@ -112,7 +123,7 @@ export const headersSchema = z.unknown().transform((value, ctx): Array<[string, 
     const path = [name];
     if (!HEADER_NAME.test(name)) {
       ctx.addIssue({ code: "custom", path, message: "Invalid header name." });
-    } else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
+    } else if (isForbiddenHeader(name)) {
       ctx.addIssue({ code: "custom", path, message: `The ${name} header cannot be overridden.` });
     } else if (typeof v !== "string") {
       ctx.addIssue({ code: "custom", path, message: "Header values must be strings." });
@@ -197,8 +208,39 @@ function optionalShape<T extends Record<string, z.ZodType>>(fields: T): Optional
   return out as OptionalShape<T>;
 }
 
+/** PDF page sizes in inches, portrait. */
+const PDF_PAGE_INCHES: Record<(typeof PDF_FORMATS)[number], [number, number]> = {
+  A4: [210 / 25.4, 297 / 25.4],
+  Letter: [8.5, 11],
+  Legal: [8.5, 14],
+  Tabloid: [11, 17],
+  A3: [297 / 25.4, 420 / 25.4],
+};
+const INCHES_PER_UNIT: Record<string, number> = { px: 1 / 96, in: 1, cm: 1 / 2.54, mm: 1 / 25.4, pt: 1 / 72, pc: 1 / 6 };
+const inches = (length: string | undefined): number => {
+  const m = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(length ?? "0");
+  return m ? Number(m[1]) * (INCHES_PER_UNIT[m[2] ?? ""] ?? 0) : 0;
+};
+/** Margins must leave this much of the page (Chromium refuses an empty content area with a
+ *  bare "invalid print parameters"; a Free-plan footer takes 0.4in of a zero bottom margin). */
+const PDF_MIN_CONTENT_INCHES = 1;
+
 /** Cross-field rules every capture request obeys, wherever it arrives from. */
 export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx): void {
+  if (value.pdfMargin !== undefined) {
+    const [w, h] = PDF_PAGE_INCHES[value.pdfFormat ?? "A4"];
+    const [width, height] = value.pdfLandscape === true ? [h, w] : [w, h];
+    const m = value.pdfMargin;
+    for (const [sides, size] of [[["top", "bottom"], height], [["left", "right"], width]] as const) {
+      if (inches(m[sides[0]]) + inches(m[sides[1]]) > size - PDF_MIN_CONTENT_INCHES) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["pdfMargin", sides[0]],
+          message: `${sides[0]} + ${sides[1]} margins must leave at least ${PDF_MIN_CONTENT_INCHES}in of the ${size.toFixed(2)}in page.`,
+        });
+      }
+    }
+  }
   const sources = (["url", "html", "markdown"] as const).filter((k) => value[k] !== undefined);
   if (sources.length !== 1) {
     ctx.addIssue({
