@@ -3,6 +3,7 @@
  * Durable Object classes are re-exported here so the runtime can find them.
  */
 import { newApp } from "./http/app";
+import { handleQueue } from "./jobs/queue";
 import { sweepExpired } from "./storage/hosted";
 
 export { Account } from "./accounts/account";
@@ -13,6 +14,8 @@ const app = newApp();
 
 export default {
   fetch: app.fetch,
+  // capture-jobs, webhooks and their dead-letter queues (src/jobs/).
+  queue: (batch, env) => handleQueue(batch, env),
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
       sweepExpired(env).then((deleted) => console.log(JSON.stringify({ level: "info", msg: "swept expired outputs", deleted }))),

@@ -15,6 +15,14 @@ import { reserve, setUsed, settle } from "./ledger";
 import { type RateState, hitRateLimit } from "./limiter";
 import { type Plan, type PlanId, PLANS } from "./plans";
 import { ACCOUNT_MIGRATIONS, migrate } from "./schema";
+import { JOBS } from "../jobs/constants";
+import { type FinishResult, type JobOutcome, type JobStore, type StartResult } from "./jobs";
+import { abortJob, finishJob, startJob } from "./jobs";
+import { type AdmitInput, type AdmitResult, abandonJobs, admitJobs, pruneJobs } from "./jobs-admit";
+import { type BatchView, type JobView, type ListQuery, type Page } from "./jobs-read";
+import { getBatch, getJob, listBatches, listJobs } from "./jobs-read";
+import { type AttemptRecord, type WebhookDelivery, failWebhook, markWebhooksQueued } from "./jobs-webhooks";
+import { recordWebhookAttempt, webhookDelivery } from "./jobs-webhooks";
 
 export interface AccountSummary {
   accountId: string;
@@ -182,5 +190,75 @@ export class Account extends DurableObject<Env> {
     const active = Math.max(0, row.active_jobs - n);
     this.sql.exec("UPDATE account SET active_jobs = ?", active);
     return { ok: true, active, limit: this.plan(row).activeJobs };
+  }
+
+  // Async jobs, batches and their webhooks: thin wrappers over src/accounts/jobs*.ts, each
+  // one transaction (guarded transitions: see jobs.ts).
+
+  private jobStore(): JobStore {
+    const row = this.row();
+    if (!row) throw new Error("account does not exist");
+    const plan = this.plan(row);
+    return { sql: this.sql, now: this.clock(), creditLimit: plan.monthlyCredits, activeJobLimit: plan.activeJobs };
+  }
+
+  private tx<T>(work: (store: JobStore) => T): T {
+    const store = this.jobStore();
+    return this.ctx.storage.transactionSync(() => work(store));
+  }
+
+  admitJobs(input: AdmitInput): AdmitResult {
+    return this.tx((s) => {
+      pruneJobs(s, JOBS.retentionMs);
+      return admitJobs(s, input);
+    });
+  }
+
+  abandonJobs(jobIds: string[], batchId: string | null): number {
+    return this.tx((s) => abandonJobs(s, jobIds, batchId));
+  }
+
+  startJob(jobId: string, attempt: number): StartResult {
+    return this.tx((s) => startJob(s, jobId, attempt));
+  }
+
+  finishJob(jobId: string, outcome: JobOutcome): FinishResult {
+    return this.tx((s) => finishJob(s, jobId, outcome));
+  }
+
+  abortJob(jobId: string, error: string): FinishResult {
+    return this.tx((s) => abortJob(s, jobId, error));
+  }
+
+  getJob(jobId: string): JobView | null {
+    return getJob(this.sql, jobId);
+  }
+
+  listJobs(query: ListQuery): Page<JobView> {
+    return listJobs(this.sql, query);
+  }
+
+  getBatch(batchId: string): BatchView | null {
+    return getBatch(this.sql, batchId);
+  }
+
+  listBatches(query: ListQuery): Page<BatchView> {
+    return listBatches(this.sql, query);
+  }
+
+  webhookDelivery(deliveryId: string): WebhookDelivery | null {
+    return webhookDelivery(this.sql, deliveryId);
+  }
+
+  markWebhooksQueued(deliveryIds: string[]): void {
+    this.tx((s) => markWebhooksQueued(s.sql, deliveryIds));
+  }
+
+  recordWebhookAttempt(deliveryId: string, attempt: AttemptRecord): boolean {
+    return this.tx((s) => recordWebhookAttempt(s.sql, deliveryId, attempt, s.now));
+  }
+
+  failWebhook(deliveryId: string, error: string): boolean {
+    return this.tx((s) => failWebhook(s.sql, deliveryId, error, s.now));
   }
 }

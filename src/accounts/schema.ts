@@ -44,6 +44,59 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       count INTEGER NOT NULL
     )`,
   ],
+  // v2: async jobs, batches and their webhook deliveries (src/accounts/jobs.ts). `seq` orders
+  // listings newest first; `lease` is the queue delivery attempt holding a processing job.
+  [
+    `CREATE TABLE batches (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'completed')),
+      total_jobs INTEGER NOT NULL CHECK (total_jobs > 0),
+      completed_jobs INTEGER NOT NULL DEFAULT 0,
+      failed_jobs INTEGER NOT NULL DEFAULT 0,
+      webhook_url TEXT,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER,
+      CHECK (completed_jobs + failed_jobs <= total_jobs)
+    )`,
+    `CREATE INDEX batches_by_status ON batches (status, seq)`,
+    `CREATE TABLE jobs (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      batch_id TEXT REFERENCES batches (id),
+      status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'completed', 'failed')),
+      url TEXT,
+      format TEXT NOT NULL,
+      webhook_url TEXT,
+      reservation_id TEXT NOT NULL,
+      lease INTEGER NOT NULL DEFAULT 0,
+      result_url TEXT,
+      result_meta TEXT,
+      error TEXT,
+      created_at INTEGER NOT NULL,
+      started_at INTEGER,
+      completed_at INTEGER
+    )`,
+    `CREATE INDEX jobs_by_status ON jobs (status, seq)`,
+    `CREATE INDEX jobs_by_batch ON jobs (batch_id, seq)`,
+    `CREATE INDEX jobs_by_completion ON jobs (completed_at)`,
+    `CREATE INDEX batches_by_completion ON batches (completed_at)`,
+    `CREATE TABLE webhook_deliveries (
+      delivery_id TEXT PRIMARY KEY,
+      subject_kind TEXT NOT NULL CHECK (subject_kind IN ('job', 'batch')),
+      subject_id TEXT NOT NULL,
+      event TEXT NOT NULL,
+      url TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_status INTEGER,
+      last_error TEXT,
+      last_attempt_at INTEGER,
+      created_at INTEGER NOT NULL,
+      UNIQUE (subject_kind, subject_id)
+    )`,
+    `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

@@ -16,6 +16,13 @@ import type { AppEnv } from "../types";
 import { FAILURE } from "../../capture/failures";
 import { LIMITS } from "../../limits";
 import { publicOrigin, signedImageUrl, storeOutput } from "../../storage/hosted";
+import { submitAsyncCapture } from "../../jobs/submit";
+
+/** async: true — queued; 202 `{jobId, status: "queued"}` with the reserved credit in meta.usage. */
+async function sendAsync(c: Context<AppEnv>, req: CaptureRequest) {
+  const { data, usage } = await submitAsyncCapture(c.env, c.get("auth"), req, c.req.url);
+  return c.json(successBody(c.get("requestId"), data, usage), 202);
+}
 
 async function run(c: Context<AppEnv>, req: CaptureRequest, options: PrepareOptions = {}, output: CaptureSpec["output"] = "image") {
   const auth = c.get("auth");
@@ -61,6 +68,7 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
 export const screenshotRoutes = new Hono<AppEnv>()
   .post("/screenshot", authenticate(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
+    if (req.async === true) return sendAsync(c, req);
     return req.hosted === true ? sendHosted(c, req) : sendBytes(c, req);
   })
   .get("/screenshot", authenticate({ allowQueryKey: true }), async (c) => {
@@ -72,6 +80,7 @@ export const screenshotRoutes = new Hono<AppEnv>()
   })
   .post("/screenshot/json", authenticate(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
+    if (req.async === true) return sendAsync(c, req);
     const extract = requestedExtraction(req);
     const handled = ["extract", "extractFormat"] as const;
     const { spec, result, usage, capturedAt, loadTimeMs } = await run(c, req, { handled }, extract ? "image+dom" : "image");

@@ -1,0 +1,69 @@
+/**
+ * POST /v1/screenshot/batch: `{urls, defaults, webhookUrl, cacheTtl}`. `defaults` takes the
+ * shared capture settings; the spec's per-job-only parameters are refused by name (400), as
+ * are those a batch of URLs has no use for. Each URL is checked later, one by one, through the
+ * same path as a single capture (src/http/routes/batch.ts).
+ */
+import { z } from "zod";
+import { LIMITS } from "../src/limits";
+import { JOBS } from "../src/jobs/constants";
+import { type CaptureRequest, captureRules, captureShape } from "./capture";
+import { intIn, isPlainObject } from "./primitives";
+
+/** The spec's list: not accepted in `defaults`. */
+export const PER_JOB_ONLY = [
+  "url", "html", "async", "webhookUrl", "cookies", "headers", "selector", "waitForSelector",
+  "blockResourceTypes", "pdfMargin",
+] as const;
+
+/** Not meaningful for a batch of URLs (or set at the top level): refused too. */
+const NOT_IN_DEFAULTS: Readonly<Record<string, string>> = {
+  markdown: "A batch captures URLs; markdown is not accepted.",
+  data: "A batch captures URLs; template data is not accepted.",
+  hosted: "Batch results are always hosted.",
+  extract: "Extraction is not available for batches.",
+  extractFormat: "Extraction is not available for batches.",
+  cacheTtl: "Set cacheTtl at the top level of the batch.",
+};
+
+const refused = new Set<string>([...PER_JOB_ONLY, ...Object.keys(NOT_IN_DEFAULTS)]);
+const sharedShape = Object.fromEntries(Object.entries(captureShape).filter(([key]) => !refused.has(key)));
+const sharedSettings = z.strictObject(sharedShape);
+
+export type BatchDefaults = Omit<CaptureRequest, (typeof PER_JOB_ONLY)[number] | keyof typeof NOT_IN_DEFAULTS>;
+
+export const batchDefaultsSchema = z.unknown().transform((value, ctx): BatchDefaults => {
+  if (!isPlainObject(value)) {
+    ctx.addIssue({ code: "custom", message: "Must be an object of capture settings." });
+    return z.NEVER;
+  }
+  const shared: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if ((PER_JOB_ONLY as readonly string[]).includes(key)) {
+      ctx.addIssue({ code: "custom", path: [key], message: `${key} is per-job only; it is not accepted in batch defaults.` });
+    } else if (key in NOT_IN_DEFAULTS) {
+      ctx.addIssue({ code: "custom", path: [key], message: NOT_IN_DEFAULTS[key] ?? "Not accepted in batch defaults." });
+    } else {
+      Object.defineProperty(shared, key, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  // Cross-field rules of a capture (geoCity needs geo, …), checked with a stand-in url.
+  captureRules({ ...shared, url: "https://example.com/" } as Partial<CaptureRequest>, ctx);
+  const parsed = sharedSettings.safeParse(shared);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+    return z.NEVER;
+  }
+  return parsed.data as BatchDefaults;
+});
+
+export const batchRequestSchema = z.strictObject({
+  urls: z
+    .array(z.string().min(1, "Must not be empty."))
+    .min(1, "At least one URL is required.")
+    .max(JOBS.batchMaxUrls, `At most ${JOBS.batchMaxUrls} URLs.`),
+  defaults: batchDefaultsSchema.optional(),
+  webhookUrl: z.string().min(1).optional(),
+  cacheTtl: intIn(LIMITS.cacheTtl.min, LIMITS.cacheTtl.max).optional(),
+});
+export type BatchRequest = z.output<typeof batchRequestSchema>;

@@ -1,0 +1,126 @@
+/**
+ * Webhook deliveries of the Account DO: one row per event (at most one per job or batch, by a
+ * UNIQUE constraint), created in the same transaction as the transition that causes it. The
+ * row is the delivery's state: pending (not yet on the queue) → queued → delivered | failed,
+ * with the attempt count and the last answer, shown in GET /v1/jobs/:id and /v1/batches/:id.
+ * The event body is rebuilt from the finished job/batch at each attempt: the same bytes every
+ * time, since a finished record no longer changes.
+ */
+import { getBatch, getJob } from "./jobs-read";
+
+export type WebhookEvent = "job.completed" | "job.failed" | "batch.completed";
+
+export interface WebhookDelivery {
+  deliveryId: string;
+  event: WebhookEvent;
+  url: string;
+  state: "pending" | "queued" | "delivered" | "failed";
+  attempts: number;
+  /** The event body, serialized (the raw body that is signed and sent). */
+  body: string;
+}
+
+export interface AttemptRecord {
+  /** HTTP status received; null when none (timeout, network error, refused URL). */
+  status: number | null;
+  error: string | null;
+  /** delivered / failed are final; retry keeps the delivery open. */
+  outcome: "delivered" | "retry" | "failed";
+}
+
+interface DeliveryRow extends Record<string, SqlStorageValue> {
+  delivery_id: string;
+  subject_kind: "job" | "batch";
+  subject_id: string;
+  event: WebhookEvent;
+  url: string;
+  state: WebhookDelivery["state"];
+  attempts: number;
+}
+
+/** Records a new delivery for a subject; returns its id (null if the subject already has one). */
+export function emitWebhook(
+  sql: SqlStorage,
+  input: { kind: "job" | "batch"; id: string; event: WebhookEvent; url: string; now: number },
+): string | null {
+  const deliveryId = crypto.randomUUID();
+  const inserted = sql
+    .exec(
+      `INSERT INTO webhook_deliveries (delivery_id, subject_kind, subject_id, event, url, state, created_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (subject_kind, subject_id) DO NOTHING
+       RETURNING delivery_id`,
+      deliveryId, input.kind, input.id, input.event, input.url, input.now,
+    )
+    .toArray();
+  return inserted.length > 0 ? deliveryId : null;
+}
+
+function payloadFor(sql: SqlStorage, row: DeliveryRow): Record<string, unknown> | null {
+  if (row.subject_kind === "job") {
+    const job = getJob(sql, row.subject_id);
+    if (!job) return null;
+    return row.event === "job.completed"
+      ? { event: row.event, jobId: job.jobId, status: job.status, resultUrl: job.resultUrl, metadata: job.metadata, completedAt: job.completedAt }
+      : { event: row.event, jobId: job.jobId, status: job.status, error: job.error, completedAt: job.completedAt };
+  }
+  const batch = getBatch(sql, row.subject_id);
+  if (!batch) return null;
+  return {
+    event: row.event,
+    batchId: batch.batchId,
+    status: batch.status,
+    outcome: batch.outcome,
+    totalJobs: batch.totalJobs,
+    completedJobs: batch.completedJobs,
+    failedJobs: batch.failedJobs,
+    completedAt: batch.completedAt,
+    jobs: (batch.jobs ?? []).map((j) =>
+      j.status === "completed"
+        ? { jobId: j.jobId, url: j.url, status: j.status, resultUrl: j.resultUrl }
+        : { jobId: j.jobId, url: j.url, status: j.status, error: j.error },
+    ),
+  };
+}
+
+/** The delivery with its event body, or null when unknown (or its subject is gone). */
+export function webhookDelivery(sql: SqlStorage, deliveryId: string): WebhookDelivery | null {
+  const row = sql.exec<DeliveryRow>("SELECT * FROM webhook_deliveries WHERE delivery_id = ?", deliveryId).toArray()[0];
+  if (!row) return null;
+  const payload = payloadFor(sql, row);
+  if (!payload) return null;
+  const body = JSON.stringify(payload);
+  return { deliveryId, event: row.event, url: row.url, state: row.state, attempts: row.attempts, body };
+}
+
+/** pending → queued once the message is on the webhooks queue. */
+export function markWebhooksQueued(sql: SqlStorage, deliveryIds: string[]): void {
+  for (const id of deliveryIds) {
+    sql.exec("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ? AND state = 'pending'", id);
+  }
+}
+
+/** Counts one attempt and its answer; false when the delivery was already final. */
+export function recordWebhookAttempt(sql: SqlStorage, deliveryId: string, attempt: AttemptRecord, now: number): boolean {
+  const state = attempt.outcome === "retry" ? "queued" : attempt.outcome;
+  const changed = sql
+    .exec(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = ?, last_error = ?,
+       last_attempt_at = ?, state = ? WHERE delivery_id = ? AND state IN ('pending', 'queued')
+       RETURNING delivery_id`,
+      attempt.status, attempt.error, now, state, deliveryId,
+    )
+    .toArray();
+  return changed.length > 0;
+}
+
+/** The dead-letter path: gives up on a delivery that is still open. */
+export function failWebhook(sql: SqlStorage, deliveryId: string, error: string, now: number): boolean {
+  const changed = sql
+    .exec(
+      `UPDATE webhook_deliveries SET state = 'failed', last_error = ?, last_attempt_at = COALESCE(last_attempt_at, ?)
+       WHERE delivery_id = ? AND state IN ('pending', 'queued') RETURNING delivery_id`,
+      error, now, deliveryId,
+    )
+    .toArray();
+  return changed.length > 0;
+}

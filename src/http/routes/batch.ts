@@ -1,0 +1,83 @@
+/**
+ * POST /v1/screenshot/batch (paid plans). Checks, in order: the plan allows batches (403), the
+ * body (400, per-job-only defaults named), the plan's batch cap (400 BATCH_LIMIT_EXCEEDED), the
+ * webhook URL (400 INVALID_WEBHOOK_URL), then EVERY url through the single-capture path (guard,
+ * plan gates, DNS, reputation) — one bad URL rejects the whole batch, its index in
+ * `details[].path` (`urls[57]`) — before anything is reserved or queued. 202 with the jobs in
+ * `urls` order; 1 credit per URL reserved (meta.usage.credits).
+ */
+import { Hono } from "hono";
+import { batchRequestSchema, type BatchDefaults } from "../../../schemas/batch";
+import type { CaptureRequest } from "../../../schemas/capture";
+import { authenticate, type AuthContext } from "../../accounts/auth";
+import { requireFeature } from "../../accounts/policy";
+import { prepareCapture } from "../../capture/request";
+import type { CaptureSpec } from "../../capture/spec";
+import { JOBS } from "../../jobs/constants";
+import { mapLimit } from "../../jobs/pool";
+import { submitJobs } from "../../jobs/submit";
+import { requireWebhookUrl } from "../../jobs/webhook-url";
+import { LIMITS } from "../../limits";
+import { publicOrigin } from "../../storage/hosted";
+import { jsonBody } from "../body";
+import { successBody } from "../envelope";
+import { ApiError, type ErrorDetail } from "../errors";
+import type { AppEnv } from "../types";
+
+type Checked = { ok: true; spec: CaptureSpec } | { ok: false; index: number; error: ApiError };
+
+/** Every URL as a single capture would check it; the first failing index decides the answer. */
+async function prepareUrls(env: Env, auth: AuthContext, urls: string[], defaults: BatchDefaults): Promise<CaptureSpec[]> {
+  const checked = await mapLimit(urls, JOBS.submitConcurrency, async (url, index): Promise<Checked> => {
+    const req: CaptureRequest = { ...defaults, url };
+    try {
+      return { ok: true, spec: await prepareCapture(env, auth, req) };
+    } catch (err) {
+      if (err instanceof ApiError) return { ok: false, index, error: err };
+      throw err;
+    }
+  });
+  const failed = checked.filter((c): c is Extract<Checked, { ok: false }> => !c.ok);
+  const first = failed[0];
+  if (!first) return checked.flatMap((c) => (c.ok ? [c.spec] : []));
+  const details: ErrorDetail[] = failed.flatMap(({ index, error }) =>
+    (error.details ?? [{ path: "url", message: error.message }]).map((d) => ({
+      path: d.path === "url" ? `urls[${index}]` : `urls[${index}] (${d.path})`,
+      message: d.message,
+    })),
+  );
+  const more = failed.length > 1 ? ` (${failed.length} URLs were refused)` : "";
+  throw new ApiError(first.error.code, `urls[${first.index}]: ${first.error.message}${more}`, {
+    details,
+    status: first.error.status,
+  });
+}
+
+export const batchRoutes = new Hono<AppEnv>().post("/screenshot/batch", authenticate(), async (c) => {
+  const auth = c.get("auth");
+  requireFeature(auth, "batch");
+  const body = await jsonBody(c, batchRequestSchema);
+  if (body.urls.length > auth.plan.batchCap) {
+    throw new ApiError(
+      "BATCH_LIMIT_EXCEEDED",
+      `This batch has ${body.urls.length} URLs; the ${auth.plan.name} plan allows at most ${auth.plan.batchCap}.`,
+      { details: [{ path: "urls", message: `At most ${auth.plan.batchCap} URLs on the ${auth.plan.name} plan.` }] },
+    );
+  }
+  const webhookUrl = body.webhookUrl === undefined ? null : await requireWebhookUrl(c.env, body.webhookUrl);
+  const specs = await prepareUrls(c.env, auth, body.urls, body.defaults ?? {});
+  const submitted = await submitJobs(c.env, auth, {
+    specs,
+    batch: true,
+    webhookUrl,
+    cacheTtl: body.cacheTtl ?? LIMITS.cacheTtl.default,
+    origin: publicOrigin(c.env, c.req.url),
+  });
+  const data = {
+    batchId: submitted.batchId,
+    status: "queued" as const,
+    totalJobs: submitted.jobs.length,
+    jobs: submitted.jobs.map((job) => ({ jobId: job.jobId, url: job.url, status: "queued" as const })),
+  };
+  return c.json(successBody(c.get("requestId"), data, submitted.usage), 202);
+});

@@ -1,0 +1,153 @@
+/**
+ * The `capture-jobs` consumer and its dead-letter queue.
+ *
+ * Per message: take the job (queued → processing, guarded in the Account DO; refused = a
+ * duplicate or a racing delivery: ack and stop), capture, store the output in R2, finish
+ * (processing → completed with a signed result URL valid for cacheTtl). A transient failure
+ * (browser crash, network, timeout) is retried with backoff while attempts remain; a
+ * deterministic one (element not found, invalid cookie domain) fails at once. A failed job
+ * carries one of the spec's sanitized error strings; its credit is refunded.
+ *
+ * A message that still ends up on `capture-jobs-dlq` (the consumer itself kept failing) fails
+ * its job with the generic error, if it is not finished already.
+ */
+import { accountStub } from "../accounts/directory";
+import type { JobOutcome } from "../accounts/jobs";
+import type { CaptureOutcome } from "../capture/browser-host";
+import type { CaptureResult } from "../capture/capture";
+import { type CaptureFailure, FAILURE, toFailure } from "../capture/failures";
+import { browserHost } from "../capture/service";
+import type { CaptureSpec } from "../capture/spec";
+import { config } from "../config";
+import { signedImageUrl, storeOutput } from "../storage/hosted";
+import { JOBS } from "./constants";
+import { type CaptureJobMessage, type JobDocument, captureJobMessage, deleteJobDocument, readJobDocument } from "./messages";
+import { enqueueWebhooks } from "./webhooks";
+
+export interface CaptureDeps {
+  /** Runs one capture; the default is a BrowserHost. Tests replace it. */
+  capture: (env: Env, spec: CaptureSpec) => Promise<CaptureOutcome>;
+}
+
+const DEFAULT_DEPS: CaptureDeps = { capture: (env, spec) => browserHost(env).capture(spec) };
+
+const SANITIZED: ReadonlySet<string> = new Set(Object.values(FAILURE));
+
+/** The user-facing reason of a failed job: always one of the spec's strings. */
+export function jobError(failure: CaptureFailure): string {
+  return SANITIZED.has(failure.message) ? failure.message : FAILURE.generic;
+}
+
+/** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
+export function captureRetryDelay(attempt: number): number {
+  return JOBS.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
+}
+
+function log(level: "info" | "error", msg: string, extra: Record<string, unknown>): void {
+  const line = JSON.stringify({ level, msg, ...extra });
+  if (level === "error") console.error(line);
+  else console.log(line);
+}
+
+export async function handleCaptureBatch(batch: MessageBatch, env: Env, deps: CaptureDeps = DEFAULT_DEPS): Promise<void> {
+  await Promise.all(batch.messages.map((message) => handleCaptureMessage(message, env, deps)));
+}
+
+async function handleCaptureMessage(message: Message, env: Env, deps: CaptureDeps): Promise<void> {
+  const parsed = captureJobMessage.safeParse(message.body);
+  if (!parsed.success) {
+    log("error", "capture-jobs: malformed message dropped", { id: message.id });
+    message.ack();
+    return;
+  }
+  try {
+    await processJob(parsed.data, message, env, deps);
+  } catch (err) {
+    // Our own failure (DO, R2, queue unreachable): retry; past max_retries the DLQ fails the job.
+    log("error", "capture-jobs: processing error, retrying", { jobId: parsed.data.jobId, error: String(err) });
+    message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
+  }
+}
+
+async function processJob(msg: CaptureJobMessage, message: Message, env: Env, deps: CaptureDeps): Promise<void> {
+  const account = accountStub(env, msg.accountId);
+  const start = await account.startJob(msg.jobId, message.attempts);
+  if (!start.ok) {
+    log("info", "capture-jobs: job not taken", { jobId: msg.jobId, status: start.status, attempt: message.attempts });
+    await enqueueWebhooks(env, msg.accountId, start.pendingWebhooks);
+    message.ack();
+    return;
+  }
+  const doc = await readJobDocument(env, msg);
+  if (!doc) {
+    log("error", "capture-jobs: job document missing", { jobId: msg.jobId });
+    await finish(env, msg, { status: "failed", error: FAILURE.generic });
+    message.ack();
+    return;
+  }
+
+  const started = Date.now();
+  const outcome = await deps.capture(env, doc.spec).catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) }));
+  const failure = outcome.ok ? await complete(env, msg, doc, outcome.result, Date.now() - started) : outcome.failure;
+  if (failure === null) {
+    message.ack();
+    return;
+  }
+  if (failure.transient && message.attempts < JOBS.captureAttempts) {
+    log("info", "capture-jobs: transient failure, retrying", { jobId: msg.jobId, attempt: message.attempts, error: failure.message });
+    message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
+    return;
+  }
+  await finish(env, msg, { status: "failed", error: jobError(failure) });
+  message.ack();
+}
+
+/** Stores the output and completes the job; the failure to report when storing failed. */
+async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, result: CaptureResult, loadTimeMs: number): Promise<CaptureFailure | null> {
+  const stored = await storeOutput(env, {
+    bytes: result.bytes,
+    contentType: result.contentType,
+    ttlSeconds: doc.cacheTtl,
+    accountId: msg.accountId,
+    prefix: "j",
+  }).catch((err: unknown) => {
+    log("error", "capture-jobs: storing the result failed", { jobId: msg.jobId, error: String(err) });
+    return null;
+  });
+  if (!stored) return { code: "CAPTURE_FAILED", status: 500, message: FAILURE.storage, transient: true };
+  const resultUrl = await signedImageUrl(env, config(env).publicBaseUrl || doc.origin, stored);
+  const meta = { width: result.width, height: result.height, loadTimeMs, bytesSize: result.bytes.byteLength };
+  const changed = await finish(env, msg, { status: "completed", resultUrl, meta });
+  if (!changed) await env.OUTPUTS.delete(stored.key); // another delivery finished it first
+  return null;
+}
+
+/** processing → completed | failed; then the document goes and the webhooks are queued. */
+async function finish(env: Env, msg: CaptureJobMessage, outcome: JobOutcome): Promise<boolean> {
+  const result = await accountStub(env, msg.accountId).finishJob(msg.jobId, outcome);
+  if (result.changed) await deleteJobDocument(env, msg.accountId, msg.jobId);
+  await enqueueWebhooks(env, msg.accountId, result.webhooks);
+  return result.changed;
+}
+
+/** `capture-jobs-dlq`: the job fails with the generic reason unless it already finished. */
+export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = captureJobMessage.safeParse(message.body);
+    if (!parsed.success) {
+      message.ack();
+      continue;
+    }
+    const { accountId, jobId } = parsed.data;
+    try {
+      const result = await accountStub(env, accountId).abortJob(jobId, FAILURE.generic);
+      if (result.changed) await deleteJobDocument(env, accountId, jobId);
+      await enqueueWebhooks(env, accountId, result.webhooks);
+      log("error", "capture-jobs-dlq: job dead-lettered", { jobId, failed: result.changed });
+      message.ack();
+    } catch (err) {
+      log("error", "capture-jobs-dlq: could not fail the job, retrying", { jobId, error: String(err) });
+      message.retry({ delaySeconds: 30 });
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * What travels on the queues, zod-checked on receipt: ids only, never payloads (a queue message
+ * is capped at 128 KB; html/markdown may be 5 MB). The capture itself — the normalised
+ * CaptureSpec plus what the consumer needs to finish (cacheTtl, the public origin for the signed
+ * result URL) — is a JSON document in R2 at `jobs/<accountId>/<jobId>.json`.
+ */
+import { z } from "zod";
+import type { CaptureSpec } from "../capture/spec";
+import { isPlainObject } from "../../schemas/primitives";
+
+const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+export const captureJobMessage = z.strictObject({ accountId: id, jobId: id });
+export type CaptureJobMessage = z.infer<typeof captureJobMessage>;
+
+export const webhookMessage = z.strictObject({ accountId: id, deliveryId: id });
+export type WebhookMessage = z.infer<typeof webhookMessage>;
+
+export interface JobDocument {
+  v: 1;
+  accountId: string;
+  jobId: string;
+  spec: CaptureSpec;
+  /** Lifetime of the hosted result (and its signed URL), seconds. */
+  cacheTtl: number;
+  /** Origin of the signed result URL: PUBLIC_BASE_URL or the submitting request's origin. */
+  origin: string;
+}
+
+const jobDocument = z.object({
+  v: z.literal(1),
+  accountId: id,
+  jobId: id,
+  // Written by submit.ts from a CaptureSpec it built; only its shape is re-checked here.
+  spec: z.custom<CaptureSpec>((v) => isPlainObject(v) && isPlainObject(v.source) && typeof v.format === "string"),
+  cacheTtl: z.number().int().positive(),
+  origin: z.url({ protocol: /^https?$/ }),
+});
+
+export function jobDocumentKey(accountId: string, jobId: string): string {
+  return `jobs/${accountId}/${jobId}.json`;
+}
+
+/** The job's document, or null when missing or malformed. */
+export async function readJobDocument(env: Env, message: CaptureJobMessage): Promise<JobDocument | null> {
+  const object = await env.OUTPUTS.get(jobDocumentKey(message.accountId, message.jobId));
+  if (!object) return null;
+  const parsed = jobDocument.safeParse(await object.json().catch(() => null));
+  if (!parsed.success) return null;
+  const doc = parsed.data;
+  return doc.accountId === message.accountId && doc.jobId === message.jobId ? doc : null;
+}
+
+export async function writeJobDocument(env: Env, doc: JobDocument, ttlSeconds: number): Promise<void> {
+  const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+  await env.OUTPUTS.put(jobDocumentKey(doc.accountId, doc.jobId), JSON.stringify(doc), {
+    httpMetadata: { contentType: "application/json" },
+    // The hourly sweep deletes objects past `expires` (storage/hosted.ts).
+    customMetadata: { expires: String(expires), accountId: doc.accountId },
+  });
+}
+
+export function deleteJobDocument(env: Env, accountId: string, jobId: string): Promise<void> {
+  return env.OUTPUTS.delete(jobDocumentKey(accountId, jobId));
+}

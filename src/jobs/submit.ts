@@ -1,0 +1,135 @@
+/**
+ * Submitting async work (async captures and batches), in the order DESIGN.md gives:
+ * admit in the Account DO (active-job slots, one credit reservation per job, rows `queued`) →
+ * the CaptureSpecs to R2 → one `{accountId, jobId}` message per job on `capture-jobs` → 202.
+ * If storing or queueing fails, the admission is undone (jobs deleted, credits refunded, slots
+ * released) before the error is answered, so nothing the caller never saw keeps holding them.
+ */
+import type { CaptureRequest } from "../../schemas/capture";
+import type { AuthContext } from "../accounts/auth";
+import type { AdmitResult } from "../accounts/jobs-admit";
+import { prepareCapture } from "../capture/request";
+import type { CaptureSpec } from "../capture/spec";
+import type { Usage } from "../http/envelope";
+import { ApiError } from "../http/errors";
+import { LIMITS } from "../limits";
+import { publicOrigin } from "../storage/hosted";
+import { JOBS } from "./constants";
+import { type CaptureJobMessage, writeJobDocument } from "./messages";
+import { mapLimit } from "./pool";
+import { requireWebhookUrl } from "./webhook-url";
+
+export interface SubmitInput {
+  specs: CaptureSpec[];
+  /** True for POST /v1/screenshot/batch: the jobs form a batch, which holds the webhook. */
+  batch: boolean;
+  webhookUrl: string | null;
+  cacheTtl: number;
+  origin: string;
+}
+
+export interface Admitted {
+  batchId: string | null;
+  jobs: Array<{ jobId: string; url: string | null }>;
+  usage: Usage;
+  messages: CaptureJobMessage[];
+}
+
+const QUEUE_BATCH = 100; // messages per sendBatch call (the Queues limit)
+
+function refusal(result: Extract<AdmitResult, { ok: false }>, n: number): ApiError {
+  if (result.reason === "queue_limit") {
+    return new ApiError(
+      "QUEUE_LIMIT_REACHED",
+      `Too many active async jobs: ${result.active} of ${result.limit} are queued or processing ` +
+        `and this request adds ${n}. Wait for some to finish.`,
+    );
+  }
+  const { usage } = result;
+  return new ApiError(
+    "USAGE_EXCEEDED",
+    `Monthly credits exhausted: this request needs ${n}, ${usage.remaining ?? 0} of ` +
+      `${usage.limit ?? 0} remain. Credits reset at ${usage.resetsAt}.`,
+  );
+}
+
+/** Admits the jobs and stores their documents; nothing is queued yet (see `enqueueJobs`). */
+export async function createJobs(env: Env, auth: AuthContext, input: SubmitInput): Promise<Admitted> {
+  const jobs = input.specs.map((spec) => ({
+    id: crypto.randomUUID(),
+    url: spec.source.kind === "url" ? spec.source.url : null,
+    format: spec.format,
+  }));
+  const batchId = input.batch ? crypto.randomUUID() : null;
+  const webhookUrl = input.webhookUrl;
+  const admitted = await auth.account.admitJobs({ jobs, batchId, webhookUrl, reservationTtlMs: JOBS.reservationTtlMs });
+  if (!admitted.ok) throw refusal(admitted, jobs.length);
+
+  const ids = jobs.map((j) => j.id);
+  try {
+    await mapLimit(jobs, JOBS.submitConcurrency, (job, i) =>
+      writeJobDocument(
+        env,
+        { v: 1, accountId: auth.accountId, jobId: job.id, spec: input.specs[i] as CaptureSpec, cacheTtl: input.cacheTtl, origin: input.origin },
+        JOBS.documentTtlSeconds,
+      ),
+    );
+  } catch (err) {
+    throw await undo(auth, ids, batchId, "store job documents", err);
+  }
+  return {
+    batchId,
+    jobs: jobs.map((j) => ({ jobId: j.id, url: j.url })),
+    usage: { credits: jobs.length, remaining: admitted.remaining },
+    messages: ids.map((jobId) => ({ accountId: auth.accountId, jobId })),
+  };
+}
+
+export async function enqueueJobs(env: Env, messages: CaptureJobMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += QUEUE_BATCH) {
+    await env.CAPTURE_JOBS.sendBatch(messages.slice(i, i + QUEUE_BATCH).map((body) => ({ body })));
+  }
+}
+
+/** Admit, store, queue; undone when queueing fails. */
+export async function submitJobs(env: Env, auth: AuthContext, input: SubmitInput): Promise<Admitted> {
+  const admitted = await createJobs(env, auth, input);
+  try {
+    await enqueueJobs(env, admitted.messages);
+  } catch (err) {
+    throw await undo(auth, admitted.messages.map((m) => m.jobId), admitted.batchId, "queue jobs", err);
+  }
+  return admitted;
+}
+
+async function undo(auth: AuthContext, ids: string[], batchId: string | null, step: string, err: unknown): Promise<ApiError> {
+  console.error(JSON.stringify({ level: "error", msg: `async submit: could not ${step}`, accountId: auth.accountId, error: String(err) }));
+  await auth.account.abandonJobs(ids, batchId).catch((undoError: unknown) => {
+    // Credits lapse with their reservations; slots stay taken until an operator fixes them.
+    console.error(JSON.stringify({ level: "error", msg: "async submit: undo failed", accountId: auth.accountId, error: String(undoError) }));
+  });
+  return new ApiError("INTERNAL_ERROR", "The capture could not be queued; nothing was charged.");
+}
+
+/** POST /v1/screenshot(/json) with async: true → `{jobId, status}` and the reserved credit. */
+export async function submitAsyncCapture(
+  env: Env,
+  auth: AuthContext,
+  req: CaptureRequest,
+  requestUrl: string,
+): Promise<{ data: { jobId: string; status: "queued" }; usage: Usage }> {
+  const webhookUrl = req.webhookUrl === undefined ? null : await requireWebhookUrl(env, req.webhookUrl);
+  // Async results are always hosted, so `hosted` is accepted (and redundant) here.
+  const spec = await prepareCapture(env, auth, req, { handled: ["async", "webhookUrl", "hosted"] });
+  const cacheTtl = req.cacheTtl ?? LIMITS.cacheTtl.default;
+  const submitted = await submitJobs(env, auth, {
+    specs: [spec],
+    batch: false,
+    webhookUrl,
+    cacheTtl,
+    origin: publicOrigin(env, requestUrl),
+  });
+  const job = submitted.jobs[0];
+  if (!job) throw new Error("submitJobs returned no job");
+  return { data: { jobId: job.jobId, status: "queued" }, usage: submitted.usage };
+}
