@@ -13,6 +13,7 @@ import { ApiError, type ErrorDetail } from "./errors";
 export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Promise<unknown> {
   const declared = c.req.header("content-length");
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    await c.req.raw.body?.cancel().catch(() => {}); // do not wait for a body we refuse
     throw tooLarge(maxBytes);
   }
   const body = c.req.raw.body;

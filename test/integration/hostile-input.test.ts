@@ -125,6 +125,20 @@ describe("1–2. bodies over the cap, without or against Content-Length", () => 
     expect(pulled()).toBeLessThan(7 * MB);
   });
 
+  it("a declared Content-Length over the cap: 413 at once, the body left unread", async () => {
+    const { stream, pulled } = endless();
+    const res = await streamed(stream, { ...bearer(await refuser.key()), "content-length": String(6 * MB + 1) });
+    await refused(res, 413, "PAYLOAD_TOO_LARGE");
+    expect(pulled()).toBeLessThan(256 * KB);
+  });
+
+  it("a Content-Length that lies low does not lift the cap: what is read is counted", async () => {
+    const { stream, pulled } = endless();
+    const res = await streamed(stream, { ...bearer(await refuser.key()), "content-length": "100" });
+    await refused(res, 413, "PAYLOAD_TOO_LARGE");
+    expect(pulled()).toBeLessThan(7 * MB);
+  });
+
   it("without a key the body is never read: 401 first", async () => {
     const { stream, pulled } = endless();
     await refused(await streamed(stream, {}), 401, "MISSING_API_KEY");

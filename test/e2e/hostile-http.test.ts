@@ -1,0 +1,239 @@
+/**
+ * Hostile input that needs a real socket (shared/checklists/hostile-input.md, items 1, 2, 15,
+ * 21): chunked bodies without Content-Length, Content-Length that lies, broken framing, raw
+ * header bytes. Against `wrangler dev` on a free port with its own storage, like
+ * accounts-cli.test.ts (whose freePort/rawHttp helpers these mirror).
+ *
+ * Note on `wrangler dev`: when a client's body ends early, its proxy answers
+ * `500 Network connection lost` in text/plain itself, whatever the worker said. What is checked
+ * for those cases is that the worker took it as a client error: no unexpected error in its log,
+ * never our INTERNAL_ERROR envelope (the worker's own 400 is checked in-process, in
+ * test/integration/hostile-input.test.ts).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_SECRETS } from "../../vitest.config";
+
+const ROOT = join(import.meta.dirname, "../..");
+const CAP = 6 * 1024 * 1024;
+const BLOCKED_BODY = '{"url":"http://10.0.0.1/"}';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Sends raw bytes (then half-closes unless `keepOpen`) and returns what the server answers. */
+function rawHttp(port: number, bytes: Buffer, { keepOpen = false, timeoutMs = 5000 } = {}): Promise<string> {
+  return new Promise((resolve) => {
+    let reply = "";
+    const socket = connect(port, "127.0.0.1", () => (keepOpen ? socket.write(bytes) : socket.end(bytes)));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(`${reply}<timeout>`);
+    }, timeoutMs);
+    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
+    socket.on("end", () => {
+      clearTimeout(timer);
+      resolve(reply);
+    });
+    socket.on("error", (err) => {
+      clearTimeout(timer);
+      resolve(`${reply}<${err.message}>`);
+    });
+  });
+}
+
+/** Status line and parsed JSON body of a raw HTTP/1.1 reply. */
+function parseReply(reply: string): { status: number; json: { error?: { code: string } } | null; text: string } {
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0);
+  const text = reply.slice(reply.indexOf("\r\n\r\n") + 4);
+  let json = null;
+  try {
+    json = JSON.parse(text) as { error?: { code: string } };
+  } catch {
+    // not an envelope
+  }
+  return { status, json, text };
+}
+
+let child: ChildProcess | undefined;
+let output = "";
+let port = 0;
+let apiKey = "";
+const dir = mkdtempSync(join(tmpdir(), "edgeshot-hostile-"));
+
+beforeAll(async () => {
+  port = await freePort();
+  const inspector = await freePort();
+  const vars = Object.entries(TEST_SECRETS).flatMap(([k, v]) => (v ? ["--var", `${k}:${v}`] : []));
+  child = spawn(
+    join(ROOT, "node_modules/.bin/wrangler"),
+    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector), "--persist-to", join(dir, "state"), "--show-interactive-dev-session=false", ...vars],
+    { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ADMIN_TOKEN: "" } },
+  );
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 90_000;
+  while (!(await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`wrangler dev did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const res = await fetch(`http://127.0.0.1:${port}/admin/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ plan: "enterprise" }),
+  });
+  apiKey = ((await res.json()) as { data: { apiKey: string } }).data.apiKey;
+});
+
+afterAll(async () => {
+  const pid = child?.pid;
+  if (pid && child?.exitCode === null) {
+    const exited = new Promise((resolve) => child?.once("exit", resolve));
+    process.kill(-pid, "SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child?.exitCode === null) process.kill(-pid, "SIGKILL");
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Request head for POST /v1/screenshot/json with the extra header lines given. */
+const head = (extra: string, auth = `Authorization: Bearer ${apiKey}\r\n`) =>
+  Buffer.from(`POST /v1/screenshot/json HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nConnection: close\r\n${extra}\r\n`);
+
+/** Unexpected errors the worker logged (onError's INTERNAL_ERROR path) since `mark`. */
+const workerErrors = (mark: number) => output.slice(mark).split("\n").filter((l) => l.includes('"level":"error"'));
+
+/**
+ * Streams a body in 64 KB pieces (chunked, or raw after a Content-Length head) until the server
+ * answers or closes; never sends the end. `pauseMs` 0 floods.
+ */
+async function stream(headExtra: string, chunked: boolean, pauseMs: number) {
+  const socket: Socket = connect(port, "127.0.0.1");
+  await new Promise((r) => socket.once("connect", r));
+  let reply = "";
+  let sent = 0;
+  let sentWhenAnswered = -1;
+  let closed = false;
+  socket.on("data", (d: Buffer) => {
+    if (sentWhenAnswered < 0) sentWhenAnswered = sent;
+    reply += d.toString("latin1");
+  });
+  socket.on("error", () => (closed = true));
+  socket.on("close", () => (closed = true));
+  socket.write(head(headExtra));
+  const piece = Buffer.alloc(64 * 1024, 0x20);
+  const framed = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")]) : piece;
+  while (sentWhenAnswered < 0 && !closed && sent < 64 * 1024 * 1024) {
+    if (!socket.write(framed)) await new Promise((r) => { socket.once("drain", r); setTimeout(r, 200); });
+    sent += piece.length;
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  socket.destroy();
+  return { reply, sent, sentWhenAnswered, closed };
+}
+
+describe("1. bodies over the cap on a real socket", () => {
+  it("chunked, no Content-Length: 413 PAYLOAD_TOO_LARGE arrives while the body is still being sent", async () => {
+    const { reply, sentWhenAnswered } = await stream("Transfer-Encoding: chunked\r\n", true, 5);
+    const { status, json } = parseReply(reply);
+    expect(status).toBe(413);
+    expect(json?.error?.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(sentWhenAnswered).toBeGreaterThan(CAP);
+    expect(sentWhenAnswered).toBeLessThan(CAP + 2 * 1024 * 1024); // refused at the cap, not at the end
+  });
+
+  it("a flood is cut off soon after the cap (answer or close), never read to the end", async () => {
+    const { reply, sent, sentWhenAnswered, closed } = await stream("Transfer-Encoding: chunked\r\n", true, 0);
+    expect(closed || sentWhenAnswered >= 0).toBe(true);
+    expect(sent).toBeLessThan(24 * 1024 * 1024);
+    if (reply) expect(parseReply(reply).status).toBe(413);
+  });
+});
+
+describe("2. Content-Length that lies: capped by the bytes actually read", () => {
+  it("a Content-Length over the cap is refused at once, before any body byte is sent", async () => {
+    const started = Date.now();
+    const reply = parseReply(await rawHttp(port, head(`Content-Length: ${CAP + 1}\r\n`), { keepOpen: true, timeoutMs: 3000 }));
+    expect([reply.status, reply.json?.error?.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("a truthful Content-Length over the cap: 413 before the whole body is sent", async () => {
+    const { reply, sentWhenAnswered } = await stream(`Content-Length: ${CAP + 4 * 1024 * 1024}\r\n`, false, 5);
+    expect(parseReply(reply).status).toBe(413);
+    expect(sentWhenAnswered).toBeLessThan(CAP + 2 * 1024 * 1024);
+  });
+
+  it("Content-Length smaller than the body: only the declared bytes are the body", async () => {
+    // 10 bytes of the object: truncated JSON.
+    let reply = parseReply(await rawHttp(port, Buffer.concat([head("Content-Length: 10\r\n"), Buffer.from(BLOCKED_BODY)])));
+    expect([reply.status, reply.json?.error?.code]).toEqual([400, "INVALID_JSON"]);
+    // Exactly the first object: it is what gets validated; the bytes after it are not a body.
+    const trailing = '{"url":"https://example.com/"}';
+    reply = parseReply(await rawHttp(port, Buffer.concat([head(`Content-Length: ${BLOCKED_BODY.length}\r\n`), Buffer.from(BLOCKED_BODY + trailing)])));
+    expect([reply.status, reply.json?.error?.code]).toEqual([400, "INVALID_URL"]);
+  });
+
+  it("a body that ends before its Content-Length, or mid-chunk: a client error, never the worker's 500", async () => {
+    const mark = output.length;
+    for (const [extra, body] of [
+      ["Content-Length: 500\r\n", BLOCKED_BODY],
+      ["Transfer-Encoding: chunked\r\n", `100\r\n${BLOCKED_BODY}`],
+      ["Transfer-Encoding: chunked\r\n", `zz\r\n${BLOCKED_BODY}\r\n0\r\n\r\n`],
+    ] as const) {
+      const reply = parseReply(await rawHttp(port, Buffer.concat([head(extra), Buffer.from(body)])));
+      const fromWorker = reply.json !== null;
+      if (fromWorker) expect([reply.status, reply.json?.error?.code], reply.text).toEqual([400, "INVALID_JSON"]);
+      else expect(reply.text, "only the dev proxy may answer otherwise").toMatch(/Network connection lost/);
+    }
+    await new Promise((r) => setTimeout(r, 300)); // let the log catch up
+    expect(workerErrors(mark)).toEqual([]);
+  });
+
+  it("malformed Content-Length values are refused before the worker, with a 4xx", async () => {
+    for (const value of ["abc", "-1", "26, 26", "1e3", "99999999999999999999", " "]) {
+      const reply = parseReply(await rawHttp(port, Buffer.concat([head(`Content-Length: ${value}\r\n`), Buffer.from(BLOCKED_BODY)])));
+      expect(reply.status, value).toBeGreaterThanOrEqual(400);
+      expect(reply.status, value).toBeLessThan(500);
+    }
+    const dup = parseReply(await rawHttp(port, Buffer.concat([head("Content-Length: 26\r\nContent-Length: 10\r\n"), Buffer.from(BLOCKED_BODY)])));
+    expect(dup.status).toBe(400);
+  });
+
+  it("Content-Length beside Transfer-Encoding: chunked — the chunked body is the one validated", async () => {
+    const chunked = `${BLOCKED_BODY.length.toString(16)}\r\n${BLOCKED_BODY}\r\n0\r\n\r\n`;
+    const reply = parseReply(await rawHttp(port, Buffer.concat([head("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n"), Buffer.from(chunked)])));
+    expect([reply.status, reply.json?.error?.code]).toEqual([400, "INVALID_URL"]);
+  });
+});
+
+describe("15, 21. raw header bytes and repeated credentials", () => {
+  it("non-Latin-1 bytes in Authorization or x-api-key on a capture: 401 INVALID_API_KEY, the body unread", async () => {
+    for (const name of ["Authorization: Bearer svc_", "x-api-key: svc_"]) {
+      const bytes = Buffer.concat([
+        Buffer.from(`POST /v1/screenshot/json HTTP/1.1\r\nHost: 127.0.0.1\r\n${name}`),
+        Buffer.from("€ü漢字\u0085", "utf8"),
+        Buffer.from('\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 7\r\n\r\n{"url":'),
+      ]);
+      const reply = parseReply(await rawHttp(port, bytes));
+      expect([reply.status, reply.json?.error?.code]).toEqual([401, "INVALID_API_KEY"]);
+    }
+  });
+
+  it("Authorization sent twice (even with the same valid key): 401 INVALID_API_KEY, not either one", async () => {
+    const auth = `Authorization: Bearer ${apiKey}\r\nAuthorization: Bearer ${apiKey}\r\n`;
+    const reply = parseReply(await rawHttp(port, Buffer.concat([head(`Content-Length: ${BLOCKED_BODY.length}\r\n`, auth), Buffer.from(BLOCKED_BODY)])));
+    expect([reply.status, reply.json?.error?.code]).toEqual([401, "INVALID_API_KEY"]);
+  });
+});
