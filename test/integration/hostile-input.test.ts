@@ -799,7 +799,21 @@ describe("17. CSS selectors: what Chromium's querySelector refuses is a 400 befo
   });
 });
 
-// ---- 18. Signed links: see the report; the images route's own tests cover its parameters. ----
+// ---- 18. Signed links (hostile queries: render-links.test.ts and hosted.test.ts) -------------
+
+describe("18. signed URLs: a malformed path is a 4xx too", () => {
+  it("/v1/images/: a broken percent-escape in the key → 400 INVALID_URL; traversal, NUL or a huge key → 403", async () => {
+    const query = `?expires=9999999999&sig=${"a".repeat(64)}`;
+    for (const key of ["%ZZ", "%E0%A4%A", "%"]) await refused(await call(`/v1/images/${key}${query}`), 400, "INVALID_URL");
+    for (const key of ["..%2F..%2Fsecret.png", "o/..%2F..%2Fx.png", "%00.png", "a".repeat(5000)]) {
+      await refused(await call(`/v1/images/${key}${query}`), 403, "FORBIDDEN");
+    }
+  });
+
+  it("/v1/render with broken escapes in every parameter → 403 FORBIDDEN", async () => {
+    await refused(await call("/v1/render?p=%ZZ&uid=%E0%A4%A&exp=%&sig=%FF"), 403, "FORBIDDEN");
+  });
+});
 
 // ---- 19. pdfMargin -----------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import type { AppEnv } from "../types";
 
 async function serve(c: Context<AppEnv>, head: boolean) {
   const url = new URL(c.req.url);
-  const key = decodeURIComponent(url.pathname.slice("/v1/images/".length));
+  const key = decodeKey(url.pathname.slice("/v1/images/".length));
   const access = await verifyImageAccess(c.env, key, url.searchParams);
   if (!access.ok) {
     throw access.reason === "malformed"
@@ -35,6 +35,15 @@ async function serve(c: Context<AppEnv>, head: boolean) {
   headers["content-length"] = String(object.size);
   if (!hasBody(object)) return c.body(null, 200, headers);
   return c.body(object.body, 200, headers);
+}
+
+/** The object key from the path; a malformed escape (`%ZZ`) is a malformed URL, not a 500. */
+function decodeKey(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError("INVALID_URL", "The image URL is not validly percent-encoded.");
+  }
 }
 
 function hasBody(object: R2Object | R2ObjectBody): object is R2ObjectBody {
