@@ -23,13 +23,17 @@ export interface PrepareOptions {
   handled?: ReadonlyArray<keyof CaptureRequest>;
 }
 
-/** Parameters whose features are not part of this deployment yet: refused, never ignored. */
-const NOT_YET: ReadonlyArray<keyof CaptureRequest> = ["hosted", "async", "webhookUrl", "extract", "extractFormat"];
+/**
+ * Parameters only some routes handle (hosted: POST /v1/screenshot; async/webhookUrl: the POST
+ * capture routes; extract: the JSON route). A route that does not name one in `handled` refuses
+ * it — never a silent ignore.
+ */
+const ROUTE_SPECIFIC: ReadonlyArray<keyof CaptureRequest> = ["hosted", "async", "webhookUrl", "extract", "extractFormat"];
 
 /** Synchronous validation first, then (last, once everything else is known valid) the target's DNS and reputation. */
 export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest, options: PrepareOptions = {}): Promise<CaptureSpec> {
   const handled = new Set(options.handled ?? []);
-  const refused = NOT_YET.filter((k) => req[k] !== undefined && req[k] !== false && !handled.has(k));
+  const refused = ROUTE_SPECIFIC.filter((k) => req[k] !== undefined && req[k] !== false && !handled.has(k));
   if (refused.length > 0) {
     throw new ApiError("VALIDATION_ERROR", `Not supported on this endpoint: ${refused.join(", ")}.`, {
       details: refused.map((path) => ({ path, message: "Not supported on this endpoint." })),
