@@ -39,6 +39,7 @@ function parseOptions(argv) {
     updateResults: null,
     rev: process.env.BENCH_REV || null,
     profile: process.env.BENCH_PROFILE === "1",
+    report: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s);
@@ -51,6 +52,7 @@ function parseOptions(argv) {
     else if (flag === "--fixture-port") opt.fixturePort = Number(value());
     else if (flag === "--rev") opt.rev = value();
     else if (flag === "--profile") opt.profile = true;
+    else if (flag === "--report") opt.report = value();
     else if (flag === "--update-results") opt.updateResults = true;
     else if (flag === "--no-update-results") opt.updateResults = false;
     else if (flag === "--help" || flag === "-h") {
@@ -743,11 +745,38 @@ async function runBatch(one, n, c) {
     serverTiming: Object.fromEntries([...timingNames].map((k) => [k, median(extras.map((e) => e.timing?.[k]).filter((v) => v !== undefined))])),
     autoScrolled: extras.some((e) => e.autoScrolled) || undefined,
     maxHeight: Math.max(0, ...extras.map((e) => e.height ?? 0)) || undefined,
+    bytesP50: extras.some((e) => e.bytes) ? median(extras.map((e) => e.bytes ?? 0)) : undefined,
     runs: extras.map((e) => e.run).filter(Boolean),
   };
 }
 
 // ───────────────────────────── report ─────────────────────────────
+
+/**
+ * Ratios to the floor. Headline = the median over repetitions of the PAIRED ratio: in each
+ * repetition the systems ran back to back, so pairing cancels the machine's drift between
+ * repetitions. The ratio of the medians is kept alongside (`ofMedians`).
+ */
+function computeRatios(sides, systems) {
+  const f = sides.floor;
+  const out = {};
+  for (const sys of systems.filter((s) => s !== "floor")) {
+    const e = sides[sys];
+    if (f?.status !== "ok" || e?.status !== "ok") {
+      out[sys] = null;
+      continue;
+    }
+    const paired = (key) =>
+      e.reps.map((r, i) => (f.reps[i] ? r[key] / f.reps[i][key] : null)).filter((v) => v !== null && Number.isFinite(v));
+    const keys = ["p50", "p95", "mean", "throughput"];
+    out[sys] = {
+      ...Object.fromEntries(keys.map((k) => [k, median(paired(k))])),
+      perRepetition: Object.fromEntries(keys.map((k) => [k, paired(k)])),
+      ofMedians: Object.fromEntries(keys.map((k) => [k, e.median[k] / f.median[k]])),
+    };
+  }
+  return out;
+}
 
 const fmt = (v, d = 0) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(d));
 const fmtRatio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "—");
@@ -781,6 +810,7 @@ function table(results) {
           notes.push(`lazy images fetched ${li.min === li.max ? li.min : `${li.min}–${li.max}`}/${li.of}`);
         }
         if (r.maxHeight && sc.fullPage) notes.push(`${r.maxHeight}px tall`);
+        if (r.bytesP50) notes.push(`PNG ${fmt(r.bytesP50 / 1024)} KB`);
         lines.push(
           `| ${sc.name} | ${cell.conc} | ${label} | ${r.n}×${r.reps.length} | ${fmt(m.p50)} | ${fmt(m.p95)} | ${fmt(m.mean)} | ${fmt(m.throughput, 2)} | ${ratio ? fmtRatio(ratio.p50) : ""} | ${ratio ? fmtRatio(ratio.throughput) : ""} | ${notes.join("; ")} |`,
         );
@@ -854,8 +884,30 @@ function evaluateTargets(results) {
 
 // ───────────────────────────── main ─────────────────────────────
 
+/** --report <results.json>: re-derive ratios, targets and the summary from a saved run. */
+function reReport(opt) {
+  const path = opt.report;
+  const results = JSON.parse(readFileSync(path, "utf8"));
+  for (const sc of results.scenarios) {
+    for (const cell of sc.cells) {
+      cell.ratios = computeRatios(cell, sc.systems);
+      cell.ratio = cell.ratios.edgeshot;
+    }
+  }
+  results.targets = evaluateTargets(results);
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  const summary = renderSummary(results);
+  console.log(summary);
+  if (opt.updateResults) {
+    writeFileSync(join(BENCH, "RESULTS.md"), renderResultsMd(results, summary, path));
+    console.log("bench/RESULTS.md updated");
+  }
+  return 0;
+}
+
 async function main() {
   const opt = parseOptions(process.argv.slice(2));
+  if (opt.report) return reReport(opt);
   const selected = opt.scenarios ?? ALL_SCENARIOS;
   for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")})`);
   const started = new Date();
@@ -1124,22 +1176,11 @@ async function main() {
               ? { min: Math.min(...reps.map((r) => r.lazyImages.min)), max: Math.max(...reps.map((r) => r.lazyImages.max)), of: 12 }
               : undefined,
             maxHeight: Math.max(...reps.map((r) => r.maxHeight ?? 0)),
+            bytesP50: reps[0].bytesP50 !== undefined ? median(reps.map((r) => r.bytesP50)) : undefined,
           };
         };
         const sides = Object.fromEntries(sc.systems.map((sys) => [sys, side(sys)]));
-        const f = sides.floor;
-        const ratioOf = (sys) => {
-          const e = sides[sys];
-          if (f.status !== "ok" || e.status !== "ok") return null;
-          return {
-            p50: e.median.p50 / f.median.p50,
-            p95: e.median.p95 / f.median.p95,
-            mean: e.median.mean / f.median.mean,
-            throughput: e.median.throughput / f.median.throughput,
-            perRepetitionP50: cell[sys].reps.map((r, i) => (cell.floor.reps[i] ? r.p50 / cell.floor.reps[i].p50 : null)),
-          };
-        };
-        const ratios = Object.fromEntries(sc.systems.filter((s) => s !== "floor").map((sys) => [sys, ratioOf(sys)]));
+        const ratios = computeRatios(sides, sc.systems);
         return { conc: cell.conc, ...sides, ratio: ratios.edgeshot, ratios };
       }),
     })),
@@ -1237,7 +1278,13 @@ function renderSummary(r) {
   return parts.join("\n");
 }
 
+const NOTES_MARKER = "<!-- notes: everything below this line is kept when the bench rewrites this file -->";
+
 function renderResultsMd(r, summary, jsonPath) {
+  const file = join(BENCH, "RESULTS.md");
+  const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const at = existing.indexOf(NOTES_MARKER);
+  const notes = at >= 0 ? existing.slice(at) : `${NOTES_MARKER}\n\n## Notes\n\n(Analysis of the runs: where the time goes, what is noise.)\n`;
   return [
     "# Bench results (latest)",
     "",
@@ -1252,6 +1299,7 @@ function renderResultsMd(r, summary, jsonPath) {
     "",
     summary.replace(/^## /, "## Run of "),
     "",
+    notes,
   ].join("\n");
 }
 

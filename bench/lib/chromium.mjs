@@ -63,7 +63,21 @@ export function wrapper(version) {
   const text = readFileSync(path, "utf8");
   const m = /^exec\s+"([^"]+)"\s+(.*?)\s+"\$@"\s*$/m.exec(text);
   if (!m) throw new Error(`cannot parse the browser wrapper ${path}`);
-  return { path, binary: m[1], flags: m[2].split(/\s+/).filter(Boolean) };
+  // `set -- <args> "$@"` lines put their args in front of the caller's (miniflare's) args.
+  const prepended = [];
+  for (const line of text.split("\n")) {
+    const set = /^set\s+--\s+(.*?)\s+"\$@"\s*$/.exec(line);
+    if (set) prepended.unshift(...shellWords(set[1]));
+  }
+  return { path, binary: m[1], flags: [...shellWords(m[2]), ...prepended] };
+}
+
+/** Splits a POSIX shell word list with '…' and "…" quoting (enough for the wrapper). */
+function shellWords(src) {
+  const words = [];
+  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g;
+  for (const m of src.matchAll(re)) words.push(m[1] ?? m[2]?.replace(/\\(.)/g, "$1") ?? m[3]);
+  return words;
 }
 
 export function chromiumVersion(binary) {
