@@ -9,7 +9,8 @@
  * No generated request may start a capture: on capture routes every body that would pass
  * validation carries a `url` the URL guard refuses (the canary server, checked at the end),
  * and the few others are discarded before sending. Later routes join with one line each in
- * `JSON_ROUTES` / `SCHEMAS` (batches: `{ name, path: "/v1/screenshot/batch", captures: true }`).
+ * `JSON_ROUTES` / `SCHEMAS`; a route whose bodies carry targets elsewhere (a batch's `urls`)
+ * brings its own `Pinning` next to `PIN_URL`.
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -29,11 +30,25 @@ const CANARY = FIXTURES.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 3}`
 /** Loopback, not allowlisted: the URL guard refuses it before DNS or a browser. */
 const BLOCKED = `${CANARY}/p?run=${RUN}`;
 
+/** How a capturing route's bodies are kept away from the browser. */
+export interface Pinning {
+  /** The body text with its target(s) set to BLOCKED (may be left as is when not an object). */
+  pin(text: string): string;
+  /** Whether validated data targets nothing but BLOCKED (else the body is not sent). */
+  safe(data: unknown): boolean;
+}
+
+/** `url` first in the object (a later duplicate wins, and is then judged by `safe`). */
+export const PIN_URL: Pinning = {
+  pin: (text) => (text.startsWith("{") ? `{"url":${JSON.stringify(BLOCKED)},${text.slice(1)}`.replace(/,\}$/, "}") : text),
+  safe: (data) => (data as { url?: unknown }).url === BLOCKED,
+};
+
 export interface JsonRoute {
   name: string;
   path: string;
-  /** The route captures when the body is valid: pin `url` to BLOCKED (see the file comment). */
-  captures: boolean;
+  /** Null for routes that never capture; else how their bodies are pinned (see the file comment). */
+  pinning: Pinning | null;
   /** The schema the route validates with, to tell which bodies would pass. */
   schema: z.ZodType;
   /** Error codes the generated bodies must reach (proof they get past the parser and schema). */
@@ -43,10 +58,10 @@ export interface JsonRoute {
 /** JSON-body routes under test. */
 const PAST_THE_SCHEMA = ["INVALID_JSON", "VALIDATION_ERROR", "INVALID_URL"];
 export const JSON_ROUTES: JsonRoute[] = [
-  { name: "POST /v1/screenshot/json", path: "/v1/screenshot/json", captures: true, schema: captureRequestSchema, reaches: PAST_THE_SCHEMA },
-  { name: "POST /v1/screenshot", path: "/v1/screenshot", captures: true, schema: captureRequestSchema, reaches: PAST_THE_SCHEMA },
-  { name: "POST /v1/render/link", path: "/v1/render/link", captures: false, schema: renderLinkRequestSchema, reaches: ["INVALID_JSON", "VALIDATION_ERROR"] },
-  { name: "POST /v1/extract", path: "/v1/extract", captures: true, schema: extractRequestSchema, reaches: ["INVALID_JSON", "VALIDATION_ERROR"] },
+  { name: "POST /v1/screenshot/json", path: "/v1/screenshot/json", pinning: PIN_URL, schema: captureRequestSchema, reaches: PAST_THE_SCHEMA },
+  { name: "POST /v1/screenshot", path: "/v1/screenshot", pinning: PIN_URL, schema: captureRequestSchema, reaches: PAST_THE_SCHEMA },
+  { name: "POST /v1/render/link", path: "/v1/render/link", pinning: null, schema: renderLinkRequestSchema, reaches: ["INVALID_JSON", "VALIDATION_ERROR"] },
+  { name: "POST /v1/extract", path: "/v1/extract", pinning: PIN_URL, schema: extractRequestSchema, reaches: ["INVALID_JSON", "VALIDATION_ERROR"] },
 ];
 
 /** Schemas under test directly: `safeParse` must never throw, whatever the value. */
@@ -206,11 +221,10 @@ const bodyText: fc.Arbitrary<string> = fc.oneof(
 /** The text the worker will decode (lone surrogates become U+FFFD on the way). */
 const wire = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text));
 
-/** For a capturing route: pin url to BLOCKED, and say whether the body may be sent at all. */
+/** The body to send: pinned for a capturing route, or null when it would capture after all. */
 function pinned(route: JsonRoute, text: string): string | null {
-  let body = wire(text);
-  if (!route.captures) return body;
-  if (body.startsWith("{")) body = `{"url":${JSON.stringify(BLOCKED)},${body.slice(1)}`.replace(/,\}$/, "}");
+  if (route.pinning === null) return wire(text);
+  const body = route.pinning.pin(wire(text));
   let value: unknown;
   try {
     value = JSON.parse(body.replace(/^\ufeff/, ""));
@@ -219,7 +233,7 @@ function pinned(route: JsonRoute, text: string): string | null {
   }
   const result = route.schema.safeParse(value);
   if (!result.success) return body;
-  return (result.data as { url?: unknown }).url === BLOCKED ? body : null; // would capture: not sent
+  return route.pinning.safe(result.data) ? body : null; // would capture: not sent
 }
 
 // ---- Properties -----------------------------------------------------------------------------
