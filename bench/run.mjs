@@ -1169,7 +1169,9 @@ async function main() {
             n: cell.n,
             reps,
             median: medianOfReps(reps),
-            serverMsP50: median(reps.map((r) => r.serverMsP50).filter((v) => v !== null)),
+            serverMsP50: reps.some((r) => typeof r.serverMsP50 === "number")
+              ? median(reps.map((r) => r.serverMsP50).filter((v) => typeof v === "number"))
+              : null,
             serverTiming: reps[0].serverTiming,
             autoScrolled: reps.some((r) => r.autoScrolled),
             lazyImages: reps[0].lazyImages
