@@ -19,6 +19,7 @@ import { captureQuerySchema, queryRecord } from "../../schemas/capture-query";
 import { selectorProblem } from "../../schemas/css-selector";
 import { renderLinkRequestSchema } from "../../schemas/render-link";
 import { toCaptureSpec } from "../../src/capture/spec";
+import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, fixtureLog, runId, type Envelope } from "../helpers/http";
@@ -619,6 +620,32 @@ describe("13. counts", () => {
       [{ url: BLOCKED, hideSelectors: [] as string[], cookies: [{}] }, "cookies[0].name"],
     ]);
   });
+
+  it("batches: one bad URL among 100 is named by its index (urls[57]) and nothing is queued", async () => {
+    const run = `${RUN}-batch`;
+    const urls = Array.from({ length: 100 }, (_, i) => (i === 57 ? "http://10.0.0.1/admin" : `${FIXTURES}/boxes.html?run=${run}&i=${i}`));
+    const body = await refused(await refuser.post({ urls }, "/v1/screenshot/batch"), 400, "INVALID_URL");
+    expect(body.error?.details?.map((d) => d.path)).toEqual(["urls[57]"]);
+    expect(await fixtureLog(run)).toEqual([]);
+  });
+
+  it("batches: empty, 501 URLs, or entries of the wrong type → 400 naming them", async () => {
+    await allInvalid(
+      [
+        [{ urls: [] }, "urls"],
+        [{ urls: Array.from({ length: 501 }, () => BLOCKED) }, "urls"],
+        [{ urls: BLOCKED }, "urls"],
+        [{ urls: [BLOCKED, null] }, "urls[1]"],
+        [{ urls: [BLOCKED, ["x"]] }, "urls[1]"],
+        [{ urls: [BLOCKED, ""] }, "urls[1]"],
+        [JSON.parse(`{"urls":["${BLOCKED}"],"defaults":{"__proto__":{"width":1}}}`) as unknown, "defaults.__proto__"],
+        [{ urls: [BLOCKED], defaults: { width: 319 } }, "defaults.width"],
+        [{ urls: [BLOCKED], defaults: { url: "https://example.com/" } }, "defaults.url"],
+        [{ urls: [BLOCKED], extra: 1 }, "extra"],
+      ],
+      "/v1/screenshot/batch",
+    );
+  });
 });
 
 // ---- 14. CR, LF, NUL and header names ------------------------------------------------------
@@ -859,6 +886,30 @@ describe("19. pdfMargin traps", () => {
 // ---- 20. webhookUrl ----------------------------------------------------------------------------
 
 describe("20. webhookUrl", () => {
+  const HOOKS = [
+    "https://hooks.example.com:99999/x", "https://hooks.example.com:0/x", `https://hooks.example.com/${"a".repeat(10 * KB)}`,
+    "https://[::1]/x", "https://0x7f.1/x", "https://127.1/x", "https://[::ffff:10.0.0.1]/x", "javascript:alert(1)",
+    "file:///etc/passwd", "https://:pw@hooks.example.com/x", "//hooks.example.com/x", "https:/\\hooks.example.com",
+    "http://hooks.example.com:443/x",
+  ];
+
+  it("an async capture with a hostile webhookUrl → 400 INVALID_WEBHOOK_URL, nothing queued or captured", async () => {
+    const run = `${RUN}-hook`;
+    for (const webhookUrl of HOOKS) {
+      const res = await refuser.post({ url: `${FIXTURES}/boxes.html?run=${run}`, async: true, webhookUrl });
+      await refused(res, 400, "INVALID_WEBHOOK_URL", "webhookUrl").catch((err: Error) => {
+        throw new Error(`${webhookUrl.slice(0, 60)}: ${err.message}`);
+      });
+    }
+    expect(await fixtureLog(run)).toEqual([]);
+  });
+
+  it("a batch with a hostile webhookUrl → 400 INVALID_WEBHOOK_URL", async () => {
+    for (const webhookUrl of HOOKS.slice(0, 6)) {
+      await refused(await refuser.post({ urls: [`${FIXTURES}/boxes.html?run=${RUN}-hook`], webhookUrl }, "/v1/screenshot/batch"), 400, "INVALID_WEBHOOK_URL", "webhookUrl");
+    }
+  });
+
   it("of the wrong type → 400 naming webhookUrl", async () => {
     await allInvalid([
       [{ url: BLOCKED, async: true, webhookUrl: 42 }, "webhookUrl"],
@@ -938,9 +989,15 @@ describe("values at their limits are honoured, not just accepted", () => {
 // ---- No side effects --------------------------------------------------------------------------
 
 describe("refusals have no side effects", () => {
-  it("no refused request spent a credit, stored an output or reached the network", async () => {
+  it("no refused request spent a credit, queued a job or batch, stored an output or reached the network", async () => {
     expect(refuser.accounts.length).toBeGreaterThan(0);
-    for (const account of refuser.accounts) expect(await usage(account.apiKey)).toBe(0);
+    for (const account of refuser.accounts) {
+      expect(await usage(account.apiKey)).toBe(0);
+      const account_ = accountDo(account.accountId);
+      expect((await account_.summary())?.activeJobs).toBe(0);
+      expect((await account_.listJobs({ status: null, limit: 5, before: null })).items).toEqual([]);
+      expect((await account_.listBatches({ status: null, limit: 5, before: null })).items).toEqual([]);
+    }
     expect((await env.OUTPUTS.list()).objects.length).toBe(outputsBefore);
     const canary = (await (await fetch(`${CANARY}/__log?run=${RUN}`)).json()) as unknown[];
     expect(canary).toEqual([]);

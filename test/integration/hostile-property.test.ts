@@ -9,8 +9,8 @@
  * No generated request may start a capture: on capture routes every body that would pass
  * validation carries a `url` the URL guard refuses (the canary server, checked at the end),
  * and the few others are discarded before sending. Later routes join with one line each in
- * `JSON_ROUTES` / `SCHEMAS`; a route whose bodies carry targets elsewhere (a batch's `urls`)
- * brings its own `Pinning` next to `PIN_URL`.
+ * `JSON_ROUTES` / `SCHEMAS`; a route whose bodies carry their targets elsewhere brings its own
+ * `Pinning` (as batches do with `PIN_URLS`).
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,8 +20,10 @@ import {
 } from "../../schemas/capture";
 import { captureQuerySchema, GET_PARAMS, POST_ONLY, queryRecord } from "../../schemas/capture-query";
 import { extractRequestSchema } from "../../schemas/extract";
+import { batchRequestSchema } from "../../schemas/batch";
 import { renderLinkRequestSchema } from "../../schemas/render-link";
 import { ERROR_STATUS } from "../../src/http/errors";
+import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
 import { call, FIXTURES, runId } from "../helpers/http";
 
@@ -44,6 +46,15 @@ export const PIN_URL: Pinning = {
   safe: (data) => (data as { url?: unknown }).url === BLOCKED,
 };
 
+/** A batch: `urls` pinned to one BLOCKED entry. */
+export const PIN_URLS: Pinning = {
+  pin: (text) => (text.startsWith("{") ? `{"urls":[${JSON.stringify(BLOCKED)}],${text.slice(1)}`.replace(/,\}$/, "}") : text),
+  safe: (data) => {
+    const urls = (data as { urls?: unknown }).urls;
+    return Array.isArray(urls) && urls.every((u) => u === BLOCKED);
+  },
+};
+
 export interface JsonRoute {
   name: string;
   path: string;
@@ -62,6 +73,7 @@ export const JSON_ROUTES: JsonRoute[] = [
   { name: "POST /v1/screenshot", path: "/v1/screenshot", pinning: PIN_URL, schema: captureRequestSchema, reaches: PAST_THE_SCHEMA },
   { name: "POST /v1/render/link", path: "/v1/render/link", pinning: null, schema: renderLinkRequestSchema, reaches: ["INVALID_JSON", "VALIDATION_ERROR"] },
   { name: "POST /v1/extract", path: "/v1/extract", pinning: PIN_URL, schema: extractRequestSchema, reaches: ["INVALID_JSON", "VALIDATION_ERROR"] },
+  { name: "POST /v1/screenshot/batch", path: "/v1/screenshot/batch", pinning: PIN_URLS, schema: batchRequestSchema, reaches: ["INVALID_JSON", "VALIDATION_ERROR"] },
 ];
 
 /** Schemas under test directly: `safeParse` must never throw, whatever the value. */
@@ -69,6 +81,7 @@ export const SCHEMAS: Array<{ name: string; schema: z.ZodType }> = [
   { name: "captureRequestSchema", schema: captureRequestSchema },
   { name: "renderLinkRequestSchema", schema: renderLinkRequestSchema },
   { name: "extractRequestSchema", schema: extractRequestSchema },
+  { name: "batchRequestSchema", schema: batchRequestSchema },
 ];
 
 // ---- Accounts and the envelope check ---------------------------------------------------------
@@ -134,7 +147,7 @@ async function expectEnvelope(request: () => Promise<Response>, what: string): P
 
 // ---- Generators ---------------------------------------------------------------------------
 
-const FIELDS = Object.keys(captureFields);
+const FIELDS = [...Object.keys(captureFields), "urls", "defaults", "expiresIn"];
 const HOSTILE_STRINGS = [
   "", " ", "\u0000", "\r\n", "\ud800", "\ufeff", "😀", "é", "\u202e", "%", "%00", "${x}", "{{x}}", "{{#a}}", "</script>",
   "__proto__", "constructor", "toString", "NaN", "Infinity", "-0", "1e309", "0x10", "true", "null", "[]", "{}",
@@ -211,11 +224,18 @@ const mutatedBody = fc.oneof(
   fc.tuple(validBody, textMutation).map(([body, mutate]) => mutate(JSON.stringify(body))),
 );
 
+/** Batch-shaped bodies (the other routes refuse `defaults` by name). */
+const batchBody = fc.record(
+  { defaults: fc.oneof(validBody, fieldBody), webhookUrl: hostileString, cacheTtl: fc.constantFrom(...NUMBERS) },
+  { requiredKeys: [] },
+);
+
 /** Body texts: any JSON, field objects, mutations; each a text as it would go on the wire. */
 const bodyText: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fieldBody.map((v) => JSON.stringify(v)),
   mutatedBody,
+  batchBody.map((v) => JSON.stringify(v)),
 );
 
 /** The text the worker will decode (lone surrogates become U+FFFD on the way). */
@@ -240,13 +260,16 @@ function pinned(route: JsonRoute, text: string): string | null {
 
 describe("generated bodies never break a JSON route", () => {
   afterAll(async () => {
-    // Nothing got past the URL guard, and no capture was charged.
+    // Nothing got past the URL guard; no capture was charged, no job or batch queued.
     const canary = (await (await fetch(`${CANARY}/__log?run=${RUN}`)).json()) as unknown[];
     expect(canary).toEqual([]);
     for (const account of accounts) {
       const res = await call("/v1/account", { headers: bearer(account.apiKey) });
       const body = (await res.json()) as { data: { usage: { used: number } } };
       expect(body.data.usage.used).toBe(0);
+      const stub = accountDo(account.accountId);
+      expect((await stub.summary())?.activeJobs).toBe(0);
+      expect((await stub.listBatches({ status: null, limit: 5, before: null })).items).toEqual([]);
     }
   });
 
