@@ -26,8 +26,14 @@ export const pageHeight = `() => Math.max(
 /**
  * Scrolls down one viewport at a time (two animation frames per step, so observers fire) up to
  * \`maxPx\`, then back to the top. Returns the number of steps taken (0 = nothing to scroll).
+ * Skipped when nothing on the page could react to scrolling: no IntersectionObserver created and
+ * no scroll/wheel listener registered (both noted by \`hardening\` before any page script ran),
+ * and no \`loading=lazy\` image or frame. Then a scroll cannot change what is captured.
  */
 export const autoScroll = `async (maxPx) => {
+  const lazy = (globalThis.__edgeshotScrollHooks || 0) > 0
+    || document.querySelector("img[loading=lazy], iframe[loading=lazy]") !== null;
+  if (!lazy) return 0;
   const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
   const height = () => Math.min(maxPx, Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
   let y = 0, steps = 0;
@@ -130,6 +136,35 @@ export const hardening = `(() => {
   if (globalThis.navigator && navigator.serviceWorker) {
     const reject = () => Promise.reject(new DOMException("Service workers are disabled during capture.", "SecurityError"));
     Object.defineProperty(Object.getPrototypeOf(navigator.serviceWorker), "register", { value: reject, writable: true, configurable: true });
+  }
+  // Note what could react to scrolling, so a full-page capture scrolls only when it matters.
+  let hooks = 0;
+  Object.defineProperty(globalThis, "__edgeshotScrollHooks", { get: () => hooks, configurable: false });
+  if (typeof IntersectionObserver === "function") {
+    const Native = IntersectionObserver;
+    const Observed = function (callback, options) {
+      hooks++;
+      return Reflect.construct(Native, [callback, options], new.target || Native);
+    };
+    Observed.prototype = Native.prototype;
+    Object.defineProperty(globalThis, "IntersectionObserver", { value: Observed, writable: true, configurable: true });
+  }
+  const listen = EventTarget.prototype.addEventListener;
+  Object.defineProperty(EventTarget.prototype, "addEventListener", {
+    value: function (type, listener, options) {
+      if (type === "scroll" || type === "wheel") hooks++;
+      return listen.call(this, type, listener, options);
+    },
+    writable: true,
+    configurable: true,
+  });
+  for (const proto of [globalThis, Window.prototype, Document.prototype, HTMLElement.prototype]) {
+    const handler = Object.getOwnPropertyDescriptor(proto, "onscroll");
+    if (!handler || !handler.set) continue;
+    Object.defineProperty(proto, "onscroll", {
+      ...handler,
+      set(value) { if (value) hooks++; handler.set.call(this, value); },
+    });
   }
   const external = (target) => target && !["", "_self", "_top", "_parent"].includes(String(target).toLowerCase());
   addEventListener("click", (event) => {

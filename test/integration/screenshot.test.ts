@@ -111,6 +111,19 @@ describe("full page", () => {
     expect(lazy.length).toBe(12);
   });
 
+  it("does not scroll a page where nothing reacts to scrolling (no observers, listeners, lazy elements)", async () => {
+    const { res, bytes } = await cap.post({ ...base, url: `${FIXTURES}/tall?h=3000&run=${runId()}`, fullPage: true, width: 400, height: 800, deviceScaleFactor: 1 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-service-auto-scrolled")).toBeNull();
+    expect(outputSize(bytes)).toEqual({ width: 400, height: 3000 });
+  });
+
+  it("does scroll for a page that lazy-loads from an onscroll handler", async () => {
+    const { res, bytes } = await cap.post({ ...base, url: page("scroll-lazy.html"), fullPage: true, width: 400, height: 800, deviceScaleFactor: 1 });
+    expect(res.headers.get("x-service-auto-scrolled")).toBe("true");
+    expect(decodeImage(bytes).pixel(10, 2500)).toEqual([0, 0, 255]);
+  });
+
   it("truncates a 20,000 px page at 16,384 CSS px with x-service-truncated", async () => {
     const { res, bytes } = await cap.post({ ...base, url: `${FIXTURES}/tall?h=20000&run=${runId()}`, fullPage: true, width: 400, height: 800, deviceScaleFactor: 1 });
     expect(res.status).toBe(200);
