@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { chromiumVersion, diffFlags, floorLaunchPlan } from "./lib/chromium.mjs";
 import { checkPng, median, medianOfReps, parseServerTiming, summarize } from "./lib/stats.mjs";
+import { autoScroll, hardening, pageHeight } from "../src/capture/page-scripts.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH = join(ROOT, "bench");
@@ -490,9 +491,10 @@ function makeFloor(browser, fixtureBase, userAgent) {
 
     /**
      * --profile: the floor plus the page-level steps the service performs for the same request
-     * (as src/capture does at the time of writing: page preparation in parallel, request
-     * interception with a continue() per request, dialog handler, auto-scroll + settle for full
-     * pages, clip screenshot with optimizeForSpeed). Same browser, no Worker / DO / binding hop:
+     * (page preparation in parallel, the per-frame hardening script, request interception with a
+     * continue() per request, dialog handler, auto-scroll + settle for full pages, clip
+     * screenshot with optimizeForSpeed). The in-page scripts are imported from
+     * src/capture/page-scripts.ts, so this row follows the service's code. Same browser, no Worker / DO / binding hop:
      * Edgeshot minus this row is the transport; this row minus the floor is the page steps.
      */
     async captureWithSteps(sc) {
@@ -510,6 +512,7 @@ function makeFloor(browser, fixtureBase, userAgent) {
           page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]),
           page.setBypassServiceWorker(true),
           page.setRequestInterception(true),
+          page.evaluateOnNewDocument(hardening),
         ]);
         page.on("dialog", (d) => void d.dismiss().catch(() => {}));
         page.on("request", (req) => {
@@ -520,9 +523,9 @@ function makeFloor(browser, fixtureBase, userAgent) {
         if (!res?.ok()) throw new Error(`floor+steps: ${url} answered ${res?.status()}`);
         if (sc.fullPage) {
           const before = started;
-          const steps = await page.evaluate(`(${AUTO_SCROLL})(16384)`);
+          const steps = await page.evaluate(`(${autoScroll})(16384)`);
           if (steps > 0 && started > before) await sleep(800);
-          const height = await page.evaluate(PAGE_HEIGHT);
+          const height = await page.evaluate(`(${pageHeight})()`);
           buf = await page.screenshot({
             type: "png",
             optimizeForSpeed: true,
@@ -541,24 +544,6 @@ function makeFloor(browser, fixtureBase, userAgent) {
     },
   };
 }
-
-/** Copies of the service's in-page scripts (src/capture/page-scripts.ts), for --profile. */
-const PAGE_HEIGHT = `Math.max(document.documentElement ? document.documentElement.scrollHeight : 0, document.body ? document.body.scrollHeight : 0)`;
-const AUTO_SCROLL = `async (maxPx) => {
-  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
-  const height = () => Math.min(maxPx, Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
-  let y = 0, steps = 0;
-  while (y + innerHeight < height() && steps < 200) {
-    y += innerHeight;
-    scrollTo(0, y);
-    steps++;
-    await frame();
-    await frame();
-  }
-  scrollTo(0, 0);
-  await frame();
-  return steps;
-}`;
 
 function makeService(base, apiKey, fixtureBase) {
   const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };

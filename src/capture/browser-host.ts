@@ -15,6 +15,7 @@ import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { runCapture, type CaptureResult } from "./capture";
+import type { RequestPolicy } from "./page";
 import { CaptureError, toFailure, type CaptureFailure } from "./failures";
 import type { CaptureSpec } from "./spec";
 
@@ -53,6 +54,19 @@ export class BrowserHost extends DurableObject<Env> {
   private readonly waiting: Array<() => void> = [];
   private lastUsed = Date.now();
   private stats = { launches: 0, reconnects: 0, captures: 0 };
+  private requestPolicy: RequestPolicy | null = null;
+
+  /** The request policy is the same for every capture of this object: built once. */
+  private policy(): RequestPolicy {
+    if (this.requestPolicy) return this.requestPolicy;
+    const cfg = config(this.env);
+    this.requestPolicy = {
+      allowlist: cfg.targetAllowlist,
+      isAdHost: adHostMatcher(cfg.adBlockExtraHosts),
+      vetNavigation: navigationVetter(this.env),
+    };
+    return this.requestPolicy;
+  }
 
   async capture(spec: CaptureSpec): Promise<CaptureOutcome> {
     await this.acquire();
@@ -62,13 +76,7 @@ export class BrowserHost extends DurableObject<Env> {
         const warm = await this.getBrowser();
         const browser = warm.browser;
         try {
-          const cfg = config(this.env);
-          const policy = {
-            allowlist: cfg.targetAllowlist,
-            isAdHost: adHostMatcher(cfg.adBlockExtraHosts),
-            vetNavigation: navigationVetter(this.env),
-          };
-          const result = await runCapture(browser, spec, policy, warm.userAgent, warm.guard);
+          const result = await runCapture(browser, spec, this.policy(), warm.userAgent, warm.guard);
           this.stats.captures++;
           return { ok: true, result };
         } catch (err) {

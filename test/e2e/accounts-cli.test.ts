@@ -4,40 +4,14 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_SECRETS } from "../../vitest.config";
+import { BIN, freePort, rawHttp, ROOT } from "../helpers/e2e";
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, "../..");
-const BIN = join(ROOT, "node_modules/.bin");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-/** Sends raw bytes over TCP and returns everything the server answers. */
-function rawHttp(port: number, bytes: Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(bytes));
-    let reply = "";
-    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
-    socket.on("end", () => resolve(reply));
-    socket.on("error", reject);
-  });
-}
 
 interface Started {
   child: ChildProcess;

@@ -2,7 +2,7 @@
  * Hostile input that needs a real socket (shared/checklists/hostile-input.md, items 1, 2, 15,
  * 21): chunked bodies without Content-Length, Content-Length that lies, broken framing, raw
  * header bytes. Against `wrangler dev` on a free port with its own storage, like
- * accounts-cli.test.ts (whose freePort/rawHttp helpers these mirror).
+ * the other e2e suites (test/helpers/e2e.ts).
  *
  * Note on `wrangler dev`: when a client's body ends early, its proxy answers
  * `500 Network connection lost` in text/plain itself, whatever the worker said. What is checked
@@ -10,47 +10,12 @@
  * never our INTERNAL_ERROR envelope (the worker's own 400 is checked in-process, in
  * test/integration/hostile-input.test.ts).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_SECRETS } from "../../vitest.config";
+import { createAccount, rawHttp, startService, type Service } from "../helpers/e2e";
 
-const ROOT = join(import.meta.dirname, "../..");
 const CAP = 6 * 1024 * 1024;
 const BLOCKED_BODY = '{"url":"http://10.0.0.1/"}';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-/** Sends raw bytes (then half-closes unless `keepOpen`) and returns what the server answers. */
-function rawHttp(port: number, bytes: Buffer, { keepOpen = false, timeoutMs = 5000 } = {}): Promise<string> {
-  return new Promise((resolve) => {
-    let reply = "";
-    const socket = connect(port, "127.0.0.1", () => (keepOpen ? socket.write(bytes) : socket.end(bytes)));
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(`${reply}<timeout>`);
-    }, timeoutMs);
-    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
-    socket.on("end", () => {
-      clearTimeout(timer);
-      resolve(reply);
-    });
-    socket.on("error", (err) => {
-      clearTimeout(timer);
-      resolve(`${reply}<${err.message}>`);
-    });
-  });
-}
 
 /** Status line and parsed JSON body of a raw HTTP/1.1 reply. */
 function parseReply(reply: string): { status: number; json: { error?: { code: string } } | null; text: string } {
@@ -65,45 +30,19 @@ function parseReply(reply: string): { status: number; json: { error?: { code: st
   return { status, json, text };
 }
 
-let child: ChildProcess | undefined;
-let output = "";
+let service: Service;
 let port = 0;
 let apiKey = "";
-const dir = mkdtempSync(join(tmpdir(), "edgeshot-hostile-"));
+const output = () => service.output();
 
 beforeAll(async () => {
-  port = await freePort();
-  const inspector = await freePort();
-  const vars = Object.entries(TEST_SECRETS).flatMap(([k, v]) => (v ? ["--var", `${k}:${v}`] : []));
-  child = spawn(
-    join(ROOT, "node_modules/.bin/wrangler"),
-    ["dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector), "--persist-to", join(dir, "state"), "--show-interactive-dev-session=false", ...vars],
-    { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ADMIN_TOKEN: "" } },
-  );
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 90_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`wrangler dev did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const res = await fetch(`http://127.0.0.1:${port}/admin/accounts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ plan: "enterprise" }),
-  });
-  apiKey = ((await res.json()) as { data: { apiKey: string } }).data.apiKey;
+  service = await startService();
+  port = Number(new URL(service.base).port);
+  apiKey = (await createAccount(service.base, "enterprise")).apiKey;
 });
 
 afterAll(async () => {
-  const pid = child?.pid;
-  if (pid && child?.exitCode === null) {
-    const exited = new Promise((resolve) => child?.once("exit", resolve));
-    process.kill(-pid, "SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (child?.exitCode === null) process.kill(-pid, "SIGKILL");
-  }
-  rmSync(dir, { recursive: true, force: true });
+  await service?.stop();
 });
 
 /** Request head for POST /v1/screenshot/json with the extra header lines given. */
@@ -111,7 +50,7 @@ const head = (extra: string, auth = `Authorization: Bearer ${apiKey}\r\n`) =>
   Buffer.from(`POST /v1/screenshot/json HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nConnection: close\r\n${extra}\r\n`);
 
 /** Unexpected errors the worker logged (onError's INTERNAL_ERROR path) since `mark`. */
-const workerErrors = (mark: number) => output.slice(mark).split("\n").filter((l) => l.includes('"level":"error"'));
+const workerErrors = (mark: number) => output().slice(mark).split("\n").filter((l) => l.includes('"level":"error"'));
 
 /**
  * Streams a body in 64 KB pieces (chunked, or raw after a Content-Length head) until the server
@@ -186,7 +125,7 @@ describe("2. Content-Length that lies: capped by the bytes actually read", () =>
   });
 
   it("a body that ends before its Content-Length, or mid-chunk: a client error, never the worker's 500", async () => {
-    const mark = output.length;
+    const mark = output().length;
     for (const [extra, body] of [
       ["Content-Length: 500\r\n", BLOCKED_BODY],
       ["Transfer-Encoding: chunked\r\n", `100\r\n${BLOCKED_BODY}`],

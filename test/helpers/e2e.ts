@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_SECRETS } from "../../vitest.config";
@@ -80,4 +80,25 @@ export async function createAccount(base: string, plan: string): Promise<{ accou
   });
   const body = (await res.json()) as { data: { accountId: string; apiKey: string } };
   return body.data;
+}
+
+/** Sends raw bytes (then half-closes unless `keepOpen`) and returns what the server answers. */
+export function rawHttp(port: number, bytes: Buffer, { keepOpen = false, timeoutMs = 5000 } = {}): Promise<string> {
+  return new Promise((resolve) => {
+    let reply = "";
+    const socket = connect(port, "127.0.0.1", () => (keepOpen ? socket.write(bytes) : socket.end(bytes)));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(`${reply}<timeout>`);
+    }, timeoutMs);
+    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
+    socket.on("end", () => {
+      clearTimeout(timer);
+      resolve(reply);
+    });
+    socket.on("error", (err) => {
+      clearTimeout(timer);
+      resolve(`${reply}<${err.message}>`);
+    });
+  });
 }
