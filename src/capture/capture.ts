@@ -44,8 +44,7 @@ export async function runCapture(
 ): Promise<CaptureResult> {
   const context = await browser.createBrowserContext();
   try {
-    await denyDownloads(guard, context.id);
-    const page = await context.newPage();
+    const [page] = await Promise.all([context.newPage(), denyDownloads(guard, context.id)]);
     // Any other page in this context is a pop-up: close it at once (its requests already
     // pass the browser-wide guard).
     context.on("targetcreated", (target) => {

@@ -87,10 +87,11 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
     spec.cookies.length > 0 ? page.setCookie(...spec.cookies) : Promise.resolve(),
     spec.credentials ? page.authenticate(spec.credentials) : Promise.resolve(),
   ]);
-  // setContent writes into the current about:blank document, which no "new document" hook sees.
-  // Not inside the Promise.all: a mobile viewport (device presets) reloads about:blank, which
-  // would destroy the context this runs in.
-  await page.evaluate(hardening);
+  // setContent writes into the current about:blank document, which no "new document" hook sees:
+  // harden it directly (a URL navigation gets a new document, hardened by the hook). Not inside
+  // the Promise.all: a mobile viewport (device presets) reloads about:blank, which would destroy
+  // the context this runs in.
+  if (spec.source.kind === "html") await page.evaluate(hardening);
 
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("request", (request) => {
