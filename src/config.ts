@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ApiError } from "./http/errors";
 import { DOH_URL } from "./security/dns";
 import { canonicalHostPattern, SAFE_BROWSING_URL } from "./security/reputation";
+import { log } from "./log";
 
 const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
 
@@ -72,7 +73,7 @@ export function config(env: Env): Config {
   if (hit) return hit;
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    console.error(JSON.stringify({ level: "error", msg: "invalid configuration", issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) }));
+    log("error", "invalid configuration", { issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) });
     throw new ApiError("CONFIGURATION_ERROR", "The service is not configured correctly.");
   }
   const e = parsed.data;

@@ -5,6 +5,7 @@
 import { newApp } from "./http/app";
 import { handleQueue } from "./jobs/queue";
 import { sweepExpired } from "./storage/hosted";
+import { log } from "./log";
 
 export { Account } from "./accounts/account";
 export { BrowserHost } from "./capture/browser-host";
@@ -18,7 +19,7 @@ export default {
   queue: (batch, env) => handleQueue(batch, env),
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(
-      sweepExpired(env).then((deleted) => console.log(JSON.stringify({ level: "info", msg: "swept expired outputs", deleted }))),
+      sweepExpired(env).then((deleted) => log("info", "swept expired outputs", { deleted })),
     );
   },
 } satisfies ExportedHandler<Env>;

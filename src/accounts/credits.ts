@@ -7,6 +7,7 @@ import type { Usage } from "../http/envelope";
 import { ApiError } from "../http/errors";
 import type { Account } from "./account";
 import type { AuthContext } from "./auth";
+import { log } from "../log";
 
 export interface Reservation {
   reservationId: string;
@@ -82,14 +83,7 @@ export async function withCredits<T>(
 }
 
 function logSettleFailure(auth: AuthContext, step: string, err: unknown): void {
-  console.error(
-    JSON.stringify({
-      level: "error",
-      msg: `credit ${step} failed`,
-      accountId: auth.accountId,
-      error: String(err),
-    }),
-  );
+  log("error", `credit ${step} failed`, { accountId: auth.accountId, error: String(err) });
 }
 
 /** Headers carrying the same numbers as meta.usage on binary responses. */

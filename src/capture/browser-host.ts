@@ -18,6 +18,7 @@ import { runCapture, type CaptureResult } from "./capture";
 import type { RequestPolicy } from "./page";
 import { CaptureError, toFailure, type CaptureFailure } from "./failures";
 import type { CaptureSpec } from "./spec";
+import { log } from "../log";
 
 export type CaptureOutcome = { ok: true; result: CaptureResult } | { ok: false; failure: CaptureFailure };
 
@@ -85,13 +86,13 @@ export class BrowserHost extends DurableObject<Env> {
             continue; // the browser died under us: retry once on a fresh one
           }
           if (!(err instanceof CaptureError)) {
-            console.error(JSON.stringify({ level: "error", msg: "capture failed", error: String(err) }));
+            log("error", "capture failed", { error: String(err) });
           }
           return { ok: false, failure: toFailure(err) };
         }
       }
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", msg: "browser unavailable", error: String(err) }));
+      log("error", "browser unavailable", { error: String(err) });
       return { ok: false, failure: toFailure(err) };
     } finally {
       this.lastUsed = Date.now();

@@ -13,6 +13,7 @@ import { LIMITS } from "../limits";
 import { type Article, readArticle } from "./article";
 import { blocksText, toBlocks } from "./blocks";
 import { toMarkdown } from "./markdown";
+import { log } from "../log";
 
 export interface ExtractionData {
   /** The page the content was read from (after redirects). */
@@ -48,7 +49,7 @@ export function extractArticle(input: ExtractInput): ExtractionData {
     content = article ? render(article, input.format) : "";
   } catch (err) {
     // A page the parser or converter chokes on has, for the caller, no readable article.
-    console.error(JSON.stringify({ level: "error", msg: "extraction failed", url: input.pageUrl, error: String(err) }));
+    log("error", "extraction failed", { url: input.pageUrl, error: String(err) });
     throw new ApiError("EXTRACTION_FAILED", "The page could not be read as an article.");
   }
   if (!article) throw new ApiError("EXTRACTION_FAILED", NO_ARTICLE);

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { log } from "../log";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "./errors";
 import { requestId } from "./middleware/request-id";
@@ -47,7 +48,7 @@ export function newApp(): Hono<AppEnv> {
       const code = err.status === 404 ? "NOT_FOUND" : err.status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_ERROR";
       return c.json(errorBody(id, code, err.message || "Bad request."), ERROR_STATUS[code]);
     }
-    console.error(JSON.stringify({ level: "error", requestId: id, error: String(err), stack: err instanceof Error ? err.stack : undefined }));
+    log("error", "unhandled error", { requestId: id, error: String(err), stack: err instanceof Error ? err.stack : undefined });
     return c.json(errorBody(id, "INTERNAL_ERROR", "An unexpected error occurred."), 500);
   });
 

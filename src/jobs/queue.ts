@@ -1,6 +1,7 @@
 /** The worker's `queue` handler: one branch per queue, dead-letter queues on their own. */
 import { handleCaptureBatch, handleCaptureDeadLetters } from "./consumer";
 import { handleWebhookBatch, handleWebhookDeadLetters } from "./webhooks";
+import { log } from "../log";
 
 export const QUEUES = {
   captureJobs: "capture-jobs",
@@ -20,7 +21,7 @@ export async function handleQueue(batch: MessageBatch, env: Env): Promise<void> 
     case QUEUES.webhooksDlq:
       return handleWebhookDeadLetters(batch, env);
     default:
-      console.error(JSON.stringify({ level: "error", msg: "queue: no consumer for this queue", queue: batch.queue }));
+      log("error", "queue: no consumer for this queue", { queue: batch.queue });
       batch.ackAll();
   }
 }

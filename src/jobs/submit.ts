@@ -18,6 +18,7 @@ import { JOBS } from "./constants";
 import { type CaptureJobMessage, writeJobDocument } from "./messages";
 import { mapLimit } from "./pool";
 import { requireWebhookUrl } from "./webhook-url";
+import { log } from "../log";
 
 export interface SubmitInput {
   specs: CaptureSpec[];
@@ -103,10 +104,10 @@ export async function submitJobs(env: Env, auth: AuthContext, input: SubmitInput
 }
 
 async function undo(auth: AuthContext, ids: string[], batchId: string | null, step: string, err: unknown): Promise<ApiError> {
-  console.error(JSON.stringify({ level: "error", msg: `async submit: could not ${step}`, accountId: auth.accountId, error: String(err) }));
+  log("error", `async submit: could not ${step}`, { accountId: auth.accountId, error: String(err) });
   await auth.account.abandonJobs(ids, batchId).catch((undoError: unknown) => {
     // Credits lapse with their reservations; slots stay taken until an operator fixes them.
-    console.error(JSON.stringify({ level: "error", msg: "async submit: undo failed", accountId: auth.accountId, error: String(undoError) }));
+    log("error", "async submit: undo failed", { accountId: auth.accountId, error: String(undoError) });
   });
   return new ApiError("INTERNAL_ERROR", "The capture could not be queued; nothing was charged.");
 }

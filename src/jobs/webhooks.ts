@@ -15,6 +15,7 @@ import { hmacHex, webhookSecretFor } from "../storage/signing";
 import { WEBHOOKS } from "./constants";
 import { type WebhookMessage, webhookMessage } from "./messages";
 import { checkWebhookUrl } from "./webhook-url";
+import { log } from "../log";
 
 export interface WebhookDeps {
   /** Per attempt (10 s); tests shorten it. */
@@ -88,7 +89,7 @@ export async function handleWebhookBatch(batch: MessageBatch, env: Env, deps: We
 async function handleWebhookMessage(message: Message, env: Env, deps: WebhookDeps): Promise<void> {
   const parsed = webhookMessage.safeParse(message.body);
   if (!parsed.success) {
-    console.error(JSON.stringify({ level: "error", msg: "webhooks: malformed message dropped", id: message.id }));
+    log("error", "webhooks: malformed message dropped", { id: message.id });
     message.ack();
     return;
   }
@@ -110,7 +111,7 @@ async function handleWebhookMessage(message: Message, env: Env, deps: WebhookDep
     if (outcome === "retry") message.retry({ delaySeconds: webhookRetryDelay(message.attempts, deps.random) });
     else message.ack();
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "webhooks: delivery error, retrying", deliveryId, error: String(err) }));
+    log("error", "webhooks: delivery error, retrying", { deliveryId, error: String(err) });
     message.retry({ delaySeconds: webhookRetryDelay(message.attempts, deps.random) });
   }
 }
@@ -128,7 +129,7 @@ export async function handleWebhookDeadLetters(batch: MessageBatch, env: Env): P
       await accountStub(env, accountId).failWebhook(deliveryId, "delivery abandoned after repeated errors");
       message.ack();
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", msg: "webhooks-dlq: could not record", deliveryId, error: String(err) }));
+      log("error", "webhooks-dlq: could not record", { deliveryId, error: String(err) });
       message.retry({ delaySeconds: 30 });
     }
   }

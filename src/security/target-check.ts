@@ -18,6 +18,7 @@ import { ApiError } from "../http/errors";
 import { checkHostDns, type DnsCheckOptions, type DnsVerdict } from "./dns";
 import { ipLiteralBlockReason } from "./ip";
 import { hostPatternMatcher, safeBrowsingLookup, type Reputation, type SafeBrowsingOptions } from "./reputation";
+import { log, type LogLevel } from "../log";
 
 export const UNSAFE_MESSAGE = "The URL is flagged as unsafe.";
 
@@ -61,11 +62,16 @@ function dnsFor(url: URL, checks: Checks): Promise<DnsVerdict | null> {
   return checks.dns && needsDns(url, checks.allowlist) ? checkHostDns(url.hostname, checks.dns) : Promise.resolve(null);
 }
 
-function log(level: "info" | "error", msg: string, url: URL, extra: Record<string, unknown>): void {
-  // The host only: queries may carry the customer's tokens.
-  const line = JSON.stringify({ level, msg, host: url.hostname, ...extra });
-  if (level === "error") console.error(line);
-  else console.log(line);
+/** Logs with the host only: a URL's query may carry the customer's tokens. */
+function logHost(level: LogLevel, msg: string, url: URL, extra: Record<string, unknown>): void {
+  log(level, msg, { host: url.hostname, ...extra });
+}
+
+/** A capture target the URL guard or the DNS check refuses: 400 INVALID_URL naming `url`. */
+export function invalidTarget(): ApiError {
+  return new ApiError("INVALID_URL", "The url is not a public http(s) URL.", {
+    details: [{ path: "url", message: "Must be a public http or https URL." }],
+  });
 }
 
 /** Request-time check of a capture target that passed the URL guard; throws the answer. */
@@ -73,7 +79,7 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
   const checks = checksFor(env);
   const listed = checks.unsafeHost(url.hostname);
   if (listed !== null) {
-    log("info", "target refused: unsafe host pattern", url, { pattern: listed });
+    logHost("info", "target refused: unsafe host pattern", url, { pattern: listed });
     throw unsafeError();
   }
   const [dns, reputation] = await Promise.all([
@@ -81,21 +87,19 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
     checks.safeBrowsing ? safeBrowsingLookup(url, checks.safeBrowsing) : Promise.resolve(NOT_ASKED),
   ]);
   if (dns?.kind === "blocked") {
-    log("info", "target refused: resolves to a blocked address", url, { address: dns.address });
-    throw new ApiError("INVALID_URL", "The url is not a public http(s) URL.", {
-      details: [{ path: "url", message: "Must be a public http or https URL." }],
-    });
+    logHost("info", "target refused: resolves to a blocked address", url, { address: dns.address });
+    throw invalidTarget();
   }
   if (reputation.flagged) {
-    log("info", "target refused: flagged by Safe Browsing", url, { threat: reputation.threat });
+    logHost("info", "target refused: flagged by Safe Browsing", url, { threat: reputation.threat });
     throw unsafeError();
   }
   if (dns?.kind === "unresolvable") {
-    log("info", "target refused: does not resolve", url, { reason: dns.reason });
+    logHost("info", "target refused: does not resolve", url, { reason: dns.reason });
     throw failureToApiError(failures.unreachable());
   }
   if (dns?.kind === "error") {
-    log("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
+    logHost("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
     throw failureToApiError(failures.generic());
   }
 }
@@ -116,7 +120,7 @@ export function navigationVetter(env: Env): (url: URL, mainFrame: boolean) => Pr
       mainFrame && checks.safeBrowsing ? safeBrowsingLookup(url, checks.safeBrowsing) : Promise.resolve(NOT_ASKED),
     ]);
     if (dns !== null && dns.kind !== "public") {
-      if (dns.kind === "error") log("error", "navigation refused: DNS check failed (fail closed)", url, { reason: dns.reason });
+      if (dns.kind === "error") logHost("error", "navigation refused: DNS check failed (fail closed)", url, { reason: dns.reason });
       return "blocked";
     }
     return reputation.flagged ? "unsafe" : "allow";
