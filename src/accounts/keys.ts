@@ -5,6 +5,7 @@
  * sha256 (hex) is ever stored; the full key is shown once, at creation.
  */
 import baseX from "base-x";
+import { sha256Hex } from "../encoding";
 
 const BASE62 = baseX("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
 
@@ -49,17 +50,6 @@ export function isKeyId(value: string): boolean {
 /** What a key may be shown as after creation: `svc_AbCd…`. */
 export function displayPrefix(key: string): string {
   return `${key.slice(0, KEY_PREFIX.length + 4)}…`;
-}
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return toHex(new Uint8Array(digest));
-}
-
-export function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
 }
 
 /** The key as stored: sha256 hex of the full key, prefix included. */

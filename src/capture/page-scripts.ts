@@ -4,6 +4,7 @@
  * and fail in the page.
  */
 import type { Page } from "@cloudflare/puppeteer";
+import { fromBase64, toBase64 } from "../encoding";
 
 /** Evaluates `(source)(...args)` in the page; args are JSON-serialised. */
 export function inPage<T>(page: Page, source: string, ...args: unknown[]): Promise<T> {
@@ -105,16 +106,6 @@ export async function resizeInPage(
 ): Promise<Uint8Array> {
   const out = await inPage<string | null>(page, resizeScript, toBase64(bytes), box, type, quality);
   return out === null ? bytes : fromBase64(out);
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-export function fromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Shaping a capture result for the wire: the spec's headers, the binary body, the JSON data. */
-import { toBase64 } from "./page-scripts";
+import { toBase64 } from "../encoding";
 import type { CaptureResult } from "./capture";
 import type { CaptureSpec } from "./spec";
 

@@ -14,6 +14,8 @@
  * Applied to capture targets at request time and to document navigations in the browser
  * (src/security/target-check.ts).
  */
+import { log } from "../log";
+import { sha256Hex } from "../encoding";
 
 export type Reputation =
   | { flagged: false }
@@ -125,10 +127,6 @@ export function lookupBody(url: string): unknown {
   };
 }
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function remember(key: string, verdict: Reputation, seconds: number): void {
   if (memory.size >= MEMORY_ENTRIES) memory.delete(memory.keys().next().value as string);
@@ -162,12 +160,7 @@ export async function safeBrowsingLookup(url: URL, options: SafeBrowsingOptions)
   const outcome = await ask(target, options);
   if (outcome.kind === "error") {
     outageUntil.set(options.endpoint, Date.now() + SAFE_BROWSING_BACKOFF_MS);
-    console.error(JSON.stringify({
-      level: "error",
-      msg: "safe browsing lookup failed; failing open",
-      reason: outcome.reason,
-      backoffMs: SAFE_BROWSING_BACKOFF_MS,
-    }));
+    log("error", "safe browsing lookup failed; failing open", { reason: outcome.reason, backoffMs: SAFE_BROWSING_BACKOFF_MS });
     return CLEAN;
   }
   outageUntil.delete(options.endpoint);

@@ -10,8 +10,8 @@
  * The output of a link is cached under sha256(`<uid>:<p>`): links differing only in expiry share it.
  */
 import { renderPayloadSchema, type RenderPayload } from "../../schemas/render-link";
-import { isAccountId, sha256Hex } from "../accounts/keys";
-import { fromBase64, toBase64 } from "../capture/page-scripts";
+import { isAccountId } from "../accounts/keys";
+import { fromBase64, sha256Hex, toBase64 } from "../encoding";
 import { config } from "../config";
 import { LIMITS } from "../limits";
 import { hmacHex, timingSafeEqualDigests } from "./signing";

@@ -2,14 +2,10 @@
  * HMAC signing and constant-time comparison, shared by webhooks, signed URLs and key checks.
  */
 import { config } from "../config";
+import { toHex } from "../encoding";
 
 const encoder = new TextEncoder();
 
-function hex(bytes: ArrayBuffer): string {
-  let out = "";
-  for (const b of new Uint8Array(bytes)) out += b.toString(16).padStart(2, "0");
-  return out;
-}
 
 /** HMAC-SHA256 of `message` under `secret`, hex encoded. */
 export async function hmacHex(secret: string, message: string): Promise<string> {
@@ -20,7 +16,7 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
     false,
     ["sign"],
   );
-  return hex(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
+  return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 
 /**

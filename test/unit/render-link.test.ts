@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { renderLinkRequestSchema, renderParamsSchema } from "../../schemas/render-link";
-import { toBase64 } from "../../src/capture/page-scripts";
+import { toBase64 } from "../../src/encoding";
 import {
   canonicalJson,
   decodePayload,
