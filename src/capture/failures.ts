@@ -48,6 +48,7 @@ export const failures = {
     message: `The ${what} is larger than the ${limit} limit.`,
     transient: false,
   }),
+  storage: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.storage, transient: true }),
   generic: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.generic, transient: true }),
 };
 

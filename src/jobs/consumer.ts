@@ -15,14 +15,14 @@ import { accountStub } from "../accounts/directory";
 import type { JobOutcome } from "../accounts/jobs";
 import type { CaptureOutcome } from "../capture/browser-host";
 import type { CaptureResult } from "../capture/capture";
-import { type CaptureFailure, FAILURE, toFailure } from "../capture/failures";
+import { type CaptureFailure, FAILURE, failures, toFailure } from "../capture/failures";
 import { browserHost } from "../capture/service";
 import type { CaptureSpec } from "../capture/spec";
-import { config } from "../config";
-import { signedImageUrl, storeOutput } from "../storage/hosted";
+import { publicOrigin, signedImageUrl, storeCapture } from "../storage/hosted";
 import { JOBS } from "./constants";
 import { type CaptureJobMessage, type JobDocument, captureJobMessage, deleteJobDocument, readJobDocument } from "./messages";
 import { enqueueWebhooks } from "./webhooks";
+import { log } from "../log";
 
 export interface CaptureDeps {
   /** Runs one capture; the default is a BrowserHost. Tests replace it. */
@@ -43,11 +43,6 @@ export function captureRetryDelay(attempt: number): number {
   return JOBS.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
 }
 
-function log(level: "info" | "error", msg: string, extra: Record<string, unknown>): void {
-  const line = JSON.stringify({ level, msg, ...extra });
-  if (level === "error") console.error(line);
-  else console.log(line);
-}
 
 export async function handleCaptureBatch(batch: MessageBatch, env: Env, deps: CaptureDeps = DEFAULT_DEPS): Promise<void> {
   await Promise.all(batch.messages.map((message) => handleCaptureMessage(message, env, deps)));
@@ -104,18 +99,10 @@ async function processJob(msg: CaptureJobMessage, message: Message, env: Env, de
 
 /** Stores the output and completes the job; the failure to report when storing failed. */
 async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, result: CaptureResult, loadTimeMs: number): Promise<CaptureFailure | null> {
-  const stored = await storeOutput(env, {
-    bytes: result.bytes,
-    contentType: result.contentType,
-    ttlSeconds: doc.cacheTtl,
-    accountId: msg.accountId,
-    prefix: "j",
-  }).catch((err: unknown) => {
-    log("error", "capture-jobs: storing the result failed", { jobId: msg.jobId, error: String(err) });
-    return null;
-  });
-  if (!stored) return { code: "CAPTURE_FAILED", status: 500, message: FAILURE.storage, transient: true };
-  const resultUrl = await signedImageUrl(env, config(env).publicBaseUrl || doc.origin, stored);
+  const context = `capture job ${msg.jobId}`;
+  const stored = await storeCapture(env, result, { ttlSeconds: doc.cacheTtl, accountId: msg.accountId, prefix: "j", context }).catch(() => null);
+  if (!stored) return failures.storage();
+  const resultUrl = await signedImageUrl(env, publicOrigin(env, doc.origin), stored);
   const meta = { width: result.width, height: result.height, loadTimeMs, bytesSize: result.bytes.byteLength };
   const changed = await finish(env, msg, { status: "completed", resultUrl, meta });
   if (!changed) await env.OUTPUTS.delete(stored.key); // another delivery finished it first

@@ -16,15 +16,15 @@ import type { AuthContext } from "../accounts/auth";
 import { withCredits } from "../accounts/credits";
 import { accountStub } from "../accounts/directory";
 import { PLANS } from "../accounts/plans";
-import { FAILURE } from "../capture/failures";
 import { prepareCapture } from "../capture/request";
 import { captureHeaders } from "../capture/response";
 import { capture } from "../capture/service";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../http/errors";
 import { LIMITS } from "../limits";
-import { storeOutput } from "./hosted";
+import { storageFailed, storeCapture } from "./hosted";
 import { isLive, readEntry, writeEntry, type RenderEntry } from "./render-cache";
 import { decodePayload } from "./render-links";
+import { log } from "../log";
 
 export interface RenderJob {
   cacheKey: string;
@@ -102,15 +102,12 @@ async function renderOnce(env: Env, job: RenderJob): Promise<RenderEntry> {
     const started = Date.now();
     const result = await capture(env, spec);
     const headers = captureHeaders(result, spec, new Date().toISOString(), Date.now() - started);
-    try {
-      const stored = await storeOutput(env, { bytes: result.bytes, contentType: result.contentType, ttlSeconds, accountId: job.uid, prefix: "render" });
-      const entry = { r2Key: stored.key, contentType: result.contentType, size: result.bytes.byteLength, expires: stored.expires, headers };
-      await writeEntry(env, job.cacheKey, entry, ttlSeconds);
-      return entry;
-    } catch (err) {
-      console.error(JSON.stringify({ level: "error", msg: "render link store failed", error: String(err) }));
-      throw new ApiError("CAPTURE_FAILED", FAILURE.storage, { status: 500 });
-    }
+    const stored = await storeCapture(env, result, { ttlSeconds, accountId: job.uid, prefix: "render", context: "render link" });
+    const entry = { r2Key: stored.key, contentType: result.contentType, size: result.bytes.byteLength, expires: stored.expires, headers };
+    await writeEntry(env, job.cacheKey, entry, ttlSeconds).catch((err: unknown) => {
+      throw storageFailed("render link cache entry", err);
+    });
+    return entry;
   });
   return value;
 }
@@ -122,7 +119,7 @@ function toWire(err: unknown): WireError {
     if (Object.keys(err.extraHeaders).length > 0) wire.headers = err.extraHeaders;
     return wire;
   }
-  console.error(JSON.stringify({ level: "error", msg: "render link failed", error: String(err), stack: err instanceof Error ? err.stack : undefined }));
+  log("error", "render link failed", { error: String(err), stack: err instanceof Error ? err.stack : undefined });
   return { code: "INTERNAL_ERROR", message: "An unexpected error occurred.", status: 500 };
 }
 

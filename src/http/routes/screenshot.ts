@@ -13,9 +13,8 @@ import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
 import { ApiError } from "../errors";
 import type { AppEnv } from "../types";
-import { FAILURE } from "../../capture/failures";
 import { LIMITS } from "../../limits";
-import { publicOrigin, signedImageUrl, storeOutput } from "../../storage/hosted";
+import { publicOrigin, signedImageUrl, storeCapture } from "../../storage/hosted";
 import { submitAsyncCapture } from "../../jobs/submit";
 
 /** async: true — queued; 202 `{jobId, status: "queued"}` with the reserved credit in meta.usage. */
@@ -24,12 +23,27 @@ async function sendAsync(c: Context<AppEnv>, req: CaptureRequest) {
   return c.json(successBody(c.get("requestId"), data, usage), 202);
 }
 
-async function run(c: Context<AppEnv>, req: CaptureRequest, options: PrepareOptions = {}, output: CaptureSpec["output"] = "image") {
+interface RunOptions extends PrepareOptions {
+  output?: CaptureSpec["output"];
+  /** Store the output in R2 for this many seconds (hosted), inside the credited work. */
+  storeFor?: number;
+}
+
+/** prepare → reserve a credit → capture (→ store) → commit, refunded if any step fails. */
+async function run(c: Context<AppEnv>, req: CaptureRequest, options: RunOptions = {}) {
   const auth = c.get("auth");
-  const spec = { ...(await prepareCapture(c.env, auth, req, options)), output };
+  const spec = { ...(await prepareCapture(c.env, auth, req, options)), output: options.output ?? "image" };
   const started = Date.now();
-  const { value: result, usage } = await withCredits(auth, 1, () => capture(c.env, spec));
-  return { spec, result, usage, capturedAt: new Date().toISOString(), loadTimeMs: Date.now() - started };
+  const { value, usage } = await withCredits(auth, 1, async () => {
+    const result = await capture(c.env, spec);
+    const loadTimeMs = Date.now() - started;
+    const stored =
+      options.storeFor === undefined
+        ? null
+        : await storeCapture(c.env, result, { ttlSeconds: options.storeFor, accountId: auth.accountId, context: "hosted capture" });
+    return { result, loadTimeMs, stored };
+  });
+  return { spec, ...value, usage, capturedAt: new Date().toISOString() };
 }
 
 async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
@@ -40,21 +54,11 @@ async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
 
 /** hosted: true — the output goes to R2 and the caller gets a signed URL valid for cacheTtl. */
 async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
-  const auth = c.get("auth");
-  const spec = await prepareCapture(c.env, auth, req, { handled: ["hosted"] });
-  const ttlSeconds = req.cacheTtl ?? LIMITS.cacheTtl.default;
-  const { value, usage } = await withCredits(auth, 1, async () => {
-    const result = await capture(c.env, spec);
-    const stored = await storeOutput(c.env, { bytes: result.bytes, contentType: result.contentType, ttlSeconds, accountId: auth.accountId })
-      .catch(() => {
-        throw new ApiError("CAPTURE_FAILED", FAILURE.storage, { status: 500 });
-      });
-    return { result, stored };
-  });
-  const { result, stored } = value;
-  const url = await signedImageUrl(c.env, publicOrigin(c.env, c.req.url), stored);
+  const storeFor = req.cacheTtl ?? LIMITS.cacheTtl.default;
+  const { spec, result, stored, usage } = await run(c, req, { handled: ["hosted"], storeFor });
+  if (!stored) throw new Error("hosted capture returned without its stored output");
   const data = {
-    url,
+    url: await signedImageUrl(c.env, publicOrigin(c.env, c.req.url), stored),
     expiresAt: new Date(stored.expires * 1000).toISOString(),
     contentType: result.contentType,
     format: spec.format,
@@ -83,7 +87,7 @@ export const screenshotRoutes = new Hono<AppEnv>()
     if (req.async === true) return sendAsync(c, req);
     const extract = requestedExtraction(req);
     const handled = ["extract", "extractFormat"] as const;
-    const { spec, result, usage, capturedAt, loadTimeMs } = await run(c, req, { handled }, extract ? "image+dom" : "image");
+    const { spec, result, usage, capturedAt, loadTimeMs } = await run(c, req, { handled, output: extract ? "image+dom" : "image" });
     const data = captureData(result, spec, capturedAt, loadTimeMs);
     const extracted = extract ? extractedField(result, spec, extract, loadTimeMs) : {};
     return c.json(successBody(c.get("requestId"), { ...data, ...extracted }, usage));
