@@ -99,14 +99,6 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
 export const PRICING_URL = "https://edgeshot.dev/pricing";
 export const BILLING_URL = "https://edgeshot.dev/billing";
 
-export function isPlanId(value: unknown): value is PlanId {
-  return typeof value === "string" && (PLAN_IDS as readonly string[]).includes(value);
-}
-
-export function planById(id: PlanId): Plan {
-  return PLANS[id];
-}
-
 /** The lowest plan that has `feature` (every feature exists on some plan). */
 export function lowestPlanWith(feature: Feature): Plan {
   const plan = PLAN_IDS.map((id) => PLANS[id]).find((p) => p.features[feature]);

@@ -7,7 +7,7 @@ import type { AuthContext } from "../accounts/auth";
 import { requireFeature } from "../accounts/policy";
 import { config } from "../config";
 import { ApiError } from "../http/errors";
-import { checkTarget } from "../security/target-check";
+import { checkTarget, invalidTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
 import { toCaptureSpec, type CaptureSpec } from "./spec";
 
@@ -48,9 +48,7 @@ export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRe
   if (req.url !== undefined) {
     const verdict = checkUrl(req.url, "target", config(env).targetAllowlist);
     if (!verdict.ok) {
-      throw new ApiError("INVALID_URL", "The url is not a public http(s) URL.", {
-        details: [{ path: "url", message: "Must be a public http or https URL." }],
-      });
+      throw invalidTarget();
     }
     const url = verdict.url;
     if (url.username || url.password) {
