@@ -1,40 +1,205 @@
 /**
- * The browser-wide guard: a CDP session on the browser target with Fetch interception for every
- * target of the browser. Page-level interception (page.ts) misses what a page's own session
- * never sees — `<link rel=prefetch>`, a pop-up's first navigation, requests of targets created
- * behind our back — this catches them. It applies the URL guard only; per-capture policy (ads,
- * resource types, headers) stays on the page.
+ * The browser-wide guard: what no single page's session can see or stop.
+ *
+ * 1. Fetch interception on the browser target pauses every request of every target — prefetches,
+ *    a pop-up's first navigation, targets created behind our back — and applies the URL guard.
+ *    Document responses are paused too, to strip the headers that make the BROWSER process
+ *    fetch later, outside every interception layer (Speculation-Rules, Reporting/NEL).
+ * 2. A target watcher: each capture's page is auto-attached with everything related to it
+ *    (dedicated and nested workers, out-of-process frames), and shared workers browser-wide,
+ *    every one paused before its first script. Workers get the socket hardening before they run
+ *    (frames get theirs from the page's new-document script); every attached target reports
+ *    its responses, so a response from a blocked address (DNS rebinding) or a URL the guard
+ *    refuses is seen; the page reports speculative loads (Preload domain) and has prerendering
+ *    switched off.
+ * Whatever the watcher sees is a violation of the capture's browser context: the capture asks
+ * before it produces any output and fails instead (src/capture/capture.ts).
  */
-import type { Browser, CDPSession } from "@cloudflare/puppeteer";
+import type { Browser, CDPSession, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { checkUrl } from "../security/url-guard";
+import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
+import { workerHardening } from "./page-scripts";
 
-export interface BrowserGuard {
-  session: CDPSession;
-  blocked: number;
+/**
+ * Response headers that make the browser process fetch on the document's behalf: speculation
+ * rule sets (then prefetch/prerender of what they name), Reporting API and NEL report uploads.
+ */
+const BROWSER_FETCH_HEADERS = new Set(["speculation-rules", "reporting-endpoints", "report-to", "nel"]);
+
+/** Targets the watcher attaches to: a capture's page and what it spawns. */
+const RELATED: Protocol.Target.TargetFilter = [{ type: "page" }, { type: "iframe" }, { type: "worker" }, { type: "shared_worker" }, { exclude: true }];
+/** Below an attached target: its children (workers of workers, frames of frames). */
+const CHILDREN: Protocol.Target.TargetFilter = RELATED.filter((f) => f.type !== "page");
+
+/** The watch on one capture's browser context. */
+export interface ContextWatch {
+  /** Why the context's output must not be used (first violation seen), or null. */
+  violation(): string | null;
+  /** Stop recording for this context (its targets are closed with it). */
+  end(): void;
 }
 
+export interface BrowserGuard {
+  /** Requests the browser-wide Fetch guard refused. */
+  blocked: number;
+  /** Attach to the page (and everything it spawns) before the capture navigates. */
+  watch(page: Page, browserContextId: string): Promise<ContextWatch>;
+  /** Downloads are never written anywhere: deny them for a capture's browser context. */
+  denyDownloads(browserContextId: string): Promise<void>;
+}
+
+/**
+ * CDP commands newer than the protocol typings we build against (Target.autoAttachRelated and
+ * friends exist in every Chromium this runs on). Sent untyped, in one place.
+ */
+type RawSend = (method: string, params?: object) => Promise<unknown>;
+const raw = (session: CDPSession): RawSend => session.send.bind(session) as unknown as RawSend;
+
 export async function installBrowserGuard(browser: Browser, allowlist: ReadonlySet<string>): Promise<BrowserGuard> {
-  const session = await browser.target().createCDPSession();
-  const guard: BrowserGuard = { session, blocked: 0 };
-  session.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
-    const purpose = event.resourceType === "Document" ? "navigation" : "subresource";
-    const verdict = checkUrl(event.request.url, purpose, allowlist);
-    const reply = verdict.ok
-      ? session.send("Fetch.continueRequest", { requestId: event.requestId })
-      : session.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" });
-    if (!verdict.ok) guard.blocked++;
+  const [fetchSession, relatedSession, sharedSession] = await Promise.all([
+    browser.target().createCDPSession(),
+    browser.target().createCDPSession(),
+    browser.target().createCDPSession(),
+  ]);
+  const connection = fetchSession.connection();
+  if (!connection) throw new Error("browser guard: no CDP connection");
+  const violations = new Map<string, string[]>();
+  let blocked = 0;
+
+  const flag = (contextId: string | undefined, reason: string) => {
+    if (contextId !== undefined) violations.get(contextId)?.push(reason);
+  };
+
+  fetchSession.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
+    const { requestId } = event;
+    let reply: Promise<unknown>;
+    if (event.responseStatusCode !== undefined || event.responseErrorReason !== undefined) {
+      const headers = event.responseHeaders ?? [];
+      const kept = headers.filter((h) => !BROWSER_FETCH_HEADERS.has(h.name.toLowerCase()));
+      reply = event.responseErrorReason !== undefined
+        ? fetchSession.send("Fetch.continueRequest", { requestId })
+        : fetchSession.send("Fetch.continueResponse", kept.length === headers.length ? { requestId } : { requestId, responseHeaders: kept });
+    } else {
+      const purpose = event.resourceType === "Document" ? "navigation" : "subresource";
+      const verdict = checkUrl(event.request.url, purpose, allowlist);
+      if (!verdict.ok) blocked++;
+      reply = verdict.ok
+        ? fetchSession.send("Fetch.continueRequest", { requestId })
+        : fetchSession.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
+    }
     // A request can vanish (page closed) between pause and reply: nothing to do then.
     reply.catch(() => {});
   });
-  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*" }] });
-  return guard;
+
+  /** A target attached paused: prepare it, then let it run. */
+  const onAttached = (event: Protocol.Target.AttachedToTargetEvent): void => {
+    const { sessionId, targetInfo } = event;
+    const session = connection.session(sessionId);
+    if (!session) return;
+    const contextId = targetInfo.browserContextId;
+    const type = targetInfo.type;
+    session.on("Target.attachedToTarget", onAttached);
+    const setup: Array<Promise<unknown>> = [];
+    if (type === "page") {
+      session.on("Preload.prefetchStatusUpdated", (e: Protocol.Preload.PrefetchStatusUpdatedEvent) => speculated(contextId, e.prefetchUrl));
+      session.on("Preload.prerenderStatusUpdated", (e: Protocol.Preload.PrerenderStatusUpdatedEvent) => speculated(contextId, e.key.url));
+      setup.push(session.send("Preload.enable"), session.send("Page.setPrerenderingAllowed", { isAllowed: false }));
+    } else {
+      session.on("Network.responseReceived", (e: Protocol.Network.ResponseReceivedEvent) => {
+        const reason = responseViolation(e.response, allowlist);
+        if (reason) flag(contextId, reason);
+      });
+      setup.push(
+        raw(session)("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: CHILDREN }),
+        session.send("Network.enable"),
+      );
+    }
+    const isWorker = type === "worker" || type === "shared_worker";
+    const hardened = isWorker
+      ? session.send("Runtime.evaluate", { expression: workerHardening }).then((r) => r.exceptionDetails === undefined, () => false)
+      : Promise.resolve(true);
+    void Promise.all([hardened, Promise.allSettled(setup)]).then(async ([ok]) => {
+      if (!ok) {
+        // Fail closed: a worker we could not harden never runs, and its capture is refused.
+        flag(contextId, "worker not hardened");
+        await raw(relatedSession)("Target.closeTarget", { targetId: targetInfo.targetId }).catch(() => {});
+        return;
+      }
+      if (event.waitingForDebugger) await session.send("Runtime.runIfWaitingForDebugger").catch(() => {});
+    });
+  };
+
+  /** A speculative load (prefetch/prerender) the page-level removal did not stop. */
+  const speculated = (contextId: string | undefined, url: string) => {
+    if (!checkUrl(url, "navigation", allowlist).ok) flag(contextId, "speculative load of a refused URL");
+  };
+
+  relatedSession.on("Target.attachedToTarget", onAttached);
+  sharedSession.on("Target.attachedToTarget", onAttached);
+  await Promise.all([
+    fetchSession.send("Fetch.enable", {
+      patterns: [
+        { urlPattern: "*", requestStage: "Request" },
+        { urlPattern: "*", resourceType: "Document", requestStage: "Response" },
+      ],
+    }),
+    // Shared workers are not "related" to the page that creates them: attach to all of them.
+    raw(sharedSession)("Target.setAutoAttach", {
+      autoAttach: true,
+      waitForDebuggerOnStart: true,
+      flatten: true,
+      filter: [{ type: "shared_worker" }, { exclude: true }],
+    }),
+  ]);
+
+  return {
+    get blocked() {
+      return blocked;
+    },
+    async watch(page, browserContextId) {
+      const reasons: string[] = [];
+      violations.set(browserContextId, reasons);
+      await raw(relatedSession)("Target.autoAttachRelated", {
+        targetId: await targetIdOf(page, browserContextId),
+        waitForDebuggerOnStart: true,
+        filter: RELATED,
+      });
+      return {
+        violation: () => reasons[0] ?? null,
+        end: () => violations.delete(browserContextId),
+      };
+    },
+    async denyDownloads(browserContextId) {
+      await fetchSession.send("Browser.setDownloadBehavior", { behavior: "deny", browserContextId });
+    },
+  };
 }
 
-/** Downloads are never written anywhere: deny them for a capture's browser context. */
-export async function denyDownloads(guard: BrowserGuard, browserContextId: string | undefined): Promise<void> {
-  await guard.session.send("Browser.setDownloadBehavior", {
-    behavior: "deny",
-    ...(browserContextId ? { browserContextId } : {}),
-  });
+/**
+ * The page's CDP target id: puppeteer keeps it on the Target (untyped in its public types); if a
+ * version ever drops it, ask the browser for the context's page instead.
+ */
+async function targetIdOf(page: Page, browserContextId: string): Promise<string> {
+  const known = (page.target() as unknown as { _targetId?: unknown })._targetId;
+  if (typeof known === "string") return known;
+  const session = await page.browser().target().createCDPSession();
+  try {
+    const { targetInfos } = await session.send("Target.getTargets");
+    const info = targetInfos.find((t) => t.type === "page" && t.browserContextId === browserContextId);
+    if (!info) throw new Error("browser guard: the capture's page target is gone");
+    return info.targetId;
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+/** Why a response must not be used: it came from a blocked address, or from a refused URL. */
+export function responseViolation(response: Protocol.Network.Response, allowlist: ReadonlySet<string>): string | null {
+  const { remoteIPAddress: ip, remotePort: port } = response;
+  if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, allowlist)) return "response from a blocked address";
+  const scheme = response.url.slice(0, response.url.indexOf(":") + 1);
+  if ((scheme === "http:" || scheme === "https:") && !checkUrl(response.url, "subresource", allowlist).ok) {
+    return "response from a refused URL";
+  }
+  return null;
 }

@@ -5,13 +5,13 @@
  */
 import type { Browser, Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../limits";
-import { denyDownloads, type BrowserGuard } from "./browser-guard";
+import type { BrowserGuard, ContextWatch } from "./browser-guard";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import { CaptureError, failures } from "./failures";
 import { imageSize } from "./image-info";
 import { navigate, withTimeout, type CaptureQuality } from "./navigate";
 import { autoScroll, injectStyles, inPage, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
-import { preparePage, type RequestPolicy } from "./page";
+import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
 import type { CaptureSpec } from "./spec";
 
 export interface CaptureResult {
@@ -43,22 +43,53 @@ export async function runCapture(
   guard: BrowserGuard,
 ): Promise<CaptureResult> {
   const context = await browser.createBrowserContext();
+  const contextId = context.id;
+  if (contextId === undefined) throw new Error("incognito context without an id");
+  let watch: ContextWatch | null = null;
   try {
-    const [page] = await Promise.all([context.newPage(), denyDownloads(guard, context.id)]);
+    const [page] = await Promise.all([context.newPage(), guard.denyDownloads(contextId)]);
     // Any other page in this context is a pop-up: close it at once (its requests already
     // pass the browser-wide guard).
     context.on("targetcreated", (target) => {
       if (target.type() === "page" && target !== page.target()) void target.page().then((p) => p?.close()).catch(() => {});
     });
+    watch = await guard.watch(page, contextId);
     const budget = spec.timeoutMs + spec.delayMs + 30_000;
-    return await withTimeout(capturePage(page, spec, policy, defaultUserAgent), budget);
+    return await withTimeout(capturePage(page, spec, policy, defaultUserAgent, watch), budget);
   } finally {
+    watch?.end();
     await context.close().catch(() => {});
   }
 }
 
-async function capturePage(page: Page, spec: CaptureSpec, policy: RequestPolicy, defaultUserAgent: string): Promise<CaptureResult> {
+async function capturePage(
+  page: Page,
+  spec: CaptureSpec,
+  policy: RequestPolicy,
+  defaultUserAgent: string,
+  watch: ContextWatch,
+): Promise<CaptureResult> {
   const tracker = await preparePage(page, spec, policy, defaultUserAgent);
+  const tainted = () => tracker.mainBlocked || tracker.violation !== null || watch.violation() !== null;
+  try {
+    return await captureLoaded(page, spec, tracker, () => {
+      if (tainted()) throw new CaptureError(failures.unreachable());
+    });
+  } catch (err) {
+    // A main-frame navigation the guard refused after load replaces the document (and breaks
+    // whatever was running in it): the target could not be reached, not an internal error.
+    if (!(err instanceof CaptureError) && tainted()) throw new CaptureError(failures.unreachable());
+    throw err;
+  }
+}
+
+/**
+ * Load, page controls and outputs. `assertUntainted` throws when anything the page received
+ * came from where the guard refuses (a rebound address, a speculative load that slipped through,
+ * a refused main-frame navigation): called before any output is taken and once more after, so
+ * a tainted page never becomes bytes, HTML or a stored object.
+ */
+async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTracker, assertUntainted: () => void): Promise<CaptureResult> {
   const nav = await navigate(page, spec, tracker);
 
   if (spec.waitForSelector) {
@@ -74,7 +105,7 @@ async function capturePage(page: Page, spec: CaptureSpec, policy: RequestPolicy,
   if (styles.length > 0) await inPage(page, injectStyles, styles.join("\n"));
   if (spec.js) {
     await withTimeout(page.evaluate(spec.js), spec.timeoutMs).catch((err: unknown) => {
-      throw new CaptureError(err instanceof Error && err.name === "TimeoutError" ? failures.timeout() : failures.script(scriptMessage(err)));
+      throw new CaptureError(err instanceof Error && err.name === "TimeoutError" ? failures.timeout() : failures.script());
     });
   }
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
@@ -87,11 +118,13 @@ async function capturePage(page: Page, spec: CaptureSpec, policy: RequestPolicy,
     // Settle for lazy content the scroll woke up; nothing woke → nothing to wait for.
     if (autoScrolled && tracker.started > before) await new Promise((r) => setTimeout(r, LIMITS.fullPageSettleMs));
   }
+  assertUntainted();
   const html = spec.output === "image" ? null : await page.content();
   if (html !== null && new TextEncoder().encode(html).byteLength > LIMITS.domBytes) {
     throw new CaptureError(failures.tooLarge("rendered page", "10 MB"));
   }
   if (spec.output === "dom") {
+    assertUntainted();
     return {
       bytes: new Uint8Array(0),
       html,
@@ -112,6 +145,7 @@ async function capturePage(page: Page, spec: CaptureSpec, policy: RequestPolicy,
 
   const shot = spec.format === "pdf" ? await printPdf(page, spec) : await screenshot(page, spec);
   if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
+  assertUntainted();
   return {
     ...shot,
     html,
@@ -131,19 +165,21 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const options = { type, ...(spec.quality !== null ? { quality: spec.quality } : {}), optimizeForSpeed: true } as const;
   let bytes: Uint8Array;
   let truncated = false;
+  const dsf = spec.viewport.deviceScaleFactor;
   if (spec.selector) {
     const element = await page.$(spec.selector);
     const box = element ? await element.boundingBox() : null;
     if (!element || !box || box.width < 1 || box.height < 1) throw new CaptureError(failures.elementNotFound());
-    bytes = await element.screenshot(options);
+    const fit = fitToEncoder(type, box.width, box.height, dsf);
+    truncated = fit.truncated;
+    // The clip is relative to the element's box: the element from its top-left, cut to the budget.
+    bytes = await element.screenshot(fit.truncated ? { ...options, clip: { x: 0, y: 0, width: fit.width, height: fit.height } } : options);
   } else if (spec.fullPage) {
-    const height = await inPage<number>(page, pageHeight);
-    truncated = height > LIMITS.fullPageMaxCssPx;
-    bytes = await page.screenshot({
-      ...options,
-      captureBeyondViewport: true,
-      clip: { x: 0, y: 0, width: spec.viewport.width, height: Math.min(height, LIMITS.fullPageMaxCssPx) },
-    });
+    // A page with no height (or `overflow: hidden` on an empty body) is still its viewport.
+    const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
+    const fit = fitToEncoder(type, spec.viewport.width, Math.min(height, LIMITS.fullPageMaxCssPx), dsf);
+    truncated = height > LIMITS.fullPageMaxCssPx || fit.truncated;
+    bytes = await page.screenshot({ ...options, captureBeyondViewport: true, clip: { x: 0, y: 0, width: fit.width, height: fit.height } });
   } else {
     bytes = await page.screenshot(options);
   }
@@ -151,6 +187,25 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const size = imageSize(bytes);
   if (!size) throw new CaptureError(failures.generic());
   return { bytes, width: size.width, height: size.height, truncated };
+}
+
+/**
+ * What the image encoders can produce, in device pixels: WebP stops at 16,383 per side; JPEG at
+ * 65,535; and one capture's bitmap stays within ENCODER_LIMITS.maxDevicePixels (Chromium fails
+ * larger ones with "Unable to capture screenshot"). An area beyond them is cut from the bottom
+ * (then the right) and reported as truncated, like any page taller than the full-page limit.
+ */
+export function fitToEncoder(
+  type: "png" | "jpeg" | "webp",
+  cssWidth: number,
+  cssHeight: number,
+  dsf: number,
+): { width: number; height: number; truncated: boolean } {
+  const side = LIMITS.encoderMaxDeviceSide[type] / dsf;
+  const width = Math.min(cssWidth, Math.floor(side));
+  const byArea = LIMITS.encoderMaxDevicePixels / (width * dsf * dsf);
+  const height = Math.max(1, Math.min(cssHeight, Math.floor(side), Math.floor(byArea)));
+  return { width, height, truncated: width < cssWidth || height < cssHeight };
 }
 
 async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
@@ -167,11 +222,6 @@ async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
     timeout: spec.timeoutMs,
   });
   return { bytes, width: spec.viewport.width, height: spec.viewport.height, truncated: false };
-}
-
-function scriptMessage(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.replace(/^Evaluation failed:\s*/, "").split("\n")[0] ?? "";
 }
 
 function escapeHtml(s: string): string {

@@ -20,7 +20,12 @@ export interface CaptureFailure {
   status: ContentfulStatusCode;
   message: string;
   transient: boolean;
+  /** Stable hints for the caller (never page content), as the envelope's `details`. */
+  details?: Array<{ path: string; message: string }>;
 }
+
+/** The `details` hint of a custom-script failure (its own message is not returned). */
+export const SCRIPT_ERROR_HINT = "script_error: the custom script threw an exception.";
 
 export class CaptureError extends Error {
   readonly failure: CaptureFailure;
@@ -36,11 +41,16 @@ export const failures = {
   unreachable: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.unreachable, transient: true }),
   /** The main navigation was redirected to a URL flagged as unsafe (src/security/reputation.ts). */
   unsafe: (): CaptureFailure => ({ code: "UNSAFE_URL", status: 400, message: "The URL is flagged as unsafe.", transient: false }),
-  script: (detail: string): CaptureFailure => ({
+  /**
+   * The custom script threw. Its message is never returned: it can carry anything the page can
+   * read (a read-back channel). The stable hint in `details` says which part failed.
+   */
+  script: (): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,
-    message: `The custom script (js) threw an error: ${detail.slice(0, 200)}`,
+    message: FAILURE.generic,
     transient: false,
+    details: [{ path: "js", message: SCRIPT_ERROR_HINT }],
   }),
   tooLarge: (what = "rendered output", limit = "25 MB"): CaptureFailure => ({
     code: "PAYLOAD_TOO_LARGE",
@@ -63,5 +73,5 @@ export function toFailure(err: unknown): CaptureFailure {
 }
 
 export function failureToApiError(failure: CaptureFailure): ApiError {
-  return new ApiError(failure.code, failure.message, { status: failure.status });
+  return new ApiError(failure.code, failure.message, { status: failure.status, ...(failure.details ? { details: failure.details } : {}) });
 }

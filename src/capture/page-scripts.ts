@@ -109,18 +109,83 @@ export async function resizeInPage(
 }
 
 /**
+ * Constructors whose connections are not Fetch traffic (no interception layer sees a WebSocket or
+ * WebTransport handshake, or ICE over UDP): replaced in every frame and every worker.
+ */
+const SOCKET_APIS = ["WebSocket", "WebSocketStream", "WebTransport", "RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel"];
+
+/**
+ * Runs in every dedicated and shared worker before its script (src/capture/browser-guard.ts
+ * pauses each new worker, evaluates this, then resumes it): the socket APIs, as in frames.
+ */
+export const workerHardening = `(() => {
+  if (globalThis.__edgeshotHardened) return;
+  Object.defineProperty(globalThis, "__edgeshotHardened", { value: true, writable: false, configurable: false });
+  const refuse = (name) => function () { throw new DOMException(name + " is disabled during capture.", "SecurityError"); };
+  for (const name of ${JSON.stringify(SOCKET_APIS)}) {
+    if (name in globalThis) Object.defineProperty(globalThis, name, { value: refuse(name), writable: true, configurable: true });
+  }
+})()`;
+
+/**
+ * APIs whose network requests the BROWSER process makes on the page's behalf, outside every
+ * interception layer: FedCM (well-known and config fetches), WebAuthn related origins and other
+ * credential types (CredentialsContainer), Payment Request (payment-method manifests), Protected
+ * Audience (bidding scripts, trusted signals), Shared Storage worklets, Topics, related-app
+ * manifests. A screenshot needs none of them: each is removed, or made to reject.
+ */
+const BROWSER_FETCH_GLOBALS = ["PaymentRequest", "PaymentManager", "IdentityCredential", "IdentityProvider", "DigitalCredential", "SharedStorage", "SharedStorageWorklet", "Fence", "HTMLFencedFrameElement"];
+const BROWSER_FETCH_NAVIGATOR = ["joinAdInterestGroup", "leaveAdInterestGroup", "clearOriginJoinedAdInterestGroups", "runAdAuction", "updateAdInterestGroups", "createAuctionNonce", "getInterestGroupAdAuctionData", "canLoadAdAuctionFencedFrame", "deprecatedRunAdAuctionEnforcesKAnonymity", "getInstalledRelatedApps", "login"];
+
+/**
  * Runs in every frame before any page script (evaluateOnNewDocument). Closes the holes request
  * interception cannot see: WebSocket/WebTransport handshakes and WebRTC are not Fetch traffic,
- * so they are disabled; pop-ups are refused at the source (the browser-wide guard and the
- * target watcher catch any that slip through); service workers cannot register.
+ * so they are disabled; speculation rules (prefetch/prerender run in the browser process, outside
+ * every interception layer) are removed before Chromium acts on them; APIs that make the browser
+ * fetch on the page's behalf are removed; pop-ups are refused at the source (the browser-wide
+ * guard and the target watcher catch any that slip through); service workers cannot register.
  */
 export const hardening = `(() => {
   if (globalThis.__edgeshotHardened) return;
   Object.defineProperty(globalThis, "__edgeshotHardened", { value: true, writable: false, configurable: false });
   const refuse = (name) => function () { throw new DOMException(name + " is disabled during capture.", "SecurityError"); };
-  for (const name of ["WebSocket", "WebSocketStream", "WebTransport", "RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel"]) {
+  for (const name of ${JSON.stringify(SOCKET_APIS)}) {
     if (name in globalThis) Object.defineProperty(globalThis, name, { value: refuse(name), writable: true, configurable: true });
   }
+  for (const name of ${JSON.stringify(BROWSER_FETCH_GLOBALS)}) {
+    if (name in globalThis) Object.defineProperty(globalThis, name, { value: undefined, writable: true, configurable: true });
+  }
+  for (const name of ${JSON.stringify(BROWSER_FETCH_NAVIGATOR)}) {
+    if (globalThis.Navigator && name in Navigator.prototype) Object.defineProperty(Navigator.prototype, name, { value: undefined, writable: true, configurable: true });
+  }
+  for (const [proto, name] of [[globalThis.Window && Window.prototype, "sharedStorage"], [globalThis.Document && Document.prototype, "browsingTopics"]]) {
+    if (proto && name in proto) Object.defineProperty(proto, name, { value: undefined, writable: true, configurable: true });
+  }
+  if (globalThis.CredentialsContainer) {
+    const reject = () => Promise.reject(new DOMException("Credentials are disabled during capture.", "NotAllowedError"));
+    for (const name of ["get", "create", "store", "preventSilentAccess"]) {
+      Object.defineProperty(CredentialsContainer.prototype, name, { value: reject, writable: true, configurable: true });
+    }
+  }
+  // Speculation rules: Chromium reads a <script type=speculationrules> when it is prepared and
+  // acts on it in a microtask queued then. A MutationObserver's callback is queued when the
+  // node (or its text, or its type) changes, which is always earlier, so removing the element
+  // here removes its rule set before any prefetch or prerender starts. The header form
+  // (Speculation-Rules) is stripped by the browser-wide guard.
+  const speculative = (node) => node && node.nodeType === 1 && node.localName === "script"
+    && String(node.getAttribute("type") || "").trim().toLowerCase() === "speculationrules";
+  const sweep = (node) => {
+    if (speculative(node)) { node.remove(); return; }
+    if (node && node.firstElementChild) for (const s of Array.from(node.getElementsByTagName("script"))) if (speculative(s)) s.remove();
+  };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      // A script given its type or its text after insertion is prepared again: check the target.
+      if (r.target.localName === "script") sweep(r.target);
+      for (const n of r.addedNodes) sweep(n);
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["type"] });
+  sweep(document);
   // Ordinary (writable, configurable) descriptors, like the originals: a page's own top-level
   // \`let open\` must keep working, and deleting the stand-ins brings nothing native back.
   Object.defineProperty(globalThis, "open", { value: () => null, writable: true, configurable: true });

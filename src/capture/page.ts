@@ -5,7 +5,7 @@
  */
 import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { getDomain } from "tldts";
-import { checkUrl } from "../security/url-guard";
+import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
 import { hardening } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
 
@@ -29,6 +29,8 @@ export class NetworkTracker {
   mainBlocked = false;
   /** With mainBlocked: the main navigation was refused as unsafe (UNSAFE_URL), not unreachable. */
   mainUnsafe = false;
+  /** Why the page's output must not be used (e.g. a response from a blocked address), or null. */
+  violation: string | null = null;
 
   onStart(): void {
     this.inFlight++;
@@ -71,11 +73,14 @@ const RESOURCE_TYPE_GROUPS: Record<string, ReadonlySet<string>> = {
 export async function preparePage(page: Page, spec: CaptureSpec, policy: RequestPolicy, defaultUserAgent: string): Promise<NetworkTracker> {
   const tracker = new NetworkTracker();
   const blockedTypes = new Set(spec.blockResourceTypes.flatMap((t) => [...(RESOURCE_TYPE_GROUPS[t] ?? [])]));
-  const targetHost = spec.source.kind === "url" ? new URL(spec.source.url).hostname : null;
+  const target = spec.source.kind === "url" ? new URL(spec.source.url) : null;
+  const targetHost = target?.hostname ?? null;
   const targetSite = targetHost === null ? null : (getDomain(targetHost, { allowPrivateDomains: true }) ?? targetHost);
   /** The target's own site is never "an ad host" for its page (capturing criteo.com works). */
   const firstParty = (host: string) => targetSite !== null && (getDomain(host, { allowPrivateDomains: true }) ?? host) === targetSite;
   const extraHeaders = Object.fromEntries(spec.headers);
+  const customerCookieDomains = spec.cookies.map((c) => c.domain);
+  const sameSchemeAndPort = (url: URL) => target !== null && url.protocol === target.protocol && url.port === target.port;
 
   await Promise.all([
     page.setViewport(spec.viewport),
@@ -102,7 +107,15 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
   page.on("requestfailed", () => tracker.onEnd());
   page.on("response", (response) => {
     const req = response.request();
-    if (req.isNavigationRequest() && req.frame() === page.mainFrame()) tracker.mainResponded = true;
+    const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
+    // The address Chromium really connected to, against the guard's rules: a name that passed
+    // our DNS check and then resolved to a private address (rebinding) taints the capture.
+    const { ip, port } = response.remoteAddress();
+    if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, policy.allowlist)) {
+      tracker.violation ??= "response from a blocked address";
+      if (main) tracker.mainBlocked = true;
+    }
+    if (main) tracker.mainResponded = true;
   });
 
   /** The one interception decision for every request the page makes. */
@@ -132,9 +145,16 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
         return request.abort("blockedbyclient");
       }
     }
-    // Custom headers go to the target host only, never to third parties.
-    if (targetHost !== null && host === targetHost && spec.headers.length > 0) {
-      return request.continue({ headers: { ...request.headers(), ...extraHeaders } });
+    // Custom headers go to the target's origin only (scheme, host and port), never to third
+    // parties nor to another port of the same host; redirect hops are decided afresh.
+    if (target !== null && verdict.url.origin === target.origin) {
+      return spec.headers.length > 0 ? request.continue({ headers: { ...request.headers(), ...extraHeaders } }) : request.continue();
+    }
+    // Cookies are scoped by host, not port or scheme (Chromium 156 does not bind them to ports):
+    // the customer's cookies would also reach another origin under their domain. Empty the
+    // Cookie header there (the override replaces what the cookie jar would add).
+    if (customerCookieDomains.some((d) => host === d || host.endsWith(`.${d}`)) && !sameSchemeAndPort(verdict.url)) {
+      return request.continue({ headers: { ...request.headers(), cookie: "" } });
     }
     return request.continue();
   }

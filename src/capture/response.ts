@@ -3,15 +3,19 @@ import { toBase64 } from "../encoding";
 import type { CaptureResult } from "./capture";
 import type { CaptureSpec } from "./spec";
 
-export function capturedUrl(spec: CaptureSpec): string {
-  return spec.source.kind === "url" ? spec.source.url : "about:blank";
+/**
+ * The URL whose document was captured: where the page ended up after redirects and script
+ * navigations, not what was asked for ("about:blank" for html/markdown that stayed put).
+ */
+export function capturedUrl(result: CaptureResult): string {
+  return result.finalUrl;
 }
 
 /** The spec's "always" headers plus the conditional ones. */
 export function captureHeaders(result: CaptureResult, spec: CaptureSpec, capturedAt: string, loadTimeMs: number): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": result.contentType,
-    "x-screenshot-url": capturedUrl(spec),
+    "x-screenshot-url": capturedUrl(result),
     "x-screenshot-width": String(result.width),
     "x-screenshot-height": String(result.height),
     "x-screenshot-size": String(result.bytes.byteLength),
@@ -51,7 +55,7 @@ export function captureData(result: CaptureResult, spec: CaptureSpec, capturedAt
   const data: CaptureData = {
     image: toBase64(result.bytes),
     contentType: result.contentType,
-    url: capturedUrl(spec),
+    url: capturedUrl(result),
     width: result.width,
     height: result.height,
     format: spec.format,

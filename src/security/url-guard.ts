@@ -142,3 +142,14 @@ export function isBlockedAddress(address: string): boolean {
   const why = host === null ? undefined : ipLiteralBlockReason(host);
   return why !== null; // not an IP literal (undefined) is blocked too
 }
+
+/**
+ * The address a browser actually connected to (CDP's remoteIPAddress and remotePort of a
+ * response): true when it is blocked and its `ip:port` is not allowlisted. Catches DNS rebinding
+ * between our resolver check and Chromium's own lookup. Takes `1.2.3.4`, `::1` or `[::1]`.
+ */
+export function isBlockedRemoteAddress(ip: string, port: number, allowlist: ReadonlySet<string>): boolean {
+  const host = ip.includes(":") && !ip.startsWith("[") ? `[${ip}]` : ip;
+  if (allowlist.has(`${host}:${port}`)) return false;
+  return isBlockedAddress(host);
+}

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
+import { SCRIPT_ERROR_HINT } from "../../src/capture/failures";
 import { Capturer } from "../helpers/capture";
 import { elementFor } from "../helpers/consent-markup";
 import { envelope, FIXTURES, fixtureLog, runId, type LoggedRequest } from "../helpers/http";
@@ -215,13 +216,14 @@ describe("css and js", () => {
     ["does not parse", "this is not javascript", "Unexpected identifier"],
   ];
   for (const [what, js, detail] of failing) {
-    it(`a js that ${what} → 400 CAPTURE_FAILED naming the error`, async () => {
+    it(`a js that ${what} → 400 CAPTURE_FAILED with a stable hint, never the script's own message`, async () => {
       const res = await cap.postRaw(JSON.stringify({ ...small, url: url(), js }));
       expect(res.status).toBe(400);
       const body = await envelope(res);
       expect(body.error?.code).toBe("CAPTURE_FAILED");
-      expect(body.error?.message).toMatch(/^The custom script \(js\) threw an error: /);
-      expect(body.error?.message).toContain(detail);
+      expect(body.error?.message).toBe("Screenshot capture failed.");
+      expect(body.error?.details).toEqual([{ path: "js", message: SCRIPT_ERROR_HINT }]);
+      expect(JSON.stringify(body)).not.toContain(detail);
     });
   }
 
