@@ -33,6 +33,8 @@ const CHILDREN: Protocol.Target.TargetFilter = RELATED.filter((f) => f.type !== 
 
 /** The watch on one capture's browser context. */
 export interface ContextWatch {
+  /** Settles once the page is attached: await it before the page navigates. */
+  ready: Promise<void>;
   /** Why the context's output must not be used (first violation seen), or null. */
   violation(): string | null;
   /** Stop recording for this context (its targets are closed with it). */
@@ -42,8 +44,8 @@ export interface ContextWatch {
 export interface BrowserGuard {
   /** Requests the browser-wide Fetch guard refused. */
   blocked: number;
-  /** Attach to the page (and everything it spawns) before the capture navigates. */
-  watch(page: Page, browserContextId: string): Promise<ContextWatch>;
+  /** Attach to the page (and everything it spawns); the capture awaits `ready` before navigating. */
+  watch(page: Page, browserContextId: string): ContextWatch;
   /** Downloads are never written anywhere: deny them for a capture's browser context. */
   denyDownloads(browserContextId: string): Promise<void>;
 }
@@ -156,15 +158,14 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
     get blocked() {
       return blocked;
     },
-    async watch(page, browserContextId) {
+    watch(page, browserContextId) {
       const reasons: string[] = [];
       violations.set(browserContextId, reasons);
-      await raw(relatedSession)("Target.autoAttachRelated", {
-        targetId: await targetIdOf(page, browserContextId),
-        waitForDebuggerOnStart: true,
-        filter: RELATED,
+      const ready = targetIdOf(page, browserContextId).then(async (targetId) => {
+        await raw(relatedSession)("Target.autoAttachRelated", { targetId, waitForDebuggerOnStart: true, filter: RELATED });
       });
       return {
+        ready,
         violation: () => reasons[0] ?? null,
         end: () => violations.delete(browserContextId),
       };

@@ -53,7 +53,7 @@ export async function runCapture(
     context.on("targetcreated", (target) => {
       if (target.type() === "page" && target !== page.target()) void target.page().then((p) => p?.close()).catch(() => {});
     });
-    watch = await guard.watch(page, contextId);
+    watch = guard.watch(page, contextId);
     const budget = spec.timeoutMs + spec.delayMs + 30_000;
     return await withTimeout(capturePage(page, spec, policy, defaultUserAgent, watch), budget);
   } finally {
@@ -69,7 +69,7 @@ async function capturePage(
   defaultUserAgent: string,
   watch: ContextWatch,
 ): Promise<CaptureResult> {
-  const tracker = await preparePage(page, spec, policy, defaultUserAgent);
+  const [tracker] = await Promise.all([preparePage(page, spec, policy, defaultUserAgent), watch.ready]);
   const tainted = () => tracker.mainBlocked || tracker.violation !== null || watch.violation() !== null;
   try {
     return await captureLoaded(page, spec, tracker, () => {
