@@ -66,6 +66,8 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
   const connection = fetchSession.connection();
   if (!connection) throw new Error("browser guard: no CDP connection");
   const violations = new Map<string, string[]>();
+  /** Workers we attached while paused at start (so hardened before they ran) → their context. */
+  const heldWorkers = new Map<string, string | undefined>();
   let blocked = 0;
 
   const flag = (contextId: string | undefined, reason: string) => {
@@ -78,9 +80,18 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
     if (event.responseStatusCode !== undefined || event.responseErrorReason !== undefined) {
       const headers = event.responseHeaders ?? [];
       const kept = headers.filter((h) => !BROWSER_FETCH_HEADERS.has(h.name.toLowerCase()));
-      reply = event.responseErrorReason !== undefined
-        ? fetchSession.send("Fetch.continueRequest", { requestId })
-        : fetchSession.send("Fetch.continueResponse", kept.length === headers.length ? { requestId } : { requestId, responseHeaders: kept });
+      if (event.responseErrorReason !== undefined) {
+        reply = fetchSession.send("Fetch.continueRequest", { requestId });
+      } else if (kept.length === headers.length) {
+        reply = fetchSession.send("Fetch.continueResponse", { requestId });
+      } else {
+        // Chromium takes a header override only together with the status line.
+        const status = { responseCode: event.responseStatusCode ?? 200, responsePhrase: event.responseStatusText || undefined };
+        reply = fetchSession
+          .send("Fetch.continueResponse", { requestId, ...status, responseHeaders: kept })
+          // Never let the document through with those headers: fail it instead.
+          .catch(() => fetchSession.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }));
+      }
     } else {
       const purpose = event.resourceType === "Document" ? "navigation" : "subresource";
       const verdict = checkUrl(event.request.url, purpose, allowlist);
@@ -117,6 +128,11 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
       );
     }
     const isWorker = type === "worker" || type === "shared_worker";
+    // A worker first seen already running ran its first lines unhardened. (The same worker can
+    // be attached twice — as related to the page and as a child of a frame — and the second
+    // attachment finds it running after we hardened and resumed it: that one is fine.)
+    if (isWorker && event.waitingForDebugger) heldWorkers.set(targetInfo.targetId, contextId);
+    else if (isWorker && !heldWorkers.has(targetInfo.targetId)) flag(contextId, "worker ran before it was hardened");
     const hardened = isWorker
       ? session.send("Runtime.evaluate", { expression: workerHardening }).then((r) => r.exceptionDetails === undefined, () => false)
       : Promise.resolve(true);
@@ -167,7 +183,10 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
       return {
         ready,
         violation: () => reasons[0] ?? null,
-        end: () => violations.delete(browserContextId),
+        end: () => {
+          violations.delete(browserContextId);
+          for (const [targetId, contextId] of heldWorkers) if (contextId === browserContextId) heldWorkers.delete(targetId);
+        },
       };
     },
     async denyDownloads(browserContextId) {

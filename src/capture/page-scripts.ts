@@ -117,13 +117,16 @@ const SOCKET_APIS = ["WebSocket", "WebSocketStream", "WebTransport", "RTCPeerCon
 /**
  * Runs in every dedicated and shared worker before its script (src/capture/browser-guard.ts
  * pauses each new worker, evaluates this, then resumes it): the socket APIs, as in frames.
+ * Defined whether or not they exist yet, and locked: a worker paused at start does not have its
+ * secure-context interfaces (WebTransport) yet — Chromium installs them after this runs, and a
+ * non-configurable property of ours is what makes that installation a no-op (measured).
  */
 export const workerHardening = `(() => {
   if (globalThis.__edgeshotHardened) return;
   Object.defineProperty(globalThis, "__edgeshotHardened", { value: true, writable: false, configurable: false });
   const refuse = (name) => function () { throw new DOMException(name + " is disabled during capture.", "SecurityError"); };
   for (const name of ${JSON.stringify(SOCKET_APIS)}) {
-    if (name in globalThis) Object.defineProperty(globalThis, name, { value: refuse(name), writable: true, configurable: true });
+    Object.defineProperty(globalThis, name, { value: refuse(name), writable: false, configurable: false });
   }
 })()`;
 
@@ -152,6 +155,10 @@ export const hardening = `(() => {
   for (const name of ${JSON.stringify(SOCKET_APIS)}) {
     if (name in globalThis) Object.defineProperty(globalThis, name, { value: refuse(name), writable: true, configurable: true });
   }
+  // Shared workers live outside the page: Chromium lets the first debugger session that resumes
+  // one start it, so the watcher's hardening can lose that race (measured: a data: SharedWorker
+  // opened a WebSocket about one run in five). Pages cannot create them during a capture.
+  if ("SharedWorker" in globalThis) Object.defineProperty(globalThis, "SharedWorker", { value: refuse("SharedWorker"), writable: true, configurable: true });
   for (const name of ${JSON.stringify(BROWSER_FETCH_GLOBALS)}) {
     if (name in globalThis) Object.defineProperty(globalThis, name, { value: undefined, writable: true, configurable: true });
   }

@@ -1,0 +1,118 @@
+/**
+ * Every entry point runs the same guard: ONE page carrying every catalogue vector that does not
+ * end the page (test/security/vectors.ts COMBINABLE, served as /sec/combined with its response
+ * headers: Speculation-Rules, Link, Reporting-Endpoints, NEL, CSP report-only) plus, where the
+ * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
+ * render link, async job, batch and extraction. The canary, the raw canary and the output must
+ * show nothing of the canary. (Render links refuse cookies and headers by design.)
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BatchView } from "../../src/accounts/jobs-read";
+import { accountDo } from "../helpers/account-do";
+import { Capturer } from "../helpers/capture";
+import { call, envelope, FIXTURES, postJson, runId } from "../helpers/http";
+import { waitForBatch, waitForJob } from "../helpers/jobs";
+import { expectCanaryUntouched, expectNoCanaryContent, expectRawUntouched, securityCtx, settle } from "../helpers/security";
+import { COMBINABLE, insertRulesJs, tagger } from "./vectors";
+
+const RAW = 9;
+let cap: Capturer;
+beforeAll(async () => {
+  cap = await Capturer.create("pro");
+});
+
+const DELAY = Math.max(...COMBINABLE.map((v) => v.delay ?? 0));
+const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
+const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+
+/** The combined page for `run`, and capture options every image route shares. */
+function attack(run: string, entry: string, withJs = true) {
+  const url = `${FIXTURES}/sec/combined?run=${run}&raw=${RAW}`;
+  const js = insertRulesJs(tagger(securityCtx(run, RAW), `js on ${entry}`));
+  return { url, width: 320, height: 240, deviceScaleFactor: 1, fullPage: true, waitUntil: "load", blockAds: false, timeout: 20, delay: DELAY, ...(withJs ? { js } : {}) };
+}
+
+async function fetchBytes(url: string): Promise<Uint8Array> {
+  const res = await call(pathOf(url));
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** Runs `capture` for a fresh run id; checks output, canary and raw canary. */
+async function check(entry: string, capture: (run: string) => Promise<Uint8Array | string>): Promise<void> {
+  const run = runId();
+  const since = Date.now();
+  const output = await capture(run);
+  expectNoCanaryContent(output, entry);
+  await expectCanaryUntouched(run, `through ${entry}`, 600);
+  await settle(200);
+  await expectRawUntouched(RAW, since, `through ${entry}`);
+}
+
+// One at a time: the raw canary cannot tell runs apart.
+describe("every entry point refuses the combined attack page", () => {
+  it(`the combined page carries ${COMBINABLE.length} vectors`, () => {
+    expect(COMBINABLE.length).toBeGreaterThan(60);
+  });
+
+  it("sync binary (POST /v1/screenshot)", () =>
+    check("sync", async (run) => {
+      const { res, bytes } = await cap.post(attack(run, "sync"));
+      expect(res.status).toBe(200);
+      return bytes;
+    }));
+
+  it("JSON (POST /v1/screenshot/json)", () =>
+    check("json", async (run) => {
+      const { res, body } = await cap.json<{ image: string }>(attack(run, "json"));
+      expect(res.status).toBe(200);
+      return fromBase64(body.data?.image ?? "");
+    }));
+
+  it("hosted (hosted: true, then the signed image URL)", () =>
+    check("hosted", async (run) => {
+      const { res, bytes } = await cap.post({ ...attack(run, "hosted"), hosted: true });
+      expect(res.status).toBe(200);
+      const hosted = (JSON.parse(new TextDecoder().decode(bytes)) as { data: { url: string } }).data;
+      return fetchBytes(hosted.url);
+    }));
+
+  it("render link (POST /v1/render/link, then GET the link)", () =>
+    check("render link", async (run) => {
+      const res = await postJson("/v1/render/link", attack(run, "render link"), cap.auth);
+      const link = await envelope<{ url: string }>(res);
+      expect(res.status, JSON.stringify(link.error)).toBe(200);
+      return fetchBytes(link.data?.url ?? "");
+    }));
+
+  it("async job (async: true, then the job's result)", () =>
+    check("async", async (run) => {
+      const { res, body } = await cap.json<{ jobId: string }>({ ...attack(run, "async"), async: true });
+      expect(res.status).toBe(202);
+      const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
+      expect(job.status, job.error ?? "").toBe("completed");
+      return fetchBytes(job.resultUrl ?? "");
+    }));
+
+  it("batch (POST /v1/screenshot/batch, then each job's result)", () =>
+    check("batch", async (run) => {
+      const { url, ...defaults } = attack(run, "batch");
+      const res = await postJson("/v1/screenshot/batch", { urls: [url], defaults }, cap.auth);
+      const accepted = await envelope<{ batchId: string; jobs: Array<{ jobId: string }> }>(res);
+      expect(res.status, JSON.stringify(accepted.error)).toBe(202);
+      await waitForBatch(cap.account.accountId, accepted.data?.batchId ?? "");
+      const batch = (await accountDo(cap.account.accountId).getBatch(accepted.data?.batchId ?? "")) as BatchView;
+      expect(batch.completedJobs).toBe(1);
+      const job = await accountDo(cap.account.accountId).getJob(accepted.data?.jobs[0]?.jobId ?? "");
+      return fetchBytes(job?.resultUrl ?? "");
+    }));
+
+  it("extraction (POST /v1/extract): the text holds nothing of the canary", () =>
+    check("extract", async (run) => {
+      const { url } = attack(run, "extract", false);
+      const res = await postJson("/v1/extract", { url, waitUntil: "load", timeout: 20 }, cap.auth);
+      const text = await res.text();
+      expect([200, 422], text.slice(0, 300)).toContain(res.status);
+      return text;
+    }));
+});
