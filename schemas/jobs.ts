@@ -7,6 +7,8 @@ import { JOBS } from "../src/jobs/constants";
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed"] as const;
 export const BATCH_STATUSES = ["queued", "processing", "completed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /** Cursors are the base64url of `<kind>:<seq>`; a cursor of one listing is refused by the other. */
 export function encodeCursor(kind: "job" | "batch", seq: number): string {

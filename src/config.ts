@@ -3,7 +3,7 @@
  * a missing secret fails fast with a clear message in the logs (and a 503 to the caller).
  */
 import { z } from "zod";
-import { ApiError } from "./http/errors";
+import { ApiError } from "./errors";
 import { DOH_URL } from "./security/dns";
 import { canonicalHostPattern, SAFE_BROWSING_URL } from "./security/reputation";
 import { log } from "./log";

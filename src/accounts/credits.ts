@@ -3,11 +3,19 @@
  * so a failed render never costs a credit. `withCredits` does all three for synchronous work;
  * async jobs reserve at submit (`reserveCredits`) and settle later (`settleReservation`).
  */
-import type { Usage } from "../http/envelope";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
+import { MESSAGES } from "../messages";
 import type { Account } from "./account";
 import type { AuthContext } from "./auth";
 import { log } from "../log";
+
+/** What a request spent, as `meta.usage` and the credit headers report it. */
+export interface Usage {
+  /** Credits this request spent. */
+  credits: number;
+  /** Credits left this month; null on unlimited plans. */
+  remaining: number | null;
+}
 
 export interface Reservation {
   reservationId: string;
@@ -30,11 +38,7 @@ export async function reserveCredits(
   const result = await account.reserveCredits(cost, options.ttlMs);
   if (!result.ok) {
     const { usage } = result;
-    throw new ApiError(
-      "USAGE_EXCEEDED",
-      `Monthly credits exhausted: this request needs ${cost}, ${usage.remaining ?? 0} of ` +
-        `${usage.limit ?? 0} remain. Credits reset at ${usage.resetsAt}.`,
-    );
+    throw new ApiError("USAGE_EXCEEDED", MESSAGES.creditsExhausted(cost, usage));
   }
   return { reservationId: result.reservationId, cost, remaining: result.remaining };
 }

@@ -3,7 +3,15 @@
  * spec's Job and Batch shapes plus our additions (batchId, url, format, metadata, outcome,
  * webhook delivery state). Listings are newest first by `seq`, paged by the last seq seen.
  */
-import type { BatchStatus, JobStatus, ResultMeta } from "./jobs";
+import type { BatchStatus, JobStatus } from "../../schemas/jobs";
+
+/** What a completed job records about its output (its row's result_meta). */
+export interface ResultMeta {
+  width: number;
+  height: number;
+  loadTimeMs: number;
+  bytesSize: number;
+}
 
 export interface WebhookView {
   deliveryId: string | null;

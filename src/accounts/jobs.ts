@@ -11,11 +11,10 @@
  * completion (with its `batch.completed` webhook) happens once: guarded in SQL too.
  * Functions are synchronous; the DO wraps them in `transactionSync`.
  */
-import { settle } from "./ledger";
+import type { JobStatus } from "../../schemas/jobs";
+import type { ResultMeta } from "./jobs-read";
 import { emitWebhook } from "./jobs-webhooks";
-
-export type JobStatus = "queued" | "processing" | "completed" | "failed";
-export type BatchStatus = "queued" | "processing" | "completed";
+import { settle } from "./ledger";
 
 export interface JobStore {
   sql: SqlStorage;
@@ -29,13 +28,6 @@ export interface JobStore {
 export type JobOutcome =
   | { status: "completed"; resultUrl: string; meta: ResultMeta }
   | { status: "failed"; error: string };
-
-export interface ResultMeta {
-  width: number;
-  height: number;
-  loadTimeMs: number;
-  bytesSize: number;
-}
 
 export type StartResult =
   | { ok: true; batchId: string | null }

@@ -15,7 +15,7 @@
  *   `{{constructor}}`, `{{__proto__}}` or `{{toString}}` cannot reach prototype members.
  */
 import Mustache from "mustache";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, validationError } from "../errors";
 import { LIMITS } from "../limits";
 import { markdownDocument } from "./markdown-theme";
 

@@ -4,7 +4,8 @@
  * `transient` marks what a retry may cure (browser crash, network), for async jobs.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
+import { MESSAGES } from "../messages";
 
 export const FAILURE = {
   timeout: "The page took too long to load.",
@@ -35,7 +36,7 @@ export const failures = {
   elementNotFound: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.elementNotFound, transient: false }),
   unreachable: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.unreachable, transient: true }),
   /** The main navigation was redirected to a URL flagged as unsafe (src/security/reputation.ts). */
-  unsafe: (): CaptureFailure => ({ code: "UNSAFE_URL", status: 400, message: "The URL is flagged as unsafe.", transient: false }),
+  unsafe: (): CaptureFailure => ({ code: "UNSAFE_URL", status: 400, message: MESSAGES.unsafeUrl, transient: false }),
   script: (detail: string): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,

@@ -9,7 +9,7 @@
  */
 import { getDefaults, Lexer, Parser, Tokenizer } from "marked";
 import type { MarkedOptions, Token, Tokens } from "marked";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, validationError } from "../errors";
 import { LIMITS } from "../limits";
 
 export function markdownDocument(markdown: string, darkMode: boolean): string {

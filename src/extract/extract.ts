@@ -8,7 +8,7 @@
  * 413 PAYLOAD_TOO_LARGE when the content is over LIMITS.extractedBytes.
  */
 import type { ExtractFormat } from "../../schemas/extract";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { LIMITS } from "../limits";
 import { type Article, readArticle } from "./article";
 import { blocksText, toBlocks } from "./blocks";

@@ -9,7 +9,7 @@ import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
 import type { CaptureResult } from "../capture/capture";
 import { CONSENT_HIDE_SELECTORS } from "../capture/consent-walls";
 import type { CaptureSpec } from "../capture/spec";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, validationError } from "../errors";
 import { extractArticle, type ExtractionData } from "./extract";
 
 /** Resource types a DOM-only load skips: they never change the text. */

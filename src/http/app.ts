@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { log } from "../log";
 import { errorBody } from "./envelope";
-import { ApiError, ERROR_STATUS } from "./errors";
+import { ApiError, ERROR_STATUS } from "../errors";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";

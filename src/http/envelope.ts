@@ -1,12 +1,6 @@
 /** The spec's JSON envelope: `{success, data | error, meta {requestId, timestamp, usage?}}`. */
-import type { ErrorCode, ErrorDetail } from "./errors";
-
-export interface Usage {
-  /** Credits this request spent. */
-  credits: number;
-  /** Credits left this month; null on unlimited plans. */
-  remaining: number | null;
-}
+import type { Usage } from "../accounts/credits";
+import type { ErrorCode, ErrorDetail } from "../errors";
 
 export interface Meta {
   requestId: string;

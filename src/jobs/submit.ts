@@ -10,8 +10,9 @@ import type { AuthContext } from "../accounts/auth";
 import type { AdmitResult } from "../accounts/jobs-admit";
 import { prepareCapture } from "../capture/request";
 import type { CaptureSpec } from "../capture/spec";
-import type { Usage } from "../http/envelope";
-import { ApiError } from "../http/errors";
+import type { Usage } from "../accounts/credits";
+import { ApiError } from "../errors";
+import { MESSAGES } from "../messages";
 import { LIMITS } from "../limits";
 import { publicOrigin } from "../storage/hosted";
 import { JOBS } from "./constants";
@@ -47,11 +48,7 @@ function refusal(result: Extract<AdmitResult, { ok: false }>, n: number): ApiErr
     );
   }
   const { usage } = result;
-  return new ApiError(
-    "USAGE_EXCEEDED",
-    `Monthly credits exhausted: this request needs ${n}, ${usage.remaining ?? 0} of ` +
-      `${usage.limit ?? 0} remain. Credits reset at ${usage.resetsAt}.`,
-  );
+  return new ApiError("USAGE_EXCEEDED", MESSAGES.creditsExhausted(n, usage));
 }
 
 /** Admits the jobs and stores their documents; nothing is queued yet (see `enqueueJobs`). */

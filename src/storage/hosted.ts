@@ -5,7 +5,7 @@
  */
 import { failures, failureToApiError } from "../capture/failures";
 import { config } from "../config";
-import type { ApiError } from "../http/errors";
+import type { ApiError } from "../errors";
 import { log } from "../log";
 import { hmacHex, timingSafeEqualDigests } from "./signing";
 

@@ -19,7 +19,7 @@ import { PLANS } from "../accounts/plans";
 import { prepareCapture } from "../capture/request";
 import { captureHeaders } from "../capture/response";
 import { capture } from "../capture/service";
-import { ApiError, type ErrorCode, type ErrorDetail } from "../http/errors";
+import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { LIMITS } from "../limits";
 import { storageFailed, storeCapture } from "./hosted";
 import { isLive, readEntry, writeEntry, type RenderEntry } from "./render-cache";

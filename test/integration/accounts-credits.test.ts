@@ -1,7 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { authenticate, type AuthContext } from "../../src/accounts/auth";
+import type { AuthContext } from "../../src/accounts/auth";
+import { authenticate } from "../../src/http/middleware/authenticate";
 import {
   reserveCredits,
   settleReservation,
@@ -11,7 +12,7 @@ import {
 import { type PlanId, PLANS } from "../../src/accounts/plans";
 import { newApp } from "../../src/http/app";
 import { successBody } from "../../src/http/envelope";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/errors";
 import { accountDo, setClock } from "../helpers/account-do";
 import { bearer, createAccount, setAccount } from "../helpers/accounts";
 import { BASE, envelope } from "../helpers/http";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/errors";
 import { signedImageUrl, storeCapture, storeOutput, sweepExpired } from "../../src/storage/hosted";
 import { Capturer } from "../helpers/capture";
 import { BASE, call, envelope, FIXTURES, runId } from "../helpers/http";

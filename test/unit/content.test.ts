@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { exceedsBytes, renderContent, renderTemplate } from "../../src/capture/content";
 import type { ContentInput } from "../../src/capture/content";
 import { markdownToHtml } from "../../src/capture/markdown-theme";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/errors";
 import { LIMITS } from "../../src/limits";
 
 const html = (template: string, data: Record<string, unknown> = {}) =>

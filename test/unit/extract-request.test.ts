@@ -9,7 +9,7 @@ import {
   requestedExtraction,
   toCaptureRequest,
 } from "../../src/extract/request";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/errors";
 
 const PROSE = "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
 const ARTICLE = `<html><head><title>T</title></head><body><article><p>${PROSE.repeat(4)}</p>

@@ -5,7 +5,7 @@
 import type { MiddlewareHandler } from "hono";
 import { config } from "../../config";
 import { timingSafeEqualStrings } from "../../storage/signing";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
 import type { AppEnv } from "../types";
 
 export const adminToken = (): MiddlewareHandler<AppEnv> =>

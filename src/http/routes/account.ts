@@ -3,17 +3,18 @@
  * /usage, an alias) and the credential check.
  */
 import { type Context, Hono } from "hono";
-import { authenticate } from "../../accounts/auth";
 import { upgradeFor } from "../../accounts/plans";
 import { webhookSecretFor } from "../../storage/signing";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
+import { MESSAGES } from "../../messages";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 async function accountSummary(c: Context<AppEnv>): Promise<Response> {
   const auth = c.get("auth");
   const summary = await auth.account.summary();
-  if (!summary) throw new ApiError("INVALID_API_KEY", "The API key is not valid.");
+  if (!summary) throw new ApiError("INVALID_API_KEY", MESSAGES.invalidApiKey);
   return c.json(
     successBody(c.get("requestId"), {
       plan: summary.plan,

@@ -12,7 +12,7 @@ import { PLAN_IDS, upgradeFor } from "../../accounts/plans";
 import { LIMITS } from "../../limits";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
 import { adminToken } from "../middleware/admin-token";
 import type { AppEnv } from "../types";
 

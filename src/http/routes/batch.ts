@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import { batchRequestSchema, type BatchDefaults } from "../../../schemas/batch";
 import type { CaptureRequest } from "../../../schemas/capture";
-import { authenticate, type AuthContext } from "../../accounts/auth";
+import type { AuthContext } from "../../accounts/auth";
 import { requireFeature } from "../../accounts/policy";
 import { prepareCapture } from "../../capture/request";
 import type { CaptureSpec } from "../../capture/spec";
@@ -21,7 +21,8 @@ import { LIMITS } from "../../limits";
 import { publicOrigin } from "../../storage/hosted";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
-import { ApiError, type ErrorDetail } from "../errors";
+import { ApiError, type ErrorDetail } from "../../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 type Checked = { ok: true; spec: CaptureSpec } | { ok: false; index: number; error: ApiError };

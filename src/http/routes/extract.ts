@@ -1,13 +1,13 @@
 /** POST /v1/extract: reader-mode content of a rendered page (markdown, json or html). */
 import { Hono } from "hono";
 import { extractRequestSchema } from "../../../schemas/extract";
-import { authenticate } from "../../accounts/auth";
 import { withCredits } from "../../accounts/credits";
 import { prepareCapture } from "../../capture/request";
 import { capture } from "../../capture/service";
 import { extractFromCapture, extractOnlySpec, toCaptureRequest } from "../../extract/request";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 export const extractRoutes = new Hono<AppEnv>().post("/extract", authenticate(), async (c) => {

@@ -6,11 +6,11 @@
  */
 import { Hono } from "hono";
 import { batchListQuery, encodeCursor, jobListQuery } from "../../../schemas/jobs";
-import { authenticate } from "../../accounts/auth";
 import { JOBS } from "../../jobs/constants";
 import { parseWith } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

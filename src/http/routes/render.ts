@@ -6,7 +6,6 @@
  */
 import { Hono, type Context } from "hono";
 import { renderLinkRequestSchema } from "../../../schemas/render-link";
-import { authenticate } from "../../accounts/auth";
 import { FAILURE } from "../../capture/failures";
 import { prepareCapture } from "../../capture/request";
 import { LIMITS } from "../../limits";
@@ -16,7 +15,8 @@ import { edgeMatch, edgePut, liveObject, readEntry, servedHeaders, type RenderEn
 import { mintRenderLink, renderCacheKey, verifyRenderLink, type VerifiedLink } from "../../storage/render-links";
 import { parseWith, readJsonBody } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 async function mint(c: Context<AppEnv>) {

@@ -2,7 +2,6 @@
 import { Hono, type Context } from "hono";
 import { captureQuerySchema, queryRecord } from "../../../schemas/capture-query";
 import { captureRequestSchema, type CaptureRequest } from "../../../schemas/capture";
-import { authenticate } from "../../accounts/auth";
 import { usageHeaders, withCredits } from "../../accounts/credits";
 import { prepareCapture, type PrepareOptions } from "../../capture/request";
 import { captureData, captureHeaders } from "../../capture/response";
@@ -11,7 +10,8 @@ import type { CaptureSpec } from "../../capture/spec";
 import { extractedField, requestedExtraction } from "../../extract/request";
 import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 import { LIMITS } from "../../limits";
 import { publicOrigin, signedImageUrl, storeCapture } from "../../storage/hosted";
