@@ -3,7 +3,7 @@
  * and `cursor` (opaque, from the previous page's `nextCursor`).
  */
 import { z } from "zod";
-import { JOBS } from "../src/jobs/constants";
+import { LIMITS } from "./limits";
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed"] as const;
 export const BATCH_STATUSES = ["queued", "processing", "completed"] as const;
@@ -34,7 +34,7 @@ function listQuery<S extends readonly [string, ...string[]]>(kind: "job" | "batc
       .string()
       .regex(/^[0-9]{1,3}$/, "Must be a whole number.")
       .transform(Number)
-      .pipe(z.number().min(1, "Must be at least 1.").max(JOBS.listMax, `Must be at most ${JOBS.listMax}.`))
+      .pipe(z.number().min(1, "Must be at least 1.").max(LIMITS.listMax, `Must be at most ${LIMITS.listMax}.`))
       .optional(),
     cursor: z
       .string()

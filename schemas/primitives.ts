@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { selectorProblem } from "./css-selector";
+import { formatBytes } from "./limits";
 
 /** Length in characters (Unicode code points, so an emoji counts once). */
 export const charLength = (s: string): number => {
@@ -17,8 +18,8 @@ export const byteLength = (s: string): number => new TextEncoder().encode(s).byt
 export const maxChars = (max: number) =>
   z.string().refine((s) => charLength(s) <= max, { message: `Must be at most ${max} characters.` });
 
-export const maxBytes = (max: number, label = `${Math.round(max / 1024)} KB`) =>
-  z.string().refine((s) => byteLength(s) <= max, { message: `Must be at most ${label}.` });
+export const maxBytes = (max: number) =>
+  z.string().refine((s) => byteLength(s) <= max, { message: `Must be at most ${formatBytes(max)}.` });
 
 export const intIn = (min: number, max: number) =>
   z.number().int("Must be a whole number.").min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);

@@ -8,18 +8,20 @@
  * their class when crossing RPC.
  */
 import { DurableObject } from "cloudflare:workers";
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../schemas/limits";
+import { TUNING } from "../tuning";
 import { type NewKey, type KeyInfo, checkKey, insertKey, listKeys, revokeKey } from "./keystore";
-import { type CreditUsage, type ReserveResult, type SettleResult, creditUsage } from "./ledger";
+import type { CreditUsage } from "../../schemas/responses";
+import { type ReserveResult, type SettleResult, creditUsage } from "./ledger";
 import { reserve, setUsed, settle } from "./ledger";
 import { type RateState, hitRateLimit } from "./limiter";
 import { type Plan, type PlanId, PLANS } from "./plans";
 import { ACCOUNT_MIGRATIONS, migrate } from "./schema";
-import { JOBS } from "../jobs/constants";
 import { type FinishResult, type JobOutcome, type JobStore, type StartResult } from "./jobs";
 import { abortJob, finishJob, startJob } from "./jobs";
 import { type AdmitInput, type AdmitResult, abandonJobs, admitJobs, pruneJobs } from "./jobs-admit";
-import { type BatchView, type JobView, type ListQuery, type Page } from "./jobs-read";
+import type { BatchView, JobView } from "../../schemas/responses";
+import { type ListQuery, type Page } from "./jobs-read";
 import { getBatch, getJob, listBatches, listJobs } from "./jobs-read";
 import { type AttemptRecord, type WebhookDelivery, failWebhook, markWebhooksQueued } from "./jobs-webhooks";
 import { recordWebhookAttempt, webhookDelivery } from "./jobs-webhooks";
@@ -148,13 +150,13 @@ export class Account extends DurableObject<Env> {
       const status = checkKey(this.sql, keyId, keyHash, now);
       if (status !== "active") return { status: status === "revoked" ? "revoked" : "unknown" };
       const plan = this.plan(row);
-      const rate = hitRateLimit(this.sql, plan.rateLimitPerMinute, now, LIMITS.rateWindowMs);
+      const rate = hitRateLimit(this.sql, plan.rateLimitPerMinute, now, TUNING.rateWindowMs);
       return { status: "ok", accountId: row.account_id, plan: plan.id, rate };
     });
   }
 
   /** Holds `cost` credits until settled (or until `ttlMs` passes). */
-  reserveCredits(cost: number, ttlMs: number = LIMITS.creditReservationTtlMs): ReserveResult {
+  reserveCredits(cost: number, ttlMs: number = TUNING.creditReservationTtlMs): ReserveResult {
     const row = this.row();
     if (!row) throw new Error("account does not exist");
     return this.ctx.storage.transactionSync(() =>
@@ -209,7 +211,7 @@ export class Account extends DurableObject<Env> {
 
   admitJobs(input: AdmitInput): AdmitResult {
     return this.tx((s) => {
-      pruneJobs(s, JOBS.retentionMs);
+      pruneJobs(s, LIMITS.jobRetentionMs);
       return admitJobs(s, input);
     });
   }

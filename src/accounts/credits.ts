@@ -5,17 +5,10 @@
  */
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
+import type { Usage } from "../../schemas/responses";
 import type { Account } from "./account";
 import type { AuthContext } from "./auth";
 import { log } from "../log";
-
-/** What a request spent, as `meta.usage` and the credit headers report it. */
-export interface Usage {
-  /** Credits this request spent. */
-  credits: number;
-  /** Credits left this month; null on unlimited plans. */
-  remaining: number | null;
-}
 
 export interface Reservation {
   reservationId: string;
@@ -25,7 +18,7 @@ export interface Reservation {
 }
 
 export interface ReserveOptions {
-  /** How long the credits stay held if never settled (default LIMITS.creditReservationTtlMs). */
+  /** How long the credits stay held if never settled (default TUNING.creditReservationTtlMs). */
   ttlMs?: number;
 }
 

@@ -7,19 +7,8 @@
  * request cannot leak them. Every function is synchronous: called from a DO method, each runs
  * atomically (the input gate admits no other call mid-way).
  */
+import type { CreditUsage } from "../../schemas/responses";
 import { creditPeriod, periodResetsAt } from "./windows";
-
-export interface CreditUsage {
-  /** Credits committed this month. */
-  used: number;
-  /** Monthly credits of the plan; null = unlimited. */
-  limit: number | null;
-  /** Credits still available (limit minus used minus those held); null = unlimited. */
-  remaining: number | null;
-  unlimited: boolean;
-  /** ISO time of the monthly reset (first day of next UTC month). */
-  resetsAt: string;
-}
 
 export type ReserveResult =
   { ok: true; reservationId: string; remaining: number | null } | { ok: false; usage: CreditUsage };

@@ -19,6 +19,7 @@ import type { RequestPolicy } from "./page";
 import { CaptureError, toFailure, type CaptureFailure } from "./failures";
 import type { CaptureSpec } from "./spec";
 import { log } from "../log";
+import { TUNING } from "../tuning";
 
 export type CaptureOutcome = { ok: true; result: CaptureResult } | { ok: false; failure: CaptureFailure };
 
@@ -32,13 +33,8 @@ export interface HostStats {
   guardBlocked: number;
 }
 
-/** Contexts in flight per browser (Cloudflare's guidance: a few per browser). */
-const MAX_IN_FLIGHT = 4;
-/** Close the browser after this long without a capture. */
-const IDLE_CLOSE_MS = 10 * 60_000;
-/** Session keep-alive asked of the binding (its maximum). */
-const KEEP_ALIVE_MS = 600_000;
-const ALARM_EVERY_MS = 60_000;
+const { browserContextsInFlight: MAX_IN_FLIGHT, browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
+const { browserKeepAliveMs: KEEP_ALIVE_MS, browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
 const SESSION_KEY = "browser-session";
 
 /** A connected browser with its browser-wide guard and its de-"Headless"-ed user agent. */

@@ -4,7 +4,8 @@
  * → auto-scroll for full pages → watermark → screenshot or PDF → resize.
  */
 import type { Browser, Page } from "@cloudflare/puppeteer";
-import { LIMITS } from "../limits";
+import { formatBytes, LIMITS } from "../../schemas/limits";
+import { TUNING } from "../tuning";
 import { denyDownloads, type BrowserGuard } from "./browser-guard";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import { CaptureError, failures } from "./failures";
@@ -85,11 +86,11 @@ async function capturePage(page: Page, spec: CaptureSpec, policy: RequestPolicy,
     const steps = await inPage<number>(page, autoScroll, LIMITS.fullPageMaxCssPx);
     autoScrolled = steps > 0;
     // Settle for lazy content the scroll woke up; nothing woke → nothing to wait for.
-    if (autoScrolled && tracker.started > before) await new Promise((r) => setTimeout(r, LIMITS.fullPageSettleMs));
+    if (autoScrolled && tracker.started > before) await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
   }
   const html = spec.output === "image" ? null : await page.content();
   if (html !== null && new TextEncoder().encode(html).byteLength > LIMITS.domBytes) {
-    throw new CaptureError(failures.tooLarge("rendered page", "10 MB"));
+    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
   }
   if (spec.output === "dom") {
     return {

@@ -16,7 +16,7 @@
  */
 import Mustache from "mustache";
 import { ApiError, validationError } from "../errors";
-import { LIMITS } from "../limits";
+import { formatBytes, LIMITS } from "../../schemas/limits";
 import { markdownDocument } from "./markdown-theme";
 
 export interface ContentInput {
@@ -35,8 +35,7 @@ export function renderContent(input: ContentInput): string {
     const source = fill(input.markdown, input.data, "markdown");
     const document = markdownDocument(source, input.darkMode);
     if (!exceedsBytes(document, LIMITS.markdownHtmlBytes)) return document;
-    const mb = LIMITS.markdownHtmlBytes / 1024 / 1024;
-    throw payloadTooLarge("markdown", `the converted document is larger than ${mb} MB`);
+    throw payloadTooLarge("markdown", `the converted document is larger than ${formatBytes(LIMITS.markdownHtmlBytes)}`);
   }
   if (input.html !== undefined) return fill(input.html, input.data, "html");
   throw new Error("renderContent needs html or markdown");
@@ -213,8 +212,7 @@ class Renderer {
   }
 
   tooLarge(): ApiError {
-    const mb = LIMITS.templateOutputBytes / 1024 / 1024;
-    return payloadTooLarge(this.field, `the template expands beyond ${mb} MB`);
+    return payloadTooLarge(this.field, `the template expands beyond ${formatBytes(LIMITS.templateOutputBytes)}`);
   }
 
   /** mustache.js sections: arrays loop, objects/strings/numbers become the context, other

@@ -4,6 +4,7 @@
  * `transient` marks what a retry may cure (browser crash, network), for async jobs.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { formatBytes, LIMITS } from "../../schemas/limits";
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
 
@@ -43,7 +44,7 @@ export const failures = {
     message: `The custom script (js) threw an error: ${detail.slice(0, 200)}`,
     transient: false,
   }),
-  tooLarge: (what = "rendered output", limit = "25 MB"): CaptureFailure => ({
+  tooLarge: (what = "rendered output", limit = formatBytes(LIMITS.outputBytes)): CaptureFailure => ({
     code: "PAYLOAD_TOO_LARGE",
     status: 413,
     message: `The ${what} is larger than the ${limit} limit.`,

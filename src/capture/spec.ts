@@ -7,7 +7,7 @@
 import { getDomain } from "tldts";
 import type { CaptureRequest, CookieInput, FORMATS, PDF_FORMATS, RESOURCE_TYPES, WAIT_UNTIL } from "../../schemas/capture";
 import { ApiError } from "../errors";
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../schemas/limits";
 import { renderContent } from "./content";
 import { DEVICE_PRESETS } from "./devices";
 

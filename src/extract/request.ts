@@ -10,7 +10,8 @@ import type { CaptureResult } from "../capture/capture";
 import { CONSENT_HIDE_SELECTORS } from "../capture/consent-walls";
 import type { CaptureSpec } from "../capture/spec";
 import { ApiError, validationError } from "../errors";
-import { extractArticle, type ExtractionData } from "./extract";
+import type { ExtractionData } from "../../schemas/responses";
+import { extractArticle } from "./extract";
 
 /** Resource types a DOM-only load skips: they never change the text. */
 export const TEXT_ONLY_BLOCKED: CaptureSpec["blockResourceTypes"] = ["image", "media", "font"];

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { TrieRouter } from "hono/router/trie-router";
 import { log } from "../log";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
@@ -33,7 +34,15 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", extractRoutes);
   app.route("/admin", adminRoutes);
 
+  let allowedMethods: ((path: string) => string[]) | null = null;
   app.notFound((c) => {
+    allowedMethods ??= methodsByPath(app);
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      c.header("allow", allowed.join(", "));
+      const message = `${c.req.method} is not allowed here; use ${allowed.join(" or ")}.`;
+      return c.json(errorBody(c.get("requestId"), "METHOD_NOT_ALLOWED", message), 405);
+    }
     return c.json(errorBody(c.get("requestId"), "NOT_FOUND", "Route not found."), 404);
   });
 
@@ -53,4 +62,17 @@ export function newApp(): Hono<AppEnv> {
   });
 
   return app;
+}
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** The methods each registered path answers (GET implies HEAD, as Hono serves it), for 405s. */
+function methodsByPath(app: Hono<AppEnv>): (path: string) => string[] {
+  const router = new TrieRouter<true>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue; // middleware, not a route
+    router.add(route.method, route.path, true);
+    if (route.method === "GET") router.add("HEAD", route.path, true);
+  }
+  return (path) => METHODS.filter((method) => router.match(method, path)[0].length > 0);
 }

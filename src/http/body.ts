@@ -7,7 +7,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../schemas/limits";
 import { ApiError, type ErrorDetail } from "../errors";
 
 export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Promise<unknown> {

@@ -1,12 +1,6 @@
-/** The spec's JSON envelope: `{success, data | error, meta {requestId, timestamp, usage?}}`. */
-import type { Usage } from "../accounts/credits";
+/** The spec's JSON envelope (schemas/responses.ts): `{success, data | error, meta {requestId, timestamp, usage?}}`. */
+import type { Meta, Usage } from "../../schemas/responses";
 import type { ErrorCode, ErrorDetail } from "../errors";
-
-export interface Meta {
-  requestId: string;
-  timestamp: string;
-  usage?: Usage;
-}
 
 export interface SuccessBody<T> {
   success: true;

@@ -19,10 +19,10 @@ import { type CaptureFailure, FAILURE, failures, toFailure } from "../capture/fa
 import { browserHost } from "../capture/service";
 import type { CaptureSpec } from "../capture/spec";
 import { publicOrigin, signedImageUrl, storeCapture } from "../storage/hosted";
-import { JOBS } from "./constants";
 import { type CaptureJobMessage, type JobDocument, captureJobMessage, deleteJobDocument, readJobDocument } from "./messages";
 import { enqueueWebhooks } from "./webhooks";
 import { log } from "../log";
+import { TUNING } from "../tuning";
 
 export interface CaptureDeps {
   /** Runs one capture; the default is a BrowserHost. Tests replace it. */
@@ -40,7 +40,7 @@ export function jobError(failure: CaptureFailure): string {
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
 export function captureRetryDelay(attempt: number): number {
-  return JOBS.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
+  return TUNING.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
 }
 
 
@@ -88,7 +88,7 @@ async function processJob(msg: CaptureJobMessage, message: Message, env: Env, de
     message.ack();
     return;
   }
-  if (failure.transient && message.attempts < JOBS.captureAttempts) {
+  if (failure.transient && message.attempts < TUNING.captureAttempts) {
     log("info", "capture-jobs: transient failure, retrying", { jobId: msg.jobId, attempt: message.attempts, error: failure.message });
     message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
     return;

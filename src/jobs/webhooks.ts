@@ -12,7 +12,7 @@
 import { accountStub } from "../accounts/directory";
 import type { AttemptRecord, WebhookDelivery } from "../accounts/jobs-webhooks";
 import { hmacHex, webhookSecretFor } from "../storage/signing";
-import { WEBHOOKS } from "./constants";
+import { WEBHOOKS } from "../../schemas/limits";
 import { type WebhookMessage, webhookMessage } from "./messages";
 import { checkWebhookUrl } from "./webhook-url";
 import { log } from "../log";

@@ -20,7 +20,7 @@ import { prepareCapture } from "../capture/request";
 import { captureHeaders } from "../capture/response";
 import { capture } from "../capture/service";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../schemas/limits";
 import { storageFailed, storeCapture } from "./hosted";
 import { isLive, readEntry, writeEntry, type RenderEntry } from "./render-cache";
 import { decodePayload } from "./render-links";

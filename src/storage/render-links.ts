@@ -13,7 +13,7 @@ import { renderPayloadSchema, type RenderPayload } from "../../schemas/render-li
 import { isAccountId } from "../accounts/keys";
 import { fromBase64, sha256Hex, toBase64 } from "../encoding";
 import { config } from "../config";
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../schemas/limits";
 import { hmacHex, timingSafeEqualDigests } from "./signing";
 
 /** A link whose signature and expiry were checked; `p` is still undecoded. */

@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { BatchView } from "../../src/accounts/jobs-read";
+import type { BatchView } from "../../schemas/responses";
 import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, describeAuthCases, type TestAccount } from "../helpers/accounts";
 import { call, envelope, FIXTURES, postJson, runId, type Envelope } from "../helpers/http";

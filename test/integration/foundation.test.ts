@@ -30,6 +30,16 @@ describe("service routes", () => {
     expect(body.endpoints).toEqual(ENDPOINTS);
   });
 
+  it("GET / lists only routes that exist: none of them answers 404", async () => {
+    for (const route of Object.values(ENDPOINTS)) {
+      const [method, path] = route.split(" ") as [string, string];
+      const res = await call(path.replace(/\{[^}]+\}/g, "00000000-0000-0000-0000-000000000000"), { method });
+      expect(res.status, route).not.toBe(405);
+      const body = (await res.json()) as { error?: { code: string } };
+      expect(body.error?.code, route).not.toBe("NOT_FOUND");
+    }
+  });
+
   it("health and index versions differ (deployment id vs package version)", async () => {
     const health = (await (await call("/health")).json()) as { version: string };
     const index = (await (await call("/")).json()) as { version: string };
@@ -46,6 +56,22 @@ describe("error envelope", () => {
     expect(body.error?.code).toBe("NOT_FOUND");
     expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
     expect(Date.parse(body.meta.timestamp)).not.toBeNaN();
+  });
+
+  it("a known path with a wrong method → 405 METHOD_NOT_ALLOWED envelope with Allow", async () => {
+    for (const [method, path, allow] of [
+      ["DELETE", "/v1/screenshot", "GET, HEAD, POST"],
+      ["GET", "/v1/screenshot/json", "POST"],
+      ["PUT", "/health", "GET, HEAD"],
+      ["POST", "/v1/jobs/123", "GET, HEAD"],
+    ] as const) {
+      const res = await call(path, { method });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get("allow")).toBe(allow);
+      const body = await envelope(res);
+      expect(body.error?.code).toBe("METHOD_NOT_ALLOWED");
+      expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
+    }
   });
 
   it("keeps a sane caller-supplied x-request-id and replaces a hostile one", async () => {

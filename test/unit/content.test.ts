@@ -3,7 +3,7 @@ import { exceedsBytes, renderContent, renderTemplate } from "../../src/capture/c
 import type { ContentInput } from "../../src/capture/content";
 import { markdownToHtml } from "../../src/capture/markdown-theme";
 import { ApiError } from "../../src/errors";
-import { LIMITS } from "../../src/limits";
+import { LIMITS } from "../../schemas/limits";
 
 const html = (template: string, data: Record<string, unknown> = {}) =>
   renderContent({ html: template, data, darkMode: false });

@@ -1,6 +1,7 @@
 /** The three content formats (markdown, html, json) and the extraction's errors. */
 import { describe, expect, it } from "vitest";
-import { extractArticle, type ExtractionData } from "../../src/extract/extract";
+import type { ExtractionData } from "../../schemas/responses";
+import { extractArticle } from "../../src/extract/extract";
 import { ApiError } from "../../src/errors";
 import type { ExtractFormat } from "../../schemas/extract";
 

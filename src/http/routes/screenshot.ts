@@ -13,7 +13,7 @@ import { successBody } from "../envelope";
 import { ApiError } from "../../errors";
 import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
-import { LIMITS } from "../../limits";
+import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin, signedImageUrl, storeCapture } from "../../storage/hosted";
 import { submitAsyncCapture } from "../../jobs/submit";
 
