@@ -12,7 +12,7 @@ import { LIMITS } from "../../schemas/limits";
 import { TUNING } from "../tuning";
 import { type NewKey, type KeyInfo, checkKey, insertKey, listKeys, revokeKey } from "./keystore";
 import type { CreditUsage } from "../../schemas/responses";
-import { type ReserveResult, type SettleResult, creditUsage } from "./ledger";
+import { type ReserveResult, type Settlement, type SettleResult, creditUsage } from "./ledger";
 import { reserve, setUsed, settle } from "./ledger";
 import { type RateState, hitRateLimit } from "./limiter";
 import { type Plan, type PlanId, PLANS } from "./plans";
@@ -164,8 +164,8 @@ export class Account extends DurableObject<Env> {
     );
   }
 
-  /** Commits (`commit` true) or refunds a reservation. */
-  settleCredits(reservationId: string, commit: boolean): SettleResult {
+  /** Commits (`commit` true), refunds (false) or partly commits (a count) a reservation. */
+  settleCredits(reservationId: string, commit: Settlement): SettleResult {
     const row = this.row();
     if (!row) throw new Error("account does not exist");
     return this.ctx.storage.transactionSync(() =>

@@ -14,14 +14,14 @@ import { config } from "../config";
 import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
-import { runCapture, type CaptureResult } from "./capture";
+import { runCapture, type PageCapture } from "./capture";
 import type { RequestPolicy } from "./page";
 import { CaptureError, toFailure, type CaptureFailure } from "./failures";
 import type { CaptureSpec } from "./spec";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 
-export type CaptureOutcome = { ok: true; result: CaptureResult } | { ok: false; failure: CaptureFailure };
+export type CaptureOutcome = { ok: true; result: PageCapture } | { ok: false; failure: CaptureFailure };
 
 export interface HostStats {
   launches: number;
@@ -103,11 +103,6 @@ export class BrowserHost extends DurableObject<Env> {
       inFlight: this.inFlight,
       guardBlocked: this.warm?.guard.blocked ?? 0,
     };
-  }
-
-  /** Test hook: kill the browser process's connection as a crash would. */
-  async simulateCrash(): Promise<void> {
-    await this.warm?.browser.close().catch(() => {});
   }
 
   override async alarm(): Promise<void> {

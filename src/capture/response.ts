@@ -38,7 +38,7 @@ export interface CaptureData {
   url: string;
   width: number;
   height: number;
-  format: string;
+  format: CaptureSpec["format"];
   bytesSize: number;
   capturedAt: string;
   quality: string;

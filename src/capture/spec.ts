@@ -14,6 +14,11 @@ import { DEVICE_PRESETS } from "./devices";
 export type Format = (typeof FORMATS)[number];
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
+export interface OutputPlan {
+  formats: Format[];
+  dom: boolean;
+}
+
 export interface SpecCookie {
   name: string;
   value: string;
@@ -27,10 +32,10 @@ export interface SpecCookie {
 
 export interface CaptureSpec {
   /**
-   * What to return: the image/PDF, the rendered DOM (for reader-mode extraction), or both from
-   * the same page load.
+   * What the one page load renders: image/PDF outputs in this order, and/or the rendered DOM
+   * (for reader-mode extraction). The capture pipeline sets it from the requested outputs.
    */
-  output: "image" | "dom" | "image+dom";
+  outputs: OutputPlan;
   source: { kind: "url"; url: string } | { kind: "html"; html: string };
   format: Format;
   /** JPEG/WebP quality; null for PNG and PDF. */
@@ -79,7 +84,7 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
           html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? false }),
         };
   return {
-    output: "image",
+    outputs: { formats: [format], dom: false },
     source,
     format,
     quality: format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,

@@ -3,10 +3,7 @@
  * signed URL (HMAC over key and expiry). Every object carries its expiry in custom metadata:
  * reads past it are refused even before the scheduled sweep deletes it.
  */
-import { failures, failureToApiError } from "../capture/failures";
 import { config } from "../config";
-import type { ApiError } from "../errors";
-import { log } from "../log";
 import { hmacHex, timingSafeEqualDigests } from "./signing";
 
 export interface StoredOutput {
@@ -37,22 +34,9 @@ export async function storeOutput(
   return { key, expires };
 }
 
-/** The spec's "Failed to store capture result." as an API error; the cause goes to the logs. */
-export function storageFailed(context: string, err: unknown): ApiError {
-  log("error", `${context}: storing the output failed`, { error: String(err) });
-  return failureToApiError(failures.storage());
-}
-
-/** Stores a capture's output; a failure is the spec's storage error (logged, 500). */
-export function storeCapture(
-  env: Env,
-  result: { bytes: Uint8Array; contentType: string },
-  options: { ttlSeconds: number; accountId: string; prefix?: string; context: string },
-): Promise<StoredOutput> {
-  const { context, ...rest } = options;
-  return storeOutput(env, { ...rest, bytes: result.bytes, contentType: result.contentType }).catch((err: unknown) => {
-    throw storageFailed(context, err);
-  });
+/** Deletes a stored output before its time (e.g. a job another delivery already completed). */
+export function deleteStored(env: Env, stored: StoredOutput): Promise<void> {
+  return env.OUTPUTS.delete(stored.key);
 }
 
 function imageSignature(env: Env, key: string, expires: number): Promise<string> {
