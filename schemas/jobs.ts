@@ -3,6 +3,7 @@
  * and `cursor` (opaque, from the previous page's `nextCursor`).
  */
 import { z } from "zod";
+import { decodeBase64Url, encodeBase64Url } from "./base64url";
 import { LIMITS } from "./limits";
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed"] as const;
@@ -12,17 +13,13 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /** Cursors are the base64url of `<kind>:<seq>`; a cursor of one listing is refused by the other. */
 export function encodeCursor(kind: "job" | "batch", seq: number): string {
-  return btoa(`${kind}:${seq}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64Url(new TextEncoder().encode(`${kind}:${seq}`));
 }
 
 function decodeCursor(kind: "job" | "batch", cursor: string): number | null {
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return null;
-  let text: string;
-  try {
-    text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    return null;
-  }
+  const bytes = cursor.length > 40 ? null : decodeBase64Url(cursor);
+  if (bytes === null || bytes.length === 0) return null;
+  const text = String.fromCharCode(...bytes);
   const match = new RegExp(`^${kind}:([1-9][0-9]{0,14})$`).exec(text);
   return match?.[1] ? Number(match[1]) : null;
 }

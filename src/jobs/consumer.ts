@@ -20,7 +20,7 @@ import { type OutputFailure, runPrepaidCapture } from "../capture/pipeline/pipel
 import type { CaptureSpec } from "../capture/spec";
 import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
 import { type CaptureJobMessage, type JobDocument, captureJobMessage, deleteJobDocument, readJobDocument } from "./messages";
-import { enqueueWebhooks } from "./webhooks";
+import { enqueueWebhooks } from "../webhooks/deliver";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 

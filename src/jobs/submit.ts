@@ -17,7 +17,7 @@ import { LIMITS } from "../../schemas/limits";
 import { publicOrigin } from "../storage/hosted";
 import { type CaptureJobMessage, writeJobDocument } from "./messages";
 import { mapLimit } from "./pool";
-import { requireWebhookUrl } from "./webhook-url";
+import { requireWebhookUrl } from "../webhooks/url";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 

@@ -4,7 +4,8 @@
  * reads past it are refused even before the scheduled sweep deletes it.
  */
 import { config } from "../config";
-import { hmacHex, timingSafeEqualDigests } from "./signing";
+import { hmacHex, timingSafeEqualDigests } from "../signing/hmac";
+import { imageMessage } from "../signing/messages";
 
 export interface StoredOutput {
   key: string;
@@ -40,7 +41,7 @@ export function deleteStored(env: Env, stored: StoredOutput): Promise<void> {
 }
 
 function imageSignature(env: Env, key: string, expires: number): Promise<string> {
-  return hmacHex(config(env).urlSigningSecret, `images:${key}:${expires}`);
+  return hmacHex(config(env).urlSigningSecret, imageMessage(key, expires));
 }
 
 /** The public origin for signed URLs: PUBLIC_BASE_URL, else the request's own origin. */

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { config } from "../../config";
-import { timingSafeEqualStrings } from "../../storage/signing";
+import { timingSafeEqualStrings } from "../../signing/hmac";
 import { ApiError } from "../../errors";
 import type { AppEnv } from "../types";
 

@@ -5,7 +5,7 @@
 import { type Context, Hono } from "hono";
 import type { AccountData, CredentialCheckData } from "../../../schemas/responses";
 import { upgradeFor } from "../../accounts/plans";
-import { webhookSecretFor } from "../../storage/signing";
+import { webhookSecretFor } from "../../webhooks/keys";
 import { successBody } from "../envelope";
 import { ApiError } from "../../errors";
 import { MESSAGES } from "../../messages";

@@ -16,7 +16,7 @@ import { prepareCapture } from "../../capture/request";
 import type { CaptureSpec } from "../../capture/spec";
 import { mapLimit } from "../../jobs/pool";
 import { submitJobs } from "../../jobs/submit";
-import { requireWebhookUrl } from "../../jobs/webhook-url";
+import { requireWebhookUrl } from "../../webhooks/url";
 import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin } from "../../storage/hosted";
 import { jsonBody } from "../body";

@@ -11,10 +11,11 @@
  */
 import { accountStub } from "../accounts/directory";
 import type { AttemptRecord, WebhookDelivery } from "../accounts/jobs-webhooks";
-import { hmacHex, webhookSecretFor } from "../storage/signing";
 import { WEBHOOKS } from "../../schemas/limits";
-import { type WebhookMessage, webhookMessage } from "./messages";
-import { checkWebhookUrl } from "./webhook-url";
+import { type WebhookMessage, webhookMessage } from "../jobs/messages";
+import { webhookSecretFor } from "./keys";
+import { signWebhook } from "./sign";
+import { checkWebhookUrl } from "./url";
 import { log } from "../log";
 
 export interface WebhookDeps {
@@ -32,11 +33,6 @@ export function webhookRetryDelay(attempt: number, random: () => number = Math.r
   const base = WEBHOOKS.retryBaseSeconds * 3 ** Math.max(0, attempt - 1);
   const jittered = base * (1 + WEBHOOKS.jitter * (2 * random() - 1));
   return Math.max(1, Math.min(WEBHOOKS.retryCapSeconds, Math.round(jittered)));
-}
-
-/** `x-service-signature`: hex HMAC-SHA256 of `<timestamp>.<raw body>`. */
-export function signWebhook(secret: string, timestamp: number, body: string): Promise<string> {
-  return hmacHex(secret, `${timestamp}.${body}`);
 }
 
 /** Puts deliveries on the `webhooks` queue and marks them queued. */
