@@ -41,12 +41,6 @@ export type AuthorizeResult =
   | { status: "unknown" }
   | { status: "revoked" };
 
-export interface JobSlots {
-  ok: boolean;
-  active: number;
-  limit: number;
-}
-
 interface AccountRow extends Record<string, SqlStorageValue> {
   account_id: string;
   name: string | null;
@@ -171,27 +165,6 @@ export class Account extends DurableObject<Env> {
     return this.ctx.storage.transactionSync(() =>
       settle(this.sql, this.plan(row).monthlyCredits, reservationId, commit, this.clock()),
     );
-  }
-
-  /** Takes `n` active-job slots if the plan's cap allows all of them. */
-  acquireJobSlots(n: number): JobSlots {
-    const row = this.row();
-    if (!row) throw new Error("account does not exist");
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invalid slot count ${n}`);
-    const limit = this.plan(row).activeJobs;
-    if (row.active_jobs + n > limit) return { ok: false, active: row.active_jobs, limit };
-    this.sql.exec("UPDATE account SET active_jobs = active_jobs + ?", n);
-    return { ok: true, active: row.active_jobs + n, limit };
-  }
-
-  /** Gives back `n` slots (never below zero). */
-  releaseJobSlots(n: number): JobSlots {
-    const row = this.row();
-    if (!row) throw new Error("account does not exist");
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invalid slot count ${n}`);
-    const active = Math.max(0, row.active_jobs - n);
-    this.sql.exec("UPDATE account SET active_jobs = ?", active);
-    return { ok: true, active, limit: this.plan(row).activeJobs };
   }
 
   // Async jobs, batches and their webhooks: thin wrappers over src/accounts/jobs*.ts, each

@@ -8,6 +8,7 @@ import { TrieRouter } from "hono/router/trie-router";
 import { log } from "../log";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
+import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
@@ -23,6 +24,7 @@ import type { AppEnv } from "./types";
 export function newApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  app.use(checkConfig());
 
   app.route("/", metaRoutes);
   app.route("/v1", accountRoutes);

@@ -1,6 +1,8 @@
 import puppeteer from "@cloudflare/puppeteer";
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { newApp } from "../../src/http/app";
 import { ENDPOINTS } from "../../src/http/routes/meta";
 import { decodeImage } from "../helpers/images";
 import { call, envelope, FIXTURES, fixtureLog, runId } from "../helpers/http";
@@ -79,6 +81,18 @@ describe("error envelope", () => {
     expect(ok.headers.get("x-request-id")).toBe("client-req-12345");
     const bad = await call("/nope", { headers: { "x-request-id": "<script>" } });
     expect(bad.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+});
+
+describe("configuration", () => {
+  it("is checked at the entry: a bad var is a 503 CONFIGURATION_ERROR even on a route that never reads it", async () => {
+    const app = newApp();
+    const broken = { ...env, BROWSER_HOSTS: "zero" } as unknown as Env;
+    const res = await app.fetch(new Request("https://edgeshot.test/v1/nope"), broken, createExecutionContext());
+    expect(res.status).toBe(503);
+    const body = await envelope(res);
+    expect(body.error?.code).toBe("CONFIGURATION_ERROR");
+    expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { exceedsBytes, renderContent, renderTemplate } from "../../src/capture/content";
+import { renderContent } from "../../src/capture/content";
+import { renderTemplate } from "../../src/capture/mustache/render";
+import { exceedsBytes } from "../../src/encoding";
 import type { ContentInput } from "../../src/capture/content";
 import { markdownToHtml } from "../../src/capture/markdown-theme";
 import { ApiError } from "../../src/errors";
