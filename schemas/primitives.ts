@@ -49,3 +49,6 @@ export const hasControlChars = (s: string): boolean => /[\u0000-\u0008\u000a-\u0
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** An id as the API shows it (accounts, jobs, batches, webhook deliveries): short and plain. */
+export const plainId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);

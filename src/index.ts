@@ -11,7 +11,7 @@ import { log } from "./log";
 
 export { Account } from "./accounts/account";
 export { BrowserHost } from "./capture/browser-host";
-export { RenderCoalescer } from "./storage/render-coalescer";
+export { RenderCoalescer } from "./render-links/coalescer";
 
 const app = newApp();
 

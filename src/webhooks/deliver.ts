@@ -12,11 +12,16 @@
 import { accountStub } from "../accounts/directory";
 import type { AttemptRecord, WebhookDelivery } from "../accounts/jobs-webhooks";
 import { WEBHOOKS } from "../../schemas/limits";
-import { type WebhookMessage, webhookMessage } from "../jobs/messages";
+import { z } from "zod";
+import { plainId } from "../../schemas/primitives";
 import { webhookSecretFor } from "./keys";
 import { signWebhook } from "./sign";
 import { checkWebhookUrl } from "./url";
 import { log } from "../log";
+
+/** A `webhooks` queue message: the delivery's id only (its URL, state and body are in the DO). */
+const webhookMessage = z.strictObject({ accountId: plainId, deliveryId: plainId });
+type WebhookMessage = z.infer<typeof webhookMessage>;
 
 export interface WebhookDeps {
   /** Per attempt (10 s); tests shorten it. */

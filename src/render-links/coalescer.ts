@@ -21,8 +21,8 @@ import { browserEngine } from "../capture/pipeline/engine";
 import { imageOutput, runCapture } from "../capture/pipeline/pipeline";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { LIMITS } from "../../schemas/limits";
-import { isLive, readEntry, type RenderEntry } from "./render-cache";
-import { decodePayload } from "./render-links";
+import { isLive, readEntry, type RenderEntry } from "../storage/render-cache";
+import { decodePayload } from "./links";
 import { log } from "../log";
 
 export interface RenderJob {
