@@ -12,6 +12,8 @@ export interface CreditShortfall {
 
 export const MESSAGES = {
   invalidApiKey: "The API key is not valid.",
+  /** Anything unexpected: internals go to the logs, never to the caller. */
+  internalError: "An unexpected error occurred.",
   unsafeUrl: "The URL is flagged as unsafe.",
   creditsExhausted: (needed: number, usage: CreditShortfall): string =>
     `Monthly credits exhausted: this request needs ${needed}, ${usage.remaining ?? 0} of ` +

@@ -29,4 +29,10 @@ export const TUNING = {
   submitConcurrency: 8,
   /** Messages per Queues sendBatch call (the platform's limit). */
   queueSendBatch: 100,
+  /** A dead-letter message whose record could not be updated is retried after this long. */
+  deadLetterRetrySeconds: 30,
+  /** A webhook delivery emitted but still not queued this long after is taken as stranded. */
+  webhookStrandedAfterMs: 60_000,
+  /** Objects the hourly sweep looks at per run. */
+  sweepMaxObjects: 10_000,
 } as const;

@@ -14,6 +14,7 @@
 import type { JobStatus } from "../../schemas/jobs";
 import type { ResultMeta } from "./jobs-read";
 import { emitWebhook } from "./jobs-webhooks";
+import { TUNING } from "../tuning";
 import { settle } from "./ledger";
 
 export interface JobStore {
@@ -69,7 +70,7 @@ export function startJob(store: JobStore, jobId: string, attempt: number): Start
 }
 
 /** A pending delivery older than this was emitted but never queued (its sender died). */
-const STRANDED_AFTER_MS = 60_000;
+const STRANDED_AFTER_MS = TUNING.webhookStrandedAfterMs;
 
 /**
  * Deliveries of the job (or its batch) emitted but still not on the queue a while later: the

@@ -10,6 +10,7 @@ import { ApiError } from "../errors";
 import { LIMITS } from "../../schemas/limits";
 import { renderContent } from "./content";
 import { DEVICE_PRESETS } from "./devices";
+import { FAILURE } from "./failures";
 
 export type Format = (typeof FORMATS)[number];
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
@@ -133,7 +134,7 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
   };
 }
 
-const INVALID_COOKIE_DOMAIN = "Invalid cookie domain.";
+const INVALID_COOKIE_DOMAIN = FAILURE.cookieDomain;
 
 /**
  * A cookie's domain must equal the target host or be a parent of it that is not a public

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { log } from "../log";
+import { MESSAGES } from "../messages";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
 import { checkConfig } from "./middleware/check-config";
@@ -60,7 +61,7 @@ export function newApp(): Hono<AppEnv> {
       return c.json(errorBody(id, code, err.message || "Bad request."), ERROR_STATUS[code]);
     }
     log("error", "unhandled error", { requestId: id, error: String(err), stack: err instanceof Error ? err.stack : undefined });
-    return c.json(errorBody(id, "INTERNAL_ERROR", "An unexpected error occurred."), 500);
+    return c.json(errorBody(id, "INTERNAL_ERROR", MESSAGES.internalError), 500);
   });
 
   return app;

@@ -15,7 +15,7 @@ import { accountStub } from "../accounts/directory";
 import type { JobOutcome } from "../accounts/jobs";
 import type { CaptureOutcome } from "../capture/browser-host";
 import { FAILURE, toFailure } from "../capture/failures";
-import { browserHost, type CaptureEngine } from "../capture/pipeline/engine";
+import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
 import { type OutputFailure, runPrepaidCapture } from "../capture/pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";
 import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
@@ -29,7 +29,7 @@ export interface CaptureDeps {
   capture: (env: Env, spec: CaptureSpec) => Promise<CaptureOutcome>;
 }
 
-const DEFAULT_DEPS: CaptureDeps = { capture: (env, spec) => browserHost(env).capture(spec) };
+const DEFAULT_DEPS: CaptureDeps = { capture: (env, spec) => browserEngine(env).capture(spec) };
 
 const SANITIZED: ReadonlySet<string> = new Set(Object.values(FAILURE));
 
@@ -143,7 +143,7 @@ export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): P
       message.ack();
     } catch (err) {
       log("error", "capture-jobs-dlq: could not fail the job, retrying", { jobId, error: String(err) });
-      message.retry({ delaySeconds: 30 });
+      message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });
     }
   }
 }

@@ -24,6 +24,7 @@ import { LIMITS } from "../../schemas/limits";
 import { isLive, readEntry, type RenderEntry } from "../storage/render-cache";
 import { decodePayload } from "./links";
 import { log } from "../log";
+import { MESSAGES } from "../messages";
 
 export interface RenderJob {
   cacheKey: string;
@@ -116,7 +117,7 @@ function toWire(err: unknown): WireError {
     return wire;
   }
   log("error", "render link failed", { error: String(err), stack: err instanceof Error ? err.stack : undefined });
-  return { code: "INTERNAL_ERROR", message: "An unexpected error occurred.", status: 500 };
+  return { code: "INTERNAL_ERROR", message: MESSAGES.internalError, status: 500 };
 }
 
 /** The ApiError a failed outcome stands for, on the caller's side of the RPC. */

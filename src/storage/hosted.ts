@@ -4,6 +4,7 @@
  * reads past it are refused even before the scheduled sweep deletes it.
  */
 import { config } from "../config";
+import { TUNING } from "../tuning";
 import { hmacHex, timingSafeEqualDigests } from "../signing/hmac";
 import { imageMessage } from "../signing/messages";
 
@@ -84,7 +85,7 @@ export function objectLifetime(object: R2Object, now = Date.now()): number {
  * Deletes objects whose expiry has passed. Bounded per run; the cron calls it hourly.
  * Returns how many were deleted.
  */
-export async function sweepExpired(env: Env, maxObjects = 10_000): Promise<number> {
+export async function sweepExpired(env: Env, maxObjects: number = TUNING.sweepMaxObjects): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   let cursor: string | undefined;
   let seen = 0;

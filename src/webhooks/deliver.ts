@@ -18,6 +18,7 @@ import { webhookSecretFor } from "./keys";
 import { signWebhook } from "./sign";
 import { checkWebhookUrl } from "./url";
 import { log } from "../log";
+import { TUNING } from "../tuning";
 
 /** A `webhooks` queue message: the delivery's id only (its URL, state and body are in the DO). */
 const webhookMessage = z.strictObject({ accountId: plainId, deliveryId: plainId });
@@ -131,7 +132,7 @@ export async function handleWebhookDeadLetters(batch: MessageBatch, env: Env): P
       message.ack();
     } catch (err) {
       log("error", "webhooks-dlq: could not record", { deliveryId, error: String(err) });
-      message.retry({ delaySeconds: 30 });
+      message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });
     }
   }
 }

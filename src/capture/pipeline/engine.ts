@@ -12,11 +12,10 @@ export interface CaptureEngine {
   capture(spec: CaptureSpec): Promise<CaptureOutcome>;
 }
 
-/** One of the BROWSER_HOSTS shards (random unless `index` is given). */
-export function browserHost(env: Env, index?: number): DurableObjectStub<BrowserHost> {
-  const shards = config(env).browserHosts;
-  const shard = index ?? Math.floor(Math.random() * shards);
-  return env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(`host-${shard % shards}`));
+/** One of the BROWSER_HOSTS shards, at random. */
+function browserHost(env: Env): DurableObjectStub<BrowserHost> {
+  const shard = Math.floor(Math.random() * config(env).browserHosts);
+  return env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(`host-${shard}`));
 }
 
 /** The BrowserHost engine: each capture on a randomly chosen shard. */
