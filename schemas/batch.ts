@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
 import { type CaptureRequest, captureRules, captureShape } from "./capture";
-import { intIn, isPlainObject } from "./primitives";
+import { intIn, isPlainObject, NOT_EMPTY } from "./primitives";
 
 /** The spec's list: not accepted in `defaults`. */
 export const PER_JOB_ONLY = [
@@ -58,7 +58,7 @@ export const batchDefaultsSchema = z.unknown().transform((value, ctx): BatchDefa
 
 export const batchRequestSchema = z.strictObject({
   urls: z
-    .array(z.string().min(1, "Must not be empty."))
+    .array(z.string().min(1, NOT_EMPTY))
     .min(1, "At least one URL is required.")
     .max(LIMITS.batchMaxUrls, `At most ${LIMITS.batchMaxUrls} URLs.`),
   defaults: batchDefaultsSchema.optional(),

@@ -14,6 +14,7 @@ import {
   isPlainObject,
   maxBytes,
   maxChars,
+  NOT_EMPTY,
   numberIn,
 } from "./primitives";
 
@@ -65,7 +66,7 @@ function encodedPathBytes(path: string): number {
 
 export const cookieSchema = z.strictObject({
   name: maxChars(LIMITS.cookieNameChars)
-    .min(1, "Must not be empty.")
+    .min(1, NOT_EMPTY)
     .refine((s) => !COOKIE_CONTROL.test(s) && !/[=\s,]/.test(s), "Invalid cookie name."),
   value: maxChars(LIMITS.cookieValueChars).refine(
     (s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s),
@@ -147,9 +148,9 @@ export const dataSchema = z.unknown().superRefine((value, ctx) => {
 
 const L = LIMITS;
 export const captureFields = {
-  url: z.string().min(1, "Must not be empty."),
-  html: maxBytes(L.htmlBytes).min(1, "Must not be empty."),
-  markdown: maxBytes(L.markdownBytes).min(1, "Must not be empty."),
+  url: z.string().min(1, NOT_EMPTY),
+  html: maxBytes(L.htmlBytes).min(1, NOT_EMPTY),
+  markdown: maxBytes(L.markdownBytes).min(1, NOT_EMPTY),
   data: dataSchema,
   format: z.enum(FORMATS),
   width: intIn(L.width.min, L.width.max),

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { decodeBase64Url, encodeBase64Url } from "./base64url";
 import { LIMITS } from "./limits";
+import { WHOLE_NUMBER } from "./primitives";
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed"] as const;
 export const BATCH_STATUSES = ["queued", "processing", "completed"] as const;
@@ -29,7 +30,7 @@ function listQuery<S extends readonly [string, ...string[]]>(kind: "job" | "batc
     status: z.enum(statuses).optional(),
     limit: z
       .string()
-      .regex(/^[0-9]{1,3}$/, "Must be a whole number.")
+      .regex(/^[0-9]{1,3}$/, WHOLE_NUMBER)
       .transform(Number)
       .pipe(z.number().min(1, "Must be at least 1.").max(LIMITS.listMax, `Must be at most ${LIMITS.listMax}.`))
       .optional(),

@@ -6,6 +6,10 @@ import { z } from "zod";
 import { selectorProblem } from "./css-selector";
 import { formatBytes } from "./limits";
 
+/** Validation messages used by more than one field. */
+export const NOT_EMPTY = "Must not be empty.";
+export const WHOLE_NUMBER = "Must be a whole number.";
+
 /** Length in characters (Unicode code points, so an emoji counts once). */
 export const charLength = (s: string): number => {
   let n = 0;
@@ -22,7 +26,7 @@ export const maxBytes = (max: number) =>
   z.string().refine((s) => byteLength(s) <= max, { message: `Must be at most ${formatBytes(max)}.` });
 
 export const intIn = (min: number, max: number) =>
-  z.number().int("Must be a whole number.").min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
+  z.number().int(WHOLE_NUMBER).min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
 
 export const numberIn = (min: number, max: number) =>
   z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
