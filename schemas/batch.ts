@@ -5,10 +5,9 @@
  * same path as a single capture (src/http/routes/batch.ts).
  */
 import { z } from "zod";
-import { LIMITS } from "../src/limits";
-import { JOBS } from "../src/jobs/constants";
+import { LIMITS } from "./limits";
 import { type CaptureRequest, captureRules, captureShape } from "./capture";
-import { intIn, isPlainObject } from "./primitives";
+import { intIn, isPlainObject, NOT_EMPTY } from "./primitives";
 
 /** The spec's list: not accepted in `defaults`. */
 export const PER_JOB_ONLY = [
@@ -59,9 +58,9 @@ export const batchDefaultsSchema = z.unknown().transform((value, ctx): BatchDefa
 
 export const batchRequestSchema = z.strictObject({
   urls: z
-    .array(z.string().min(1, "Must not be empty."))
+    .array(z.string().min(1, NOT_EMPTY))
     .min(1, "At least one URL is required.")
-    .max(JOBS.batchMaxUrls, `At most ${JOBS.batchMaxUrls} URLs.`),
+    .max(LIMITS.batchMaxUrls, `At most ${LIMITS.batchMaxUrls} URLs.`),
   defaults: batchDefaultsSchema.optional(),
   webhookUrl: z.string().min(1).optional(),
   cacheTtl: intIn(LIMITS.cacheTtl.min, LIMITS.cacheTtl.max).optional(),

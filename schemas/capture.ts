@@ -4,7 +4,7 @@
  * tell what a caller actually set. Cross-field rules live in `captureRules`.
  */
 import { z } from "zod";
-import { LIMITS } from "../src/limits";
+import { LIMITS } from "./limits";
 import {
   byteLength,
   cssLength,
@@ -14,6 +14,7 @@ import {
   isPlainObject,
   maxBytes,
   maxChars,
+  NOT_EMPTY,
   numberIn,
 } from "./primitives";
 
@@ -52,8 +53,6 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * refuse the changed cookie), name + value at most 4,096 UTF-8 bytes, a path at most 1,024
  * bytes once percent-encoded, and the `__Secure-` / `__Host-` prefix rules (any letter case).
  */
-const COOKIE_NAME_VALUE_BYTES = 4096;
-const COOKIE_ATTRIBUTE_BYTES = 1024;
 const COOKIE_CONTROL = /[\u0000-\u001f\u007f;]/;
 const EDGE_SPACE = /^[ \t]|[ \t]$/;
 
@@ -67,7 +66,7 @@ function encodedPathBytes(path: string): number {
 
 export const cookieSchema = z.strictObject({
   name: maxChars(LIMITS.cookieNameChars)
-    .min(1, "Must not be empty.")
+    .min(1, NOT_EMPTY)
     .refine((s) => !COOKIE_CONTROL.test(s) && !/[=\s,]/.test(s), "Invalid cookie name."),
   value: maxChars(LIMITS.cookieValueChars).refine(
     (s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s),
@@ -77,18 +76,18 @@ export const cookieSchema = z.strictObject({
   path: maxChars(LIMITS.cookiePathChars)
     .startsWith("/", "Must start with /.")
     .refine((s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s), "Invalid cookie path: no control characters, `;` or trailing spaces.")
-    .refine((s) => encodedPathBytes(s) <= COOKIE_ATTRIBUTE_BYTES, `Must be at most ${COOKIE_ATTRIBUTE_BYTES} bytes percent-encoded.`)
+    .refine((s) => encodedPathBytes(s) <= LIMITS.cookieAttributeBytes, `Must be at most ${LIMITS.cookieAttributeBytes} bytes percent-encoded.`)
     .optional(),
   httpOnly: z.boolean().optional(),
   secure: z.boolean().optional(),
   sameSite: z.enum(["Strict", "Lax", "None"]).optional(),
   expires: z.number().int("Must be a Unix timestamp in seconds.").min(0).max(253402300799).optional(),
 }).superRefine((cookie, ctx) => {
-  if (byteLength(cookie.name) + byteLength(cookie.value) > COOKIE_NAME_VALUE_BYTES) {
+  if (byteLength(cookie.name) + byteLength(cookie.value) > LIMITS.cookieNameValueBytes) {
     ctx.addIssue({
       code: "custom",
       path: ["value"],
-      message: `Name and value together must be at most ${COOKIE_NAME_VALUE_BYTES} bytes (UTF-8).`,
+      message: `Name and value together must be at most ${LIMITS.cookieNameValueBytes} bytes (UTF-8).`,
     });
   }
   const name = cookie.name.toLowerCase();
@@ -149,9 +148,9 @@ export const dataSchema = z.unknown().superRefine((value, ctx) => {
 
 const L = LIMITS;
 export const captureFields = {
-  url: z.string().min(1, "Must not be empty."),
-  html: maxBytes(L.htmlBytes, "5 MB").min(1, "Must not be empty."),
-  markdown: maxBytes(L.markdownBytes, "5 MB").min(1, "Must not be empty."),
+  url: z.string().min(1, NOT_EMPTY),
+  html: maxBytes(L.htmlBytes).min(1, NOT_EMPTY),
+  markdown: maxBytes(L.markdownBytes).min(1, NOT_EMPTY),
   data: dataSchema,
   format: z.enum(FORMATS),
   width: intIn(L.width.min, L.width.max),

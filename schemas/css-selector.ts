@@ -10,8 +10,16 @@
  * prefixes (none are declared in a page), pseudo-classes and pseudo-elements from a list of
  * what Chromium supports, a pseudo-element only at the end of the last compound, no `:has()`
  * inside `:has()`, forgiving `:is()`/`:where()`. test/integration/hostile-input.test.ts checks
- * it against the real browser on a corpus, in both directions.
+ * it against the real browser on a corpus, in both directions. The lists of names Chromium
+ * supports are data, in ./data/chromium-selectors.ts.
  */
+import {
+  CHROMIUM_AFTER_SCROLLBAR,
+  CHROMIUM_LEGACY_PSEUDO_ELEMENTS,
+  CHROMIUM_PSEUDO_CLASSES,
+  CHROMIUM_PSEUDO_ELEMENTS,
+  CHROMIUM_USER_ACTION,
+} from "./data/chromium-selectors";
 
 type Token = TokenBody & { src: string };
 type TokenBody =
@@ -187,34 +195,11 @@ function tokenize(input: string): Token[] {
 
 // ---- Grammar (Selectors Level 4 as Chromium implements it) --------------------------------
 
-/** Pseudo-classes Chromium accepts without an argument (lower case). */
-const PSEUDO_CLASSES = new Set([
-  "active", "active-view-transition", "any-link", "autofill", "checked", "current", "default", "defined", "disabled",
-  "empty", "enabled", "first-child", "first-of-type", "focus", "focus-visible", "focus-within",
-  "fullscreen", "future", "host", "hover", "in-range", "indeterminate", "invalid", "last-child",
-  "last-of-type", "link", "modal", "only-child", "only-of-type", "open", "optional", "out-of-range",
-  "interest-source", "interest-target", "past", "picture-in-picture", "placeholder-shown", "popover-open", "read-only", "read-write",
-  "required", "root", "scope", "target", "target-current", "user-invalid", "user-valid", "valid", "visited",
-  "xr-overlay", "-webkit-any-link", "-webkit-autofill", "-webkit-full-screen",
-  "-webkit-full-screen-ancestor", "-webkit-drag",
-  // Scrollbar states (meaningful after ::-webkit-scrollbar…, accepted anywhere).
-  "horizontal", "vertical", "decrement", "increment", "start", "end", "double-button",
-  "single-button", "no-button", "corner-present", "window-inactive",
-]);
-/** Legacy pseudo-elements that may be written with one colon. */
-const LEGACY_PSEUDO_ELEMENTS = new Set(["before", "after", "first-line", "first-letter"]);
-/** Pseudo-elements Chromium accepts without an argument (lower case); any `-webkit-` one too. */
-const PSEUDO_ELEMENTS = new Set([
-  ...LEGACY_PSEUDO_ELEMENTS, "marker", "placeholder", "selection", "backdrop", "file-selector-button",
-  "target-text", "spelling-error", "grammar-error", "details-content", "scroll-marker",
-  "scroll-marker-group", "column", "checkmark", "picker-icon", "cue", "view-transition", "search-text",
-]);
-/** Pseudo-classes that may follow a pseudo-element in the same compound, by pseudo-element. */
-const AFTER_SCROLLBAR = new Set([
-  "horizontal", "vertical", "decrement", "increment", "start", "end", "double-button", "single-button",
-  "no-button", "corner-present", "window-inactive", "enabled", "disabled", "hover", "active",
-]);
-const USER_ACTION = new Set(["hover", "focus", "focus-visible", "focus-within", "active"]);
+const PSEUDO_CLASSES: ReadonlySet<string> = new Set(CHROMIUM_PSEUDO_CLASSES);
+const LEGACY_PSEUDO_ELEMENTS: ReadonlySet<string> = new Set(CHROMIUM_LEGACY_PSEUDO_ELEMENTS);
+const PSEUDO_ELEMENTS: ReadonlySet<string> = new Set(CHROMIUM_PSEUDO_ELEMENTS);
+const AFTER_SCROLLBAR: ReadonlySet<string> = new Set(CHROMIUM_AFTER_SCROLLBAR);
+const USER_ACTION: ReadonlySet<string> = new Set(CHROMIUM_USER_ACTION);
 
 interface Ctx {
   /** Inside :has(): no nested :has(), no pseudo-elements. */

@@ -3,24 +3,24 @@
  * and `cursor` (opaque, from the previous page's `nextCursor`).
  */
 import { z } from "zod";
-import { JOBS } from "../src/jobs/constants";
+import { decodeBase64Url, encodeBase64Url } from "./base64url";
+import { LIMITS } from "./limits";
+import { WHOLE_NUMBER } from "./primitives";
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed"] as const;
 export const BATCH_STATUSES = ["queued", "processing", "completed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /** Cursors are the base64url of `<kind>:<seq>`; a cursor of one listing is refused by the other. */
 export function encodeCursor(kind: "job" | "batch", seq: number): string {
-  return btoa(`${kind}:${seq}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64Url(new TextEncoder().encode(`${kind}:${seq}`));
 }
 
 function decodeCursor(kind: "job" | "batch", cursor: string): number | null {
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return null;
-  let text: string;
-  try {
-    text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    return null;
-  }
+  const bytes = cursor.length > 40 ? null : decodeBase64Url(cursor);
+  if (bytes === null || bytes.length === 0) return null;
+  const text = String.fromCharCode(...bytes);
   const match = new RegExp(`^${kind}:([1-9][0-9]{0,14})$`).exec(text);
   return match?.[1] ? Number(match[1]) : null;
 }
@@ -30,9 +30,9 @@ function listQuery<S extends readonly [string, ...string[]]>(kind: "job" | "batc
     status: z.enum(statuses).optional(),
     limit: z
       .string()
-      .regex(/^[0-9]{1,3}$/, "Must be a whole number.")
+      .regex(/^[0-9]{1,3}$/, WHOLE_NUMBER)
       .transform(Number)
-      .pipe(z.number().min(1, "Must be at least 1.").max(JOBS.listMax, `Must be at most ${JOBS.listMax}.`))
+      .pipe(z.number().min(1, "Must be at least 1.").max(LIMITS.listMax, `Must be at most ${LIMITS.listMax}.`))
       .optional(),
     cursor: z
       .string()

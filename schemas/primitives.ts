@@ -4,6 +4,11 @@
  */
 import { z } from "zod";
 import { selectorProblem } from "./css-selector";
+import { formatBytes } from "./limits";
+
+/** Validation messages used by more than one field. */
+export const NOT_EMPTY = "Must not be empty.";
+export const WHOLE_NUMBER = "Must be a whole number.";
 
 /** Length in characters (Unicode code points, so an emoji counts once). */
 export const charLength = (s: string): number => {
@@ -17,11 +22,11 @@ export const byteLength = (s: string): number => new TextEncoder().encode(s).byt
 export const maxChars = (max: number) =>
   z.string().refine((s) => charLength(s) <= max, { message: `Must be at most ${max} characters.` });
 
-export const maxBytes = (max: number, label = `${Math.round(max / 1024)} KB`) =>
-  z.string().refine((s) => byteLength(s) <= max, { message: `Must be at most ${label}.` });
+export const maxBytes = (max: number) =>
+  z.string().refine((s) => byteLength(s) <= max, { message: `Must be at most ${formatBytes(max)}.` });
 
 export const intIn = (min: number, max: number) =>
-  z.number().int("Must be a whole number.").min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
+  z.number().int(WHOLE_NUMBER).min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
 
 export const numberIn = (min: number, max: number) =>
   z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
@@ -48,3 +53,6 @@ export const hasControlChars = (s: string): boolean => /[\u0000-\u0008\u000a-\u0
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** An id as the API shows it (accounts, jobs, batches, webhook deliveries): short and plain. */
+export const plainId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);

@@ -10,7 +10,7 @@
  * So secrets — cookies, custom headers, `user:pass@` in the url — are refused on links too.
  */
 import { z } from "zod";
-import { LIMITS } from "../src/limits";
+import { LIMITS } from "./limits";
 import { captureRules, captureShape, type CaptureParams } from "./capture";
 import { intIn, isPlainObject } from "./primitives";
 

@@ -3,9 +3,10 @@
  * a missing secret fails fast with a clear message in the logs (and a 503 to the caller).
  */
 import { z } from "zod";
-import { ApiError } from "./http/errors";
+import { ApiError } from "./errors";
 import { DOH_URL } from "./security/dns";
 import { canonicalHostPattern, SAFE_BROWSING_URL } from "./security/reputation";
+import { normalizeHost } from "./hosts";
 import { log } from "./log";
 
 const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
@@ -40,7 +41,7 @@ const schema = z.object({
   AD_BLOCK_EXTRA_HOSTS: z
     .string()
     .default("")
-    .transform((s) => s.split(",").map((e) => e.trim().toLowerCase().replace(/\.$/, "")).filter(Boolean))
+    .transform((s) => s.split(",").map(normalizeHost).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, "entries must be host names"))),
 });
 

@@ -1,6 +1,6 @@
 /**
- * Byte encodings and digests used across the worker: hex (digests, signatures), base64 (images,
- * tokens), SHA-256. A leaf module: it imports nothing, so anything can use it without cycles.
+ * Byte encodings and digests used across the worker: hex (digests, signatures), base64 (images),
+ * SHA-256, UTF-8 byte length. A leaf module: it imports nothing, so anything can use it without cycles.
  */
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
@@ -24,3 +24,29 @@ export function fromBase64(b64: string): Uint8Array {
 export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
+
+/** Whether `text` encodes to more than `limit` UTF-8 bytes, without allocating the encoding. */
+export function exceedsBytes(text: string, limit: number): boolean {
+  if (text.length > limit) return true; // every UTF-16 unit is at least one byte
+  return text.length * 3 > limit && utf8Length(text) > limit; // and at most three
+}
+
+/** UTF-8 length of a string (a lone surrogate counts as its replacement character). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code < 0xdc00 && isLow(text.charCodeAt(i + 1))) {
+      bytes += 2; // a surrogate pair: 2 units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code < 0xe000;
+}
+

@@ -1,7 +1,9 @@
 /**
- * Edgeshot worker entry: the HTTP app, the queue consumers and the scheduled sweep.
+ * Edgeshot worker entry: the HTTP app, the queue consumers and the scheduled sweep. Each checks
+ * the configuration first (src/config.ts).
  * Durable Object classes are re-exported here so the runtime can find them.
  */
+import { config } from "./config";
 import { newApp } from "./http/app";
 import { handleQueue } from "./jobs/queue";
 import { sweepExpired } from "./storage/hosted";
@@ -9,15 +11,20 @@ import { log } from "./log";
 
 export { Account } from "./accounts/account";
 export { BrowserHost } from "./capture/browser-host";
-export { RenderCoalescer } from "./storage/render-coalescer";
+export { RenderCoalescer } from "./render-links/coalescer";
 
 const app = newApp();
 
 export default {
   fetch: app.fetch,
-  // capture-jobs, webhooks and their dead-letter queues (src/jobs/).
-  queue: (batch, env) => handleQueue(batch, env),
+  // capture-jobs, webhooks and their dead-letter queues (src/jobs/). A bad configuration
+  // throws before any message is touched, so the whole batch is retried.
+  queue: (batch, env) => {
+    config(env);
+    return handleQueue(batch, env);
+  },
   async scheduled(_controller, env, ctx) {
+    config(env);
     ctx.waitUntil(
       sweepExpired(env).then((deleted) => log("info", "swept expired outputs", { deleted })),
     );

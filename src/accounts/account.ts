@@ -8,18 +8,20 @@
  * their class when crossing RPC.
  */
 import { DurableObject } from "cloudflare:workers";
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../schemas/limits";
+import { TUNING } from "../tuning";
 import { type NewKey, type KeyInfo, checkKey, insertKey, listKeys, revokeKey } from "./keystore";
-import { type CreditUsage, type ReserveResult, type SettleResult, creditUsage } from "./ledger";
+import type { CreditUsage } from "../../schemas/responses";
+import { type ReserveResult, type Settlement, type SettleResult, creditUsage } from "./ledger";
 import { reserve, setUsed, settle } from "./ledger";
 import { type RateState, hitRateLimit } from "./limiter";
 import { type Plan, type PlanId, PLANS } from "./plans";
 import { ACCOUNT_MIGRATIONS, migrate } from "./schema";
-import { JOBS } from "../jobs/constants";
 import { type FinishResult, type JobOutcome, type JobStore, type StartResult } from "./jobs";
 import { abortJob, finishJob, startJob } from "./jobs";
 import { type AdmitInput, type AdmitResult, abandonJobs, admitJobs, pruneJobs } from "./jobs-admit";
-import { type BatchView, type JobView, type ListQuery, type Page } from "./jobs-read";
+import type { BatchView, JobView } from "../../schemas/responses";
+import { type ListQuery, type Page } from "./jobs-read";
 import { getBatch, getJob, listBatches, listJobs } from "./jobs-read";
 import { type AttemptRecord, type WebhookDelivery, failWebhook, markWebhooksQueued } from "./jobs-webhooks";
 import { recordWebhookAttempt, webhookDelivery } from "./jobs-webhooks";
@@ -38,12 +40,6 @@ export type AuthorizeResult =
   | { status: "ok"; accountId: string; plan: PlanId; rate: RateState }
   | { status: "unknown" }
   | { status: "revoked" };
-
-export interface JobSlots {
-  ok: boolean;
-  active: number;
-  limit: number;
-}
 
 interface AccountRow extends Record<string, SqlStorageValue> {
   account_id: string;
@@ -148,13 +144,13 @@ export class Account extends DurableObject<Env> {
       const status = checkKey(this.sql, keyId, keyHash, now);
       if (status !== "active") return { status: status === "revoked" ? "revoked" : "unknown" };
       const plan = this.plan(row);
-      const rate = hitRateLimit(this.sql, plan.rateLimitPerMinute, now, LIMITS.rateWindowMs);
+      const rate = hitRateLimit(this.sql, plan.rateLimitPerMinute, now, TUNING.rateWindowMs);
       return { status: "ok", accountId: row.account_id, plan: plan.id, rate };
     });
   }
 
   /** Holds `cost` credits until settled (or until `ttlMs` passes). */
-  reserveCredits(cost: number, ttlMs: number = LIMITS.creditReservationTtlMs): ReserveResult {
+  reserveCredits(cost: number, ttlMs: number = TUNING.creditReservationTtlMs): ReserveResult {
     const row = this.row();
     if (!row) throw new Error("account does not exist");
     return this.ctx.storage.transactionSync(() =>
@@ -162,34 +158,13 @@ export class Account extends DurableObject<Env> {
     );
   }
 
-  /** Commits (`commit` true) or refunds a reservation. */
-  settleCredits(reservationId: string, commit: boolean): SettleResult {
+  /** Commits (`commit` true), refunds (false) or partly commits (a count) a reservation. */
+  settleCredits(reservationId: string, commit: Settlement): SettleResult {
     const row = this.row();
     if (!row) throw new Error("account does not exist");
     return this.ctx.storage.transactionSync(() =>
       settle(this.sql, this.plan(row).monthlyCredits, reservationId, commit, this.clock()),
     );
-  }
-
-  /** Takes `n` active-job slots if the plan's cap allows all of them. */
-  acquireJobSlots(n: number): JobSlots {
-    const row = this.row();
-    if (!row) throw new Error("account does not exist");
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invalid slot count ${n}`);
-    const limit = this.plan(row).activeJobs;
-    if (row.active_jobs + n > limit) return { ok: false, active: row.active_jobs, limit };
-    this.sql.exec("UPDATE account SET active_jobs = active_jobs + ?", n);
-    return { ok: true, active: row.active_jobs + n, limit };
-  }
-
-  /** Gives back `n` slots (never below zero). */
-  releaseJobSlots(n: number): JobSlots {
-    const row = this.row();
-    if (!row) throw new Error("account does not exist");
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invalid slot count ${n}`);
-    const active = Math.max(0, row.active_jobs - n);
-    this.sql.exec("UPDATE account SET active_jobs = ?", active);
-    return { ok: true, active, limit: this.plan(row).activeJobs };
   }
 
   // Async jobs, batches and their webhooks: thin wrappers over src/accounts/jobs*.ts, each
@@ -209,7 +184,7 @@ export class Account extends DurableObject<Env> {
 
   admitJobs(input: AdmitInput): AdmitResult {
     return this.tx((s) => {
-      pruneJobs(s, JOBS.retentionMs);
+      pruneJobs(s, LIMITS.jobRetentionMs);
       return admitJobs(s, input);
     });
   }

@@ -1,20 +1,9 @@
 /**
- * API-key authentication middleware for key-protected routes.
- *
- * The key comes from `Authorization: Bearer`, then `x-api-key`, then (only where the route
- * allows it: GET /v1/screenshot) the `key` query parameter. A well-formed key is hashed and
- * looked up by hash in KV; the Account DO then confirms its status and counts the call
- * against the per-minute limit, in one RPC. Every response to an authenticated call carries
- * the rate-limit headers, errors included.
+ * Who is calling: the account an authenticated request acts for. Set by the `authenticate`
+ * middleware (src/http/middleware/authenticate.ts); render links build one for the link's owner.
  */
-import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../http/errors";
-import type { AppEnv } from "../http/types";
 import type { Account } from "./account";
-import { accountStub, lookupKeyHash } from "./directory";
-import { hashApiKey, isWellFormedKey } from "./keys";
-import type { RateState } from "./limiter";
-import { type Plan, PLANS } from "./plans";
+import type { Plan } from "./plans";
 
 export interface AuthContext {
   accountId: string;
@@ -22,74 +11,3 @@ export interface AuthContext {
   plan: Plan;
   account: DurableObjectStub<Account>;
 }
-
-export interface AuthenticateOptions {
-  /** Accept `?key=` (GET /v1/screenshot only, so keys can sit in image tags). */
-  allowQueryKey?: boolean;
-}
-
-/** The presented key, or null when none was presented in an accepted place. */
-export function presentedKey(req: Request, allowQueryKey: boolean): string | null {
-  const authorization = req.headers.get("authorization");
-  if (authorization !== null) {
-    const bearer = /^Bearer[ \t]+(\S.*)$/is.exec(authorization);
-    if (bearer?.[1]) return bearer[1];
-  }
-  const header = req.headers.get("x-api-key");
-  if (header) return header;
-  if (allowQueryKey) {
-    const query = new URL(req.url).searchParams.get("key");
-    if (query) return query;
-  }
-  return null;
-}
-
-export function rateHeaders(rate: RateState): Record<string, string> {
-  return {
-    "x-ratelimit-limit": String(rate.limit),
-    "x-ratelimit-remaining": String(rate.remaining),
-    "x-ratelimit-reset": String(Math.ceil(rate.resetAt / 1000)),
-  };
-}
-
-const invalid = (): ApiError => new ApiError("INVALID_API_KEY", "The API key is not valid.");
-
-export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> =>
-  async function authenticateMiddleware(c, next) {
-    const key = presentedKey(c.req.raw, options.allowQueryKey === true);
-    if (key === null) {
-      throw new ApiError(
-        "MISSING_API_KEY",
-        "An API key is required: send it as `Authorization: Bearer <key>`.",
-      );
-    }
-    if (!isWellFormedKey(key)) throw invalid();
-    const keyHash = await hashApiKey(key);
-    const entry = await lookupKeyHash(c.env, keyHash);
-    if (!entry) throw invalid();
-    const account = accountStub(c.env, entry.accountId);
-    const result = await account.authorize(entry.keyId, keyHash);
-    if (result.status === "unknown") throw invalid();
-    if (result.status === "revoked") {
-      throw new ApiError("KEY_DISABLED", "This API key has been revoked.");
-    }
-    const headers = rateHeaders(result.rate);
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    if (result.rate.limited) {
-      const { retryAfter } = result.rate;
-      throw new ApiError(
-        "RATE_LIMITED",
-        `Rate limit of ${result.rate.limit} requests per minute exceeded; retry in ${retryAfter} s.`,
-        { headers: { ...headers, "retry-after": String(retryAfter) } },
-      );
-    }
-    c.set("auth", {
-      accountId: result.accountId,
-      keyId: entry.keyId,
-      plan: PLANS[result.plan],
-      account,
-    });
-    await next();
-    // A handler that returned its own Response (binary captures) bypassed the prepared headers.
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  };

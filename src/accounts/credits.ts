@@ -1,12 +1,15 @@
 /**
  * Spending credits: reserve before the work, commit when it succeeded, refund when it failed,
- * so a failed render never costs a credit. `withCredits` does all three for synchronous work;
- * async jobs reserve at submit (`reserveCredits`) and settle later (`settleReservation`).
+ * so a failed render never costs a credit. `withCredits` does all three for synchronous work
+ * (the capture pipeline is its caller); async jobs reserve at admission, in the Account DO, and
+ * settle with the job's guarded transition.
  */
-import type { Usage } from "../http/envelope";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
+import { MESSAGES } from "../messages";
+import type { Usage } from "../../schemas/responses";
 import type { Account } from "./account";
 import type { AuthContext } from "./auth";
+import type { Settlement } from "./ledger";
 import { log } from "../log";
 
 export interface Reservation {
@@ -17,7 +20,7 @@ export interface Reservation {
 }
 
 export interface ReserveOptions {
-  /** How long the credits stay held if never settled (default LIMITS.creditReservationTtlMs). */
+  /** How long the credits stay held if never settled (default TUNING.creditReservationTtlMs). */
   ttlMs?: number;
 }
 
@@ -30,33 +33,31 @@ export async function reserveCredits(
   const result = await account.reserveCredits(cost, options.ttlMs);
   if (!result.ok) {
     const { usage } = result;
-    throw new ApiError(
-      "USAGE_EXCEEDED",
-      `Monthly credits exhausted: this request needs ${cost}, ${usage.remaining ?? 0} of ` +
-        `${usage.limit ?? 0} remain. Credits reset at ${usage.resetsAt}.`,
-    );
+    throw new ApiError("USAGE_EXCEEDED", MESSAGES.creditsExhausted(cost, usage));
   }
   return { reservationId: result.reservationId, cost, remaining: result.remaining };
 }
 
-/** Commits (`ok`) or refunds a reservation; returns what the caller was charged. */
+/** Commits (`ok`), refunds or partly commits a reservation; returns what the caller was charged. */
 export async function settleReservation(
   account: DurableObjectStub<Account>,
   reservation: Reservation,
-  ok: boolean,
+  ok: Settlement,
 ): Promise<Usage> {
   const result = await account.settleCredits(reservation.reservationId, ok);
-  return {
-    credits: ok && result.settled ? reservation.cost : 0,
-    remaining: result.usage.remaining,
-  };
+  return { credits: result.committed, remaining: result.usage.remaining };
 }
 
-/** Reserve `cost` credits, run `work`, commit on success, refund if it throws (then rethrow). */
+/**
+ * Reserve `cost` credits, run `work`, commit on success, refund if it throws (then rethrow).
+ * `earned` says how many of the credits a finished work keeps (default: all); the rest are
+ * refunded — one credit per output, for work that yields several and may lose some.
+ */
 export async function withCredits<T>(
-  auth: AuthContext,
+  auth: Pick<AuthContext, "accountId" | "account">,
   cost: number,
   work: () => Promise<T>,
+  earned: (value: T) => number = () => cost,
 ): Promise<{ value: T; usage: Usage }> {
   const reservation = await reserveCredits(auth.account, cost);
   let value: T;
@@ -69,8 +70,9 @@ export async function withCredits<T>(
     });
     throw err;
   }
+  const keep = earned(value);
   try {
-    return { value, usage: await settleReservation(auth.account, reservation, true) };
+    return { value, usage: await settleReservation(auth.account, reservation, keep) };
   } catch (commitError) {
     // The work is done: deliver it. Uncommitted, the held credits lapse with the reservation.
     logSettleFailure(auth, "commit", commitError);
@@ -82,7 +84,7 @@ export async function withCredits<T>(
   }
 }
 
-function logSettleFailure(auth: AuthContext, step: string, err: unknown): void {
+function logSettleFailure(auth: Pick<AuthContext, "accountId">, step: string, err: unknown): void {
   log("error", `credit ${step} failed`, { accountId: auth.accountId, error: String(err) });
 }
 

@@ -4,7 +4,8 @@
  * all or nothing, in the caller's transaction. Also the undo of an admission that could not be
  * queued, and the pruning of long-finished jobs.
  */
-import { creditUsage, reserve, settle, type CreditUsage } from "./ledger";
+import type { CreditUsage } from "../../schemas/responses";
+import { creditUsage, reserve, settle } from "./ledger";
 import type { JobStore } from "./jobs";
 
 export interface NewJob {

@@ -3,47 +3,15 @@
  * spec's Job and Batch shapes plus our additions (batchId, url, format, metadata, outcome,
  * webhook delivery state). Listings are newest first by `seq`, paged by the last seq seen.
  */
-import type { BatchStatus, JobStatus, ResultMeta } from "./jobs";
+import type { BatchStatus, JobStatus } from "../../schemas/jobs";
+import type { BatchView, JobView, WebhookView } from "../../schemas/responses";
 
-export interface WebhookView {
-  deliveryId: string | null;
-  /** pending until delivered or given up on (null delivery id: the event is not due yet). */
-  status: "pending" | "delivered" | "failed";
-  delivered: boolean;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-}
-
-export interface JobView {
-  jobId: string;
-  batchId: string | null;
-  status: JobStatus;
-  url: string | null;
-  format: string;
-  resultUrl?: string;
-  error: string | null;
-  metadata?: { url: string | null; format: string; width: number; height: number; loadTimeMs: number };
-  createdAt: string;
-  startedAt: string | null;
-  completedAt: string | null;
-  webhook?: WebhookView;
-}
-
-export type BatchOutcome = "succeeded" | "partial" | "failed";
-
-export interface BatchView {
-  batchId: string;
-  status: BatchStatus;
-  outcome: BatchOutcome | null;
-  totalJobs: number;
-  completedJobs: number;
-  failedJobs: number;
-  createdAt: string;
-  completedAt: string | null;
-  webhook?: WebhookView;
-  jobs?: JobView[];
+/** What a completed job records about its output (its row's result_meta). */
+export interface ResultMeta {
+  width: number;
+  height: number;
+  loadTimeMs: number;
+  bytesSize: number;
 }
 
 export interface ListQuery {
@@ -136,7 +104,7 @@ function jobView(row: JobRow): JobView {
   return view;
 }
 
-function outcomeOf(row: BatchRow): BatchOutcome | null {
+function outcomeOf(row: BatchRow): BatchView["outcome"] | null {
   if (row.status !== "completed") return null;
   if (row.failed_jobs === 0) return "succeeded";
   return row.completed_jobs === 0 ? "failed" : "partial";

@@ -6,9 +6,8 @@
  * The event body is rebuilt from the finished job/batch at each attempt: the same bytes every
  * time, since a finished record no longer changes.
  */
+import { batchEvent, jobEvent, type WebhookEvent } from "../webhooks/events";
 import { getBatch, getJob } from "./jobs-read";
-
-export type WebhookEvent = "job.completed" | "job.failed" | "batch.completed";
 
 export interface WebhookDelivery {
   deliveryId: string;
@@ -55,40 +54,13 @@ export function emitWebhook(
   return inserted.length > 0 ? deliveryId : null;
 }
 
-function payloadFor(sql: SqlStorage, row: DeliveryRow): Record<string, unknown> | null {
-  if (row.subject_kind === "job") {
-    const job = getJob(sql, row.subject_id);
-    if (!job) return null;
-    return row.event === "job.completed"
-      ? { event: row.event, jobId: job.jobId, status: job.status, resultUrl: job.resultUrl, metadata: job.metadata, completedAt: job.completedAt }
-      : { event: row.event, jobId: job.jobId, status: job.status, error: job.error, completedAt: job.completedAt };
-  }
-  const batch = getBatch(sql, row.subject_id);
-  if (!batch) return null;
-  return {
-    event: row.event,
-    batchId: batch.batchId,
-    status: batch.status,
-    outcome: batch.outcome,
-    totalJobs: batch.totalJobs,
-    completedJobs: batch.completedJobs,
-    failedJobs: batch.failedJobs,
-    completedAt: batch.completedAt,
-    jobs: (batch.jobs ?? []).map((j) =>
-      j.status === "completed"
-        ? { jobId: j.jobId, url: j.url, status: j.status, resultUrl: j.resultUrl }
-        : { jobId: j.jobId, url: j.url, status: j.status, error: j.error },
-    ),
-  };
-}
-
 /** The delivery with its event body, or null when unknown (or its subject is gone). */
 export function webhookDelivery(sql: SqlStorage, deliveryId: string): WebhookDelivery | null {
   const row = sql.exec<DeliveryRow>("SELECT * FROM webhook_deliveries WHERE delivery_id = ?", deliveryId).toArray()[0];
   if (!row) return null;
-  const payload = payloadFor(sql, row);
-  if (!payload) return null;
-  const body = JSON.stringify(payload);
+  const subject = row.subject_kind === "job" ? getJob(sql, row.subject_id) : getBatch(sql, row.subject_id);
+  if (!subject) return null;
+  const body = JSON.stringify("jobId" in subject ? jobEvent(row.event, subject) : batchEvent(row.event, subject));
   return { deliveryId, event: row.event, url: row.url, state: row.state, attempts: row.attempts, body };
 }
 

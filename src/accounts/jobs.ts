@@ -11,11 +11,11 @@
  * completion (with its `batch.completed` webhook) happens once: guarded in SQL too.
  * Functions are synchronous; the DO wraps them in `transactionSync`.
  */
-import { settle } from "./ledger";
+import type { JobStatus } from "../../schemas/jobs";
+import type { ResultMeta } from "./jobs-read";
 import { emitWebhook } from "./jobs-webhooks";
-
-export type JobStatus = "queued" | "processing" | "completed" | "failed";
-export type BatchStatus = "queued" | "processing" | "completed";
+import { TUNING } from "../tuning";
+import { settle } from "./ledger";
 
 export interface JobStore {
   sql: SqlStorage;
@@ -29,13 +29,6 @@ export interface JobStore {
 export type JobOutcome =
   | { status: "completed"; resultUrl: string; meta: ResultMeta }
   | { status: "failed"; error: string };
-
-export interface ResultMeta {
-  width: number;
-  height: number;
-  loadTimeMs: number;
-  bytesSize: number;
-}
 
 export type StartResult =
   | { ok: true; batchId: string | null }
@@ -77,7 +70,7 @@ export function startJob(store: JobStore, jobId: string, attempt: number): Start
 }
 
 /** A pending delivery older than this was emitted but never queued (its sender died). */
-const STRANDED_AFTER_MS = 60_000;
+const STRANDED_AFTER_MS = TUNING.webhookStrandedAfterMs;
 
 /**
  * Deliveries of the job (or its batch) emitted but still not on the queue a while later: the

@@ -2,7 +2,7 @@
  * The `api_keys` table of the Account DO: hashes only, never a key. Synchronous functions,
  * called from DO methods.
  */
-import { timingSafeEqualDigests } from "../storage/signing";
+import { timingSafeEqualDigests } from "../signing/hmac";
 
 /** A key being added: its id, the sha256 hex of the full key and the display prefix. */
 export interface NewKey {

@@ -2,31 +2,26 @@
  * The month's credit ledger, over the Account DO's SQLite storage.
  *
  * Spending is two-phase: `reserve` holds credits (refused when used + held + cost would pass
- * the plan's limit), then `settle` commits them (they become `used`) or refunds them. A
+ * the plan's limit), then `settle` commits them (they become `used`), refunds them, or — for a
+ * request of several outputs, some of which failed — commits some and refunds the rest. A
  * reservation never settled expires after its TTL and stops holding credits, so a crashed
  * request cannot leak them. Every function is synchronous: called from a DO method, each runs
  * atomically (the input gate admits no other call mid-way).
  */
+import type { CreditUsage } from "../../schemas/responses";
 import { creditPeriod, periodResetsAt } from "./windows";
-
-export interface CreditUsage {
-  /** Credits committed this month. */
-  used: number;
-  /** Monthly credits of the plan; null = unlimited. */
-  limit: number | null;
-  /** Credits still available (limit minus used minus those held); null = unlimited. */
-  remaining: number | null;
-  unlimited: boolean;
-  /** ISO time of the monthly reset (first day of next UTC month). */
-  resetsAt: string;
-}
 
 export type ReserveResult =
   { ok: true; reservationId: string; remaining: number | null } | { ok: false; usage: CreditUsage };
 
+/** How to settle: commit it all (true), refund it all (false), or commit this many credits. */
+export type Settlement = boolean | number;
+
 export interface SettleResult {
   /** False when the reservation was unknown, already settled or expired (nothing changed). */
   settled: boolean;
+  /** Credits that became `used`; the rest of the reservation was refunded. */
+  committed: number;
   usage: CreditUsage;
 }
 
@@ -90,9 +85,12 @@ export function settle(
   sql: SqlStorage,
   limit: number | null,
   reservationId: string,
-  commit: boolean,
+  commit: Settlement,
   now: number,
 ): SettleResult {
+  if (typeof commit === "number" && (!Number.isSafeInteger(commit) || commit < 0)) {
+    throw new RangeError(`invalid credit count ${commit}`);
+  }
   purgeExpired(sql, now);
   const rows = sql
     .exec<{ cost: number; period: string }>(
@@ -101,15 +99,16 @@ export function settle(
     )
     .toArray();
   const held = rows[0];
-  if (held && commit) {
+  const committed = held ? (commit === true ? held.cost : commit === false ? 0 : Math.min(commit, held.cost)) : 0;
+  if (held && committed > 0) {
     sql.exec(
       `INSERT INTO credit_periods (period, used) VALUES (?, ?)
        ON CONFLICT (period) DO UPDATE SET used = used + excluded.used`,
       held.period,
-      held.cost,
+      committed,
     );
   }
-  return { settled: held !== undefined, usage: creditUsage(sql, limit, now) };
+  return { settled: held !== undefined, committed, usage: creditUsage(sql, limit, now) };
 }
 
 /** Sets this month's committed credits (admin: e.g. to exhaust an account in a test). */

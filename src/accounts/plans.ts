@@ -6,7 +6,8 @@
  * Enterprise 1,000.
  */
 
-export const PLAN_IDS = ["free", "basic", "starter", "pro", "enterprise"] as const;
+import { PLAN_IDS, type UpgradeInfo } from "../../schemas/responses";
+
 export type PlanId = (typeof PLAN_IDS)[number];
 
 export const FEATURES = ["cookies", "headers", "urlCredentials", "geo", "batch"] as const;
@@ -104,14 +105,6 @@ export function lowestPlanWith(feature: Feature): Plan {
   const plan = PLAN_IDS.map((id) => PLANS[id]).find((p) => p.features[feature]);
   if (!plan) throw new Error(`no plan has feature ${feature}`);
   return plan;
-}
-
-export interface UpgradeInfo {
-  recommendedPlan: PlanId;
-  /** Monthly credits of the recommended plan; null when it is unlimited. */
-  recommendedPlanCredits: number | null;
-  upgradeUrl: string;
-  manageBillingUrl: string;
 }
 
 /** The next plan up, or null on the top plan. */

@@ -1,7 +1,7 @@
 /**
  * Plan gates: features a plan may not use. Routes call these after parsing, before any work.
  */
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import type { AuthContext } from "./auth";
 import { type Feature, lowestPlanWith } from "./plans";
 

@@ -5,16 +5,11 @@
  * lookup per label of the hostname.
  */
 import { AD_HOSTS } from "../data/ad-hosts";
+import { normalizeHost } from "../hosts";
 
 export type HostMatcher = (hostname: string) => boolean;
 
 const CURATED: ReadonlySet<string> = new Set(AD_HOSTS);
-
-/** `Ads.Example.COM.` → `ads.example.com`: lower case, one trailing dot dropped. */
-export function normalizeHost(hostname: string): string {
-  const host = hostname.trim().toLowerCase();
-  return host.endsWith(".") ? host.slice(0, -1) : host;
-}
 
 /** True when the host or one of its parent domains is in `hosts`. */
 function listed(hosts: ReadonlySet<string>, hostname: string): boolean {

@@ -14,13 +14,14 @@ import { config } from "../config";
 import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
-import { runCapture, type CaptureResult } from "./capture";
+import { runCapture, type PageCapture } from "./capture";
 import type { RequestPolicy } from "./page";
 import { CaptureError, toFailure, type CaptureFailure } from "./failures";
 import type { CaptureSpec } from "./spec";
 import { log } from "../log";
+import { TUNING } from "../tuning";
 
-export type CaptureOutcome = { ok: true; result: CaptureResult } | { ok: false; failure: CaptureFailure };
+export type CaptureOutcome = { ok: true; result: PageCapture } | { ok: false; failure: CaptureFailure };
 
 export interface HostStats {
   launches: number;
@@ -32,13 +33,8 @@ export interface HostStats {
   guardBlocked: number;
 }
 
-/** Contexts in flight per browser (Cloudflare's guidance: a few per browser). */
-const MAX_IN_FLIGHT = 4;
-/** Close the browser after this long without a capture. */
-const IDLE_CLOSE_MS = 10 * 60_000;
-/** Session keep-alive asked of the binding (its maximum). */
-const KEEP_ALIVE_MS = 600_000;
-const ALARM_EVERY_MS = 60_000;
+const { browserContextsInFlight: MAX_IN_FLIGHT, browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
+const { browserKeepAliveMs: KEEP_ALIVE_MS, browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
 const SESSION_KEY = "browser-session";
 
 /** A connected browser with its browser-wide guard and its de-"Headless"-ed user agent. */
@@ -107,11 +103,6 @@ export class BrowserHost extends DurableObject<Env> {
       inFlight: this.inFlight,
       guardBlocked: this.warm?.guard.blocked ?? 0,
     };
-  }
-
-  /** Test hook: kill the browser process's connection as a crash would. */
-  async simulateCrash(): Promise<void> {
-    await this.warm?.browser.close().catch(() => {});
   }
 
   override async alarm(): Promise<void> {

@@ -1,36 +1,50 @@
 /**
  * CaptureSpec → bytes, inside one incognito browser context that is always closed afterwards.
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, delay)
- * → auto-scroll for full pages → watermark → screenshot or PDF → resize.
+ * → auto-scroll for full pages → the DOM if asked → every requested output from that one load:
+ * PDFs, then watermark → screenshots (resized). An output that fails on its own (element not
+ * found, too large) is reported as failed beside the others; a failed load fails them all.
  */
 import type { Browser, Page } from "@cloudflare/puppeteer";
-import { LIMITS } from "../limits";
+import { formatBytes, LIMITS } from "../../schemas/limits";
+import { TUNING } from "../tuning";
 import type { BrowserGuard, ContextWatch } from "./browser-guard";
 import { CONSENT_WALL_CSS } from "./consent-walls";
-import { CaptureError, failures } from "./failures";
+import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
 import { navigate, withTimeout, type CaptureQuality } from "./navigate";
 import { autoScroll, injectStyles, inPage, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
-import type { CaptureSpec } from "./spec";
+import type { CaptureSpec, Format } from "./spec";
 
-export interface CaptureResult {
-  /** The image or PDF; empty when the spec asked for the DOM only. */
-  bytes: Uint8Array;
+/** One page load: what is known about the page, and each requested output's outcome. */
+export interface PageCapture {
   /** The rendered DOM serialized, when the spec asked for it; else null. */
   html: string | null;
+  quality: CaptureQuality;
+  waitStrategy: string;
+  autoScrolled: boolean;
+  /** Where the page ended up (after redirects); for html sources "about:blank". */
+  finalUrl: string;
+  /** One per `spec.outputs.formats` entry, in that order. */
+  outputs: OutputOutcome[];
+}
+
+export interface RenderedOutput {
+  format: Format;
+  bytes: Uint8Array;
   contentType: string;
   /** Output pixel size (after resize); for PDFs the viewport's CSS size. */
   width: number;
   height: number;
-  quality: CaptureQuality;
-  waitStrategy: string;
   truncated: boolean;
-  autoScrolled: boolean;
   watermarked: boolean;
-  /** Where the page ended up (after redirects); for html sources "about:blank". */
-  finalUrl: string;
 }
+
+export type OutputOutcome = { ok: true; output: RenderedOutput } | { ok: false; failure: CaptureFailure };
+
+/** One output with the facts of the page it came from: what responses and storage describe. */
+export type CaptureResult = Omit<PageCapture, "outputs"> & Omit<RenderedOutput, "format">;
 
 const CONTENT_TYPES = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp", pdf: "application/pdf" } as const;
 
@@ -41,7 +55,7 @@ export async function runCapture(
   policy: RequestPolicy,
   defaultUserAgent: string,
   guard: BrowserGuard,
-): Promise<CaptureResult> {
+): Promise<PageCapture> {
   const context = await browser.createBrowserContext();
   const contextId = context.id;
   if (contextId === undefined) throw new Error("incognito context without an id");
@@ -68,7 +82,7 @@ async function capturePage(
   policy: RequestPolicy,
   defaultUserAgent: string,
   watch: ContextWatch,
-): Promise<CaptureResult> {
+): Promise<PageCapture> {
   const [tracker] = await Promise.all([preparePage(page, spec, policy, defaultUserAgent), watch.ready]);
   const tainted = () => tracker.mainBlocked || tracker.violation !== null || watch.violation() !== null;
   try {
@@ -86,10 +100,10 @@ async function capturePage(
 /**
  * Load, page controls and outputs. `assertUntainted` throws when anything the page received
  * came from where the guard refuses (a rebound address, a speculative load that slipped through,
- * a refused main-frame navigation): called before any output is taken and once more after, so
- * a tainted page never becomes bytes, HTML or a stored object.
+ * a refused main-frame navigation): called before any output is taken and once more after all
+ * of them, so a tainted page never becomes bytes, HTML or a stored object (every output fails).
  */
-async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTracker, assertUntainted: () => void): Promise<CaptureResult> {
+async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTracker, assertUntainted: () => void): Promise<PageCapture> {
   const nav = await navigate(page, spec, tracker);
 
   if (spec.waitForSelector) {
@@ -116,46 +130,52 @@ async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTrac
     const steps = await inPage<number>(page, autoScroll, LIMITS.fullPageMaxCssPx);
     autoScrolled = steps > 0;
     // Settle for lazy content the scroll woke up; nothing woke → nothing to wait for.
-    if (autoScrolled && tracker.started > before) await new Promise((r) => setTimeout(r, LIMITS.fullPageSettleMs));
+    if (autoScrolled && tracker.started > before) await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
   }
   assertUntainted();
-  const html = spec.output === "image" ? null : await page.content();
+  const html = spec.outputs.dom ? await page.content() : null;
   if (html !== null && new TextEncoder().encode(html).byteLength > LIMITS.domBytes) {
-    throw new CaptureError(failures.tooLarge("rendered page", "10 MB"));
+    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
   }
-  if (spec.output === "dom") {
-    assertUntainted();
-    return {
-      bytes: new Uint8Array(0),
-      html,
-      contentType: "text/html",
-      width: spec.viewport.width,
-      height: spec.viewport.height,
-      quality: nav.quality,
-      waitStrategy: nav.waitStrategy,
-      truncated: false,
-      autoScrolled,
-      watermarked: false,
-      finalUrl: page.url(),
-    };
-  }
-
-  const watermarked = spec.watermark !== null && spec.format !== "pdf";
-  if (watermarked && spec.watermark) await inPage(page, tileWatermark, spec.watermark);
-
-  const shot = spec.format === "pdf" ? await printPdf(page, spec) : await screenshot(page, spec);
-  if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
+  const outputs = await renderOutputs(page, spec);
   assertUntainted();
-  return {
-    ...shot,
-    html,
-    contentType: CONTENT_TYPES[spec.format],
-    quality: nav.quality,
-    waitStrategy: nav.waitStrategy,
-    autoScrolled,
-    watermarked: spec.watermark !== null,
-    finalUrl: page.url(),
-  };
+  return { html, quality: nav.quality, waitStrategy: nav.waitStrategy, autoScrolled, finalUrl: page.url(), outputs };
+}
+
+/**
+ * Every requested format from the loaded page, outcomes in request order. PDFs print first:
+ * the tiled watermark is for images (a PDF carries it as a footer), and it goes on the page
+ * once, before the first screenshot.
+ */
+async function renderOutputs(page: Page, spec: CaptureSpec): Promise<OutputOutcome[]> {
+  const order = spec.outputs.formats.map((format, index) => ({ format, index }));
+  order.sort((a, b) => Number(a.format !== "pdf") - Number(b.format !== "pdf"));
+  const outcomes = new Array<OutputOutcome>(order.length);
+  let tiled = false;
+  for (const { format, index } of order) {
+    if (format !== "pdf" && spec.watermark !== null && !tiled) {
+      await inPage(page, tileWatermark, spec.watermark);
+      tiled = true;
+    }
+    const one = formatSpec(spec, format);
+    try {
+      const shot = format === "pdf" ? await printPdf(page, one) : await screenshot(page, one);
+      if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
+      const output = { ...shot, format, contentType: CONTENT_TYPES[format], watermarked: spec.watermark !== null };
+      outcomes[index] = { ok: true, output };
+    } catch (err) {
+      if (!(err instanceof CaptureError)) throw err; // the page or browser broke: the load failed
+      outcomes[index] = { ok: false, failure: err.failure };
+    }
+  }
+  return outcomes;
+}
+
+/** The spec as one output format sees it: its own quality (JPEG/WebP only), no resize for PDFs. */
+function formatSpec(spec: CaptureSpec, format: Format): CaptureSpec {
+  if (format === spec.format) return spec;
+  const lossy = format === "jpeg" || format === "webp";
+  return { ...spec, format, quality: lossy ? (spec.quality ?? LIMITS.quality.default) : null, resize: format === "pdf" ? null : spec.resize };
 }
 
 type Shot = { bytes: Uint8Array; width: number; height: number; truncated: boolean };
@@ -191,7 +211,7 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
 
 /**
  * What the image encoders can produce, in device pixels: WebP stops at 16,383 per side; JPEG at
- * 65,535; and one capture's bitmap stays within ENCODER_LIMITS.maxDevicePixels (Chromium fails
+ * 65,535; and one capture's bitmap stays within LIMITS.encoderMaxDevicePixels (Chromium fails
  * larger ones with "Unable to capture screenshot"). An area beyond them is cut from the bottom
  * (then the right) and reported as truncated, like any page taller than the full-page limit.
  */

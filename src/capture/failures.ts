@@ -4,7 +4,9 @@
  * `transient` marks what a retry may cure (browser crash, network), for async jobs.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../http/errors";
+import { formatBytes, LIMITS } from "../../schemas/limits";
+import { ApiError } from "../errors";
+import { MESSAGES } from "../messages";
 
 export const FAILURE = {
   timeout: "The page took too long to load.",
@@ -40,7 +42,7 @@ export const failures = {
   elementNotFound: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.elementNotFound, transient: false }),
   unreachable: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.unreachable, transient: true }),
   /** The main navigation was redirected to a URL flagged as unsafe (src/security/reputation.ts). */
-  unsafe: (): CaptureFailure => ({ code: "UNSAFE_URL", status: 400, message: "The URL is flagged as unsafe.", transient: false }),
+  unsafe: (): CaptureFailure => ({ code: "UNSAFE_URL", status: 400, message: MESSAGES.unsafeUrl, transient: false }),
   /**
    * The custom script threw. Its message is never returned: it can carry anything the page can
    * read (a read-back channel). The stable hint in `details` says which part failed.
@@ -52,7 +54,7 @@ export const failures = {
     transient: false,
     details: [{ path: "js", message: SCRIPT_ERROR_HINT }],
   }),
-  tooLarge: (what = "rendered output", limit = "25 MB"): CaptureFailure => ({
+  tooLarge: (what = "rendered output", limit = formatBytes(LIMITS.outputBytes)): CaptureFailure => ({
     code: "PAYLOAD_TOO_LARGE",
     status: 413,
     message: `The ${what} is larger than the ${limit} limit.`,

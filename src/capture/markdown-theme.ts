@@ -9,8 +9,8 @@
  */
 import { getDefaults, Lexer, Parser, Tokenizer } from "marked";
 import type { MarkedOptions, Token, Tokens } from "marked";
-import { ApiError, validationError } from "../http/errors";
-import { LIMITS } from "../limits";
+import { ApiError, validationError } from "../errors";
+import { formatBytes, LIMITS } from "../../schemas/limits";
 
 export function markdownDocument(markdown: string, darkMode: boolean): string {
   return [
@@ -31,8 +31,7 @@ export function markdownToHtml(markdown: string): string {
   try {
     const tokens = new Lexer(options).lex(markdown);
     if (estimateHtml(tokens) > LIMITS.markdownHtmlBytes) {
-      const mb = LIMITS.markdownHtmlBytes / 1024 / 1024;
-      const message = `the converted document would exceed ${mb} MB`;
+      const message = `the converted document would exceed ${formatBytes(LIMITS.markdownHtmlBytes)}`;
       throw new ApiError("PAYLOAD_TOO_LARGE", `Payload too large: markdown: ${message}`, {
         details: [{ path: "markdown", message }],
       });

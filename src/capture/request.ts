@@ -6,7 +6,7 @@ import type { CaptureRequest } from "../../schemas/capture";
 import type { AuthContext } from "../accounts/auth";
 import { requireFeature } from "../accounts/policy";
 import { config } from "../config";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { checkTarget, invalidTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
 import { toCaptureSpec, type CaptureSpec } from "./spec";

@@ -42,7 +42,7 @@ export interface CaptureData {
   url: string;
   width: number;
   height: number;
-  format: string;
+  format: CaptureSpec["format"];
   bytesSize: number;
   capturedAt: string;
   quality: string;

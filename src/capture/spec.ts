@@ -6,13 +6,19 @@
  */
 import { getDomain } from "tldts";
 import type { CaptureRequest, CookieInput, FORMATS, PDF_FORMATS, RESOURCE_TYPES, WAIT_UNTIL } from "../../schemas/capture";
-import { ApiError } from "../http/errors";
-import { LIMITS } from "../limits";
+import { ApiError } from "../errors";
+import { LIMITS } from "../../schemas/limits";
 import { renderContent } from "./content";
 import { DEVICE_PRESETS } from "./devices";
+import { FAILURE } from "./failures";
 
 export type Format = (typeof FORMATS)[number];
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export interface OutputPlan {
+  formats: Format[];
+  dom: boolean;
+}
 
 export interface SpecCookie {
   name: string;
@@ -27,10 +33,10 @@ export interface SpecCookie {
 
 export interface CaptureSpec {
   /**
-   * What to return: the image/PDF, the rendered DOM (for reader-mode extraction), or both from
-   * the same page load.
+   * What the one page load renders: image/PDF outputs in this order, and/or the rendered DOM
+   * (for reader-mode extraction). The capture pipeline sets it from the requested outputs.
    */
-  output: "image" | "dom" | "image+dom";
+  outputs: OutputPlan;
   source: { kind: "url"; url: string } | { kind: "html"; html: string };
   format: Format;
   /** JPEG/WebP quality; null for PNG and PDF. */
@@ -79,7 +85,7 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
           html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? false }),
         };
   return {
-    output: "image",
+    outputs: { formats: [format], dom: false },
     source,
     format,
     quality: format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,
@@ -128,7 +134,7 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
   };
 }
 
-const INVALID_COOKIE_DOMAIN = "Invalid cookie domain.";
+const INVALID_COOKIE_DOMAIN = FAILURE.cookieDomain;
 
 /**
  * A cookie's domain must equal the target host or be a parent of it that is not a public

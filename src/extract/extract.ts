@@ -8,27 +8,13 @@
  * 413 PAYLOAD_TOO_LARGE when the content is over LIMITS.extractedBytes.
  */
 import type { ExtractFormat } from "../../schemas/extract";
-import { ApiError } from "../http/errors";
-import { LIMITS } from "../limits";
+import type { ExtractionData } from "../../schemas/responses";
+import { ApiError } from "../errors";
+import { formatBytes, LIMITS } from "../../schemas/limits";
 import { type Article, readArticle } from "./article";
 import { blocksText, toBlocks } from "./blocks";
 import { toMarkdown } from "./markdown";
 import { log } from "../log";
-
-export interface ExtractionData {
-  /** The page the content was read from (after redirects). */
-  url: string;
-  format: ExtractFormat;
-  content: string;
-  /** Article metadata; "" when the page does not say. */
-  title: string;
-  byline: string;
-  excerpt: string;
-  siteName: string;
-  /** Characters of article text. */
-  length: number;
-  loadTimeMs: number;
-}
 
 export interface ExtractInput {
   html: string;
@@ -55,7 +41,7 @@ export function extractArticle(input: ExtractInput): ExtractionData {
   if (!article) throw new ApiError("EXTRACTION_FAILED", NO_ARTICLE);
   const limit = LIMITS.extractedBytes;
   if (new TextEncoder().encode(content).byteLength > limit) {
-    throw new ApiError("PAYLOAD_TOO_LARGE", `The extracted content is larger than the ${limit / (1024 * 1024)} MB limit.`);
+    throw new ApiError("PAYLOAD_TOO_LARGE", `The extracted content is larger than the ${formatBytes(limit)} limit.`);
   }
   return {
     url: input.pageUrl,

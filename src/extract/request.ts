@@ -9,8 +9,9 @@ import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
 import type { CaptureResult } from "../capture/capture";
 import { CONSENT_HIDE_SELECTORS } from "../capture/consent-walls";
 import type { CaptureSpec } from "../capture/spec";
-import { ApiError, validationError } from "../http/errors";
-import { extractArticle, type ExtractionData } from "./extract";
+import { validationError } from "../errors";
+import type { ExtractionData } from "../../schemas/responses";
+import { extractArticle } from "./extract";
 
 /** Resource types a DOM-only load skips: they never change the text. */
 export const TEXT_ONLY_BLOCKED: CaptureSpec["blockResourceTypes"] = ["image", "media", "font"];
@@ -23,11 +24,16 @@ export function toCaptureRequest(req: ExtractRequest): CaptureRequest {
 
 /** A capture spec turned into the DOM-only, text-only load of POST /v1/extract. */
 export function extractOnlySpec(spec: CaptureSpec): CaptureSpec {
-  return { ...spec, output: "dom", blockResourceTypes: [...TEXT_ONLY_BLOCKED], fullPage: false };
+  return { ...spec, outputs: { formats: [], dom: true }, blockResourceTypes: [...TEXT_ONLY_BLOCKED], fullPage: false };
 }
 
 /** Reads the article out of a capture that kept its DOM; throws the extraction's ApiError. */
-export function extractFromCapture(result: CaptureResult, spec: CaptureSpec, format: ExtractFormat, loadTimeMs: number): ExtractionData {
+export function extractFromCapture(
+  result: Pick<CaptureResult, "html" | "finalUrl">,
+  spec: CaptureSpec,
+  format: ExtractFormat,
+  loadTimeMs: number,
+): ExtractionData {
   if (result.html === null) throw new Error("extractFromCapture: the capture kept no DOM");
   const removeSelectors = [...spec.hideSelectors, ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : [])];
   return extractArticle({ html: result.html, pageUrl: result.finalUrl, format, removeSelectors, loadTimeMs });
@@ -43,22 +49,4 @@ export function requestedExtraction(req: CaptureRequest): ExtractFormat | null {
     return null;
   }
   return req.extractFormat ?? "markdown";
-}
-
-/**
- * `extracted` for a JSON capture. The customer paid for the screenshot too, so an extraction
- * that fails (no article, over the size cap) does not fail the capture: `extracted` is null and
- * `extractionError` carries the code and message POST /v1/extract would have answered with.
- */
-export type ExtractedField =
-  | { extracted: ExtractionData }
-  | { extracted: null; extractionError: { code: string; message: string } };
-
-export function extractedField(result: CaptureResult, spec: CaptureSpec, format: ExtractFormat, loadTimeMs: number): ExtractedField {
-  try {
-    return { extracted: extractFromCapture(result, spec, format, loadTimeMs) };
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { extracted: null, extractionError: { code: err.code, message: err.message } };
-  }
 }

@@ -4,9 +4,12 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { TrieRouter } from "hono/router/trie-router";
 import { log } from "../log";
+import { MESSAGES } from "../messages";
 import { errorBody } from "./envelope";
-import { ApiError, ERROR_STATUS } from "./errors";
+import { ApiError, ERROR_STATUS } from "../errors";
+import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
@@ -22,6 +25,7 @@ import type { AppEnv } from "./types";
 export function newApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  app.use(checkConfig());
 
   app.route("/", metaRoutes);
   app.route("/v1", accountRoutes);
@@ -33,7 +37,15 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", extractRoutes);
   app.route("/admin", adminRoutes);
 
+  let allowedMethods: ((path: string) => string[]) | null = null;
   app.notFound((c) => {
+    allowedMethods ??= methodsByPath(app);
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      c.header("allow", allowed.join(", "));
+      const message = `${c.req.method} is not allowed here; use ${allowed.join(" or ")}.`;
+      return c.json(errorBody(c.get("requestId"), "METHOD_NOT_ALLOWED", message), 405);
+    }
     return c.json(errorBody(c.get("requestId"), "NOT_FOUND", "Route not found."), 404);
   });
 
@@ -49,8 +61,21 @@ export function newApp(): Hono<AppEnv> {
       return c.json(errorBody(id, code, err.message || "Bad request."), ERROR_STATUS[code]);
     }
     log("error", "unhandled error", { requestId: id, error: String(err), stack: err instanceof Error ? err.stack : undefined });
-    return c.json(errorBody(id, "INTERNAL_ERROR", "An unexpected error occurred."), 500);
+    return c.json(errorBody(id, "INTERNAL_ERROR", MESSAGES.internalError), 500);
   });
 
   return app;
+}
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** The methods each registered path answers (GET implies HEAD, as Hono serves it), for 405s. */
+function methodsByPath(app: Hono<AppEnv>): (path: string) => string[] {
+  const router = new TrieRouter<true>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue; // middleware, not a route
+    router.add(route.method, route.path, true);
+    if (route.method === "GET") router.add("HEAD", route.path, true);
+  }
+  return (path) => METHODS.filter((method) => router.match(method, path)[0].length > 0);
 }

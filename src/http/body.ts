@@ -7,8 +7,8 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { LIMITS } from "../limits";
-import { ApiError, type ErrorDetail } from "./errors";
+import { LIMITS } from "../../schemas/limits";
+import { ApiError, type ErrorDetail } from "../errors";
 
 export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Promise<unknown> {
   const declared = c.req.header("content-length");

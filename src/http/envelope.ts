@@ -1,18 +1,6 @@
-/** The spec's JSON envelope: `{success, data | error, meta {requestId, timestamp, usage?}}`. */
-import type { ErrorCode, ErrorDetail } from "./errors";
-
-export interface Usage {
-  /** Credits this request spent. */
-  credits: number;
-  /** Credits left this month; null on unlimited plans. */
-  remaining: number | null;
-}
-
-export interface Meta {
-  requestId: string;
-  timestamp: string;
-  usage?: Usage;
-}
+/** The spec's JSON envelope (schemas/responses.ts): `{success, data | error, meta {requestId, timestamp, usage?}}`. */
+import type { Meta, Usage } from "../../schemas/responses";
+import type { ErrorCode, ErrorDetail } from "../errors";
 
 export interface SuccessBody<T> {
   success: true;

@@ -14,33 +14,33 @@
 import { accountStub } from "../accounts/directory";
 import type { JobOutcome } from "../accounts/jobs";
 import type { CaptureOutcome } from "../capture/browser-host";
-import type { CaptureResult } from "../capture/capture";
-import { type CaptureFailure, FAILURE, failures, toFailure } from "../capture/failures";
-import { browserHost } from "../capture/service";
+import { FAILURE, toFailure } from "../capture/failures";
+import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
+import { type OutputFailure, runPrepaidCapture } from "../capture/pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";
-import { publicOrigin, signedImageUrl, storeCapture } from "../storage/hosted";
-import { JOBS } from "./constants";
+import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
 import { type CaptureJobMessage, type JobDocument, captureJobMessage, deleteJobDocument, readJobDocument } from "./messages";
-import { enqueueWebhooks } from "./webhooks";
+import { enqueueWebhooks } from "../webhooks/deliver";
 import { log } from "../log";
+import { TUNING } from "../tuning";
 
 export interface CaptureDeps {
   /** Runs one capture; the default is a BrowserHost. Tests replace it. */
   capture: (env: Env, spec: CaptureSpec) => Promise<CaptureOutcome>;
 }
 
-const DEFAULT_DEPS: CaptureDeps = { capture: (env, spec) => browserHost(env).capture(spec) };
+const DEFAULT_DEPS: CaptureDeps = { capture: (env, spec) => browserEngine(env).capture(spec) };
 
 const SANITIZED: ReadonlySet<string> = new Set(Object.values(FAILURE));
 
 /** The user-facing reason of a failed job: always one of the spec's strings. */
-export function jobError(failure: CaptureFailure): string {
+export function jobError(failure: { message: string }): string {
   return SANITIZED.has(failure.message) ? failure.message : FAILURE.generic;
 }
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
 export function captureRetryDelay(attempt: number): number {
-  return JOBS.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
+  return TUNING.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
 }
 
 
@@ -81,31 +81,40 @@ async function processJob(msg: CaptureJobMessage, message: Message, env: Env, de
     return;
   }
 
-  const started = Date.now();
-  const outcome = await deps.capture(env, doc.spec).catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) }));
-  const failure = outcome.ok ? await complete(env, msg, doc, outcome.result, Date.now() - started) : outcome.failure;
+  const failure = await complete(env, msg, doc, deps);
   if (failure === null) {
     message.ack();
     return;
   }
-  if (failure.transient && message.attempts < JOBS.captureAttempts) {
-    log("info", "capture-jobs: transient failure, retrying", { jobId: msg.jobId, attempt: message.attempts, error: failure.message });
+  if (failure.transient && message.attempts < TUNING.captureAttempts) {
+    log("info", "capture-jobs: transient failure, retrying", { jobId: msg.jobId, attempt: message.attempts, error: failure.error.message });
     message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
     return;
   }
-  await finish(env, msg, { status: "failed", error: jobError(failure) });
+  await finish(env, msg, { status: "failed", error: jobError(failure.error) });
   message.ack();
 }
 
-/** Stores the output and completes the job; the failure to report when storing failed. */
-async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, result: CaptureResult, loadTimeMs: number): Promise<CaptureFailure | null> {
-  const context = `capture job ${msg.jobId}`;
-  const stored = await storeCapture(env, result, { ttlSeconds: doc.cacheTtl, accountId: msg.accountId, prefix: "j", context }).catch(() => null);
-  if (!stored) return failures.storage();
+/** Runs the job through the pipeline (stored in R2) and completes it; the failure when it failed. */
+async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, deps: CaptureDeps): Promise<OutputFailure | null> {
+  const engine: CaptureEngine = {
+    capture: (spec) => deps.capture(env, spec).catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) })),
+  };
+  const run = await runPrepaidCapture(env, msg.accountId, {
+    spec: doc.spec,
+    outputs: [{ kind: "image", format: doc.spec.format }],
+    storage: { kind: "hosted", ttlSeconds: doc.cacheTtl, prefix: "j", context: `capture job ${msg.jobId}` },
+    engine,
+  });
+  const [output] = run.outputs;
+  if (!output) throw new Error("capture run returned no output");
+  if (!output.ok) return output.failure;
+  if (output.kind !== "image" || !output.stored) throw new Error("capture job output was not stored");
+  const { result, stored } = output;
   const resultUrl = await signedImageUrl(env, publicOrigin(env, doc.origin), stored);
-  const meta = { width: result.width, height: result.height, loadTimeMs, bytesSize: result.bytes.byteLength };
+  const meta = { width: result.width, height: result.height, loadTimeMs: run.loadTimeMs, bytesSize: result.bytes.byteLength };
   const changed = await finish(env, msg, { status: "completed", resultUrl, meta });
-  if (!changed) await env.OUTPUTS.delete(stored.key); // another delivery finished it first
+  if (!changed) await deleteStored(env, stored); // another delivery finished it first
   return null;
 }
 
@@ -134,7 +143,7 @@ export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): P
       message.ack();
     } catch (err) {
       log("error", "capture-jobs-dlq: could not fail the job, retrying", { jobId, error: String(err) });
-      message.retry({ delaySeconds: 30 });
+      message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });
     }
   }
 }

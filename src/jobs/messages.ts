@@ -1,20 +1,18 @@
 /**
- * What travels on the queues, zod-checked on receipt: ids only, never payloads (a queue message
- * is capped at 128 KB; html/markdown may be 5 MB). The capture itself — the normalised
+ * What travels on the capture-jobs queue, zod-checked on receipt (the webhooks queue's message
+ * is src/webhooks/deliver.ts's): ids only, never payloads (a queue message is capped at 128 KB;
+ * html/markdown may be 5 MB). The capture itself — the normalised
  * CaptureSpec plus what the consumer needs to finish (cacheTtl, the public origin for the signed
  * result URL) — is a JSON document in R2 at `jobs/<accountId>/<jobId>.json`.
  */
 import { z } from "zod";
 import type { CaptureSpec } from "../capture/spec";
-import { isPlainObject } from "../../schemas/primitives";
+import { isPlainObject, plainId } from "../../schemas/primitives";
 
-const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+const id = plainId;
 
 export const captureJobMessage = z.strictObject({ accountId: id, jobId: id });
 export type CaptureJobMessage = z.infer<typeof captureJobMessage>;
-
-export const webhookMessage = z.strictObject({ accountId: id, deliveryId: id });
-export type WebhookMessage = z.infer<typeof webhookMessage>;
 
 export interface JobDocument {
   v: 1;

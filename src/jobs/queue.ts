@@ -1,6 +1,6 @@
 /** The worker's `queue` handler: one branch per queue, dead-letter queues on their own. */
 import { handleCaptureBatch, handleCaptureDeadLetters } from "./consumer";
-import { handleWebhookBatch, handleWebhookDeadLetters } from "./webhooks";
+import { handleWebhookBatch, handleWebhookDeadLetters } from "../webhooks/deliver";
 import { log } from "../log";
 
 export const QUEUES = {

@@ -10,15 +10,16 @@ import type { AuthContext } from "../accounts/auth";
 import type { AdmitResult } from "../accounts/jobs-admit";
 import { prepareCapture } from "../capture/request";
 import type { CaptureSpec } from "../capture/spec";
-import type { Usage } from "../http/envelope";
-import { ApiError } from "../http/errors";
-import { LIMITS } from "../limits";
+import type { JobAccepted, Usage } from "../../schemas/responses";
+import { ApiError } from "../errors";
+import { MESSAGES } from "../messages";
+import { LIMITS } from "../../schemas/limits";
 import { publicOrigin } from "../storage/hosted";
-import { JOBS } from "./constants";
 import { type CaptureJobMessage, writeJobDocument } from "./messages";
 import { mapLimit } from "./pool";
-import { requireWebhookUrl } from "./webhook-url";
+import { requireWebhookUrl } from "../webhooks/url";
 import { log } from "../log";
+import { TUNING } from "../tuning";
 
 export interface SubmitInput {
   specs: CaptureSpec[];
@@ -36,8 +37,6 @@ export interface Admitted {
   messages: CaptureJobMessage[];
 }
 
-const QUEUE_BATCH = 100; // messages per sendBatch call (the Queues limit)
-
 function refusal(result: Extract<AdmitResult, { ok: false }>, n: number): ApiError {
   if (result.reason === "queue_limit") {
     return new ApiError(
@@ -47,11 +46,7 @@ function refusal(result: Extract<AdmitResult, { ok: false }>, n: number): ApiErr
     );
   }
   const { usage } = result;
-  return new ApiError(
-    "USAGE_EXCEEDED",
-    `Monthly credits exhausted: this request needs ${n}, ${usage.remaining ?? 0} of ` +
-      `${usage.limit ?? 0} remain. Credits reset at ${usage.resetsAt}.`,
-  );
+  return new ApiError("USAGE_EXCEEDED", MESSAGES.creditsExhausted(n, usage));
 }
 
 /** Admits the jobs and stores their documents; nothing is queued yet (see `enqueueJobs`). */
@@ -63,16 +58,16 @@ export async function createJobs(env: Env, auth: AuthContext, input: SubmitInput
   }));
   const batchId = input.batch ? crypto.randomUUID() : null;
   const webhookUrl = input.webhookUrl;
-  const admitted = await auth.account.admitJobs({ jobs, batchId, webhookUrl, reservationTtlMs: JOBS.reservationTtlMs });
+  const admitted = await auth.account.admitJobs({ jobs, batchId, webhookUrl, reservationTtlMs: TUNING.jobReservationTtlMs });
   if (!admitted.ok) throw refusal(admitted, jobs.length);
 
   const ids = jobs.map((j) => j.id);
   try {
-    await mapLimit(jobs, JOBS.submitConcurrency, (job, i) =>
+    await mapLimit(jobs, TUNING.submitConcurrency, (job, i) =>
       writeJobDocument(
         env,
         { v: 1, accountId: auth.accountId, jobId: job.id, spec: input.specs[i] as CaptureSpec, cacheTtl: input.cacheTtl, origin: input.origin },
-        JOBS.documentTtlSeconds,
+        TUNING.jobDocumentTtlSeconds,
       ),
     );
   } catch (err) {
@@ -87,8 +82,8 @@ export async function createJobs(env: Env, auth: AuthContext, input: SubmitInput
 }
 
 export async function enqueueJobs(env: Env, messages: CaptureJobMessage[]): Promise<void> {
-  for (let i = 0; i < messages.length; i += QUEUE_BATCH) {
-    await env.CAPTURE_JOBS.sendBatch(messages.slice(i, i + QUEUE_BATCH).map((body) => ({ body })));
+  for (let i = 0; i < messages.length; i += TUNING.queueSendBatch) {
+    await env.CAPTURE_JOBS.sendBatch(messages.slice(i, i + TUNING.queueSendBatch).map((body) => ({ body })));
   }
 }
 
@@ -118,7 +113,7 @@ export async function submitAsyncCapture(
   auth: AuthContext,
   req: CaptureRequest,
   requestUrl: string,
-): Promise<{ data: { jobId: string; status: "queued" }; usage: Usage }> {
+): Promise<{ data: JobAccepted; usage: Usage }> {
   const webhookUrl = req.webhookUrl === undefined ? null : await requireWebhookUrl(env, req.webhookUrl);
   // Async results are always hosted, so `hosted` is accepted (and redundant) here.
   const spec = await prepareCapture(env, auth, req, { handled: ["async", "webhookUrl", "hosted"] });

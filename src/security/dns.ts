@@ -19,6 +19,7 @@
  * 5 minutes (negative answers 30 s; failures are never cached); concurrent lookups of one name
  * share one query.
  */
+import { normalizeHost } from "../hosts";
 import { isBlockedAddress } from "./url-guard";
 
 export type DnsVerdict =
@@ -77,7 +78,7 @@ export function clearDnsCache(): void {
 
 /** The name as a resolver wants it: no trailing dot, lower case (the URL parser gives punycode). */
 function queryName(hostname: string): string {
-  return hostname.replace(/\.$/, "").toLowerCase();
+  return normalizeHost(hostname);
 }
 
 /** Resolves `hostname` (a canonical DNS name, never an IP literal) and classifies the answer. */

@@ -14,6 +14,7 @@
  * Applied to capture targets at request time and to document navigations in the browser
  * (src/security/target-check.ts).
  */
+import { normalizeHost } from "../hosts";
 import { log } from "../log";
 import { sha256Hex } from "../encoding";
 
@@ -68,7 +69,7 @@ export function hostPatternMatcher(patterns: readonly string[]): (hostname: stri
   const subOnly = new Set<string>();
   for (const p of patterns) (p.startsWith("*.") ? subOnly : exactOrSub).add(p.replace(/^\*\./, ""));
   return (hostname) => {
-    const host = hostname.replace(/\.$/, "").toLowerCase();
+    const host = normalizeHost(hostname);
     if (exactOrSub.has(host)) return host;
     // Walk the parent domains: a.b.c → b.c → c.
     for (let i = host.indexOf("."); i !== -1; i = host.indexOf(".", i + 1)) {

@@ -14,13 +14,12 @@
  */
 import { failures, failureToApiError } from "../capture/failures";
 import { config, type Config } from "../config";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
+import { MESSAGES } from "../messages";
 import { checkHostDns, type DnsCheckOptions, type DnsVerdict } from "./dns";
 import { ipLiteralBlockReason } from "./ip";
 import { hostPatternMatcher, safeBrowsingLookup, type Reputation, type SafeBrowsingOptions } from "./reputation";
 import { log, type LogLevel } from "../log";
-
-export const UNSAFE_MESSAGE = "The URL is flagged as unsafe.";
 
 /** What the browser does with a navigation: go on, refuse it (unreachable), refuse it (unsafe). */
 export type NavigationVerdict = "allow" | "blocked" | "unsafe";
@@ -105,7 +104,7 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
 }
 
 function unsafeError(): ApiError {
-  return new ApiError("UNSAFE_URL", UNSAFE_MESSAGE, {
+  return new ApiError("UNSAFE_URL", MESSAGES.unsafeUrl, {
     details: [{ path: "url", message: "Flagged as malware, phishing or unwanted software." }],
   });
 }

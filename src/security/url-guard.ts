@@ -7,7 +7,7 @@
  * does not parse is refused. Host names that resolve to blocked addresses are a DNS concern
  * handled by the resolver check; this module only sees the URL.
  */
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../schemas/limits";
 import { ipLiteralBlockReason } from "./ip";
 
 export type GuardPurpose =

@@ -3,11 +3,10 @@
  * signed URL (HMAC over key and expiry). Every object carries its expiry in custom metadata:
  * reads past it are refused even before the scheduled sweep deletes it.
  */
-import { failures, failureToApiError } from "../capture/failures";
 import { config } from "../config";
-import type { ApiError } from "../http/errors";
-import { log } from "../log";
-import { hmacHex, timingSafeEqualDigests } from "./signing";
+import { TUNING } from "../tuning";
+import { hmacHex, timingSafeEqualDigests } from "../signing/hmac";
+import { imageMessage } from "../signing/messages";
 
 export interface StoredOutput {
   key: string;
@@ -37,26 +36,13 @@ export async function storeOutput(
   return { key, expires };
 }
 
-/** The spec's "Failed to store capture result." as an API error; the cause goes to the logs. */
-export function storageFailed(context: string, err: unknown): ApiError {
-  log("error", `${context}: storing the output failed`, { error: String(err) });
-  return failureToApiError(failures.storage());
-}
-
-/** Stores a capture's output; a failure is the spec's storage error (logged, 500). */
-export function storeCapture(
-  env: Env,
-  result: { bytes: Uint8Array; contentType: string },
-  options: { ttlSeconds: number; accountId: string; prefix?: string; context: string },
-): Promise<StoredOutput> {
-  const { context, ...rest } = options;
-  return storeOutput(env, { ...rest, bytes: result.bytes, contentType: result.contentType }).catch((err: unknown) => {
-    throw storageFailed(context, err);
-  });
+/** Deletes a stored output before its time (e.g. a job another delivery already completed). */
+export function deleteStored(env: Env, stored: StoredOutput): Promise<void> {
+  return env.OUTPUTS.delete(stored.key);
 }
 
 function imageSignature(env: Env, key: string, expires: number): Promise<string> {
-  return hmacHex(config(env).urlSigningSecret, `images:${key}:${expires}`);
+  return hmacHex(config(env).urlSigningSecret, imageMessage(key, expires));
 }
 
 /** The public origin for signed URLs: PUBLIC_BASE_URL, else the request's own origin. */
@@ -99,7 +85,7 @@ export function objectLifetime(object: R2Object, now = Date.now()): number {
  * Deletes objects whose expiry has passed. Bounded per run; the cron calls it hourly.
  * Returns how many were deleted.
  */
-export async function sweepExpired(env: Env, maxObjects = 10_000): Promise<number> {
+export async function sweepExpired(env: Env, maxObjects: number = TUNING.sweepMaxObjects): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   let cursor: string | undefined;
   let seen = 0;

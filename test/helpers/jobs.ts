@@ -2,7 +2,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { AuthContext } from "../../src/accounts/auth";
-import type { BatchView, JobView } from "../../src/accounts/jobs-read";
+import type { BatchView, JobView } from "../../schemas/responses";
 import { PLANS, type PlanId } from "../../src/accounts/plans";
 import { accountDo } from "./account-do";
 import { call, envelope, FIXTURES, fixtureLog, type LoggedRequest } from "./http";

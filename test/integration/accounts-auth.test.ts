@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { authenticate } from "../../src/accounts/auth";
+import { authenticate } from "../../src/http/middleware/authenticate";
 import { jsonBody } from "../../src/http/body";
 import { newApp } from "../../src/http/app";
 import { BASE, call, envelope } from "../helpers/http";

@@ -1,7 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { authenticate, type AuthContext } from "../../src/accounts/auth";
+import type { AuthContext } from "../../src/accounts/auth";
+import { authenticate } from "../../src/http/middleware/authenticate";
 import {
   reserveCredits,
   settleReservation,
@@ -11,8 +12,8 @@ import {
 import { type PlanId, PLANS } from "../../src/accounts/plans";
 import { newApp } from "../../src/http/app";
 import { successBody } from "../../src/http/envelope";
-import { ApiError } from "../../src/http/errors";
-import { accountDo, setClock } from "../helpers/account-do";
+import { ApiError } from "../../src/errors";
+import { accountDo, acquireJobSlots, releaseJobSlots, setClock } from "../helpers/account-do";
 import { bearer, createAccount, setAccount } from "../helpers/accounts";
 import { BASE, envelope } from "../helpers/http";
 
@@ -126,14 +127,14 @@ describe("reservations", () => {
 describe("active-job slots", () => {
   it("are taken up to the plan's cap and given back", async () => {
     const auth = await authFor("free"); // cap 10
-    expect(await auth.account.acquireJobSlots(8)).toEqual({ ok: true, active: 8, limit: 10 });
-    expect(await auth.account.acquireJobSlots(3)).toEqual({ ok: false, active: 8, limit: 10 });
+    expect(await acquireJobSlots(auth.accountId, 8)).toEqual({ ok: true, active: 8, limit: 10 });
+    expect(await acquireJobSlots(auth.accountId, 3)).toEqual({ ok: false, active: 8, limit: 10 });
     const parallel = await Promise.all(
-      Array.from({ length: 5 }, () => auth.account.acquireJobSlots(1)),
+      Array.from({ length: 5 }, () => acquireJobSlots(auth.accountId, 1)),
     );
     expect(parallel.filter((r) => r.ok)).toHaveLength(2);
-    expect(await auth.account.releaseJobSlots(4)).toMatchObject({ active: 6 });
-    expect(await auth.account.releaseJobSlots(50)).toMatchObject({ active: 0 });
+    expect(await releaseJobSlots(auth.accountId, 4)).toMatchObject({ active: 6 });
+    expect(await releaseJobSlots(auth.accountId, 50)).toMatchObject({ active: 0 });
   });
 });
 

@@ -5,8 +5,8 @@
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { BatchView } from "../../src/accounts/jobs-read";
-import { accountDo } from "../helpers/account-do";
+import type { BatchView } from "../../schemas/responses";
+import { accountDo, acquireJobSlots, releaseJobSlots } from "../helpers/account-do";
 import { bearer, createAccount, describeAuthCases, type TestAccount } from "../helpers/accounts";
 import { call, envelope, FIXTURES, postJson, runId, type Envelope } from "../helpers/http";
 import { waitForBatch, waitForWebhooks, webhookUrl } from "../helpers/jobs";
@@ -103,12 +103,12 @@ describe("POST /v1/screenshot/batch: refusals", () => {
 
   it("more jobs than free active slots → 429 QUEUE_LIMIT_REACHED; not enough credits → 429 USAGE_EXCEEDED", async () => {
     const account = await createAccount("basic"); // 25 active jobs, 1,000 credits
-    await accountDo(account.accountId).acquireJobSlots(20);
+    await acquireJobSlots(account.accountId, 20);
     const urls = Array.from({ length: 6 }, () => page(runId()));
     const full = await submit(account, { urls });
     expect(full.res.status).toBe(429);
     expect(full.body.error?.code).toBe("QUEUE_LIMIT_REACHED");
-    await accountDo(account.accountId).releaseJobSlots(20);
+    await releaseJobSlots(account.accountId, 20);
     await accountDo(account.accountId).update({ creditsUsed: 995 });
     const poor = await submit(account, { urls });
     expect(poor.res.status).toBe(429);

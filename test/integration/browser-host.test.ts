@@ -1,4 +1,5 @@
 /** The BrowserHost pool: warm reuse, crash recovery, reconnect after eviction, idle close. */
+import type { Browser } from "@cloudflare/puppeteer";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -22,7 +23,9 @@ function spec(): CaptureSpec {
 async function captureOk(host: DurableObjectStub<BrowserHost>): Promise<void> {
   const outcome = await host.capture(spec());
   if (!outcome.ok) throw new Error(outcome.failure.message);
-  expect(decodeImage(outcome.result.bytes).pixel(10, 10)).toEqual([255, 0, 0]);
+  const [shot] = outcome.result.outputs;
+  if (!shot?.ok) throw new Error(shot?.failure.message ?? "no output");
+  expect(decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([255, 0, 0]);
 }
 
 describe("BrowserHost", () => {
@@ -41,7 +44,10 @@ describe("BrowserHost", () => {
   it("relaunches after the browser dies and the next capture succeeds", async () => {
     const host = hostStub(`t-crash-${runId()}`);
     await captureOk(host);
-    await host.simulateCrash();
+    // Kill the browser's connection as a crash would.
+    await runInDurableObject(host, async (instance: BrowserHost) => {
+      await (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser.close().catch(() => {});
+    });
     await captureOk(host);
     expect((await host.getStats()).launches).toBe(2);
   });

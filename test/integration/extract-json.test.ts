@@ -1,6 +1,6 @@
 /** `extract` on POST /v1/screenshot/json: the screenshot and its article from ONE page load. */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ExtractionData } from "../../src/extract/extract";
+import type { ExtractionData } from "../../schemas/responses";
 import { Capturer } from "../helpers/capture";
 import { envelope, FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { sniff } from "../helpers/images";

@@ -1,6 +1,6 @@
 /** POST /v1/extract against fixture pages rendered by the real browser: content, formats, credits. */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ExtractionData } from "../../src/extract/extract";
+import type { ExtractionData } from "../../schemas/responses";
 import { bearer, createAccount, describeAuthCases, type TestAccount } from "../helpers/accounts";
 import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
 

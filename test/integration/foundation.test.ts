@@ -1,6 +1,8 @@
 import puppeteer from "@cloudflare/puppeteer";
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { newApp } from "../../src/http/app";
 import { ENDPOINTS } from "../../src/http/routes/meta";
 import { decodeImage } from "../helpers/images";
 import { call, envelope, FIXTURES, fixtureLog, runId } from "../helpers/http";
@@ -30,6 +32,16 @@ describe("service routes", () => {
     expect(body.endpoints).toEqual(ENDPOINTS);
   });
 
+  it("GET / lists only routes that exist: none of them answers 404", async () => {
+    for (const route of Object.values(ENDPOINTS)) {
+      const [method, path] = route.split(" ") as [string, string];
+      const res = await call(path.replace(/\{[^}]+\}/g, "00000000-0000-0000-0000-000000000000"), { method });
+      expect(res.status, route).not.toBe(405);
+      const body = (await res.json()) as { error?: { code: string } };
+      expect(body.error?.code, route).not.toBe("NOT_FOUND");
+    }
+  });
+
   it("health and index versions differ (deployment id vs package version)", async () => {
     const health = (await (await call("/health")).json()) as { version: string };
     const index = (await (await call("/")).json()) as { version: string };
@@ -48,11 +60,39 @@ describe("error envelope", () => {
     expect(Date.parse(body.meta.timestamp)).not.toBeNaN();
   });
 
+  it("a known path with a wrong method → 405 METHOD_NOT_ALLOWED envelope with Allow", async () => {
+    for (const [method, path, allow] of [
+      ["DELETE", "/v1/screenshot", "GET, HEAD, POST"],
+      ["GET", "/v1/screenshot/json", "POST"],
+      ["PUT", "/health", "GET, HEAD"],
+      ["POST", "/v1/jobs/123", "GET, HEAD"],
+    ] as const) {
+      const res = await call(path, { method });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get("allow")).toBe(allow);
+      const body = await envelope(res);
+      expect(body.error?.code).toBe("METHOD_NOT_ALLOWED");
+      expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
+    }
+  });
+
   it("keeps a sane caller-supplied x-request-id and replaces a hostile one", async () => {
     const ok = await call("/nope", { headers: { "x-request-id": "client-req-12345" } });
     expect(ok.headers.get("x-request-id")).toBe("client-req-12345");
     const bad = await call("/nope", { headers: { "x-request-id": "<script>" } });
     expect(bad.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+});
+
+describe("configuration", () => {
+  it("is checked at the entry: a bad var is a 503 CONFIGURATION_ERROR even on a route that never reads it", async () => {
+    const app = newApp();
+    const broken = { ...env, BROWSER_HOSTS: "zero" } as unknown as Env;
+    const res = await app.fetch(new Request("https://edgeshot.test/v1/nope"), broken, createExecutionContext());
+    expect(res.status).toBe(503);
+    const body = await envelope(res);
+    expect(body.error?.code).toBe("CONFIGURATION_ERROR");
+    expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
   });
 });
 

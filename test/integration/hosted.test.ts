@@ -3,8 +3,9 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { ApiError } from "../../src/http/errors";
-import { signedImageUrl, storeCapture, storeOutput, sweepExpired } from "../../src/storage/hosted";
+import { ApiError } from "../../src/errors";
+import { storeResult } from "../../src/capture/pipeline/storage";
+import { signedImageUrl, storeOutput, sweepExpired } from "../../src/storage/hosted";
 import { Capturer } from "../helpers/capture";
 import { BASE, call, envelope, FIXTURES, runId } from "../helpers/http";
 import { outputSize } from "../helpers/images";
@@ -106,7 +107,8 @@ describe("hosted outputs", () => {
 describe("storing a capture", () => {
   it("a storage failure is the spec's 500 'Failed to store capture result.', never the raw error", async () => {
     const broken = { ...env, OUTPUTS: { put: () => Promise.reject(new Error("R2 internal: bucket edgeshot-outputs unavailable")) } } as unknown as Env;
-    const err = await storeCapture(broken, { bytes: new Uint8Array([1]), contentType: "image/png" }, { ttlSeconds: 3600, accountId: "acc_t", context: "test" }).catch((e: unknown) => e);
+    const target = { kind: "hosted", ttlSeconds: 3600, prefix: "o", context: "test" } as const;
+    const err = await storeResult(broken, target, { result: { bytes: new Uint8Array([1]), contentType: "image/png" }, accountId: "acc_t", headers: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: "CAPTURE_FAILED", status: 500, message: "Failed to store capture result." });
   });

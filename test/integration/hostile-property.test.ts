@@ -22,7 +22,7 @@ import { captureQuerySchema, GET_PARAMS, POST_ONLY, queryRecord } from "../../sc
 import { extractRequestSchema } from "../../schemas/extract";
 import { batchRequestSchema } from "../../schemas/batch";
 import { renderLinkRequestSchema } from "../../schemas/render-link";
-import { ERROR_STATUS } from "../../src/http/errors";
+import { ERROR_STATUS } from "../../src/errors";
 import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
 import { call, FIXTURES, runId } from "../helpers/http";

@@ -4,7 +4,7 @@
  * listing is all this file exercises.
  */
 import { describe, expect, it } from "vitest";
-import type { JobView } from "../../src/accounts/jobs-read";
+import type { JobView } from "../../schemas/responses";
 import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, describeAuthCases } from "../helpers/accounts";
 import { call, envelope } from "../helpers/http";

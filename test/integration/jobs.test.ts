@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { handleCaptureBatch } from "../../src/jobs/consumer";
-import { accountDo } from "../helpers/account-do";
+import { accountDo, acquireJobSlots, releaseJobSlots } from "../helpers/account-do";
 import { bearer, createAccount, describeAuthCases } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
@@ -91,14 +91,14 @@ describe("async capture", () => {
 
   it("429 QUEUE_LIMIT_REACHED past the plan's active jobs; nothing reserved or queued", async () => {
     const cap = await Capturer.create("basic"); // 25 active jobs
-    await accountDo(cap.account.accountId).acquireJobSlots(25);
+    await acquireJobSlots(cap.account.accountId, 25);
     const { res, body } = await cap.json({ ...small(runId()), async: true });
     expect(res.status).toBe(429);
     expect(body.error?.code).toBe("QUEUE_LIMIT_REACHED");
     const summary = await accountDo(cap.account.accountId).summary();
     expect(summary?.usage.remaining).toBe(1000);
     expect((await accountDo(cap.account.accountId).listJobs({ status: null, limit: 10, before: null })).items).toEqual([]);
-    await accountDo(cap.account.accountId).releaseJobSlots(1);
+    await releaseJobSlots(cap.account.accountId, 1);
     expect((await cap.json({ ...small(runId()), async: true })).res.status).toBe(202);
   });
 

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { edgeRequest, readEntry } from "../../src/storage/render-cache";
-import { encodePayload, renderCacheKey, signRenderLink } from "../../src/storage/render-links";
+import { encodePayload, renderCacheKey, signRenderLink } from "../../src/render-links/links";
 import { accountDo } from "../helpers/account-do";
 import { addKey, bearer, createAccount, describeAuthCases, revokeKey, setAccount, type TestAccount } from "../helpers/accounts";
 import { BASE, call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";

@@ -4,7 +4,7 @@
  * short attempt timeout, and the fixture receiver answers as scripted.
  */
 import { describe, expect, it } from "vitest";
-import { handleWebhookBatch, handleWebhookDeadLetters, type WebhookDeps } from "../../src/jobs/webhooks";
+import { handleWebhookBatch, handleWebhookDeadLetters, type WebhookDeps } from "../../src/webhooks/deliver";
 import { accountDo } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";
 import { CANARY, canaryLog, FIXTURES, fixtureLog, runId } from "../helpers/http";

@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { JobView } from "../../src/accounts/jobs-read";
+import type { JobView } from "../../schemas/responses";
 import { verifyWebhook } from "../../src/webhooks/verify";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, type LoggedRequest, runId } from "../helpers/http";

@@ -7,7 +7,7 @@
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { BatchView } from "../../src/accounts/jobs-read";
+import type { BatchView } from "../../schemas/responses";
 import { accountDo } from "../helpers/account-do";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, postJson, runId } from "../helpers/http";

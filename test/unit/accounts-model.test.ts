@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { AuthContext } from "../../src/accounts/auth";
-import { presentedKey } from "../../src/accounts/auth";
+import { presentedKey } from "../../src/http/middleware/authenticate";
 import { usageHeaders } from "../../src/accounts/credits";
 import * as keys from "../../src/accounts/keys";
-import { PLAN_IDS, PLANS, lowestPlanWith, upgradeFor } from "../../src/accounts/plans";
+import { PLAN_IDS } from "../../schemas/responses";
+import { PLANS, lowestPlanWith, upgradeFor } from "../../src/accounts/plans";
 import { requireFeature } from "../../src/accounts/policy";
 import { creditPeriod, periodResetsAt, rateWindow, secondsUntil } from "../../src/accounts/windows";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/errors";
 
 describe("plans", () => {
   it("carry DESIGN.md's decided numbers", () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { exceedsBytes, renderContent, renderTemplate } from "../../src/capture/content";
+import { renderContent } from "../../src/capture/content";
+import { renderTemplate } from "../../src/capture/mustache/render";
+import { exceedsBytes } from "../../src/encoding";
 import type { ContentInput } from "../../src/capture/content";
 import { markdownToHtml } from "../../src/capture/markdown-theme";
-import { ApiError } from "../../src/http/errors";
-import { LIMITS } from "../../src/limits";
+import { ApiError } from "../../src/errors";
+import { LIMITS } from "../../schemas/limits";
 
 const html = (template: string, data: Record<string, unknown> = {}) =>
   renderContent({ html: template, data, darkMode: false });

@@ -1,7 +1,8 @@
 /** The three content formats (markdown, html, json) and the extraction's errors. */
 import { describe, expect, it } from "vitest";
-import { extractArticle, type ExtractionData } from "../../src/extract/extract";
-import { ApiError } from "../../src/http/errors";
+import type { ExtractionData } from "../../schemas/responses";
+import { extractArticle } from "../../src/extract/extract";
+import { ApiError } from "../../src/errors";
 import type { ExtractFormat } from "../../schemas/extract";
 
 const PROSE = "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";

@@ -2,14 +2,14 @@
 import { describe, expect, it } from "vitest";
 import type { CaptureResult } from "../../src/capture/capture";
 import { toCaptureSpec } from "../../src/capture/spec";
+import { extractedField, extractionResult } from "../../src/capture/pipeline/pipeline";
 import {
-  extractedField,
   extractFromCapture,
   extractOnlySpec,
   requestedExtraction,
   toCaptureRequest,
 } from "../../src/extract/request";
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/errors";
 
 const PROSE = "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
 const ARTICLE = `<html><head><title>T</title></head><body><article><p>${PROSE.repeat(4)}</p>
@@ -41,7 +41,7 @@ describe("POST /v1/extract's capture", () => {
 
   it("is a DOM-only, text-only load: no images, media or fonts, no full-page scroll", () => {
     const s = extractOnlySpec(spec({ fullPage: true }));
-    expect(s.output).toBe("dom");
+    expect(s.outputs).toEqual({ formats: [], dom: true });
     expect(s.blockResourceTypes).toEqual(["image", "media", "font"]);
     expect(s.fullPage).toBe(false);
     expect(s.waitUntil).toBe("networkidle2");
@@ -84,19 +84,19 @@ describe("extract on POST /v1/screenshot/json", () => {
   });
 
   it("`extracted` is the extraction data when the page has an article", () => {
-    const field = extractedField(result(ARTICLE), spec(), "html", 3);
+    const field = extractedField(extractionResult(result(ARTICLE), spec(), "html", 3));
     expect(field.extracted?.format).toBe("html");
     expect(field).not.toHaveProperty("extractionError");
   });
 
   it("no article: extracted null with the error the extract endpoint would give", () => {
-    const field = extractedField(result("<html><body><button>Sign in</button></body></html>"), spec(), "markdown", 3);
+    const field = extractedField(extractionResult(result("<html><body><button>Sign in</button></body></html>"), spec(), "markdown", 3));
     expect(field).toEqual({ extracted: null, extractionError: { code: "EXTRACTION_FAILED", message: expect.any(String) } });
   });
 
   it("over the size cap: extracted null with PAYLOAD_TOO_LARGE", () => {
     const big = `<html><body><article>${`<p>${"word ".repeat(150)}</p>`.repeat(1500)}</article></body></html>`;
-    const field = extractedField(result(big), spec(), "json", 3);
+    const field = extractedField(extractionResult(result(big), spec(), "json", 3));
     expect(field).toMatchObject({ extracted: null, extractionError: { code: "PAYLOAD_TOO_LARGE" } });
   });
 });

@@ -11,7 +11,7 @@ import {
   renderCacheKey,
   signRenderLink,
   verifyRenderLink,
-} from "../../src/storage/render-links";
+} from "../../src/render-links/links";
 
 const KEY = `key_${"a".repeat(22)}`;
 const UID = `acc_${"B".repeat(22)}`;

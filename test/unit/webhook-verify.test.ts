@@ -1,8 +1,10 @@
 /** The receiver-side verification helper and the sender's signature agree; bad input is refused. */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { signWebhook, webhookRetryDelay } from "../../src/jobs/webhooks";
-import { constantTimeEqual, verifyWebhook, webhookSignature } from "../../src/webhooks/verify";
+import { timingSafeEqualDigests as constantTimeEqual } from "../../src/signing/hmac";
+import { webhookRetryDelay } from "../../src/webhooks/deliver";
+import { signWebhook, signWebhook as webhookSignature } from "../../src/webhooks/sign";
+import { verifyWebhook } from "../../src/webhooks/verify";
 
 const secret = "whsec-test-0123456789";
 const body = JSON.stringify({ event: "job.completed", jobId: "j", note: "ünïcode ✓" });

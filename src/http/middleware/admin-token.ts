@@ -4,8 +4,8 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { config } from "../../config";
-import { timingSafeEqualStrings } from "../../storage/signing";
-import { ApiError } from "../errors";
+import { timingSafeEqualStrings } from "../../signing/hmac";
+import { ApiError } from "../../errors";
 import type { AppEnv } from "../types";
 
 export const adminToken = (): MiddlewareHandler<AppEnv> =>

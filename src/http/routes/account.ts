@@ -3,26 +3,27 @@
  * /usage, an alias) and the credential check.
  */
 import { type Context, Hono } from "hono";
-import { authenticate } from "../../accounts/auth";
+import type { AccountData, CredentialCheckData } from "../../../schemas/responses";
 import { upgradeFor } from "../../accounts/plans";
-import { webhookSecretFor } from "../../storage/signing";
+import { webhookSecretFor } from "../../webhooks/keys";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
+import { MESSAGES } from "../../messages";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 async function accountSummary(c: Context<AppEnv>): Promise<Response> {
   const auth = c.get("auth");
   const summary = await auth.account.summary();
-  if (!summary) throw new ApiError("INVALID_API_KEY", "The API key is not valid.");
-  return c.json(
-    successBody(c.get("requestId"), {
-      plan: summary.plan,
-      usage: summary.usage,
-      rateLimitPerMinute: summary.rateLimitPerMinute,
-      upgrade: upgradeFor(summary.plan),
-      webhooks: { signingSecret: await webhookSecretFor(c.env, auth.accountId) },
-    }),
-  );
+  if (!summary) throw new ApiError("INVALID_API_KEY", MESSAGES.invalidApiKey);
+  const data: AccountData = {
+    plan: summary.plan,
+    usage: summary.usage,
+    rateLimitPerMinute: summary.rateLimitPerMinute,
+    upgrade: upgradeFor(summary.plan),
+    webhooks: { signingSecret: await webhookSecretFor(c.env, auth.accountId) },
+  };
+  return c.json(successBody(c.get("requestId"), data));
 }
 
 export const accountRoutes = new Hono<AppEnv>()
@@ -30,12 +31,6 @@ export const accountRoutes = new Hono<AppEnv>()
   .get("/usage", authenticate(), accountSummary)
   .get("/credential-check", authenticate(), (c) => {
     const auth = c.get("auth");
-    return c.json(
-      successBody(c.get("requestId"), {
-        valid: true,
-        accountId: auth.accountId,
-        plan: auth.plan.id,
-        keyId: auth.keyId,
-      }),
-    );
+    const data: CredentialCheckData = { valid: true, accountId: auth.accountId, plan: auth.plan.id, keyId: auth.keyId };
+    return c.json(successBody(c.get("requestId"), data));
   });

@@ -8,11 +8,12 @@ import { z } from "zod";
 import type { Account } from "../../accounts/account";
 import { accountIdForKey, accountStub, indexKey, mintKey } from "../../accounts/directory";
 import { generateAccountId, isAccountId, isKeyId } from "../../accounts/keys";
-import { PLAN_IDS, upgradeFor } from "../../accounts/plans";
-import { LIMITS } from "../../limits";
+import { PLAN_IDS } from "../../../schemas/responses";
+import { upgradeFor } from "../../accounts/plans";
+import { LIMITS } from "../../../schemas/limits";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
 import { adminToken } from "../middleware/admin-token";
 import type { AppEnv } from "../types";
 

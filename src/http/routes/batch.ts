@@ -9,26 +9,28 @@
 import { Hono } from "hono";
 import { batchRequestSchema, type BatchDefaults } from "../../../schemas/batch";
 import type { CaptureRequest } from "../../../schemas/capture";
-import { authenticate, type AuthContext } from "../../accounts/auth";
+import type { BatchAccepted } from "../../../schemas/responses";
+import type { AuthContext } from "../../accounts/auth";
 import { requireFeature } from "../../accounts/policy";
 import { prepareCapture } from "../../capture/request";
 import type { CaptureSpec } from "../../capture/spec";
-import { JOBS } from "../../jobs/constants";
 import { mapLimit } from "../../jobs/pool";
 import { submitJobs } from "../../jobs/submit";
-import { requireWebhookUrl } from "../../jobs/webhook-url";
-import { LIMITS } from "../../limits";
+import { requireWebhookUrl } from "../../webhooks/url";
+import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin } from "../../storage/hosted";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
-import { ApiError, type ErrorDetail } from "../errors";
+import { ApiError, type ErrorDetail } from "../../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
+import { TUNING } from "../../tuning";
 
 type Checked = { ok: true; spec: CaptureSpec } | { ok: false; index: number; error: ApiError };
 
 /** Every URL as a single capture would check it; the first failing index decides the answer. */
 async function prepareUrls(env: Env, auth: AuthContext, urls: string[], defaults: BatchDefaults): Promise<CaptureSpec[]> {
-  const checked = await mapLimit(urls, JOBS.submitConcurrency, async (url, index): Promise<Checked> => {
+  const checked = await mapLimit(urls, TUNING.submitConcurrency, async (url, index): Promise<Checked> => {
     const req: CaptureRequest = { ...defaults, url };
     try {
       return { ok: true, spec: await prepareCapture(env, auth, req) };
@@ -73,11 +75,12 @@ export const batchRoutes = new Hono<AppEnv>().post("/screenshot/batch", authenti
     cacheTtl: body.cacheTtl ?? LIMITS.cacheTtl.default,
     origin: publicOrigin(c.env, c.req.url),
   });
-  const data = {
+  if (submitted.batchId === null) throw new Error("submitJobs returned no batch id for a batch");
+  const data: BatchAccepted = {
     batchId: submitted.batchId,
-    status: "queued" as const,
+    status: "queued",
     totalJobs: submitted.jobs.length,
-    jobs: submitted.jobs.map((job) => ({ jobId: job.jobId, url: job.url, status: "queued" as const })),
+    jobs: submitted.jobs.map((job) => ({ jobId: job.jobId, url: job.url, status: "queued" })),
   };
   return c.json(successBody(c.get("requestId"), data, submitted.usage), 202);
 });

@@ -1,13 +1,13 @@
 /** POST /v1/extract: reader-mode content of a rendered page (markdown, json or html). */
 import { Hono } from "hono";
 import { extractRequestSchema } from "../../../schemas/extract";
-import { authenticate } from "../../accounts/auth";
-import { withCredits } from "../../accounts/credits";
+import { browserEngine } from "../../capture/pipeline/engine";
+import { runCapture } from "../../capture/pipeline/pipeline";
 import { prepareCapture } from "../../capture/request";
-import { capture } from "../../capture/service";
-import { extractFromCapture, extractOnlySpec, toCaptureRequest } from "../../extract/request";
+import { extractOnlySpec, toCaptureRequest } from "../../extract/request";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 export const extractRoutes = new Hono<AppEnv>().post("/extract", authenticate(), async (c) => {
@@ -15,11 +15,15 @@ export const extractRoutes = new Hono<AppEnv>().post("/extract", authenticate(),
   const auth = c.get("auth");
   const spec = extractOnlySpec(await prepareCapture(c.env, auth, toCaptureRequest(req)));
   const format = req.extractFormat ?? "markdown";
-  const started = Date.now();
-  // Extraction runs inside the credit's work: no article (422) or too large (413) costs nothing.
-  const { value, usage } = await withCredits(auth, 1, async () => {
-    const result = await capture(c.env, spec);
-    return extractFromCapture(result, spec, format, Date.now() - started);
+  // The extraction is the billable output: no article (422) or too large (413) is refunded.
+  const captured = await runCapture(c.env, auth, {
+    spec,
+    outputs: [{ kind: "extraction", format, billable: true }],
+    storage: { kind: "none" },
+    engine: browserEngine(c.env),
   });
-  return c.json(successBody(c.get("requestId"), value, usage));
+  const [output] = captured.outputs;
+  if (!output?.ok) throw output?.failure.error ?? new Error("extraction run returned no output");
+  if (output.kind !== "extraction") throw new Error("extraction run returned an image");
+  return c.json(successBody(c.get("requestId"), output.data, captured.usage));
 });

@@ -4,7 +4,7 @@
  * signature, 404 NOT_FOUND for missing, deleted or expired objects; ETag + If-None-Match → 304.
  */
 import { Hono, type Context } from "hono";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
 import { objectLifetime, verifyImageAccess } from "../../storage/hosted";
 import type { AppEnv } from "../types";
 

@@ -6,11 +6,12 @@
  */
 import { Hono } from "hono";
 import { batchListQuery, encodeCursor, jobListQuery } from "../../../schemas/jobs";
-import { authenticate } from "../../accounts/auth";
-import { JOBS } from "../../jobs/constants";
+import { LIMITS } from "../../../schemas/limits";
+import type { BatchView, JobView, Listing } from "../../../schemas/responses";
 import { parseWith } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,11 +33,11 @@ export const jobRoutes = new Hono<AppEnv>()
     const q = parseWith(jobListQuery, query(c.req.url));
     const page = await c.get("auth").account.listJobs({
       status: q.status ?? null,
-      limit: q.limit ?? JOBS.listDefault,
+      limit: q.limit ?? LIMITS.listDefault,
       before: q.cursor ?? null,
     });
-    const nextCursor = page.nextBefore === null ? null : encodeCursor("job", page.nextBefore);
-    return c.json(successBody(c.get("requestId"), { items: page.items, nextCursor }));
+    const data: Listing<JobView> = { items: page.items, nextCursor: page.nextBefore === null ? null : encodeCursor("job", page.nextBefore) };
+    return c.json(successBody(c.get("requestId"), data));
   })
   .get("/batches/:batchId", authenticate(), async (c) => {
     const batchId = c.req.param("batchId");
@@ -48,9 +49,9 @@ export const jobRoutes = new Hono<AppEnv>()
     const q = parseWith(batchListQuery, query(c.req.url));
     const page = await c.get("auth").account.listBatches({
       status: q.status ?? null,
-      limit: q.limit ?? JOBS.listDefault,
+      limit: q.limit ?? LIMITS.listDefault,
       before: q.cursor ?? null,
     });
-    const nextCursor = page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore);
-    return c.json(successBody(c.get("requestId"), { items: page.items, nextCursor }));
+    const data: Listing<BatchView> = { items: page.items, nextCursor: page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore) };
+    return c.json(successBody(c.get("requestId"), data));
   });

@@ -1,10 +1,11 @@
 /** Unauthenticated service routes: the health check and the service index document. */
 import { Hono } from "hono";
 import pkg from "../../../package.json";
+import type { Health, ServiceIndex } from "../../../schemas/responses";
 import { config } from "../../config";
 import type { AppEnv } from "../types";
 
-/** Every route of the spec, for the service index document. */
+/** Every route the service answers, for the service index document (routes not built yet are not listed). */
 export const ENDPOINTS = {
   health: "GET /health",
   screenshot: "POST /v1/screenshot",
@@ -14,7 +15,6 @@ export const ENDPOINTS = {
   renderLink: "POST /v1/render/link",
   render: "GET /v1/render",
   extract: "POST /v1/extract",
-  artifact: "POST /v1/artifact",
   images: "GET /v1/images/{key}",
   job: "GET /v1/jobs/{jobId}",
   jobs: "GET /v1/jobs",
@@ -23,26 +23,25 @@ export const ENDPOINTS = {
   account: "GET /v1/account",
   usage: "GET /v1/usage",
   credentialCheck: "GET /v1/credential-check",
-  watches: "GET /v1/watches",
-  watchRun: "POST /v1/watches/{id}/run",
-  watchUpdate: "PATCH /v1/watches/{id}",
 } as const;
 
 export const metaRoutes = new Hono<AppEnv>()
-  .get("/health", (c) =>
-    c.json({
+  .get("/health", (c) => {
+    const health: Health = {
       status: "ok",
       product: "Edgeshot",
       version: config(c.env).deploymentId,
       timestamp: new Date().toISOString(),
-    }),
-  )
-  .get("/", (c) =>
-    c.json({
+    };
+    return c.json(health);
+  })
+  .get("/", (c) => {
+    const index: ServiceIndex = {
       name: "Edgeshot",
       version: pkg.version,
       docs: config(c.env).docsUrl,
       health: "/health",
       endpoints: ENDPOINTS,
-    }),
-  );
+    };
+    return c.json(index);
+  });

@@ -6,17 +6,18 @@
  */
 import { Hono, type Context } from "hono";
 import { renderLinkRequestSchema } from "../../../schemas/render-link";
-import { authenticate } from "../../accounts/auth";
+import type { RenderLinkData } from "../../../schemas/responses";
 import { FAILURE } from "../../capture/failures";
 import { prepareCapture } from "../../capture/request";
-import { LIMITS } from "../../limits";
+import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin } from "../../storage/hosted";
-import { fromWire } from "../../storage/render-coalescer";
+import { fromWire } from "../../render-links/coalescer";
 import { edgeMatch, edgePut, liveObject, readEntry, servedHeaders, type RenderEntry } from "../../storage/render-cache";
-import { mintRenderLink, renderCacheKey, verifyRenderLink, type VerifiedLink } from "../../storage/render-links";
+import { mintRenderLink, renderCacheKey, verifyRenderLink, type VerifiedLink } from "../../render-links/links";
 import { parseWith, readJsonBody } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { ApiError } from "../../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
 async function mint(c: Context<AppEnv>) {
@@ -37,7 +38,7 @@ async function mint(c: Context<AppEnv>) {
   }
   // Plan gates, URL guard, DNS and reputation, templates: refused now, not on first view.
   const spec = await prepareCapture(c.env, auth, req);
-  const data = { url: link.url, expiresAt: new Date(link.exp * 1000).toISOString(), format: spec.format, cacheTtl };
+  const data: RenderLinkData = { url: link.url, expiresAt: new Date(link.exp * 1000).toISOString(), format: spec.format, cacheTtl };
   return c.json(successBody(c.get("requestId"), data));
 }
 

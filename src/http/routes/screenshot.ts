@@ -2,20 +2,22 @@
 import { Hono, type Context } from "hono";
 import { captureQuerySchema, queryRecord } from "../../../schemas/capture-query";
 import { captureRequestSchema, type CaptureRequest } from "../../../schemas/capture";
-import { authenticate } from "../../accounts/auth";
-import { usageHeaders, withCredits } from "../../accounts/credits";
+import { LIMITS } from "../../../schemas/limits";
+import type { CaptureJsonData, HostedCaptureData } from "../../../schemas/responses";
+import { usageHeaders } from "../../accounts/credits";
+import { browserEngine } from "../../capture/pipeline/engine";
+import { extractedField, imageOutput, runCapture, type RequestedOutput } from "../../capture/pipeline/pipeline";
+import type { StorageTarget } from "../../capture/pipeline/storage";
 import { prepareCapture, type PrepareOptions } from "../../capture/request";
-import { captureData, captureHeaders } from "../../capture/response";
-import { capture } from "../../capture/service";
-import type { CaptureSpec } from "../../capture/spec";
-import { extractedField, requestedExtraction } from "../../extract/request";
+import { captureData } from "../../capture/response";
+import { ApiError } from "../../errors";
+import { requestedExtraction } from "../../extract/request";
+import { submitAsyncCapture } from "../../jobs/submit";
+import { publicOrigin, signedImageUrl } from "../../storage/hosted";
 import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
-import { ApiError } from "../errors";
+import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
-import { LIMITS } from "../../limits";
-import { publicOrigin, signedImageUrl, storeCapture } from "../../storage/hosted";
-import { submitAsyncCapture } from "../../jobs/submit";
 
 /** async: true — queued; 202 `{jobId, status: "queued"}` with the reserved credit in meta.usage. */
 async function sendAsync(c: Context<AppEnv>, req: CaptureRequest) {
@@ -24,40 +26,35 @@ async function sendAsync(c: Context<AppEnv>, req: CaptureRequest) {
 }
 
 interface RunOptions extends PrepareOptions {
-  output?: CaptureSpec["output"];
-  /** Store the output in R2 for this many seconds (hosted), inside the credited work. */
-  storeFor?: number;
+  /** With `extract: true` on the JSON route: the article from the same page load. */
+  extract?: RequestedOutput & { kind: "extraction" };
+  storage?: StorageTarget;
 }
 
-/** prepare → reserve a credit → capture (→ store) → commit, refunded if any step fails. */
+/** prepare → the capture pipeline: the spec's format (plus, optionally, its article) from one load. */
 async function run(c: Context<AppEnv>, req: CaptureRequest, options: RunOptions = {}) {
   const auth = c.get("auth");
-  const spec = { ...(await prepareCapture(c.env, auth, req, options)), output: options.output ?? "image" };
-  const started = Date.now();
-  const { value, usage } = await withCredits(auth, 1, async () => {
-    const result = await capture(c.env, spec);
-    const loadTimeMs = Date.now() - started;
-    const stored =
-      options.storeFor === undefined
-        ? null
-        : await storeCapture(c.env, result, { ttlSeconds: options.storeFor, accountId: auth.accountId, context: "hosted capture" });
-    return { result, loadTimeMs, stored };
-  });
-  return { spec, ...value, usage, capturedAt: new Date().toISOString() };
+  const spec = await prepareCapture(c.env, auth, req, options);
+  const outputs: RequestedOutput[] = [{ kind: "image", format: spec.format }];
+  if (options.extract) outputs.push(options.extract);
+  const storage = options.storage ?? { kind: "none" };
+  return runCapture(c.env, auth, { spec, outputs, storage, engine: browserEngine(c.env) });
 }
 
 async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
-  const { spec, result, usage, capturedAt, loadTimeMs } = await run(c, req);
-  const headers = { ...captureHeaders(result, spec, capturedAt, loadTimeMs), ...usageHeaders(usage) };
-  return c.body(result.bytes as Uint8Array<ArrayBuffer>, 200, headers);
+  const captured = await run(c, req);
+  const { result, headers } = imageOutput(captured);
+  return c.body(result.bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, ...usageHeaders(captured.usage) });
 }
 
 /** hosted: true — the output goes to R2 and the caller gets a signed URL valid for cacheTtl. */
 async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
-  const storeFor = req.cacheTtl ?? LIMITS.cacheTtl.default;
-  const { spec, result, stored, usage } = await run(c, req, { handled: ["hosted"], storeFor });
+  const ttlSeconds = req.cacheTtl ?? LIMITS.cacheTtl.default;
+  const storage: StorageTarget = { kind: "hosted", ttlSeconds, prefix: "o", context: "hosted capture" };
+  const captured = await run(c, req, { handled: ["hosted"], storage });
+  const { spec, result, stored } = imageOutput(captured);
   if (!stored) throw new Error("hosted capture returned without its stored output");
-  const data = {
+  const data: HostedCaptureData = {
     url: await signedImageUrl(c.env, publicOrigin(c.env, c.req.url), stored),
     expiresAt: new Date(stored.expires * 1000).toISOString(),
     contentType: result.contentType,
@@ -66,7 +63,7 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
     height: result.height,
     bytesSize: result.bytes.byteLength,
   };
-  return c.json(successBody(c.get("requestId"), data, usage));
+  return c.json(successBody(c.get("requestId"), data, captured.usage));
 }
 
 export const screenshotRoutes = new Hono<AppEnv>()
@@ -85,10 +82,14 @@ export const screenshotRoutes = new Hono<AppEnv>()
   .post("/screenshot/json", authenticate(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
-    const extract = requestedExtraction(req);
+    const format = requestedExtraction(req);
     const handled = ["extract", "extractFormat"] as const;
-    const { spec, result, usage, capturedAt, loadTimeMs } = await run(c, req, { handled, output: extract ? "image+dom" : "image" });
-    const data = captureData(result, spec, capturedAt, loadTimeMs);
-    const extracted = extract ? extractedField(result, spec, extract, loadTimeMs) : {};
-    return c.json(successBody(c.get("requestId"), { ...data, ...extracted }, usage));
+    const extract = format === null ? undefined : ({ kind: "extraction", format, billable: false } as const);
+    const captured = await run(c, req, { handled, extract });
+    const { spec, result } = imageOutput(captured);
+    const data: CaptureJsonData = {
+      ...captureData(result, spec, captured.capturedAt, captured.loadTimeMs),
+      ...(extract ? extractedField(captured.outputs[1]) : {}),
+    };
+    return c.json(successBody(c.get("requestId"), data, captured.usage));
   });

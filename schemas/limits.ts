@@ -1,4 +1,8 @@
-/** Every numeric limit of the service in one place (the spec's Limits table plus our own caps). */
+/**
+ * Every public limit of the service in one place: the spec's Limits table plus our own caps —
+ * sizes, counts, ranges, lifetimes a client can run into. Part of the contract, so it imports
+ * nothing. Internal tuning (timeouts, retry delays, pool sizes) is src/tuning.ts.
+ */
 const MB = 1024 * 1024;
 
 export const LIMITS = {
@@ -54,22 +58,47 @@ export const LIMITS = {
   encoderMaxDeviceSide: { png: 65_535, jpeg: 65_535, webp: 16_383 },
   /** Largest bitmap one capture may encode, in device pixels (2^28, a 1 GiB RGBA bitmap). */
   encoderMaxDevicePixels: 2 ** 28,
-  /** Settlement wait after the auto-scroll of a full-page capture. */
-  fullPageSettleMs: 800,
   /** Largest rendered DOM handed to extraction. */
   domBytes: 10 * MB,
   /** Largest extracted content (the `content` string of an extraction, any format). */
   extractedBytes: 2 * MB,
   /** Largest output we return (images and PDFs). */
   outputBytes: 25 * MB,
-  /** Size of the per-minute rate-limit window. */
-  rateWindowMs: 60_000,
-  /** A credit reservation never settled stops holding credits after this long. */
-  creditReservationTtlMs: 10 * 60_000,
   /** Account display names (admin API). */
   accountNameChars: 100,
   /** Longest target URL (url, logo) the URL guard accepts. */
   urlChars: 8192,
   /** Longest webhookUrl the URL guard accepts. */
   webhookUrlChars: 2048,
+  /** Cookie name plus value, and a cookie path once percent-encoded (what Chromium accepts). */
+  cookieNameValueBytes: 4096,
+  cookieAttributeBytes: 1024,
+  /** Batch URLs accepted by the schema; each plan caps lower (src/accounts/plans.ts batchCap). */
+  batchMaxUrls: 500,
+  /** Job and batch listings: page size by default and at most. */
+  listDefault: 20,
+  listMax: 100,
+  /** Finished jobs and batches are forgotten after this long (their results expire by then). */
+  jobRetentionMs: 30 * 24 * 60 * 60 * 1000,
 } as const;
+
+/** The spec's webhook delivery contract (Events): what a receiver sees and may rely on. */
+export const WEBHOOKS = {
+  /** First attempt plus up to 3 retries (wrangler.toml max_retries = 3). */
+  attempts: 4,
+  /** Retry n waits about base × 3^(n−1) s (5, 15, 45), ±20 % jitter, at most capSeconds. */
+  retryBaseSeconds: 5,
+  retryCapSeconds: 120,
+  jitter: 0.2,
+  /** Each attempt gives up after this long. */
+  timeoutMs: 10_000,
+  /** Receivers reject signatures older than this (the verification helper's default). */
+  replayWindowSeconds: 300,
+  userAgent: "Service-Webhook/1.0",
+} as const;
+
+/** "10 MB", "256 KB": a byte limit as messages state it. */
+export function formatBytes(bytes: number): string {
+  const MB = 1024 * 1024;
+  return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
+}

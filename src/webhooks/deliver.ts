@@ -11,11 +11,18 @@
  */
 import { accountStub } from "../accounts/directory";
 import type { AttemptRecord, WebhookDelivery } from "../accounts/jobs-webhooks";
-import { hmacHex, webhookSecretFor } from "../storage/signing";
-import { WEBHOOKS } from "./constants";
-import { type WebhookMessage, webhookMessage } from "./messages";
-import { checkWebhookUrl } from "./webhook-url";
+import { WEBHOOKS } from "../../schemas/limits";
+import { z } from "zod";
+import { plainId } from "../../schemas/primitives";
+import { webhookSecretFor } from "./keys";
+import { signWebhook } from "./sign";
+import { checkWebhookUrl } from "./url";
 import { log } from "../log";
+import { TUNING } from "../tuning";
+
+/** A `webhooks` queue message: the delivery's id only (its URL, state and body are in the DO). */
+const webhookMessage = z.strictObject({ accountId: plainId, deliveryId: plainId });
+type WebhookMessage = z.infer<typeof webhookMessage>;
 
 export interface WebhookDeps {
   /** Per attempt (10 s); tests shorten it. */
@@ -32,11 +39,6 @@ export function webhookRetryDelay(attempt: number, random: () => number = Math.r
   const base = WEBHOOKS.retryBaseSeconds * 3 ** Math.max(0, attempt - 1);
   const jittered = base * (1 + WEBHOOKS.jitter * (2 * random() - 1));
   return Math.max(1, Math.min(WEBHOOKS.retryCapSeconds, Math.round(jittered)));
-}
-
-/** `x-service-signature`: hex HMAC-SHA256 of `<timestamp>.<raw body>`. */
-export function signWebhook(secret: string, timestamp: number, body: string): Promise<string> {
-  return hmacHex(secret, `${timestamp}.${body}`);
 }
 
 /** Puts deliveries on the `webhooks` queue and marks them queued. */
@@ -130,7 +132,7 @@ export async function handleWebhookDeadLetters(batch: MessageBatch, env: Env): P
       message.ack();
     } catch (err) {
       log("error", "webhooks-dlq: could not record", { deliveryId, error: String(err) });
-      message.retry({ delaySeconds: 30 });
+      message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });
     }
   }
 }

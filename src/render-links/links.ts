@@ -11,10 +11,12 @@
  */
 import { renderPayloadSchema, type RenderPayload } from "../../schemas/render-link";
 import { isAccountId } from "../accounts/keys";
-import { fromBase64, sha256Hex, toBase64 } from "../encoding";
+import { decodeBase64Url, encodeBase64Url } from "../../schemas/base64url";
+import { sha256Hex } from "../encoding";
 import { config } from "../config";
-import { LIMITS } from "../limits";
-import { hmacHex, timingSafeEqualDigests } from "./signing";
+import { LIMITS } from "../../schemas/limits";
+import { hmacHex, timingSafeEqualDigests } from "../signing/hmac";
+import { renderLinkMessage } from "../signing/messages";
 
 /** A link whose signature and expiry were checked; `p` is still undecoded. */
 export interface VerifiedLink {
@@ -39,17 +41,16 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function encodePayload(keyId: string, params: Record<string, unknown>): string {
-  const bytes = new TextEncoder().encode(canonicalJson({ k: keyId, r: params }));
-  return toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64Url(new TextEncoder().encode(canonicalJson({ k: keyId, r: params })));
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The payload of a (verified) p, or null when it is not base64url of UTF-8 JSON of the right shape. */
 export function decodePayload(p: string): RenderPayload | null {
-  if (!BASE64URL.test(p) || p.length % 4 === 1) return null;
+  const bytes = decodeBase64Url(p);
+  if (bytes === null || bytes.length === 0) return null;
   try {
-    const bytes = fromBase64(p.replace(/-/g, "+").replace(/_/g, "/"));
     const json: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
     const parsed = renderPayloadSchema.safeParse(json);
     return parsed.success ? parsed.data : null;
@@ -59,7 +60,7 @@ export function decodePayload(p: string): RenderPayload | null {
 }
 
 function linkSignature(env: Env, link: VerifiedLink): Promise<string> {
-  return hmacHex(config(env).urlSigningSecret, `render:${link.p}.${link.uid}.${link.exp}`);
+  return hmacHex(config(env).urlSigningSecret, renderLinkMessage(link));
 }
 
 /** The full signed URL of a link (used by minting, and by tests to sign arbitrary links). */

@@ -6,25 +6,25 @@
  *
  * A render: decode the signed parameters, check the owner (account exists, minting key still
  * active: else 403), charge the owner 1 credit (refunded on failure), capture with the owner's
- * plan (watermark, plan gates, URL guard re-run), store in R2 + KV for cacheTtl. Results cross
+ * plan (watermark, plan gates, URL guard re-run), store in R2 + KV for cacheTtl — all through
+ * the capture pipeline (src/capture/pipeline/). Results cross
  * RPC as the R2 key and metadata, never the bytes; errors as plain values (classes do not cross).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { renderParamsSchema } from "../../schemas/render-link";
 import type { AuthContext } from "../accounts/auth";
-import { withCredits } from "../accounts/credits";
 import { accountStub } from "../accounts/directory";
 import { PLANS } from "../accounts/plans";
 import { prepareCapture } from "../capture/request";
-import { captureHeaders } from "../capture/response";
-import { capture } from "../capture/service";
-import { ApiError, type ErrorCode, type ErrorDetail } from "../http/errors";
-import { LIMITS } from "../limits";
-import { storageFailed, storeCapture } from "./hosted";
-import { isLive, readEntry, writeEntry, type RenderEntry } from "./render-cache";
-import { decodePayload } from "./render-links";
+import { browserEngine } from "../capture/pipeline/engine";
+import { imageOutput, runCapture } from "../capture/pipeline/pipeline";
+import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
+import { LIMITS } from "../../schemas/limits";
+import { isLive, readEntry, type RenderEntry } from "../storage/render-cache";
+import { decodePayload } from "./links";
 import { log } from "../log";
+import { MESSAGES } from "../messages";
 
 export interface RenderJob {
   cacheKey: string;
@@ -98,18 +98,15 @@ async function renderOnce(env: Env, job: RenderJob): Promise<RenderEntry> {
 
   const spec = await prepareCapture(env, auth, params.data);
   const ttlSeconds = params.data.cacheTtl ?? LIMITS.cacheTtl.default;
-  const { value } = await withCredits(auth, 1, async () => {
-    const started = Date.now();
-    const result = await capture(env, spec);
-    const headers = captureHeaders(result, spec, new Date().toISOString(), Date.now() - started);
-    const stored = await storeCapture(env, result, { ttlSeconds, accountId: job.uid, prefix: "render", context: "render link" });
-    const entry = { r2Key: stored.key, contentType: result.contentType, size: result.bytes.byteLength, expires: stored.expires, headers };
-    await writeEntry(env, job.cacheKey, entry, ttlSeconds).catch((err: unknown) => {
-      throw storageFailed("render link cache entry", err);
-    });
-    return entry;
+  const captured = await runCapture(env, auth, {
+    spec,
+    outputs: [{ kind: "image", format: spec.format }],
+    storage: { kind: "render-cache", ttlSeconds, cacheKey: job.cacheKey, context: "render link" },
+    engine: browserEngine(env),
   });
-  return value;
+  const { stored } = imageOutput(captured);
+  if (!stored?.entry) throw new Error("render link capture returned without its cache entry");
+  return stored.entry;
 }
 
 function toWire(err: unknown): WireError {
@@ -120,7 +117,7 @@ function toWire(err: unknown): WireError {
     return wire;
   }
   log("error", "render link failed", { error: String(err), stack: err instanceof Error ? err.stack : undefined });
-  return { code: "INTERNAL_ERROR", message: "An unexpected error occurred.", status: 500 };
+  return { code: "INTERNAL_ERROR", message: MESSAGES.internalError, status: 500 };
 }
 
 /** The ApiError a failed outcome stands for, on the caller's side of the RPC. */

@@ -5,7 +5,7 @@
  * before EVERY delivery attempt: a name can be re-pointed between the two.
  */
 import { config } from "../config";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { checkHostDns } from "../security/dns";
 import { ipLiteralBlockReason } from "../security/ip";
 import { checkUrl } from "../security/url-guard";

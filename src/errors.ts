@@ -1,6 +1,7 @@
 /**
  * The spec's error vocabulary: one table from code to HTTP status, one error type.
- * Every error a client can see is an `ApiError` thrown from anywhere and rendered by `onError`.
+ * Every error a client can see is an `ApiError` thrown from anywhere and rendered by the app's
+ * `onError`. A leaf: it imports nothing of ours, so every layer may use it.
  */
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";

@@ -1,0 +1,233 @@
+/**
+ * The response contract: every JSON body the service answers with, as zod schemas beside the
+ * request schemas. Handlers type what they return from these (`z.output<…>`), so a shape
+ * changes here first; an SDK or an OpenAPI document can be generated from them.
+ */
+import { z } from "zod";
+import { EXTRACT_FORMATS, FORMATS } from "./capture";
+import { BATCH_STATUSES, JOB_STATUSES } from "./jobs";
+
+const iso = z.iso.datetime();
+
+// ---- The envelope ------------------------------------------------------------------------
+
+export const usageSchema = z.object({
+  /** Credits this request spent. */
+  credits: z.number().int(),
+  /** Credits left this month; null on unlimited plans. */
+  remaining: z.number().int().nullable(),
+});
+export type Usage = z.output<typeof usageSchema>;
+
+export const metaSchema = z.object({ requestId: z.string(), timestamp: iso, usage: usageSchema.optional() });
+export type Meta = z.output<typeof metaSchema>;
+
+export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });
+
+export const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  error: z.object({ code: z.string(), message: z.string(), details: z.array(errorDetailSchema).optional() }),
+  meta: metaSchema,
+});
+
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data, meta: metaSchema });
+}
+
+// ---- Captures ----------------------------------------------------------------------------
+
+/** POST /v1/extract, and `extracted` on a JSON capture. */
+export const extractionSchema = z.object({
+  /** The page the content was read from (after redirects). */
+  url: z.string(),
+  format: z.enum(EXTRACT_FORMATS),
+  content: z.string(),
+  /** Article metadata; "" when the page does not say. */
+  title: z.string(),
+  byline: z.string(),
+  excerpt: z.string(),
+  siteName: z.string(),
+  /** Characters of article text. */
+  length: z.number().int(),
+  loadTimeMs: z.number(),
+});
+export type ExtractionData = z.output<typeof extractionSchema>;
+
+/** POST /v1/screenshot/json. */
+export const captureJsonSchema = z.object({
+  image: z.string(),
+  contentType: z.string(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  format: z.enum(FORMATS),
+  bytesSize: z.number().int(),
+  capturedAt: iso,
+  quality: z.string(),
+  waitStrategy: z.string(),
+  loadTimeMs: z.number(),
+  metadata: z.object({ watermarked: z.literal(true) }).optional(),
+  /** With `extract: true`: the article, or null with `extractionError`. */
+  extracted: extractionSchema.nullable().optional(),
+  extractionError: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type CaptureJsonData = z.output<typeof captureJsonSchema>;
+
+/** POST /v1/screenshot with `hosted: true`. */
+export const hostedCaptureSchema = z.object({
+  url: z.string(),
+  expiresAt: iso,
+  contentType: z.string(),
+  format: z.enum(FORMATS),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytesSize: z.number().int(),
+});
+export type HostedCaptureData = z.output<typeof hostedCaptureSchema>;
+
+/** POST /v1/render/link. */
+export const renderLinkSchema = z.object({
+  url: z.string(),
+  expiresAt: iso,
+  format: z.enum(FORMATS),
+  cacheTtl: z.number().int(),
+});
+export type RenderLinkData = z.output<typeof renderLinkSchema>;
+
+// ---- Async jobs and batches --------------------------------------------------------------
+
+/** 202 of an async capture. */
+export const jobAcceptedSchema = z.object({ jobId: z.string(), status: z.literal("queued") });
+export type JobAccepted = z.output<typeof jobAcceptedSchema>;
+
+/** 202 of POST /v1/screenshot/batch, jobs in `urls` order. */
+export const batchAcceptedSchema = z.object({
+  batchId: z.string(),
+  status: z.literal("queued"),
+  totalJobs: z.number().int(),
+  jobs: z.array(z.object({ jobId: z.string(), url: z.string().nullable(), status: z.literal("queued") })),
+});
+export type BatchAccepted = z.output<typeof batchAcceptedSchema>;
+
+export const webhookStateSchema = z.object({
+  deliveryId: z.string().nullable(),
+  /** pending until delivered or given up on (null delivery id: the event is not due yet). */
+  status: z.enum(["pending", "delivered", "failed"]),
+  delivered: z.boolean(),
+  attempts: z.number().int(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastAttemptAt: iso.nullable(),
+});
+export type WebhookView = z.output<typeof webhookStateSchema>;
+
+/** GET /v1/jobs/:jobId, and each item of GET /v1/jobs. */
+export const jobSchema = z.object({
+  jobId: z.string(),
+  batchId: z.string().nullable(),
+  status: z.enum(JOB_STATUSES),
+  url: z.string().nullable(),
+  format: z.string(),
+  resultUrl: z.string().optional(),
+  error: z.string().nullable(),
+  metadata: z
+    .object({ url: z.string().nullable(), format: z.string(), width: z.number(), height: z.number(), loadTimeMs: z.number() })
+    .optional(),
+  createdAt: iso,
+  startedAt: iso.nullable(),
+  completedAt: iso.nullable(),
+  webhook: webhookStateSchema.optional(),
+});
+export type JobView = z.output<typeof jobSchema>;
+
+export const BATCH_OUTCOMES = ["succeeded", "partial", "failed"] as const;
+
+/** GET /v1/batches/:batchId (with `jobs`), and each item of GET /v1/batches. */
+export const batchSchema = z.object({
+  batchId: z.string(),
+  status: z.enum(BATCH_STATUSES),
+  outcome: z.enum(BATCH_OUTCOMES).nullable(),
+  totalJobs: z.number().int(),
+  completedJobs: z.number().int(),
+  failedJobs: z.number().int(),
+  createdAt: iso,
+  completedAt: iso.nullable(),
+  webhook: webhookStateSchema.optional(),
+  jobs: z.array(jobSchema).optional(),
+});
+export type BatchView = z.output<typeof batchSchema>;
+
+/** GET /v1/jobs and GET /v1/batches: newest first, `nextCursor` null on the last page. */
+export function listingSchema<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+export const jobListingSchema = listingSchema(jobSchema);
+export const batchListingSchema = listingSchema(batchSchema);
+export type Listing<T> = { items: T[]; nextCursor: string | null };
+
+// ---- Account -----------------------------------------------------------------------------
+
+export const PLAN_IDS = ["free", "basic", "starter", "pro", "enterprise"] as const;
+
+export const creditUsageSchema = z.object({
+  /** Credits committed this month. */
+  used: z.number().int(),
+  /** Monthly credits of the plan; null = unlimited. */
+  limit: z.number().int().nullable(),
+  /** Credits still available (limit minus used minus those held); null = unlimited. */
+  remaining: z.number().int().nullable(),
+  unlimited: z.boolean(),
+  /** ISO time of the monthly reset (first day of next UTC month). */
+  resetsAt: iso,
+});
+export type CreditUsage = z.output<typeof creditUsageSchema>;
+
+export const upgradeSchema = z.object({
+  recommendedPlan: z.enum(PLAN_IDS),
+  /** Monthly credits of the recommended plan; null when it is unlimited. */
+  recommendedPlanCredits: z.number().int().nullable(),
+  upgradeUrl: z.string(),
+  manageBillingUrl: z.string(),
+});
+export type UpgradeInfo = z.output<typeof upgradeSchema>;
+
+/** GET /v1/account (alias /v1/usage). */
+export const accountSchema = z.object({
+  plan: z.enum(PLAN_IDS),
+  usage: creditUsageSchema,
+  rateLimitPerMinute: z.number().int(),
+  upgrade: upgradeSchema.nullable(),
+  webhooks: z.object({ signingSecret: z.string() }),
+});
+export type AccountData = z.output<typeof accountSchema>;
+
+/** GET /v1/credential-check. */
+export const credentialCheckSchema = z.object({
+  valid: z.literal(true),
+  accountId: z.string(),
+  plan: z.enum(PLAN_IDS),
+  keyId: z.string(),
+});
+export type CredentialCheckData = z.output<typeof credentialCheckSchema>;
+
+// ---- Service -----------------------------------------------------------------------------
+
+/** GET /health (not enveloped). */
+export const healthSchema = z.object({
+  status: z.literal("ok"),
+  product: z.string(),
+  /** The deployment's version id ("local" in development). */
+  version: z.string(),
+  timestamp: iso,
+});
+export type Health = z.output<typeof healthSchema>;
+
+/** GET / (not enveloped): the service index, every route that exists. */
+export const serviceIndexSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  docs: z.string(),
+  health: z.string(),
+  endpoints: z.record(z.string(), z.string()),
+});
+export type ServiceIndex = z.output<typeof serviceIndexSchema>;

@@ -1,0 +1,183 @@
+/**
+ * The capture pipeline: the ONE way a capture runs, whoever asks — the sync routes, render
+ * links, the job consumer (and artifacts and watch runs next).
+ *
+ *   caller + prepared spec + requested outputs + storage target + engine
+ *     → reserve one credit per billable output (charged runs)
+ *     → the engine loads the page ONCE and renders every output
+ *     → per output: extraction (DOM outputs), storage (hosted R2 / render cache)
+ *     → commit the credits of the outputs that succeeded, refund the rest
+ *     → per-output results with one `loadTimeMs`
+ *
+ * `loadTimeMs` is defined here, once: the milliseconds from handing the spec to the engine to
+ * its answer — loading the page, its waits and page controls, and rendering every requested
+ * output. Credit round trips, storage and response shaping are outside it, so the number means
+ * the same on every route (x-service-load-time-ms, `loadTimeMs` in JSON, job metadata).
+ *
+ * Nothing else reserves credits for, calls an engine for, or stores a capture.
+ */
+import type { ExtractFormat } from "../../../schemas/extract";
+import type { ExtractionData, Usage } from "../../../schemas/responses";
+import type { AuthContext } from "../../accounts/auth";
+import { withCredits } from "../../accounts/credits";
+import { ApiError } from "../../errors";
+import { extractFromCapture } from "../../extract/request";
+import type { CaptureResult, PageCapture } from "../capture";
+import { failureToApiError, type CaptureFailure } from "../failures";
+import { captureHeaders } from "../response";
+import type { CaptureSpec, Format } from "../spec";
+import type { CaptureEngine } from "./engine";
+import { storeResult, type StorageTarget, type Stored } from "./storage";
+
+export type RequestedOutput =
+  /** An image or PDF of the page: always billable. */
+  | { kind: "image"; format: Format }
+  /** Reader-mode content of the page's DOM; billable when it is what the caller buys (POST /v1/extract). */
+  | { kind: "extraction"; format: ExtractFormat; billable: boolean };
+
+export interface PipelineInput {
+  spec: CaptureSpec;
+  outputs: RequestedOutput[];
+  storage: StorageTarget;
+  engine: CaptureEngine;
+}
+
+/** Why one output failed: the error its caller answers with; `transient` if a retry may cure it. */
+export interface OutputFailure {
+  error: ApiError;
+  transient: boolean;
+}
+
+export type OutputResult =
+  | {
+      kind: "image";
+      ok: true;
+      /** The spec as this output's format saw it (format, quality). */
+      spec: CaptureSpec;
+      result: CaptureResult;
+      /** The capture headers of this output (x-screenshot-*, x-service-*). */
+      headers: Record<string, string>;
+      stored: Stored | null;
+    }
+  | { kind: "extraction"; ok: true; data: ExtractionData }
+  | { kind: RequestedOutput["kind"]; ok: false; failure: OutputFailure };
+
+export interface PipelineRun {
+  outputs: OutputResult[];
+  loadTimeMs: number;
+  capturedAt: string;
+}
+
+/** A run charged to its caller: one credit per billable output, committed or refunded each. */
+export async function runCapture(env: Env, caller: AuthContext, input: PipelineInput): Promise<PipelineRun & { usage: Usage }> {
+  const billable = input.outputs.filter((o) => o.kind === "image" || o.billable).length;
+  if (billable === 0) throw new Error("runCapture: no billable output requested");
+  const { value, usage } = await withCredits(caller, billable, () => execute(env, caller.accountId, input), (run) =>
+    run.outputs.filter((o, i) => o.ok && isBillable(input.outputs[i])).length,
+  );
+  return { ...value, usage };
+}
+
+/**
+ * A run whose credits were reserved when its job was admitted (async jobs): they settle with
+ * the job's guarded transition in the Account DO, atomically with its state, so a duplicate
+ * queue delivery can never charge twice.
+ */
+export function runPrepaidCapture(env: Env, accountId: string, input: PipelineInput): Promise<PipelineRun> {
+  return execute(env, accountId, input);
+}
+
+function isBillable(output: RequestedOutput | undefined): boolean {
+  return output !== undefined && (output.kind === "image" || output.billable);
+}
+
+async function execute(env: Env, accountId: string, input: PipelineInput): Promise<PipelineRun> {
+  const { spec, outputs } = input;
+  const formats = outputs.flatMap((o) => (o.kind === "image" ? [o.format] : []));
+  const dom = outputs.some((o) => o.kind === "extraction");
+  const started = Date.now();
+  const outcome = await input.engine.capture({ ...spec, outputs: { formats, dom } });
+  const loadTimeMs = Date.now() - started;
+  const capturedAt = new Date().toISOString();
+  if (!outcome.ok) {
+    const failure = fromCapture(outcome.failure);
+    return { outputs: outputs.map((o) => ({ kind: o.kind, ok: false, failure })), loadTimeMs, capturedAt };
+  }
+  const page = outcome.result;
+  let image = 0;
+  const results = await Promise.all(
+    outputs.map((requested): Promise<OutputResult> | OutputResult => {
+      if (requested.kind === "extraction") return extractionResult(page, spec, requested.format, loadTimeMs);
+      const rendered = page.outputs[image++];
+      if (!rendered) throw new Error("capture engine returned fewer outputs than requested");
+      if (!rendered.ok) return { kind: "image", ok: false, failure: fromCapture(rendered.failure) };
+      const { format, ...shot } = rendered.output;
+      const { outputs: _all, ...facts } = page;
+      const result: CaptureResult = { ...facts, ...shot };
+      const formatSpec: CaptureSpec = format === spec.format ? spec : { ...spec, format };
+      return store(env, input.storage, { accountId, spec: formatSpec, result, capturedAt, loadTimeMs });
+    }),
+  );
+  return { outputs: results, loadTimeMs, capturedAt };
+}
+
+function fromCapture(failure: CaptureFailure): OutputFailure {
+  return { error: failureToApiError(failure), transient: failure.transient };
+}
+
+/** Reads the article out of the page's DOM; no article (422) or too large (413) fails this output only. */
+export function extractionResult(
+  page: Pick<PageCapture, "html" | "finalUrl">,
+  spec: CaptureSpec,
+  format: ExtractFormat,
+  loadTimeMs: number,
+): OutputResult {
+  try {
+    return { kind: "extraction", ok: true, data: extractFromCapture(page, spec, format, loadTimeMs) };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { kind: "extraction", ok: false, failure: { error: err, transient: false } };
+  }
+}
+
+async function store(
+  env: Env,
+  target: StorageTarget,
+  item: { accountId: string; spec: CaptureSpec; result: CaptureResult; capturedAt: string; loadTimeMs: number },
+): Promise<OutputResult> {
+  const { spec, result } = item;
+  const headers = captureHeaders(result, spec, item.capturedAt, item.loadTimeMs);
+  if (target.kind === "none") return { kind: "image", ok: true, spec, result, headers, stored: null };
+  try {
+    const stored = await storeResult(env, target, { result, accountId: item.accountId, headers });
+    return { kind: "image", ok: true, spec, result, headers, stored };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { kind: "image", ok: false, failure: { error: err, transient: true } };
+  }
+}
+
+/** The image output at `index`, or its failure thrown as the caller's answer. */
+export function imageOutput(run: PipelineRun, index = 0): Extract<OutputResult, { kind: "image"; ok: true }> {
+  const output = run.outputs[index];
+  if (!output) throw new Error(`no output ${index} in this run`);
+  if (!output.ok) throw output.failure.error;
+  if (output.kind !== "image") throw new Error(`output ${index} is not an image`);
+  return output;
+}
+
+/**
+ * `extracted` for a JSON capture. The customer paid for the screenshot too, so an extraction
+ * that fails (no article, over the size cap) does not fail the capture: `extracted` is null and
+ * `extractionError` carries the code and message POST /v1/extract would have answered with.
+ */
+export type ExtractedField =
+  | { extracted: ExtractionData }
+  | { extracted: null; extractionError: { code: string; message: string } };
+
+export function extractedField(output: OutputResult | undefined): ExtractedField {
+  if (output?.kind !== "extraction") throw new Error("no extraction output in this run");
+  if (output.ok) return { extracted: output.data };
+  const { code, message } = output.failure.error;
+  return { extracted: null, extractionError: { code, message } };
+}

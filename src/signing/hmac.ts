@@ -1,0 +1,45 @@
+/**
+ * The HMAC primitive and constant-time comparison, shared by signed URLs, render links,
+ * webhooks and key checks. A leaf (only src/encoding.ts); WebCrypto only, so the receiver-side
+ * webhook verifier (src/webhooks/verify.ts) runs on it outside Workers too.
+ */
+import { toHex } from "../encoding";
+
+const encoder = new TextEncoder();
+
+/** HMAC-SHA256 of `message` under `secret`, hex encoded. */
+export async function hmacHex(secret: string, message: string | Uint8Array): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const bytes = typeof message === "string" ? encoder.encode(message) : new Uint8Array(message);
+  return toHex(await crypto.subtle.sign("HMAC", key, bytes));
+}
+
+/**
+ * Compares two strings of public length (e.g. hex digests) in time that depends on their length
+ * only; different lengths are simply unequal. Plain code, so it runs wherever WebCrypto does.
+ */
+export function timingSafeEqualDigests(a: string, b: string): boolean {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  let diff = x.byteLength ^ y.byteLength;
+  for (let i = 0; i < x.byteLength; i++) diff |= (x[i] ?? 0) ^ (y[i % Math.max(1, y.byteLength)] ?? 0);
+  return diff === 0;
+}
+
+/**
+ * Compares two secrets in time independent of their contents. Both sides are hashed first, so
+ * the comparison also takes the same time whatever their lengths.
+ */
+export async function timingSafeEqualStrings(a: string, b: string): Promise<boolean> {
+  const [da, db] = await Promise.all([
+    crypto.subtle.digest("SHA-256", encoder.encode(a)),
+    crypto.subtle.digest("SHA-256", encoder.encode(b)),
+  ]);
+  return timingSafeEqualDigests(toHex(da), toHex(db));
+}

@@ -1,0 +1,38 @@
+/**
+ * Internal tuning: timeouts, retry delays, pool sizes, lifetimes of internal records. Not part
+ * of the contract (public limits are schemas/limits.ts); change these freely. Queue retry
+ * counts must agree with wrangler.toml's `max_retries`.
+ */
+export const TUNING = {
+  /** BrowserHost: contexts in flight per browser (Cloudflare's guidance: a few per browser). */
+  browserContextsInFlight: 4,
+  /** BrowserHost: close the browser after this long without a capture. */
+  browserIdleCloseMs: 10 * 60_000,
+  /** BrowserHost: session keep-alive asked of the binding (its maximum), and the alarm period. */
+  browserKeepAliveMs: 600_000,
+  browserAlarmEveryMs: 60_000,
+  /** Settlement wait after the auto-scroll of a full-page capture. */
+  fullPageSettleMs: 800,
+  /** Size of the per-minute rate-limit window. */
+  rateWindowMs: 60_000,
+  /** A credit reservation never settled stops holding credits after this long. */
+  creditReservationTtlMs: 10 * 60_000,
+  /** Credits of a queued job stay held this long if it is never settled. */
+  jobReservationTtlMs: 24 * 60 * 60 * 1000,
+  /** Job R2 documents (the CaptureSpec) expire after this long (the sweep deletes them). */
+  jobDocumentTtlSeconds: 7 * 24 * 60 * 60,
+  /** A capture job is tried at most this often: the first attempt plus 2 retries (max_retries = 2). */
+  captureAttempts: 3,
+  /** Backoff before capture retry n (1-based): base × 3^(n−1) seconds. */
+  captureRetryBaseSeconds: 5,
+  /** Parallel URL checks and R2 writes while admitting a batch. */
+  submitConcurrency: 8,
+  /** Messages per Queues sendBatch call (the platform's limit). */
+  queueSendBatch: 100,
+  /** A dead-letter message whose record could not be updated is retried after this long. */
+  deadLetterRetrySeconds: 30,
+  /** A webhook delivery emitted but still not queued this long after is taken as stranded. */
+  webhookStrandedAfterMs: 60_000,
+  /** Objects the hourly sweep looks at per run. */
+  sweepMaxObjects: 10_000,
+} as const;

@@ -1,0 +1,34 @@
+/**
+ * Webhook event bodies (spec: Events), built from a finished job or batch as the read-outs
+ * show it. The Account DO rebuilds the body at each attempt: the same bytes every time, since
+ * a finished record no longer changes.
+ */
+import type { BatchView, JobView } from "../../schemas/responses";
+
+export type WebhookEvent = "job.completed" | "job.failed" | "batch.completed";
+
+/** `job.completed {jobId, status, resultUrl, metadata, completedAt}` or `job.failed {…, error}`. */
+export function jobEvent(event: WebhookEvent, job: JobView): Record<string, unknown> {
+  return event === "job.completed"
+    ? { event, jobId: job.jobId, status: job.status, resultUrl: job.resultUrl, metadata: job.metadata, completedAt: job.completedAt }
+    : { event, jobId: job.jobId, status: job.status, error: job.error, completedAt: job.completedAt };
+}
+
+/** `batch.completed`: the counts, the outcome and every job (no per-job events for batches). */
+export function batchEvent(event: WebhookEvent, batch: BatchView): Record<string, unknown> {
+  return {
+    event,
+    batchId: batch.batchId,
+    status: batch.status,
+    outcome: batch.outcome,
+    totalJobs: batch.totalJobs,
+    completedJobs: batch.completedJobs,
+    failedJobs: batch.failedJobs,
+    completedAt: batch.completedAt,
+    jobs: (batch.jobs ?? []).map((j) =>
+      j.status === "completed"
+        ? { jobId: j.jobId, url: j.url, status: j.status, resultUrl: j.resultUrl }
+        : { jobId: j.jobId, url: j.url, status: j.status, error: j.error },
+    ),
+  };
+}
