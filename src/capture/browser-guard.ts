@@ -132,24 +132,29 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
     // be attached twice — as related to the page and as a child of a frame — and the second
     // attachment finds it running after we hardened and resumed it: that one is fine.)
     if (isWorker && event.waitingForDebugger) heldWorkers.set(targetInfo.targetId, contextId);
-    else if (isWorker && !heldWorkers.has(targetInfo.targetId)) flag(contextId, "worker ran before it was hardened");
-    const hardened = isWorker
-      ? session.send("Runtime.evaluate", { expression: workerHardening }).then((r) => r.exceptionDetails === undefined, () => false)
-      : Promise.resolve(true);
-    void Promise.all([hardened, Promise.allSettled(setup)]).then(async ([ok]) => {
-      if (!ok) {
-        // Fail closed: a worker we could not harden never runs, and its capture is refused.
-        flag(contextId, "worker not hardened");
+    else if (isWorker && !heldWorkers.has(targetInfo.targetId)) flag(contextId, `worker ran before it was hardened (${targetInfo.url.slice(0, 200)})`);
+    /**
+     * "hardened" | "threw" (our script failed in the worker) | "gone" (no answer: the worker
+     * ended, e.g. its script failed to load). Only a hardened worker is resumed. One that threw
+     * is closed and taints its capture; one that is gone stays paused by this session, which
+     * Chromium honours (a worker starts only when every session that paused it resumes it).
+     */
+    const hardening: Promise<"hardened" | "threw" | "gone"> = isWorker
+      ? session.send("Runtime.evaluate", { expression: workerHardening }).then((r) => (r.exceptionDetails === undefined ? "hardened" : "threw"), () => "gone")
+      : Promise.resolve("hardened");
+    void Promise.all([hardening, Promise.allSettled(setup)]).then(async ([state]) => {
+      if (state === "threw") {
+        flag(contextId, `worker hardening failed (${targetInfo.url.slice(0, 200)})`);
         await raw(relatedSession)("Target.closeTarget", { targetId: targetInfo.targetId }).catch(() => {});
         return;
       }
-      if (event.waitingForDebugger) await session.send("Runtime.runIfWaitingForDebugger").catch(() => {});
+      if (state === "hardened" && event.waitingForDebugger) await session.send("Runtime.runIfWaitingForDebugger").catch(() => {});
     });
   };
 
   /** A speculative load (prefetch/prerender) the page-level removal did not stop. */
   const speculated = (contextId: string | undefined, url: string) => {
-    if (!checkUrl(url, "navigation", allowlist).ok) flag(contextId, "speculative load of a refused URL");
+    if (!checkUrl(url, "navigation", allowlist).ok) flag(contextId, `speculative load of a refused URL (${url.slice(0, 200)})`);
   };
 
   relatedSession.on("Target.attachedToTarget", onAttached);
@@ -216,10 +221,10 @@ async function targetIdOf(page: Page, browserContextId: string): Promise<string>
 /** Why a response must not be used: it came from a blocked address, or from a refused URL. */
 export function responseViolation(response: Protocol.Network.Response, allowlist: ReadonlySet<string>): string | null {
   const { remoteIPAddress: ip, remotePort: port } = response;
-  if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, allowlist)) return "response from a blocked address";
+  if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, allowlist)) return `response from a blocked address (${ip}:${port})`;
   const scheme = response.url.slice(0, response.url.indexOf(":") + 1);
   if ((scheme === "http:" || scheme === "https:") && !checkUrl(response.url, "subresource", allowlist).ok) {
-    return "response from a refused URL";
+    return `response from a refused URL (${response.url.slice(0, 200)})`;
   }
   return null;
 }

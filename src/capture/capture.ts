@@ -7,6 +7,7 @@
  */
 import type { Browser, Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../schemas/limits";
+import { log } from "../log";
 import { TUNING } from "../tuning";
 import type { BrowserGuard, ContextWatch } from "./browser-guard";
 import { CONSENT_WALL_CSS } from "./consent-walls";
@@ -84,15 +85,22 @@ async function capturePage(
   watch: ContextWatch,
 ): Promise<PageCapture> {
   const [tracker] = await Promise.all([preparePage(page, spec, policy, defaultUserAgent), watch.ready]);
-  const tainted = () => tracker.mainBlocked || tracker.violation !== null || watch.violation() !== null;
+  /** Why the page must not become output (logged, never returned), or null. */
+  const taint = () => tracker.violation ?? watch.violation() ?? (tracker.mainBlocked ? "main-frame navigation refused" : null);
+  const refuse = (reason: string) => {
+    log("warn", "capture refused by the browser guard", { reason });
+    return new CaptureError(failures.unreachable());
+  };
   try {
     return await captureLoaded(page, spec, tracker, () => {
-      if (tainted()) throw new CaptureError(failures.unreachable());
+      const reason = taint();
+      if (reason !== null) throw refuse(reason);
     });
   } catch (err) {
     // A main-frame navigation the guard refused after load replaces the document (and breaks
     // whatever was running in it): the target could not be reached, not an internal error.
-    if (!(err instanceof CaptureError) && tainted()) throw new CaptureError(failures.unreachable());
+    const reason = err instanceof CaptureError ? null : taint();
+    if (reason !== null) throw refuse(reason);
     throw err;
   }
 }

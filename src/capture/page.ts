@@ -112,7 +112,7 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
     // our DNS check and then resolved to a private address (rebinding) taints the capture.
     const { ip, port } = response.remoteAddress();
     if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, policy.allowlist)) {
-      tracker.violation ??= "response from a blocked address";
+      tracker.violation ??= `response from a blocked address (${ip}:${port}, ${response.url().slice(0, 200)})`;
       if (main) tracker.mainBlocked = true;
     }
     if (main) tracker.mainResponded = true;
