@@ -1,0 +1,100 @@
+/**
+ * The branded document an artifact renders: our markdown typography (or the caller's HTML as a
+ * body fragment) inside a page we build — a header bar (logo + header text) and a footer on the
+ * PNG, the same as running header/footer templates on every PDF page (where the bars are hidden
+ * by print CSS). Every branding value reaching markup is escaped; the accent colour and the logo
+ * (a data: URI) were validated before they got here.
+ */
+import type { ArtifactFont } from "../../schemas/artifact";
+import { fontStacks, markdownStyles } from "../capture/markdown-theme";
+
+export interface Theme {
+  title: string;
+  accent: string;
+  font: ArtifactFont;
+  /** The logo as a data: URI, or null. */
+  logo: string | null;
+  /** Branding texts after Mustache: plain text with PAGE / PAGES marks where `{{page}}`/`{{pages}}` stood. */
+  header: string | null;
+  footer: string | null;
+}
+
+/** Where the running page numbers go: placeholders in the filled branding text. */
+export const PAGE = "\uE000page\uE000";
+export const PAGES = "\uE000pages\uE000";
+
+const SERIF = `Georgia, "Times New Roman", "Noto Serif", serif`;
+
+export function fontFamily(font: ArtifactFont): string {
+  const stacks = fontStacks();
+  return font === "serif" ? SERIF : font === "mono" ? stacks.mono : stacks.sans;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Branding text as markup: escaped, page marks replaced (`1` on the PNG; Chromium's spans on the PDF). */
+function textMarkup(text: string, pdf: boolean): string {
+  const page = pdf ? '<span class="pageNumber"></span>' : "1";
+  const pages = pdf ? '<span class="totalPages"></span>' : "1";
+  return escapeHtml(text).replaceAll(PAGE, page).replaceAll(PAGES, pages);
+}
+
+/** Branding text with its page marks removed (titles). */
+export function plainText(text: string): string {
+  return text.replaceAll(PAGE, "").replaceAll(PAGES, "").replace(/\s+/g, " ").trim();
+}
+
+function themeCss(theme: Theme): string {
+  return `
+:root { --accent: ${theme.accent}; --link: ${theme.accent}; --rule: ${theme.accent}; }
+body { font-family: ${fontFamily(theme.font)}; display: flex; flex-direction: column; min-height: 100vh; }
+main.markdown-body { flex: 1 0 auto; width: 100%; }
+h1, h2, h3, h4, h5, h6 { color: var(--accent); }
+h1 { border-bottom: 3px solid var(--accent); }
+h2 { border-bottom: 2px solid var(--accent); }
+th { background: var(--accent); color: #fff; }
+.artifact-header { display: flex; align-items: center; gap: 12px; min-height: 56px; padding: 8px 24px;
+  background: var(--accent); color: #fff; font-weight: 600; -webkit-print-color-adjust: exact; }
+.artifact-logo { display: block; height: 40px; width: auto; image-rendering: pixelated; }
+.artifact-footer { padding: 8px 24px; border-top: 2px solid var(--accent); font-size: 12px; color: var(--muted); }
+.page-break { break-after: page; height: 0; }
+@media print { .artifact-header, .artifact-footer { display: none; } }`;
+}
+
+/** The whole document the browser loads: `body` is converted Markdown or the caller's HTML fragment. */
+export function artifactDocument(body: string, theme: Theme): string {
+  const logo = theme.logo ? `<img class="artifact-logo" src="${theme.logo}" alt="">` : "";
+  const header =
+    logo || theme.header ? `<header class="artifact-header">${logo}<span>${theme.header ? textMarkup(theme.header, false) : ""}</span></header>` : "";
+  const footer = theme.footer ? `<footer class="artifact-footer">${textMarkup(theme.footer, false)}</footer>` : "";
+  return [
+    "<!DOCTYPE html>",
+    '<html lang="en" class="light">',
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(theme.title)}</title>`,
+    `<style>${markdownStyles(false)}${themeCss(theme)}</style>`,
+    "</head>",
+    `<body>${header}<main class="markdown-body">\n${body}\n</main>${footer}</body>`,
+    "</html>",
+  ].join("\n");
+}
+
+const TEMPLATE_STYLE = (theme: Theme) =>
+  `width:100%;margin:0 0.6in;font-size:9px;font-family:${fontFamily(theme.font).replaceAll('"', "'")};color:#444;` +
+  "display:flex;align-items:center;gap:8px;-webkit-print-color-adjust:exact;";
+
+/** Chromium print templates: the header (logo + text, an accent rule) and the footer on every PDF page. */
+export function pdfTemplates(theme: Theme): { header: string | null; footer: string | null } {
+  const style = TEMPLATE_STYLE(theme);
+  const logo = theme.logo ? `<img src="${theme.logo}" style="height:18px;width:auto;">` : "";
+  const header =
+    logo || theme.header
+      ? `<div style="${style}padding-bottom:4px;border-bottom:1px solid ${theme.accent};">${logo}<span>${theme.header ? textMarkup(theme.header, true) : ""}</span></div>`
+      : null;
+  const footer = theme.footer ? `<div style="${style}justify-content:center;">${textMarkup(theme.footer, true)}</div>` : null;
+  return { header, footer };
+}
