@@ -66,6 +66,8 @@ export const artifactRequestSchema = z
       .refine((f) => new Set(f).size === f.length, "Formats must be distinct.")
       .optional(),
     title: textLine.optional(),
+    /** A linked table of contents after the first heading. */
+    toc: z.boolean().optional(),
     branding: brandingSchema.optional(),
     pageSetup: pageSetupSchema.optional(),
     data: dataSchema.optional(),

@@ -34,6 +34,43 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+
+/** A heading's inner HTML as plain text: tags removed, the common entities decoded, spaces folded. */
+export function headingText(inner: string): string {
+  return inner
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e)
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+const HEADING = /<h([1-3])((?:\s[^>]*)?)>([\s\S]*?)<\/h\1>/gi;
+
+/**
+ * `toc: true`: ids on the h1–h3 headings that have none, and a linked table of contents of the
+ * headings after the first one, placed right after it (PDF links become internal links).
+ */
+export function withToc(html: string): string {
+  const entries: Array<{ id: string; level: number; text: string }> = [];
+  let n = 0;
+  const withIds = html.replace(HEADING, (whole, level: string, attrs: string, inner: string) => {
+    const existing = /\sid\s*=\s*"([^"]*)"/i.exec(attrs)?.[1];
+    const id = existing ?? `section-${++n}`;
+    entries.push({ id, level: Number(level), text: headingText(inner) });
+    return existing !== undefined ? whole : `<h${level}${attrs} id="${id}">${inner}</h${level}>`;
+  });
+  if (entries.length < 2) return withIds;
+  const items = entries
+    .slice(1)
+    .map((e) => `<li class="toc-level-${e.level}"><a href="#${escapeHtml(e.id)}">${escapeHtml(e.text)}</a></li>`)
+    .join("");
+  const nav = `<nav class="artifact-toc"><p><strong>Contents</strong></p><ol>${items}</ol></nav>`;
+  const end = withIds.search(/<\/h[1-3]>/i);
+  const close = withIds.indexOf(">", end) + 1;
+  return `${withIds.slice(0, close)}\n${nav}\n${withIds.slice(close)}`;
+}
+
 /** Branding text as markup: escaped, page marks replaced (`1` on the PNG; Chromium's spans on the PDF). */
 function textMarkup(text: string, pdf: boolean): string {
   const page = pdf ? '<span class="pageNumber"></span>' : "1";
@@ -60,6 +97,8 @@ th { background: var(--accent); color: #fff; }
 .artifact-logo { display: block; height: 40px; width: auto; image-rendering: pixelated; }
 .artifact-footer { padding: 8px 24px; border-top: 2px solid var(--accent); font-size: 12px; color: var(--muted); }
 .page-break { break-after: page; height: 0; }
+.artifact-toc ol { list-style: none; padding-left: 0; }
+.artifact-toc .toc-level-3 { padding-left: 1.5em; }
 @media print { .artifact-header, .artifact-footer { display: none; } }`;
 }
 

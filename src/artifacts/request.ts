@@ -14,7 +14,7 @@ import { renderTemplate } from "../capture/mustache/render";
 import { watermarkFor } from "../capture/request";
 import { toCaptureSpec, type CaptureSpec } from "../capture/spec";
 import { ApiError } from "../errors";
-import { artifactDocument, PAGE, PAGES, pdfTemplates, plainText, type Theme } from "./document";
+import { artifactDocument, headingText, PAGE, PAGES, pdfTemplates, plainText, withToc, type Theme } from "./document";
 import { fetchLogo } from "./logo";
 
 export interface PreparedArtifact {
@@ -51,25 +51,21 @@ function asContent<T>(convert: () => T): T {
   }
 }
 
-/** The text of the first h1–h6 of converted content, tags and entities stripped. */
+/** The text of the first h1–h6 of converted content. */
 function firstHeading(html: string): string | null {
   const m = /<h[1-6]\b[^>]*>([\s\S]*?)<\/h[1-6]>/i.exec(html);
-  if (!m?.[1]) return null;
-  const text = m[1]
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => UNESCAPE[e] ?? e)
-    .replace(/\s+/g, " ")
-    .trim();
+  const text = m?.[1] ? headingText(m[1]) : "";
   return text === "" ? null : text.slice(0, LIMITS.artifactTextChars);
 }
 
 export async function prepareArtifact(env: Env, auth: AuthContext, req: ArtifactRequest): Promise<PreparedArtifact> {
   const { data, branding = {}, pageSetup = {} } = req;
   const source = data === undefined ? req.content : renderTemplate(req.content, data, "content");
-  const body =
+  const converted =
     (req.inputFormat ?? "markdown") === "markdown"
       ? asContent(() => markdownToHtml(source.replace(PAGE_BREAK, '\n<div class="page-break"></div>\n')))
       : source;
+  const body = req.toc === true ? withToc(converted) : converted;
   const header = fillText(branding.header, data, "branding.header");
   const footer = fillText(branding.footer, data, "branding.footer");
   const titleText = fillText(req.title, data, "title");

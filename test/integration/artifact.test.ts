@@ -180,6 +180,33 @@ function accentRows(img: Decoded, x: number): number[] {
   return rows;
 }
 
+describe("artifact PDF extras: table of contents, metadata, tagged output", () => {
+  it("toc: true inserts linked contents after the first heading; title, creation date set, tagged (marked) PDF", async () => {
+    const cap = await Capturer.create("pro");
+    const { res, body } = await artifact(cap, {
+      content: "# Guide\n\nIntro.\n\n## Install\n\nStep.\n\n### Options\n\nMore.\n\n## Use\n\nDone.",
+      toc: true,
+      formats: ["pdf"],
+      title: "The {{name}} guide",
+      data: { name: "Acme" },
+    });
+    expect(res.status).toBe(200);
+    expect(body.data?.title).toBe("The Acme guide");
+    const doc = await getDocumentProxy(await fetchBytes(body.data?.pdfUrl ?? ""));
+    const { text } = await extractText(doc, { mergePages: true });
+    expect(text).toMatch(/Guide[\s\S]*Contents[\s\S]*Install[\s\S]*Options[\s\S]*Use[\s\S]*Intro/);
+    const links = (await (await doc.getPage(1)).getAnnotations()) as Array<{ subtype: string; dest?: unknown; url?: string }>;
+    const internal = links.filter((a) => a.subtype === "Link" && a.dest !== undefined && a.url === undefined);
+    expect(internal.length).toBeGreaterThanOrEqual(3);
+    const { info } = (await doc.getMetadata()) as { info: Record<string, unknown> };
+    expect(info.Title).toBe("The Acme guide");
+    expect(String(info.CreationDate)).toMatch(/^D:\d{14}/);
+    const catalog = (await doc.getMarkInfo()) as { Marked?: boolean } | null;
+    expect(catalog?.Marked).toBe(true);
+    expect(body.meta.usage?.credits).toBe(1);
+  });
+});
+
 const TITLE = `<script>alert(1)</script><img src=x onerror=alert(2)>`;
 
 describe("artifact security: hostile content never escapes the guard or reaches the share page", () => {
