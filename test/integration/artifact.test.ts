@@ -198,7 +198,7 @@ describe("artifact PDF extras: table of contents, metadata, tagged output", () =
     const links = (await (await doc.getPage(1)).getAnnotations()) as Array<{ subtype: string; dest?: unknown; url?: string }>;
     const internal = links.filter((a) => a.subtype === "Link" && a.dest !== undefined && a.url === undefined);
     expect(internal.length).toBeGreaterThanOrEqual(3);
-    const { info } = (await doc.getMetadata()) as { info: Record<string, unknown> };
+    const info = (await doc.getMetadata()).info as { Title?: string; CreationDate?: string };
     expect(info.Title).toBe("The Acme guide");
     expect(String(info.CreationDate)).toMatch(/^D:\d{14}/);
     const catalog = (await doc.getMarkInfo()) as { Marked?: boolean } | null;
