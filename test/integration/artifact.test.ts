@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { parseHTML } from "linkedom";
-import { extractText, getDocumentProxy } from "unpdf";
+import { extractText, getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { artifactRequestSchema } from "../../schemas/artifact";
 import { artifactSchema } from "../../schemas/responses";
@@ -126,6 +126,12 @@ describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
       return [o.title, ...(o.items as Array<{ title: string; items: unknown[] }>).map(flat)];
     }));
     for (const heading of ["Quarterly report", "Details", "Appendix"]) expect(titles).toContain(heading);
+    // Page 2's content has no image: an image painted there is the logo in the running header.
+    const { OPS } = await getResolvedPDFJS();
+    const painted = (await (await doc.getPage(2)).getOperatorList()).fnArray.filter(
+      (op) => op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject,
+    );
+    expect(painted.length).toBeGreaterThanOrEqual(1);
   });
 
   it("PNG: 1200×630, the accent header bar, the logo's pixels where it sits, the accent heading rule", async () => {
