@@ -9,15 +9,15 @@ import { parseHTML } from "linkedom";
 import { extractText, getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { artifactRequestSchema } from "../../schemas/artifact";
-import { artifactSchema } from "../../schemas/responses";
+import { artifactSchema, successEnvelope } from "../../schemas/responses";
 import { PLANS } from "../../src/accounts/plans";
 import { createArtifact } from "../../src/artifacts/artifact";
 import { browserEngine } from "../../src/capture/pipeline/engine";
 import { failures } from "../../src/capture/failures";
 import { accountDo } from "../helpers/account-do";
-import { createAccount } from "../helpers/accounts";
+import { createAccount, describeAuthCases } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";
-import { BASE, call, canaryLog, CANARY, envelope, FIXTURES, fixtureLog, runId } from "../helpers/http";
+import { BASE, call, canaryLog, CANARY, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
 import { decodeImage, type Decoded, type Rgb } from "../helpers/images";
 
 const ACCENT: Rgb = [10, 124, 255];
@@ -84,7 +84,7 @@ describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
     });
     expect(res.status).toBe(200);
     expect(body.success).toBe(true);
-    data = artifactSchema.parse(body.data);
+    data = successEnvelope(artifactSchema).strict().parse(body).data;
     usage = body.meta.usage;
   });
 
@@ -259,6 +259,10 @@ describe("artifact security: hostile content never escapes the guard or reaches 
     expect(near(img.pixel(5, 5), ACCENT)).toBe(true);
     expect(body.data?.title).toBe("Fragment");
   });
+});
+
+describe("artifact authentication", () => {
+  describeAuthCases((headers) => postJson("/v1/artifact", { content: "" }, headers));
 });
 
 describe("artifact validation: 400 naming the field, before any credit", () => {
