@@ -11,8 +11,8 @@ import { cssLength, hasControlChars, intIn, maxBytes, maxChars, NOT_EMPTY, numbe
 export const ARTIFACT_FORMATS = ["pdf", "png"] as const;
 export const INPUT_FORMATS = ["markdown", "html"] as const;
 export const ORIENTATIONS = ["portrait", "landscape"] as const;
-/** Font families that ship with every browser the service runs (generic stacks). */
-export const ARTIFACT_FONTS = ["sans", "serif", "mono"] as const;
+/** Font families: the generic stacks, and web fonts embedded by the service (src/artifacts/fonts.ts). */
+export const ARTIFACT_FONTS = ["sans", "serif", "mono", "inter", "merriweather", "jetbrains-mono"] as const;
 /** PDF margin on every side the caller does not set. */
 export const ARTIFACT_DEFAULT_MARGIN = "0.75in";
 export const DEFAULT_ARTIFACT_FORMATS: ReadonlyArray<(typeof ARTIFACT_FORMATS)[number]> = ["pdf", "png"];

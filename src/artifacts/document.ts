@@ -7,6 +7,7 @@
  */
 import type { ArtifactFont } from "../../schemas/artifact";
 import { fontStacks, markdownStyles } from "../capture/markdown-theme";
+import { embeddedFamily, fontFaces } from "./fonts";
 
 export interface Theme {
   title: string;
@@ -26,6 +27,8 @@ export const PAGES = "\uE000pages\uE000";
 const SERIF = `Georgia, "Times New Roman", "Noto Serif", serif`;
 
 export function fontFamily(font: ArtifactFont): string {
+  const embedded = embeddedFamily(font);
+  if (embedded !== null) return embedded;
   const stacks = fontStacks();
   return font === "serif" ? SERIF : font === "mono" ? stacks.mono : stacks.sans;
 }
@@ -84,7 +87,7 @@ export function plainText(text: string): string {
 }
 
 function themeCss(theme: Theme): string {
-  return `
+  return `${fontFaces(theme.font)}
 :root { --accent: ${theme.accent}; --link: ${theme.accent}; --rule: ${theme.accent}; }
 body { font-family: ${fontFamily(theme.font)}; display: flex; flex-direction: column; min-height: 100vh; }
 main.markdown-body { flex: 1 0 auto; width: 100%; }

@@ -187,6 +187,17 @@ function accentRows(img: Decoded, x: number): number[] {
 }
 
 describe("artifact PDF extras: table of contents, metadata, tagged output", () => {
+  it("an embedded font family (bundled @fontsource woff2) is the one the PDF embeds", async () => {
+    const cap = await Capturer.create("pro");
+    for (const [font, name] of [["merriweather", "Merriweather"], ["inter", "Inter"]] as const) {
+      const { res, body } = await artifact(cap, { content: "# Heading\n\nBody **bold** text.", formats: ["pdf"], branding: { font } });
+      expect(res.status).toBe(200);
+      const raw = new TextDecoder("latin1").decode(await fetchBytes(body.data?.pdfUrl ?? ""));
+      const fonts = [...raw.matchAll(/\/BaseFont\s*\/([A-Za-z0-9+_-]+)/g)].map((m) => m[1] ?? "");
+      expect(fonts.some((f) => f.includes(name)), `${font}: ${fonts.join(", ")}`).toBe(true);
+    }
+  });
+
   it("toc: true inserts linked contents after the first heading; title, creation date set, tagged (marked) PDF", async () => {
     const cap = await Capturer.create("pro");
     const { res, body } = await artifact(cap, {
