@@ -198,20 +198,24 @@ describe("artifact PDF extras: table of contents, metadata, tagged output", () =
     }
   });
 
-  it("toc: true inserts linked contents after the first heading; title, creation date set, tagged (marked) PDF", async () => {
+  it("toc: true inserts linked contents after the first heading; data fills content and title; expiresIn; creation date; tagged (marked) PDF", async () => {
     const cap = await Capturer.create("pro");
     const { res, body } = await artifact(cap, {
-      content: "# Guide\n\nIntro.\n\n## Install\n\nStep.\n\n### Options\n\nMore.\n\n## Use\n\nDone.",
+      content: "# Guide\n\nIntro for {{name}}.\n\n## Install\n\nStep.\n\n### Options\n\nMore.\n\n## Use\n\nDone.",
       toc: true,
       formats: ["pdf"],
       title: "The {{name}} guide",
       data: { name: "Acme" },
+      expiresIn: 3600,
     });
     expect(res.status).toBe(200);
+    const lifetime = (Date.parse(body.data?.expiresAt ?? "") - Date.now()) / 1000;
+    expect(lifetime).toBeGreaterThan(3500);
+    expect(lifetime).toBeLessThanOrEqual(3600);
     expect(body.data?.title).toBe("The Acme guide");
     const doc = await getDocumentProxy(await fetchBytes(body.data?.pdfUrl ?? ""));
     const { text } = await extractText(doc, { mergePages: true });
-    expect(text).toMatch(/Guide[\s\S]*Contents[\s\S]*Install[\s\S]*Options[\s\S]*Use[\s\S]*Intro/);
+    expect(text).toMatch(/Guide[\s\S]*Contents[\s\S]*Install[\s\S]*Options[\s\S]*Use[\s\S]*Intro for Acme\./);
     const links = (await (await doc.getPage(1)).getAnnotations()) as Array<{ subtype: string; dest?: unknown; url?: string }>;
     const internal = links.filter((a) => a.subtype === "Link" && a.dest !== undefined && a.url === undefined);
     expect(internal.length).toBeGreaterThanOrEqual(3);
