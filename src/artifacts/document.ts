@@ -37,15 +37,19 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+/** The entities Mustache and marked write for the characters they escape. */
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#x2F;": "/", "&#x60;": "`", "&#x3D;": "=",
+};
+
+/** Escaped text back to text (escaped once more wherever it becomes markup). */
+export function decodeEntities(s: string): string {
+  return s.replace(/&(?:amp|lt|gt|quot|#39|#x2F|#x60|#x3D);/g, (e) => ENTITIES[e] ?? e);
+}
 
 /** A heading's inner HTML as plain text: tags removed, the common entities decoded, spaces folded. */
 export function headingText(inner: string): string {
-  return inner
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e)
-    .replace(/\s+/g, " ")
-    .trim();
+  return decodeEntities(inner.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
 }
 
 const HEADING = /<h([1-3])((?:\s[^>]*)?)>([\s\S]*?)<\/h\1>/gi;

@@ -14,7 +14,7 @@ import { renderTemplate } from "../capture/mustache/render";
 import { watermarkFor } from "../capture/request";
 import { toCaptureSpec, type CaptureSpec } from "../capture/spec";
 import { ApiError } from "../errors";
-import { artifactDocument, headingText, PAGE, PAGES, pdfTemplates, plainText, withToc, type Theme } from "./document";
+import { artifactDocument, decodeEntities, headingText, PAGE, PAGES, pdfTemplates, plainText, withToc, type Theme } from "./document";
 import { fetchLogo } from "./logo";
 
 export interface PreparedArtifact {
@@ -29,14 +29,12 @@ const DEFAULT_ACCENT = "#0969da";
 const DEFAULT_MARGIN = ARTIFACT_DEFAULT_MARGIN;
 const PAGE_BREAK = /^[ \t]*---pagebreak---[ \t]*$/gm;
 
-/** Mustache's escapes undone: branding texts are plain text, escaped once where they become markup. */
-const UNESCAPE: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#x2F;": "/", "&#x60;": "`", "&#x3D;": "=" };
-
-/** A branding text: always a template (so `{{page}}`/`{{pages}}` work without data), as plain text. */
+/** A branding text: always a template (so `{{page}}`/`{{pages}}` work without data), as plain
+ *  text — Mustache's escapes undone; it is escaped once where it becomes markup. */
 function fillText(text: string | undefined, data: Record<string, unknown> | undefined, field: Field): string | null {
   if (text === undefined) return null;
   const filled = renderTemplate(text, { ...data, page: PAGE, pages: PAGES }, field);
-  return filled.replace(/&(?:amp|lt|gt|quot|#39|#x2F|#x60|#x3D);/g, (e) => UNESCAPE[e] ?? e);
+  return decodeEntities(filled);
 }
 
 /** Markdown errors name `markdown` (their capture field); here the field is `content`. */

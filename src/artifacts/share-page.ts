@@ -37,7 +37,7 @@ export function sharePage(input: ShareInput): string {
   ];
   const preview = input.pngUrl
     ? `<img src="${escapeHtml(input.pngUrl)}" alt="Preview of ${title}">`
-    : `<div class="empty">No image preview: this artifact is a PDF.</div>`;
+    : `<div class="empty">No image preview for this artifact.</div>`;
   const download = input.pdfUrl ? `<div class="actions"><a class="button" href="${escapeHtml(input.pdfUrl)}" download>Download PDF</a></div>` : "";
   return [
     "<!DOCTYPE html>",

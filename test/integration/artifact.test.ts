@@ -371,6 +371,7 @@ describe("artifact credits and plans", () => {
     expect(data.failed).toEqual([{ format: "png", code: "CAPTURE_FAILED", message: "Screenshot capture failed." }]);
     const share = await (await call(path(data.shareUrl))).text();
     expect(share).toContain("No image preview");
+    expect(share).not.toContain("<img");
   });
 
   it("Free plan: the PNG carries the tiled watermark, the PDF a footer naming the service; metadata.watermarked", async () => {
