@@ -337,12 +337,16 @@ describe("artifact validation: 400 naming the field, before any credit", () => {
     expect(await canaryLog(run)).toEqual([]);
   });
 
-  it("a logo that is not an image, or answers 404 → 400 naming branding.logo; no credit taken", async () => {
-    for (const logo of [`${FIXTURES}/small.html?run=${runId()}`, `${FIXTURES}/nope-404.png?run=${runId()}`]) {
+  it("a logo that is not an image, answers 404 or redirects (even to an image) → 400 naming branding.logo; no credit taken", async () => {
+    const run = runId();
+    const redirect = `${FIXTURES}/redirect?run=${run}&to=${encodeURIComponent(`${CANARY}/logo.png?run=${run}`)}`;
+    for (const logo of [`${FIXTURES}/small.html?run=${run}`, `${FIXTURES}/nope-404.png?run=${run}`, redirect]) {
       const { res, body } = await artifact(cap, { content: "x", branding: { logo } });
       expect(res.status, logo).toBe(400);
+      expect(body.error?.code, logo).toBe("VALIDATION_ERROR");
       expect(body.error?.details?.[0]?.path).toBe("branding.logo");
     }
+    expect(await canaryLog(run)).toEqual([]);
     const summary = await accountDo(cap.account.accountId).summary();
     expect(summary?.usage).toMatchObject({ used: 0 });
   });
