@@ -224,21 +224,33 @@ const inches = (length: string | undefined): number => {
  *  bare "invalid print parameters"; a Free-plan footer takes 0.4in of a zero bottom margin). */
 const PDF_MIN_CONTENT_INCHES = 1;
 
+type PdfMargin = { top?: string; right?: string; bottom?: string; left?: string };
+
+/** Margins that leave too little of the page: an issue per offending pair, at `path`. */
+export function pdfMarginIssues(
+  margin: PdfMargin,
+  size: (typeof PDF_FORMATS)[number],
+  landscape: boolean,
+  path: ReadonlyArray<string>,
+  ctx: z.RefinementCtx,
+): void {
+  const [w, h] = PDF_PAGE_INCHES[size];
+  const [width, height] = landscape ? [h, w] : [w, h];
+  for (const [sides, extent] of [[["top", "bottom"], height], [["left", "right"], width]] as const) {
+    if (inches(margin[sides[0]]) + inches(margin[sides[1]]) > extent - PDF_MIN_CONTENT_INCHES) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...path, sides[0]],
+        message: `${sides[0]} + ${sides[1]} margins must leave at least ${PDF_MIN_CONTENT_INCHES}in of the ${extent.toFixed(2)}in page.`,
+      });
+    }
+  }
+}
+
 /** Cross-field rules every capture request obeys, wherever it arrives from. */
 export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx): void {
   if (value.pdfMargin !== undefined) {
-    const [w, h] = PDF_PAGE_INCHES[value.pdfFormat ?? "A4"];
-    const [width, height] = value.pdfLandscape === true ? [h, w] : [w, h];
-    const m = value.pdfMargin;
-    for (const [sides, size] of [[["top", "bottom"], height], [["left", "right"], width]] as const) {
-      if (inches(m[sides[0]]) + inches(m[sides[1]]) > size - PDF_MIN_CONTENT_INCHES) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["pdfMargin", sides[0]],
-          message: `${sides[0]} + ${sides[1]} margins must leave at least ${PDF_MIN_CONTENT_INCHES}in of the ${size.toFixed(2)}in page.`,
-        });
-      }
-    }
+    pdfMarginIssues(value.pdfMargin, value.pdfFormat ?? "A4", value.pdfLandscape === true, ["pdfMargin"], ctx);
   }
   const sources = (["url", "html", "markdown"] as const).filter((k) => value[k] !== undefined);
   if (sources.length !== 1) {

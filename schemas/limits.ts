@@ -47,6 +47,15 @@ export const LIMITS = {
   timeoutSeconds: { min: 5, max: 60, default: 30 },
   pdfScale: { min: 0.1, max: 2, default: 1 },
   cacheTtl: { min: 3600, max: 2_592_000, default: 86_400 },
+  /** Artifact content (POST /v1/artifact `content`), in UTF-8 bytes: the spec's "about 4 MB". */
+  artifactContentBytes: 4 * MB,
+  /** Artifact outputs and share page lifetime (`expiresIn`, seconds). */
+  artifactExpiry: { min: 3600, max: 2_592_000, default: 86_400 },
+  /** Artifact branding: logo bytes fetched at most, header/footer/title text length. */
+  logoBytes: 1 * MB,
+  artifactTextChars: 500,
+  /** Artifact PNG viewport when pageSetup gives none (the common og:image size). */
+  artifactPng: { width: 1200, height: 630 },
   /** Render-link lifetime (`expiresIn`, seconds); the default is cacheTtl when given. */
   renderLinkExpiry: { min: 3600, max: 2_592_000, default: 2_592_000 },
   /** Longest render-link URL minted (413 PAYLOAD_TOO_LARGE above): fits browsers, CDNs and

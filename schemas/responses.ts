@@ -94,6 +94,19 @@ export const renderLinkSchema = z.object({
 });
 export type RenderLinkData = z.output<typeof renderLinkSchema>;
 
+/** POST /v1/artifact: signed URLs of what was rendered, and the share page. */
+export const artifactSchema = z.object({
+  pdfUrl: z.string().optional(),
+  pngUrl: z.string().optional(),
+  shareUrl: z.string(),
+  expiresAt: iso,
+  title: z.string(),
+  /** Requested outputs that failed to render (their credits refunded), with the reason. */
+  failed: z.array(z.object({ format: z.enum(["pdf", "png"]), code: z.string(), message: z.string() })).optional(),
+  metadata: z.object({ watermarked: z.boolean() }).optional(),
+});
+export type ArtifactData = z.output<typeof artifactSchema>;
+
 // ---- Async jobs and batches --------------------------------------------------------------
 
 /** 202 of an async capture. */

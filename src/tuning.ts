@@ -11,6 +11,8 @@ export const TUNING = {
   /** BrowserHost: session keep-alive asked of the binding (its maximum), and the alarm period. */
   browserKeepAliveMs: 600_000,
   browserAlarmEveryMs: 60_000,
+  /** Artifacts: the whole fetch of a branding logo (connect, headers and body). */
+  logoFetchMs: 10_000,
   /** Settlement wait after the auto-scroll of a full-page capture. */
   fullPageSettleMs: 800,
   /** Size of the per-minute rate-limit window. */

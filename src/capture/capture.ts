@@ -236,17 +236,28 @@ export function fitToEncoder(
   return { width, height, truncated: width < cssWidth || height < cssHeight };
 }
 
+/**
+ * The PDF of the loaded page. Running header/footer templates (artifacts) print on every page;
+ * the Free-plan watermark is a footer line, below the spec's own footer when it has one.
+ */
 async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
-  const footer = spec.watermark
+  const mark = spec.watermark
     ? `<div style="width:100%;font:9px Arial,sans-serif;color:#999;text-align:center;">${escapeHtml(spec.watermark)}</div>`
-    : undefined;
+    : "";
+  const { headerTemplate, footerTemplate } = spec.pdf;
+  const footer = footerTemplate !== null || mark ? `${footerTemplate ?? ""}${mark}` : null;
+  const templated = headerTemplate !== null || footer !== null;
+  const bottom = spec.pdf.margin.bottom;
   const bytes = await page.pdf({
     format: spec.pdf.format,
     landscape: spec.pdf.landscape,
     printBackground: spec.pdf.printBackground,
     scale: spec.pdf.scale,
-    margin: footer ? { ...spec.pdf.margin, bottom: spec.pdf.margin.bottom === "0" ? "0.4in" : spec.pdf.margin.bottom } : spec.pdf.margin,
-    ...(footer ? { displayHeaderFooter: true, headerTemplate: "<span></span>", footerTemplate: footer } : {}),
+    margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
+    ...(templated
+      ? { displayHeaderFooter: true, headerTemplate: headerTemplate ?? "<span></span>", footerTemplate: footer ?? "<span></span>" }
+      : {}),
+    ...(spec.pdf.outline ? { outline: true, tagged: true } : {}),
     timeout: spec.timeoutMs,
   });
   return { bytes, width: spec.viewport.width, height: spec.viewport.height, truncated: false };

@@ -26,6 +26,16 @@ export function markdownDocument(markdown: string, darkMode: boolean): string {
   ].join("\n");
 }
 
+/** The typography's stylesheet (what markdownDocument embeds), for documents built elsewhere (artifacts). */
+export function markdownStyles(darkMode: boolean): string {
+  return `${BASE_CSS}${darkMode ? DARK_CSS : LIGHT_CSS}`;
+}
+
+/** The typography's font stacks, for themes that pick one. */
+export function fontStacks(): { sans: string; mono: string } {
+  return { sans: FONT_STACK, mono: MONO_STACK };
+}
+
 export function markdownToHtml(markdown: string): string {
   const options: MarkedOptions = { ...getDefaults(), gfm: true, tokenizer: new DepthTokenizer() };
   try {

@@ -72,9 +72,14 @@ export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRe
     throw new ApiError("CONFIGURATION_ERROR", "Geo-targeted capture is not configured on this deployment.");
   }
 
-  const spec = toCaptureSpec(req, { watermark: auth.plan.watermark ? config(env).watermarkText : null });
+  const spec = toCaptureSpec(req, { watermark: watermarkFor(env, auth) });
   if (target !== null) await checkTarget(env, target);
   return { ...spec, credentials };
+}
+
+/** The Free plan's watermark text (tiled on images, a footer on PDFs); null on paid plans. */
+export function watermarkFor(env: Env, auth: AuthContext): string | null {
+  return auth.plan.watermark ? config(env).watermarkText : null;
 }
 
 /** `user:pass@` as typed, percent-decoded; a malformed escape (`%ZZ`) is the caller's 400. */

@@ -67,6 +67,11 @@ export interface CaptureSpec {
     printBackground: boolean;
     scale: number;
     margin: { top: string; right: string; bottom: string; left: string };
+    /** Running header/footer as Chromium print templates (artifacts); null = none. */
+    headerTemplate: string | null;
+    footerTemplate: string | null;
+    /** A document outline (bookmarks) from the headings, and tagged (accessible) output. */
+    outline: boolean;
   };
   /** Text tiled over images (Free plan); null = no watermark. */
   watermark: string | null;
@@ -128,6 +133,9 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
         bottom: req.pdfMargin?.bottom ?? "0",
         left: req.pdfMargin?.left ?? "0",
       },
+      headerTemplate: null,
+      footerTemplate: null,
+      outline: false,
     },
     watermark: options.watermark,
     credentials: null,

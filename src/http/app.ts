@@ -12,6 +12,7 @@ import { ApiError, ERROR_STATUS } from "../errors";
 import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
+import { artifactRoutes } from "./routes/artifact";
 import { adminRoutes } from "./routes/admin";
 import { batchRoutes } from "./routes/batch";
 import { extractRoutes } from "./routes/extract";
@@ -35,6 +36,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", imageRoutes);
   app.route("/v1", renderRoutes);
   app.route("/v1", extractRoutes);
+  app.route("/v1", artifactRoutes);
   app.route("/admin", adminRoutes);
 
   let allowedMethods: ((path: string) => string[]) | null = null;

@@ -3,7 +3,8 @@
  * end the page (test/security/vectors.ts COMBINABLE, served as /sec/combined with its response
  * headers: Speculation-Rules, Link, Reporting-Endpoints, NEL, CSP report-only) plus, where the
  * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
- * render link, async job, batch and extraction. The canary, the raw canary and the output must
+ * render link, async job, batch, extraction and artifact (the page's HTML as the artifact's body
+ * fragment: its markup vectors, not its response headers). The canary, the raw canary and the output must
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -114,5 +115,17 @@ describe("every entry point refuses the combined attack page", () => {
       const text = await res.text();
       expect([200, 422], text.slice(0, 300)).toContain(res.status);
       return text;
+    }));
+
+  it("artifact (POST /v1/artifact): the combined page's markup as an html body fragment", () =>
+    check("artifact", async (run) => {
+      const { url } = attack(run, "artifact", false);
+      const html = await (await fetch(url)).text();
+      const request = { content: html, inputFormat: "html", formats: ["pdf", "png"], pageSetup: { width: 320, height: 240, fullPage: true } };
+      const res = await postJson("/v1/artifact", request, cap.auth);
+      const body = await envelope<{ pdfUrl: string; pngUrl: string; shareUrl: string }>(res);
+      expect(res.status, JSON.stringify(body.error)).toBe(200);
+      expectNoCanaryContent(await fetchBytes(body.data?.pdfUrl ?? ""), "artifact pdf");
+      return fetchBytes(body.data?.pngUrl ?? "");
     }));
 });

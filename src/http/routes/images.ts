@@ -5,7 +5,7 @@
  */
 import { Hono, type Context } from "hono";
 import { ApiError } from "../../errors";
-import { objectLifetime, verifyImageAccess } from "../../storage/hosted";
+import { hostedHeaders, objectLifetime, verifyImageAccess } from "../../storage/hosted";
 import type { AppEnv } from "../types";
 
 async function serve(c: Context<AppEnv>, head: boolean) {
@@ -22,8 +22,10 @@ async function serve(c: Context<AppEnv>, head: boolean) {
   if (!object || lifetime === 0) throw new ApiError("NOT_FOUND", "The image does not exist or has expired.");
 
   const maxAge = Math.max(0, Math.min(lifetime, access.expires - Math.floor(Date.now() / 1000)));
+  const contentType = object.httpMetadata?.contentType ?? "application/octet-stream";
   const headers: Record<string, string> = {
-    "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+    ...hostedHeaders(contentType),
+    "content-type": contentType,
     "cache-control": `public, max-age=${maxAge}, s-maxage=${maxAge}, immutable`,
     etag: object.httpEtag,
     "last-modified": object.uploaded.toUTCString(),

@@ -15,6 +15,7 @@ export const ENDPOINTS = {
   renderLink: "POST /v1/render/link",
   render: "GET /v1/render",
   extract: "POST /v1/extract",
+  artifact: "POST /v1/artifact",
   images: "GET /v1/images/{key}",
   job: "GET /v1/jobs/{jobId}",
   jobs: "GET /v1/jobs",
