@@ -5,13 +5,14 @@
  * target, at creation and before every upload), the probe write, sealing the secret, opening a
  * stored destination for an upload, and object-key templates.
  */
-import type { DestinationRequest, DestinationView } from "../../schemas/storage";
+import type { DestinationRequest, DestinationView, StorageOption } from "../../schemas/storage";
 import { LIMITS } from "../../schemas/limits";
 import { byteLength } from "../../schemas/primitives";
 import type { AuthContext } from "../accounts/auth";
 import type { DestinationRecord } from "../accounts/destinations";
 import { config } from "../config";
-import { ApiError } from "../errors";
+import { ApiError, validationError } from "../errors";
+import { requireFeature } from "../accounts/policy";
 import { log } from "../log";
 import { checkTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
@@ -115,6 +116,11 @@ export async function openDestination(env: Env, record: DestinationRecord): Prom
 
 // Object-key templates.
 
+/** `{ext}` of an output format. */
+export function extensionFor(format: string): string {
+  return format === "jpeg" ? "jpg" : format;
+}
+
 export const DEFAULT_KEY_TEMPLATE = "edgeshot/{date}/{jobId}.{ext}";
 
 export interface KeyValues {
@@ -158,4 +164,29 @@ export function expandKey(template: string, prefix: string | null, v: KeyValues)
   const key = `${prefix ?? ""}${template.replace(PLACEHOLDER, (_, n: string) => values[n] ?? "")}`;
   if (key.split("/").includes("..") || byteLength(key) > LIMITS.objectKeyBytes) throw new Error("expanded key is not valid");
   return key;
+}
+
+/** A checked `storage` choice of an async capture or batch: the destination and its key template. */
+export interface StorageChoice {
+  destinationId: string;
+  key: string;
+}
+
+/**
+ * The `storage` option of an async submission, checked before anything is admitted: the plan
+ * (403), the destination exists on this account (404 naming `<path>.destinationId`) and the key
+ * template (400 naming `<path>.key`).
+ */
+export async function requireStorage(auth: AuthContext, option: StorageOption, path = "storage"): Promise<StorageChoice> {
+  requireFeature(auth, "storageDestinations");
+  const record = await auth.account.destinationRecord(option.destinationId);
+  if (!record) {
+    throw new ApiError("NOT_FOUND", `${path}.destinationId: no storage destination with this id.`, {
+      details: [{ path: `${path}.destinationId`, message: "No storage destination with this id." }],
+    });
+  }
+  const key = option.key ?? DEFAULT_KEY_TEMPLATE;
+  const problem = keyTemplateProblem(key, record.prefix);
+  if (problem !== null) throw validationError(`${path}.key`, problem);
+  return { destinationId: record.destinationId, key };
 }
