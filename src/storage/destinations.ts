@@ -28,7 +28,7 @@ export async function requireEndpoint(env: Env, raw: string): Promise<URL> {
   const verdict = checkUrl(raw, "webhook", config(env).targetAllowlist);
   if (!verdict.ok) throw refused();
   const { url } = verdict;
-  if ((url.search !== "" || url.hash !== "")) throw refused();
+  if (url.search !== "" || url.hash !== "") throw refused();
   try {
     await checkTarget(env, url);
   } catch (err) {
@@ -72,7 +72,8 @@ function newDestinationId(): string {
 /** Checks the endpoint, probes the bucket, seals the secret, stores it (at most 10 per account). */
 export async function createDestination(env: Env, auth: AuthContext, req: DestinationRequest): Promise<DestinationView> {
   const endpoint = (await requireEndpoint(env, req.endpoint)).href.replace(/\/+$/, "");
-  const target: BucketTarget = { ...req, endpoint };
+  const { region, bucket, pathStyle, accessKeyId, secretAccessKey } = req;
+  const target: BucketTarget = { endpoint, region, bucket, pathStyle, accessKeyId, secretAccessKey };
   const current = await auth.account.listDestinations();
   if (current.length >= LIMITS.destinationsPerAccount) throw limitReached();
   await probeBucket(target, req.prefix ?? null);

@@ -15,7 +15,7 @@ import { accountDo } from "../helpers/account-do";
 import { Capturer } from "../helpers/capture";
 import { BASE, call, envelope, FIXTURES, postJson, runId } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
-import { authFor, waitForBatch, waitForJob } from "../helpers/jobs";
+import { authFor, waitForBatch, waitForJob, waitForWebhooks, webhookUrl } from "../helpers/jobs";
 import { createDestination, deleteBucket, newKeyPair, readObject, rotateKey } from "../helpers/s3";
 
 const small = (run: string, path = "boxes.html") => ({
@@ -42,7 +42,8 @@ describe("async capture → storage destination", () => {
     const cap = await Capturer.create("pro");
     const key = await newKeyPair();
     const destinationId = await createDestination(cap.auth, key, { prefix: "tenant-a/" });
-    const { res, body } = await cap.json<{ jobId: string }>({ ...small(runId()), async: true, storage: { destinationId } });
+    const run = runId();
+    const { res, body } = await cap.json<{ jobId: string }>({ ...small(run), async: true, webhookUrl: webhookUrl(run), storage: { destinationId } });
     expect(res.status).toBe(202);
     const jobId = body.data?.jobId ?? "";
     const job = await waitForJob(cap.account.accountId, jobId);
@@ -67,6 +68,12 @@ describe("async capture → storage destination", () => {
     const raw = await polled.text();
     expect((JSON.parse(raw) as { data: JobView }).data.storage?.key).toBe(objectKey);
     expect(raw).not.toContain(key.secretAccessKey);
+
+    // The job.completed webhook names where the result went.
+    const [hook] = await waitForWebhooks(run);
+    const event = JSON.parse(hook?.body ?? "{}") as { event: string; resultUrl: string; storage: unknown };
+    expect(event).toMatchObject({ event: "job.completed", resultUrl: job.storage?.url, storage: job.storage });
+    expect(hook?.body).not.toContain(key.secretAccessKey);
     expect(lines.join("\n")).not.toContain(key.secretAccessKey);
   });
 

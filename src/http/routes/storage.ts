@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { destinationRequestSchema } from "../../../schemas/storage";
-import { destinationView } from "../../accounts/destinations";
+import { type DestinationRecord, destinationView } from "../../accounts/destinations";
 import { requireFeature } from "../../accounts/policy";
 import type { AuthContext } from "../../accounts/auth";
 import { ApiError } from "../../errors";
@@ -18,7 +18,7 @@ import type { AppEnv } from "../types";
 
 const ID = /^dst_[A-Za-z0-9]{1,40}$/;
 
-async function record(auth: AuthContext, destinationId: string) {
+async function record(auth: AuthContext, destinationId: string): Promise<DestinationRecord> {
   const found = ID.test(destinationId) ? await auth.account.destinationRecord(destinationId) : null;
   if (!found) throw new ApiError("NOT_FOUND", "No storage destination with this id.");
   return found;
