@@ -16,7 +16,7 @@ import { requireFeature } from "../accounts/policy";
 import { log } from "../log";
 import { checkTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
-import { type BucketFailureReason, type BucketTarget, deleteObject, putObject } from "./s3";
+import { type BucketFailureReason, type BucketTarget, deleteObject, type PutOptions, putObject } from "./s3";
 import { decryptSecret, encryptSecret } from "./secrets";
 
 const ENDPOINT_MESSAGE = "Must be a public https URL without credentials.";
@@ -49,11 +49,26 @@ const PROBE_MESSAGES: Readonly<Record<BucketFailureReason, string>> = {
   rejected: "rejected: the service refused the probe object.",
 };
 
-/** Writes and deletes a small probe object; 400 VALIDATION_ERROR naming the reason class. */
-export async function probeBucket(target: BucketTarget, prefix: string | null): Promise<void> {
-  const key = `${prefix ?? ""}edgeshot-probe-${crypto.randomUUID()}.txt`;
+/** What a destination's uploads send besides the object: the probe sends the same. */
+export type UploadSettings = Pick<DestinationRecord, "prefix" | "acl" | "storageClass">;
+
+export function putOptions(settings: UploadSettings, contentType: string): PutOptions {
+  return {
+    contentType,
+    ...(settings.acl ? { acl: settings.acl } : {}),
+    ...(settings.storageClass ? { storageClass: settings.storageClass } : {}),
+  };
+}
+
+/**
+ * Writes and deletes a small probe object, with the destination's ACL and storage class (a
+ * provider refusing either is found now, not at the first job); 400 VALIDATION_ERROR naming the
+ * reason class.
+ */
+export async function probeBucket(target: BucketTarget, settings: UploadSettings): Promise<void> {
+  const key = `${settings.prefix ?? ""}edgeshot-probe-${crypto.randomUUID()}.txt`;
   const body = new TextEncoder().encode("edgeshot storage destination probe\n");
-  const put = await putObject(target, key, body, { contentType: "text/plain" });
+  const put = await putObject(target, key, body, putOptions(settings, "text/plain"));
   const done = put.ok ? await deleteObject(target, key) : put;
   if (done.ok) return;
   log("info", "storage destination probe failed", { bucket: target.bucket, reason: done.reason, status: done.status });
@@ -76,7 +91,7 @@ export async function createDestination(env: Env, auth: AuthContext, req: Destin
   const target: BucketTarget = { endpoint, region, bucket, pathStyle, accessKeyId, secretAccessKey };
   const current = await auth.account.listDestinations();
   if (current.length >= LIMITS.destinationsPerAccount) throw limitReached();
-  await probeBucket(target, req.prefix ?? null);
+  await probeBucket(target, { prefix: req.prefix ?? null, acl: req.acl ?? null, storageClass: req.storageClass ?? null });
   const destinationId = newDestinationId();
   const added = await auth.account.addDestination({
     destinationId,

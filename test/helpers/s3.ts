@@ -48,12 +48,12 @@ export async function createDestination(headers: Record<string, string>, key: Ke
 }
 
 /** The object as s3rver stores it (signed GET), or null when absent. */
-export async function readObject(bucket: string, key: string): Promise<{ bytes: Uint8Array; contentType: string | null } | null> {
+export async function readObject(bucket: string, key: string): Promise<{ bytes: Uint8Array; contentType: string | null; headers: Headers } | null> {
   const url = `${S3_ORIGIN}/${bucket}/${key.split("/").map(encodeURIComponent).join("/")}`;
   const res = await aws.fetch(url);
   if (res.status === 404) return null;
   if (!res.ok) throw new Error(`readObject: ${res.status}`);
-  return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get("content-type") };
+  return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get("content-type"), headers: res.headers };
 }
 
 /** Keys in `bucket` under `prefix`. */

@@ -79,7 +79,7 @@ describe("async capture → storage destination", () => {
 
   it("a key template with {host}, {batchId}, {ext}: a batch of 5 lands 5 objects, listed with the batch", async () => {
     const cap = await Capturer.create("pro");
-    const destinationId = await createDestination(cap.auth, await newKeyPair());
+    const destinationId = await createDestination(cap.auth, await newKeyPair(), { acl: "public-read", storageClass: "STANDARD_IA" });
     const run = runId();
     const urls = [0, 1, 2, 3, 4].map((i) => `${FIXTURES}/boxes.html?run=${run}&i=${i}`);
     const res = await postJson(
@@ -101,6 +101,8 @@ describe("async capture → storage destination", () => {
       expect(job.storage?.key).toBe(objectKey);
       const stored = await readObject("edgeshot-test", objectKey);
       expect(stored?.contentType).toBe("image/jpeg");
+      expect(stored?.headers.get("x-amz-storage-class")).toBe("STANDARD_IA"); // sent, and signed
+
       expect(decodeImage(stored?.bytes ?? new Uint8Array()).width).toBe(320);
     }
   });

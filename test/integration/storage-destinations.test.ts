@@ -68,6 +68,13 @@ describe("POST /v1/storage/destinations", () => {
     expect((await dumpStorage(accountId)).storage_destinations).toEqual([]);
   });
 
+  it("a storage class the service refuses → 400 at creation (the probe sends it too)", async () => {
+    const { apiKey } = await createAccount("pro");
+    const res = await postJson(PATH, destinationBody(key, { storageClass: "NOT_A_CLASS" }), bearer(apiKey));
+    expect(res.status).toBe(400);
+    expect((await envelope(res)).error?.message).toContain("rejected");
+  });
+
   it("an unknown access key → 400 access denied; a missing bucket → 400 no such bucket", async () => {
     const { apiKey } = await createAccount("pro");
     const denied = await envelope(await postJson(PATH, destinationBody(key, { accessKeyId: "NOBODY1234" }), bearer(apiKey)));

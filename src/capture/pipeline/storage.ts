@@ -9,7 +9,7 @@ import { type StoredOutput, storeOutput } from "../../storage/hosted";
 import { type RenderEntry, writeEntry } from "../../storage/render-cache";
 import type { ApiError } from "../../errors";
 import type { Delivery } from "../../../schemas/storage";
-import type { OpenDestination } from "../../storage/destinations";
+import { type OpenDestination, putOptions } from "../../storage/destinations";
 import { objectUrl, putObject } from "../../storage/s3";
 import type { CaptureResult } from "../capture";
 import { failures, failureToApiError } from "../failures";
@@ -65,11 +65,7 @@ export async function storeResult(
 /** Uploads one output to the customer's bucket (retried inside); a final failure throws `storageFailed`'s error. */
 export async function deliverResult(target: Extract<StorageTarget, { kind: "bucket" }>, result: Pick<CaptureResult, "bytes" | "contentType">): Promise<Delivery> {
   const { record, target: bucket } = target.destination;
-  const put = await putObject(bucket, target.key, result.bytes, {
-    contentType: result.contentType,
-    ...(record.acl ? { acl: record.acl } : {}),
-    ...(record.storageClass ? { storageClass: record.storageClass } : {}),
-  });
+  const put = await putObject(bucket, target.key, result.bytes, putOptions(record, result.contentType));
   if (!put.ok) throw storageFailed(target.context, `bucket upload failed: ${put.reason} (${put.status ?? "no answer"})`);
   return { destinationId: record.destinationId, bucket: record.bucket, key: target.key, url: objectUrl(bucket, target.key), etag: put.etag };
 }

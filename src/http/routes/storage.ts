@@ -56,6 +56,6 @@ export const storageRoutes = new Hono<AppEnv>()
     requireFeature(auth, "storageDestinations");
     const found = await record(auth, c.req.param("id"));
     const open = await openDestination(c.env, found);
-    await probeBucket(open.target, found.prefix);
+    await probeBucket(open.target, found);
     return c.json(successBody(c.get("requestId"), { destinationId: found.destinationId, ok: true }));
   });
