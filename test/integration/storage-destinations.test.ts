@@ -111,7 +111,7 @@ describe("POST /v1/storage/destinations", () => {
     }
   });
 
-  it("SSRF: private, link-local, metadata and plain-http endpoints → 400 INVALID_URL naming endpoint; the canary is never reached", async () => {
+  it("SSRF: private, link-local, metadata, rebinding and plain-http endpoints → 400 INVALID_URL naming endpoint; the canary is never reached", async () => {
     const { apiKey } = await createAccount("pro");
     const run = runId();
     const endpoints = [
@@ -124,6 +124,11 @@ describe("POST /v1/storage/destinations", () => {
       "http://s3.example.com/",
       "https://user:pass@s3.example.com/",
       "https://localhost/",
+      "https://[::ffff:169.254.169.254]/",
+      // Public-looking names the DNS check (local DoH fake) resolves to blocked addresses.
+      "https://metadata.rebind.example.com/",
+      "https://ten.rebind.example.com/",
+      "https://mixed.rebind.example.com/",
     ];
     for (const endpoint of endpoints) {
       const res = await postJson(PATH, destinationBody(key, { endpoint }), bearer(apiKey));
