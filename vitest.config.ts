@@ -9,6 +9,8 @@ import { defineConfig } from "vitest/config";
 const FIXTURE_PORT = Number(process.env.FIXTURE_PORT ?? 4010);
 process.env.FIXTURE_PORT = String(FIXTURE_PORT);
 const FIXTURES = `127.0.0.1:${FIXTURE_PORT},127.0.0.1:${FIXTURE_PORT + 1}`;
+/** The S3-compatible test server (s3rver, test/fixtures/s3.ts): storage destinations' endpoint. */
+const S3_FIXTURE = `127.0.0.1:${FIXTURE_PORT + 2}`;
 /** A third-party name for the fixture server (Chromium resolves *.localhost to loopback itself). */
 const AD_FIXTURE_HOST = "ads.localhost";
 
@@ -16,6 +18,7 @@ export const TEST_SECRETS = {
   ADMIN_TOKEN: "test-admin-token-0123456789abcdef",
   URL_SIGNING_SECRET: "test-url-signing-secret-0123456789",
   WEBHOOK_SIGNING_SECRET: "test-webhook-signing-secret-0123456",
+  STORAGE_ENCRYPTION_KEY: "test-storage-encryption-key-0123456789abcdef",
   SAFE_BROWSING_API_KEY: "",
 };
 
@@ -30,7 +33,8 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 ...TEST_SECRETS,
-                TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT}`,
+                TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE}`,
+                S3_ORIGIN: `http://${S3_FIXTURE}`,
                 AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
                 FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
                 // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).

@@ -385,6 +385,7 @@ async function startService(fixturePort, serviceDir) {
     "--var", `ADMIN_TOKEN:${adminToken}`,
     "--var", `URL_SIGNING_SECRET:${secret()}`,
     "--var", `WEBHOOK_SIGNING_SECRET:${secret()}`,
+    "--var", `STORAGE_ENCRYPTION_KEY:${secret()}`,
     "--var", `TARGET_ALLOWLIST:127.0.0.1:${fixturePort}`,
   ];
   const child = spawn(process.execPath, args, {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { LIMITS } from "./limits";
 import { type CaptureRequest, captureRules, captureShape } from "./capture";
 import { intIn, isPlainObject, NOT_EMPTY } from "./primitives";
+import { storageOptionSchema } from "./storage";
 
 /** The spec's list: not accepted in `defaults`. */
 export const PER_JOB_ONLY = [
@@ -23,6 +24,7 @@ const NOT_IN_DEFAULTS: Readonly<Record<string, string>> = {
   extract: "Extraction is not available for batches.",
   extractFormat: "Extraction is not available for batches.",
   cacheTtl: "Set cacheTtl at the top level of the batch.",
+  storage: "Set storage at the top level of the batch.",
 };
 
 const refused = new Set<string>([...PER_JOB_ONLY, ...Object.keys(NOT_IN_DEFAULTS)]);
@@ -64,5 +66,7 @@ export const batchRequestSchema = z.strictObject({
   defaults: batchDefaultsSchema.optional(),
   webhookUrl: z.string().min(1).optional(),
   cacheTtl: intIn(LIMITS.cacheTtl.min, LIMITS.cacheTtl.max).optional(),
+  /** Every job's result goes to this storage destination (schemas/storage.ts). */
+  storage: storageOptionSchema.optional(),
 });
 export type BatchRequest = z.output<typeof batchRequestSchema>;

@@ -12,7 +12,7 @@ const STRINGS = ["url", "format", "waitUntil", "waitForSelector", "selector", "d
 
 export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS] as const;
 /** POST-only capture parameters: named in the error when sent on GET. */
-export const POST_ONLY = ["blockResourceTypes", "cookies", "headers", "html", "hideSelectors", "pdfMargin", "async", "webhookUrl", "hosted", "extract", "extractFormat", "css", "js", "markdown", "data", "cacheTtl"] as const;
+export const POST_ONLY = ["blockResourceTypes", "cookies", "headers", "html", "hideSelectors", "pdfMargin", "async", "webhookUrl", "hosted", "extract", "extractFormat", "css", "js", "markdown", "data", "cacheTtl", "storage"] as const;
 
 const num = z.string().transform((s, ctx) => {
   if (!/^-?\d+(?:\.\d+)?$/.test(s)) {

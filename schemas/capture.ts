@@ -3,6 +3,7 @@
  * Fields are optional here; defaults are applied by `src/capture/spec.ts`, so the normaliser can
  * tell what a caller actually set. Cross-field rules live in `captureRules`.
  */
+import { storageOptionSchema } from "./storage";
 import { z } from "zod";
 import { LIMITS } from "./limits";
 import {
@@ -195,6 +196,8 @@ export const captureFields = {
   extractFormat: z.enum(EXTRACT_FORMATS),
   async: z.boolean(),
   webhookUrl: z.string().min(1),
+  /** Deliver the async result to a storage destination (schemas/storage.ts). */
+  storage: storageOptionSchema,
   cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max),
 } as const;
 
@@ -265,6 +268,9 @@ export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx
   }
   if (value.webhookUrl !== undefined && value.async !== true) {
     ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: "webhookUrl requires async: true." });
+  }
+  if (value.storage !== undefined && value.async !== true) {
+    ctx.addIssue({ code: "custom", path: ["storage"], message: "storage requires async: true (only async results are delivered to a bucket)." });
   }
   if ((value.geoCity !== undefined || value.geoState !== undefined) && value.geo === undefined) {
     ctx.addIssue({ code: "custom", path: [value.geoCity !== undefined ? "geoCity" : "geoState"], message: "Requires geo." });

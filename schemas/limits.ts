@@ -79,6 +79,11 @@ export const LIMITS = {
   urlChars: 8192,
   /** Longest webhookUrl the URL guard accepts. */
   webhookUrlChars: 2048,
+  /** Storage destinations: per account, name and key-prefix length, object key after expansion. */
+  destinationsPerAccount: 10,
+  destinationNameChars: 100,
+  destinationPrefixChars: 256,
+  objectKeyBytes: 1024,
   /** Cookie name plus value, and a cookie path once percent-encoded (what Chromium accepts). */
   cookieNameValueBytes: 4096,
   cookieAttributeBytes: 1024,

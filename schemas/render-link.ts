@@ -14,7 +14,7 @@ import { LIMITS } from "./limits";
 import { captureRules, captureShape, type CaptureParams } from "./capture";
 import { intIn, isPlainObject } from "./primitives";
 
-export const LINK_REFUSED = ["async", "webhookUrl", "extract", "extractFormat", "hosted", "geo", "geoCity", "geoState"] as const;
+export const LINK_REFUSED = ["async", "webhookUrl", "storage", "extract", "extractFormat", "hosted", "geo", "geoCity", "geoState"] as const;
 
 /** Parameters that would publish a secret inside the link. */
 export const LINK_SECRETS = ["cookies", "headers"] as const;

@@ -3,6 +3,7 @@
  * request schemas. Handlers type what they return from these (`z.output<…>`), so a shape
  * changes here first; an SDK or an OpenAPI document can be generated from them.
  */
+import { deliverySchema } from "./storage";
 import { z } from "zod";
 import { EXTRACT_FORMATS, FORMATS } from "./capture";
 import { BATCH_STATUSES, JOB_STATUSES } from "./jobs";
@@ -142,6 +143,8 @@ export const jobSchema = z.object({
   url: z.string().nullable(),
   format: z.string(),
   resultUrl: z.string().optional(),
+  /** Where the result went when delivered to a storage destination (resultUrl is then its URL there). */
+  storage: deliverySchema.optional(),
   error: z.string().nullable(),
   metadata: z
     .object({ url: z.string().nullable(), format: z.string(), width: z.number(), height: z.number(), loadTimeMs: z.number() })

@@ -15,6 +15,7 @@ const schema = z.object({
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be set (16+ characters)"),
   URL_SIGNING_SECRET: z.string().min(16, "URL_SIGNING_SECRET must be set (16+ characters)"),
   WEBHOOK_SIGNING_SECRET: z.string().min(16, "WEBHOOK_SIGNING_SECRET must be set (16+ characters)"),
+  STORAGE_ENCRYPTION_KEY: z.string().min(32, "STORAGE_ENCRYPTION_KEY must be set (32+ characters)"),
   SAFE_BROWSING_API_KEY: z.string().optional().default(""),
   SAFE_BROWSING_ENDPOINT: z.url({ protocol: /^https?$/ }).default(SAFE_BROWSING_URL),
   UNSAFE_HOST_PATTERNS: z
@@ -49,6 +50,8 @@ export interface Config {
   adminToken: string;
   urlSigningSecret: string;
   webhookSigningSecret: string;
+  /** Seals customers' storage-destination secrets at rest (src/storage/secrets.ts). */
+  storageEncryptionKey: string;
   safeBrowsingApiKey: string;
   /** Safe Browsing Lookup API v4 `threatMatches:find` URL (a local fake in tests). */
   safeBrowsingEndpoint: string;
@@ -82,6 +85,7 @@ export function config(env: Env): Config {
     adminToken: e.ADMIN_TOKEN,
     urlSigningSecret: e.URL_SIGNING_SECRET,
     webhookSigningSecret: e.WEBHOOK_SIGNING_SECRET,
+    storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY,
     safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
     safeBrowsingEndpoint: e.SAFE_BROWSING_ENDPOINT,
     unsafeHostPatterns: e.UNSAFE_HOST_PATTERNS,

@@ -35,6 +35,10 @@ export const TUNING = {
   deadLetterRetrySeconds: 30,
   /** A webhook delivery emitted but still not queued this long after is taken as stranded. */
   webhookStrandedAfterMs: 60_000,
+  /** Uploads to a customer's bucket: tries (5xx, 429, network, timeout retried), backoff base × 2^(n−1), per-try timeout. */
+  bucketAttempts: 3,
+  bucketRetryBaseMs: 250,
+  bucketTimeoutMs: 20_000,
   /** Objects the hourly sweep looks at per run. */
   sweepMaxObjects: 10_000,
 } as const;

@@ -25,6 +25,9 @@ import { type ListQuery, type Page } from "./jobs-read";
 import { getBatch, getJob, listBatches, listJobs } from "./jobs-read";
 import { type AttemptRecord, type WebhookDelivery, failWebhook, markWebhooksQueued } from "./jobs-webhooks";
 import { recordWebhookAttempt, webhookDelivery } from "./jobs-webhooks";
+import type { DestinationView } from "../../schemas/storage";
+import { type AddDestinationResult, type DestinationRecord, addDestination, deleteDestination } from "./destinations";
+import { getDestination, listDestinations } from "./destinations";
 
 export interface AccountSummary {
   accountId: string;
@@ -235,5 +238,24 @@ export class Account extends DurableObject<Env> {
 
   failWebhook(deliveryId: string, error: string): boolean {
     return this.tx((s) => failWebhook(s.sql, deliveryId, error, s.now));
+  }
+
+  // Storage destinations (src/accounts/destinations.ts): the secret arrives and leaves sealed.
+
+  addDestination(d: Omit<DestinationRecord, "createdAt">): AddDestinationResult {
+    return this.tx((s) => addDestination(s.sql, d, LIMITS.destinationsPerAccount, s.now));
+  }
+
+  /** The stored record, secret sealed: for the uploader (and the `test` call) only. */
+  destinationRecord(destinationId: string): DestinationRecord | null {
+    return getDestination(this.sql, destinationId);
+  }
+
+  listDestinations(): DestinationView[] {
+    return listDestinations(this.sql);
+  }
+
+  deleteDestination(destinationId: string): boolean {
+    return this.tx((s) => deleteDestination(s.sql, destinationId));
   }
 }

@@ -3,6 +3,7 @@
  * spec's Job and Batch shapes plus our additions (batchId, url, format, metadata, outcome,
  * webhook delivery state). Listings are newest first by `seq`, paged by the last seq seen.
  */
+import type { Delivery } from "../../schemas/storage";
 import type { BatchStatus, JobStatus } from "../../schemas/jobs";
 import type { BatchView, JobView, WebhookView } from "../../schemas/responses";
 
@@ -12,6 +13,8 @@ export interface ResultMeta {
   height: number;
   loadTimeMs: number;
   bytesSize: number;
+  /** Set when the result was delivered to a storage destination. */
+  storage?: Delivery;
 }
 
 export interface ListQuery {
@@ -98,6 +101,7 @@ function jobView(row: JobRow): JobView {
   if (row.result_meta !== null) {
     const meta = JSON.parse(row.result_meta) as ResultMeta;
     view.metadata = { url: row.url, format: row.format, width: meta.width, height: meta.height, loadTimeMs: meta.loadTimeMs };
+    if (meta.storage) view.storage = meta.storage;
   }
   const webhook = webhookView(row);
   if (webhook) view.webhook = webhook;

@@ -10,7 +10,7 @@ import { PLAN_IDS, type UpgradeInfo } from "../../schemas/responses";
 
 export type PlanId = (typeof PLAN_IDS)[number];
 
-export const FEATURES = ["cookies", "headers", "urlCredentials", "geo", "batch"] as const;
+export const FEATURES = ["cookies", "headers", "urlCredentials", "geo", "batch", "storageDestinations"] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export interface Plan {
@@ -45,7 +45,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchFloorMinutes: 1440,
     watchCount: 3,
     watermark: true,
-    features: { cookies: false, headers: false, urlCredentials: false, geo: false, batch: false },
+    features: { cookies: false, headers: false, urlCredentials: false, geo: false, batch: false, storageDestinations: false },
   },
   basic: {
     id: "basic",
@@ -57,7 +57,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchFloorMinutes: 180,
     watchCount: 10,
     watermark: false,
-    features: { ...PAID, geo: false },
+    features: { ...PAID, geo: false, storageDestinations: false },
   },
   starter: {
     id: "starter",
@@ -69,7 +69,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchFloorMinutes: 60,
     watchCount: 25,
     watermark: false,
-    features: { ...PAID, geo: false },
+    features: { ...PAID, geo: false, storageDestinations: false },
   },
   pro: {
     id: "pro",
@@ -81,7 +81,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchFloorMinutes: 30,
     watchCount: 100,
     watermark: false,
-    features: { ...PAID, geo: true },
+    features: { ...PAID, geo: true, storageDestinations: true },
   },
   enterprise: {
     id: "enterprise",
@@ -93,7 +93,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchFloorMinutes: 5,
     watchCount: 1_000,
     watermark: false,
-    features: { ...PAID, geo: true },
+    features: { ...PAID, geo: true, storageDestinations: true },
   },
 };
 

@@ -11,6 +11,7 @@ const FEATURE_NAMES: Readonly<Record<Feature, string>> = {
   urlCredentials: "URL credentials (user:pass@host)",
   geo: "geo-targeted capture",
   batch: "batch capture",
+  storageDestinations: "storage destinations (delivery to your own bucket)",
 };
 
 /** 403 PLAN_UPGRADE_REQUIRED unless the caller's plan has `feature`. */

@@ -97,6 +97,25 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     )`,
     `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
   ],
+  // v3: storage destinations (customer S3-compatible buckets; src/accounts/destinations.ts).
+  // `secret_sealed` is the secret access key sealed with AES-GCM (src/storage/secrets.ts).
+  [
+    `CREATE TABLE storage_destinations (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      name TEXT NOT NULL,
+      endpoint TEXT NOT NULL,
+      region TEXT NOT NULL,
+      bucket TEXT NOT NULL,
+      path_style INTEGER NOT NULL CHECK (path_style IN (0, 1)),
+      prefix TEXT,
+      acl TEXT,
+      storage_class TEXT,
+      access_key_id TEXT NOT NULL,
+      secret_sealed TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    )`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

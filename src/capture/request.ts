@@ -24,11 +24,11 @@ export interface PrepareOptions {
 }
 
 /**
- * Parameters only some routes handle (hosted: POST /v1/screenshot; async/webhookUrl: the POST
+ * Parameters only some routes handle (hosted: POST /v1/screenshot; async/webhookUrl/storage: the POST
  * capture routes; extract: the JSON route). A route that does not name one in `handled` refuses
  * it — never a silent ignore.
  */
-const ROUTE_SPECIFIC: ReadonlyArray<keyof CaptureRequest> = ["hosted", "async", "webhookUrl", "extract", "extractFormat"];
+const ROUTE_SPECIFIC: ReadonlyArray<keyof CaptureRequest> = ["hosted", "async", "webhookUrl", "storage", "extract", "extractFormat"];
 
 /** Synchronous validation first, then (last, once everything else is known valid) the target's DNS and reputation. */
 export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest, options: PrepareOptions = {}): Promise<CaptureSpec> {

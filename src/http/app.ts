@@ -21,6 +21,7 @@ import { jobRoutes } from "./routes/jobs";
 import { metaRoutes } from "./routes/meta";
 import { renderRoutes } from "./routes/render";
 import { screenshotRoutes } from "./routes/screenshot";
+import { storageRoutes } from "./routes/storage";
 import type { AppEnv } from "./types";
 
 export function newApp(): Hono<AppEnv> {
@@ -37,6 +38,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", renderRoutes);
   app.route("/v1", extractRoutes);
   app.route("/v1", artifactRoutes);
+  app.route("/v1", storageRoutes);
   app.route("/admin", adminRoutes);
 
   let allowedMethods: ((path: string) => string[]) | null = null;

@@ -14,7 +14,10 @@
 import { accountStub } from "../accounts/directory";
 import type { JobOutcome } from "../accounts/jobs";
 import type { CaptureOutcome } from "../capture/browser-host";
-import { FAILURE, toFailure } from "../capture/failures";
+import { FAILURE, failures, failureToApiError, toFailure } from "../capture/failures";
+import type { ResultMeta } from "../accounts/jobs-read";
+import type { StorageTarget } from "../capture/pipeline/storage";
+import { expandKey, extensionFor, openDestination } from "../storage/destinations";
 import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
 import { type OutputFailure, runPrepaidCapture } from "../capture/pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";
@@ -81,7 +84,7 @@ async function processJob(msg: CaptureJobMessage, message: Message, env: Env, de
     return;
   }
 
-  const failure = await complete(env, msg, doc, deps);
+  const failure = await complete(env, msg, doc, deps, start.batchId);
   if (failure === null) {
     message.ack();
     return;
@@ -95,24 +98,65 @@ async function processJob(msg: CaptureJobMessage, message: Message, env: Env, de
   message.ack();
 }
 
-/** Runs the job through the pipeline (stored in R2) and completes it; the failure when it failed. */
-async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, deps: CaptureDeps): Promise<OutputFailure | null> {
+/**
+ * Where the job's result goes: our R2 (hosted), or its storage destination — opened (endpoint
+ * re-checked, secret unsealed) before the capture, so an unusable destination costs no browser
+ * time. Null when the destination is gone or unusable: the job fails with the storage error.
+ */
+async function storageTarget(env: Env, msg: CaptureJobMessage, doc: JobDocument, batchId: string | null): Promise<StorageTarget | null> {
+  const context = `capture job ${msg.jobId}`;
+  if (!doc.storage) return { kind: "hosted", ttlSeconds: doc.cacheTtl, prefix: "j", context };
+  const record = await accountStub(env, msg.accountId).destinationRecord(doc.storage.destinationId);
+  if (!record) {
+    log("info", "capture-jobs: storage destination deleted", { jobId: msg.jobId, destinationId: doc.storage.destinationId });
+    return null;
+  }
+  try {
+    const destination = await openDestination(env, record);
+    const source = doc.spec.source;
+    const key = expandKey(doc.storage.key, record.prefix, {
+      jobId: msg.jobId,
+      batchId,
+      watchId: null,
+      host: source.kind === "url" ? new URL(source.url).hostname : "",
+      ext: extensionFor(doc.spec.format),
+      now: new Date(),
+    });
+    return { kind: "bucket", destination, key, context };
+  } catch (err) {
+    // Never the error itself: a failed unseal must not put anything of the secret in the logs.
+    log("error", "capture-jobs: storage destination unusable", { jobId: msg.jobId, destinationId: record.destinationId, kind: err instanceof Error ? err.name : "unknown" });
+    return null;
+  }
+}
+
+/** Runs the job through the pipeline (stored in R2 or delivered) and completes it; the failure when it failed. */
+async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, deps: CaptureDeps, batchId: string | null): Promise<OutputFailure | null> {
+  const storage = await storageTarget(env, msg, doc, batchId);
+  if (storage === null) return { error: failureToApiError(failures.storage()), transient: false };
   const engine: CaptureEngine = {
     capture: (spec) => deps.capture(env, spec).catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) })),
   };
   const run = await runPrepaidCapture(env, msg.accountId, {
     spec: doc.spec,
     outputs: [{ kind: "image", format: doc.spec.format }],
-    storage: { kind: "hosted", ttlSeconds: doc.cacheTtl, prefix: "j", context: `capture job ${msg.jobId}` },
+    storage,
     engine,
   });
   const [output] = run.outputs;
   if (!output) throw new Error("capture run returned no output");
   if (!output.ok) return output.failure;
-  if (output.kind !== "image" || !output.stored) throw new Error("capture job output was not stored");
-  const { result, stored } = output;
+  if (output.kind !== "image") throw new Error("capture job output was not an image");
+  const { result, stored, delivered } = output;
+  const meta: ResultMeta = { width: result.width, height: result.height, loadTimeMs: run.loadTimeMs, bytesSize: result.bytes.byteLength };
+  if (delivered) {
+    // The customer's bucket: the job names where it went; nothing was kept in our R2. A duplicate
+    // delivery that lost the race leaves the object in place (the customer's data, not ours).
+    await finish(env, msg, { status: "completed", resultUrl: delivered.url, meta: { ...meta, storage: delivered } });
+    return null;
+  }
+  if (!stored) throw new Error("capture job output was not stored");
   const resultUrl = await signedImageUrl(env, publicOrigin(env, doc.origin), stored);
-  const meta = { width: result.width, height: result.height, loadTimeMs: run.loadTimeMs, bytesSize: result.bytes.byteLength };
   const changed = await finish(env, msg, { status: "completed", resultUrl, meta });
   if (!changed) await deleteStored(env, stored); // another delivery finished it first
   return null;

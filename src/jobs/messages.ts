@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { CaptureSpec } from "../capture/spec";
+import type { StorageChoice } from "../storage/destinations";
 import { isPlainObject, plainId } from "../../schemas/primitives";
 
 const id = plainId;
@@ -23,6 +24,8 @@ export interface JobDocument {
   cacheTtl: number;
   /** Origin of the signed result URL: PUBLIC_BASE_URL or the submitting request's origin. */
   origin: string;
+  /** Deliver the result to this storage destination (key template unexpanded); absent = hosted in R2. */
+  storage?: StorageChoice;
 }
 
 const jobDocument = z.object({
@@ -33,6 +36,7 @@ const jobDocument = z.object({
   spec: z.custom<CaptureSpec>((v) => isPlainObject(v) && isPlainObject(v.source) && typeof v.format === "string"),
   cacheTtl: z.number().int().positive(),
   origin: z.url({ protocol: /^https?$/ }),
+  storage: z.object({ destinationId: z.string().min(1), key: z.string().min(1) }).optional(),
 });
 
 export function jobDocumentKey(accountId: string, jobId: string): string {

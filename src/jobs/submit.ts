@@ -15,6 +15,7 @@ import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
 import { LIMITS } from "../../schemas/limits";
 import { publicOrigin } from "../storage/hosted";
+import { requireStorage, type StorageChoice } from "../storage/destinations";
 import { type CaptureJobMessage, writeJobDocument } from "./messages";
 import { mapLimit } from "./pool";
 import { requireWebhookUrl } from "../webhooks/url";
@@ -28,6 +29,8 @@ export interface SubmitInput {
   webhookUrl: string | null;
   cacheTtl: number;
   origin: string;
+  /** Deliver every job's result to this storage destination (checked by `requireStorage`). */
+  storage?: StorageChoice | null;
 }
 
 export interface Admitted {
@@ -66,7 +69,15 @@ export async function createJobs(env: Env, auth: AuthContext, input: SubmitInput
     await mapLimit(jobs, TUNING.submitConcurrency, (job, i) =>
       writeJobDocument(
         env,
-        { v: 1, accountId: auth.accountId, jobId: job.id, spec: input.specs[i] as CaptureSpec, cacheTtl: input.cacheTtl, origin: input.origin },
+        {
+          v: 1,
+          accountId: auth.accountId,
+          jobId: job.id,
+          spec: input.specs[i] as CaptureSpec,
+          cacheTtl: input.cacheTtl,
+          origin: input.origin,
+          ...(input.storage ? { storage: input.storage } : {}),
+        },
         TUNING.jobDocumentTtlSeconds,
       ),
     );
@@ -115,8 +126,9 @@ export async function submitAsyncCapture(
   requestUrl: string,
 ): Promise<{ data: JobAccepted; usage: Usage }> {
   const webhookUrl = req.webhookUrl === undefined ? null : await requireWebhookUrl(env, req.webhookUrl);
-  // Async results are always hosted, so `hosted` is accepted (and redundant) here.
-  const spec = await prepareCapture(env, auth, req, { handled: ["async", "webhookUrl", "hosted"] });
+  const storage = req.storage === undefined ? null : await requireStorage(auth, req.storage);
+  // Async results are always stored (hosted, or in the storage destination), so `hosted` is accepted (and redundant) here.
+  const spec = await prepareCapture(env, auth, req, { handled: ["async", "webhookUrl", "hosted", "storage"] });
   const cacheTtl = req.cacheTtl ?? LIMITS.cacheTtl.default;
   const submitted = await submitJobs(env, auth, {
     specs: [spec],
@@ -124,6 +136,7 @@ export async function submitAsyncCapture(
     webhookUrl,
     cacheTtl,
     origin: publicOrigin(env, requestUrl),
+    storage,
   });
   const job = submitted.jobs[0];
   if (!job) throw new Error("submitJobs returned no job");

@@ -5,12 +5,15 @@
  */
 import type { BatchView, JobView } from "../../schemas/responses";
 
+/** `storage {destinationId, bucket, key, url, etag}` when the result went to a storage destination. */
+const storageOf = (job: JobView): { storage?: JobView["storage"] } => (job.storage ? { storage: job.storage } : {});
+
 export type WebhookEvent = "job.completed" | "job.failed" | "batch.completed";
 
 /** `job.completed {jobId, status, resultUrl, metadata, completedAt}` or `job.failed {…, error}`. */
 export function jobEvent(event: WebhookEvent, job: JobView): Record<string, unknown> {
   return event === "job.completed"
-    ? { event, jobId: job.jobId, status: job.status, resultUrl: job.resultUrl, metadata: job.metadata, completedAt: job.completedAt }
+    ? { event, jobId: job.jobId, status: job.status, resultUrl: job.resultUrl, ...storageOf(job), metadata: job.metadata, completedAt: job.completedAt }
     : { event, jobId: job.jobId, status: job.status, error: job.error, completedAt: job.completedAt };
 }
 
@@ -27,7 +30,7 @@ export function batchEvent(event: WebhookEvent, batch: BatchView): Record<string
     completedAt: batch.completedAt,
     jobs: (batch.jobs ?? []).map((j) =>
       j.status === "completed"
-        ? { jobId: j.jobId, url: j.url, status: j.status, resultUrl: j.resultUrl }
+        ? { jobId: j.jobId, url: j.url, status: j.status, resultUrl: j.resultUrl, ...storageOf(j) }
         : { jobId: j.jobId, url: j.url, status: j.status, error: j.error },
     ),
   };

@@ -359,7 +359,7 @@ const FIELD_TYPES: Record<keyof typeof captureFields, "string" | "number" | "boo
   headers: "object", userAgent: "string", pdfFormat: "string", pdfLandscape: "boolean",
   pdfPrintBackground: "boolean", pdfScale: "number", pdfMargin: "object", geo: "string",
   geoCity: "string", geoState: "string", hosted: "boolean", extract: "boolean",
-  extractFormat: "string", async: "boolean", webhookUrl: "string", cacheTtl: "number",
+  extractFormat: "string", async: "boolean", webhookUrl: "string", storage: "object", cacheTtl: "number",
 };
 const WRONG: Record<string, unknown[]> = {
   string: [1, true, null, [], {}],

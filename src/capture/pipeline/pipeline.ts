@@ -5,7 +5,7 @@
  *   caller + prepared spec + requested outputs + storage target + engine
  *     → reserve one credit per billable output (charged runs)
  *     → the engine loads the page ONCE and renders every output
- *     → per output: extraction (DOM outputs), storage (hosted R2 / render cache)
+ *     → per output: extraction (DOM outputs), storage (hosted R2 / render cache / customer bucket)
  *     → commit the credits of the outputs that succeeded, refund the rest
  *     → per-output results with one `loadTimeMs`
  *
@@ -27,7 +27,8 @@ import { failureToApiError, type CaptureFailure } from "../failures";
 import { captureHeaders } from "../response";
 import type { CaptureSpec, Format } from "../spec";
 import type { CaptureEngine } from "./engine";
-import { storeResult, type StorageTarget, type Stored } from "./storage";
+import type { Delivery } from "../../../schemas/storage";
+import { deliverResult, storeResult, type StorageTarget, type Stored } from "./storage";
 
 export type RequestedOutput =
   /** An image or PDF of the page: always billable. */
@@ -57,7 +58,10 @@ export type OutputResult =
       result: CaptureResult;
       /** The capture headers of this output (x-screenshot-*, x-service-*). */
       headers: Record<string, string>;
+      /** In our R2 (hosted / render-cache targets). */
       stored: Stored | null;
+      /** In the customer's bucket (bucket targets). */
+      delivered: Delivery | null;
     }
   | { kind: "extraction"; ok: true; data: ExtractionData }
   | { kind: RequestedOutput["kind"]; ok: false; failure: OutputFailure };
@@ -147,13 +151,18 @@ async function store(
 ): Promise<OutputResult> {
   const { spec, result } = item;
   const headers = captureHeaders(result, spec, item.capturedAt, item.loadTimeMs);
-  if (target.kind === "none") return { kind: "image", ok: true, spec, result, headers, stored: null };
+  if (target.kind === "none") return { kind: "image", ok: true, spec, result, headers, stored: null, delivered: null };
   try {
+    if (target.kind === "bucket") {
+      const delivered = await deliverResult(target, result);
+      return { kind: "image", ok: true, spec, result, headers, stored: null, delivered };
+    }
     const stored = await storeResult(env, target, { result, accountId: item.accountId, headers });
-    return { kind: "image", ok: true, spec, result, headers, stored };
+    return { kind: "image", ok: true, spec, result, headers, stored, delivered: null };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return { kind: "image", ok: false, failure: { error: err, transient: true } };
+    // A bucket upload already retried its transient failures (src/storage/s3.ts).
+    return { kind: "image", ok: false, failure: { error: err, transient: target.kind !== "bucket" } };
   }
 }
 

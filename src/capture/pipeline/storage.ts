@@ -1,11 +1,16 @@
 /**
  * The pipeline's storage step: where a successful image output goes before its credit is
- * committed, so a storage failure is refunded like any other failed output.
+ * committed, so a storage failure is refunded like any other failed output. Three kinds of
+ * target: none, our R2 (hosted / render cache), or the customer's own bucket (a storage
+ * destination, async jobs only: src/storage/destinations.ts).
  */
 import { log } from "../../log";
 import { type StoredOutput, storeOutput } from "../../storage/hosted";
 import { type RenderEntry, writeEntry } from "../../storage/render-cache";
 import type { ApiError } from "../../errors";
+import type { Delivery } from "../../../schemas/storage";
+import { type OpenDestination, putOptions } from "../../storage/destinations";
+import { objectUrl, putObject } from "../../storage/s3";
 import type { CaptureResult } from "../capture";
 import { failures, failureToApiError } from "../failures";
 
@@ -15,7 +20,11 @@ export type StorageTarget =
   /** R2 under `<prefix>/<uuid>.<ext>` for ttlSeconds, served by signed URL (hosted captures, job results). */
   | { kind: "hosted"; ttlSeconds: number; prefix: string; context: string }
   /** R2 as above plus the render link's cache entry (KV) under `cacheKey`, with the output's headers. */
-  | { kind: "render-cache"; ttlSeconds: number; cacheKey: string; context: string };
+  | { kind: "render-cache"; ttlSeconds: number; cacheKey: string; context: string }
+  /** The customer's bucket under `key` (prefix included); nothing kept in our R2. */
+  | { kind: "bucket"; destination: OpenDestination; key: string; context: string };
+
+export type R2Target = Extract<StorageTarget, { kind: "hosted" | "render-cache" }>;
 
 export interface Stored extends StoredOutput {
   /** The render-cache entry written (render-cache targets only). */
@@ -31,7 +40,7 @@ export function storageFailed(context: string, err: unknown): ApiError {
 /** Stores one output; a failure throws `storageFailed`'s error. */
 export async function storeResult(
   env: Env,
-  target: Exclude<StorageTarget, { kind: "none" }>,
+  target: R2Target,
   input: { result: Pick<CaptureResult, "bytes" | "contentType">; accountId: string; headers: Record<string, string> },
 ): Promise<Stored> {
   const { result, accountId } = input;
@@ -51,4 +60,12 @@ export async function storeResult(
   } catch (err) {
     throw storageFailed(target.context, err);
   }
+}
+
+/** Uploads one output to the customer's bucket (retried inside); a final failure throws `storageFailed`'s error. */
+export async function deliverResult(target: Extract<StorageTarget, { kind: "bucket" }>, result: Pick<CaptureResult, "bytes" | "contentType">): Promise<Delivery> {
+  const { record, target: bucket } = target.destination;
+  const put = await putObject(bucket, target.key, result.bytes, putOptions(record, result.contentType));
+  if (!put.ok) throw storageFailed(target.context, `bucket upload failed: ${put.reason} (${put.status ?? "no answer"})`);
+  return { destinationId: record.destinationId, bucket: record.bucket, key: target.key, url: objectUrl(bucket, target.key), etag: put.etag };
 }

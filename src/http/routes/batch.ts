@@ -19,6 +19,7 @@ import { submitJobs } from "../../jobs/submit";
 import { requireWebhookUrl } from "../../webhooks/url";
 import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin } from "../../storage/hosted";
+import { requireStorage } from "../../storage/destinations";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
 import { ApiError, type ErrorDetail } from "../../errors";
@@ -67,6 +68,7 @@ export const batchRoutes = new Hono<AppEnv>().post("/screenshot/batch", authenti
     );
   }
   const webhookUrl = body.webhookUrl === undefined ? null : await requireWebhookUrl(c.env, body.webhookUrl);
+  const storage = body.storage === undefined ? null : await requireStorage(auth, body.storage);
   const specs = await prepareUrls(c.env, auth, body.urls, body.defaults ?? {});
   const submitted = await submitJobs(c.env, auth, {
     specs,
@@ -74,6 +76,7 @@ export const batchRoutes = new Hono<AppEnv>().post("/screenshot/batch", authenti
     webhookUrl,
     cacheTtl: body.cacheTtl ?? LIMITS.cacheTtl.default,
     origin: publicOrigin(c.env, c.req.url),
+    storage,
   });
   if (submitted.batchId === null) throw new Error("submitJobs returned no batch id for a batch");
   const data: BatchAccepted = {

@@ -24,6 +24,11 @@ export const ENDPOINTS = {
   account: "GET /v1/account",
   usage: "GET /v1/usage",
   credentialCheck: "GET /v1/credential-check",
+  storageDestinationCreate: "POST /v1/storage/destinations",
+  storageDestinations: "GET /v1/storage/destinations",
+  storageDestination: "GET /v1/storage/destinations/{destinationId}",
+  storageDestinationDelete: "DELETE /v1/storage/destinations/{destinationId}",
+  storageDestinationTest: "POST /v1/storage/destinations/{destinationId}/test",
 } as const;
 
 export const metaRoutes = new Hono<AppEnv>()

@@ -1,0 +1,92 @@
+/**
+ * The `storage_destinations` table of the Account DO: a customer's S3-compatible buckets. The
+ * secret arrives here already sealed (src/storage/secrets.ts) and leaves only sealed; the
+ * view never carries it, and shows the access key id's last 4 characters only.
+ */
+import type { DestinationView } from "../../schemas/storage";
+
+/** A destination as stored: everything the uploader needs, the secret still sealed. */
+export interface DestinationRecord {
+  destinationId: string;
+  name: string;
+  endpoint: string;
+  region: string;
+  bucket: string;
+  pathStyle: boolean;
+  prefix: string | null;
+  acl: "private" | "public-read" | null;
+  storageClass: string | null;
+  accessKeyId: string;
+  secretSealed: string;
+  createdAt: string;
+}
+
+interface Row extends Record<string, SqlStorageValue> {
+  id: string;
+  name: string;
+  endpoint: string;
+  region: string;
+  bucket: string;
+  path_style: number;
+  prefix: string | null;
+  acl: string | null;
+  storage_class: string | null;
+  access_key_id: string;
+  secret_sealed: string;
+  created_at: number;
+}
+
+function record(row: Row): DestinationRecord {
+  return {
+    destinationId: row.id,
+    name: row.name,
+    endpoint: row.endpoint,
+    region: row.region,
+    bucket: row.bucket,
+    pathStyle: row.path_style === 1,
+    prefix: row.prefix,
+    acl: row.acl === "private" || row.acl === "public-read" ? row.acl : null,
+    storageClass: row.storage_class,
+    accessKeyId: row.access_key_id,
+    secretSealed: row.secret_sealed,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** What anyone with the account's key may see. */
+export function destinationView(d: DestinationRecord): DestinationView {
+  const { secretSealed: _sealed, accessKeyId, ...rest } = d;
+  return { ...rest, accessKeyId: `…${accessKeyId.slice(-4)}` };
+}
+
+export type AddDestinationResult = { ok: true; destination: DestinationView } | { ok: false; reason: "limit"; limit: number };
+
+/** Inserts unless the account already holds `limit` destinations (checked in the same transaction). */
+export function addDestination(sql: SqlStorage, d: Omit<DestinationRecord, "createdAt">, limit: number, now: number): AddDestinationResult {
+  const count = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM storage_destinations").one().n;
+  if (count >= limit) return { ok: false, reason: "limit", limit };
+  sql.exec(
+    `INSERT INTO storage_destinations
+       (id, name, endpoint, region, bucket, path_style, prefix, acl, storage_class, access_key_id, secret_sealed, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    d.destinationId, d.name, d.endpoint, d.region, d.bucket, d.pathStyle ? 1 : 0, d.prefix, d.acl, d.storageClass,
+    d.accessKeyId, d.secretSealed, now,
+  );
+  const added = getDestination(sql, d.destinationId);
+  if (!added) throw new Error("destination insert failed");
+  return { ok: true, destination: destinationView(added) };
+}
+
+export function getDestination(sql: SqlStorage, destinationId: string): DestinationRecord | null {
+  const row = sql.exec<Row>("SELECT * FROM storage_destinations WHERE id = ?", destinationId).toArray()[0];
+  return row ? record(row) : null;
+}
+
+export function listDestinations(sql: SqlStorage): DestinationView[] {
+  return sql.exec<Row>("SELECT * FROM storage_destinations ORDER BY seq").toArray().map((r) => destinationView(record(r)));
+}
+
+/** True when it existed. */
+export function deleteDestination(sql: SqlStorage, destinationId: string): boolean {
+  return sql.exec("DELETE FROM storage_destinations WHERE id = ?", destinationId).rowsWritten > 0;
+}
