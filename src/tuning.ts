@@ -33,6 +33,11 @@ export const TUNING = {
   deadLetterRetrySeconds: 30,
   /** A webhook delivery emitted but still not queued this long after is taken as stranded. */
   webhookStrandedAfterMs: 60_000,
+  /**
+   * Geo provider: our wait beyond the render budget we hand it (the spec's timeout + delay),
+   * for its queueing and the transfer of the PNG; past it the capture is a 408.
+   */
+  geoProviderGraceMs: 5_000,
   /** Objects the hourly sweep looks at per run. */
   sweepMaxObjects: 10_000,
 } as const;

@@ -9,13 +9,20 @@ import { config } from "../config";
 import { ApiError } from "../errors";
 import { checkTarget, invalidTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
+import { FAILURE } from "./failures";
+import { GEO_PROVIDERS } from "./geo/providers";
 import { toCaptureSpec, type CaptureSpec } from "./spec";
 
-/** Options that geo captures cannot honour (spec, capture behavior 3). */
+/**
+ * Options that geo captures cannot honour: the spec's list (capture behavior 3), then the page
+ * controls the provider has no equivalent for and resizing (not yet done for geo PNGs) — refused
+ * rather than silently dropped.
+ */
 const GEO_UNSUPPORTED = [
   "html", "markdown", "css", "js", "cookies", "headers", "userAgent", "selector", "waitForSelector",
   "darkMode", "blockAds", "blockResourceTypes", "fullPage", "deviceScaleFactor", "pdfFormat",
   "pdfLandscape", "pdfPrintBackground", "pdfMargin", "pdfScale",
+  "hideSelectors", "blockCookieBanners", "resizeWidth", "resizeHeight",
 ] as const;
 
 export interface PrepareOptions {
@@ -61,20 +68,35 @@ export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRe
     target = url;
   }
 
-  if (req.geo !== undefined) {
-    const conflicts = GEO_UNSUPPORTED.filter((k) => req[k] !== undefined);
-    if (conflicts.length > 0) {
-      throw new ApiError("GEO_FEATURE_UNAVAILABLE", `Not available with geo: ${conflicts.join(", ")}.`, {
-        details: conflicts.map((path) => ({ path, message: "Not available with geo." })),
-      });
-    }
-    requireFeature(auth, "geo");
-    throw new ApiError("CONFIGURATION_ERROR", "Geo-targeted capture is not configured on this deployment.");
-  }
+  if (req.geo !== undefined) checkGeo(env, auth, req, credentials !== null);
 
   const spec = toCaptureSpec(req, { watermark: auth.plan.watermark ? config(env).watermarkText : null });
   if (target !== null) await checkTarget(env, target);
   return { ...spec, credentials };
+}
+
+/**
+ * A geo request the configured provider can run, or the answer: 422 naming every option it
+ * cannot honour (and what the adapter cannot target), 403 below Pro, 503 with no provider.
+ */
+function checkGeo(env: Env, auth: AuthContext, req: CaptureRequest, urlCredentials: boolean): void {
+  const conflicts: string[] = GEO_UNSUPPORTED.filter((k) => req[k] !== undefined);
+  if (req.format !== undefined && req.format !== "png") conflicts.push("format");
+  if (req.extract === true) conflicts.push("extract");
+  if (urlCredentials) conflicts.push("url");
+  if (conflicts.length > 0) throw geoUnavailable(conflicts, "Not available with geo.");
+  requireFeature(auth, "geo");
+  const geo = config(env).geo;
+  if (geo === null) throw new ApiError("CONFIGURATION_ERROR", FAILURE.geoUnconfigured);
+  const { supports } = GEO_PROVIDERS[geo.provider];
+  const untargetable = (["geoCity", "geoState"] as const).filter((k) => req[k] !== undefined && !supports[k]);
+  if (untargetable.length > 0) throw geoUnavailable(untargetable, "Not supported by this deployment's geo provider.");
+}
+
+function geoUnavailable(paths: string[], message: string): ApiError {
+  return new ApiError("GEO_FEATURE_UNAVAILABLE", `${message.replace(/\.$/, "")}: ${paths.join(", ")}.`, {
+    details: paths.map((path) => ({ path, message })),
+  });
 }
 
 /** `user:pass@` as typed, percent-decoded; a malformed escape (`%ZZ`) is the caller's 400. */

@@ -72,9 +72,25 @@ export interface CaptureSpec {
   watermark: string | null;
   /** HTTP credentials taken out of a `user:pass@host` URL. */
   credentials: { username: string; password: string } | null;
+  /**
+   * Geo-targeted capture: rendered by the geo provider in this country (capture/geo/), not by
+   * our browsers; null = an ordinary capture. Absent in job documents written before it existed.
+   */
+  geo?: GeoTarget | null;
 }
 
+export interface GeoTarget {
+  /** ISO 3166-1 alpha-2, upper case as the spec lists it. */
+  country: string;
+  city: string | null;
+  state: string | null;
+}
+
+/** A geo capture's fixed viewport (spec, capture behavior 3); the provider ignores scale factors. */
+export const GEO_VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1, isMobile: false, hasTouch: false } as const;
+
 export function toCaptureSpec(req: CaptureRequest, options: { watermark: string | null }): CaptureSpec {
+  if (req.geo !== undefined) return toGeoSpec(req, req.geo, options);
   const preset = req.device ? DEVICE_PRESETS[req.device] : null;
   const format = req.format ?? "png";
   const source: CaptureSpec["source"] =
@@ -131,6 +147,20 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
     },
     watermark: options.watermark,
     credentials: null,
+    geo: null,
+  };
+}
+
+/**
+ * A geo capture: png of the fixed viewport, the proxy's own waits. What it cannot honour was
+ * refused before (capture/request.ts); the rest of the spec keeps its defaults.
+ */
+function toGeoSpec(req: CaptureRequest, country: string, options: { watermark: string | null }): CaptureSpec {
+  const base = toCaptureSpec({ ...req, geo: undefined, format: "png", width: undefined, height: undefined, device: undefined }, options);
+  return {
+    ...base,
+    viewport: { ...GEO_VIEWPORT },
+    geo: { country, city: req.geoCity ?? null, state: req.geoState ?? null },
   };
 }
 
