@@ -38,6 +38,8 @@ export const TUNING = {
    * for its queueing and the transfer of the PNG; past it the capture is a 408.
    */
   geoProviderGraceMs: 5_000,
+  /** BrowserHost: resizing an image rendered elsewhere (a geo PNG) on a blank page. */
+  imageResizeTimeoutMs: 15_000,
   /** Objects the hourly sweep looks at per run. */
   sweepMaxObjects: 10_000,
 } as const;

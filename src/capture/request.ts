@@ -15,14 +15,13 @@ import { toCaptureSpec, type CaptureSpec } from "./spec";
 
 /**
  * Options that geo captures cannot honour: the spec's list (capture behavior 3), then the page
- * controls the provider has no equivalent for and resizing (not yet done for geo PNGs) — refused
- * rather than silently dropped.
+ * controls the provider has no equivalent for — refused rather than silently dropped.
  */
 const GEO_UNSUPPORTED = [
   "html", "markdown", "css", "js", "cookies", "headers", "userAgent", "selector", "waitForSelector",
   "darkMode", "blockAds", "blockResourceTypes", "fullPage", "deviceScaleFactor", "pdfFormat",
   "pdfLandscape", "pdfPrintBackground", "pdfMargin", "pdfScale",
-  "hideSelectors", "blockCookieBanners", "resizeWidth", "resizeHeight",
+  "hideSelectors", "blockCookieBanners",
 ] as const;
 
 export interface PrepareOptions {

@@ -87,6 +87,21 @@ describe("geo captures through the provider", () => {
   });
 
   // The spec says "59" but lists 63 codes; schemas/capture.ts follows the list.
+  it("resizeWidth / resizeHeight apply to geo PNGs with the usual rules (aspect kept, never upscaled)", async () => {
+    const cap = await Capturer.create("pro");
+    const run = runId();
+    const half = await cap.post({ url: target(run), geo: "NL", resizeWidth: 640 });
+    expect(half.res.status).toBe(200);
+    expect([half.res.headers.get("x-screenshot-width"), half.res.headers.get("x-screenshot-height")]).toEqual(["640", "400"]);
+    const png = decodeImage(half.bytes);
+    expect([png.width, png.height]).toEqual([640, 400]);
+    expect(png.pixel(320, 200)).toEqual(countryPixel("NL"));
+    const box = await cap.post({ url: target(run), geo: "NL", resizeWidth: 300, resizeHeight: 2000 });
+    expect([box.res.status, box.res.status === 200 ? "" : new TextDecoder().decode(box.bytes)]).toEqual([200, ""]);
+    expect(decodeImage(box.bytes)).toMatchObject({ width: 300, height: 800 });
+    expect(await used(cap.account.apiKey)).toBe(2);
+  });
+
   it("every listed country is accepted and rendered in its country; another code is refused listing them", async () => {
     expect(GEO_COUNTRIES).toHaveLength(63);
     const cap = await Capturer.create("enterprise");
@@ -115,13 +130,13 @@ describe("geo captures through the provider", () => {
     expect(await providerLog(run)).toEqual([]);
   });
 
-  it("plan, format and option gates come before the provider: 403 below Pro, 422 for jpeg and resize", async () => {
+  it("plan, format and option gates come before the provider: 403 below Pro, 422 for jpeg and page controls", async () => {
     const run = runId();
     const starter = await Capturer.create("starter");
     const gated = await starter.postRaw(JSON.stringify({ url: target(run), geo: "FR" }));
     expect([gated.status, (await envelope(gated)).error?.code]).toEqual([403, "PLAN_UPGRADE_REQUIRED"]);
     const pro = await Capturer.create("pro");
-    for (const [extra, path] of [[{ format: "jpeg" }, "format"], [{ resizeWidth: 640 }, "resizeWidth"], [{ hideSelectors: [".x"] }, "hideSelectors"]] as const) {
+    for (const [extra, path] of [[{ format: "jpeg" }, "format"], [{ hideSelectors: [".x"] }, "hideSelectors"], [{ fullPage: false }, "fullPage"]] as const) {
       const res = await pro.postRaw(JSON.stringify({ url: target(run), geo: "FR", ...extra }));
       const error = (await envelope(res)).error;
       expect([res.status, error?.code, error?.details?.map((d) => d.path)]).toEqual([422, "GEO_FEATURE_UNAVAILABLE", [path]]);

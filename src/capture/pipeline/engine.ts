@@ -6,7 +6,10 @@
  */
 import { config } from "../../config";
 import type { BrowserHost, CaptureOutcome } from "../browser-host";
+import type { OutputOutcome, PageCapture } from "../capture";
 import { failures } from "../failures";
+import { imageSize } from "../image-info";
+import { log } from "../../log";
 import { captureThroughProvider } from "../geo/capture";
 import type { CaptureSpec } from "../spec";
 
@@ -35,7 +38,27 @@ export function geoEngine(env: Env): CaptureEngine {
     capture: async (spec) => {
       const geo = config(env).geo;
       if (geo === null) return { ok: false, failure: failures.geoUnavailable(false) };
-      return captureThroughProvider(geo, spec);
+      const outcome = await captureThroughProvider(geo, spec);
+      return outcome.ok && spec.resize !== null ? resizeOnHost(env, outcome.result, spec.resize) : outcome;
     },
   };
+}
+
+/** resizeWidth/resizeHeight on a geo PNG: the usual rules, applied by a BrowserHost. */
+async function resizeOnHost(env: Env, page: PageCapture, box: { width: number | null; height: number | null }): Promise<CaptureOutcome> {
+  const outputs = await Promise.all(
+    page.outputs.map(async (outcome): Promise<OutputOutcome> => {
+      if (!outcome.ok) return outcome;
+      try {
+        const bytes = await browserHost(env).resizeImage(outcome.output.bytes, box);
+        const size = imageSize(bytes);
+        if (!size) return { ok: false, failure: failures.generic() };
+        return { ok: true, output: { ...outcome.output, bytes, width: size.width, height: size.height } };
+      } catch (err) {
+        log("error", "geo resize failed", { error: err instanceof Error ? err.name : "unknown" });
+        return { ok: false, failure: failures.generic() };
+      }
+    }),
+  );
+  return { ok: true, result: { ...page, outputs } };
 }
