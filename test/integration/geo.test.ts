@@ -13,7 +13,7 @@ import { bearer, createAccount } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, postJson, runId } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
-import { authFor, waitForBatch } from "../helpers/jobs";
+import { authFor, waitForBatch, waitForJob } from "../helpers/jobs";
 
 const GEO_ENDPOINT = (env as unknown as { GEO_ENDPOINT: string }).GEO_ENDPOINT;
 const target = (run: string, extra = "") => `https://public.rebind.example.com/page?run=${run}${extra}`;
@@ -195,6 +195,25 @@ describe("geo captures through the provider", () => {
     expect([res.status, (await envelope(res)).error?.code]).toEqual([408, "TIMEOUT"]);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(await used(cap.account.apiKey)).toBe(0);
+  });
+
+  it("async job and hosted output: the provider's PNG stored and served", async () => {
+    const cap = await Capturer.create("pro");
+    const run = runId();
+    const { res, body } = await cap.json<{ jobId: string }>({ url: target(run), geo: "SE", async: true });
+    expect(res.status).toBe(202);
+    const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
+    expect(job).toMatchObject({ status: "completed", metadata: { format: "png", width: 1280, height: 800 } });
+    const stored = await call(new URL(job.resultUrl ?? "").pathname + new URL(job.resultUrl ?? "").search);
+    expect(stored.status).toBe(200);
+    expect(decodeImage(new Uint8Array(await stored.arrayBuffer())).pixel(5, 5)).toEqual(countryPixel("SE"));
+
+    const hosted = await envelope<{ url: string; width: number }>((await postJson("/v1/screenshot", { url: target(run, "&h=1"), geo: "SE", hosted: true }, cap.auth)));
+    expect(hosted.data?.width).toBe(1280);
+    const served = await call(new URL(hosted.data?.url ?? "").pathname + new URL(hosted.data?.url ?? "").search);
+    expect(decodeImage(new Uint8Array(await served.arrayBuffer())).pixel(0, 0)).toEqual(countryPixel("SE"));
+    expect((await providerLog(run)).map((l) => l.query.country_code)).toEqual(["se", "se"]);
+    expect(await used(cap.account.apiKey)).toBe(2);
   });
 
   it("a batch with defaults.geo runs every job through the provider", async () => {
