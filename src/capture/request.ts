@@ -11,11 +11,12 @@ import { checkTarget, invalidTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
 import { FAILURE } from "./failures";
 import { GEO_PROVIDERS } from "./geo/providers";
-import { toCaptureSpec, type CaptureSpec } from "./spec";
+import { OPTION_DEFAULTS, toCaptureSpec, type CaptureSpec } from "./spec";
 
 /**
  * Options that geo captures cannot honour: the spec's list (capture behavior 3), then the page
- * controls the provider has no equivalent for — refused rather than silently dropped.
+ * controls the provider has no equivalent for — refused with a non-default value rather than
+ * silently dropped (the spec's defaults stated explicitly are accepted).
  */
 const GEO_UNSUPPORTED = [
   "html", "markdown", "css", "js", "cookies", "headers", "userAgent", "selector", "waitForSelector",
@@ -79,7 +80,7 @@ export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRe
  * cannot honour (and what the adapter cannot target), 403 below Pro, 503 with no provider.
  */
 function checkGeo(env: Env, auth: AuthContext, req: CaptureRequest, urlCredentials: boolean): void {
-  const conflicts: string[] = GEO_UNSUPPORTED.filter((k) => req[k] !== undefined);
+  const conflicts: string[] = GEO_UNSUPPORTED.filter((k) => isStated(req, k));
   if (req.format !== undefined && req.format !== "png") conflicts.push("format");
   if (req.extract === true) conflicts.push("extract");
   if (urlCredentials) conflicts.push("url");
@@ -90,6 +91,13 @@ function checkGeo(env: Env, auth: AuthContext, req: CaptureRequest, urlCredentia
   const { supports } = GEO_PROVIDERS[geo.provider];
   const untargetable = (["geoCity", "geoState"] as const).filter((k) => req[k] !== undefined && !supports[k]);
   if (untargetable.length > 0) throw geoUnavailable(untargetable, "Not supported by this deployment's geo provider.");
+}
+
+/** A value other than the spec's default (an empty list is the default of a list). */
+function isStated(req: CaptureRequest, key: (typeof GEO_UNSUPPORTED)[number]): boolean {
+  const value = req[key];
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return false;
+  return !(key in OPTION_DEFAULTS && OPTION_DEFAULTS[key as keyof typeof OPTION_DEFAULTS] === value);
 }
 
 function geoUnavailable(paths: string[], message: string): ApiError {

@@ -89,6 +89,24 @@ export interface GeoTarget {
 /** A geo capture's fixed viewport (spec, capture behavior 3); the provider ignores scale factors. */
 export const GEO_VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1, isMobile: false, hasTouch: false } as const;
 
+/**
+ * The spec's defaults of the switches and PDF options: what normalisation fills in, and what a
+ * geo request may state explicitly without asking for something the provider cannot do.
+ */
+export const OPTION_DEFAULTS = {
+  darkMode: false,
+  blockAds: true,
+  fullPage: false,
+  blockCookieBanners: false,
+  deviceScaleFactor: LIMITS.deviceScaleFactor.default,
+  pdfFormat: "A4",
+  pdfLandscape: false,
+  pdfPrintBackground: true,
+  pdfScale: LIMITS.pdfScale.default,
+} as const satisfies Partial<CaptureRequest>;
+
+const D = OPTION_DEFAULTS;
+
 export function toCaptureSpec(req: CaptureRequest, options: { watermark: string | null }): CaptureSpec {
   if (req.geo !== undefined) return toGeoSpec(req, req.geo, options);
   const preset = req.device ? DEVICE_PRESETS[req.device] : null;
@@ -98,7 +116,7 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
       ? { kind: "url", url: req.url }
       : {
           kind: "html",
-          html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? false }),
+          html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? D.darkMode }),
         };
   return {
     outputs: { formats: [format], dom: false },
@@ -108,21 +126,21 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
     viewport: {
       width: req.width ?? preset?.width ?? LIMITS.width.default,
       height: req.height ?? preset?.height ?? LIMITS.height.default,
-      deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? LIMITS.deviceScaleFactor.default,
+      deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? D.deviceScaleFactor,
       isMobile: preset?.isMobile ?? false,
       hasTouch: preset?.hasTouch ?? false,
     },
     userAgent: req.userAgent ?? preset?.userAgent ?? null,
-    fullPage: req.fullPage ?? false,
-    darkMode: req.darkMode ?? false,
+    fullPage: req.fullPage ?? D.fullPage,
+    darkMode: req.darkMode ?? D.darkMode,
     waitUntil: req.waitUntil ?? "networkidle2",
     timeoutMs: (req.timeout ?? LIMITS.timeoutSeconds.default) * 1000,
     bestAttempt: req.bestAttempt ?? true,
     waitForSelector: req.waitForSelector ?? null,
     delayMs: req.delay ?? 0,
     selector: req.selector ?? null,
-    blockAds: req.blockAds ?? true,
-    blockCookieBanners: req.blockCookieBanners ?? false,
+    blockAds: req.blockAds ?? D.blockAds,
+    blockCookieBanners: req.blockCookieBanners ?? D.blockCookieBanners,
     blockResourceTypes: req.blockResourceTypes ?? [],
     hideSelectors: req.hideSelectors ?? [],
     css: req.css ?? null,
@@ -134,10 +152,10 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
         ? { width: req.resizeWidth ?? null, height: req.resizeHeight ?? null }
         : null,
     pdf: {
-      format: req.pdfFormat ?? "A4",
-      landscape: req.pdfLandscape ?? false,
-      printBackground: req.pdfPrintBackground ?? true,
-      scale: req.pdfScale ?? LIMITS.pdfScale.default,
+      format: req.pdfFormat ?? D.pdfFormat,
+      landscape: req.pdfLandscape ?? D.pdfLandscape,
+      printBackground: req.pdfPrintBackground ?? D.pdfPrintBackground,
+      scale: req.pdfScale ?? D.pdfScale,
       margin: {
         top: req.pdfMargin?.top ?? "0",
         right: req.pdfMargin?.right ?? "0",

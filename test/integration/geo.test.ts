@@ -136,13 +136,18 @@ describe("geo captures through the provider", () => {
     const gated = await starter.postRaw(JSON.stringify({ url: target(run), geo: "FR" }));
     expect([gated.status, (await envelope(gated)).error?.code]).toEqual([403, "PLAN_UPGRADE_REQUIRED"]);
     const pro = await Capturer.create("pro");
-    for (const [extra, path] of [[{ format: "jpeg" }, "format"], [{ hideSelectors: [".x"] }, "hideSelectors"], [{ fullPage: false }, "fullPage"]] as const) {
+    for (const [extra, path] of [[{ format: "jpeg" }, "format"], [{ hideSelectors: [".x"] }, "hideSelectors"], [{ fullPage: true }, "fullPage"]] as const) {
       const res = await pro.postRaw(JSON.stringify({ url: target(run), geo: "FR", ...extra }));
       const error = (await envelope(res)).error;
       expect([res.status, error?.code, error?.details?.map((d) => d.path)]).toEqual([422, "GEO_FEATURE_UNAVAILABLE", [path]]);
     }
     expect(await providerLog(run)).toEqual([]);
     expect(await used(pro.account.apiKey)).toBe(0);
+    // The spec's defaults stated explicitly ask for nothing the provider cannot do: accepted.
+    const defaults = { blockAds: true, darkMode: false, fullPage: false, deviceScaleFactor: 2, pdfFormat: "A4", pdfScale: 1, hideSelectors: [], format: "png" };
+    const { res } = await pro.post({ url: target(run), geo: "FR", ...defaults });
+    expect(res.status).toBe(200);
+    expect(await providerLog(run)).toHaveLength(1);
   });
 
   it("the URL guard, DNS and reputation checks run before the provider is asked", async () => {
