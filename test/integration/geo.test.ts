@@ -5,7 +5,7 @@
  * Targets are public names of the DoH fake: the URL guard, DNS and reputation checks run first.
  */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GEO_COUNTRIES } from "../../schemas/capture";
 import { prepareCapture } from "../../src/capture/request";
 import { GEO_TEST_KEY, type SpbLogged } from "../fixtures/fakes/scrapingbee";
@@ -169,6 +169,10 @@ describe("geo captures through the provider", () => {
 
   it("provider failures map to sanitized spec errors, every one refunded, nothing of the provider's passed through", async () => {
     const cap = await Capturer.create("pro");
+    const lines: string[] = [];
+    for (const level of ["log", "warn", "error"] as const) {
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+    }
     const cases = [
       ["quota", 503, "CONFIGURATION_ERROR", "Geo-targeted capture is temporarily unavailable."],
       ["error", 503, "CONFIGURATION_ERROR", "Geo-targeted capture is temporarily unavailable."],
@@ -189,7 +193,12 @@ describe("geo captures through the provider", () => {
       expect(text, mode).not.toMatch(/limit reached|Server responded|Internal error|<html/);
       expect(await providerLog(run), mode).toHaveLength(1);
     }
+    vi.restoreAllMocks();
     expect(await used(cap.account.apiKey)).toBe(0);
+    // The provider's detail reaches the logs, our key never (the fake echoes it back).
+    expect(lines.some((l) => l.includes("Monthly API calls limit reached"))).toBe(true);
+    expect(lines.some((l) => l.includes("[redacted]"))).toBe(true);
+    expect(lines.filter((l) => l.includes(GEO_TEST_KEY))).toEqual([]);
   });
 
   it("a provider slower than the capture's timeout → 408 TIMEOUT, refunded", async () => {
