@@ -43,6 +43,10 @@ export default defineConfig({
                 UNSAFE_HOST_PATTERNS: "listed.example.org,*.wild.example.org",
                 DNS_CHECK: "on",
                 DOH_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 5}/dns-query`,
+                // Geo captures through the local ScrapingBee fake (test/fixtures/fakes/scrapingbee.ts).
+                GEO_PROVIDER: "scrapingbee",
+                GEO_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 10}`,
+                GEO_API_KEY: "test-geo-provider-key-0123456789", // = GEO_TEST_KEY of the fake
               },
             },
           }),

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ApiError } from "./errors";
 import { DOH_URL } from "./security/dns";
 import { canonicalHostPattern, SAFE_BROWSING_URL } from "./security/reputation";
+import { GEO_PROVIDERS, type GeoProviderName } from "./capture/geo/providers";
 import { normalizeHost } from "./hosts";
 import { log } from "./log";
 
@@ -44,7 +45,21 @@ const schema = z.object({
     .default("")
     .transform((s) => s.split(",").map(normalizeHost).filter(Boolean))
     .pipe(z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, "entries must be host names"))),
+  GEO_PROVIDER: z.union([z.literal(""), z.enum(Object.keys(GEO_PROVIDERS) as [GeoProviderName, ...GeoProviderName[]])]).default(""),
+  GEO_ENDPOINT: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
+  GEO_API_KEY: z.string().optional().default(""),
+}).superRefine((e, ctx) => {
+  if (e.GEO_PROVIDER !== "" && e.GEO_API_KEY === "") {
+    ctx.addIssue({ code: "custom", path: ["GEO_API_KEY"], message: "GEO_API_KEY must be set when GEO_PROVIDER is" });
+  }
 });
+
+/** The geo provider's adapter, where it is asked and with which key; null = geo not offered. */
+export interface GeoConfig {
+  provider: GeoProviderName;
+  endpoint: string;
+  apiKey: string;
+}
 
 export interface Config {
   adminToken: string;
@@ -67,6 +82,8 @@ export interface Config {
   watermarkText: string;
   /** Hosts blocked with blockAds on top of the curated list (src/data/ad-hosts.ts). */
   adBlockExtraHosts: readonly string[];
+  /** Geo-targeted captures (docs/GEO.md); null when GEO_PROVIDER is empty. */
+  geo: GeoConfig | null;
   deploymentId: string;
 }
 
@@ -97,6 +114,14 @@ export function config(env: Env): Config {
     browserHosts: e.BROWSER_HOSTS,
     watermarkText: e.WATERMARK_TEXT,
     adBlockExtraHosts: e.AD_BLOCK_EXTRA_HOSTS,
+    geo:
+      e.GEO_PROVIDER === ""
+        ? null
+        : {
+            provider: e.GEO_PROVIDER,
+            endpoint: (e.GEO_ENDPOINT || GEO_PROVIDERS[e.GEO_PROVIDER].defaultEndpoint).replace(/\/+$/, ""),
+            apiKey: e.GEO_API_KEY,
+          },
     deploymentId: env.CF_VERSION_METADATA?.id || "local",
   };
   cache.set(env, cfg);

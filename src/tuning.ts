@@ -39,6 +39,13 @@ export const TUNING = {
   bucketAttempts: 3,
   bucketRetryBaseMs: 250,
   bucketTimeoutMs: 20_000,
+  /**
+   * Geo provider: our wait beyond the render budget we hand it (the spec's timeout + delay),
+   * for its queueing and the transfer of the PNG; past it the capture is a 408.
+   */
+  geoProviderGraceMs: 5_000,
+  /** BrowserHost: resizing an image rendered elsewhere (a geo PNG) on a blank page. */
+  imageResizeTimeoutMs: 15_000,
   /** Objects the hourly sweep looks at per run. */
   sweepMaxObjects: 10_000,
 } as const;

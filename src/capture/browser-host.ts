@@ -17,6 +17,8 @@ import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { runCapture, type PageCapture } from "./capture";
 import type { RequestPolicy } from "./page";
 import { CaptureError, toFailure, type CaptureFailure } from "./failures";
+import { withTimeout } from "./navigate";
+import { resizeInPage } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
 import { log } from "../log";
 import { TUNING } from "../tuning";
@@ -90,6 +92,28 @@ export class BrowserHost extends DurableObject<Env> {
     } catch (err) {
       log("error", "browser unavailable", { error: String(err) });
       return { ok: false, failure: toFailure(err) };
+    } finally {
+      this.lastUsed = Date.now();
+      this.release();
+    }
+  }
+
+  /**
+   * Downscales an image rendered elsewhere (a geo provider's PNG) with the captures' own resize
+   * rules (`resizeInPage`), on a blank page of its own context: no target content is loaded.
+   */
+  async resizeImage(bytes: Uint8Array, box: { width: number | null; height: number | null }): Promise<Uint8Array> {
+    await this.acquire();
+    this.lastUsed = Date.now();
+    try {
+      const { browser } = await this.getBrowser();
+      const context = await browser.createBrowserContext();
+      try {
+        const page = await context.newPage();
+        return await withTimeout(resizeInPage(page, bytes, box, "png", null), TUNING.imageResizeTimeoutMs);
+      } finally {
+        await context.close().catch(() => {});
+      }
     } finally {
       this.lastUsed = Date.now();
       this.release();

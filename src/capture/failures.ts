@@ -15,10 +15,12 @@ export const FAILURE = {
   unreachable: "Could not reach the target URL.",
   storage: "Failed to store capture result.",
   generic: "Screenshot capture failed.",
+  geoUnconfigured: "Geo-targeted capture is not configured on this deployment.",
+  geoUnavailable: "Geo-targeted capture is temporarily unavailable.",
 } as const;
 
 export interface CaptureFailure {
-  code: "TIMEOUT" | "CAPTURE_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSAFE_URL";
+  code: "TIMEOUT" | "CAPTURE_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSAFE_URL" | "CONFIGURATION_ERROR";
   status: ContentfulStatusCode;
   message: string;
   transient: boolean;
@@ -62,6 +64,16 @@ export const failures = {
   }),
   storage: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.storage, transient: true }),
   generic: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.generic, transient: true }),
+  /**
+   * The geo provider refused us (key, quota, its own outage): the service, not the target, is
+   * at fault. The provider's answer goes to the logs only; `transient` when a retry may cure it.
+   */
+  geoUnavailable: (transient: boolean): CaptureFailure => ({
+    code: "CONFIGURATION_ERROR",
+    status: 503,
+    message: FAILURE.geoUnavailable,
+    transient,
+  }),
 };
 
 /** Anything thrown during a capture → a sanitized failure. */

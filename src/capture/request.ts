@@ -9,13 +9,20 @@ import { config } from "../config";
 import { ApiError } from "../errors";
 import { checkTarget, invalidTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
-import { toCaptureSpec, type CaptureSpec } from "./spec";
+import { FAILURE } from "./failures";
+import { GEO_PROVIDERS } from "./geo/providers";
+import { OPTION_DEFAULTS, toCaptureSpec, type CaptureSpec } from "./spec";
 
-/** Options that geo captures cannot honour (spec, capture behavior 3). */
+/**
+ * Options that geo captures cannot honour: the spec's list (capture behavior 3), then the page
+ * controls the provider has no equivalent for — refused with a non-default value rather than
+ * silently dropped (the spec's defaults stated explicitly are accepted).
+ */
 const GEO_UNSUPPORTED = [
   "html", "markdown", "css", "js", "cookies", "headers", "userAgent", "selector", "waitForSelector",
   "darkMode", "blockAds", "blockResourceTypes", "fullPage", "deviceScaleFactor", "pdfFormat",
   "pdfLandscape", "pdfPrintBackground", "pdfMargin", "pdfScale",
+  "hideSelectors", "blockCookieBanners",
 ] as const;
 
 export interface PrepareOptions {
@@ -61,16 +68,7 @@ export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRe
     target = url;
   }
 
-  if (req.geo !== undefined) {
-    const conflicts = GEO_UNSUPPORTED.filter((k) => req[k] !== undefined);
-    if (conflicts.length > 0) {
-      throw new ApiError("GEO_FEATURE_UNAVAILABLE", `Not available with geo: ${conflicts.join(", ")}.`, {
-        details: conflicts.map((path) => ({ path, message: "Not available with geo." })),
-      });
-    }
-    requireFeature(auth, "geo");
-    throw new ApiError("CONFIGURATION_ERROR", "Geo-targeted capture is not configured on this deployment.");
-  }
+  if (req.geo !== undefined) checkGeo(env, auth, req, credentials !== null);
 
   const spec = toCaptureSpec(req, { watermark: watermarkFor(env, auth) });
   if (target !== null) await checkTarget(env, target);
@@ -80,6 +78,37 @@ export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRe
 /** The Free plan's watermark text (tiled on images, a footer on PDFs); null on paid plans. */
 export function watermarkFor(env: Env, auth: AuthContext): string | null {
   return auth.plan.watermark ? config(env).watermarkText : null;
+}
+
+/**
+ * A geo request the configured provider can run, or the answer: 422 naming every option it
+ * cannot honour (and what the adapter cannot target), 403 below Pro, 503 with no provider.
+ */
+function checkGeo(env: Env, auth: AuthContext, req: CaptureRequest, urlCredentials: boolean): void {
+  const conflicts: string[] = GEO_UNSUPPORTED.filter((k) => isStated(req, k));
+  if (req.format !== undefined && req.format !== "png") conflicts.push("format");
+  if (req.extract === true) conflicts.push("extract");
+  if (urlCredentials) conflicts.push("url");
+  if (conflicts.length > 0) throw geoUnavailable(conflicts, "Not available with geo.");
+  requireFeature(auth, "geo");
+  const geo = config(env).geo;
+  if (geo === null) throw new ApiError("CONFIGURATION_ERROR", FAILURE.geoUnconfigured);
+  const { supports } = GEO_PROVIDERS[geo.provider];
+  const untargetable = (["geoCity", "geoState"] as const).filter((k) => req[k] !== undefined && !supports[k]);
+  if (untargetable.length > 0) throw geoUnavailable(untargetable, "Not supported by this deployment's geo provider.");
+}
+
+/** A value other than the spec's default (an empty list is the default of a list). */
+function isStated(req: CaptureRequest, key: (typeof GEO_UNSUPPORTED)[number]): boolean {
+  const value = req[key];
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return false;
+  return !(key in OPTION_DEFAULTS && OPTION_DEFAULTS[key as keyof typeof OPTION_DEFAULTS] === value);
+}
+
+function geoUnavailable(paths: string[], message: string): ApiError {
+  return new ApiError("GEO_FEATURE_UNAVAILABLE", `${message.replace(/\.$/, "")}: ${paths.join(", ")}.`, {
+    details: paths.map((path) => ({ path, message })),
+  });
 }
 
 /** `user:pass@` as typed, percent-decoded; a malformed escape (`%ZZ`) is the caller's 400. */

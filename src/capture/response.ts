@@ -1,6 +1,7 @@
 /** Shaping a capture result for the wire: the spec's headers, the binary body, the JSON data. */
 import { toBase64 } from "../encoding";
 import type { CaptureResult } from "./capture";
+import { GEO_RENDERING_ENGINE } from "./geo/capture";
 import type { CaptureSpec } from "./spec";
 
 /**
@@ -28,6 +29,10 @@ export function captureHeaders(result: CaptureResult, spec: CaptureSpec, capture
   if (result.truncated) headers["x-service-truncated"] = "true";
   if (result.autoScrolled) headers["x-service-auto-scrolled"] = "true";
   if (result.watermarked) headers["x-service-watermarked"] = "true";
+  if (spec.geo) {
+    headers["x-service-rendering-engine"] = GEO_RENDERING_ENGINE;
+    headers["x-service-geo-country"] = spec.geo.country;
+  }
   if (spec.format === "pdf") {
     headers["content-disposition"] = 'inline; filename="edgeshot-capture.pdf"';
   } else {

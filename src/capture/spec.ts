@@ -77,9 +77,43 @@ export interface CaptureSpec {
   watermark: string | null;
   /** HTTP credentials taken out of a `user:pass@host` URL. */
   credentials: { username: string; password: string } | null;
+  /**
+   * Geo-targeted capture: rendered by the geo provider in this country (capture/geo/), not by
+   * our browsers; null = an ordinary capture. Absent in job documents written before it existed.
+   */
+  geo?: GeoTarget | null;
 }
 
+export interface GeoTarget {
+  /** ISO 3166-1 alpha-2, upper case as the spec lists it. */
+  country: string;
+  city: string | null;
+  state: string | null;
+}
+
+/** A geo capture's fixed viewport (spec, capture behavior 3); the provider ignores scale factors. */
+export const GEO_VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1, isMobile: false, hasTouch: false } as const;
+
+/**
+ * The spec's defaults of the switches and PDF options: what normalisation fills in, and what a
+ * geo request may state explicitly without asking for something the provider cannot do.
+ */
+export const OPTION_DEFAULTS = {
+  darkMode: false,
+  blockAds: true,
+  fullPage: false,
+  blockCookieBanners: false,
+  deviceScaleFactor: LIMITS.deviceScaleFactor.default,
+  pdfFormat: "A4",
+  pdfLandscape: false,
+  pdfPrintBackground: true,
+  pdfScale: LIMITS.pdfScale.default,
+} as const satisfies Partial<CaptureRequest>;
+
+const D = OPTION_DEFAULTS;
+
 export function toCaptureSpec(req: CaptureRequest, options: { watermark: string | null }): CaptureSpec {
+  if (req.geo !== undefined) return toGeoSpec(req, req.geo, options);
   const preset = req.device ? DEVICE_PRESETS[req.device] : null;
   const format = req.format ?? "png";
   const source: CaptureSpec["source"] =
@@ -87,7 +121,7 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
       ? { kind: "url", url: req.url }
       : {
           kind: "html",
-          html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? false }),
+          html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? D.darkMode }),
         };
   return {
     outputs: { formats: [format], dom: false },
@@ -97,21 +131,21 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
     viewport: {
       width: req.width ?? preset?.width ?? LIMITS.width.default,
       height: req.height ?? preset?.height ?? LIMITS.height.default,
-      deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? LIMITS.deviceScaleFactor.default,
+      deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? D.deviceScaleFactor,
       isMobile: preset?.isMobile ?? false,
       hasTouch: preset?.hasTouch ?? false,
     },
     userAgent: req.userAgent ?? preset?.userAgent ?? null,
-    fullPage: req.fullPage ?? false,
-    darkMode: req.darkMode ?? false,
+    fullPage: req.fullPage ?? D.fullPage,
+    darkMode: req.darkMode ?? D.darkMode,
     waitUntil: req.waitUntil ?? "networkidle2",
     timeoutMs: (req.timeout ?? LIMITS.timeoutSeconds.default) * 1000,
     bestAttempt: req.bestAttempt ?? true,
     waitForSelector: req.waitForSelector ?? null,
     delayMs: req.delay ?? 0,
     selector: req.selector ?? null,
-    blockAds: req.blockAds ?? true,
-    blockCookieBanners: req.blockCookieBanners ?? false,
+    blockAds: req.blockAds ?? D.blockAds,
+    blockCookieBanners: req.blockCookieBanners ?? D.blockCookieBanners,
     blockResourceTypes: req.blockResourceTypes ?? [],
     hideSelectors: req.hideSelectors ?? [],
     css: req.css ?? null,
@@ -123,10 +157,10 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
         ? { width: req.resizeWidth ?? null, height: req.resizeHeight ?? null }
         : null,
     pdf: {
-      format: req.pdfFormat ?? "A4",
-      landscape: req.pdfLandscape ?? false,
-      printBackground: req.pdfPrintBackground ?? true,
-      scale: req.pdfScale ?? LIMITS.pdfScale.default,
+      format: req.pdfFormat ?? D.pdfFormat,
+      landscape: req.pdfLandscape ?? D.pdfLandscape,
+      printBackground: req.pdfPrintBackground ?? D.pdfPrintBackground,
+      scale: req.pdfScale ?? D.pdfScale,
       margin: {
         top: req.pdfMargin?.top ?? "0",
         right: req.pdfMargin?.right ?? "0",
@@ -139,6 +173,20 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
     },
     watermark: options.watermark,
     credentials: null,
+    geo: null,
+  };
+}
+
+/**
+ * A geo capture: png of the fixed viewport, the proxy's own waits. What it cannot honour was
+ * refused before (capture/request.ts); the rest of the spec keeps its defaults.
+ */
+function toGeoSpec(req: CaptureRequest, country: string, options: { watermark: string | null }): CaptureSpec {
+  const base = toCaptureSpec({ ...req, geo: undefined, format: "png", width: undefined, height: undefined, device: undefined }, options);
+  return {
+    ...base,
+    viewport: { ...GEO_VIEWPORT },
+    geo: { country, city: req.geoCity ?? null, state: req.geoState ?? null },
   };
 }
 

@@ -545,8 +545,8 @@ describe("11. conflicting parameters", () => {
     const OPTIONS: Record<string, unknown> = {
       css: "a{}", js: "1", cookies: [{ name: "a", value: "b" }], headers: { "X-A": "1" }, userAgent: "x",
       selector: "div", waitForSelector: "div", darkMode: true, blockAds: false, blockResourceTypes: ["font"],
-      fullPage: true, deviceScaleFactor: 1, pdfFormat: "A4", pdfLandscape: true, pdfPrintBackground: false,
-      pdfMargin: { top: "1in" }, pdfScale: 1,
+      fullPage: true, deviceScaleFactor: 1, pdfFormat: "Letter", pdfLandscape: true, pdfPrintBackground: false,
+      pdfMargin: { top: "1in" }, pdfScale: 1.5,
     };
     for (const [option, value] of Object.entries(OPTIONS)) {
       await refused(await refuser.post({ url, geo: "FR", [option]: value }), 422, "GEO_FEATURE_UNAVAILABLE", option);

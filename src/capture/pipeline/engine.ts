@@ -1,10 +1,16 @@
 /**
  * Capture engines: what loads a spec's page once and renders the outputs it asks for. Today the
- * BrowserHost Durable Objects (a warm browser each); a geo provider becomes a second engine
- * behind the same interface. Only the pipeline (and the job consumer's test seam) calls one.
+ * BrowserHost Durable Objects (a warm browser each), and for geo-targeted specs the configured
+ * geo provider (capture/geo/) behind the same interface. Only the pipeline (and the job
+ * consumer's test seam) calls one; the pipeline picks the geo engine when `spec.geo` is set.
  */
 import { config } from "../../config";
 import type { BrowserHost, CaptureOutcome } from "../browser-host";
+import type { OutputOutcome, PageCapture } from "../capture";
+import { failures } from "../failures";
+import { imageSize } from "../image-info";
+import { log } from "../../log";
+import { captureThroughProvider } from "../geo/capture";
 import type { CaptureSpec } from "../spec";
 
 export interface CaptureEngine {
@@ -21,4 +27,38 @@ function browserHost(env: Env): DurableObjectStub<BrowserHost> {
 /** The BrowserHost engine: each capture on a randomly chosen shard. */
 export function browserEngine(env: Env): CaptureEngine {
   return { capture: (spec) => browserHost(env).capture(spec) };
+}
+
+/**
+ * The geo provider engine. Configuration was checked when the request was admitted; a job run
+ * after the provider was unconfigured fails as the service being unavailable (503, refunded).
+ */
+export function geoEngine(env: Env): CaptureEngine {
+  return {
+    capture: async (spec) => {
+      const geo = config(env).geo;
+      if (geo === null) return { ok: false, failure: failures.geoUnavailable(false) };
+      const outcome = await captureThroughProvider(geo, spec);
+      return outcome.ok && spec.resize !== null ? resizeOnHost(env, outcome.result, spec.resize) : outcome;
+    },
+  };
+}
+
+/** resizeWidth/resizeHeight on a geo PNG: the usual rules, applied by a BrowserHost. */
+async function resizeOnHost(env: Env, page: PageCapture, box: { width: number | null; height: number | null }): Promise<CaptureOutcome> {
+  const outputs = await Promise.all(
+    page.outputs.map(async (outcome): Promise<OutputOutcome> => {
+      if (!outcome.ok) return outcome;
+      try {
+        const bytes = await browserHost(env).resizeImage(outcome.output.bytes, box);
+        const size = imageSize(bytes);
+        if (!size) return { ok: false, failure: failures.generic() };
+        return { ok: true, output: { ...outcome.output, bytes, width: size.width, height: size.height } };
+      } catch (err) {
+        log("error", "geo resize failed", { error: err instanceof Error ? err.name : "unknown" });
+        return { ok: false, failure: failures.generic() };
+      }
+    }),
+  );
+  return { ok: true, result: { ...page, outputs } };
 }

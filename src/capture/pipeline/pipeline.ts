@@ -26,7 +26,7 @@ import type { CaptureResult, PageCapture } from "../capture";
 import { failureToApiError, type CaptureFailure } from "../failures";
 import { captureHeaders } from "../response";
 import type { CaptureSpec, Format } from "../spec";
-import type { CaptureEngine } from "./engine";
+import { geoEngine, type CaptureEngine } from "./engine";
 import type { Delivery } from "../../../schemas/storage";
 import { deliverResult, storeResult, type StorageTarget, type Stored } from "./storage";
 
@@ -99,8 +99,10 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const { spec, outputs } = input;
   const formats = outputs.flatMap((o) => (o.kind === "image" ? [o.format] : []));
   const dom = outputs.some((o) => o.kind === "extraction");
+  // A geo-targeted spec is rendered by the geo provider, whoever the caller's engine is.
+  const engine = spec.geo ? geoEngine(env) : input.engine;
   const started = Date.now();
-  const outcome = await input.engine.capture({ ...spec, outputs: { formats, dom } });
+  const outcome = await engine.capture({ ...spec, outputs: { formats, dom } });
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();
   if (!outcome.ok) {

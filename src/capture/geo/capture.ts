@@ -1,0 +1,105 @@
+/**
+ * A geo capture: the spec's page rendered by the configured provider in the target country.
+ * One place for what every adapter shares — the deadline, the size cap on the answer, the key
+ * kept out of logs, and the rule that only a decodable PNG of the fixed viewport becomes an
+ * output (a provider's error page is never passed through as an image).
+ */
+import { LIMITS } from "../../../schemas/limits";
+import type { GeoConfig } from "../../config";
+import { log } from "../../log";
+import { TUNING } from "../../tuning";
+import type { CaptureOutcome } from "../browser-host";
+import { failures, type CaptureFailure } from "../failures";
+import { imageSize, sniff } from "../image-info";
+import type { CaptureSpec, GeoTarget } from "../spec";
+import { GEO_PROVIDERS } from "./providers";
+
+/** The rendering engine a geo capture reports (`x-service-rendering-engine`). */
+export const GEO_RENDERING_ENGINE = "geo-proxy";
+
+export async function captureThroughProvider(geo: GeoConfig, spec: CaptureSpec): Promise<CaptureOutcome> {
+  const provider = GEO_PROVIDERS[geo.provider];
+  const target = spec.geo;
+  const source = spec.source;
+  if (!target || source.kind !== "url") throw new Error("captureThroughProvider: not a geo url spec");
+  const fail = (failure: CaptureFailure, msg: string, fields: Record<string, unknown>): CaptureOutcome => {
+    log(failure.code === "CONFIGURATION_ERROR" ? "error" : "warn", msg, redact({ provider: geo.provider, ...fields }, geo.apiKey));
+    return { ok: false, failure };
+  };
+
+  const signal = AbortSignal.timeout(spec.timeoutMs + spec.delayMs + TUNING.geoProviderGraceMs);
+  let answer;
+  try {
+    const request = provider.request({ ...spec, geo: target satisfies GeoTarget, source }, geo.endpoint, geo.apiKey);
+    const res = await fetch(request, { signal });
+    const body = await readCapped(res, LIMITS.outputBytes);
+    if (body === null) return fail(failures.tooLarge(), "geo provider answer over the size limit", { status: res.status });
+    answer = provider.interpret({ status: res.status, headers: res.headers, body });
+  } catch (err) {
+    const name = err instanceof Error ? err.name : "";
+    if (name === "TimeoutError" || name === "AbortError" || signal.aborted) {
+      return fail(failures.timeout(), "geo provider timed out", { country: target.country });
+    }
+    // The fetch error's message may carry the request URL (and so the key): name only.
+    return fail(failures.geoUnavailable(true), "geo provider unreachable", { error: name || "unknown" });
+  }
+  if (!answer.ok) return fail(answer.failure, "geo provider refused the capture", { country: target.country, ...answer.detail });
+
+  const size = sniff(answer.png) === "png" ? imageSize(answer.png) : null;
+  const { width, height } = spec.viewport;
+  if (!size || size.width !== width || size.height !== height) {
+    return fail(failures.generic(), "geo provider answer is not the expected PNG", { size });
+  }
+  return {
+    ok: true,
+    result: {
+      html: null,
+      quality: "full",
+      waitStrategy: provider.waitStrategy,
+      autoScrolled: false,
+      finalUrl: answer.finalUrl ?? source.url,
+      outputs: [
+        {
+          ok: true,
+          output: { format: "png", bytes: answer.png, contentType: "image/png", width, height, truncated: false, watermarked: false },
+        },
+      ],
+    },
+  };
+}
+
+/** The body up to `max` bytes; null past it (the rest is not read). */
+async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
+  const declared = Number(res.headers.get("content-length") ?? NaN);
+  if (declared > max) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (!res.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** Our key never reaches a log line, whatever the provider echoed back. */
+function redact(fields: Record<string, unknown>, apiKey: string): Record<string, unknown> {
+  const text = JSON.stringify(fields).replaceAll(apiKey, "[redacted]");
+  return JSON.parse(text) as Record<string, unknown>;
+}
