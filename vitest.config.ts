@@ -53,7 +53,11 @@ export default defineConfig({
         ],
         test: {
           name: "workers",
-          include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts", "test/security/**/*.test.ts"],
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/integration/**/*.test.ts",
+            "test/security/**/*.test.ts",
+          ],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -46,7 +46,11 @@ function parseOptions(argv) {
     const [flag, inline] = argv[i].split(/=(.*)/s);
     const value = () => inline ?? argv[++i];
     if (flag === "--quick") opt.quick = true;
-    else if (flag === "--scenarios") opt.scenarios = value().split(",").map((s) => s.trim()).filter(Boolean);
+    else if (flag === "--scenarios")
+      opt.scenarios = value()
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (flag === "--reps") opt.reps = Number(value());
     else if (flag === "--floor-only") opt.floorOnly = true;
     else if (flag === "--time-cap-min") opt.timeCapMin = Number(value());
@@ -57,13 +61,16 @@ function parseOptions(argv) {
     else if (flag === "--update-results") opt.updateResults = true;
     else if (flag === "--no-update-results") opt.updateResults = false;
     else if (flag === "--help" || flag === "-h") {
-      console.log(readFileSync(join(BENCH, "README.md"), "utf8").split("\n## ")[1] ?? "see bench/README.md");
+      console.log(
+        readFileSync(join(BENCH, "README.md"), "utf8").split("\n## ")[1] ?? "see bench/README.md",
+      );
       process.exit(0);
     } else throw new Error(`unknown option ${argv[i]} (see bench/README.md)`);
   }
   opt.reps ??= opt.quick ? 1 : 3;
   opt.timeCapMin ??= opt.quick ? 15 : 45;
-  if (!Number.isInteger(opt.reps) || opt.reps < 1) throw new Error("--reps must be a positive integer");
+  if (!Number.isInteger(opt.reps) || opt.reps < 1)
+    throw new Error("--reps must be a positive integer");
   return opt;
 }
 
@@ -108,8 +115,16 @@ const CAPTURE_SCENARIOS = {
   },
 };
 const OTHER_SCENARIOS = {
-  render: { title: "render link, cache hit vs GET /health", n: { 1: 40, 16: 96 }, quickN: { 1: 10, 16: 32 } },
-  extract: { title: "extract article (markdown) vs Readability in node", n: { 1: 10, 4: 12 }, quickN: { 1: 3, 4: 4 } },
+  render: {
+    title: "render link, cache hit vs GET /health",
+    n: { 1: 40, 16: 96 },
+    quickN: { 1: 10, 16: 32 },
+  },
+  extract: {
+    title: "extract article (markdown) vs Readability in node",
+    n: { 1: 10, 4: 12 },
+    quickN: { 1: 3, 4: 4 },
+  },
 };
 const ALL_SCENARIOS = [...Object.keys(CAPTURE_SCENARIOS), ...Object.keys(OTHER_SCENARIOS)];
 
@@ -214,7 +229,9 @@ function samplerReport(pss = false, type = "report") {
 function cleanup() {
   state.cleaning ??= (async () => {
     const report = await samplerReport().catch(() => state.lastReport);
-    const servicePids = (report?.browsers ?? []).filter((b) => b.group === "service").map((b) => b.pid);
+    const servicePids = (report?.browsers ?? [])
+      .filter((b) => b.group === "service")
+      .map((b) => b.pid);
 
     if (state.browser) {
       await withTimeout(state.browser.close(), 5000, "floor browser close").catch(() => {});
@@ -303,10 +320,14 @@ process.on("unhandledRejection", (err) => {
 
 async function startFixture(preferredPort) {
   const port = await freePort(preferredPort);
-  const child = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", join(BENCH, "fixture.mjs"), String(port)], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--experimental-strip-types", "--no-warnings", join(BENCH, "fixture.mjs"), String(port)],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   state.fixture = child;
   await withTimeout(
     new Promise((resolve, reject) => {
@@ -340,11 +361,15 @@ function logTail() {
 function prepareSnapshot(rev) {
   const dir = join(state.tmp, "service");
   mkdirSync(dir, { recursive: true });
-  const git = (args, opts = {}) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 2 ** 20, ...opts });
+  const git = (args, opts = {}) =>
+    execFileSync("git", args, { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 2 ** 20, ...opts });
   let source;
   if (rev) {
     const commit = git(["rev-parse", "--verify", `${rev}^{commit}`]).trim();
-    const tar = execFileSync("git", ["archive", "--format=tar", commit], { cwd: ROOT, maxBuffer: 512 * 2 ** 20 });
+    const tar = execFileSync("git", ["archive", "--format=tar", commit], {
+      cwd: ROOT,
+      maxBuffer: 512 * 2 ** 20,
+    });
     execFileSync("tar", ["-x", "-C", dir], { input: tar });
     source = { kind: "commit", commit, subject: git(["log", "-1", "--format=%s", commit]).trim() };
   } else {
@@ -356,7 +381,16 @@ function prepareSnapshot(rev) {
       copyFileSync(join(ROOT, f), join(dir, f));
     }
     const head = git(["rev-parse", "HEAD"]).trim();
-    const dirty = git(["status", "--porcelain", "--untracked-files=no", "--", "src", "wrangler.toml", "package.json"]).trim() !== "";
+    const dirty =
+      git([
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        "src",
+        "wrangler.toml",
+        "package.json",
+      ]).trim() !== "";
     source = { kind: "working tree", commit: head, dirty, files: files.length };
   }
   rmSync(join(dir, "node_modules"), { recursive: true, force: true });
@@ -375,18 +409,29 @@ async function startService(fixturePort, serviceDir) {
   const fd = openSync(state.wranglerLog, "a");
   const bin = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
   const args = [
-    bin, "dev",
-    "--ip", "127.0.0.1",
-    "--port", String(port),
-    "--inspector-port", String(inspectorPort),
-    "--persist-to", persist,
+    bin,
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    persist,
     "--show-interactive-dev-session=false",
-    "--log-level", "log",
-    "--var", `ADMIN_TOKEN:${adminToken}`,
-    "--var", `URL_SIGNING_SECRET:${secret()}`,
-    "--var", `WEBHOOK_SIGNING_SECRET:${secret()}`,
-    "--var", `STORAGE_ENCRYPTION_KEY:${secret()}`,
-    "--var", `TARGET_ALLOWLIST:127.0.0.1:${fixturePort}`,
+    "--log-level",
+    "log",
+    "--var",
+    `ADMIN_TOKEN:${adminToken}`,
+    "--var",
+    `URL_SIGNING_SECRET:${secret()}`,
+    "--var",
+    `WEBHOOK_SIGNING_SECRET:${secret()}`,
+    "--var",
+    `STORAGE_ENCRYPTION_KEY:${secret()}`,
+    "--var",
+    `TARGET_ALLOWLIST:127.0.0.1:${fixturePort}`,
   ];
   const child = spawn(process.execPath, args, {
     cwd: serviceDir,
@@ -404,9 +449,14 @@ async function startService(fixturePort, serviceDir) {
   const until = Date.now() + 180_000;
   while (Date.now() < until) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}) before serving:\n${logTail()}`);
+      throw new Error(
+        `wrangler dev exited (${child.exitCode ?? child.signalCode}) before serving:\n${logTail()}`,
+      );
     }
-    const ok = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { base, port, adminToken, pid: child.pid };
     if (/Build failed/.test(readFileSync(state.wranglerLog, "utf8"))) {
       throw new Error(`the service does not build:\n${logTail()}`);
@@ -429,7 +479,9 @@ async function readJson(res) {
 function httpError(route, status, body) {
   const code = body?.error?.code;
   if (status === 404 && (code === "NOT_FOUND" || code === undefined)) {
-    return new NotAvailable(`${route} → 404 ${code ?? ""} (route not in the service yet)`.replace("  ", " "));
+    return new NotAvailable(
+      `${route} → 404 ${code ?? ""} (route not in the service yet)`.replace("  ", " "),
+    );
   }
   const msg = body?.error?.message ?? body?.raw ?? JSON.stringify(body).slice(0, 300);
   return new Error(`${route} → ${status} ${code ?? ""}: ${msg}`);
@@ -443,9 +495,11 @@ async function createAccount(base, adminToken) {
     signal: AbortSignal.timeout(15_000),
   });
   const body = await readJson(res);
-  if (res.status !== 201 && res.status !== 200) throw httpError("POST /admin/accounts", res.status, body);
+  if (res.status !== 201 && res.status !== 200)
+    throw httpError("POST /admin/accounts", res.status, body);
   const key = body?.data?.apiKey;
-  if (!key) throw new Error(`POST /admin/accounts: no apiKey in ${JSON.stringify(body).slice(0, 200)}`);
+  if (!key)
+    throw new Error(`POST /admin/accounts: no apiKey in ${JSON.stringify(body).slice(0, 200)}`);
   return { apiKey: key, accountId: body.data.accountId };
 }
 
@@ -463,7 +517,9 @@ function fixtureUrl(fixtureBase, path) {
 
 /** How many of the lazy page's images the browser fetched for one capture (fixture server log). */
 async function lazyImagesFetched(fixtureBase, run) {
-  const res = await fetch(`${fixtureBase}/__log?run=${encodeURIComponent(run)}`, { signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${fixtureBase}/__log?run=${encodeURIComponent(run)}`, {
+    signal: AbortSignal.timeout(10_000),
+  });
   const entries = await res.json();
   return new Set(entries.filter((e) => e.path.startsWith("/img/lazy-")).map((e) => e.path)).size;
 }
@@ -552,7 +608,14 @@ function makeService(base, apiKey, fixtureBase) {
   return {
     async capture(sc) {
       const { url, run } = fixtureUrl(fixtureBase, sc.path);
-      const body = { url, ...VIEWPORT, format: "png", waitUntil: "load", fullPage: sc.fullPage, blockAds: false };
+      const body = {
+        url,
+        ...VIEWPORT,
+        format: "png",
+        waitUntil: "load",
+        fullPage: sc.fullPage,
+        blockAds: false,
+      };
       const t0 = performance.now();
       const res = await fetch(`${base}/v1/screenshot`, {
         method: "POST",
@@ -572,9 +635,11 @@ function makeService(base, apiKey, fixtureBase) {
         throw httpError("POST /v1/screenshot", res.status, parsed);
       }
       const type = res.headers.get("content-type") ?? "";
-      if (!type.startsWith("image/png")) throw new Error(`POST /v1/screenshot: content-type ${type}, expected image/png`);
+      if (!type.startsWith("image/png"))
+        throw new Error(`POST /v1/screenshot: content-type ${type}, expected image/png`);
       const quality = res.headers.get("x-service-quality");
-      if (quality && quality !== "full") throw new Error(`POST /v1/screenshot: x-service-quality ${quality} (not a full capture)`);
+      if (quality && quality !== "full")
+        throw new Error(`POST /v1/screenshot: x-service-quality ${quality} (not a full capture)`);
       const size = checkPng(bytes, sc.expect);
       const serverMs = Number(res.headers.get("x-service-load-time-ms"));
       return {
@@ -582,7 +647,8 @@ function makeService(base, apiKey, fixtureBase) {
         run,
         bytes: size.bytes,
         height: size.height,
-        serverMs: Number.isFinite(serverMs) && res.headers.has("x-service-load-time-ms") ? serverMs : null,
+        serverMs:
+          Number.isFinite(serverMs) && res.headers.has("x-service-load-time-ms") ? serverMs : null,
         timing: parseServerTiming(res.headers.get("server-timing")),
         autoScrolled: res.headers.get("x-service-auto-scrolled") === "true",
       };
@@ -601,7 +667,10 @@ function makeService(base, apiKey, fixtureBase) {
       const json = await readJson(res);
       if (!res.ok) throw httpError("POST /v1/render/link", res.status, json);
       const raw = json?.data?.url;
-      if (typeof raw !== "string") throw new Error(`POST /v1/render/link: no data.url in ${JSON.stringify(json).slice(0, 200)}`);
+      if (typeof raw !== "string")
+        throw new Error(
+          `POST /v1/render/link: no data.url in ${JSON.stringify(json).slice(0, 200)}`,
+        );
       const u = new URL(raw, base);
       // Only loopback traffic: the link must point at this wrangler dev, whatever origin it names.
       const local = new URL(base);
@@ -633,19 +702,24 @@ function makeService(base, apiKey, fixtureBase) {
       const res = await fetch(link, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       const bytes = Buffer.from(await res.arrayBuffer());
       const ms = performance.now() - t0;
-      if (!res.ok) throw new Error(`GET /v1/render → ${res.status}: ${bytes.toString("utf8").slice(0, 200)}`);
+      if (!res.ok)
+        throw new Error(`GET /v1/render → ${res.status}: ${bytes.toString("utf8").slice(0, 200)}`);
       const cache = res.headers.get("x-service-cache");
-      if (cache !== "hit") throw new Error(`GET /v1/render: x-service-cache ${cache}, expected hit`);
+      if (cache !== "hit")
+        throw new Error(`GET /v1/render: x-service-cache ${cache}, expected hit`);
       const size = checkPng(bytes, { width: 1280, height: 800 });
       return { ms, bytes: size.bytes };
     },
 
     async health() {
       const t0 = performance.now();
-      const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const res = await fetch(`${base}/health`, {
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
       const json = await readJson(res);
       const ms = performance.now() - t0;
-      if (!res.ok || json?.status !== "ok") throw new Error(`GET /health → ${res.status} ${JSON.stringify(json).slice(0, 120)}`);
+      if (!res.ok || json?.status !== "ok")
+        throw new Error(`GET /health → ${res.status} ${JSON.stringify(json).slice(0, 120)}`);
       return { ms };
     },
 
@@ -663,7 +737,8 @@ function makeService(base, apiKey, fixtureBase) {
       if (!res.ok) throw httpError("POST /v1/extract", res.status, json);
       const content = json?.data?.content;
       const words = typeof content === "string" ? countWords(content) : 0;
-      if (words < 1500) throw new Error(`POST /v1/extract: ${words} words of content, expected ≈2,000`);
+      if (words < 1500)
+        throw new Error(`POST /v1/extract: ${words} words of content, expected ≈2,000`);
       const serverMs = Number(json?.data?.loadTimeMs);
       return { ms, words, serverMs: Number.isFinite(serverMs) ? serverMs : null };
     },
@@ -728,7 +803,12 @@ async function runBatch(one, n, c) {
     ...s,
     latencies: latencies.map((v) => Math.round(v * 10) / 10),
     serverMsP50: serverMs.length ? median(serverMs) : null,
-    serverTiming: Object.fromEntries([...timingNames].map((k) => [k, median(extras.map((e) => e.timing?.[k]).filter((v) => v !== undefined))])),
+    serverTiming: Object.fromEntries(
+      [...timingNames].map((k) => [
+        k,
+        median(extras.map((e) => e.timing?.[k]).filter((v) => v !== undefined)),
+      ]),
+    ),
     autoScrolled: extras.some((e) => e.autoScrolled) || undefined,
     maxHeight: Math.max(0, ...extras.map((e) => e.height ?? 0)) || undefined,
     bytesP50: extras.some((e) => e.bytes) ? median(extras.map((e) => e.bytes ?? 0)) : undefined,
@@ -753,7 +833,9 @@ function computeRatios(sides, systems) {
       continue;
     }
     const paired = (key) =>
-      e.reps.map((r, i) => (f.reps[i] ? r[key] / f.reps[i][key] : null)).filter((v) => v !== null && Number.isFinite(v));
+      e.reps
+        .map((r, i) => (f.reps[i] ? r[key] / f.reps[i][key] : null))
+        .filter((v) => v !== null && Number.isFinite(v));
     const keys = ["p50", "p95", "mean", "throughput"];
     out[sys] = {
       ...Object.fromEntries(keys.map((k) => [k, median(paired(k))])),
@@ -764,7 +846,8 @@ function computeRatios(sides, systems) {
   return out;
 }
 
-const fmt = (v, d = 0) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(d));
+const fmt = (v, d = 0) =>
+  v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(d);
 const fmtRatio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "—");
 
 function table(results) {
@@ -778,7 +861,9 @@ function table(results) {
         const r = cell[sys];
         const label = sc.labels[sys];
         if (r.status !== "ok") {
-          lines.push(`| ${sc.name} | ${cell.conc} | ${label} | — | — | — | — | — | — | — | ${r.status}: ${r.reason ?? ""} |`);
+          lines.push(
+            `| ${sc.name} | ${cell.conc} | ${label} | — | — | — | — | — | — | — | ${r.status}: ${r.reason ?? ""} |`,
+          );
           continue;
         }
         const m = r.median;
@@ -788,12 +873,18 @@ function table(results) {
           notes.push(`service-reported ${fmt(r.serverMsP50)} ms`);
         }
         if (r.serverTiming && Object.keys(r.serverTiming).length) {
-          notes.push(Object.entries(r.serverTiming).map(([k, v]) => `${k} ${fmt(v)}`).join(", "));
+          notes.push(
+            Object.entries(r.serverTiming)
+              .map(([k, v]) => `${k} ${fmt(v)}`)
+              .join(", "),
+          );
         }
         if (r.autoScrolled) notes.push("auto-scrolled");
         if (r.lazyImages) {
           const li = r.lazyImages;
-          notes.push(`lazy images fetched ${li.min === li.max ? li.min : `${li.min}–${li.max}`}/${li.of}`);
+          notes.push(
+            `lazy images fetched ${li.min === li.max ? li.min : `${li.min}–${li.max}`}/${li.of}`,
+          );
         }
         if (r.maxHeight && sc.fullPage) notes.push(`${r.maxHeight}px tall`);
         if (r.bytesP50) notes.push(`PNG ${fmt(r.bytesP50 / 1024)} KB`);
@@ -813,32 +904,79 @@ function targetsTable(targets) {
 }
 
 function evaluateTargets(results) {
-  const cell = (name, conc) => results.scenarios.find((s) => s.name === name)?.cells.find((c) => c.conc === conc);
+  const cell = (name, conc) =>
+    results.scenarios.find((s) => s.name === name)?.cells.find((c) => c.conc === conc);
   const ok = (c) => c && c.floor.status === "ok" && c.edgeshot.status === "ok";
   const why = (c, name) =>
-    !c ? `${name} not run` : c.edgeshot.status !== "ok" ? `${c.edgeshot.status}: ${c.edgeshot.reason}` : `floor ${c.floor.status}: ${c.floor.reason}`;
+    !c
+      ? `${name} not run`
+      : c.edgeshot.status !== "ok"
+        ? `${c.edgeshot.status}: ${c.edgeshot.reason}`
+        : `floor ${c.floor.status}: ${c.floor.reason}`;
   const targets = [];
   const ratioTarget = (name, label, scenario, conc, key, cmp, limit) => {
     const c = cell(scenario, conc);
     if (!ok(c)) return targets.push({ name: label, measured: why(c, scenario), result: "N/A" });
     const v = c.ratio[key];
     const pass = cmp === "<=" ? v <= limit : v >= limit;
-    targets.push({ name: label, measured: `${v.toFixed(2)}× (limit ${cmp === "<=" ? "≤" : "≥"} ${limit}×)`, value: v, result: pass ? "PASS" : "MISS" });
+    targets.push({
+      name: label,
+      measured: `${v.toFixed(2)}× (limit ${cmp === "<=" ? "≤" : "≥"} ${limit}×)`,
+      value: v,
+      result: pass ? "PASS" : "MISS",
+    });
   };
-  ratioTarget("small p50", "warm capture p50, small page (c=1) ≤ 1.3× floor", "small", 1, "p50", "<=", 1.3);
-  ratioTarget("article p50", "warm capture p50, article full page (c=1) ≤ 1.2× floor", "article", 1, "p50", "<=", 1.2);
+  ratioTarget(
+    "small p50",
+    "warm capture p50, small page (c=1) ≤ 1.3× floor",
+    "small",
+    1,
+    "p50",
+    "<=",
+    1.3,
+  );
+  ratioTarget(
+    "article p50",
+    "warm capture p50, article full page (c=1) ≤ 1.2× floor",
+    "article",
+    1,
+    "p50",
+    "<=",
+    1.2,
+  );
   for (const s of Object.keys(CAPTURE_SCENARIOS)) {
     ratioTarget(`${s} c4`, `throughput at c=4, ${s} ≥ 0.8× floor`, s, 4, "throughput", ">=", 0.8);
   }
-  ratioTarget("render c1", "render-link hit p50 (c=1) ≤ 2× GET /health", "render", 1, "p50", "<=", 2);
-  ratioTarget("render c16", "render-link hit p50 (c=16) ≤ 2× GET /health", "render", 16, "p50", "<=", 2);
+  ratioTarget(
+    "render c1",
+    "render-link hit p50 (c=1) ≤ 2× GET /health",
+    "render",
+    1,
+    "p50",
+    "<=",
+    2,
+  );
+  ratioTarget(
+    "render c16",
+    "render-link hit p50 (c=16) ≤ 2× GET /health",
+    "render",
+    16,
+    "p50",
+    "<=",
+    2,
+  );
 
   const l = results.launches;
   const serviceCaptured = results.scenarios.some(
-    (s) => Object.hasOwn(CAPTURE_SCENARIOS, s.name) && s.cells.some((c) => c.edgeshot.status === "ok"),
+    (s) =>
+      Object.hasOwn(CAPTURE_SCENARIOS, s.name) && s.cells.some((c) => c.edgeshot.status === "ok"),
   );
   if (!l || results.serviceUnavailable || !serviceCaptured) {
-    targets.push({ name: "no browser launch per request in steady state", measured: results.serviceUnavailable ?? "no service capture was measured", result: "N/A" });
+    targets.push({
+      name: "no browser launch per request in steady state",
+      measured: results.serviceUnavailable ?? "no service capture was measured",
+      result: "N/A",
+    });
   } else {
     targets.push({
       name: "no browser launch per request in steady state",
@@ -850,7 +988,9 @@ function evaluateTargets(results) {
   if (results.serviceUnavailable || !serviceCaptured || reps.length < 2) {
     targets.push({
       name: "service Chromium RSS does not grow across repetitions",
-      measured: results.serviceUnavailable ?? (!serviceCaptured ? "no service capture was measured" : "needs ≥ 2 repetitions"),
+      measured:
+        results.serviceUnavailable ??
+        (!serviceCaptured ? "no service capture was measured" : "needs ≥ 2 repetitions"),
       result: "N/A",
     });
   } else {
@@ -895,14 +1035,19 @@ async function main() {
   const opt = parseOptions(process.argv.slice(2));
   if (opt.report) return reReport(opt);
   const selected = opt.scenarios ?? ALL_SCENARIOS;
-  for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")})`);
+  for (const s of selected)
+    if (!ALL_SCENARIOS.includes(s))
+      throw new Error(`unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")})`);
   const started = new Date();
   deadline = Date.now() + opt.timeCapMin * 60_000;
   // Hard stop: if something hangs past the cap despite per-request timeouts, clean up and leave.
-  setTimeout(() => {
-    log(`hard time cap (${opt.timeCapMin} min + 2 min) reached: stopping`);
-    cleanup().finally(() => process.exit(1));
-  }, opt.timeCapMin * 60_000 + 120_000).unref();
+  setTimeout(
+    () => {
+      log(`hard time cap (${opt.timeCapMin} min + 2 min) reached: stopping`);
+      cleanup().finally(() => process.exit(1));
+    },
+    opt.timeCapMin * 60_000 + 120_000,
+  ).unref();
 
   state.tmp = mkdtempSync(join(os.tmpdir(), "edgeshot-bench-"));
   const plan = floorLaunchPlan(ROOT, join(state.tmp, "floor-profile"));
@@ -913,12 +1058,20 @@ async function main() {
     kernel: `${os.type()} ${os.release()}`,
     node: process.version,
     chromium: chromiumVersion(plan.binary),
-    wrangler: JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version,
-    puppeteerCore: JSON.parse(readFileSync(join(ROOT, "node_modules", "puppeteer-core", "package.json"), "utf8")).version,
+    wrangler: JSON.parse(
+      readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8"),
+    ).version,
+    puppeteerCore: JSON.parse(
+      readFileSync(join(ROOT, "node_modules", "puppeteer-core", "package.json"), "utf8"),
+    ).version,
     loadAvgAtStart: os.loadavg().map((v) => Math.round(v * 100) / 100),
   };
-  log(`machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.chromium}, load ${machine.loadAvgAtStart.join(" ")}`);
-  log(`options: ${opt.quick ? "quick, " : ""}${opt.reps} repetition(s), scenarios ${selected.join(",")}, cap ${opt.timeCapMin} min`);
+  log(
+    `machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.chromium}, load ${machine.loadAvgAtStart.join(" ")}`,
+  );
+  log(
+    `options: ${opt.quick ? "quick, " : ""}${opt.reps} repetition(s), scenarios ${selected.join(",")}, cap ${opt.timeCapMin} min`,
+  );
 
   const fixturePort = await startFixture(opt.fixturePort);
   const fixtureBase = `http://127.0.0.1:${fixturePort}`;
@@ -1004,10 +1157,13 @@ async function main() {
     const status = {
       floor: { status: "ok" },
       steps: { status: "ok" },
-      edgeshot: serviceUnavailable ? { status: "not available", reason: serviceUnavailable } : { status: "ok" },
+      edgeshot: serviceUnavailable
+        ? { status: "not available", reason: serviceUnavailable }
+        : { status: "ok" },
     };
     // The render scenario's "floor" is a route of the same service.
-    if (name === "render" && serviceUnavailable) status.floor = { status: "not available", reason: serviceUnavailable };
+    if (name === "render" && serviceUnavailable)
+      status.floor = { status: "not available", reason: serviceUnavailable };
     scenarios.push({
       name,
       title: spec.title,
@@ -1016,14 +1172,19 @@ async function main() {
       one,
       status,
       systems,
-      cells: concs.map((conc) => ({ conc, n: n[conc], ...Object.fromEntries(systems.map((sys) => [sys, { reps: [] }])) })),
+      cells: concs.map((conc) => ({
+        conc,
+        n: n[conc],
+        ...Object.fromEntries(systems.map((sys) => [sys, { reps: [] }])),
+      })),
     });
   }
 
   const markFailed = (sc, sys, err) => {
     if (err instanceof TimeCap) throw err;
     if (stopping) throw new TimeCap(`stopped by ${stopping}`);
-    if (err instanceof NotAvailable) sc.status[sys] = { status: "not available", reason: err.message };
+    if (err instanceof NotAvailable)
+      sc.status[sys] = { status: "not available", reason: err.message };
     else sc.status[sys] = { status: "FAILED", reason: err.message };
     log(`${sc.name} / ${sys}: ${sc.status[sys].status}: ${sc.status[sys].reason}`);
   };
@@ -1036,7 +1197,8 @@ async function main() {
       if (sc.name === "render" && sys === "edgeshot") {
         const r = await service.prepareRenderLink();
         sc.firstCache = r.firstCache;
-        if (service.renderLinkRewritten) sc.linkNote = `link origin ${new URL(service.renderLinkRewritten).origin} rewritten to the local service`;
+        if (service.renderLinkRewritten)
+          sc.linkNote = `link origin ${new URL(service.renderLinkRewritten).origin} rewritten to the local service`;
       }
       await runBatch(sc.one[sys], 2, 1);
       await runBatch(sc.one[sys], 8, 4);
@@ -1050,7 +1212,9 @@ async function main() {
   // A few more concurrent small-page captures, so every browser the service keeps is warm.
   const small = { ...CAPTURE_SCENARIOS.small };
   if (service && !serviceUnavailable) {
-    await runBatch(() => service.capture(small), 8, 4).catch((err) => log(`extra warm-up: ${err.message}`));
+    await runBatch(() => service.capture(small), 8, 4).catch((err) =>
+      log(`extra warm-up: ${err.message}`),
+    );
   }
   await sleep(1000);
   state.sampler.postMessage({ type: "steady" });
@@ -1065,7 +1229,9 @@ async function main() {
   if (flags.service) {
     flags.diff = diffFlags(plan.args, flags.service);
     flags.identical = flags.diff.onlyFloor.length === 0 && flags.diff.onlyService.length === 0;
-    log(`flags: floor and service Chromium ${flags.identical ? "identical" : `DIFFER: ${JSON.stringify(flags.diff)}`}`);
+    log(
+      `flags: floor and service Chromium ${flags.identical ? "identical" : `DIFFER: ${JSON.stringify(flags.diff)}`}`,
+    );
   }
   const binaries = { floor: plan.binary, service: serviceBrowsers[0]?.argv[0] ?? null };
 
@@ -1086,13 +1252,17 @@ async function main() {
               const r = await runBatch(sc.one[sys], cell.n, cell.conc);
               if (sc.name === "lazy") {
                 // After the batch (outside its timing): did the capture wait for the lazy images?
-                const counts = await Promise.all(r.runs.map((run) => lazyImagesFetched(fixtureBase, run)));
+                const counts = await Promise.all(
+                  r.runs.map((run) => lazyImagesFetched(fixtureBase, run)),
+                );
                 r.lazyImages = { min: Math.min(...counts), max: Math.max(...counts), of: 12 };
               }
               delete r.runs;
               if (sys === "edgeshot" || sc.name === "render") serviceRequests += cell.n;
               cell[sys].reps.push(r);
-              log(`  ${sc.name} c=${cell.conc} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s`);
+              log(
+                `  ${sc.name} c=${cell.conc} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s`,
+              );
             } catch (err) {
               markFailed(sc, sys, err);
             }
@@ -1109,7 +1279,9 @@ async function main() {
         peakRssMb: { service: mb(rep_.repPeakKb.service), floor: mb(rep_.repPeakKb.floor) },
         processes: rep_.snapshot.procs,
       });
-      log(`  memory: service idle ${mb(rep_.snapshot.rss.service)} MB (peak ${mb(rep_.repPeakKb.service)}), floor idle ${mb(rep_.snapshot.rss.floor)} MB (peak ${mb(rep_.repPeakKb.floor)})`);
+      log(
+        `  memory: service idle ${mb(rep_.snapshot.rss.service)} MB (peak ${mb(rep_.repPeakKb.service)}), floor idle ${mb(rep_.snapshot.rss.floor)} MB (peak ${mb(rep_.repPeakKb.floor)})`,
+      );
     }
   } catch (err) {
     if (!(err instanceof TimeCap)) throw err;
@@ -1148,7 +1320,11 @@ async function main() {
           const st = sc.status[sys];
           const reps = cell[sys].reps;
           if (st.status !== "ok" || reps.length === 0) {
-            return { status: st.status === "ok" ? "not measured" : st.status, reason: st.reason ?? aborted ?? "", reps };
+            return {
+              status: st.status === "ok" ? "not measured" : st.status,
+              reason: st.reason ?? aborted ?? "",
+              reps,
+            };
           }
           return {
             status: "ok",
@@ -1161,10 +1337,15 @@ async function main() {
             serverTiming: reps[0].serverTiming,
             autoScrolled: reps.some((r) => r.autoScrolled),
             lazyImages: reps[0].lazyImages
-              ? { min: Math.min(...reps.map((r) => r.lazyImages.min)), max: Math.max(...reps.map((r) => r.lazyImages.max)), of: 12 }
+              ? {
+                  min: Math.min(...reps.map((r) => r.lazyImages.min)),
+                  max: Math.max(...reps.map((r) => r.lazyImages.max)),
+                  of: 12,
+                }
               : undefined,
             maxHeight: Math.max(...reps.map((r) => r.maxHeight ?? 0)),
-            bytesP50: reps[0].bytesP50 !== undefined ? median(reps.map((r) => r.bytesP50)) : undefined,
+            bytesP50:
+              reps[0].bytesP50 !== undefined ? median(reps.map((r) => r.bytesP50)) : undefined,
           };
         };
         const sides = Object.fromEntries(sc.systems.map((sys) => [sys, side(sys)]));
@@ -1173,7 +1354,11 @@ async function main() {
       }),
     })),
     memory: {
-      peakRssMb: { service: mb(final.peakKb.service), floor: mb(final.peakKb.floor), both: mb(final.peakKb.ours) },
+      peakRssMb: {
+        service: mb(final.peakKb.service),
+        floor: mb(final.peakKb.floor),
+        both: mb(final.peakKb.ours),
+      },
       perRepetition,
       samples: final.samples,
       sampleIntervalMs: final.intervalMs,
@@ -1190,7 +1375,9 @@ async function main() {
         },
   };
   results.targets = evaluateTargets(results);
-  const failed = results.scenarios.flatMap((s) => s.cells.flatMap((c) => s.systems.map((sys) => c[sys]))).filter((x) => x.status === "FAILED");
+  const failed = results.scenarios
+    .flatMap((s) => s.cells.flatMap((c) => s.systems.map((sys) => c[sys])))
+    .filter((x) => x.status === "FAILED");
 
   mkdirSync(join(BENCH, "results"), { recursive: true });
   const stamp = started.toISOString().replace(/[:.]/g, "-");
@@ -1201,17 +1388,22 @@ async function main() {
   console.log(summary);
   console.log(`\nresults: ${jsonPath}`);
 
-  const complete = !opt.quick && !opt.floorOnly && !aborted && selected.length === ALL_SCENARIOS.length;
+  const complete =
+    !opt.quick && !opt.floorOnly && !aborted && selected.length === ALL_SCENARIOS.length;
   if (opt.updateResults ?? complete) {
     writeFileSync(join(BENCH, "RESULTS.md"), renderResultsMd(results, summary, jsonPath));
     console.log("bench/RESULTS.md updated");
   } else {
-    console.log("bench/RESULTS.md not updated (only a complete full run updates it; --update-results forces it)");
+    console.log(
+      "bench/RESULTS.md not updated (only a complete full run updates it; --update-results forces it)",
+    );
   }
 
   await cleanup();
   if (failed.length) {
-    console.error(`\nFAILED: ${failed.length} scenario side(s) gave wrong or failed outputs (see table).`);
+    console.error(
+      `\nFAILED: ${failed.length} scenario side(s) gave wrong or failed outputs (see table).`,
+    );
     return 1;
   }
   if (aborted) return 1;
@@ -1245,7 +1437,9 @@ function renderSummary(r) {
   parts.push("### Browser processes");
   parts.push("");
   const m = r.memory;
-  parts.push(`- Peak RSS (sum over processes, sampled every ${m.sampleIntervalMs} ms): service Chromium ${m.peakRssMb.service} MB, floor Chromium ${m.peakRssMb.floor} MB.`);
+  parts.push(
+    `- Peak RSS (sum over processes, sampled every ${m.sampleIntervalMs} ms): service Chromium ${m.peakRssMb.service} MB, floor Chromium ${m.peakRssMb.floor} MB.`,
+  );
   for (const p of m.perRepetition) {
     parts.push(
       `- Repetition ${p.rep}: service idle RSS ${p.idleRssMb.service} MB (PSS ${p.idlePssMb.service}, peak ${p.peakRssMb.service}); floor idle RSS ${p.idleRssMb.floor} MB (PSS ${p.idlePssMb.floor}, peak ${p.peakRssMb.floor}).`,
@@ -1262,17 +1456,24 @@ function renderSummary(r) {
     );
   }
   const render = r.scenarios.find((s) => s.name === "render");
-  if (render?.firstCache) parts.push(`- Render link: first GET answered x-service-cache: ${render.firstCache}.${render.linkNote ? ` ${render.linkNote}.` : ""}`);
+  if (render?.firstCache)
+    parts.push(
+      `- Render link: first GET answered x-service-cache: ${render.firstCache}.${render.linkNote ? ` ${render.linkNote}.` : ""}`,
+    );
   return parts.join("\n");
 }
 
-const NOTES_MARKER = "<!-- notes: everything below this line is kept when the bench rewrites this file -->";
+const NOTES_MARKER =
+  "<!-- notes: everything below this line is kept when the bench rewrites this file -->";
 
 function renderResultsMd(r, summary, jsonPath) {
   const file = join(BENCH, "RESULTS.md");
   const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
   const at = existing.indexOf(NOTES_MARKER);
-  const notes = at >= 0 ? existing.slice(at) : `${NOTES_MARKER}\n\n## Notes\n\n(Analysis of the runs: where the time goes, what is noise.)\n`;
+  const notes =
+    at >= 0
+      ? existing.slice(at)
+      : `${NOTES_MARKER}\n\n## Notes\n\n(Analysis of the runs: where the time goes, what is noise.)\n`;
   return [
     "# Bench results (latest)",
     "",

@@ -6,16 +6,34 @@
 import { z } from "zod";
 import { dataSchema, PDF_FORMATS, pdfMarginIssues } from "./capture";
 import { LIMITS } from "./limits";
-import { cssLength, hasControlChars, intIn, maxBytes, maxChars, NOT_EMPTY, numberIn } from "./primitives";
+import {
+  cssLength,
+  hasControlChars,
+  intIn,
+  maxBytes,
+  maxChars,
+  NOT_EMPTY,
+  numberIn,
+} from "./primitives";
 
 export const ARTIFACT_FORMATS = ["pdf", "png"] as const;
 export const INPUT_FORMATS = ["markdown", "html"] as const;
 export const ORIENTATIONS = ["portrait", "landscape"] as const;
 /** Font families: the generic stacks, and web fonts embedded by the service (src/artifacts/fonts.ts). */
-export const ARTIFACT_FONTS = ["sans", "serif", "mono", "inter", "merriweather", "jetbrains-mono"] as const;
+export const ARTIFACT_FONTS = [
+  "sans",
+  "serif",
+  "mono",
+  "inter",
+  "merriweather",
+  "jetbrains-mono",
+] as const;
 /** PDF margin on every side the caller does not set. */
 export const ARTIFACT_DEFAULT_MARGIN = "0.75in";
-export const DEFAULT_ARTIFACT_FORMATS: ReadonlyArray<(typeof ARTIFACT_FORMATS)[number]> = ["pdf", "png"];
+export const DEFAULT_ARTIFACT_FORMATS: ReadonlyArray<(typeof ARTIFACT_FORMATS)[number]> = [
+  "pdf",
+  "png",
+];
 
 /**
  * A CSS color as the artifact theme accepts it: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, or
@@ -25,15 +43,25 @@ const NUM = String.raw`\s*-?\d{1,3}(?:\.\d{1,4})?(?:%|deg)?\s*`;
 const COLOR = new RegExp(
   String.raw`^(?:#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|(?:rgba?|hsla?)\(${NUM}(?:[, ]${NUM}){2}(?:[,/]${NUM})?\))$`,
 );
-export const cssColor = z.string().max(64, "Must be at most 64 characters.").regex(COLOR, "Must be a CSS color such as #0a7cff, rgb(10 124 255) or hsl(210 100% 52%).");
+export const cssColor = z
+  .string()
+  .max(64, "Must be at most 64 characters.")
+  .regex(COLOR, "Must be a CSS color such as #0a7cff, rgb(10 124 255) or hsl(210 100% 52%).");
 
 /** One line of text (header, footer, title): no control characters, bounded. */
-const textLine = maxChars(LIMITS.artifactTextChars).refine((s) => !hasControlChars(s), "Must not contain control characters.");
+const textLine = maxChars(LIMITS.artifactTextChars).refine(
+  (s) => !hasControlChars(s),
+  "Must not contain control characters.",
+);
 
 const L = LIMITS;
 
 export const brandingSchema = z.strictObject({
-  logo: z.string().min(1, NOT_EMPTY).max(L.urlChars, `Must be at most ${L.urlChars} characters.`).optional(),
+  logo: z
+    .string()
+    .min(1, NOT_EMPTY)
+    .max(L.urlChars, `Must be at most ${L.urlChars} characters.`)
+    .optional(),
   accentColor: cssColor.optional(),
   font: z.enum(ARTIFACT_FONTS).optional(),
   header: textLine.optional(),
@@ -46,7 +74,12 @@ export const pageSetupSchema = z.strictObject({
   margin: z
     .union([
       cssLength,
-      z.strictObject({ top: cssLength.optional(), right: cssLength.optional(), bottom: cssLength.optional(), left: cssLength.optional() }),
+      z.strictObject({
+        top: cssLength.optional(),
+        right: cssLength.optional(),
+        bottom: cssLength.optional(),
+        left: cssLength.optional(),
+      }),
     ])
     .optional(),
   scale: numberIn(L.pdfScale.min, L.pdfScale.max).optional(),
@@ -78,8 +111,17 @@ export const artifactRequestSchema = z
     if (setup?.margin !== undefined) {
       const m = setup.margin;
       const d = ARTIFACT_DEFAULT_MARGIN;
-      const sides = typeof m === "string" ? { top: m, right: m, bottom: m, left: m } : { top: d, right: d, bottom: d, left: d, ...m };
-      pdfMarginIssues(sides, setup.size ?? "A4", setup.orientation === "landscape", ["pageSetup", "margin"], ctx);
+      const sides =
+        typeof m === "string"
+          ? { top: m, right: m, bottom: m, left: m }
+          : { top: d, right: d, bottom: d, left: d, ...m };
+      pdfMarginIssues(
+        sides,
+        setup.size ?? "A4",
+        setup.orientation === "landscape",
+        ["pageSetup", "margin"],
+        ctx,
+      );
     }
   });
 

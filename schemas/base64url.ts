@@ -6,7 +6,8 @@ const ALPHABET = /^[A-Za-z0-9_-]*$/;
 
 export function encodeBase64Url(bytes: Uint8Array): string {
   let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
@@ -14,7 +15,9 @@ export function encodeBase64Url(bytes: Uint8Array): string {
 export function decodeBase64Url(text: string): Uint8Array | null {
   if (!ALPHABET.test(text) || text.length % 4 === 1) return null;
   try {
-    return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) =>
+      c.charCodeAt(0),
+    );
   } catch {
     return null;
   }

@@ -12,8 +12,16 @@ import { storageOptionSchema } from "./storage";
 
 /** The spec's list: not accepted in `defaults`. */
 export const PER_JOB_ONLY = [
-  "url", "html", "async", "webhookUrl", "cookies", "headers", "selector", "waitForSelector",
-  "blockResourceTypes", "pdfMargin",
+  "url",
+  "html",
+  "async",
+  "webhookUrl",
+  "cookies",
+  "headers",
+  "selector",
+  "waitForSelector",
+  "blockResourceTypes",
+  "pdfMargin",
 ] as const;
 
 /** Not meaningful for a batch of URLs (or set at the top level): refused too. */
@@ -28,10 +36,15 @@ const NOT_IN_DEFAULTS: Readonly<Record<string, string>> = {
 };
 
 const refused = new Set<string>([...PER_JOB_ONLY, ...Object.keys(NOT_IN_DEFAULTS)]);
-const sharedShape = Object.fromEntries(Object.entries(captureShape).filter(([key]) => !refused.has(key)));
+const sharedShape = Object.fromEntries(
+  Object.entries(captureShape).filter(([key]) => !refused.has(key)),
+);
 const sharedSettings = z.strictObject(sharedShape);
 
-export type BatchDefaults = Omit<CaptureRequest, (typeof PER_JOB_ONLY)[number] | keyof typeof NOT_IN_DEFAULTS>;
+export type BatchDefaults = Omit<
+  CaptureRequest,
+  (typeof PER_JOB_ONLY)[number] | keyof typeof NOT_IN_DEFAULTS
+>;
 
 export const batchDefaultsSchema = z.unknown().transform((value, ctx): BatchDefaults => {
   if (!isPlainObject(value)) {
@@ -41,11 +54,24 @@ export const batchDefaultsSchema = z.unknown().transform((value, ctx): BatchDefa
   const shared: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if ((PER_JOB_ONLY as readonly string[]).includes(key)) {
-      ctx.addIssue({ code: "custom", path: [key], message: `${key} is per-job only; it is not accepted in batch defaults.` });
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `${key} is per-job only; it is not accepted in batch defaults.`,
+      });
     } else if (key in NOT_IN_DEFAULTS) {
-      ctx.addIssue({ code: "custom", path: [key], message: NOT_IN_DEFAULTS[key] ?? "Not accepted in batch defaults." });
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: NOT_IN_DEFAULTS[key] ?? "Not accepted in batch defaults.",
+      });
     } else {
-      Object.defineProperty(shared, key, { value: v, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(shared, key, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   // Cross-field rules of a capture (geoCity needs geo, …), checked with a stand-in url.

@@ -6,13 +6,61 @@
 import { z } from "zod";
 import { captureFields, captureRules } from "./capture";
 
-const NUMBERS = ["width", "height", "quality", "delay", "deviceScaleFactor", "timeout", "resizeWidth", "resizeHeight", "pdfScale"] as const;
-const BOOLEANS = ["fullPage", "darkMode", "blockAds", "bestAttempt", "blockCookieBanners", "pdfLandscape", "pdfPrintBackground"] as const;
-const STRINGS = ["url", "format", "waitUntil", "waitForSelector", "selector", "device", "userAgent", "pdfFormat", "geo", "geoCity", "geoState"] as const;
+const NUMBERS = [
+  "width",
+  "height",
+  "quality",
+  "delay",
+  "deviceScaleFactor",
+  "timeout",
+  "resizeWidth",
+  "resizeHeight",
+  "pdfScale",
+] as const;
+const BOOLEANS = [
+  "fullPage",
+  "darkMode",
+  "blockAds",
+  "bestAttempt",
+  "blockCookieBanners",
+  "pdfLandscape",
+  "pdfPrintBackground",
+] as const;
+const STRINGS = [
+  "url",
+  "format",
+  "waitUntil",
+  "waitForSelector",
+  "selector",
+  "device",
+  "userAgent",
+  "pdfFormat",
+  "geo",
+  "geoCity",
+  "geoState",
+] as const;
 
 export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS] as const;
 /** POST-only capture parameters: named in the error when sent on GET. */
-export const POST_ONLY = ["blockResourceTypes", "cookies", "headers", "html", "hideSelectors", "pdfMargin", "async", "webhookUrl", "hosted", "extract", "extractFormat", "css", "js", "markdown", "data", "cacheTtl", "storage"] as const;
+export const POST_ONLY = [
+  "blockResourceTypes",
+  "cookies",
+  "headers",
+  "html",
+  "hideSelectors",
+  "pdfMargin",
+  "async",
+  "webhookUrl",
+  "hosted",
+  "extract",
+  "extractFormat",
+  "css",
+  "js",
+  "markdown",
+  "data",
+  "cacheTtl",
+  "storage",
+] as const;
 
 const num = z.string().transform((s, ctx) => {
   if (!/^-?\d+(?:\.\d+)?$/.test(s)) {
@@ -33,18 +81,19 @@ for (const k of STRINGS) shape[k] = captureFields[k].optional();
 for (const k of NUMBERS) shape[k] = num.pipe(captureFields[k]).optional();
 for (const k of BOOLEANS) shape[k] = bool.pipe(captureFields[k]).optional();
 
-export const captureQuerySchema = z
-  .strictObject(shape)
-  .superRefine((v, ctx) => {
-    if (v.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "Required." });
-    captureRules(v, ctx);
-  });
+export const captureQuerySchema = z.strictObject(shape).superRefine((v, ctx) => {
+  if (v.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "Required." });
+  captureRules(v, ctx);
+});
 
 /**
  * Query → plain record for `captureQuerySchema`, or issues for repeated and POST-only names.
  * `key` (the API key) is consumed by authentication and skipped here.
  */
-export function queryRecord(url: URL): { record: Record<string, string>; issues: Array<{ path: string; message: string }> } {
+export function queryRecord(url: URL): {
+  record: Record<string, string>;
+  issues: Array<{ path: string; message: string }>;
+} {
   const record: Record<string, string> = Object.create(null) as Record<string, string>;
   const issues: Array<{ path: string; message: string }> = [];
   const postOnly = new Set<string>(POST_ONLY);

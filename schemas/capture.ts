@@ -21,15 +21,81 @@ import {
 
 export const FORMATS = ["png", "jpeg", "webp", "pdf"] as const;
 export const WAIT_UNTIL = ["load", "domcontentloaded", "networkidle0", "networkidle2"] as const;
-export const DEVICES = ["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"] as const;
+export const DEVICES = [
+  "desktop",
+  "iphone_15",
+  "iphone_se",
+  "pixel_8",
+  "ipad",
+  "ipad_pro",
+] as const;
 export const RESOURCE_TYPES = ["font", "image", "media", "stylesheet", "other"] as const;
 export const PDF_FORMATS = ["A4", "Letter", "Legal", "Tabloid", "A3"] as const;
 export const EXTRACT_FORMATS = ["markdown", "json", "html"] as const;
 export const GEO_COUNTRIES = [
-  "AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ",
-  "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE",
-  "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU",
-  "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN",
+  "AF",
+  "AL",
+  "DZ",
+  "AR",
+  "AU",
+  "AT",
+  "BD",
+  "BE",
+  "BR",
+  "BG",
+  "CA",
+  "CL",
+  "CN",
+  "CO",
+  "HR",
+  "CZ",
+  "DK",
+  "EG",
+  "EE",
+  "FI",
+  "FR",
+  "DE",
+  "GR",
+  "HK",
+  "HU",
+  "IN",
+  "ID",
+  "IE",
+  "IL",
+  "IT",
+  "JP",
+  "KE",
+  "KR",
+  "LV",
+  "LT",
+  "MY",
+  "MX",
+  "NL",
+  "NZ",
+  "NG",
+  "NO",
+  "PK",
+  "PE",
+  "PH",
+  "PL",
+  "PT",
+  "RO",
+  "RU",
+  "SA",
+  "SG",
+  "SK",
+  "ZA",
+  "ES",
+  "SE",
+  "CH",
+  "TW",
+  "TH",
+  "TR",
+  "UA",
+  "AE",
+  "GB",
+  "US",
+  "VN",
 ] as const;
 
 /**
@@ -38,8 +104,15 @@ export const GEO_COUNTRIES = [
  * until the timeout instead of failing). `Proxy-*` as a whole.
  */
 export const FORBIDDEN_HEADERS = new Set([
-  "host", "connection", "content-length", "transfer-encoding",
-  "keep-alive", "upgrade", "te", "trailer", "cookie2",
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "cookie2",
 ]);
 const isForbiddenHeader = (name: string): boolean => {
   const lower = name.toLowerCase();
@@ -61,47 +134,73 @@ const EDGE_SPACE = /^[ \t]|[ \t]$/;
  *  ASCII characters become `%XX`). */
 function encodedPathBytes(path: string): number {
   let n = 0;
-  for (const byte of new TextEncoder().encode(path)) n += byte >= 0x80 || ' "<>`{}'.includes(String.fromCharCode(byte)) ? 3 : 1;
+  for (const byte of new TextEncoder().encode(path))
+    n += byte >= 0x80 || ' "<>`{}'.includes(String.fromCharCode(byte)) ? 3 : 1;
   return n;
 }
 
-export const cookieSchema = z.strictObject({
-  name: maxChars(LIMITS.cookieNameChars)
-    .min(1, NOT_EMPTY)
-    .refine((s) => !COOKIE_CONTROL.test(s) && !/[=\s,]/.test(s), "Invalid cookie name."),
-  value: maxChars(LIMITS.cookieValueChars).refine(
-    (s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s),
-    "Invalid cookie value: no control characters, `;` or leading/trailing spaces.",
-  ),
-  domain: maxChars(LIMITS.cookieDomainChars).optional(),
-  path: maxChars(LIMITS.cookiePathChars)
-    .startsWith("/", "Must start with /.")
-    .refine((s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s), "Invalid cookie path: no control characters, `;` or trailing spaces.")
-    .refine((s) => encodedPathBytes(s) <= LIMITS.cookieAttributeBytes, `Must be at most ${LIMITS.cookieAttributeBytes} bytes percent-encoded.`)
-    .optional(),
-  httpOnly: z.boolean().optional(),
-  secure: z.boolean().optional(),
-  sameSite: z.enum(["Strict", "Lax", "None"]).optional(),
-  expires: z.number().int("Must be a Unix timestamp in seconds.").min(0).max(253402300799).optional(),
-}).superRefine((cookie, ctx) => {
-  if (byteLength(cookie.name) + byteLength(cookie.value) > LIMITS.cookieNameValueBytes) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["value"],
-      message: `Name and value together must be at most ${LIMITS.cookieNameValueBytes} bytes (UTF-8).`,
-    });
-  }
-  const name = cookie.name.toLowerCase();
-  if ((name.startsWith("__secure-") || name.startsWith("__host-")) && cookie.secure !== true) {
-    ctx.addIssue({ code: "custom", path: ["secure"], message: "A __Secure- or __Host- cookie needs secure: true." });
-  }
-  if (name.startsWith("__host-") && cookie.path !== undefined && cookie.path !== "/") {
-    ctx.addIssue({ code: "custom", path: ["path"], message: "A __Host- cookie must have path /." });
-  }
-  if (name.startsWith("__host-") && cookie.domain !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["domain"], message: "A __Host- cookie cannot set a domain." });
-  }
-});
+export const cookieSchema = z
+  .strictObject({
+    name: maxChars(LIMITS.cookieNameChars)
+      .min(1, NOT_EMPTY)
+      .refine((s) => !COOKIE_CONTROL.test(s) && !/[=\s,]/.test(s), "Invalid cookie name."),
+    value: maxChars(LIMITS.cookieValueChars).refine(
+      (s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s),
+      "Invalid cookie value: no control characters, `;` or leading/trailing spaces.",
+    ),
+    domain: maxChars(LIMITS.cookieDomainChars).optional(),
+    path: maxChars(LIMITS.cookiePathChars)
+      .startsWith("/", "Must start with /.")
+      .refine(
+        (s) => !COOKIE_CONTROL.test(s) && !EDGE_SPACE.test(s),
+        "Invalid cookie path: no control characters, `;` or trailing spaces.",
+      )
+      .refine(
+        (s) => encodedPathBytes(s) <= LIMITS.cookieAttributeBytes,
+        `Must be at most ${LIMITS.cookieAttributeBytes} bytes percent-encoded.`,
+      )
+      .optional(),
+    httpOnly: z.boolean().optional(),
+    secure: z.boolean().optional(),
+    sameSite: z.enum(["Strict", "Lax", "None"]).optional(),
+    expires: z
+      .number()
+      .int("Must be a Unix timestamp in seconds.")
+      .min(0)
+      .max(253402300799)
+      .optional(),
+  })
+  .superRefine((cookie, ctx) => {
+    if (byteLength(cookie.name) + byteLength(cookie.value) > LIMITS.cookieNameValueBytes) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: `Name and value together must be at most ${LIMITS.cookieNameValueBytes} bytes (UTF-8).`,
+      });
+    }
+    const name = cookie.name.toLowerCase();
+    if ((name.startsWith("__secure-") || name.startsWith("__host-")) && cookie.secure !== true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["secure"],
+        message: "A __Secure- or __Host- cookie needs secure: true.",
+      });
+    }
+    if (name.startsWith("__host-") && cookie.path !== undefined && cookie.path !== "/") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["path"],
+        message: "A __Host- cookie must have path /.",
+      });
+    }
+    if (name.startsWith("__host-") && cookie.domain !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["domain"],
+        message: "A __Host- cookie cannot set a domain.",
+      });
+    }
+  });
 export type CookieInput = z.infer<typeof cookieSchema>;
 
 /**
@@ -110,7 +209,10 @@ export type CookieInput = z.infer<typeof cookieSchema>;
  */
 export const headersSchema = z.unknown().transform((value, ctx): Array<[string, string]> => {
   if (!isPlainObject(value)) {
-    ctx.addIssue({ code: "custom", message: "Must be an object of header names to string values." });
+    ctx.addIssue({
+      code: "custom",
+      message: "Must be an object of header names to string values.",
+    });
     return z.NEVER;
   }
   const entries = Object.entries(value);
@@ -128,9 +230,17 @@ export const headersSchema = z.unknown().transform((value, ctx): Array<[string, 
     } else if (typeof v !== "string") {
       ctx.addIssue({ code: "custom", path, message: "Header values must be strings." });
     } else if (v.length > LIMITS.headerValueChars) {
-      ctx.addIssue({ code: "custom", path, message: `Must be at most ${LIMITS.headerValueChars} characters.` });
+      ctx.addIssue({
+        code: "custom",
+        path,
+        message: `Must be at most ${LIMITS.headerValueChars} characters.`,
+      });
     } else if (hasControlChars(v) || /[^\u0009\u0020-\u00ff]/.test(v)) {
-      ctx.addIssue({ code: "custom", path, message: "Header values must be printable Latin-1 without CR or LF." });
+      ctx.addIssue({
+        code: "custom",
+        path,
+        message: "Header values must be printable Latin-1 without CR or LF.",
+      });
     } else {
       out.push([name, v]);
     }
@@ -139,13 +249,16 @@ export const headersSchema = z.unknown().transform((value, ctx): Array<[string, 
 });
 
 /** Mustache data: a JSON object of at most 256 KB serialized. */
-export const dataSchema = z.unknown().superRefine((value, ctx) => {
-  if (!isPlainObject(value)) {
-    ctx.addIssue({ code: "custom", message: "Must be a JSON object." });
-  } else if (new TextEncoder().encode(JSON.stringify(value)).byteLength > LIMITS.dataBytes) {
-    ctx.addIssue({ code: "custom", message: "Must be at most 256 KB serialized." });
-  }
-}).transform((v) => v as Record<string, unknown>);
+export const dataSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (!isPlainObject(value)) {
+      ctx.addIssue({ code: "custom", message: "Must be a JSON object." });
+    } else if (new TextEncoder().encode(JSON.stringify(value)).byteLength > LIMITS.dataBytes) {
+      ctx.addIssue({ code: "custom", message: "Must be at most 256 KB serialized." });
+    }
+  })
+  .transform((v) => v as Record<string, unknown>);
 
 const L = LIMITS;
 export const captureFields = {
@@ -169,7 +282,9 @@ export const captureFields = {
   bestAttempt: z.boolean(),
   selector: cssSelector(L.selectorChars),
   device: z.enum(DEVICES),
-  hideSelectors: z.array(cssSelector(L.selectorChars)).max(L.hideSelectors, `At most ${L.hideSelectors} selectors.`),
+  hideSelectors: z
+    .array(cssSelector(L.selectorChars))
+    .max(L.hideSelectors, `At most ${L.hideSelectors} selectors.`),
   blockCookieBanners: z.boolean(),
   resizeWidth: intIn(L.resizeWidth.min, L.resizeWidth.max),
   resizeHeight: intIn(L.resizeHeight.min, L.resizeHeight.max),
@@ -177,7 +292,10 @@ export const captureFields = {
   js: maxBytes(L.jsBytes),
   cookies: z.array(cookieSchema).max(L.cookies, `At most ${L.cookies} cookies.`),
   headers: headersSchema,
-  userAgent: maxChars(L.userAgentChars).refine((s) => !hasControlChars(s), "Must not contain control characters."),
+  userAgent: maxChars(L.userAgentChars).refine(
+    (s) => !hasControlChars(s),
+    "Must not contain control characters.",
+  ),
   pdfFormat: z.enum(PDF_FORMATS),
   pdfLandscape: z.boolean(),
   pdfPrintBackground: z.boolean(),
@@ -218,7 +336,14 @@ const PDF_PAGE_INCHES: Record<(typeof PDF_FORMATS)[number], [number, number]> = 
   Tabloid: [11, 17],
   A3: [297 / 25.4, 420 / 25.4],
 };
-const INCHES_PER_UNIT: Record<string, number> = { px: 1 / 96, in: 1, cm: 1 / 2.54, mm: 1 / 25.4, pt: 1 / 72, pc: 1 / 6 };
+const INCHES_PER_UNIT: Record<string, number> = {
+  px: 1 / 96,
+  in: 1,
+  cm: 1 / 2.54,
+  mm: 1 / 25.4,
+  pt: 1 / 72,
+  pc: 1 / 6,
+};
 const inches = (length: string | undefined): number => {
   const m = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(length ?? "0");
   return m ? Number(m[1]) * (INCHES_PER_UNIT[m[2] ?? ""] ?? 0) : 0;
@@ -239,7 +364,10 @@ export function pdfMarginIssues(
 ): void {
   const [w, h] = PDF_PAGE_INCHES[size];
   const [width, height] = landscape ? [h, w] : [w, h];
-  for (const [sides, extent] of [[["top", "bottom"], height], [["left", "right"], width]] as const) {
+  for (const [sides, extent] of [
+    [["top", "bottom"], height],
+    [["left", "right"], width],
+  ] as const) {
     if (inches(margin[sides[0]]) + inches(margin[sides[1]]) > extent - PDF_MIN_CONTENT_INCHES) {
       ctx.addIssue({
         code: "custom",
@@ -253,7 +381,13 @@ export function pdfMarginIssues(
 /** Cross-field rules every capture request obeys, wherever it arrives from. */
 export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx): void {
   if (value.pdfMargin !== undefined) {
-    pdfMarginIssues(value.pdfMargin, value.pdfFormat ?? "A4", value.pdfLandscape === true, ["pdfMargin"], ctx);
+    pdfMarginIssues(
+      value.pdfMargin,
+      value.pdfFormat ?? "A4",
+      value.pdfLandscape === true,
+      ["pdfMargin"],
+      ctx,
+    );
   }
   const sources = (["url", "html", "markdown"] as const).filter((k) => value[k] !== undefined);
   if (sources.length !== 1) {
@@ -264,16 +398,32 @@ export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx
     });
   }
   if (value.data !== undefined && value.url !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["data"], message: "data is only allowed with html or markdown." });
+    ctx.addIssue({
+      code: "custom",
+      path: ["data"],
+      message: "data is only allowed with html or markdown.",
+    });
   }
   if (value.webhookUrl !== undefined && value.async !== true) {
-    ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: "webhookUrl requires async: true." });
+    ctx.addIssue({
+      code: "custom",
+      path: ["webhookUrl"],
+      message: "webhookUrl requires async: true.",
+    });
   }
   if (value.storage !== undefined && value.async !== true) {
-    ctx.addIssue({ code: "custom", path: ["storage"], message: "storage requires async: true (only async results are delivered to a bucket)." });
+    ctx.addIssue({
+      code: "custom",
+      path: ["storage"],
+      message: "storage requires async: true (only async results are delivered to a bucket).",
+    });
   }
   if ((value.geoCity !== undefined || value.geoState !== undefined) && value.geo === undefined) {
-    ctx.addIssue({ code: "custom", path: [value.geoCity !== undefined ? "geoCity" : "geoState"], message: "Requires geo." });
+    ctx.addIssue({
+      code: "custom",
+      path: [value.geoCity !== undefined ? "geoCity" : "geoState"],
+      message: "Requires geo.",
+    });
   }
 }
 

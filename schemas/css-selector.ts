@@ -28,7 +28,22 @@ type TokenBody =
   | { t: "delim"; v: string }
   | { t: "number" | "percentage"; v: string; int: boolean }
   | { t: "dimension"; v: string; unit: string; int: boolean }
-  | { t: "ws" | "bad" | "colon" | "semicolon" | "comma" | "(" | ")" | "[" | "]" | "{" | "}" | "cdo" | "cdc" };
+  | {
+      t:
+        | "ws"
+        | "bad"
+        | "colon"
+        | "semicolon"
+        | "comma"
+        | "("
+        | ")"
+        | "["
+        | "]"
+        | "{"
+        | "}"
+        | "cdo"
+        | "cdc";
+    };
 
 class Invalid extends Error {}
 const fail = (why: string): never => {
@@ -39,7 +54,8 @@ const fail = (why: string): never => {
 
 const isDigit = (c: string) => c >= "0" && c <= "9";
 const isHex = (c: string) => /^[0-9a-fA-F]$/.test(c);
-const isIdentStart = (c: string) => /^[a-zA-Z_]$/.test(c) || (c !== "" && c.codePointAt(0)! >= 0x80);
+const isIdentStart = (c: string) =>
+  /^[a-zA-Z_]$/.test(c) || (c !== "" && c.codePointAt(0)! >= 0x80);
 const isNameChar = (c: string) => isIdentStart(c) || isDigit(c) || c === "-";
 const isWs = (c: string) => c === " " || c === "\t" || c === "\n";
 
@@ -49,7 +65,9 @@ function tokenize(input: string): Token[] {
   const at = (k = 0) => s[i + k] ?? "";
   const validEscape = (k = 0) => at(k) === "\\" && at(k + 1) !== "\n"; // `\` + EOF is one (→ U+FFFD)
   const startsIdent = (k = 0) =>
-    at(k) === "-" ? isIdentStart(at(k + 1)) || at(k + 1) === "-" || validEscape(k + 1) : isIdentStart(at(k)) || validEscape(k);
+    at(k) === "-"
+      ? isIdentStart(at(k + 1)) || at(k + 1) === "-" || validEscape(k + 1)
+      : isIdentStart(at(k)) || validEscape(k);
   const startsNumber = (k = 0) => {
     if (at(k) === "+" || at(k) === "-") k++;
     return isDigit(at(k)) || (at(k) === "." && isDigit(at(k + 1)));
@@ -62,7 +80,9 @@ function tokenize(input: string): Token[] {
       while (hex.length < 6 && isHex(at())) hex += s[i++];
       if (isWs(at())) i++;
       const cp = parseInt(hex, 16);
-      return cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? "\uFFFD" : String.fromCodePoint(cp);
+      return cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
+        ? "\uFFFD"
+        : String.fromCodePoint(cp);
     }
     return s[i++]!;
   };
@@ -83,7 +103,10 @@ function tokenize(input: string): Token[] {
       i++;
       while (isDigit(at())) i++;
     }
-    if ((at() === "e" || at() === "E") && (isDigit(at(1)) || ((at(1) === "+" || at(1) === "-") && isDigit(at(2))))) {
+    if (
+      (at() === "e" || at() === "E") &&
+      (isDigit(at(1)) || ((at(1) === "+" || at(1) === "-") && isDigit(at(2))))
+    ) {
       int = false;
       i += 2;
       while (isDigit(at())) i++;
@@ -116,7 +139,7 @@ function tokenize(input: string): Token[] {
       token = { t: "string", v };
       for (;;) {
         const d = at();
-        if (d === "" ) break; // EOF: a string all the same (a parse error, not a failure)
+        if (d === "") break; // EOF: a string all the same (a parse error, not a failure)
         if (d === c) {
           i++;
           break;
@@ -147,8 +170,15 @@ function tokenize(input: string): Token[] {
     } else if ("()[]{},:;".includes(c)) {
       i++;
       const map: Record<string, TokenBody> = {
-        "(": { t: "(" }, ")": { t: ")" }, "[": { t: "[" }, "]": { t: "]" }, "{": { t: "{" }, "}": { t: "}" },
-        ",": { t: "comma" }, ":": { t: "colon" }, ";": { t: "semicolon" },
+        "(": { t: "(" },
+        ")": { t: ")" },
+        "[": { t: "[" },
+        "]": { t: "]" },
+        "{": { t: "{" },
+        "}": { t: "}" },
+        ",": { t: "comma" },
+        ":": { t: "colon" },
+        ";": { t: "semicolon" },
       };
       token = map[c]!;
     } else if ((c === "+" || c === "." || c === "-") && startsNumber()) {
@@ -278,7 +308,8 @@ class Parser {
     for (;;) {
       const t = this.peek();
       if (!t) break;
-      const simple = t.t === "hash" || t.t === "[" || (t.t === "delim" && (t.v === "." || t.v === "&"));
+      const simple =
+        t.t === "hash" || t.t === "[" || (t.t === "delim" && (t.v === "." || t.v === "&"));
       if (pseudoElement !== null && simple) fail("only pseudo-classes may follow a pseudo-element");
       if (t.t === "hash") {
         if (!t.id) fail("an id must be an identifier");
@@ -297,7 +328,10 @@ class Parser {
           this.i++;
           const outer = pseudoElement;
           pseudoElement = this.pseudoElement(ctx);
-          if (outer !== null && !((outer === "before" || outer === "after") && pseudoElement === "marker")) {
+          if (
+            outer !== null &&
+            !((outer === "before" || outer === "after") && pseudoElement === "marker")
+          ) {
             fail("one pseudo-element per compound (but ::before::marker)");
           }
         } else {
@@ -319,7 +353,11 @@ class Parser {
     const t = this.peek();
     const bar = (k: number) => {
       const b = this.peek(k);
-      return b?.t === "delim" && b.v === "|" && !(this.peek(k + 1)?.t === "delim" && (this.peek(k + 1) as { v: string }).v === "=");
+      return (
+        b?.t === "delim" &&
+        b.v === "|" &&
+        !(this.peek(k + 1)?.t === "delim" && (this.peek(k + 1) as { v: string }).v === "=")
+      );
     };
     const nameAt = (k: number) => {
       const n = this.peek(k);
@@ -351,7 +389,10 @@ class Parser {
       if (this.next().t !== "ident") fail("bad attribute name");
     } else if (t.t === "ident") {
       const after = this.peek();
-      if (isBar(after) && !(this.peek(1)?.t === "delim" && (this.peek(1) as { v: string }).v === "=")) {
+      if (
+        isBar(after) &&
+        !(this.peek(1)?.t === "delim" && (this.peek(1) as { v: string }).v === "=")
+      ) {
         fail("undeclared namespace prefix");
       }
     } else fail("bad attribute name");
@@ -368,10 +409,12 @@ class Parser {
     }
     this.skipWs();
     const value = this.next();
-    if (value.t !== "ident" && value.t !== "string") fail("an attribute value must be an identifier or a string");
+    if (value.t !== "ident" && value.t !== "string")
+      fail("an attribute value must be an identifier or a string");
     this.skipWs();
     if (this.peek()?.t === "ident") {
-      if ((this.next() as { v: string }).v.toLowerCase() !== "i") fail("unsupported attribute modifier");
+      if ((this.next() as { v: string }).v.toLowerCase() !== "i")
+        fail("unsupported attribute modifier");
       this.skipWs();
     }
     this.closeBracket();
@@ -383,9 +426,11 @@ class Parser {
     if (t.t === "ident") {
       const name = t.v.toLowerCase();
       if (after !== null) {
-        const ok = after.startsWith("-webkit-scrollbar") || after === "-webkit-resizer"
-          ? AFTER_SCROLLBAR.has(name)
-          : (after === "part" && USER_ACTION.has(name)) || (after === "selection" && name === "window-inactive");
+        const ok =
+          after.startsWith("-webkit-scrollbar") || after === "-webkit-resizer"
+            ? AFTER_SCROLLBAR.has(name)
+            : (after === "part" && USER_ACTION.has(name)) ||
+              (after === "selection" && name === "window-inactive");
         if (!ok) fail("this pseudo-class cannot follow a pseudo-element");
         return null;
       }
@@ -443,7 +488,8 @@ class Parser {
     const t = this.next();
     if (t.t === "ident") {
       const name = t.v.toLowerCase();
-      if (!PSEUDO_ELEMENTS.has(name) && !name.startsWith("-webkit-")) fail(`unknown pseudo-element ::${name}`);
+      if (!PSEUDO_ELEMENTS.has(name) && !name.startsWith("-webkit-"))
+        fail(`unknown pseudo-element ::${name}`);
       return name;
     }
     if (t.t !== "function") fail("bad pseudo-element");
@@ -472,7 +518,12 @@ class Parser {
           this.skipWs();
           const a = this.next();
           if (!(a.t === "ident" || (a.t === "delim" && a.v === "*"))) fail("bad argument");
-          while (this.peek()?.t === "delim" && (this.peek() as { v: string }).v === "." && this.peek(1)?.t === "ident") this.i += 2;
+          while (
+            this.peek()?.t === "delim" &&
+            (this.peek() as { v: string }).v === "." &&
+            this.peek(1)?.t === "ident"
+          )
+            this.i += 2;
           this.skipWs();
         });
         break;
@@ -539,10 +590,19 @@ class Parser {
   private nth(ctx: Ctx, of: boolean): void {
     this.skipWs();
     let text = "";
-    while (this.peek() && this.peek()!.t !== ")" && !(this.peek()!.t === "ident" && (this.peek() as { v: string }).v.toLowerCase() === "of" && text !== "")) {
+    while (
+      this.peek() &&
+      this.peek()!.t !== ")" &&
+      !(
+        this.peek()!.t === "ident" &&
+        (this.peek() as { v: string }).v.toLowerCase() === "of" &&
+        text !== ""
+      )
+    ) {
       text += render(this.next());
     }
-    if (!/^(?:odd|even|[+-]?\d+|[+-]?\d*n(?: ?[+-] ?\d+)?)$/.test(text.trim().toLowerCase())) fail("bad An+B");
+    if (!/^(?:odd|even|[+-]?\d+|[+-]?\d*n(?: ?[+-] ?\d+)?)$/.test(text.trim().toLowerCase()))
+      fail("bad An+B");
     if (this.peek()?.t === "ident") {
       if (!of) fail("`of` is only for :nth-child()");
       this.i++;

@@ -32,7 +32,12 @@ function listQuery<S extends readonly [string, ...string[]]>(kind: "job" | "batc
       .string()
       .regex(/^[0-9]{1,3}$/, WHOLE_NUMBER)
       .transform(Number)
-      .pipe(z.number().min(1, "Must be at least 1.").max(LIMITS.listMax, `Must be at most ${LIMITS.listMax}.`))
+      .pipe(
+        z
+          .number()
+          .min(1, "Must be at least 1.")
+          .max(LIMITS.listMax, `Must be at most ${LIMITS.listMax}.`),
+      )
       .optional(),
     cursor: z
       .string()

@@ -23,10 +23,16 @@ export const maxChars = (max: number) =>
   z.string().refine((s) => charLength(s) <= max, { message: `Must be at most ${max} characters.` });
 
 export const maxBytes = (max: number) =>
-  z.string().refine((s) => byteLength(s) <= max, { message: `Must be at most ${formatBytes(max)}.` });
+  z
+    .string()
+    .refine((s) => byteLength(s) <= max, { message: `Must be at most ${formatBytes(max)}.` });
 
 export const intIn = (min: number, max: number) =>
-  z.number().int(WHOLE_NUMBER).min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
+  z
+    .number()
+    .int(WHOLE_NUMBER)
+    .min(min, `Must be at least ${min}.`)
+    .max(max, `Must be at most ${max}.`);
 
 export const numberIn = (min: number, max: number) =>
   z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);
@@ -40,13 +46,17 @@ export const cssSelector = (max: number) =>
     }
     if (charLength(s) > max) return; // already refused for its length; not worth parsing
     const problem = selectorProblem(s);
-    if (problem !== null) ctx.addIssue({ code: "custom", message: `Invalid CSS selector: ${problem}.` });
+    if (problem !== null)
+      ctx.addIssue({ code: "custom", message: `Invalid CSS selector: ${problem}.` });
   });
 
 /** A CSS length as Chromium's PDF margins accept it: `0` or a plain positive number with a unit. */
 export const cssLength = z
   .string()
-  .regex(/^(?:0|\d{1,4}(?:\.\d{1,4})?(?:px|in|cm|mm|pt|pc))$/, "Must be a CSS length such as 1in, 20mm, 2cm or 72px.");
+  .regex(
+    /^(?:0|\d{1,4}(?:\.\d{1,4})?(?:px|in|cm|mm|pt|pc))$/,
+    "Must be a CSS length such as 1in, 20mm, 2cm or 72px.",
+  );
 
 /** Characters that must never reach an HTTP header or cookie: CR, LF, NUL and other controls. */
 export const hasControlChars = (s: string): boolean => /[\u0000-\u0008\u000a-\u001f\u007f]/.test(s);
@@ -55,4 +65,8 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** An id as the API shows it (accounts, jobs, batches, webhook deliveries): short and plain. */
-export const plainId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const plainId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);

@@ -14,7 +14,17 @@ import { LIMITS } from "./limits";
 import { captureRules, captureShape, type CaptureParams } from "./capture";
 import { intIn, isPlainObject } from "./primitives";
 
-export const LINK_REFUSED = ["async", "webhookUrl", "storage", "extract", "extractFormat", "hosted", "geo", "geoCity", "geoState"] as const;
+export const LINK_REFUSED = [
+  "async",
+  "webhookUrl",
+  "storage",
+  "extract",
+  "extractFormat",
+  "hosted",
+  "geo",
+  "geoCity",
+  "geoState",
+] as const;
 
 /** Parameters that would publish a secret inside the link. */
 export const LINK_SECRETS = ["cookies", "headers"] as const;
@@ -23,10 +33,12 @@ const PUBLIC_LINK = "Not allowed on render links: the link is public and would r
 function linkRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx): void {
   captureRules(value, ctx);
   for (const key of LINK_REFUSED) {
-    if (value[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: "Not supported on render links." });
+    if (value[key] !== undefined)
+      ctx.addIssue({ code: "custom", path: [key], message: "Not supported on render links." });
   }
   for (const key of LINK_SECRETS) {
-    if (value[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: PUBLIC_LINK });
+    if (value[key] !== undefined)
+      ctx.addIssue({ code: "custom", path: [key], message: PUBLIC_LINK });
   }
   if (typeof value.url === "string" && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value.url.trim())) {
     ctx.addIssue({ code: "custom", path: ["url"], message: PUBLIC_LINK });

@@ -20,14 +20,22 @@ export const usageSchema = z.object({
 });
 export type Usage = z.output<typeof usageSchema>;
 
-export const metaSchema = z.object({ requestId: z.string(), timestamp: iso, usage: usageSchema.optional() });
+export const metaSchema = z.object({
+  requestId: z.string(),
+  timestamp: iso,
+  usage: usageSchema.optional(),
+});
 export type Meta = z.output<typeof metaSchema>;
 
 export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });
 
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
-  error: z.object({ code: z.string(), message: z.string(), details: z.array(errorDetailSchema).optional() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.array(errorDetailSchema).optional(),
+  }),
   meta: metaSchema,
 });
 
@@ -103,7 +111,9 @@ export const artifactSchema = z.object({
   expiresAt: iso,
   title: z.string(),
   /** Requested outputs that failed to render (their credits refunded), with the reason. */
-  failed: z.array(z.object({ format: z.enum(["pdf", "png"]), code: z.string(), message: z.string() })).optional(),
+  failed: z
+    .array(z.object({ format: z.enum(["pdf", "png"]), code: z.string(), message: z.string() }))
+    .optional(),
   metadata: z.object({ watermarked: z.boolean() }).optional(),
 });
 export type ArtifactData = z.output<typeof artifactSchema>;
@@ -119,7 +129,9 @@ export const batchAcceptedSchema = z.object({
   batchId: z.string(),
   status: z.literal("queued"),
   totalJobs: z.number().int(),
-  jobs: z.array(z.object({ jobId: z.string(), url: z.string().nullable(), status: z.literal("queued") })),
+  jobs: z.array(
+    z.object({ jobId: z.string(), url: z.string().nullable(), status: z.literal("queued") }),
+  ),
 });
 export type BatchAccepted = z.output<typeof batchAcceptedSchema>;
 
@@ -147,7 +159,13 @@ export const jobSchema = z.object({
   storage: deliverySchema.optional(),
   error: z.string().nullable(),
   metadata: z
-    .object({ url: z.string().nullable(), format: z.string(), width: z.number(), height: z.number(), loadTimeMs: z.number() })
+    .object({
+      url: z.string().nullable(),
+      format: z.string(),
+      width: z.number(),
+      height: z.number(),
+      loadTimeMs: z.number(),
+    })
     .optional(),
   createdAt: iso,
   startedAt: iso.nullable(),

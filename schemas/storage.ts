@@ -9,7 +9,9 @@ import { maxChars, NOT_EMPTY } from "./primitives";
 export const BUCKET_ACLS = ["private", "public-read"] as const;
 
 /** S3 bucket names (3–63 lowercase letters, digits, dots, hyphens), as every provider accepts. */
-const bucketName = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "Must be a valid S3 bucket name.");
+const bucketName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "Must be a valid S3 bucket name.");
 
 /** Object-key characters S3 documents as safe, plus the template's braces. */
 const KEY_CHARS = /^[A-Za-z0-9!_.*'()\/{}-]*$/;
@@ -21,20 +23,28 @@ const keyText = (max: number) =>
 export const destinationRequestSchema = z.strictObject({
   name: maxChars(LIMITS.destinationNameChars).min(1, NOT_EMPTY),
   endpoint: z.string().min(1, NOT_EMPTY).max(LIMITS.webhookUrlChars),
-  region: z.string().regex(/^[a-z0-9-]{1,32}$/, "Must be a region name such as auto or us-east-1.").default("auto"),
+  region: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/, "Must be a region name such as auto or us-east-1.")
+    .default("auto"),
   bucket: bucketName,
   accessKeyId: z.string().regex(/^[\x21-\x7e]{4,128}$/, "Must be 4-128 printable characters."),
   secretAccessKey: z.string().regex(/^[\x21-\x7e]{1,256}$/, "Must be 1-256 printable characters."),
   pathStyle: z.boolean().default(false),
   prefix: keyText(LIMITS.destinationPrefixChars).optional(),
   acl: z.enum(BUCKET_ACLS).optional(),
-  storageClass: z.string().regex(/^[A-Z_]{1,32}$/, "Must be a storage class such as STANDARD.").optional(),
+  storageClass: z
+    .string()
+    .regex(/^[A-Z_]{1,32}$/, "Must be a storage class such as STANDARD.")
+    .optional(),
 });
 export type DestinationRequest = z.output<typeof destinationRequestSchema>;
 
 /** `storage` on async captures and batches: where the result goes, and its key template. */
 export const storageOptionSchema = z.strictObject({
-  destinationId: z.string().regex(/^dst_[A-Za-z0-9]{1,40}$/, "Must be a storage destination id (dst_…)."),
+  destinationId: z
+    .string()
+    .regex(/^dst_[A-Za-z0-9]{1,40}$/, "Must be a storage destination id (dst_…)."),
   key: keyText(LIMITS.objectKeyBytes).min(1, NOT_EMPTY).optional(),
 });
 export type StorageOption = z.output<typeof storageOptionSchema>;

@@ -12,47 +12,72 @@ import { log } from "./log";
 
 const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
 
-const schema = z.object({
-  ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be set (16+ characters)"),
-  URL_SIGNING_SECRET: z.string().min(16, "URL_SIGNING_SECRET must be set (16+ characters)"),
-  WEBHOOK_SIGNING_SECRET: z.string().min(16, "WEBHOOK_SIGNING_SECRET must be set (16+ characters)"),
-  STORAGE_ENCRYPTION_KEY: z.string().min(32, "STORAGE_ENCRYPTION_KEY must be set (32+ characters)"),
-  SAFE_BROWSING_API_KEY: z.string().optional().default(""),
-  SAFE_BROWSING_ENDPOINT: z.url({ protocol: /^https?$/ }).default(SAFE_BROWSING_URL),
-  UNSAFE_HOST_PATTERNS: z
-    .string()
-    .default("")
-    .transform((s, ctx) =>
-      s.split(",").map((e) => e.trim()).filter(Boolean).flatMap((raw) => {
-        const pattern = canonicalHostPattern(raw);
-        if (pattern === null) ctx.addIssue(`entries must be host or *.host patterns: ${JSON.stringify(raw)}`);
-        return pattern === null ? [] : [pattern];
-      }),
-    ),
-  DNS_CHECK: z.enum(["on", "off"]).default("on"),
-  DOH_ENDPOINT: z.url({ protocol: /^https?$/ }).default(DOH_URL),
-  TARGET_ALLOWLIST: z
-    .string()
-    .default("")
-    .transform((s) => s.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))
-    .pipe(z.array(z.string().regex(hostPort, "entries must be host:port"))),
-  PUBLIC_BASE_URL: z.string().default(""),
-  DOCS_URL: z.string().default("https://edgeshot.dev/docs"),
-  BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(2),
-  WATERMARK_TEXT: z.string().default("edgeshot.dev"),
-  AD_BLOCK_EXTRA_HOSTS: z
-    .string()
-    .default("")
-    .transform((s) => s.split(",").map(normalizeHost).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, "entries must be host names"))),
-  GEO_PROVIDER: z.union([z.literal(""), z.enum(Object.keys(GEO_PROVIDERS) as [GeoProviderName, ...GeoProviderName[]])]).default(""),
-  GEO_ENDPOINT: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
-  GEO_API_KEY: z.string().optional().default(""),
-}).superRefine((e, ctx) => {
-  if (e.GEO_PROVIDER !== "" && e.GEO_API_KEY === "") {
-    ctx.addIssue({ code: "custom", path: ["GEO_API_KEY"], message: "GEO_API_KEY must be set when GEO_PROVIDER is" });
-  }
-});
+const schema = z
+  .object({
+    ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be set (16+ characters)"),
+    URL_SIGNING_SECRET: z.string().min(16, "URL_SIGNING_SECRET must be set (16+ characters)"),
+    WEBHOOK_SIGNING_SECRET: z
+      .string()
+      .min(16, "WEBHOOK_SIGNING_SECRET must be set (16+ characters)"),
+    STORAGE_ENCRYPTION_KEY: z
+      .string()
+      .min(32, "STORAGE_ENCRYPTION_KEY must be set (32+ characters)"),
+    SAFE_BROWSING_API_KEY: z.string().optional().default(""),
+    SAFE_BROWSING_ENDPOINT: z.url({ protocol: /^https?$/ }).default(SAFE_BROWSING_URL),
+    UNSAFE_HOST_PATTERNS: z
+      .string()
+      .default("")
+      .transform((s, ctx) =>
+        s
+          .split(",")
+          .map((e) => e.trim())
+          .filter(Boolean)
+          .flatMap((raw) => {
+            const pattern = canonicalHostPattern(raw);
+            if (pattern === null)
+              ctx.addIssue(`entries must be host or *.host patterns: ${JSON.stringify(raw)}`);
+            return pattern === null ? [] : [pattern];
+          }),
+      ),
+    DNS_CHECK: z.enum(["on", "off"]).default("on"),
+    DOH_ENDPOINT: z.url({ protocol: /^https?$/ }).default(DOH_URL),
+    TARGET_ALLOWLIST: z
+      .string()
+      .default("")
+      .transform((s) =>
+        s
+          .split(",")
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(hostPort, "entries must be host:port"))),
+    PUBLIC_BASE_URL: z.string().default(""),
+    DOCS_URL: z.string().default("https://edgeshot.dev/docs"),
+    BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(2),
+    WATERMARK_TEXT: z.string().default("edgeshot.dev"),
+    AD_BLOCK_EXTRA_HOSTS: z
+      .string()
+      .default("")
+      .transform((s) => s.split(",").map(normalizeHost).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, "entries must be host names"))),
+    GEO_PROVIDER: z
+      .union([
+        z.literal(""),
+        z.enum(Object.keys(GEO_PROVIDERS) as [GeoProviderName, ...GeoProviderName[]]),
+      ])
+      .default(""),
+    GEO_ENDPOINT: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
+    GEO_API_KEY: z.string().optional().default(""),
+  })
+  .superRefine((e, ctx) => {
+    if (e.GEO_PROVIDER !== "" && e.GEO_API_KEY === "") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["GEO_API_KEY"],
+        message: "GEO_API_KEY must be set when GEO_PROVIDER is",
+      });
+    }
+  });
 
 /** The geo provider's adapter, where it is asked and with which key; null = geo not offered. */
 export interface GeoConfig {
@@ -94,7 +119,9 @@ export function config(env: Env): Config {
   if (hit) return hit;
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    log("error", "invalid configuration", { issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) });
+    log("error", "invalid configuration", {
+      issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`),
+    });
     throw new ApiError("CONFIGURATION_ERROR", "The service is not configured correctly.");
   }
   const e = parsed.data;
@@ -119,7 +146,10 @@ export function config(env: Env): Config {
         ? null
         : {
             provider: e.GEO_PROVIDER,
-            endpoint: (e.GEO_ENDPOINT || GEO_PROVIDERS[e.GEO_PROVIDER].defaultEndpoint).replace(/\/+$/, ""),
+            endpoint: (e.GEO_ENDPOINT || GEO_PROVIDERS[e.GEO_PROVIDER].defaultEndpoint).replace(
+              /\/+$/,
+              "",
+            ),
             apiKey: e.GEO_API_KEY,
           },
     deploymentId: env.CF_VERSION_METADATA?.id || "local",

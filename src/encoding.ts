@@ -5,13 +5,15 @@
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   let out = "";
-  for (const b of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) out += b.toString(16).padStart(2, "0");
+  for (const b of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))
+    out += b.toString(16).padStart(2, "0");
   return out;
 }
 
 export function toBase64(bytes: Uint8Array): string {
   let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);
 }
 
@@ -49,4 +51,3 @@ function utf8Length(text: string): number {
 function isLow(code: number): boolean {
   return code >= 0xdc00 && code < 0xe000;
 }
-

@@ -12,16 +12,38 @@ import { join } from "node:path";
 
 /** miniflare 4.x args as of wrangler 4.156 — used only if parsing the installed source fails. */
 const FALLBACK_MINIFLARE_ARGS = [
-  "--allow-pre-commit-input", "--disable-background-networking", "--disable-background-timer-throttling",
-  "--disable-backgrounding-occluded-windows", "--disable-breakpad", "--disable-client-side-phishing-detection",
-  "--disable-component-extensions-with-background-pages", "--disable-crash-reporter", "--disable-default-apps",
-  "--disable-dev-shm-usage", "--disable-hang-monitor", "--disable-infobars", "--disable-ipc-flooding-protection",
-  "--disable-popup-blocking", "--disable-prompt-on-repost", "--disable-renderer-backgrounding",
-  "--disable-search-engine-choice-screen", "--disable-sync", "--enable-automation", "--export-tagged-pdf",
-  "--force-color-profile=srgb", "--generate-pdf-document-outline", "--metrics-recording-only", "--no-first-run",
-  "--password-store=basic", "--use-mock-keychain",
+  "--allow-pre-commit-input",
+  "--disable-background-networking",
+  "--disable-background-timer-throttling",
+  "--disable-backgrounding-occluded-windows",
+  "--disable-breakpad",
+  "--disable-client-side-phishing-detection",
+  "--disable-component-extensions-with-background-pages",
+  "--disable-crash-reporter",
+  "--disable-default-apps",
+  "--disable-dev-shm-usage",
+  "--disable-hang-monitor",
+  "--disable-infobars",
+  "--disable-ipc-flooding-protection",
+  "--disable-popup-blocking",
+  "--disable-prompt-on-repost",
+  "--disable-renderer-backgrounding",
+  "--disable-search-engine-choice-screen",
+  "--disable-sync",
+  "--enable-automation",
+  "--export-tagged-pdf",
+  "--force-color-profile=srgb",
+  "--generate-pdf-document-outline",
+  "--metrics-recording-only",
+  "--no-first-run",
+  "--password-store=basic",
+  "--use-mock-keychain",
   "--disable-features=Translate,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes",
-  "--headless=new", "--hide-scrollbars", "--mute-audio", "--disable-extensions", "about:blank",
+  "--headless=new",
+  "--hide-scrollbars",
+  "--mute-audio",
+  "--disable-extensions",
+  "about:blank",
   "--remote-debugging-port=0",
 ];
 
@@ -37,21 +59,28 @@ export function miniflareArgs(root) {
     const feat = /const disabledFeatures = \[([\s\S]*?)\];/.exec(body);
     const argsBlock = /const args = \[([\s\S]*?)\n\s*\];/.exec(body);
     if (!feat || !argsBlock) throw new Error("args block not found");
-    const strings = (s) => [...s.replace(/\/\/[^\n]*/g, "").matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+    const strings = (s) =>
+      [...s.replace(/\/\/[^\n]*/g, "").matchAll(/"([^"]*)"/g)].map((m) => m[1]);
     const features = strings(feat[1]);
     const args = [];
     // Walk the block in order: string literals, the disable-features template, the headless spread.
     for (const line of argsBlock[1].replace(/\/\/[^\n]*/g, "").split("\n")) {
-      if (line.includes("--disable-features=")) args.push(`--disable-features=${features.join(",")}`);
+      if (line.includes("--disable-features="))
+        args.push(`--disable-features=${features.join(",")}`);
       else if (line.includes("headful ?")) {
         const m = /:\s*\[([^\]]*)\]/.exec(line);
         if (m) args.push(...strings(m[1]));
       } else args.push(...strings(line));
     }
-    if (!args.includes("--remote-debugging-port=0") || args.length < 20) throw new Error("unexpected args shape");
+    if (!args.includes("--remote-debugging-port=0") || args.length < 20)
+      throw new Error("unexpected args shape");
     return { version, args, source: file };
   } catch (err) {
-    return { version: null, args: FALLBACK_MINIFLARE_ARGS, source: `built-in fallback (${err.message})` };
+    return {
+      version: null,
+      args: FALLBACK_MINIFLARE_ARGS,
+      source: `built-in fallback (${err.message})`,
+    };
   }
 }
 
@@ -59,7 +88,8 @@ export function miniflareArgs(root) {
 export function wrapper(version) {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
   const path = join(base, ".wrangler", "chrome", `linux-${version}`, "chrome-linux64", "chrome");
-  if (!version || !existsSync(path)) throw new Error(`browser wrapper not found at ${path}; run \`npm run setup\``);
+  if (!version || !existsSync(path))
+    throw new Error(`browser wrapper not found at ${path}; run \`npm run setup\``);
   const text = readFileSync(path, "utf8");
   const m = /^exec\s+"([^"]+)"\s+(.*?)\s+"\$@"\s*$/m.exec(text);
   if (!m) throw new Error(`cannot parse the browser wrapper ${path}`);
@@ -97,7 +127,13 @@ export function floorLaunchPlan(root, profileDir) {
   const w = wrapper(mf.version ?? "");
   const args = [...w.flags, ...mf.args, `--user-data-dir=${profileDir}`];
   if (process.env.CI) args.push("--no-sandbox"); // as miniflare does under CI
-  return { binary: w.binary, args, wrapperPath: w.path, miniflareSource: mf.source, browserVersion: mf.version };
+  return {
+    binary: w.binary,
+    args,
+    wrapperPath: w.path,
+    miniflareSource: mf.source,
+    browserVersion: mf.version,
+  };
 }
 
 /** Flags that legitimately differ between two browsers of the same configuration. */

@@ -24,7 +24,13 @@ const browsers = new Map();
 const peak = { service: 0, floor: 0, foreign: 0, ours: 0 };
 /** Peak since the last "repReset" (one repetition of the bench). */
 let repPeak = { service: 0, floor: 0, foreign: 0, ours: 0 };
-let current = { service: 0, floor: 0, foreign: 0, ours: 0, procs: { service: 0, floor: 0, foreign: 0 } };
+let current = {
+  service: 0,
+  floor: 0,
+  foreign: 0,
+  ours: 0,
+  procs: { service: 0, floor: 0, foreign: 0 },
+};
 let samples = 0;
 let maxForeignBrowsers = 0;
 
@@ -85,7 +91,9 @@ function classify(browserPid) {
 /** One pass over /proc. withPss: also read Pss (slower; only for per-repetition snapshots). */
 function scan(withPss = false) {
   const now = Date.now();
-  const pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  const pids = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number);
   const live = new Set(pids);
   for (const pid of argvCache.keys()) if (!live.has(pid)) argvCache.delete(pid);
 
@@ -181,7 +189,8 @@ parentPort.on("message", (msg) => {
   if (msg.type === "floorPid") floorPid = msg.pid;
   else if (msg.type === "steady") steadyAt = Date.now();
   else if (msg.type === "repReset") repPeak = { service: 0, floor: 0, foreign: 0, ours: 0 };
-  else if (msg.type === "report") parentPort.postMessage({ id: msg.id, report: report(Boolean(msg.pss)) });
+  else if (msg.type === "report")
+    parentPort.postMessage({ id: msg.id, report: report(Boolean(msg.pss)) });
   else if (msg.type === "stop") {
     clearInterval(timer);
     parentPort.postMessage({ id: msg.id, report: report(false) });

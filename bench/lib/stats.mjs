@@ -11,7 +11,8 @@ export function percentile(values, p) {
 }
 
 export const median = (values) => percentile(values, 0.5);
-export const mean = (values) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN);
+export const mean = (values) =>
+  values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
 
 /** Summary of one batch: latencies in ms, wall time of the whole batch in ms. */
 export function summarize(latencies, wallMs) {
@@ -40,21 +41,26 @@ const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export function pngSize(buf) {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf);
   if (b.length < 45) throw new Error(`not a PNG: only ${b.length} bytes`);
-  if (!b.subarray(0, 8).equals(PNG_SIG)) throw new Error(`not a PNG: starts with ${b.subarray(0, 8).toString("hex")}`);
+  if (!b.subarray(0, 8).equals(PNG_SIG))
+    throw new Error(`not a PNG: starts with ${b.subarray(0, 8).toString("hex")}`);
   if (b.toString("latin1", 12, 16) !== "IHDR") throw new Error("PNG without IHDR first");
-  if (b.toString("latin1", b.length - 8, b.length - 4) !== "IEND") throw new Error("PNG truncated: no IEND at the end");
+  if (b.toString("latin1", b.length - 8, b.length - 4) !== "IEND")
+    throw new Error("PNG truncated: no IEND at the end");
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20), bytes: b.length };
 }
 
 /** expect: {width, height} exact, or {width, minHeight}. Throws on mismatch. */
 export function checkPng(buf, expect) {
   const s = pngSize(buf);
-  if (s.width !== expect.width) throw new Error(`PNG is ${s.width}×${s.height}, expected width ${expect.width}`);
+  if (s.width !== expect.width)
+    throw new Error(`PNG is ${s.width}×${s.height}, expected width ${expect.width}`);
   if (expect.height !== undefined && s.height !== expect.height) {
     throw new Error(`PNG is ${s.width}×${s.height}, expected ${expect.width}×${expect.height}`);
   }
   if (expect.minHeight !== undefined && s.height < expect.minHeight) {
-    throw new Error(`PNG is ${s.width}×${s.height}, expected height ≥ ${expect.minHeight} (full page)`);
+    throw new Error(
+      `PNG is ${s.width}×${s.height}, expected height ≥ ${expect.minHeight} (full page)`,
+    );
   }
   return s;
 }

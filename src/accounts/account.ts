@@ -23,10 +23,20 @@ import { type AdmitInput, type AdmitResult, abandonJobs, admitJobs, pruneJobs } 
 import type { BatchView, JobView } from "../../schemas/responses";
 import { type ListQuery, type Page } from "./jobs-read";
 import { getBatch, getJob, listBatches, listJobs } from "./jobs-read";
-import { type AttemptRecord, type WebhookDelivery, failWebhook, markWebhooksQueued } from "./jobs-webhooks";
+import {
+  type AttemptRecord,
+  type WebhookDelivery,
+  failWebhook,
+  markWebhooksQueued,
+} from "./jobs-webhooks";
 import { recordWebhookAttempt, webhookDelivery } from "./jobs-webhooks";
 import type { DestinationView } from "../../schemas/storage";
-import { type AddDestinationResult, type DestinationRecord, addDestination, deleteDestination } from "./destinations";
+import {
+  type AddDestinationResult,
+  type DestinationRecord,
+  addDestination,
+  deleteDestination,
+} from "./destinations";
 import { getDestination, listDestinations } from "./destinations";
 
 export interface AccountSummary {
@@ -177,7 +187,12 @@ export class Account extends DurableObject<Env> {
     const row = this.row();
     if (!row) throw new Error("account does not exist");
     const plan = this.plan(row);
-    return { sql: this.sql, now: this.clock(), creditLimit: plan.monthlyCredits, activeJobLimit: plan.activeJobs };
+    return {
+      sql: this.sql,
+      now: this.clock(),
+      creditLimit: plan.monthlyCredits,
+      activeJobLimit: plan.activeJobs,
+    };
   }
 
   private tx<T>(work: (store: JobStore) => T): T {

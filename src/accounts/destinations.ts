@@ -59,18 +59,34 @@ export function destinationView(d: DestinationRecord): DestinationView {
   return { ...rest, accessKeyId: `…${accessKeyId.slice(-4)}` };
 }
 
-export type AddDestinationResult = { ok: true; destination: DestinationView } | { ok: false; reason: "limit"; limit: number };
+export type AddDestinationResult =
+  { ok: true; destination: DestinationView } | { ok: false; reason: "limit"; limit: number };
 
 /** Inserts unless the account already holds `limit` destinations (checked in the same transaction). */
-export function addDestination(sql: SqlStorage, d: Omit<DestinationRecord, "createdAt">, limit: number, now: number): AddDestinationResult {
+export function addDestination(
+  sql: SqlStorage,
+  d: Omit<DestinationRecord, "createdAt">,
+  limit: number,
+  now: number,
+): AddDestinationResult {
   const count = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM storage_destinations").one().n;
   if (count >= limit) return { ok: false, reason: "limit", limit };
   sql.exec(
     `INSERT INTO storage_destinations
        (id, name, endpoint, region, bucket, path_style, prefix, acl, storage_class, access_key_id, secret_sealed, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    d.destinationId, d.name, d.endpoint, d.region, d.bucket, d.pathStyle ? 1 : 0, d.prefix, d.acl, d.storageClass,
-    d.accessKeyId, d.secretSealed, now,
+    d.destinationId,
+    d.name,
+    d.endpoint,
+    d.region,
+    d.bucket,
+    d.pathStyle ? 1 : 0,
+    d.prefix,
+    d.acl,
+    d.storageClass,
+    d.accessKeyId,
+    d.secretSealed,
+    now,
   );
   const added = getDestination(sql, d.destinationId);
   if (!added) throw new Error("destination insert failed");
@@ -78,12 +94,17 @@ export function addDestination(sql: SqlStorage, d: Omit<DestinationRecord, "crea
 }
 
 export function getDestination(sql: SqlStorage, destinationId: string): DestinationRecord | null {
-  const row = sql.exec<Row>("SELECT * FROM storage_destinations WHERE id = ?", destinationId).toArray()[0];
+  const row = sql
+    .exec<Row>("SELECT * FROM storage_destinations WHERE id = ?", destinationId)
+    .toArray()[0];
   return row ? record(row) : null;
 }
 
 export function listDestinations(sql: SqlStorage): DestinationView[] {
-  return sql.exec<Row>("SELECT * FROM storage_destinations ORDER BY seq").toArray().map((r) => destinationView(record(r)));
+  return sql
+    .exec<Row>("SELECT * FROM storage_destinations ORDER BY seq")
+    .toArray()
+    .map((r) => destinationView(record(r)));
 }
 
 /** True when it existed. */

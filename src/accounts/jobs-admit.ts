@@ -32,18 +32,24 @@ export type AdmitResult =
 export function admitJobs(store: JobStore, input: AdmitInput): AdmitResult {
   const { sql, now } = store;
   const n = input.jobs.length;
-  const active = sql.exec<{ active_jobs: number }>("SELECT active_jobs FROM account").one().active_jobs;
+  const active = sql
+    .exec<{ active_jobs: number }>("SELECT active_jobs FROM account")
+    .one().active_jobs;
   if (active + n > store.activeJobLimit) {
     return { ok: false, reason: "queue_limit", active, limit: store.activeJobLimit };
   }
   const usage = creditUsage(sql, store.creditLimit, now);
-  if (usage.remaining !== null && usage.remaining < n) return { ok: false, reason: "credits", usage };
+  if (usage.remaining !== null && usage.remaining < n)
+    return { ok: false, reason: "credits", usage };
 
   sql.exec("UPDATE account SET active_jobs = active_jobs + ?", n);
   if (input.batchId !== null) {
     sql.exec(
       "INSERT INTO batches (id, status, total_jobs, webhook_url, created_at) VALUES (?, 'queued', ?, ?, ?)",
-      input.batchId, n, input.webhookUrl, now,
+      input.batchId,
+      n,
+      input.webhookUrl,
+      now,
     );
   }
   const jobWebhook = input.batchId === null ? input.webhookUrl : null;
@@ -53,10 +59,20 @@ export function admitJobs(store: JobStore, input: AdmitInput): AdmitResult {
     sql.exec(
       `INSERT INTO jobs (id, batch_id, status, url, format, webhook_url, reservation_id, created_at)
        VALUES (?, ?, 'queued', ?, ?, ?, ?, ?)`,
-      job.id, input.batchId, job.url, job.format, jobWebhook, held.reservationId, now,
+      job.id,
+      input.batchId,
+      job.url,
+      job.format,
+      jobWebhook,
+      held.reservationId,
+      now,
     );
   }
-  return { ok: true, remaining: usage.remaining === null ? null : usage.remaining - n, createdAt: now };
+  return {
+    ok: true,
+    remaining: usage.remaining === null ? null : usage.remaining - n,
+    createdAt: now,
+  };
 }
 
 /**
@@ -68,7 +84,10 @@ export function abandonJobs(store: JobStore, jobIds: string[], batchId: string |
   let removed = 0;
   for (const id of jobIds) {
     const row = sql
-      .exec<{ reservation_id: string }>("DELETE FROM jobs WHERE id = ? AND status = 'queued' RETURNING reservation_id", id)
+      .exec<{ reservation_id: string }>(
+        "DELETE FROM jobs WHERE id = ? AND status = 'queued' RETURNING reservation_id",
+        id,
+      )
       .toArray()[0];
     if (!row) continue;
     settle(sql, store.creditLimit, row.reservation_id, false, now);
@@ -76,7 +95,11 @@ export function abandonJobs(store: JobStore, jobIds: string[], batchId: string |
   }
   if (removed > 0) sql.exec("UPDATE account SET active_jobs = MAX(0, active_jobs - ?)", removed);
   if (batchId !== null) {
-    sql.exec("DELETE FROM batches WHERE id = ? AND NOT EXISTS (SELECT 1 FROM jobs WHERE batch_id = ?)", batchId, batchId);
+    sql.exec(
+      "DELETE FROM batches WHERE id = ? AND NOT EXISTS (SELECT 1 FROM jobs WHERE batch_id = ?)",
+      batchId,
+      batchId,
+    );
   }
   return removed;
 }
@@ -85,14 +108,12 @@ export function abandonJobs(store: JobStore, jobIds: string[], batchId: string |
 export function pruneJobs(store: JobStore, retentionMs: number): void {
   const { sql } = store;
   const before = store.now - retentionMs;
-  sql.exec(
-    "DELETE FROM webhook_deliveries WHERE created_at < ?",
-    before,
-  );
+  sql.exec("DELETE FROM webhook_deliveries WHERE created_at < ?", before);
   sql.exec(
     `DELETE FROM jobs WHERE completed_at < ? AND (batch_id IS NULL OR batch_id IN
        (SELECT id FROM batches WHERE status = 'completed' AND completed_at < ?))`,
-    before, before,
+    before,
+    before,
   );
   sql.exec(
     "DELETE FROM batches WHERE status = 'completed' AND completed_at < ? AND NOT EXISTS (SELECT 1 FROM jobs WHERE batch_id = batches.id)",

@@ -100,7 +100,13 @@ function jobView(row: JobRow): JobView {
   if (row.result_url !== null) view.resultUrl = row.result_url;
   if (row.result_meta !== null) {
     const meta = JSON.parse(row.result_meta) as ResultMeta;
-    view.metadata = { url: row.url, format: row.format, width: meta.width, height: meta.height, loadTimeMs: meta.loadTimeMs };
+    view.metadata = {
+      url: row.url,
+      format: row.format,
+      width: meta.width,
+      height: meta.height,
+      loadTimeMs: meta.loadTimeMs,
+    };
     if (meta.storage) view.storage = meta.storage;
   }
   const webhook = webhookView(row);
@@ -144,7 +150,9 @@ export function getJob(sql: SqlStorage, jobId: string): JobView | null {
 export function getBatch(sql: SqlStorage, batchId: string): BatchView | null {
   const row = sql.exec<BatchRow>(`${BATCH_SELECT} WHERE b.id = ?`, batchId).toArray()[0];
   if (!row) return null;
-  const jobs = sql.exec<JobRow>(`${JOB_SELECT} WHERE j.batch_id = ? ORDER BY j.seq`, batchId).toArray();
+  const jobs = sql
+    .exec<JobRow>(`${JOB_SELECT} WHERE j.batch_id = ? ORDER BY j.seq`, batchId)
+    .toArray();
   return { ...batchView(row), jobs: jobs.map(jobView) };
 }
 
@@ -170,12 +178,20 @@ function where(alias: string, query: ListQuery): { clause: string; args: Value[]
 
 export function listJobs(sql: SqlStorage, query: ListQuery): Page<JobView> {
   const { clause, args } = where("j", query);
-  const rows = sql.exec<JobRow>(`${JOB_SELECT} ${clause} ORDER BY j.seq DESC LIMIT ?`, ...args, query.limit + 1).toArray();
+  const rows = sql
+    .exec<JobRow>(`${JOB_SELECT} ${clause} ORDER BY j.seq DESC LIMIT ?`, ...args, query.limit + 1)
+    .toArray();
   return page(rows, query.limit, jobView);
 }
 
 export function listBatches(sql: SqlStorage, query: ListQuery): Page<BatchView> {
   const { clause, args } = where("b", query);
-  const rows = sql.exec<BatchRow>(`${BATCH_SELECT} ${clause} ORDER BY b.seq DESC LIMIT ?`, ...args, query.limit + 1).toArray();
+  const rows = sql
+    .exec<BatchRow>(
+      `${BATCH_SELECT} ${clause} ORDER BY b.seq DESC LIMIT ?`,
+      ...args,
+      query.limit + 1,
+    )
+    .toArray();
   return page(rows, query.limit, batchView);
 }

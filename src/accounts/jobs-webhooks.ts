@@ -48,7 +48,12 @@ export function emitWebhook(
       `INSERT INTO webhook_deliveries (delivery_id, subject_kind, subject_id, event, url, state, created_at)
        VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (subject_kind, subject_id) DO NOTHING
        RETURNING delivery_id`,
-      deliveryId, input.kind, input.id, input.event, input.url, input.now,
+      deliveryId,
+      input.kind,
+      input.id,
+      input.event,
+      input.url,
+      input.now,
     )
     .toArray();
   return inserted.length > 0 ? deliveryId : null;
@@ -56,42 +61,73 @@ export function emitWebhook(
 
 /** The delivery with its event body, or null when unknown (or its subject is gone). */
 export function webhookDelivery(sql: SqlStorage, deliveryId: string): WebhookDelivery | null {
-  const row = sql.exec<DeliveryRow>("SELECT * FROM webhook_deliveries WHERE delivery_id = ?", deliveryId).toArray()[0];
+  const row = sql
+    .exec<DeliveryRow>("SELECT * FROM webhook_deliveries WHERE delivery_id = ?", deliveryId)
+    .toArray()[0];
   if (!row) return null;
-  const subject = row.subject_kind === "job" ? getJob(sql, row.subject_id) : getBatch(sql, row.subject_id);
+  const subject =
+    row.subject_kind === "job" ? getJob(sql, row.subject_id) : getBatch(sql, row.subject_id);
   if (!subject) return null;
-  const body = JSON.stringify("jobId" in subject ? jobEvent(row.event, subject) : batchEvent(row.event, subject));
-  return { deliveryId, event: row.event, url: row.url, state: row.state, attempts: row.attempts, body };
+  const body = JSON.stringify(
+    "jobId" in subject ? jobEvent(row.event, subject) : batchEvent(row.event, subject),
+  );
+  return {
+    deliveryId,
+    event: row.event,
+    url: row.url,
+    state: row.state,
+    attempts: row.attempts,
+    body,
+  };
 }
 
 /** pending → queued once the message is on the webhooks queue. */
 export function markWebhooksQueued(sql: SqlStorage, deliveryIds: string[]): void {
   for (const id of deliveryIds) {
-    sql.exec("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ? AND state = 'pending'", id);
+    sql.exec(
+      "UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ? AND state = 'pending'",
+      id,
+    );
   }
 }
 
 /** Counts one attempt and its answer; false when the delivery was already final. */
-export function recordWebhookAttempt(sql: SqlStorage, deliveryId: string, attempt: AttemptRecord, now: number): boolean {
+export function recordWebhookAttempt(
+  sql: SqlStorage,
+  deliveryId: string,
+  attempt: AttemptRecord,
+  now: number,
+): boolean {
   const state = attempt.outcome === "retry" ? "queued" : attempt.outcome;
   const changed = sql
     .exec(
       `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = ?, last_error = ?,
        last_attempt_at = ?, state = ? WHERE delivery_id = ? AND state IN ('pending', 'queued')
        RETURNING delivery_id`,
-      attempt.status, attempt.error, now, state, deliveryId,
+      attempt.status,
+      attempt.error,
+      now,
+      state,
+      deliveryId,
     )
     .toArray();
   return changed.length > 0;
 }
 
 /** The dead-letter path: gives up on a delivery that is still open. */
-export function failWebhook(sql: SqlStorage, deliveryId: string, error: string, now: number): boolean {
+export function failWebhook(
+  sql: SqlStorage,
+  deliveryId: string,
+  error: string,
+  now: number,
+): boolean {
   const changed = sql
     .exec(
       `UPDATE webhook_deliveries SET state = 'failed', last_error = ?, last_attempt_at = COALESCE(last_attempt_at, ?)
        WHERE delivery_id = ? AND state IN ('pending', 'queued') RETURNING delivery_id`,
-      error, now, deliveryId,
+      error,
+      now,
+      deliveryId,
     )
     .toArray();
   return changed.length > 0;

@@ -53,20 +53,33 @@ export function startJob(store: JobStore, jobId: string, attempt: number): Start
       `UPDATE jobs SET status = 'processing', lease = ?, started_at = COALESCE(started_at, ?)
        WHERE id = ? AND (status = 'queued' OR (status = 'processing' AND lease < ?))
        RETURNING batch_id`,
-      attempt, now, jobId, attempt,
+      attempt,
+      now,
+      jobId,
+      attempt,
     )
     .toArray()[0];
   if (won) {
     if (won.batch_id !== null) {
-      sql.exec("UPDATE batches SET status = 'processing' WHERE id = ? AND status = 'queued'", won.batch_id);
+      sql.exec(
+        "UPDATE batches SET status = 'processing' WHERE id = ? AND status = 'queued'",
+        won.batch_id,
+      );
     }
     return { ok: true, batchId: won.batch_id };
   }
   const row = sql
-    .exec<{ status: JobStatus; batch_id: string | null }>("SELECT status, batch_id FROM jobs WHERE id = ?", jobId)
+    .exec<{ status: JobStatus; batch_id: string | null }>(
+      "SELECT status, batch_id FROM jobs WHERE id = ?",
+      jobId,
+    )
     .toArray()[0];
   if (!row) return { ok: false, status: "unknown", pendingWebhooks: [] };
-  return { ok: false, status: row.status, pendingWebhooks: strandedWebhooks(store, jobId, row.batch_id) };
+  return {
+    ok: false,
+    status: row.status,
+    pendingWebhooks: strandedWebhooks(store, jobId, row.batch_id),
+  };
 }
 
 /** A pending delivery older than this was emitted but never queued (its sender died). */
@@ -82,7 +95,9 @@ function strandedWebhooks(store: JobStore, jobId: string, batchId: string | null
     .exec<{ delivery_id: string }>(
       `SELECT delivery_id FROM webhook_deliveries WHERE state = 'pending' AND created_at <= ?
        AND ((subject_kind = 'job' AND subject_id = ?) OR (subject_kind = 'batch' AND subject_id = ?))`,
-      store.now - STRANDED_AFTER_MS, jobId, batchId ?? "",
+      store.now - STRANDED_AFTER_MS,
+      jobId,
+      batchId ?? "",
     )
     .toArray()
     .map((r) => r.delivery_id);
@@ -127,18 +142,27 @@ export function finishJob(store: JobStore, jobId: string, outcome: JobOutcome): 
 function advanceBatch(sql: SqlStorage, batchId: string, done: boolean, now: number): string | null {
   sql.exec(
     "UPDATE batches SET completed_jobs = completed_jobs + ?, failed_jobs = failed_jobs + ? WHERE id = ?",
-    done ? 1 : 0, done ? 0 : 1, batchId,
+    done ? 1 : 0,
+    done ? 0 : 1,
+    batchId,
   );
   const completed = sql
     .exec<{ webhook_url: string | null }>(
       `UPDATE batches SET status = 'completed', completed_at = ?
        WHERE id = ? AND status != 'completed' AND completed_jobs + failed_jobs = total_jobs
        RETURNING webhook_url`,
-      now, batchId,
+      now,
+      batchId,
     )
     .toArray()[0];
   if (!completed?.webhook_url) return null;
-  return emitWebhook(sql, { kind: "batch", id: batchId, event: "batch.completed", url: completed.webhook_url, now });
+  return emitWebhook(sql, {
+    kind: "batch",
+    id: batchId,
+    event: "batch.completed",
+    url: completed.webhook_url,
+    now,
+  });
 }
 
 /**
@@ -148,10 +172,13 @@ function advanceBatch(sql: SqlStorage, batchId: string, done: boolean, now: numb
 export function abortJob(store: JobStore, jobId: string, error: string): FinishResult {
   store.sql.exec(
     "UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, ?) WHERE id = ? AND status = 'queued'",
-    store.now, jobId,
+    store.now,
+    jobId,
   );
   const result = finishJob(store, jobId, { status: "failed", error });
   if (result.changed) return result;
-  const row = store.sql.exec<{ batch_id: string | null }>("SELECT batch_id FROM jobs WHERE id = ?", jobId).toArray()[0];
+  const row = store.sql
+    .exec<{ batch_id: string | null }>("SELECT batch_id FROM jobs WHERE id = ?", jobId)
+    .toArray()[0];
   return { changed: false, webhooks: row ? strandedWebhooks(store, jobId, row.batch_id) : [] };
 }

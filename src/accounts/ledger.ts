@@ -99,7 +99,13 @@ export function settle(
     )
     .toArray();
   const held = rows[0];
-  const committed = held ? (commit === true ? held.cost : commit === false ? 0 : Math.min(commit, held.cost)) : 0;
+  const committed = held
+    ? commit === true
+      ? held.cost
+      : commit === false
+        ? 0
+        : Math.min(commit, held.cost)
+    : 0;
   if (held && committed > 0) {
     sql.exec(
       `INSERT INTO credit_periods (period, used) VALUES (?, ?)

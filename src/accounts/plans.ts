@@ -10,7 +10,14 @@ import { PLAN_IDS, type UpgradeInfo } from "../../schemas/responses";
 
 export type PlanId = (typeof PLAN_IDS)[number];
 
-export const FEATURES = ["cookies", "headers", "urlCredentials", "geo", "batch", "storageDestinations"] as const;
+export const FEATURES = [
+  "cookies",
+  "headers",
+  "urlCredentials",
+  "geo",
+  "batch",
+  "storageDestinations",
+] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export interface Plan {
@@ -45,7 +52,14 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchFloorMinutes: 1440,
     watchCount: 3,
     watermark: true,
-    features: { cookies: false, headers: false, urlCredentials: false, geo: false, batch: false, storageDestinations: false },
+    features: {
+      cookies: false,
+      headers: false,
+      urlCredentials: false,
+      geo: false,
+      batch: false,
+      storageDestinations: false,
+    },
   },
   basic: {
     id: "basic",

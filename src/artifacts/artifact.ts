@@ -46,10 +46,15 @@ export async function createArtifact(
     const output = run.outputs[i];
     if (!output) throw new Error(`artifact: no outcome for output ${i}`);
     if (!output.ok) {
-      failed.push({ format, code: output.failure.error.code, message: output.failure.error.message });
+      failed.push({
+        format,
+        code: output.failure.error.code,
+        message: output.failure.error.message,
+      });
       continue;
     }
-    if (output.kind !== "image" || !output.stored) throw new Error("artifact: an output was not stored");
+    if (output.kind !== "image" || !output.stored)
+      throw new Error("artifact: an output was not stored");
     stored.push(output.stored);
     urls[format] = await signedImageUrl(env, options.origin, output.stored);
     watermarked ||= output.result.watermarked;
@@ -58,7 +63,13 @@ export async function createArtifact(
   if (stored.length === 0 && firstFailure && !firstFailure.ok) throw firstFailure.failure.error;
 
   const expiresAt = new Date(Math.min(...stored.map((s) => s.expires)) * 1000).toISOString();
-  const page = sharePage({ title: prepared.title, pngUrl: urls.png, pdfUrl: urls.pdf, expiresAt, siteName: SITE_NAME });
+  const page = sharePage({
+    title: prepared.title,
+    pngUrl: urls.png,
+    pdfUrl: urls.pdf,
+    expiresAt,
+    siteName: SITE_NAME,
+  });
   let share: StoredOutput;
   try {
     share = await storeOutput(env, {
@@ -74,7 +85,10 @@ export async function createArtifact(
   const data: ArtifactData = {
     ...(urls.pdf ? { pdfUrl: urls.pdf } : {}),
     ...(urls.png ? { pngUrl: urls.png } : {}),
-    shareUrl: await signedImageUrl(env, options.origin, { key: share.key, expires: Math.min(share.expires, ...stored.map((s) => s.expires)) }),
+    shareUrl: await signedImageUrl(env, options.origin, {
+      key: share.key,
+      expires: Math.min(share.expires, ...stored.map((s) => s.expires)),
+    }),
     expiresAt,
     title: prepared.title,
     ...(failed.length > 0 ? { failed } : {}),

@@ -39,7 +39,14 @@ export function escapeHtml(s: string): string {
 
 /** The entities Mustache and marked write for the characters they escape. */
 const ENTITIES: Record<string, string> = {
-  "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#x2F;": "/", "&#x60;": "`", "&#x3D;": "=",
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+  "&#x2F;": "/",
+  "&#x60;": "`",
+  "&#x3D;": "=",
 };
 
 /** Escaped text back to text (escaped once more wherever it becomes markup). */
@@ -49,7 +56,9 @@ export function decodeEntities(s: string): string {
 
 /** A heading's inner HTML as plain text: tags removed, the common entities decoded, spaces folded. */
 export function headingText(inner: string): string {
-  return decodeEntities(inner.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+  return decodeEntities(inner.replace(/<[^>]*>/g, ""))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 const HEADING = /<h([1-3])((?:\s[^>]*)?)>([\s\S]*?)<\/h\1>/gi;
@@ -70,7 +79,10 @@ export function withToc(html: string): string {
   if (entries.length < 2) return withIds;
   const items = entries
     .slice(1)
-    .map((e) => `<li class="toc-level-${e.level}"><a href="#${escapeHtml(e.id)}">${escapeHtml(e.text)}</a></li>`)
+    .map(
+      (e) =>
+        `<li class="toc-level-${e.level}"><a href="#${escapeHtml(e.id)}">${escapeHtml(e.text)}</a></li>`,
+    )
     .join("");
   const nav = `<nav class="artifact-toc"><p><strong>Contents</strong></p><ol>${items}</ol></nav>`;
   const end = withIds.search(/<\/h[1-3]>/i);
@@ -113,8 +125,12 @@ th { background: var(--accent); color: #fff; }
 export function artifactDocument(body: string, theme: Theme): string {
   const logo = theme.logo ? `<img class="artifact-logo" src="${theme.logo}" alt="">` : "";
   const header =
-    logo || theme.header ? `<header class="artifact-header">${logo}<span>${theme.header ? textMarkup(theme.header, false) : ""}</span></header>` : "";
-  const footer = theme.footer ? `<footer class="artifact-footer">${textMarkup(theme.footer, false)}</footer>` : "";
+    logo || theme.header
+      ? `<header class="artifact-header">${logo}<span>${theme.header ? textMarkup(theme.header, false) : ""}</span></header>`
+      : "";
+  const footer = theme.footer
+    ? `<footer class="artifact-footer">${textMarkup(theme.footer, false)}</footer>`
+    : "";
   return [
     "<!DOCTYPE html>",
     '<html lang="en" class="light">',
@@ -141,6 +157,8 @@ export function pdfTemplates(theme: Theme): { header: string | null; footer: str
     logo || theme.header
       ? `<div style="${style}padding-bottom:4px;border-bottom:1px solid ${theme.accent};">${logo}<span>${theme.header ? textMarkup(theme.header, true) : ""}</span></div>`
       : null;
-  const footer = theme.footer ? `<div style="${style}justify-content:center;">${textMarkup(theme.footer, true)}</div>` : null;
+  const footer = theme.footer
+    ? `<div style="${style}justify-content:center;">${textMarkup(theme.footer, true)}</div>`
+    : null;
   return { header, footer };
 }

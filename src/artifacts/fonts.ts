@@ -21,9 +21,30 @@ interface Family {
 }
 
 const FAMILIES: Record<Exclude<ArtifactFont, "sans" | "serif" | "mono">, Family> = {
-  inter: { name: "Inter", fallback: "sans-serif", faces: [{ weight: 400, bytes: inter }, { weight: 700, bytes: interBold }] },
-  merriweather: { name: "Merriweather", fallback: "serif", faces: [{ weight: 400, bytes: merriweather }, { weight: 700, bytes: merriweatherBold }] },
-  "jetbrains-mono": { name: "JetBrains Mono", fallback: "monospace", faces: [{ weight: 400, bytes: mono }, { weight: 700, bytes: monoBold }] },
+  inter: {
+    name: "Inter",
+    fallback: "sans-serif",
+    faces: [
+      { weight: 400, bytes: inter },
+      { weight: 700, bytes: interBold },
+    ],
+  },
+  merriweather: {
+    name: "Merriweather",
+    fallback: "serif",
+    faces: [
+      { weight: 400, bytes: merriweather },
+      { weight: 700, bytes: merriweatherBold },
+    ],
+  },
+  "jetbrains-mono": {
+    name: "JetBrains Mono",
+    fallback: "monospace",
+    faces: [
+      { weight: 400, bytes: mono },
+      { weight: 700, bytes: monoBold },
+    ],
+  },
 };
 
 const faceCss = new Map<string, string>();
@@ -35,8 +56,12 @@ export function fontFaces(font: ArtifactFont): string {
   let css = faceCss.get(font);
   if (css === undefined) {
     css = family.faces
-      .map((f) => `@font-face { font-family: "${family.name}"; font-style: normal; font-weight: ${f.weight}; font-display: block;
-  src: url(data:font/woff2;base64,${toBase64(new Uint8Array(f.bytes))}) format("woff2"); }`)
+      .map(
+        (
+          f,
+        ) => `@font-face { font-family: "${family.name}"; font-style: normal; font-weight: ${f.weight}; font-display: block;
+  src: url(data:font/woff2;base64,${toBase64(new Uint8Array(f.bytes))}) format("woff2"); }`,
+      )
       .join("\n");
     faceCss.set(font, css);
   }

@@ -19,7 +19,9 @@ const FIELD = "branding.logo";
 const MEDIA = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" } as const;
 
 function refused(message: string): ApiError {
-  return new ApiError("VALIDATION_ERROR", `Invalid request: ${FIELD}: ${message}`, { details: [{ path: FIELD, message }] });
+  return new ApiError("VALIDATION_ERROR", `Invalid request: ${FIELD}: ${message}`, {
+    details: [{ path: FIELD, message }],
+  });
 }
 
 /** The logo as a data: URI; throws the 400 to answer with. */
@@ -37,28 +39,41 @@ export async function fetchLogo(env: Env, raw: string): Promise<string> {
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     // INVALID_URL and UNSAFE_URL keep their code; anything else (unresolvable, DNS failure) is a logo that cannot be fetched.
-    if (err.code !== "INVALID_URL" && err.code !== "UNSAFE_URL") throw refused("Could not be fetched.");
+    if (err.code !== "INVALID_URL" && err.code !== "UNSAFE_URL")
+      throw refused("Could not be fetched.");
     throw new ApiError(err.code, err.message.replace(/^The url\b/, `The ${FIELD}`), {
-      details: [{ path: FIELD, message: err.details?.[0]?.message ?? "Must be a public http or https URL." }],
+      details: [
+        {
+          path: FIELD,
+          message: err.details?.[0]?.message ?? "Must be a public http or https URL.",
+        },
+      ],
     });
   }
   const bytes = await download(url);
   const kind = sniff(bytes);
-  if (kind !== "png" && kind !== "jpeg" && kind !== "webp") throw refused("Must be a PNG, JPEG or WebP image.");
+  if (kind !== "png" && kind !== "jpeg" && kind !== "webp")
+    throw refused("Must be a PNG, JPEG or WebP image.");
   return `data:${MEDIA[kind]};base64,${toBase64(bytes)}`;
 }
 
 async function download(url: URL): Promise<Uint8Array> {
   let res: Response;
   try {
-    res = await fetch(url.href, { redirect: "manual", signal: AbortSignal.timeout(TUNING.logoFetchMs), headers: { accept: "image/png,image/jpeg,image/webp" } });
+    res = await fetch(url.href, {
+      redirect: "manual",
+      signal: AbortSignal.timeout(TUNING.logoFetchMs),
+      headers: { accept: "image/png,image/jpeg,image/webp" },
+    });
   } catch (err) {
     log("info", "artifact logo: fetch failed", { host: url.hostname, error: String(err) });
     throw refused("Could not be fetched.");
   }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => {});
-    throw refused(res.status >= 300 && res.status < 400 ? "Must not redirect." : `Answered HTTP ${res.status}.`);
+    throw refused(
+      res.status >= 300 && res.status < 400 ? "Must not redirect." : `Answered HTTP ${res.status}.`,
+    );
   }
   const type = res.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (!Object.values(MEDIA).some((m) => m === type)) {

@@ -5,7 +5,12 @@
  * fetched and inlined, the branded document built, and a CaptureSpec with the page setup.
  * Synchronous validation first; the logo fetch (network) last, all before any credit.
  */
-import { ARTIFACT_DEFAULT_MARGIN, DEFAULT_ARTIFACT_FORMATS, type ArtifactFormat, type ArtifactRequest } from "../../schemas/artifact";
+import {
+  ARTIFACT_DEFAULT_MARGIN,
+  DEFAULT_ARTIFACT_FORMATS,
+  type ArtifactFormat,
+  type ArtifactRequest,
+} from "../../schemas/artifact";
 import { LIMITS } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { markdownToHtml } from "../capture/markdown-theme";
@@ -14,7 +19,17 @@ import { renderTemplate } from "../capture/mustache/render";
 import { watermarkFor } from "../capture/request";
 import { toCaptureSpec, type CaptureSpec } from "../capture/spec";
 import { ApiError } from "../errors";
-import { artifactDocument, decodeEntities, headingText, PAGE, PAGES, pdfTemplates, plainText, withToc, type Theme } from "./document";
+import {
+  artifactDocument,
+  decodeEntities,
+  headingText,
+  PAGE,
+  PAGES,
+  pdfTemplates,
+  plainText,
+  withToc,
+  type Theme,
+} from "./document";
 import { fetchLogo } from "./logo";
 
 export interface PreparedArtifact {
@@ -31,7 +46,11 @@ const PAGE_BREAK = /^[ \t]*---pagebreak---[ \t]*$/gm;
 
 /** A branding text: always a template (so `{{page}}`/`{{pages}}` work without data), as plain
  *  text — Mustache's escapes undone; it is escaped once where it becomes markup. */
-function fillText(text: string | undefined, data: Record<string, unknown> | undefined, field: Field): string | null {
+function fillText(
+  text: string | undefined,
+  data: Record<string, unknown> | undefined,
+  field: Field,
+): string | null {
   if (text === undefined) return null;
   const filled = renderTemplate(text, { ...data, page: PAGE, pages: PAGES }, field);
   return decodeEntities(filled);
@@ -56,25 +75,43 @@ function firstHeading(html: string): string | null {
   return text === "" ? null : text.slice(0, LIMITS.artifactTextChars);
 }
 
-export async function prepareArtifact(env: Env, auth: AuthContext, req: ArtifactRequest): Promise<PreparedArtifact> {
+export async function prepareArtifact(
+  env: Env,
+  auth: AuthContext,
+  req: ArtifactRequest,
+): Promise<PreparedArtifact> {
   const { data, branding = {}, pageSetup = {} } = req;
   const source = data === undefined ? req.content : renderTemplate(req.content, data, "content");
   const converted =
     (req.inputFormat ?? "markdown") === "markdown"
-      ? asContent(() => markdownToHtml(source.replace(PAGE_BREAK, '\n<div class="page-break"></div>\n')))
+      ? asContent(() =>
+          markdownToHtml(source.replace(PAGE_BREAK, '\n<div class="page-break"></div>\n')),
+        )
       : source;
   const body = req.toc === true ? withToc(converted) : converted;
   const header = fillText(branding.header, data, "branding.header");
   const footer = fillText(branding.footer, data, "branding.footer");
   const titleText = fillText(req.title, data, "title");
   const title =
-    [titleText, firstHeading(body), header].map((t) => (t === null ? "" : plainText(t))).find((t) => t !== "") ?? "Document";
+    [titleText, firstHeading(body), header]
+      .map((t) => (t === null ? "" : plainText(t)))
+      .find((t) => t !== "") ?? "Document";
 
   const logo = branding.logo === undefined ? null : await fetchLogo(env, branding.logo);
-  const theme: Theme = { title, accent: branding.accentColor ?? DEFAULT_ACCENT, font: branding.font ?? "sans", logo, header, footer };
+  const theme: Theme = {
+    title,
+    accent: branding.accentColor ?? DEFAULT_ACCENT,
+    font: branding.font ?? "sans",
+    logo,
+    header,
+    footer,
+  };
 
   const margin = pageSetup.margin ?? DEFAULT_MARGIN;
-  const sides = typeof margin === "string" ? { top: margin, right: margin, bottom: margin, left: margin } : margin;
+  const sides =
+    typeof margin === "string"
+      ? { top: margin, right: margin, bottom: margin, left: margin }
+      : margin;
   const spec = toCaptureSpec(
     {
       html: artifactDocument(body, theme),
@@ -88,13 +125,26 @@ export async function prepareArtifact(env: Env, auth: AuthContext, req: Artifact
       pdfLandscape: pageSetup.orientation === "landscape",
       pdfPrintBackground: true,
       pdfScale: pageSetup.scale ?? LIMITS.pdfScale.default,
-      pdfMargin: { top: sides.top ?? DEFAULT_MARGIN, right: sides.right ?? DEFAULT_MARGIN, bottom: sides.bottom ?? DEFAULT_MARGIN, left: sides.left ?? DEFAULT_MARGIN },
+      pdfMargin: {
+        top: sides.top ?? DEFAULT_MARGIN,
+        right: sides.right ?? DEFAULT_MARGIN,
+        bottom: sides.bottom ?? DEFAULT_MARGIN,
+        left: sides.left ?? DEFAULT_MARGIN,
+      },
     },
     { watermark: watermarkFor(env, auth) },
   );
   const templates = pdfTemplates(theme);
   return {
-    spec: { ...spec, pdf: { ...spec.pdf, headerTemplate: templates.header, footerTemplate: templates.footer, outline: true } },
+    spec: {
+      ...spec,
+      pdf: {
+        ...spec.pdf,
+        headerTemplate: templates.header,
+        footerTemplate: templates.footer,
+        outline: true,
+      },
+    },
     formats: [...(req.formats ?? DEFAULT_ARTIFACT_FORMATS)],
     title,
     ttlSeconds: req.expiresIn ?? LIMITS.artifactExpiry.default,

@@ -32,13 +32,19 @@ export function sharePage(input: ShareInput): string {
     `<meta property="og:title" content="${title}">`,
     `<meta name="twitter:title" content="${title}">`,
     ...(input.pngUrl
-      ? [`<meta property="og:image" content="${escapeHtml(input.pngUrl)}">`, `<meta name="twitter:card" content="summary_large_image">`, `<meta name="twitter:image" content="${escapeHtml(input.pngUrl)}">`]
+      ? [
+          `<meta property="og:image" content="${escapeHtml(input.pngUrl)}">`,
+          `<meta name="twitter:card" content="summary_large_image">`,
+          `<meta name="twitter:image" content="${escapeHtml(input.pngUrl)}">`,
+        ]
       : [`<meta name="twitter:card" content="summary">`]),
   ];
   const preview = input.pngUrl
     ? `<img src="${escapeHtml(input.pngUrl)}" alt="Preview of ${title}">`
     : `<div class="empty">No image preview for this artifact.</div>`;
-  const download = input.pdfUrl ? `<div class="actions"><a class="button" href="${escapeHtml(input.pdfUrl)}" download>Download PDF</a></div>` : "";
+  const download = input.pdfUrl
+    ? `<div class="actions"><a class="button" href="${escapeHtml(input.pdfUrl)}" download>Download PDF</a></div>`
+    : "";
   return [
     "<!DOCTYPE html>",
     '<html lang="en">',

@@ -15,7 +15,7 @@ const CURATED: ReadonlySet<string> = new Set(AD_HOSTS);
 function listed(hosts: ReadonlySet<string>, hostname: string): boolean {
   const host = normalizeHost(hostname);
   if (host === "") return false;
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     if (hosts.has(host.slice(at))) return true;
     const dot = host.indexOf(".", at);
     if (dot === -1) return false;

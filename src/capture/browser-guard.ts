@@ -24,10 +24,21 @@ import { workerHardening } from "./page-scripts";
  * Response headers that make the browser process fetch on the document's behalf: speculation
  * rule sets (then prefetch/prerender of what they name), Reporting API and NEL report uploads.
  */
-const BROWSER_FETCH_HEADERS = new Set(["speculation-rules", "reporting-endpoints", "report-to", "nel"]);
+const BROWSER_FETCH_HEADERS = new Set([
+  "speculation-rules",
+  "reporting-endpoints",
+  "report-to",
+  "nel",
+]);
 
 /** Targets the watcher attaches to: a capture's page and what it spawns. */
-const RELATED: Protocol.Target.TargetFilter = [{ type: "page" }, { type: "iframe" }, { type: "worker" }, { type: "shared_worker" }, { exclude: true }];
+const RELATED: Protocol.Target.TargetFilter = [
+  { type: "page" },
+  { type: "iframe" },
+  { type: "worker" },
+  { type: "shared_worker" },
+  { exclude: true },
+];
 /** Below an attached target: its children (workers of workers, frames of frames). */
 const CHILDREN: Protocol.Target.TargetFilter = RELATED.filter((f) => f.type !== "page");
 
@@ -57,7 +68,10 @@ export interface BrowserGuard {
 type RawSend = (method: string, params?: object) => Promise<unknown>;
 const raw = (session: CDPSession): RawSend => session.send.bind(session) as unknown as RawSend;
 
-export async function installBrowserGuard(browser: Browser, allowlist: ReadonlySet<string>): Promise<BrowserGuard> {
+export async function installBrowserGuard(
+  browser: Browser,
+  allowlist: ReadonlySet<string>,
+): Promise<BrowserGuard> {
   const [fetchSession, relatedSession, sharedSession] = await Promise.all([
     browser.target().createCDPSession(),
     browser.target().createCDPSession(),
@@ -86,11 +100,16 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
         reply = fetchSession.send("Fetch.continueResponse", { requestId });
       } else {
         // Chromium takes a header override only together with the status line.
-        const status = { responseCode: event.responseStatusCode ?? 200, responsePhrase: event.responseStatusText || undefined };
+        const status = {
+          responseCode: event.responseStatusCode ?? 200,
+          responsePhrase: event.responseStatusText || undefined,
+        };
         reply = fetchSession
           .send("Fetch.continueResponse", { requestId, ...status, responseHeaders: kept })
           // Never let the document through with those headers: fail it instead.
-          .catch(() => fetchSession.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }));
+          .catch(() =>
+            fetchSession.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }),
+          );
       }
     } else {
       const purpose = event.resourceType === "Document" ? "navigation" : "subresource";
@@ -114,16 +133,30 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
     session.on("Target.attachedToTarget", onAttached);
     const setup: Array<Promise<unknown>> = [];
     if (type === "page") {
-      session.on("Preload.prefetchStatusUpdated", (e: Protocol.Preload.PrefetchStatusUpdatedEvent) => speculated(contextId, e.prefetchUrl));
-      session.on("Preload.prerenderStatusUpdated", (e: Protocol.Preload.PrerenderStatusUpdatedEvent) => speculated(contextId, e.key.url));
-      setup.push(session.send("Preload.enable"), session.send("Page.setPrerenderingAllowed", { isAllowed: false }));
+      session.on(
+        "Preload.prefetchStatusUpdated",
+        (e: Protocol.Preload.PrefetchStatusUpdatedEvent) => speculated(contextId, e.prefetchUrl),
+      );
+      session.on(
+        "Preload.prerenderStatusUpdated",
+        (e: Protocol.Preload.PrerenderStatusUpdatedEvent) => speculated(contextId, e.key.url),
+      );
+      setup.push(
+        session.send("Preload.enable"),
+        session.send("Page.setPrerenderingAllowed", { isAllowed: false }),
+      );
     } else {
       session.on("Network.responseReceived", (e: Protocol.Network.ResponseReceivedEvent) => {
         const reason = responseViolation(e.response, allowlist);
         if (reason) flag(contextId, reason);
       });
       setup.push(
-        raw(session)("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: CHILDREN }),
+        raw(session)("Target.setAutoAttach", {
+          autoAttach: true,
+          waitForDebuggerOnStart: true,
+          flatten: true,
+          filter: CHILDREN,
+        }),
         session.send("Network.enable"),
       );
     }
@@ -132,7 +165,8 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
     // be attached twice — as related to the page and as a child of a frame — and the second
     // attachment finds it running after we hardened and resumed it: that one is fine.)
     if (isWorker && event.waitingForDebugger) heldWorkers.set(targetInfo.targetId, contextId);
-    else if (isWorker && !heldWorkers.has(targetInfo.targetId)) flag(contextId, `worker ran before it was hardened (${targetInfo.url.slice(0, 200)})`);
+    else if (isWorker && !heldWorkers.has(targetInfo.targetId))
+      flag(contextId, `worker ran before it was hardened (${targetInfo.url.slice(0, 200)})`);
     /**
      * "hardened" | "threw" (our script failed in the worker) | "gone" (no answer: the worker
      * ended, e.g. its script failed to load). Only a hardened worker is resumed. One that threw
@@ -140,21 +174,28 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
      * Chromium honours (a worker starts only when every session that paused it resumes it).
      */
     const hardening: Promise<"hardened" | "threw" | "gone"> = isWorker
-      ? session.send("Runtime.evaluate", { expression: workerHardening }).then((r) => (r.exceptionDetails === undefined ? "hardened" : "threw"), () => "gone")
+      ? session.send("Runtime.evaluate", { expression: workerHardening }).then(
+          (r) => (r.exceptionDetails === undefined ? "hardened" : "threw"),
+          () => "gone",
+        )
       : Promise.resolve("hardened");
     void Promise.all([hardening, Promise.allSettled(setup)]).then(async ([state]) => {
       if (state === "threw") {
         flag(contextId, `worker hardening failed (${targetInfo.url.slice(0, 200)})`);
-        await raw(relatedSession)("Target.closeTarget", { targetId: targetInfo.targetId }).catch(() => {});
+        await raw(relatedSession)("Target.closeTarget", { targetId: targetInfo.targetId }).catch(
+          () => {},
+        );
         return;
       }
-      if (state === "hardened" && event.waitingForDebugger) await session.send("Runtime.runIfWaitingForDebugger").catch(() => {});
+      if (state === "hardened" && event.waitingForDebugger)
+        await session.send("Runtime.runIfWaitingForDebugger").catch(() => {});
     });
   };
 
   /** A speculative load (prefetch/prerender) the page-level removal did not stop. */
   const speculated = (contextId: string | undefined, url: string) => {
-    if (!checkUrl(url, "navigation", allowlist).ok) flag(contextId, `speculative load of a refused URL (${url.slice(0, 200)})`);
+    if (!checkUrl(url, "navigation", allowlist).ok)
+      flag(contextId, `speculative load of a refused URL (${url.slice(0, 200)})`);
   };
 
   relatedSession.on("Target.attachedToTarget", onAttached);
@@ -183,19 +224,27 @@ export async function installBrowserGuard(browser: Browser, allowlist: ReadonlyS
       const reasons: string[] = [];
       violations.set(browserContextId, reasons);
       const ready = targetIdOf(page, browserContextId).then(async (targetId) => {
-        await raw(relatedSession)("Target.autoAttachRelated", { targetId, waitForDebuggerOnStart: true, filter: RELATED });
+        await raw(relatedSession)("Target.autoAttachRelated", {
+          targetId,
+          waitForDebuggerOnStart: true,
+          filter: RELATED,
+        });
       });
       return {
         ready,
         violation: () => reasons[0] ?? null,
         end: () => {
           violations.delete(browserContextId);
-          for (const [targetId, contextId] of heldWorkers) if (contextId === browserContextId) heldWorkers.delete(targetId);
+          for (const [targetId, contextId] of heldWorkers)
+            if (contextId === browserContextId) heldWorkers.delete(targetId);
         },
       };
     },
     async denyDownloads(browserContextId) {
-      await fetchSession.send("Browser.setDownloadBehavior", { behavior: "deny", browserContextId });
+      await fetchSession.send("Browser.setDownloadBehavior", {
+        behavior: "deny",
+        browserContextId,
+      });
     },
   };
 }
@@ -210,7 +259,9 @@ async function targetIdOf(page: Page, browserContextId: string): Promise<string>
   const session = await page.browser().target().createCDPSession();
   try {
     const { targetInfos } = await session.send("Target.getTargets");
-    const info = targetInfos.find((t) => t.type === "page" && t.browserContextId === browserContextId);
+    const info = targetInfos.find(
+      (t) => t.type === "page" && t.browserContextId === browserContextId,
+    );
     if (!info) throw new Error("browser guard: the capture's page target is gone");
     return info.targetId;
   } finally {
@@ -219,11 +270,18 @@ async function targetIdOf(page: Page, browserContextId: string): Promise<string>
 }
 
 /** Why a response must not be used: it came from a blocked address, or from a refused URL. */
-export function responseViolation(response: Protocol.Network.Response, allowlist: ReadonlySet<string>): string | null {
+export function responseViolation(
+  response: Protocol.Network.Response,
+  allowlist: ReadonlySet<string>,
+): string | null {
   const { remoteIPAddress: ip, remotePort: port } = response;
-  if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, allowlist)) return `response from a blocked address (${ip}:${port})`;
+  if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, allowlist))
+    return `response from a blocked address (${ip}:${port})`;
   const scheme = response.url.slice(0, response.url.indexOf(":") + 1);
-  if ((scheme === "http:" || scheme === "https:") && !checkUrl(response.url, "subresource", allowlist).ok) {
+  if (
+    (scheme === "http:" || scheme === "https:") &&
+    !checkUrl(response.url, "subresource", allowlist).ok
+  ) {
     return `response from a refused URL (${response.url.slice(0, 200)})`;
   }
   return null;

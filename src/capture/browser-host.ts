@@ -23,7 +23,8 @@ import type { CaptureSpec } from "./spec";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 
-export type CaptureOutcome = { ok: true; result: PageCapture } | { ok: false; failure: CaptureFailure };
+export type CaptureOutcome =
+  { ok: true; result: PageCapture } | { ok: false; failure: CaptureFailure };
 
 export interface HostStats {
   launches: number;
@@ -102,7 +103,10 @@ export class BrowserHost extends DurableObject<Env> {
    * Downscales an image rendered elsewhere (a geo provider's PNG) with the captures' own resize
    * rules (`resizeInPage`), on a blank page of its own context: no target content is loaded.
    */
-  async resizeImage(bytes: Uint8Array, box: { width: number | null; height: number | null }): Promise<Uint8Array> {
+  async resizeImage(
+    bytes: Uint8Array,
+    box: { width: number | null; height: number | null },
+  ): Promise<Uint8Array> {
     await this.acquire();
     this.lastUsed = Date.now();
     try {
@@ -110,7 +114,10 @@ export class BrowserHost extends DurableObject<Env> {
       const context = await browser.createBrowserContext();
       try {
         const page = await context.newPage();
-        return await withTimeout(resizeInPage(page, bytes, box, "png", null), TUNING.imageResizeTimeoutMs);
+        return await withTimeout(
+          resizeInPage(page, bytes, box, "png", null),
+          TUNING.imageResizeTimeoutMs,
+        );
       } finally {
         await context.close().catch(() => {});
       }
@@ -171,7 +178,11 @@ export class BrowserHost extends DurableObject<Env> {
       installBrowserGuard(launched, config(this.env).targetAllowlist),
       launched.userAgent(),
     ]);
-    this.warm = { browser: launched, guard, userAgent: userAgent.replace("HeadlessChrome", "Chrome") };
+    this.warm = {
+      browser: launched,
+      guard,
+      userAgent: userAgent.replace("HeadlessChrome", "Chrome"),
+    };
     await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
     return this.warm;
   }
@@ -185,10 +196,12 @@ export class BrowserHost extends DurableObject<Env> {
       this.inFlight++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(() => {
-      this.inFlight++;
-      resolve();
-    }));
+    return new Promise((resolve) =>
+      this.waiting.push(() => {
+        this.inFlight++;
+        resolve();
+      }),
+    );
   }
 
   private release(): void {

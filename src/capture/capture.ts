@@ -14,7 +14,14 @@ import { CONSENT_WALL_CSS } from "./consent-walls";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
 import { navigate, withTimeout, type CaptureQuality } from "./navigate";
-import { autoScroll, injectStyles, inPage, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
+import {
+  autoScroll,
+  injectStyles,
+  inPage,
+  pageHeight,
+  resizeInPage,
+  tileWatermark,
+} from "./page-scripts";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
 import type { CaptureSpec, Format } from "./spec";
 
@@ -42,12 +49,18 @@ export interface RenderedOutput {
   watermarked: boolean;
 }
 
-export type OutputOutcome = { ok: true; output: RenderedOutput } | { ok: false; failure: CaptureFailure };
+export type OutputOutcome =
+  { ok: true; output: RenderedOutput } | { ok: false; failure: CaptureFailure };
 
 /** One output with the facts of the page it came from: what responses and storage describe. */
 export type CaptureResult = Omit<PageCapture, "outputs"> & Omit<RenderedOutput, "format">;
 
-const CONTENT_TYPES = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp", pdf: "application/pdf" } as const;
+const CONTENT_TYPES = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  pdf: "application/pdf",
+} as const;
 
 /** Runs one capture with a hard deadline on everything after navigation too. */
 export async function runCapture(
@@ -66,7 +79,11 @@ export async function runCapture(
     // Any other page in this context is a pop-up: close it at once (its requests already
     // pass the browser-wide guard).
     context.on("targetcreated", (target) => {
-      if (target.type() === "page" && target !== page.target()) void target.page().then((p) => p?.close()).catch(() => {});
+      if (target.type() === "page" && target !== page.target())
+        void target
+          .page()
+          .then((p) => p?.close())
+          .catch(() => {});
     });
     watch = guard.watch(page, contextId);
     const budget = spec.timeoutMs + spec.delayMs + 30_000;
@@ -84,9 +101,15 @@ async function capturePage(
   defaultUserAgent: string,
   watch: ContextWatch,
 ): Promise<PageCapture> {
-  const [tracker] = await Promise.all([preparePage(page, spec, policy, defaultUserAgent), watch.ready]);
+  const [tracker] = await Promise.all([
+    preparePage(page, spec, policy, defaultUserAgent),
+    watch.ready,
+  ]);
   /** Why the page must not become output (logged, never returned), or null. */
-  const taint = () => tracker.violation ?? watch.violation() ?? (tracker.mainBlocked ? "main-frame navigation refused" : null);
+  const taint = () =>
+    tracker.violation ??
+    watch.violation() ??
+    (tracker.mainBlocked ? "main-frame navigation refused" : null);
   const refuse = (reason: string) => {
     log("warn", "capture refused by the browser guard", { reason });
     return new CaptureError(failures.unreachable());
@@ -111,7 +134,12 @@ async function capturePage(
  * a refused main-frame navigation): called before any output is taken and once more after all
  * of them, so a tainted page never becomes bytes, HTML or a stored object (every output fails).
  */
-async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTracker, assertUntainted: () => void): Promise<PageCapture> {
+async function captureLoaded(
+  page: Page,
+  spec: CaptureSpec,
+  tracker: NetworkTracker,
+  assertUntainted: () => void,
+): Promise<PageCapture> {
   const nav = await navigate(page, spec, tracker);
 
   if (spec.waitForSelector) {
@@ -121,13 +149,19 @@ async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTrac
   }
   const styles = [
     spec.blockCookieBanners ? CONSENT_WALL_CSS : "",
-    spec.hideSelectors.length > 0 ? `${spec.hideSelectors.join(",\n")} { display: none !important; }` : "",
+    spec.hideSelectors.length > 0
+      ? `${spec.hideSelectors.join(",\n")} { display: none !important; }`
+      : "",
     spec.css ?? "",
   ].filter(Boolean);
   if (styles.length > 0) await inPage(page, injectStyles, styles.join("\n"));
   if (spec.js) {
     await withTimeout(page.evaluate(spec.js), spec.timeoutMs).catch((err: unknown) => {
-      throw new CaptureError(err instanceof Error && err.name === "TimeoutError" ? failures.timeout() : failures.script());
+      throw new CaptureError(
+        err instanceof Error && err.name === "TimeoutError"
+          ? failures.timeout()
+          : failures.script(),
+      );
     });
   }
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
@@ -138,7 +172,8 @@ async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTrac
     const steps = await inPage<number>(page, autoScroll, LIMITS.fullPageMaxCssPx);
     autoScrolled = steps > 0;
     // Settle for lazy content the scroll woke up; nothing woke → nothing to wait for.
-    if (autoScrolled && tracker.started > before) await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
+    if (autoScrolled && tracker.started > before)
+      await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
   }
   assertUntainted();
   const html = spec.outputs.dom ? await page.content() : null;
@@ -147,7 +182,14 @@ async function captureLoaded(page: Page, spec: CaptureSpec, tracker: NetworkTrac
   }
   const outputs = await renderOutputs(page, spec);
   assertUntainted();
-  return { html, quality: nav.quality, waitStrategy: nav.waitStrategy, autoScrolled, finalUrl: page.url(), outputs };
+  return {
+    html,
+    quality: nav.quality,
+    waitStrategy: nav.waitStrategy,
+    autoScrolled,
+    finalUrl: page.url(),
+    outputs,
+  };
 }
 
 /**
@@ -169,7 +211,12 @@ async function renderOutputs(page: Page, spec: CaptureSpec): Promise<OutputOutco
     try {
       const shot = format === "pdf" ? await printPdf(page, one) : await screenshot(page, one);
       if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
-      const output = { ...shot, format, contentType: CONTENT_TYPES[format], watermarked: spec.watermark !== null };
+      const output = {
+        ...shot,
+        format,
+        contentType: CONTENT_TYPES[format],
+        watermarked: spec.watermark !== null,
+      };
       outcomes[index] = { ok: true, output };
     } catch (err) {
       if (!(err instanceof CaptureError)) throw err; // the page or browser broke: the load failed
@@ -183,31 +230,54 @@ async function renderOutputs(page: Page, spec: CaptureSpec): Promise<OutputOutco
 function formatSpec(spec: CaptureSpec, format: Format): CaptureSpec {
   if (format === spec.format) return spec;
   const lossy = format === "jpeg" || format === "webp";
-  return { ...spec, format, quality: lossy ? (spec.quality ?? LIMITS.quality.default) : null, resize: format === "pdf" ? null : spec.resize };
+  return {
+    ...spec,
+    format,
+    quality: lossy ? (spec.quality ?? LIMITS.quality.default) : null,
+    resize: format === "pdf" ? null : spec.resize,
+  };
 }
 
 type Shot = { bytes: Uint8Array; width: number; height: number; truncated: boolean };
 
 async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const type = spec.format === "pdf" ? "png" : spec.format;
-  const options = { type, ...(spec.quality !== null ? { quality: spec.quality } : {}), optimizeForSpeed: true } as const;
+  const options = {
+    type,
+    ...(spec.quality !== null ? { quality: spec.quality } : {}),
+    optimizeForSpeed: true,
+  } as const;
   let bytes: Uint8Array;
   let truncated = false;
   const dsf = spec.viewport.deviceScaleFactor;
   if (spec.selector) {
     const element = await page.$(spec.selector);
     const box = element ? await element.boundingBox() : null;
-    if (!element || !box || box.width < 1 || box.height < 1) throw new CaptureError(failures.elementNotFound());
+    if (!element || !box || box.width < 1 || box.height < 1)
+      throw new CaptureError(failures.elementNotFound());
     const fit = fitToEncoder(type, box.width, box.height, dsf);
     truncated = fit.truncated;
     // The clip is relative to the element's box: the element from its top-left, cut to the budget.
-    bytes = await element.screenshot(fit.truncated ? { ...options, clip: { x: 0, y: 0, width: fit.width, height: fit.height } } : options);
+    bytes = await element.screenshot(
+      fit.truncated
+        ? { ...options, clip: { x: 0, y: 0, width: fit.width, height: fit.height } }
+        : options,
+    );
   } else if (spec.fullPage) {
     // A page with no height (or `overflow: hidden` on an empty body) is still its viewport.
     const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
-    const fit = fitToEncoder(type, spec.viewport.width, Math.min(height, LIMITS.fullPageMaxCssPx), dsf);
+    const fit = fitToEncoder(
+      type,
+      spec.viewport.width,
+      Math.min(height, LIMITS.fullPageMaxCssPx),
+      dsf,
+    );
     truncated = height > LIMITS.fullPageMaxCssPx || fit.truncated;
-    bytes = await page.screenshot({ ...options, captureBeyondViewport: true, clip: { x: 0, y: 0, width: fit.width, height: fit.height } });
+    bytes = await page.screenshot({
+      ...options,
+      captureBeyondViewport: true,
+      clip: { x: 0, y: 0, width: fit.width, height: fit.height },
+    });
   } else {
     bytes = await page.screenshot(options);
   }
@@ -255,7 +325,11 @@ async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
     scale: spec.pdf.scale,
     margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
     ...(templated
-      ? { displayHeaderFooter: true, headerTemplate: headerTemplate ?? "<span></span>", footerTemplate: footer ?? "<span></span>" }
+      ? {
+          displayHeaderFooter: true,
+          headerTemplate: headerTemplate ?? "<span></span>",
+          footerTemplate: footer ?? "<span></span>",
+        }
       : {}),
     ...(spec.pdf.outline ? { outline: true, tagged: true } : {}),
     timeout: spec.timeoutMs,

@@ -10,21 +10,34 @@
  *   or through a platform's lock class: back to `position: static`.
  * - Platform lock classes on <html>/<body>: both of the above.
  */
-import { CONSENT_PLATFORMS, GENERIC_BANNER_NAMES, GENERIC_DIALOG_SELECTORS } from "../data/consent-walls";
+import {
+  CONSENT_PLATFORMS,
+  GENERIC_BANNER_NAMES,
+  GENERIC_DIALOG_SELECTORS,
+} from "../data/consent-walls";
 
 const NOT_ROOT = ":not(html):not(body)";
 
 /** Every element selector the stylesheet hides. */
 export const CONSENT_HIDE_SELECTORS: readonly string[] = [
   ...CONSENT_PLATFORMS.flatMap((p) => p.hide),
-  ...GENERIC_BANNER_NAMES.flatMap((name) => [`${NOT_ROOT}[id="${name}" i]`, `${NOT_ROOT}[class~="${name}" i]`]),
+  ...GENERIC_BANNER_NAMES.flatMap((name) => [
+    `${NOT_ROOT}[id="${name}" i]`,
+    `${NOT_ROOT}[class~="${name}" i]`,
+  ]),
   ...GENERIC_DIALOG_SELECTORS,
 ];
 
 /** <html>/<body> in a position-fixed lock: a platform's lock class, or an inline style. */
 export const SCROLL_LOCK_SELECTORS: readonly string[] = [
-  ...CONSENT_PLATFORMS.flatMap((p) => p.lockClasses ?? []).flatMap((c) => [`html.${c}`, `body.${c}`]),
-  ...["position: fixed", "position:fixed"].flatMap((decl) => [`html[style*="${decl}" i]`, `body[style*="${decl}" i]`]),
+  ...CONSENT_PLATFORMS.flatMap((p) => p.lockClasses ?? []).flatMap((c) => [
+    `html.${c}`,
+    `body.${c}`,
+  ]),
+  ...["position: fixed", "position:fixed"].flatMap((decl) => [
+    `html[style*="${decl}" i]`,
+    `body[style*="${decl}" i]`,
+  ]),
 ];
 
 export const CONSENT_WALL_CSS = [

@@ -36,7 +36,10 @@ export function renderContent(input: ContentInput): string {
     const source = fill(input.markdown, input.data, "markdown");
     const document = markdownDocument(source, input.darkMode);
     if (!exceedsBytes(document, LIMITS.markdownHtmlBytes)) return document;
-    throw payloadTooLarge("markdown", `the converted document is larger than ${formatBytes(LIMITS.markdownHtmlBytes)}`);
+    throw payloadTooLarge(
+      "markdown",
+      `the converted document is larger than ${formatBytes(LIMITS.markdownHtmlBytes)}`,
+    );
   }
   if (input.html !== undefined) return fill(input.html, input.data, "html");
   throw new Error("renderContent needs html or markdown");

@@ -40,11 +40,31 @@ export class CaptureError extends Error {
 }
 
 export const failures = {
-  timeout: (): CaptureFailure => ({ code: "TIMEOUT", status: 408, message: FAILURE.timeout, transient: true }),
-  elementNotFound: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.elementNotFound, transient: false }),
-  unreachable: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 400, message: FAILURE.unreachable, transient: true }),
+  timeout: (): CaptureFailure => ({
+    code: "TIMEOUT",
+    status: 408,
+    message: FAILURE.timeout,
+    transient: true,
+  }),
+  elementNotFound: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: FAILURE.elementNotFound,
+    transient: false,
+  }),
+  unreachable: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: FAILURE.unreachable,
+    transient: true,
+  }),
   /** The main navigation was redirected to a URL flagged as unsafe (src/security/reputation.ts). */
-  unsafe: (): CaptureFailure => ({ code: "UNSAFE_URL", status: 400, message: MESSAGES.unsafeUrl, transient: false }),
+  unsafe: (): CaptureFailure => ({
+    code: "UNSAFE_URL",
+    status: 400,
+    message: MESSAGES.unsafeUrl,
+    transient: false,
+  }),
   /**
    * The custom script threw. Its message is never returned: it can carry anything the page can
    * read (a read-back channel). The stable hint in `details` says which part failed.
@@ -56,14 +76,27 @@ export const failures = {
     transient: false,
     details: [{ path: "js", message: SCRIPT_ERROR_HINT }],
   }),
-  tooLarge: (what = "rendered output", limit = formatBytes(LIMITS.outputBytes)): CaptureFailure => ({
+  tooLarge: (
+    what = "rendered output",
+    limit = formatBytes(LIMITS.outputBytes),
+  ): CaptureFailure => ({
     code: "PAYLOAD_TOO_LARGE",
     status: 413,
     message: `The ${what} is larger than the ${limit} limit.`,
     transient: false,
   }),
-  storage: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.storage, transient: true }),
-  generic: (): CaptureFailure => ({ code: "CAPTURE_FAILED", status: 500, message: FAILURE.generic, transient: true }),
+  storage: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 500,
+    message: FAILURE.storage,
+    transient: true,
+  }),
+  generic: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 500,
+    message: FAILURE.generic,
+    transient: true,
+  }),
   /**
    * The geo provider refused us (key, quota, its own outage): the service, not the target, is
    * at fault. The provider's answer goes to the logs only; `transient` when a retry may cure it.
@@ -87,5 +120,8 @@ export function toFailure(err: unknown): CaptureFailure {
 }
 
 export function failureToApiError(failure: CaptureFailure): ApiError {
-  return new ApiError(failure.code, failure.message, { status: failure.status, ...(failure.details ? { details: failure.details } : {}) });
+  return new ApiError(failure.code, failure.message, {
+    status: failure.status,
+    ...(failure.details ? { details: failure.details } : {}),
+  });
 }

@@ -3,7 +3,8 @@
 export type ImageKind = "png" | "jpeg" | "webp" | "pdf" | "unknown";
 
 export function sniff(bytes: Uint8Array): ImageKind {
-  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return "png";
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47)
+    return "png";
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
   const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
   if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "webp";
@@ -18,14 +19,23 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
   const le24 = (o: number) => le16(o) | (b(o + 2) << 16);
   switch (sniff(bytes)) {
     case "png":
-      return { width: ((b(16) << 24) | (b(17) << 16) | be16(18)) >>> 0, height: ((b(20) << 24) | (b(21) << 16) | be16(22)) >>> 0 };
+      return {
+        width: ((b(16) << 24) | (b(17) << 16) | be16(18)) >>> 0,
+        height: ((b(20) << 24) | (b(21) << 16) | be16(22)) >>> 0,
+      };
     case "jpeg": {
       let o = 2;
       while (o + 9 < bytes.length) {
         if (b(o) !== 0xff) return null;
         const marker = b(o + 1);
         // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
-        if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        if (
+          marker >= 0xc0 &&
+          marker <= 0xcf &&
+          marker !== 0xc4 &&
+          marker !== 0xc8 &&
+          marker !== 0xcc
+        ) {
           return { width: be16(o + 7), height: be16(o + 5) };
         }
         o += 2 + be16(o + 2);

@@ -128,8 +128,10 @@ function escapedLength(text: string): number {
   let units = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 38 || code === 39) units += 4; // &amp; &#39;
-    else if (code === 60 || code === 62) units += 3; // &lt; &gt;
+    if (code === 38 || code === 39)
+      units += 4; // &amp; &#39;
+    else if (code === 60 || code === 62)
+      units += 3; // &lt; &gt;
     else if (code === 34) units += 5; // &quot;
   }
   return units;

@@ -19,15 +19,21 @@ export interface NavigationOutcome {
 
 const LADDER: readonly WaitUntil[] = ["networkidle0", "networkidle2", "load", "domcontentloaded"];
 
-export async function navigate(page: Page, spec: CaptureSpec, tracker: NetworkTracker): Promise<NavigationOutcome> {
+export async function navigate(
+  page: Page,
+  spec: CaptureSpec,
+  tracker: NetworkTracker,
+): Promise<NavigationOutcome> {
   const options = { waitUntil: spec.waitUntil, timeout: spec.timeoutMs };
   try {
     if (spec.source.kind === "url") await page.goto(spec.source.url, options);
     else await page.setContent(spec.source.html, options);
-    if (tracker.mainBlocked) throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
+    if (tracker.mainBlocked)
+      throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
     return { quality: "full", waitStrategy: spec.waitUntil };
   } catch (err) {
-    if (tracker.mainBlocked) throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
+    if (tracker.mainBlocked)
+      throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
     if (!isTimeout(err)) throw err;
     // The main document never arrived: there is nothing to capture.
     const committed = spec.source.kind === "html" || tracker.mainResponded;
@@ -36,8 +42,15 @@ export async function navigate(page: Page, spec: CaptureSpec, tracker: NetworkTr
   }
 }
 
-async function fallback(page: Page, requested: WaitUntil, tracker: NetworkTracker): Promise<NavigationOutcome> {
-  const readyState = await withTimeout(page.evaluate("document.readyState") as Promise<string>, 2000).catch(() => "loading");
+async function fallback(
+  page: Page,
+  requested: WaitUntil,
+  tracker: NetworkTracker,
+): Promise<NavigationOutcome> {
+  const readyState = await withTimeout(
+    page.evaluate("document.readyState") as Promise<string>,
+    2000,
+  ).catch(() => "loading");
   const holds: Record<WaitUntil, boolean> = {
     networkidle0: tracker.idle(0),
     networkidle2: tracker.idle(2),
@@ -51,13 +64,18 @@ async function fallback(page: Page, requested: WaitUntil, tracker: NetworkTracke
 }
 
 function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === "TimeoutError" || /timeout .*exceeded/i.test(err.message));
+  return (
+    err instanceof Error && (err.name === "TimeoutError" || /timeout .*exceeded/i.test(err.message))
+  );
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`timed out after ${ms} ms`), { name: "TimeoutError" })), ms);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`timed out after ${ms} ms`), { name: "TimeoutError" })),
+      ms,
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

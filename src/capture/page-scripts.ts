@@ -8,7 +8,9 @@ import { fromBase64, toBase64 } from "../encoding";
 
 /** Evaluates `(source)(...args)` in the page; args are JSON-serialised. */
 export function inPage<T>(page: Page, source: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(`(${source})(${args.map((a) => JSON.stringify(a)).join(",")})`) as Promise<T>;
+  return page.evaluate(
+    `(${source})(${args.map((a) => JSON.stringify(a)).join(",")})`,
+  ) as Promise<T>;
 }
 
 /** Adds a constructed stylesheet (not blocked by the page's CSP, unlike a <style> tag). */
@@ -112,7 +114,14 @@ export async function resizeInPage(
  * Constructors whose connections are not Fetch traffic (no interception layer sees a WebSocket or
  * WebTransport handshake, or ICE over UDP): replaced in every frame and every worker.
  */
-const SOCKET_APIS = ["WebSocket", "WebSocketStream", "WebTransport", "RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel"];
+const SOCKET_APIS = [
+  "WebSocket",
+  "WebSocketStream",
+  "WebTransport",
+  "RTCPeerConnection",
+  "webkitRTCPeerConnection",
+  "RTCDataChannel",
+];
 
 /**
  * Runs in every dedicated and shared worker before its script (src/capture/browser-guard.ts
@@ -137,8 +146,30 @@ export const workerHardening = `(() => {
  * Audience (bidding scripts, trusted signals), Shared Storage worklets, Topics, related-app
  * manifests. A screenshot needs none of them: each is removed, or made to reject.
  */
-const BROWSER_FETCH_GLOBALS = ["PaymentRequest", "PaymentManager", "IdentityCredential", "IdentityProvider", "DigitalCredential", "SharedStorage", "SharedStorageWorklet", "Fence", "HTMLFencedFrameElement"];
-const BROWSER_FETCH_NAVIGATOR = ["joinAdInterestGroup", "leaveAdInterestGroup", "clearOriginJoinedAdInterestGroups", "runAdAuction", "updateAdInterestGroups", "createAuctionNonce", "getInterestGroupAdAuctionData", "canLoadAdAuctionFencedFrame", "deprecatedRunAdAuctionEnforcesKAnonymity", "getInstalledRelatedApps", "login"];
+const BROWSER_FETCH_GLOBALS = [
+  "PaymentRequest",
+  "PaymentManager",
+  "IdentityCredential",
+  "IdentityProvider",
+  "DigitalCredential",
+  "SharedStorage",
+  "SharedStorageWorklet",
+  "Fence",
+  "HTMLFencedFrameElement",
+];
+const BROWSER_FETCH_NAVIGATOR = [
+  "joinAdInterestGroup",
+  "leaveAdInterestGroup",
+  "clearOriginJoinedAdInterestGroups",
+  "runAdAuction",
+  "updateAdInterestGroups",
+  "createAuctionNonce",
+  "getInterestGroupAdAuctionData",
+  "canLoadAdAuctionFencedFrame",
+  "deprecatedRunAdAuctionEnforcesKAnonymity",
+  "getInstalledRelatedApps",
+  "login",
+];
 
 /**
  * Runs in every frame before any page script (evaluateOnNewDocument). Closes the holes request

@@ -70,22 +70,36 @@ const RESOURCE_TYPE_GROUPS: Record<string, ReadonlySet<string>> = {
   other: new Set(["other", "manifest", "ping", "cspviolationreport", "prefetch", "signedexchange"]),
 };
 
-export async function preparePage(page: Page, spec: CaptureSpec, policy: RequestPolicy, defaultUserAgent: string): Promise<NetworkTracker> {
+export async function preparePage(
+  page: Page,
+  spec: CaptureSpec,
+  policy: RequestPolicy,
+  defaultUserAgent: string,
+): Promise<NetworkTracker> {
   const tracker = new NetworkTracker();
-  const blockedTypes = new Set(spec.blockResourceTypes.flatMap((t) => [...(RESOURCE_TYPE_GROUPS[t] ?? [])]));
+  const blockedTypes = new Set(
+    spec.blockResourceTypes.flatMap((t) => [...(RESOURCE_TYPE_GROUPS[t] ?? [])]),
+  );
   const target = spec.source.kind === "url" ? new URL(spec.source.url) : null;
   const targetHost = target?.hostname ?? null;
-  const targetSite = targetHost === null ? null : (getDomain(targetHost, { allowPrivateDomains: true }) ?? targetHost);
+  const targetSite =
+    targetHost === null
+      ? null
+      : (getDomain(targetHost, { allowPrivateDomains: true }) ?? targetHost);
   /** The target's own site is never "an ad host" for its page (capturing criteo.com works). */
-  const firstParty = (host: string) => targetSite !== null && (getDomain(host, { allowPrivateDomains: true }) ?? host) === targetSite;
+  const firstParty = (host: string) =>
+    targetSite !== null && (getDomain(host, { allowPrivateDomains: true }) ?? host) === targetSite;
   const extraHeaders = Object.fromEntries(spec.headers);
   const customerCookieDomains = spec.cookies.map((c) => c.domain);
-  const sameSchemeAndPort = (url: URL) => target !== null && url.protocol === target.protocol && url.port === target.port;
+  const sameSchemeAndPort = (url: URL) =>
+    target !== null && url.protocol === target.protocol && url.port === target.port;
 
   await Promise.all([
     page.setViewport(spec.viewport),
     page.setUserAgent(spec.userAgent ?? defaultUserAgent),
-    page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: spec.darkMode ? "dark" : "light" }]),
+    page.emulateMediaFeatures([
+      { name: "prefers-color-scheme", value: spec.darkMode ? "dark" : "light" },
+    ]),
     page.setBypassServiceWorker(true),
     page.setRequestInterception(true),
     page.evaluateOnNewDocument(hardening),
@@ -131,7 +145,8 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
     if (scheme !== "http:" && scheme !== "https:") return request.continue();
     const host = verdict.url.hostname;
     if (!navigation || request.frame() !== page.mainFrame()) {
-      if (spec.blockAds && policy.isAdHost(host) && !firstParty(host)) return request.abort("blockedbyclient");
+      if (spec.blockAds && policy.isAdHost(host) && !firstParty(host))
+        return request.abort("blockedbyclient");
       if (blockedTypes.has(request.resourceType())) return request.abort("blockedbyclient");
     }
     if (navigation && policy.vetNavigation) {
@@ -148,12 +163,17 @@ export async function preparePage(page: Page, spec: CaptureSpec, policy: Request
     // Custom headers go to the target's origin only (scheme, host and port), never to third
     // parties nor to another port of the same host; redirect hops are decided afresh.
     if (target !== null && verdict.url.origin === target.origin) {
-      return spec.headers.length > 0 ? request.continue({ headers: { ...request.headers(), ...extraHeaders } }) : request.continue();
+      return spec.headers.length > 0
+        ? request.continue({ headers: { ...request.headers(), ...extraHeaders } })
+        : request.continue();
     }
     // Cookies are scoped by host, not port or scheme (Chromium 156 does not bind them to ports):
     // the customer's cookies would also reach another origin under their domain. Empty the
     // Cookie header there (the override replaces what the cookie jar would add).
-    if (customerCookieDomains.some((d) => host === d || host.endsWith(`.${d}`)) && !sameSchemeAndPort(verdict.url)) {
+    if (
+      customerCookieDomains.some((d) => host === d || host.endsWith(`.${d}`)) &&
+      !sameSchemeAndPort(verdict.url)
+    ) {
       return request.continue({ headers: { ...request.headers(), cookie: "" } });
     }
     return request.continue();

@@ -19,10 +19,27 @@ import { OPTION_DEFAULTS, toCaptureSpec, type CaptureSpec } from "./spec";
  * silently dropped (the spec's defaults stated explicitly are accepted).
  */
 const GEO_UNSUPPORTED = [
-  "html", "markdown", "css", "js", "cookies", "headers", "userAgent", "selector", "waitForSelector",
-  "darkMode", "blockAds", "blockResourceTypes", "fullPage", "deviceScaleFactor", "pdfFormat",
-  "pdfLandscape", "pdfPrintBackground", "pdfMargin", "pdfScale",
-  "hideSelectors", "blockCookieBanners",
+  "html",
+  "markdown",
+  "css",
+  "js",
+  "cookies",
+  "headers",
+  "userAgent",
+  "selector",
+  "waitForSelector",
+  "darkMode",
+  "blockAds",
+  "blockResourceTypes",
+  "fullPage",
+  "deviceScaleFactor",
+  "pdfFormat",
+  "pdfLandscape",
+  "pdfPrintBackground",
+  "pdfMargin",
+  "pdfScale",
+  "hideSelectors",
+  "blockCookieBanners",
 ] as const;
 
 export interface PrepareOptions {
@@ -35,16 +52,34 @@ export interface PrepareOptions {
  * capture routes; extract: the JSON route). A route that does not name one in `handled` refuses
  * it — never a silent ignore.
  */
-const ROUTE_SPECIFIC: ReadonlyArray<keyof CaptureRequest> = ["hosted", "async", "webhookUrl", "storage", "extract", "extractFormat"];
+const ROUTE_SPECIFIC: ReadonlyArray<keyof CaptureRequest> = [
+  "hosted",
+  "async",
+  "webhookUrl",
+  "storage",
+  "extract",
+  "extractFormat",
+];
 
 /** Synchronous validation first, then (last, once everything else is known valid) the target's DNS and reputation. */
-export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRequest, options: PrepareOptions = {}): Promise<CaptureSpec> {
+export async function prepareCapture(
+  env: Env,
+  auth: AuthContext,
+  req: CaptureRequest,
+  options: PrepareOptions = {},
+): Promise<CaptureSpec> {
   const handled = new Set(options.handled ?? []);
-  const refused = ROUTE_SPECIFIC.filter((k) => req[k] !== undefined && req[k] !== false && !handled.has(k));
+  const refused = ROUTE_SPECIFIC.filter(
+    (k) => req[k] !== undefined && req[k] !== false && !handled.has(k),
+  );
   if (refused.length > 0) {
-    throw new ApiError("VALIDATION_ERROR", `Not supported on this endpoint: ${refused.join(", ")}.`, {
-      details: refused.map((path) => ({ path, message: "Not supported on this endpoint." })),
-    });
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `Not supported on this endpoint: ${refused.join(", ")}.`,
+      {
+        details: refused.map((path) => ({ path, message: "Not supported on this endpoint." })),
+      },
+    );
   }
 
   if (req.cookies !== undefined) requireFeature(auth, "cookies");
@@ -60,7 +95,10 @@ export async function prepareCapture(env: Env, auth: AuthContext, req: CaptureRe
     const url = verdict.url;
     if (url.username || url.password) {
       requireFeature(auth, "urlCredentials");
-      credentials = { username: decodeCredential(url.username), password: decodeCredential(url.password) };
+      credentials = {
+        username: decodeCredential(url.username),
+        password: decodeCredential(url.password),
+      };
       url.username = "";
       url.password = "";
     }
@@ -94,21 +132,30 @@ function checkGeo(env: Env, auth: AuthContext, req: CaptureRequest, urlCredentia
   const geo = config(env).geo;
   if (geo === null) throw new ApiError("CONFIGURATION_ERROR", FAILURE.geoUnconfigured);
   const { supports } = GEO_PROVIDERS[geo.provider];
-  const untargetable = (["geoCity", "geoState"] as const).filter((k) => req[k] !== undefined && !supports[k]);
-  if (untargetable.length > 0) throw geoUnavailable(untargetable, "Not supported by this deployment's geo provider.");
+  const untargetable = (["geoCity", "geoState"] as const).filter(
+    (k) => req[k] !== undefined && !supports[k],
+  );
+  if (untargetable.length > 0)
+    throw geoUnavailable(untargetable, "Not supported by this deployment's geo provider.");
 }
 
 /** A value other than the spec's default (an empty list is the default of a list). */
 function isStated(req: CaptureRequest, key: (typeof GEO_UNSUPPORTED)[number]): boolean {
   const value = req[key];
   if (value === undefined || (Array.isArray(value) && value.length === 0)) return false;
-  return !(key in OPTION_DEFAULTS && OPTION_DEFAULTS[key as keyof typeof OPTION_DEFAULTS] === value);
+  return !(
+    key in OPTION_DEFAULTS && OPTION_DEFAULTS[key as keyof typeof OPTION_DEFAULTS] === value
+  );
 }
 
 function geoUnavailable(paths: string[], message: string): ApiError {
-  return new ApiError("GEO_FEATURE_UNAVAILABLE", `${message.replace(/\.$/, "")}: ${paths.join(", ")}.`, {
-    details: paths.map((path) => ({ path, message })),
-  });
+  return new ApiError(
+    "GEO_FEATURE_UNAVAILABLE",
+    `${message.replace(/\.$/, "")}: ${paths.join(", ")}.`,
+    {
+      details: paths.map((path) => ({ path, message })),
+    },
+  );
 }
 
 /** `user:pass@` as typed, percent-decoded; a malformed escape (`%ZZ`) is the caller's 400. */

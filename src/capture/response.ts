@@ -13,7 +13,12 @@ export function capturedUrl(result: CaptureResult): string {
 }
 
 /** The spec's "always" headers plus the conditional ones. */
-export function captureHeaders(result: CaptureResult, spec: CaptureSpec, capturedAt: string, loadTimeMs: number): Record<string, string> {
+export function captureHeaders(
+  result: CaptureResult,
+  spec: CaptureSpec,
+  capturedAt: string,
+  loadTimeMs: number,
+): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": result.contentType,
     "x-screenshot-url": capturedUrl(result),
@@ -56,7 +61,12 @@ export interface CaptureData {
   metadata?: { watermarked: true };
 }
 
-export function captureData(result: CaptureResult, spec: CaptureSpec, capturedAt: string, loadTimeMs: number): CaptureData {
+export function captureData(
+  result: CaptureResult,
+  spec: CaptureSpec,
+  capturedAt: string,
+  loadTimeMs: number,
+): CaptureData {
   const data: CaptureData = {
     image: toBase64(result.bytes),
     contentType: result.contentType,

@@ -5,7 +5,14 @@
  * it crosses RPC and queue boundaries unchanged.
  */
 import { getDomain } from "tldts";
-import type { CaptureRequest, CookieInput, FORMATS, PDF_FORMATS, RESOURCE_TYPES, WAIT_UNTIL } from "../../schemas/capture";
+import type {
+  CaptureRequest,
+  CookieInput,
+  FORMATS,
+  PDF_FORMATS,
+  RESOURCE_TYPES,
+  WAIT_UNTIL,
+} from "../../schemas/capture";
 import { ApiError } from "../errors";
 import { LIMITS } from "../../schemas/limits";
 import { renderContent } from "./content";
@@ -41,7 +48,13 @@ export interface CaptureSpec {
   format: Format;
   /** JPEG/WebP quality; null for PNG and PDF. */
   quality: number | null;
-  viewport: { width: number; height: number; deviceScaleFactor: number; isMobile: boolean; hasTouch: boolean };
+  viewport: {
+    width: number;
+    height: number;
+    deviceScaleFactor: number;
+    isMobile: boolean;
+    hasTouch: boolean;
+  };
   /** null = the browser's own user agent, de-"Headless"-ed. */
   userAgent: string | null;
   fullPage: boolean;
@@ -92,7 +105,13 @@ export interface GeoTarget {
 }
 
 /** A geo capture's fixed viewport (spec, capture behavior 3); the provider ignores scale factors. */
-export const GEO_VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1, isMobile: false, hasTouch: false } as const;
+export const GEO_VIEWPORT = {
+  width: 1280,
+  height: 800,
+  deviceScaleFactor: 1,
+  isMobile: false,
+  hasTouch: false,
+} as const;
 
 /**
  * The spec's defaults of the switches and PDF options: what normalisation fills in, and what a
@@ -112,7 +131,10 @@ export const OPTION_DEFAULTS = {
 
 const D = OPTION_DEFAULTS;
 
-export function toCaptureSpec(req: CaptureRequest, options: { watermark: string | null }): CaptureSpec {
+export function toCaptureSpec(
+  req: CaptureRequest,
+  options: { watermark: string | null },
+): CaptureSpec {
   if (req.geo !== undefined) return toGeoSpec(req, req.geo, options);
   const preset = req.device ? DEVICE_PRESETS[req.device] : null;
   const format = req.format ?? "png";
@@ -121,13 +143,19 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
       ? { kind: "url", url: req.url }
       : {
           kind: "html",
-          html: renderContent({ html: req.html, markdown: req.markdown, data: req.data, darkMode: req.darkMode ?? D.darkMode }),
+          html: renderContent({
+            html: req.html,
+            markdown: req.markdown,
+            data: req.data,
+            darkMode: req.darkMode ?? D.darkMode,
+          }),
         };
   return {
     outputs: { formats: [format], dom: false },
     source,
     format,
-    quality: format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,
+    quality:
+      format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,
     viewport: {
       width: req.width ?? preset?.width ?? LIMITS.width.default,
       height: req.height ?? preset?.height ?? LIMITS.height.default,
@@ -181,8 +209,22 @@ export function toCaptureSpec(req: CaptureRequest, options: { watermark: string 
  * A geo capture: png of the fixed viewport, the proxy's own waits. What it cannot honour was
  * refused before (capture/request.ts); the rest of the spec keeps its defaults.
  */
-function toGeoSpec(req: CaptureRequest, country: string, options: { watermark: string | null }): CaptureSpec {
-  const base = toCaptureSpec({ ...req, geo: undefined, format: "png", width: undefined, height: undefined, device: undefined }, options);
+function toGeoSpec(
+  req: CaptureRequest,
+  country: string,
+  options: { watermark: string | null },
+): CaptureSpec {
+  const base = toCaptureSpec(
+    {
+      ...req,
+      geo: undefined,
+      format: "png",
+      width: undefined,
+      height: undefined,
+      device: undefined,
+    },
+    options,
+  );
   return {
     ...base,
     viewport: { ...GEO_VIEWPORT },
@@ -208,13 +250,21 @@ export function resolveCookies(cookies: CookieInput[], target: string | undefine
   return cookies.map((cookie, i) => {
     const domain = (cookie.domain ?? host).toLowerCase().replace(/^\./, "");
     const isHost = domain === host;
-    const isParent = host.endsWith(`.${domain}`) && registrable !== null && (domain === registrable || domain.endsWith(`.${registrable}`));
+    const isParent =
+      host.endsWith(`.${domain}`) &&
+      registrable !== null &&
+      (domain === registrable || domain.endsWith(`.${registrable}`));
     if (!isHost && !isParent) {
       throw new ApiError("VALIDATION_ERROR", INVALID_COOKIE_DOMAIN, {
         details: [{ path: `cookies[${i}].domain`, message: INVALID_COOKIE_DOMAIN }],
       });
     }
-    const out: SpecCookie = { name: cookie.name, value: cookie.value, domain, path: cookie.path ?? "/" };
+    const out: SpecCookie = {
+      name: cookie.name,
+      value: cookie.value,
+      domain,
+      path: cookie.path ?? "/",
+    };
     if (cookie.httpOnly !== undefined) out.httpOnly = cookie.httpOnly;
     if (cookie.secure !== undefined) out.secure = cookie.secure;
     if (cookie.sameSite !== undefined) out.sameSite = cookie.sameSite;

@@ -17,7 +17,13 @@ export interface ConsentPlatform {
 export const CONSENT_PLATFORMS: readonly ConsentPlatform[] = [
   {
     name: "OneTrust",
-    hide: ["#onetrust-consent-sdk", "#onetrust-banner-sdk", "#onetrust-pc-sdk", ".onetrust-pc-dark-filter", "#ot-sdk-btn-floating"],
+    hide: [
+      "#onetrust-consent-sdk",
+      "#onetrust-banner-sdk",
+      "#onetrust-pc-sdk",
+      ".onetrust-pc-dark-filter",
+      "#ot-sdk-btn-floating",
+    ],
     lockClasses: ["ot-overflow-hidden"],
   },
   {
@@ -26,7 +32,13 @@ export const CONSENT_PLATFORMS: readonly ConsentPlatform[] = [
   },
   {
     name: "Quantcast Choice",
-    hide: ["#qc-cmp2-container", ".qc-cmp2-container", "#qc-cmp2-persistent-link", ".qc-cmp-cleanslate", "#qcCmpUi"],
+    hide: [
+      "#qc-cmp2-container",
+      ".qc-cmp2-container",
+      "#qc-cmp2-persistent-link",
+      ".qc-cmp-cleanslate",
+      "#qcCmpUi",
+    ],
     lockClasses: ["qc-cmp-ui-showing", "qc-cmp2-showing"],
   },
   {
@@ -36,11 +48,23 @@ export const CONSENT_PLATFORMS: readonly ConsentPlatform[] = [
   },
   {
     name: "TrustArc",
-    hide: ["#truste-consent-track", "#truste-consent-content", "#consent_blackbar", ".truste_overlay", ".truste_box_overlay", ".truste_popframe"],
+    hide: [
+      "#truste-consent-track",
+      "#truste-consent-content",
+      "#consent_blackbar",
+      ".truste_overlay",
+      ".truste_box_overlay",
+      ".truste_popframe",
+    ],
   },
   {
     name: "Usercentrics",
-    hide: ["#usercentrics-root", "#usercentrics-cmp-ui", "#uc-banner-modal", "#uc-center-container"],
+    hide: [
+      "#usercentrics-root",
+      "#usercentrics-cmp-ui",
+      "#uc-banner-modal",
+      "#uc-center-container",
+    ],
   },
   {
     name: "Osano",
@@ -48,7 +72,14 @@ export const CONSENT_PLATFORMS: readonly ConsentPlatform[] = [
   },
   {
     name: "CookieYes",
-    hide: [".cky-consent-container", ".cky-overlay", ".cky-btn-revisit-wrapper", "#cookie-law-info-bar", "#cookie-law-info-again", ".cli-modal-backdrop"],
+    hide: [
+      ".cky-consent-container",
+      ".cky-overlay",
+      ".cky-btn-revisit-wrapper",
+      "#cookie-law-info-bar",
+      "#cookie-law-info-again",
+      ".cli-modal-backdrop",
+    ],
     lockClasses: ["cky-modal-open", "cli-modal-open"],
   },
   {
@@ -57,7 +88,12 @@ export const CONSENT_PLATFORMS: readonly ConsentPlatform[] = [
   },
   {
     name: "Complianz",
-    hide: ["#cmplz-cookiebanner-container", ".cmplz-cookiebanner", ".cmplz-soft-cookiewall", "#cmplz-manage-consent"],
+    hide: [
+      "#cmplz-cookiebanner-container",
+      ".cmplz-cookiebanner",
+      ".cmplz-soft-cookiewall",
+      "#cmplz-manage-consent",
+    ],
   },
   {
     name: "Sourcepoint",
@@ -75,20 +111,33 @@ export const CONSENT_PLATFORMS: readonly ConsentPlatform[] = [
     lockClasses: ["cmp-locked"],
   },
   { name: "Borlabs Cookie", hide: ["#BorlabsCookieBox", "#BorlabsCookieWidget"] },
-  { name: "CookieScript", hide: ["#cookiescript_injected", "#cookiescript_injected_wrapper", "#cookiescript_badge"] },
+  {
+    name: "CookieScript",
+    hide: ["#cookiescript_injected", "#cookiescript_injected_wrapper", "#cookiescript_badge"],
+  },
   { name: "Termly", hide: ["#termly-code-snippet-support"] },
   { name: "Axeptio", hide: ["#axeptio_overlay"] },
   { name: "Klaro", hide: [".klaro .cookie-notice", ".klaro .cookie-modal"] },
-  { name: "tarteaucitron", hide: ["#tarteaucitronRoot", "#tarteaucitronAlertBig"], lockClasses: ["tarteaucitron-modal-open"] },
+  {
+    name: "tarteaucitron",
+    hide: ["#tarteaucitronRoot", "#tarteaucitronAlertBig"],
+    lockClasses: ["tarteaucitron-modal-open"],
+  },
   { name: "Cookie Information", hide: ["#coiOverlay", "#cookie-information-template-wrapper"] },
-  { name: "Crownpeak (Evidon)", hide: ["#_evidon_banner", "#_evidon-background", ".evidon-banner"] },
+  {
+    name: "Crownpeak (Evidon)",
+    hide: ["#_evidon_banner", "#_evidon-background", ".evidon-banner"],
+  },
   { name: "Civic Cookie Control", hide: ["#ccc-notify", "#ccc-overlay", "#ccc-icon"] },
   { name: "Cookie Notice (WordPress)", hide: ["#cookie-notice"] },
   { name: "GDPR Cookie Compliance (WordPress)", hide: ["#moove_gdpr_cookie_info_bar"] },
   { name: "HubSpot", hide: ["#hs-eu-cookie-confirmation"] },
   { name: "Shopify", hide: ["#shopify-pc__banner"] },
   { name: "Ketch", hide: ["#lanyard_root"] },
-  { name: "cookieconsent (Osano open source, orestbida)", hide: [".cc-window", ".cc-banner", ".cc-revoke", "#cc-main", "#cc--main", "#cc_div"] },
+  {
+    name: "cookieconsent (Osano open source, orestbida)",
+    hide: [".cc-window", ".cc-banner", ".cc-revoke", "#cc-main", "#cc--main", "#cc_div"],
+  },
 ];
 
 /** Names sites commonly give their own banner, matched as a whole id or a whole class word. */
@@ -126,4 +175,3 @@ export const GENERIC_DIALOG_SELECTORS: readonly string[] = [
   'dialog[aria-label*="consent" i]',
   '[role="region"][aria-label="cookie banner" i]',
 ];
-

@@ -11,7 +11,14 @@
  */
 import { isProbablyReaderable, Readability } from "@mozilla/readability";
 import { languageOf } from "./code";
-import { collapse, type DomDocument, type DomElement, parseDocument, selectAll, visibleText } from "./dom";
+import {
+  collapse,
+  type DomDocument,
+  type DomElement,
+  parseDocument,
+  selectAll,
+  visibleText,
+} from "./dom";
 
 /** Readability's own "this is a full article" threshold (its default charThreshold). */
 export const MIN_ARTICLE_CHARS = 500;
@@ -85,7 +92,8 @@ function setBase(doc: DomDocument, root: DomElement, pageUrl: string): void {
   const bases = selectAll(doc, "base");
   let href = pageUrl;
   try {
-    href = new URL(bases.find((b) => b.hasAttribute("href"))?.getAttribute("href") ?? "", pageUrl).href;
+    href = new URL(bases.find((b) => b.hasAttribute("href"))?.getAttribute("href") ?? "", pageUrl)
+      .href;
   } catch {
     // An unparseable page URL (about:blank): relative URLs stay relative.
   }

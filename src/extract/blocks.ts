@@ -18,10 +18,48 @@ export type Block =
   | { type: "image"; src: string; alt: string; caption: string | null };
 
 const INLINE = new Set([
-  "A", "ABBR", "B", "BDI", "BDO", "CITE", "CODE", "DATA", "DEL", "DFN", "EM", "FONT", "I", "INS", "KBD",
-  "MARK", "Q", "S", "SAMP", "SMALL", "SPAN", "STRIKE", "STRONG", "SUB", "SUP", "TIME", "U", "VAR", "BR", "WBR",
+  "A",
+  "ABBR",
+  "B",
+  "BDI",
+  "BDO",
+  "CITE",
+  "CODE",
+  "DATA",
+  "DEL",
+  "DFN",
+  "EM",
+  "FONT",
+  "I",
+  "INS",
+  "KBD",
+  "MARK",
+  "Q",
+  "S",
+  "SAMP",
+  "SMALL",
+  "SPAN",
+  "STRIKE",
+  "STRONG",
+  "SUB",
+  "SUP",
+  "TIME",
+  "U",
+  "VAR",
+  "BR",
+  "WBR",
 ]);
-const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HR", "BUTTON", "INPUT", "SELECT", "TEXTAREA"]);
+const SKIP = new Set([
+  "SCRIPT",
+  "STYLE",
+  "NOSCRIPT",
+  "TEMPLATE",
+  "HR",
+  "BUTTON",
+  "INPUT",
+  "SELECT",
+  "TEXTAREA",
+]);
 
 export function toBlocks(content: DomElement): Block[] {
   const blocks: Block[] = [];
@@ -34,7 +72,8 @@ export function blocksText(blocks: readonly Block[]): string {
   return blocks
     .map((b) => {
       if (b.type === "list") return b.items.map((item) => `- ${item}`).join("\n");
-      if (b.type === "table") return [...(b.header ? [b.header] : []), ...b.rows].map((r) => r.join("\t")).join("\n");
+      if (b.type === "table")
+        return [...(b.header ? [b.header] : []), ...b.rows].map((r) => r.join("\t")).join("\n");
       if (b.type === "image") return b.caption ?? b.alt;
       return b.text;
     })
@@ -45,12 +84,17 @@ export function blocksText(blocks: readonly Block[]): string {
 function walk(container: DomElement, out: Block[]): void {
   let inline: DomNode[] = [];
   const flush = () => {
-    const text = collapse(inline.map((n) => (n.nodeName === "BR" ? " " : (n.textContent ?? ""))).join(""));
+    const text = collapse(
+      inline.map((n) => (n.nodeName === "BR" ? " " : (n.textContent ?? ""))).join(""),
+    );
     if (text) out.push({ type: "paragraph", text });
     inline = [];
   };
   for (const node of Array.from(container.childNodes)) {
-    if (node.nodeType === TEXT_NODE || (isElement(node) && INLINE.has(node.nodeName) && !node.querySelector("img"))) {
+    if (
+      node.nodeType === TEXT_NODE ||
+      (isElement(node) && INLINE.has(node.nodeName) && !node.querySelector("img"))
+    ) {
       inline.push(node);
       continue;
     }
@@ -71,10 +115,17 @@ function block(el: DomElement, out: Block[]): void {
   } else if (name === "P") {
     walk(el, out);
   } else if (name === "UL" || name === "OL") {
-    const items = Array.from(el.children).filter((c) => c.nodeName === "LI").map(visibleText).filter(Boolean);
+    const items = Array.from(el.children)
+      .filter((c) => c.nodeName === "LI")
+      .map(visibleText)
+      .filter(Boolean);
     if (items.length > 0) out.push({ type: "list", ordered: name === "OL", items });
   } else if (name === "PRE") {
-    out.push({ type: "code", language: markedLanguage(el), text: (el.textContent ?? "").replace(/\n$/, "") });
+    out.push({
+      type: "code",
+      language: markedLanguage(el),
+      text: (el.textContent ?? "").replace(/\n$/, ""),
+    });
   } else if (name === "BLOCKQUOTE") {
     const text = visibleText(el);
     if (text) out.push({ type: "quote", text });
@@ -96,7 +147,8 @@ function table(el: DomElement): Block {
   const rows = rowsOf(el);
   const first = rows[0];
   const text = (tr: DomElement) => cellsOf(tr).map(visibleText);
-  if (first && isHeaderRow(first)) return { type: "table", header: text(first), rows: rows.slice(1).map(text) };
+  if (first && isHeaderRow(first))
+    return { type: "table", header: text(first), rows: rows.slice(1).map(text) };
   return { type: "table", header: null, rows: rows.map(text) };
 }
 

@@ -31,7 +31,10 @@ export function extractArticle(input: ExtractInput): ExtractionData {
   let article: Article | null;
   let content: string;
   try {
-    article = readArticle(input.html, { pageUrl: input.pageUrl, removeSelectors: input.removeSelectors });
+    article = readArticle(input.html, {
+      pageUrl: input.pageUrl,
+      removeSelectors: input.removeSelectors,
+    });
     content = article ? render(article, input.format) : "";
   } catch (err) {
     // A page the parser or converter chokes on has, for the caller, no readable article.
@@ -41,7 +44,10 @@ export function extractArticle(input: ExtractInput): ExtractionData {
   if (!article) throw new ApiError("EXTRACTION_FAILED", NO_ARTICLE);
   const limit = LIMITS.extractedBytes;
   if (new TextEncoder().encode(content).byteLength > limit) {
-    throw new ApiError("PAYLOAD_TOO_LARGE", `The extracted content is larger than the ${formatBytes(limit)} limit.`);
+    throw new ApiError(
+      "PAYLOAD_TOO_LARGE",
+      `The extracted content is larger than the ${formatBytes(limit)} limit.`,
+    );
   }
   return {
     url: input.pageUrl,
@@ -61,5 +67,14 @@ function render(article: Article, format: ExtractFormat): string {
   if (format === "html") return article.content.innerHTML;
   const blocks = toBlocks(article.content);
   const { title, byline, excerpt, siteName, lang, publishedTime } = article;
-  return JSON.stringify({ title, byline, excerpt, siteName, lang, publishedTime, text: blocksText(blocks), blocks });
+  return JSON.stringify({
+    title,
+    byline,
+    excerpt,
+    siteName,
+    lang,
+    publishedTime,
+    text: blocksText(blocks),
+    blocks,
+  });
 }

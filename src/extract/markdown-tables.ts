@@ -17,7 +17,10 @@ export function tableRules(td: TurndownService): void {
   td.addRule("tableCell", {
     filter: ["th", "td"],
     replacement: (content: string, cell: DomElement) => {
-      const text = content.replace(/\s*\n+\s*/g, " ").replace(/\|/g, "\\|").trim();
+      const text = content
+        .replace(/\s*\n+\s*/g, " ")
+        .replace(/\|/g, "\\|")
+        .trim();
       return ` ${text} |${" |".repeat(span(cell) - 1)}`;
     },
   });
@@ -36,7 +39,10 @@ export function tableRules(td: TurndownService): void {
     },
   });
 
-  td.addRule("tableSection", { filter: ["thead", "tbody", "tfoot"], replacement: (content: string) => content });
+  td.addRule("tableSection", {
+    filter: ["thead", "tbody", "tfoot"],
+    replacement: (content: string) => content,
+  });
   td.addRule("tableCaption", { filter: "caption", replacement: () => "" });
 
   td.addRule("table", {
@@ -55,7 +61,8 @@ export function rowsOf(table: DomElement): DomElement[] {
   const rows: DomElement[] = [];
   for (const child of Array.from(table.children)) {
     if (child.nodeName === "TR") rows.push(child);
-    else if (SECTIONS.has(child.nodeName)) rows.push(...Array.from(child.children).filter((r) => r.nodeName === "TR"));
+    else if (SECTIONS.has(child.nodeName))
+      rows.push(...Array.from(child.children).filter((r) => r.nodeName === "TR"));
   }
   return rows;
 }
@@ -66,7 +73,10 @@ export function cellsOf(tr: DomElement): DomElement[] {
 
 export function isHeaderRow(tr: DomElement): boolean {
   const cells = cellsOf(tr);
-  return tr.parentElement?.nodeName === "THEAD" || (cells.length > 0 && cells.every((c) => c.nodeName === "TH"));
+  return (
+    tr.parentElement?.nodeName === "THEAD" ||
+    (cells.length > 0 && cells.every((c) => c.nodeName === "TH"))
+  );
 }
 
 function tableOf(tr: DomElement): DomElement | null {

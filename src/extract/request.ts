@@ -24,7 +24,12 @@ export function toCaptureRequest(req: ExtractRequest): CaptureRequest {
 
 /** A capture spec turned into the DOM-only, text-only load of POST /v1/extract. */
 export function extractOnlySpec(spec: CaptureSpec): CaptureSpec {
-  return { ...spec, outputs: { formats: [], dom: true }, blockResourceTypes: [...TEXT_ONLY_BLOCKED], fullPage: false };
+  return {
+    ...spec,
+    outputs: { formats: [], dom: true },
+    blockResourceTypes: [...TEXT_ONLY_BLOCKED],
+    fullPage: false,
+  };
 }
 
 /** Reads the article out of a capture that kept its DOM; throws the extraction's ApiError. */
@@ -35,8 +40,17 @@ export function extractFromCapture(
   loadTimeMs: number,
 ): ExtractionData {
   if (result.html === null) throw new Error("extractFromCapture: the capture kept no DOM");
-  const removeSelectors = [...spec.hideSelectors, ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : [])];
-  return extractArticle({ html: result.html, pageUrl: result.finalUrl, format, removeSelectors, loadTimeMs });
+  const removeSelectors = [
+    ...spec.hideSelectors,
+    ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
+  ];
+  return extractArticle({
+    html: result.html,
+    pageUrl: result.finalUrl,
+    format,
+    removeSelectors,
+    loadTimeMs,
+  });
 }
 
 /**
@@ -45,7 +59,8 @@ export function extractFromCapture(
  */
 export function requestedExtraction(req: CaptureRequest): ExtractFormat | null {
   if (req.extract !== true) {
-    if (req.extractFormat !== undefined) throw validationError("extractFormat", "Requires extract: true.");
+    if (req.extractFormat !== undefined)
+      throw validationError("extractFormat", "Requires extract: true.");
     return null;
   }
   return req.extractFormat ?? "markdown";

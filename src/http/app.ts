@@ -61,10 +61,19 @@ export function newApp(): Hono<AppEnv> {
     }
     if (err instanceof HTTPException && err.status < 500) {
       // Hono's own exceptions (e.g. a malformed request it refused) keep their status.
-      const code = err.status === 404 ? "NOT_FOUND" : err.status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_ERROR";
+      const code =
+        err.status === 404
+          ? "NOT_FOUND"
+          : err.status === 413
+            ? "PAYLOAD_TOO_LARGE"
+            : "VALIDATION_ERROR";
       return c.json(errorBody(id, code, err.message || "Bad request."), ERROR_STATUS[code]);
     }
-    log("error", "unhandled error", { requestId: id, error: String(err), stack: err instanceof Error ? err.stack : undefined });
+    log("error", "unhandled error", {
+      requestId: id,
+      error: String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
     return c.json(errorBody(id, "INTERNAL_ERROR", MESSAGES.internalError), 500);
   });
 

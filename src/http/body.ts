@@ -59,9 +59,15 @@ export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Pro
   }
   const deep = findTooDeep(value, LIMITS.jsonDepth);
   if (deep !== null) {
-    throw new ApiError("VALIDATION_ERROR", `Invalid request: ${deep || "body"} is nested too deeply.`, {
-      details: [{ path: deep || "body", message: `Nesting deeper than ${LIMITS.jsonDepth} levels.` }],
-    });
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `Invalid request: ${deep || "body"} is nested too deeply.`,
+      {
+        details: [
+          { path: deep || "body", message: `Nesting deeper than ${LIMITS.jsonDepth} levels.` },
+        ],
+      },
+    );
   }
   return value;
 }
@@ -80,7 +86,11 @@ function findTooDeep(root: unknown, max: number): string | null {
     if (!item || typeof item.value !== "object" || item.value === null) continue;
     if (item.depth >= max) return item.path.split(/[.[]/)[0] ?? item.path;
     for (const [key, child] of Object.entries(item.value)) {
-      const path = Array.isArray(item.value) ? `${item.path}[${key}]` : item.path ? `${item.path}.${key}` : key;
+      const path = Array.isArray(item.value)
+        ? `${item.path}[${key}]`
+        : item.path
+          ? `${item.path}.${key}`
+          : key;
       stack.push({ value: child, depth: item.depth + 1, path });
     }
   }

@@ -22,7 +22,13 @@ import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
 import { type OutputFailure, runPrepaidCapture } from "../capture/pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";
 import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
-import { type CaptureJobMessage, type JobDocument, captureJobMessage, deleteJobDocument, readJobDocument } from "./messages";
+import {
+  type CaptureJobMessage,
+  type JobDocument,
+  captureJobMessage,
+  deleteJobDocument,
+  readJobDocument,
+} from "./messages";
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { log } from "../log";
 import { TUNING } from "../tuning";
@@ -46,8 +52,11 @@ export function captureRetryDelay(attempt: number): number {
   return TUNING.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
 }
 
-
-export async function handleCaptureBatch(batch: MessageBatch, env: Env, deps: CaptureDeps = DEFAULT_DEPS): Promise<void> {
+export async function handleCaptureBatch(
+  batch: MessageBatch,
+  env: Env,
+  deps: CaptureDeps = DEFAULT_DEPS,
+): Promise<void> {
   await Promise.all(batch.messages.map((message) => handleCaptureMessage(message, env, deps)));
 }
 
@@ -62,16 +71,28 @@ async function handleCaptureMessage(message: Message, env: Env, deps: CaptureDep
     await processJob(parsed.data, message, env, deps);
   } catch (err) {
     // Our own failure (DO, R2, queue unreachable): retry; past max_retries the DLQ fails the job.
-    log("error", "capture-jobs: processing error, retrying", { jobId: parsed.data.jobId, error: String(err) });
+    log("error", "capture-jobs: processing error, retrying", {
+      jobId: parsed.data.jobId,
+      error: String(err),
+    });
     message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
   }
 }
 
-async function processJob(msg: CaptureJobMessage, message: Message, env: Env, deps: CaptureDeps): Promise<void> {
+async function processJob(
+  msg: CaptureJobMessage,
+  message: Message,
+  env: Env,
+  deps: CaptureDeps,
+): Promise<void> {
   const account = accountStub(env, msg.accountId);
   const start = await account.startJob(msg.jobId, message.attempts);
   if (!start.ok) {
-    log("info", "capture-jobs: job not taken", { jobId: msg.jobId, status: start.status, attempt: message.attempts });
+    log("info", "capture-jobs: job not taken", {
+      jobId: msg.jobId,
+      status: start.status,
+      attempt: message.attempts,
+    });
     await enqueueWebhooks(env, msg.accountId, start.pendingWebhooks);
     message.ack();
     return;
@@ -90,7 +111,11 @@ async function processJob(msg: CaptureJobMessage, message: Message, env: Env, de
     return;
   }
   if (failure.transient && message.attempts < TUNING.captureAttempts) {
-    log("info", "capture-jobs: transient failure, retrying", { jobId: msg.jobId, attempt: message.attempts, error: failure.error.message });
+    log("info", "capture-jobs: transient failure, retrying", {
+      jobId: msg.jobId,
+      attempt: message.attempts,
+      error: failure.error.message,
+    });
     message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
     return;
   }
@@ -103,12 +128,20 @@ async function processJob(msg: CaptureJobMessage, message: Message, env: Env, de
  * re-checked, secret unsealed) before the capture, so an unusable destination costs no browser
  * time. Null when the destination is gone or unusable: the job fails with the storage error.
  */
-async function storageTarget(env: Env, msg: CaptureJobMessage, doc: JobDocument, batchId: string | null): Promise<StorageTarget | null> {
+async function storageTarget(
+  env: Env,
+  msg: CaptureJobMessage,
+  doc: JobDocument,
+  batchId: string | null,
+): Promise<StorageTarget | null> {
   const context = `capture job ${msg.jobId}`;
   if (!doc.storage) return { kind: "hosted", ttlSeconds: doc.cacheTtl, prefix: "j", context };
   const record = await accountStub(env, msg.accountId).destinationRecord(doc.storage.destinationId);
   if (!record) {
-    log("info", "capture-jobs: storage destination deleted", { jobId: msg.jobId, destinationId: doc.storage.destinationId });
+    log("info", "capture-jobs: storage destination deleted", {
+      jobId: msg.jobId,
+      destinationId: doc.storage.destinationId,
+    });
     return null;
   }
   try {
@@ -125,17 +158,30 @@ async function storageTarget(env: Env, msg: CaptureJobMessage, doc: JobDocument,
     return { kind: "bucket", destination, key, context };
   } catch (err) {
     // Never the error itself: a failed unseal must not put anything of the secret in the logs.
-    log("error", "capture-jobs: storage destination unusable", { jobId: msg.jobId, destinationId: record.destinationId, kind: err instanceof Error ? err.name : "unknown" });
+    log("error", "capture-jobs: storage destination unusable", {
+      jobId: msg.jobId,
+      destinationId: record.destinationId,
+      kind: err instanceof Error ? err.name : "unknown",
+    });
     return null;
   }
 }
 
 /** Runs the job through the pipeline (stored in R2 or delivered) and completes it; the failure when it failed. */
-async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, deps: CaptureDeps, batchId: string | null): Promise<OutputFailure | null> {
+async function complete(
+  env: Env,
+  msg: CaptureJobMessage,
+  doc: JobDocument,
+  deps: CaptureDeps,
+  batchId: string | null,
+): Promise<OutputFailure | null> {
   const storage = await storageTarget(env, msg, doc, batchId);
   if (storage === null) return { error: failureToApiError(failures.storage()), transient: false };
   const engine: CaptureEngine = {
-    capture: (spec) => deps.capture(env, spec).catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) })),
+    capture: (spec) =>
+      deps
+        .capture(env, spec)
+        .catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) })),
   };
   const run = await runPrepaidCapture(env, msg.accountId, {
     spec: doc.spec,
@@ -148,11 +194,20 @@ async function complete(env: Env, msg: CaptureJobMessage, doc: JobDocument, deps
   if (!output.ok) return output.failure;
   if (output.kind !== "image") throw new Error("capture job output was not an image");
   const { result, stored, delivered } = output;
-  const meta: ResultMeta = { width: result.width, height: result.height, loadTimeMs: run.loadTimeMs, bytesSize: result.bytes.byteLength };
+  const meta: ResultMeta = {
+    width: result.width,
+    height: result.height,
+    loadTimeMs: run.loadTimeMs,
+    bytesSize: result.bytes.byteLength,
+  };
   if (delivered) {
     // The customer's bucket: the job names where it went; nothing was kept in our R2. A duplicate
     // delivery that lost the race leaves the object in place (the customer's data, not ours).
-    await finish(env, msg, { status: "completed", resultUrl: delivered.url, meta: { ...meta, storage: delivered } });
+    await finish(env, msg, {
+      status: "completed",
+      resultUrl: delivered.url,
+      meta: { ...meta, storage: delivered },
+    });
     return null;
   }
   if (!stored) throw new Error("capture job output was not stored");
@@ -186,7 +241,10 @@ export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): P
       log("error", "capture-jobs-dlq: job dead-lettered", { jobId, failed: result.changed });
       message.ack();
     } catch (err) {
-      log("error", "capture-jobs-dlq: could not fail the job, retrying", { jobId, error: String(err) });
+      log("error", "capture-jobs-dlq: could not fail the job, retrying", {
+        jobId,
+        error: String(err),
+      });
       message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });
     }
   }

@@ -33,7 +33,9 @@ const jobDocument = z.object({
   accountId: id,
   jobId: id,
   // Written by submit.ts from a CaptureSpec it built; only its shape is re-checked here.
-  spec: z.custom<CaptureSpec>((v) => isPlainObject(v) && isPlainObject(v.source) && typeof v.format === "string"),
+  spec: z.custom<CaptureSpec>(
+    (v) => isPlainObject(v) && isPlainObject(v.source) && typeof v.format === "string",
+  ),
   cacheTtl: z.number().int().positive(),
   origin: z.url({ protocol: /^https?$/ }),
   storage: z.object({ destinationId: z.string().min(1), key: z.string().min(1) }).optional(),
@@ -44,7 +46,10 @@ export function jobDocumentKey(accountId: string, jobId: string): string {
 }
 
 /** The job's document, or null when missing or malformed. */
-export async function readJobDocument(env: Env, message: CaptureJobMessage): Promise<JobDocument | null> {
+export async function readJobDocument(
+  env: Env,
+  message: CaptureJobMessage,
+): Promise<JobDocument | null> {
   const object = await env.OUTPUTS.get(jobDocumentKey(message.accountId, message.jobId));
   if (!object) return null;
   const parsed = jobDocument.safeParse(await object.json().catch(() => null));
@@ -53,7 +58,11 @@ export async function readJobDocument(env: Env, message: CaptureJobMessage): Pro
   return doc.accountId === message.accountId && doc.jobId === message.jobId ? doc : null;
 }
 
-export async function writeJobDocument(env: Env, doc: JobDocument, ttlSeconds: number): Promise<void> {
+export async function writeJobDocument(
+  env: Env,
+  doc: JobDocument,
+  ttlSeconds: number,
+): Promise<void> {
   const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
   await env.OUTPUTS.put(jobDocumentKey(doc.accountId, doc.jobId), JSON.stringify(doc), {
     httpMetadata: { contentType: "application/json" },

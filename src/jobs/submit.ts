@@ -53,7 +53,11 @@ function refusal(result: Extract<AdmitResult, { ok: false }>, n: number): ApiErr
 }
 
 /** Admits the jobs and stores their documents; nothing is queued yet (see `enqueueJobs`). */
-export async function createJobs(env: Env, auth: AuthContext, input: SubmitInput): Promise<Admitted> {
+export async function createJobs(
+  env: Env,
+  auth: AuthContext,
+  input: SubmitInput,
+): Promise<Admitted> {
   const jobs = input.specs.map((spec) => ({
     id: crypto.randomUUID(),
     url: spec.source.kind === "url" ? spec.source.url : null,
@@ -61,7 +65,12 @@ export async function createJobs(env: Env, auth: AuthContext, input: SubmitInput
   }));
   const batchId = input.batch ? crypto.randomUUID() : null;
   const webhookUrl = input.webhookUrl;
-  const admitted = await auth.account.admitJobs({ jobs, batchId, webhookUrl, reservationTtlMs: TUNING.jobReservationTtlMs });
+  const admitted = await auth.account.admitJobs({
+    jobs,
+    batchId,
+    webhookUrl,
+    reservationTtlMs: TUNING.jobReservationTtlMs,
+  });
   if (!admitted.ok) throw refusal(admitted, jobs.length);
 
   const ids = jobs.map((j) => j.id);
@@ -94,26 +103,50 @@ export async function createJobs(env: Env, auth: AuthContext, input: SubmitInput
 
 export async function enqueueJobs(env: Env, messages: CaptureJobMessage[]): Promise<void> {
   for (let i = 0; i < messages.length; i += TUNING.queueSendBatch) {
-    await env.CAPTURE_JOBS.sendBatch(messages.slice(i, i + TUNING.queueSendBatch).map((body) => ({ body })));
+    await env.CAPTURE_JOBS.sendBatch(
+      messages.slice(i, i + TUNING.queueSendBatch).map((body) => ({ body })),
+    );
   }
 }
 
 /** Admit, store, queue; undone when queueing fails. */
-export async function submitJobs(env: Env, auth: AuthContext, input: SubmitInput): Promise<Admitted> {
+export async function submitJobs(
+  env: Env,
+  auth: AuthContext,
+  input: SubmitInput,
+): Promise<Admitted> {
   const admitted = await createJobs(env, auth, input);
   try {
     await enqueueJobs(env, admitted.messages);
   } catch (err) {
-    throw await undo(auth, admitted.messages.map((m) => m.jobId), admitted.batchId, "queue jobs", err);
+    throw await undo(
+      auth,
+      admitted.messages.map((m) => m.jobId),
+      admitted.batchId,
+      "queue jobs",
+      err,
+    );
   }
   return admitted;
 }
 
-async function undo(auth: AuthContext, ids: string[], batchId: string | null, step: string, err: unknown): Promise<ApiError> {
-  log("error", `async submit: could not ${step}`, { accountId: auth.accountId, error: String(err) });
+async function undo(
+  auth: AuthContext,
+  ids: string[],
+  batchId: string | null,
+  step: string,
+  err: unknown,
+): Promise<ApiError> {
+  log("error", `async submit: could not ${step}`, {
+    accountId: auth.accountId,
+    error: String(err),
+  });
   await auth.account.abandonJobs(ids, batchId).catch((undoError: unknown) => {
     // Credits lapse with their reservations; slots stay taken until an operator fixes them.
-    log("error", "async submit: undo failed", { accountId: auth.accountId, error: String(undoError) });
+    log("error", "async submit: undo failed", {
+      accountId: auth.accountId,
+      error: String(undoError),
+    });
   });
   return new ApiError("INTERNAL_ERROR", "The capture could not be queued; nothing was charged.");
 }
@@ -125,10 +158,13 @@ export async function submitAsyncCapture(
   req: CaptureRequest,
   requestUrl: string,
 ): Promise<{ data: JobAccepted; usage: Usage }> {
-  const webhookUrl = req.webhookUrl === undefined ? null : await requireWebhookUrl(env, req.webhookUrl);
+  const webhookUrl =
+    req.webhookUrl === undefined ? null : await requireWebhookUrl(env, req.webhookUrl);
   const storage = req.storage === undefined ? null : await requireStorage(auth, req.storage);
   // Async results are always stored (hosted, or in the storage destination), so `hosted` is accepted (and redundant) here.
-  const spec = await prepareCapture(env, auth, req, { handled: ["async", "webhookUrl", "hosted", "storage"] });
+  const spec = await prepareCapture(env, auth, req, {
+    handled: ["async", "webhookUrl", "hosted", "storage"],
+  });
   const cacheTtl = req.cacheTtl ?? LIMITS.cacheTtl.default;
   const submitted = await submitJobs(env, auth, {
     specs: [spec],

@@ -42,8 +42,7 @@ export interface WireError {
 }
 
 export type RenderOutcome =
-  | { ok: true; entry: RenderEntry; rendered: boolean }
-  | { ok: false; error: WireError };
+  { ok: true; entry: RenderEntry; rendered: boolean } | { ok: false; error: WireError };
 
 export class RenderCoalescer extends DurableObject<Env> {
   private readonly inflight = new Map<string, Promise<RenderOutcome>>();
@@ -93,8 +92,14 @@ async function renderOnce(env: Env, job: RenderJob): Promise<RenderEntry> {
   const account = accountStub(env, job.uid);
   const owner = await account.renderOwner(payload.k);
   if (!owner) throw forbidden("The account that created this render link no longer exists.");
-  if (!owner.keyActive) throw forbidden("The API key that created this render link has been revoked.");
-  const auth: AuthContext = { accountId: job.uid, keyId: payload.k, plan: PLANS[owner.plan], account };
+  if (!owner.keyActive)
+    throw forbidden("The API key that created this render link has been revoked.");
+  const auth: AuthContext = {
+    accountId: job.uid,
+    keyId: payload.k,
+    plan: PLANS[owner.plan],
+    account,
+  };
 
   const spec = await prepareCapture(env, auth, params.data);
   const ttlSeconds = params.data.cacheTtl ?? LIMITS.cacheTtl.default;
@@ -116,7 +121,10 @@ function toWire(err: unknown): WireError {
     if (Object.keys(err.extraHeaders).length > 0) wire.headers = err.extraHeaders;
     return wire;
   }
-  log("error", "render link failed", { error: String(err), stack: err instanceof Error ? err.stack : undefined });
+  log("error", "render link failed", {
+    error: String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
   return { code: "INTERNAL_ERROR", message: MESSAGES.internalError, status: 500 };
 }
 

@@ -51,7 +51,9 @@ export function decodePayload(p: string): RenderPayload | null {
   const bytes = decodeBase64Url(p);
   if (bytes === null || bytes.length === 0) return null;
   try {
-    const json: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+    const json: unknown = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes),
+    );
     const parsed = renderPayloadSchema.safeParse(json);
     return parsed.success ? parsed.data : null;
   } catch {
@@ -64,7 +66,11 @@ function linkSignature(env: Env, link: VerifiedLink): Promise<string> {
 }
 
 /** The full signed URL of a link (used by minting, and by tests to sign arbitrary links). */
-export async function signRenderLink(env: Env, origin: string, link: VerifiedLink): Promise<string> {
+export async function signRenderLink(
+  env: Env,
+  origin: string,
+  link: VerifiedLink,
+): Promise<string> {
   const sig = await linkSignature(env, link);
   const query = new URLSearchParams({ p: link.p, uid: link.uid, exp: String(link.exp), sig });
   return `${origin}/v1/render?${query.toString()}`;
@@ -78,7 +84,11 @@ export interface MintInput {
   expiresIn: number;
 }
 
-export async function mintRenderLink(env: Env, origin: string, input: MintInput): Promise<{ url: string; exp: number }> {
+export async function mintRenderLink(
+  env: Env,
+  origin: string,
+  input: MintInput,
+): Promise<{ url: string; exp: number }> {
   const exp = Math.floor(Date.now() / 1000) + input.expiresIn;
   const link = { p: encodePayload(input.keyId, input.params), uid: input.uid, exp };
   return { url: await signRenderLink(env, origin, link), exp };
@@ -91,14 +101,24 @@ const EXP = /^[1-9][0-9]{0,10}$/;
  * Checks a GET /v1/render query: each of p, uid, exp, sig exactly once and well formed, the
  * signature (constant time), then the expiry. Null means 403, whatever the reason.
  */
-export async function verifyRenderLink(env: Env, query: URLSearchParams, now = Date.now()): Promise<VerifiedLink | null> {
+export async function verifyRenderLink(
+  env: Env,
+  query: URLSearchParams,
+  now = Date.now(),
+): Promise<VerifiedLink | null> {
   const one = (name: string): string | null => {
     const all = query.getAll(name);
     return all.length === 1 ? (all[0] ?? null) : null;
   };
   const [p, uid, exp, sig] = [one("p"), one("uid"), one("exp"), one("sig")];
   if (p === null || uid === null || exp === null || sig === null) return null;
-  if (!BASE64URL.test(p) || p.length > LIMITS.renderLinkChars || !isAccountId(uid) || !EXP.test(exp) || !SIG.test(sig)) {
+  if (
+    !BASE64URL.test(p) ||
+    p.length > LIMITS.renderLinkChars ||
+    !isAccountId(uid) ||
+    !EXP.test(exp) ||
+    !SIG.test(sig)
+  ) {
     return null;
   }
   const link = { p, uid, exp: Number(exp) };

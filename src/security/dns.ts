@@ -52,7 +52,12 @@ const RR_CNAME = 5;
 const RR_AAAA = 28;
 const RCODE_NOERROR = 0;
 const RCODE_NXDOMAIN = 3;
-const RCODE_NAMES: Record<number, string> = { 1: "FORMERR", 2: "SERVFAIL", 4: "NOTIMP", 5: "REFUSED" };
+const RCODE_NAMES: Record<number, string> = {
+  1: "FORMERR",
+  2: "SERVFAIL",
+  4: "NOTIMP",
+  5: "REFUSED",
+};
 
 interface DohAnswer {
   name?: unknown;
@@ -82,7 +87,10 @@ function queryName(hostname: string): string {
 }
 
 /** Resolves `hostname` (a canonical DNS name, never an IP literal) and classifies the answer. */
-export async function checkHostDns(hostname: string, options: DnsCheckOptions): Promise<DnsVerdict> {
+export async function checkHostDns(
+  hostname: string,
+  options: DnsCheckOptions,
+): Promise<DnsVerdict> {
   const name = queryName(hostname);
   const key = `${options.endpoint} ${name}`;
   const hit = cache.get(key);
@@ -104,30 +112,47 @@ export async function checkHostDns(hostname: string, options: DnsCheckOptions): 
   return lookup;
 }
 
-async function resolve(name: string, options: DnsCheckOptions): Promise<{ verdict: DnsVerdict; ttl: number }> {
+async function resolve(
+  name: string,
+  options: DnsCheckOptions,
+): Promise<{ verdict: DnsVerdict; ttl: number }> {
   const timeoutMs = options.timeoutMs ?? DOH_TIMEOUT_MS;
-  const [a, aaaa] = await Promise.all([query(name, "A", options.endpoint, timeoutMs), query(name, "AAAA", options.endpoint, timeoutMs)]);
+  const [a, aaaa] = await Promise.all([
+    query(name, "A", options.endpoint, timeoutMs),
+    query(name, "AAAA", options.endpoint, timeoutMs),
+  ]);
   const results = [a, aaaa];
 
   // A blocked address anywhere decides, whatever the other query said.
   const addresses = results.flatMap((r) => (r.kind === "answer" ? r.addresses : []));
   const blocked = addresses.find((r) => isBlockedAddress(r.address));
-  const ttls = results.flatMap((r) => (r.kind === "answer" && r.addresses.length > 0 ? [r.minTtl] : []));
+  const ttls = results.flatMap((r) =>
+    r.kind === "answer" && r.addresses.length > 0 ? [r.minTtl] : [],
+  );
   const ttl = Math.min(DNS_CACHE_MAX_SECONDS, ...ttls);
   if (blocked) return { verdict: { kind: "blocked", address: blocked.address }, ttl };
 
   const failed = results.find((r) => r.kind === "error");
-  if (failed?.kind === "error") return { verdict: { kind: "error", reason: failed.reason }, ttl: 0 };
+  if (failed?.kind === "error")
+    return { verdict: { kind: "error", reason: failed.reason }, ttl: 0 };
   const refused = results.find((r) => r.kind === "rcode");
-  if (refused?.kind === "rcode") return { verdict: { kind: "unresolvable", reason: refused.reason }, ttl: 0 };
+  if (refused?.kind === "rcode")
+    return { verdict: { kind: "unresolvable", reason: refused.reason }, ttl: 0 };
   if (addresses.length === 0) {
-    const reason = results.every((r) => r.kind === "nxdomain") ? "NXDOMAIN" : "no A or AAAA records";
+    const reason = results.every((r) => r.kind === "nxdomain")
+      ? "NXDOMAIN"
+      : "no A or AAAA records";
     return { verdict: { kind: "unresolvable", reason }, ttl: DNS_NEGATIVE_CACHE_SECONDS };
   }
   return { verdict: { kind: "public", addresses: addresses.map((a) => a.address) }, ttl };
 }
 
-async function query(name: string, type: "A" | "AAAA", endpoint: string, timeoutMs: number): Promise<QueryResult> {
+async function query(
+  name: string,
+  type: "A" | "AAAA",
+  endpoint: string,
+  timeoutMs: number,
+): Promise<QueryResult> {
   const url = new URL(endpoint);
   url.searchParams.set("name", name);
   url.searchParams.set("type", type);
@@ -135,14 +160,19 @@ async function query(name: string, type: "A" | "AAAA", endpoint: string, timeout
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let body: unknown;
   try {
-    const res = await fetch(url, { headers: { accept: "application/dns-json" }, signal: controller.signal });
+    const res = await fetch(url, {
+      headers: { accept: "application/dns-json" },
+      signal: controller.signal,
+    });
     if (!res.ok) {
       await res.body?.cancel();
       return { kind: "error", reason: `resolver answered HTTP ${res.status} for ${type}` };
     }
     body = await res.json();
   } catch (err) {
-    const reason = controller.signal.aborted ? `resolver timed out after ${timeoutMs} ms` : `resolver unreachable: ${String(err)}`;
+    const reason = controller.signal.aborted
+      ? `resolver timed out after ${timeoutMs} ms`
+      : `resolver unreachable: ${String(err)}`;
     return { kind: "error", reason: `${reason} (${type})` };
   } finally {
     clearTimeout(timer);
@@ -152,20 +182,28 @@ async function query(name: string, type: "A" | "AAAA", endpoint: string, timeout
 
 /** Reads a DoH JSON reply: Status, then every A/AAAA record in Answer (CNAMEs are skipped). */
 export function parseAnswer(body: unknown, type: "A" | "AAAA"): QueryResult {
-  if (typeof body !== "object" || body === null) return { kind: "error", reason: `malformed ${type} answer` };
+  if (typeof body !== "object" || body === null)
+    return { kind: "error", reason: `malformed ${type} answer` };
   const { Status, Answer } = body as { Status?: unknown; Answer?: unknown };
-  if (typeof Status !== "number") return { kind: "error", reason: `malformed ${type} answer (no Status)` };
+  if (typeof Status !== "number")
+    return { kind: "error", reason: `malformed ${type} answer (no Status)` };
   if (Status === RCODE_NXDOMAIN) return { kind: "nxdomain" };
-  if (Status !== RCODE_NOERROR) return { kind: "rcode", reason: `${RCODE_NAMES[Status] ?? `rcode ${Status}`} for ${type}` };
-  if (Answer !== undefined && !Array.isArray(Answer)) return { kind: "error", reason: `malformed ${type} answer (Answer)` };
+  if (Status !== RCODE_NOERROR)
+    return { kind: "rcode", reason: `${RCODE_NAMES[Status] ?? `rcode ${Status}`} for ${type}` };
+  if (Answer !== undefined && !Array.isArray(Answer))
+    return { kind: "error", reason: `malformed ${type} answer (Answer)` };
   const addresses: Array<{ address: string; ttl: number }> = [];
   for (const record of (Answer ?? []) as DohAnswer[]) {
-    if (typeof record !== "object" || record === null) return { kind: "error", reason: `malformed ${type} record` };
+    if (typeof record !== "object" || record === null)
+      return { kind: "error", reason: `malformed ${type} record` };
     if (record.type === RR_CNAME) continue;
     if (record.type !== RR_A && record.type !== RR_AAAA) continue; // DNAME, RRSIG…: not addresses
     // A non-string address is kept as "" so that the check below refuses it (fail closed).
     const address = typeof record.data === "string" ? record.data.trim() : "";
-    const ttl = typeof record.TTL === "number" && Number.isFinite(record.TTL) ? Math.max(0, Math.floor(record.TTL)) : 0;
+    const ttl =
+      typeof record.TTL === "number" && Number.isFinite(record.TTL)
+        ? Math.max(0, Math.floor(record.TTL))
+        : 0;
     addresses.push({ address, ttl });
   }
   const minTtl = addresses.reduce((m, a) => Math.min(m, a.ttl), DNS_CACHE_MAX_SECONDS);

@@ -19,8 +19,7 @@ import { log } from "../log";
 import { sha256Hex } from "../encoding";
 
 export type Reputation =
-  | { flagged: false }
-  | { flagged: true; source: "blocklist" | "safe-browsing"; threat: string };
+  { flagged: false } | { flagged: true; source: "blocklist" | "safe-browsing"; threat: string };
 
 export const SAFE_BROWSING_URL = "https://safebrowsing.googleapis.com/v4/threatMatches:find";
 export const SAFE_BROWSING_TIMEOUT_MS = 1500;
@@ -32,7 +31,12 @@ const MIN_CACHE_SECONDS = 60;
 const KV_PREFIX = "reputation:sb:";
 const MEMORY_ENTRIES = 5_000;
 
-export const THREAT_TYPES = ["MALWARE", "SOCIAL_ENGINEERING", "UNWANTED_SOFTWARE", "POTENTIALLY_HARMFUL_APPLICATION"] as const;
+export const THREAT_TYPES = [
+  "MALWARE",
+  "SOCIAL_ENGINEERING",
+  "UNWANTED_SOFTWARE",
+  "POTENTIALLY_HARMFUL_APPLICATION",
+] as const;
 const CLIENT = { clientId: "edgeshot", clientVersion: "1.0" };
 
 const CLEAN: Reputation = { flagged: false };
@@ -49,7 +53,8 @@ export function canonicalHostPattern(raw: string): string | null {
   const entry = raw.trim();
   const wildcard = entry.startsWith("*.");
   const host = wildcard ? entry.slice(2) : entry;
-  if (host.length === 0 || /[\s/\\?#@*:]/.test(host.replace(/^\[[0-9a-fA-F:.]+\]$/, "v6"))) return null;
+  if (host.length === 0 || /[\s/\\?#@*:]/.test(host.replace(/^\[[0-9a-fA-F:.]+\]$/, "v6")))
+    return null;
   let hostname: string;
   try {
     const url = new URL(`http://${host}/`);
@@ -64,7 +69,9 @@ export function canonicalHostPattern(raw: string): string | null {
 }
 
 /** A matcher over canonical patterns: exact host or subdomain (`p`), subdomain only (`*.p`). */
-export function hostPatternMatcher(patterns: readonly string[]): (hostname: string) => string | null {
+export function hostPatternMatcher(
+  patterns: readonly string[],
+): (hostname: string) => string | null {
   const exactOrSub = new Set<string>();
   const subOnly = new Set<string>();
   for (const p of patterns) (p.startsWith("*.") ? subOnly : exactOrSub).add(p.replace(/^\*\./, ""));
@@ -128,7 +135,6 @@ export function lookupBody(url: string): unknown {
   };
 }
 
-
 function remember(key: string, verdict: Reputation, seconds: number): void {
   if (memory.size >= MEMORY_ENTRIES) memory.delete(memory.keys().next().value as string);
   memory.set(key, { verdict, expires: Date.now() + seconds * 1000 });
@@ -142,7 +148,10 @@ function cacheSeconds(duration: unknown): number {
 }
 
 /** Looks a URL up; fails open (clean) when the API cannot answer. */
-export async function safeBrowsingLookup(url: URL, options: SafeBrowsingOptions): Promise<Reputation> {
+export async function safeBrowsingLookup(
+  url: URL,
+  options: SafeBrowsingOptions,
+): Promise<Reputation> {
   const target = lookupUrl(url);
   const key = KV_PREFIX + (await sha256Hex(`${options.endpoint} ${target}`));
   const hit = memory.get(key);
@@ -161,7 +170,10 @@ export async function safeBrowsingLookup(url: URL, options: SafeBrowsingOptions)
   const outcome = await ask(target, options);
   if (outcome.kind === "error") {
     outageUntil.set(options.endpoint, Date.now() + SAFE_BROWSING_BACKOFF_MS);
-    log("error", "safe browsing lookup failed; failing open", { reason: outcome.reason, backoffMs: SAFE_BROWSING_BACKOFF_MS });
+    log("error", "safe browsing lookup failed; failing open", {
+      reason: outcome.reason,
+      backoffMs: SAFE_BROWSING_BACKOFF_MS,
+    });
     return CLEAN;
   }
   outageUntil.delete(options.endpoint);
@@ -173,7 +185,8 @@ export async function safeBrowsingLookup(url: URL, options: SafeBrowsingOptions)
   return verdict;
 }
 
-type Outcome = { kind: "verdict"; verdict: Reputation; seconds: number } | { kind: "error"; reason: string };
+type Outcome =
+  { kind: "verdict"; verdict: Reputation; seconds: number } | { kind: "error"; reason: string };
 
 async function ask(target: string, options: SafeBrowsingOptions): Promise<Outcome> {
   const endpoint = new URL(options.endpoint);
@@ -195,16 +208,27 @@ async function ask(target: string, options: SafeBrowsingOptions): Promise<Outcom
     }
     body = await res.json();
   } catch (err) {
-    return { kind: "error", reason: controller.signal.aborted ? `no answer within ${timeoutMs} ms` : String(err) };
+    return {
+      kind: "error",
+      reason: controller.signal.aborted ? `no answer within ${timeoutMs} ms` : String(err),
+    };
   } finally {
     clearTimeout(timer);
   }
-  if (typeof body !== "object" || body === null) return { kind: "error", reason: "malformed answer" };
+  if (typeof body !== "object" || body === null)
+    return { kind: "error", reason: "malformed answer" };
   const matches = (body as { matches?: unknown }).matches;
-  if (matches === undefined) return { kind: "verdict", verdict: CLEAN, seconds: CLEAN_CACHE_SECONDS };
+  if (matches === undefined)
+    return { kind: "verdict", verdict: CLEAN, seconds: CLEAN_CACHE_SECONDS };
   if (!Array.isArray(matches)) return { kind: "error", reason: "malformed answer (matches)" };
-  if (matches.length === 0) return { kind: "verdict", verdict: CLEAN, seconds: CLEAN_CACHE_SECONDS };
+  if (matches.length === 0)
+    return { kind: "verdict", verdict: CLEAN, seconds: CLEAN_CACHE_SECONDS };
   const first = matches[0] as ThreatMatch;
-  const threat = typeof first.threatType === "string" ? first.threatType : "THREAT_TYPE_UNSPECIFIED";
-  return { kind: "verdict", verdict: { flagged: true, source: "safe-browsing", threat }, seconds: cacheSeconds(first.cacheDuration) };
+  const threat =
+    typeof first.threatType === "string" ? first.threatType : "THREAT_TYPE_UNSPECIFIED";
+  return {
+    kind: "verdict",
+    verdict: { flagged: true, source: "safe-browsing", threat },
+    seconds: cacheSeconds(first.cacheDuration),
+  };
 }

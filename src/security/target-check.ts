@@ -18,7 +18,12 @@ import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
 import { checkHostDns, type DnsCheckOptions, type DnsVerdict } from "./dns";
 import { ipLiteralBlockReason } from "./ip";
-import { hostPatternMatcher, safeBrowsingLookup, type Reputation, type SafeBrowsingOptions } from "./reputation";
+import {
+  hostPatternMatcher,
+  safeBrowsingLookup,
+  type Reputation,
+  type SafeBrowsingOptions,
+} from "./reputation";
 import { log, type LogLevel } from "../log";
 
 /** What the browser does with a navigation: go on, refuse it (unreachable), refuse it (unsafe). */
@@ -40,7 +45,13 @@ function checksFor(env: Env): Checks {
     checks = {
       allowlist: cfg.targetAllowlist,
       unsafeHost: hostPatternMatcher(cfg.unsafeHostPatterns),
-      safeBrowsing: cfg.safeBrowsingApiKey ? { apiKey: cfg.safeBrowsingApiKey, endpoint: cfg.safeBrowsingEndpoint, kv: env.RENDER_CACHE } : null,
+      safeBrowsing: cfg.safeBrowsingApiKey
+        ? {
+            apiKey: cfg.safeBrowsingApiKey,
+            endpoint: cfg.safeBrowsingEndpoint,
+            kv: env.RENDER_CACHE,
+          }
+        : null,
       dns: cfg.dnsCheck ? { endpoint: cfg.dohEndpoint } : null,
     };
     built.set(cfg, checks);
@@ -58,7 +69,9 @@ function needsDns(url: URL, allowlist: ReadonlySet<string>): boolean {
 const NOT_ASKED: Reputation = { flagged: false };
 
 function dnsFor(url: URL, checks: Checks): Promise<DnsVerdict | null> {
-  return checks.dns && needsDns(url, checks.allowlist) ? checkHostDns(url.hostname, checks.dns) : Promise.resolve(null);
+  return checks.dns && needsDns(url, checks.allowlist)
+    ? checkHostDns(url.hostname, checks.dns)
+    : Promise.resolve(null);
 }
 
 /** Logs with the host only: a URL's query may carry the customer's tokens. */
@@ -110,16 +123,23 @@ function unsafeError(): ApiError {
 }
 
 /** The in-browser check of a document navigation, for the page's interception handler. */
-export function navigationVetter(env: Env): (url: URL, mainFrame: boolean) => Promise<NavigationVerdict> {
+export function navigationVetter(
+  env: Env,
+): (url: URL, mainFrame: boolean) => Promise<NavigationVerdict> {
   const checks = checksFor(env);
   return async (url, mainFrame) => {
     if (checks.unsafeHost(url.hostname) !== null) return "unsafe";
     const [dns, reputation] = await Promise.all([
       dnsFor(url, checks),
-      mainFrame && checks.safeBrowsing ? safeBrowsingLookup(url, checks.safeBrowsing) : Promise.resolve(NOT_ASKED),
+      mainFrame && checks.safeBrowsing
+        ? safeBrowsingLookup(url, checks.safeBrowsing)
+        : Promise.resolve(NOT_ASKED),
     ]);
     if (dns !== null && dns.kind !== "public") {
-      if (dns.kind === "error") logHost("error", "navigation refused: DNS check failed (fail closed)", url, { reason: dns.reason });
+      if (dns.kind === "error")
+        logHost("error", "navigation refused: DNS check failed (fail closed)", url, {
+          reason: dns.reason,
+        });
       return "blocked";
     }
     return reputation.flagged ? "unsafe" : "allow";

@@ -42,8 +42,21 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = {
  * ICANN's private-use `.internal`, and the undelegated TLDs intranets and home routers use.
  */
 const BLOCKED_SUFFIXES: readonly string[] = [
-  "localhost", "local", "internal", "home.arpa", "localdomain", "lan", "home", "corp",
-  "intranet", "private", "test", "invalid", "example", "onion", "alt",
+  "localhost",
+  "local",
+  "internal",
+  "home.arpa",
+  "localdomain",
+  "lan",
+  "home",
+  "corp",
+  "intranet",
+  "private",
+  "test",
+  "invalid",
+  "example",
+  "onion",
+  "alt",
 ];
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
@@ -148,7 +161,11 @@ export function isBlockedAddress(address: string): boolean {
  * response): true when it is blocked and its `ip:port` is not allowlisted. Catches DNS rebinding
  * between our resolver check and Chromium's own lookup. Takes `1.2.3.4`, `::1` or `[::1]`.
  */
-export function isBlockedRemoteAddress(ip: string, port: number, allowlist: ReadonlySet<string>): boolean {
+export function isBlockedRemoteAddress(
+  ip: string,
+  port: number,
+  allowlist: ReadonlySet<string>,
+): boolean {
   const host = ip.includes(":") && !ip.startsWith("[") ? `[${ip}]` : ip;
   if (allowlist.has(`${host}:${port}`)) return false;
   return isBlockedAddress(host);

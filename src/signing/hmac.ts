@@ -28,7 +28,8 @@ export function timingSafeEqualDigests(a: string, b: string): boolean {
   const x = encoder.encode(a);
   const y = encoder.encode(b);
   let diff = x.byteLength ^ y.byteLength;
-  for (let i = 0; i < x.byteLength; i++) diff |= (x[i] ?? 0) ^ (y[i % Math.max(1, y.byteLength)] ?? 0);
+  for (let i = 0; i < x.byteLength; i++)
+    diff |= (x[i] ?? 0) ^ (y[i % Math.max(1, y.byteLength)] ?? 0);
   return diff === 0;
 }
 

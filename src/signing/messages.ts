@@ -15,7 +15,10 @@ export function renderLinkMessage(link: { p: string; uid: string; exp: number })
 }
 
 /** Webhooks: `<x-service-timestamp>.<raw body>`, over the body's exact bytes. */
-export function webhookSigningMessage(timestamp: string | number, body: string | Uint8Array): Uint8Array {
+export function webhookSigningMessage(
+  timestamp: string | number,
+  body: string | Uint8Array,
+): Uint8Array {
   const encoder = new TextEncoder();
   const head = encoder.encode(`${timestamp}.`);
   const raw = typeof body === "string" ? encoder.encode(body) : body;

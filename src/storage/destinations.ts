@@ -16,7 +16,13 @@ import { requireFeature } from "../accounts/policy";
 import { log } from "../log";
 import { checkTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
-import { type BucketFailureReason, type BucketTarget, deleteObject, type PutOptions, putObject } from "./s3";
+import {
+  type BucketFailureReason,
+  type BucketTarget,
+  deleteObject,
+  type PutOptions,
+  putObject,
+} from "./s3";
 import { decryptSecret, encryptSecret } from "./secrets";
 
 const ENDPOINT_MESSAGE = "Must be a public https URL without credentials.";
@@ -24,7 +30,9 @@ const ENDPOINT_MESSAGE = "Must be a public https URL without credentials.";
 /** The endpoint, canonical; 400 INVALID_URL naming `endpoint` when a check refuses it. */
 export async function requireEndpoint(env: Env, raw: string): Promise<URL> {
   const refused = () =>
-    new ApiError("INVALID_URL", "The endpoint must be a public https URL.", { details: [{ path: "endpoint", message: ENDPOINT_MESSAGE }] });
+    new ApiError("INVALID_URL", "The endpoint must be a public https URL.", {
+      details: [{ path: "endpoint", message: ENDPOINT_MESSAGE }],
+    });
   const verdict = checkUrl(raw, "webhook", config(env).targetAllowlist);
   if (!verdict.ok) throw refused();
   const { url } = verdict;
@@ -34,7 +42,9 @@ export async function requireEndpoint(env: Env, raw: string): Promise<URL> {
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === "UNSAFE_URL") {
-      throw new ApiError("UNSAFE_URL", err.message, { details: [{ path: "endpoint", message: "Flagged as unsafe." }] });
+      throw new ApiError("UNSAFE_URL", err.message, {
+        details: [{ path: "endpoint", message: "Flagged as unsafe." }],
+      });
     }
     throw refused();
   }
@@ -42,7 +52,8 @@ export async function requireEndpoint(env: Env, raw: string): Promise<URL> {
 }
 
 const PROBE_MESSAGES: Readonly<Record<BucketFailureReason, string>> = {
-  unreachable: "unreachable: the endpoint did not answer, answered with a server error or a redirect.",
+  unreachable:
+    "unreachable: the endpoint did not answer, answered with a server error or a redirect.",
   access_denied: "access denied: the key may not write and delete objects in this bucket.",
   no_such_bucket: "no such bucket: the bucket does not exist at this endpoint.",
   signature_mismatch: "signature mismatch: the secret access key (or region) is wrong.",
@@ -71,10 +82,18 @@ export async function probeBucket(target: BucketTarget, settings: UploadSettings
   const put = await putObject(target, key, body, putOptions(settings, "text/plain"));
   const done = put.ok ? await deleteObject(target, key) : put;
   if (done.ok) return;
-  log("info", "storage destination probe failed", { bucket: target.bucket, reason: done.reason, status: done.status });
-  throw new ApiError("VALIDATION_ERROR", `The bucket could not be written: ${PROBE_MESSAGES[done.reason]}`, {
-    details: [{ path: "bucket", message: PROBE_MESSAGES[done.reason] }],
+  log("info", "storage destination probe failed", {
+    bucket: target.bucket,
+    reason: done.reason,
+    status: done.status,
   });
+  throw new ApiError(
+    "VALIDATION_ERROR",
+    `The bucket could not be written: ${PROBE_MESSAGES[done.reason]}`,
+    {
+      details: [{ path: "bucket", message: PROBE_MESSAGES[done.reason] }],
+    },
+  );
 }
 
 const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -85,13 +104,28 @@ function newDestinationId(): string {
 }
 
 /** Checks the endpoint, probes the bucket, seals the secret, stores it (at most 10 per account). */
-export async function createDestination(env: Env, auth: AuthContext, req: DestinationRequest): Promise<DestinationView> {
+export async function createDestination(
+  env: Env,
+  auth: AuthContext,
+  req: DestinationRequest,
+): Promise<DestinationView> {
   const endpoint = (await requireEndpoint(env, req.endpoint)).href.replace(/\/+$/, "");
   const { region, bucket, pathStyle, accessKeyId, secretAccessKey } = req;
-  const target: BucketTarget = { endpoint, region, bucket, pathStyle, accessKeyId, secretAccessKey };
+  const target: BucketTarget = {
+    endpoint,
+    region,
+    bucket,
+    pathStyle,
+    accessKeyId,
+    secretAccessKey,
+  };
   const current = await auth.account.listDestinations();
   if (current.length >= LIMITS.destinationsPerAccount) throw limitReached();
-  await probeBucket(target, { prefix: req.prefix ?? null, acl: req.acl ?? null, storageClass: req.storageClass ?? null });
+  await probeBucket(target, {
+    prefix: req.prefix ?? null,
+    acl: req.acl ?? null,
+    storageClass: req.storageClass ?? null,
+  });
   const destinationId = newDestinationId();
   const added = await auth.account.addDestination({
     destinationId,
@@ -112,9 +146,13 @@ export async function createDestination(env: Env, auth: AuthContext, req: Destin
 
 function limitReached(): ApiError {
   const n = LIMITS.destinationsPerAccount;
-  return new ApiError("VALIDATION_ERROR", `An account may hold at most ${n} storage destinations; delete one first.`, {
-    details: [{ path: "destinations", message: `At most ${n} per account.` }],
-  });
+  return new ApiError(
+    "VALIDATION_ERROR",
+    `An account may hold at most ${n} storage destinations; delete one first.`,
+    {
+      details: [{ path: "destinations", message: `At most ${n} per account.` }],
+    },
+  );
 }
 
 /** A destination ready for uploads: the checks re-run on its endpoint, its secret unsealed. */
@@ -123,7 +161,10 @@ export interface OpenDestination {
   target: BucketTarget;
 }
 
-export async function openDestination(env: Env, record: DestinationRecord): Promise<OpenDestination> {
+export async function openDestination(
+  env: Env,
+  record: DestinationRecord,
+): Promise<OpenDestination> {
   await requireEndpoint(env, record.endpoint);
   const secretAccessKey = await decryptSecret(env, record.secretSealed, record.destinationId);
   const { endpoint, region, bucket, pathStyle, accessKeyId } = record;
@@ -153,15 +194,30 @@ const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
 const NAMES = new Set(["jobId", "batchId", "watchId", "date", "time", "host", "ext"]);
 
 /** Longest value each placeholder can take (host names are ≤ 253 characters). */
-const WORST: Readonly<Record<string, number>> = { jobId: 36, batchId: 36, watchId: 36, date: 10, time: 6, host: 253, ext: 4 };
+const WORST: Readonly<Record<string, number>> = {
+  jobId: 36,
+  batchId: 36,
+  watchId: 36,
+  date: 10,
+  time: 6,
+  host: 253,
+  ext: 4,
+};
 
 /** The template's problem, or null: unknown placeholders, or a key that may exceed 1,024 bytes. */
 export function keyTemplateProblem(template: string, prefix: string | null): string | null {
-  const unknown = [...template.matchAll(PLACEHOLDER)].map((m) => m[1] ?? "").filter((n) => !NAMES.has(n));
-  if (unknown.length > 0) return `Unknown placeholder {${unknown[0]}}; use ${[...NAMES].map((n) => `{${n}}`).join(", ")}.`;
-  if (/[{}]/.test(template.replace(PLACEHOLDER, ""))) return "Braces are only allowed around a placeholder.";
-  const longest = byteLength(prefix ?? "") + byteLength(template.replace(PLACEHOLDER, (_, n: string) => "x".repeat(WORST[n] ?? 0)));
-  if (longest > LIMITS.objectKeyBytes) return `The key may exceed ${LIMITS.objectKeyBytes} bytes once expanded.`;
+  const unknown = [...template.matchAll(PLACEHOLDER)]
+    .map((m) => m[1] ?? "")
+    .filter((n) => !NAMES.has(n));
+  if (unknown.length > 0)
+    return `Unknown placeholder {${unknown[0]}}; use ${[...NAMES].map((n) => `{${n}}`).join(", ")}.`;
+  if (/[{}]/.test(template.replace(PLACEHOLDER, "")))
+    return "Braces are only allowed around a placeholder.";
+  const longest =
+    byteLength(prefix ?? "") +
+    byteLength(template.replace(PLACEHOLDER, (_, n: string) => "x".repeat(WORST[n] ?? 0)));
+  if (longest > LIMITS.objectKeyBytes)
+    return `The key may exceed ${LIMITS.objectKeyBytes} bytes once expanded.`;
   return null;
 }
 
@@ -178,7 +234,8 @@ export function expandKey(template: string, prefix: string | null, v: KeyValues)
     ext: v.ext,
   };
   const key = `${prefix ?? ""}${template.replace(PLACEHOLDER, (_, n: string) => values[n] ?? "")}`;
-  if (key.split("/").includes("..") || byteLength(key) > LIMITS.objectKeyBytes) throw new Error("expanded key is not valid");
+  if (key.split("/").includes("..") || byteLength(key) > LIMITS.objectKeyBytes)
+    throw new Error("expanded key is not valid");
   return key;
 }
 
@@ -193,7 +250,11 @@ export interface StorageChoice {
  * (403), the destination exists on this account (404 naming `<path>.destinationId`) and the key
  * template (400 naming `<path>.key`).
  */
-export async function requireStorage(auth: AuthContext, option: StorageOption, path = "storage"): Promise<StorageChoice> {
+export async function requireStorage(
+  auth: AuthContext,
+  option: StorageOption,
+  path = "storage",
+): Promise<StorageChoice> {
   requireFeature(auth, "storageDestinations");
   const record = await auth.account.destinationRecord(option.destinationId);
   if (!record) {

@@ -41,7 +41,13 @@ export function hostedHeaders(contentType: string): Record<string, string> {
 
 export async function storeOutput(
   env: Env,
-  input: { bytes: Uint8Array; contentType: string; ttlSeconds: number; accountId: string; prefix?: string },
+  input: {
+    bytes: Uint8Array;
+    contentType: string;
+    ttlSeconds: number;
+    accountId: string;
+    prefix?: string;
+  },
 ): Promise<StoredOutput> {
   const expires = Math.floor(Date.now() / 1000) + input.ttlSeconds;
   const ext = EXTENSIONS[input.contentType] ?? "bin";
@@ -67,23 +73,34 @@ export function publicOrigin(env: Env, requestUrl: string): string {
   return config(env).publicBaseUrl || new URL(requestUrl).origin;
 }
 
-export async function signedImageUrl(env: Env, origin: string, stored: StoredOutput): Promise<string> {
+export async function signedImageUrl(
+  env: Env,
+  origin: string,
+  stored: StoredOutput,
+): Promise<string> {
   const sig = await imageSignature(env, stored.key, stored.expires);
   return `${origin}/v1/images/${stored.key}?expires=${stored.expires}&sig=${sig}`;
 }
 
-export type ImageAccess = { ok: true; expires: number } | { ok: false; reason: "malformed" | "forbidden" };
+export type ImageAccess =
+  { ok: true; expires: number } | { ok: false; reason: "malformed" | "forbidden" };
 
 const KEY = /^[a-z]{1,16}\/[0-9a-f-]{36}\.[a-z]{2,5}$/;
 
 /** Checks an images-route request's key, `expires` and `sig` (constant-time compare). */
-export async function verifyImageAccess(env: Env, key: string, params: URLSearchParams): Promise<ImageAccess> {
+export async function verifyImageAccess(
+  env: Env,
+  key: string,
+  params: URLSearchParams,
+): Promise<ImageAccess> {
   const expiresAll = params.getAll("expires");
   const sigAll = params.getAll("sig");
   const [expiresRaw] = expiresAll;
   const [sig] = sigAll;
-  if (expiresAll.length !== 1 || sigAll.length !== 1 || !expiresRaw || !sig) return { ok: false, reason: "malformed" };
-  if (!/^\d{1,12}$/.test(expiresRaw) || !/^[0-9a-f]{64}$/.test(sig)) return { ok: false, reason: "malformed" };
+  if (expiresAll.length !== 1 || sigAll.length !== 1 || !expiresRaw || !sig)
+    return { ok: false, reason: "malformed" };
+  if (!/^\d{1,12}$/.test(expiresRaw) || !/^[0-9a-f]{64}$/.test(sig))
+    return { ok: false, reason: "malformed" };
   if (!KEY.test(key)) return { ok: false, reason: "forbidden" };
   const expires = Number(expiresRaw);
   const expected = await imageSignature(env, key, expires);
@@ -102,14 +119,19 @@ export function objectLifetime(object: R2Object, now = Date.now()): number {
  * Deletes objects whose expiry has passed. Bounded per run; the cron calls it hourly.
  * Returns how many were deleted.
  */
-export async function sweepExpired(env: Env, maxObjects: number = TUNING.sweepMaxObjects): Promise<number> {
+export async function sweepExpired(
+  env: Env,
+  maxObjects: number = TUNING.sweepMaxObjects,
+): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   let cursor: string | undefined;
   let seen = 0;
   let deleted = 0;
   do {
     const page = await env.OUTPUTS.list({ cursor, limit: 1000, include: ["customMetadata"] });
-    const expired = page.objects.filter((o) => Number(o.customMetadata?.expires ?? 0) <= now).map((o) => o.key);
+    const expired = page.objects
+      .filter((o) => Number(o.customMetadata?.expires ?? 0) <= now)
+      .map((o) => o.key);
     if (expired.length > 0) await env.OUTPUTS.delete(expired);
     deleted += expired.length;
     seen += page.objects.length;

@@ -26,8 +26,15 @@ export async function readEntry(env: Env, cacheKey: string): Promise<RenderEntry
   return parsed.success ? parsed.data : null;
 }
 
-export function writeEntry(env: Env, cacheKey: string, entry: RenderEntry, ttlSeconds: number): Promise<void> {
-  return env.RENDER_CACHE.put(kvKey(cacheKey), JSON.stringify(entry), { expirationTtl: ttlSeconds });
+export function writeEntry(
+  env: Env,
+  cacheKey: string,
+  entry: RenderEntry,
+  ttlSeconds: number,
+): Promise<void> {
+  return env.RENDER_CACHE.put(kvKey(cacheKey), JSON.stringify(entry), {
+    expirationTtl: ttlSeconds,
+  });
 }
 
 /** The entry's R2 object with its bytes, or null when it is gone or past its expiry. */
@@ -79,14 +86,22 @@ export function edgePut(cacheKey: string, response: Response, expires: number): 
   headers.set("cache-control", `public, max-age=${maxAge}`);
   headers.set(EXPIRES_HEADER, String(expires));
   headers.delete("x-service-cache");
-  return caches.default.put(edgeRequest(cacheKey), new Response(response.body, { status: 200, headers }));
+  return caches.default.put(
+    edgeRequest(cacheKey),
+    new Response(response.body, { status: 200, headers }),
+  );
 }
 
 /**
  * Headers of a served output: the render's, and a public cache lifetime that ends when the
  * cached output or the link expires, whichever comes first.
  */
-export function servedHeaders(base: Headers | Record<string, string>, expires: number, linkExp: number, cache: "hit" | "miss"): Headers {
+export function servedHeaders(
+  base: Headers | Record<string, string>,
+  expires: number,
+  linkExp: number,
+  cache: "hit" | "miss",
+): Headers {
   const headers = new Headers(base);
   const maxAge = Math.max(0, Math.min(expires, linkExp) - Math.floor(Date.now() / 1000));
   headers.set("cache-control", `public, max-age=${maxAge}, s-maxage=${maxAge}`);

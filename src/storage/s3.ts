@@ -17,23 +17,35 @@ export interface BucketTarget {
   secretAccessKey: string;
 }
 
-export type BucketFailureReason = "unreachable" | "access_denied" | "no_such_bucket" | "signature_mismatch" | "rejected";
+export type BucketFailureReason =
+  "unreachable" | "access_denied" | "no_such_bucket" | "signature_mismatch" | "rejected";
 
-export type BucketResult = { ok: true; etag: string | null } | { ok: false; reason: BucketFailureReason; status: number | null };
+export type BucketResult =
+  | { ok: true; etag: string | null }
+  | { ok: false; reason: BucketFailureReason; status: number | null };
 
 /** Each `/`-separated segment percent-encoded (RFC 3986), as S3 canonicalises object keys. */
 export function encodeKey(key: string): string {
   return key
     .split("/")
-    .map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .map((s) =>
+      encodeURIComponent(s).replace(
+        /[!'()*]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      ),
+    )
     .join("/");
 }
 
 /** The object's URL in the customer's bucket (path-style or virtual-host style). */
-export function objectUrl(target: Pick<BucketTarget, "endpoint" | "bucket" | "pathStyle">, key: string): string {
+export function objectUrl(
+  target: Pick<BucketTarget, "endpoint" | "bucket" | "pathStyle">,
+  key: string,
+): string {
   const base = new URL(target.endpoint);
   const path = base.pathname.replace(/\/+$/, "");
-  if (target.pathStyle) return `${base.origin}${path}/${encodeURIComponent(target.bucket)}/${encodeKey(key)}`;
+  if (target.pathStyle)
+    return `${base.origin}${path}/${encodeURIComponent(target.bucket)}/${encodeKey(key)}`;
   return `${base.protocol}//${target.bucket}.${base.host}${path}/${encodeKey(key)}`;
 }
 
@@ -51,7 +63,8 @@ function client(target: BucketTarget): AwsClient {
 export function classify(status: number, code: string | null): BucketFailureReason {
   if (code === "SignatureDoesNotMatch") return "signature_mismatch";
   if (code === "NoSuchBucket") return "no_such_bucket";
-  if (code === "InvalidAccessKeyId" || code === "AccessDenied" || status === 401 || status === 403) return "access_denied";
+  if (code === "InvalidAccessKeyId" || code === "AccessDenied" || status === 401 || status === 403)
+    return "access_denied";
   if (status === 404) return "no_such_bucket";
   if (status >= 300 && status < 400) return "unreachable"; // a redirect we do not follow
   return status >= 500 || status === 429 ? "unreachable" : "rejected";
@@ -64,12 +77,18 @@ async function errorCode(res: Response): Promise<string | null> {
 
 const retryable = (status: number): boolean => status >= 500 || status === 429;
 
-async function send(target: BucketTarget, method: "PUT" | "DELETE", key: string, init: { body?: Uint8Array; headers?: Record<string, string> }): Promise<BucketResult> {
+async function send(
+  target: BucketTarget,
+  method: "PUT" | "DELETE",
+  key: string,
+  init: { body?: Uint8Array; headers?: Record<string, string> },
+): Promise<BucketResult> {
   const aws = client(target);
   const url = objectUrl(target, key);
   let last: BucketResult = { ok: false, reason: "unreachable", status: null };
   for (let attempt = 1; attempt <= TUNING.bucketAttempts; attempt++) {
-    if (attempt > 1) await new Promise((r) => setTimeout(r, TUNING.bucketRetryBaseMs * 2 ** (attempt - 2)));
+    if (attempt > 1)
+      await new Promise((r) => setTimeout(r, TUNING.bucketRetryBaseMs * 2 ** (attempt - 2)));
     try {
       const res = await aws.fetch(url, {
         method,
@@ -97,13 +116,19 @@ export interface PutOptions {
   storageClass?: string;
 }
 
-const hex = (bytes: ArrayBuffer): string => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+const hex = (bytes: ArrayBuffer): string =>
+  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /**
  * PUT one object; `Content-Type`, `Content-Length`, and `x-amz-acl` / storage class when set.
  * The payload's SHA-256 is signed too (`x-amz-content-sha256`), so the bytes cannot be swapped.
  */
-export async function putObject(target: BucketTarget, key: string, bytes: Uint8Array, options: PutOptions): Promise<BucketResult> {
+export async function putObject(
+  target: BucketTarget,
+  key: string,
+  bytes: Uint8Array,
+  options: PutOptions,
+): Promise<BucketResult> {
   const headers: Record<string, string> = {
     "content-type": options.contentType,
     "content-length": String(bytes.byteLength),

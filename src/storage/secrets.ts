@@ -10,11 +10,21 @@ import { config } from "../config";
 const VERSION = "v1";
 
 async function aesKey(env: Env): Promise<CryptoKey> {
-  const material = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(config(env).storageEncryptionKey));
-  return crypto.subtle.importKey("raw", material, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+  const material = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(config(env).storageEncryptionKey),
+  );
+  return crypto.subtle.importKey("raw", material, { name: "AES-GCM" }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
 }
 
-export async function encryptSecret(env: Env, plaintext: string, associatedData: string): Promise<string> {
+export async function encryptSecret(
+  env: Env,
+  plaintext: string,
+  associatedData: string,
+): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(associatedData) },
@@ -25,7 +35,11 @@ export async function encryptSecret(env: Env, plaintext: string, associatedData:
 }
 
 /** The plaintext; throws when the value was not sealed for `associatedData` with this key. */
-export async function decryptSecret(env: Env, sealed: string, associatedData: string): Promise<string> {
+export async function decryptSecret(
+  env: Env,
+  sealed: string,
+  associatedData: string,
+): Promise<string> {
   const [version, ivText, dataText] = sealed.split(".");
   const iv = decodeBase64Url(ivText ?? "");
   const data = decodeBase64Url(dataText ?? "");

@@ -32,7 +32,11 @@ export interface WebhookDeps {
   now: () => number;
 }
 
-const DEFAULT_DEPS: WebhookDeps = { timeoutMs: WEBHOOKS.timeoutMs, random: Math.random, now: Date.now };
+const DEFAULT_DEPS: WebhookDeps = {
+  timeoutMs: WEBHOOKS.timeoutMs,
+  random: Math.random,
+  now: Date.now,
+};
 
 /** Delay before retry `attempt` + 1 (attempt is 1-based): 5, 15, 45 s ± jitter, ≤ 120 s. */
 export function webhookRetryDelay(attempt: number, random: () => number = Math.random): number {
@@ -42,7 +46,11 @@ export function webhookRetryDelay(attempt: number, random: () => number = Math.r
 }
 
 /** Puts deliveries on the `webhooks` queue and marks them queued. */
-export async function enqueueWebhooks(env: Env, accountId: string, deliveryIds: string[]): Promise<void> {
+export async function enqueueWebhooks(
+  env: Env,
+  accountId: string,
+  deliveryIds: string[],
+): Promise<void> {
   if (deliveryIds.length === 0) return;
   const messages: WebhookMessage[] = deliveryIds.map((deliveryId) => ({ accountId, deliveryId }));
   await env.WEBHOOKS.sendBatch(messages.map((body) => ({ body })));
@@ -51,7 +59,13 @@ export async function enqueueWebhooks(env: Env, accountId: string, deliveryIds: 
 
 type Sent = AttemptRecord & { retryable: boolean };
 
-async function send(env: Env, accountId: string, delivery: WebhookDelivery, url: URL, deps: WebhookDeps): Promise<Sent> {
+async function send(
+  env: Env,
+  accountId: string,
+  delivery: WebhookDelivery,
+  url: URL,
+  deps: WebhookDeps,
+): Promise<Sent> {
   const { body } = delivery;
   const timestamp = Math.floor(deps.now() / 1000);
   const signature = await signWebhook(await webhookSecretFor(env, accountId), timestamp, body);
@@ -72,19 +86,26 @@ async function send(env: Env, accountId: string, delivery: WebhookDelivery, url:
       body,
     });
   } catch (err) {
-    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+    const timedOut =
+      err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
     const error = timedOut ? `no answer within ${deps.timeoutMs / 1000} s` : "connection failed";
     return { status: null, error, outcome: "retry", retryable: true };
   }
   await res.body?.cancel().catch(() => {});
   const { status } = res;
-  if (status >= 200 && status < 300) return { status, error: null, outcome: "delivered", retryable: false };
+  if (status >= 200 && status < 300)
+    return { status, error: null, outcome: "delivered", retryable: false };
   if (status >= 500) return { status, error: `HTTP ${status}`, outcome: "retry", retryable: true };
-  const error = status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
+  const error =
+    status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
   return { status, error, outcome: "failed", retryable: false };
 }
 
-export async function handleWebhookBatch(batch: MessageBatch, env: Env, deps: WebhookDeps = DEFAULT_DEPS): Promise<void> {
+export async function handleWebhookBatch(
+  batch: MessageBatch,
+  env: Env,
+  deps: WebhookDeps = DEFAULT_DEPS,
+): Promise<void> {
   await Promise.all(batch.messages.map((message) => handleWebhookMessage(message, env, deps)));
 }
 
@@ -106,11 +127,21 @@ async function handleWebhookMessage(message: Message, env: Env, deps: WebhookDep
     const verdict = await checkWebhookUrl(env, delivery.url);
     const sent: Sent = verdict.ok
       ? await send(env, accountId, delivery, verdict.url, deps)
-      : { status: null, error: "the webhook URL is no longer allowed", outcome: "failed", retryable: false };
+      : {
+          status: null,
+          error: "the webhook URL is no longer allowed",
+          outcome: "failed",
+          retryable: false,
+        };
     const last = message.attempts >= WEBHOOKS.attempts;
     const outcome = sent.outcome === "retry" && last ? "failed" : sent.outcome;
-    await account.recordWebhookAttempt(deliveryId, { status: sent.status, error: sent.error, outcome });
-    if (outcome === "retry") message.retry({ delaySeconds: webhookRetryDelay(message.attempts, deps.random) });
+    await account.recordWebhookAttempt(deliveryId, {
+      status: sent.status,
+      error: sent.error,
+      outcome,
+    });
+    if (outcome === "retry")
+      message.retry({ delaySeconds: webhookRetryDelay(message.attempts, deps.random) });
     else message.ack();
   } catch (err) {
     log("error", "webhooks: delivery error, retrying", { deliveryId, error: String(err) });
@@ -128,7 +159,10 @@ export async function handleWebhookDeadLetters(batch: MessageBatch, env: Env): P
     }
     const { accountId, deliveryId } = parsed.data;
     try {
-      await accountStub(env, accountId).failWebhook(deliveryId, "delivery abandoned after repeated errors");
+      await accountStub(env, accountId).failWebhook(
+        deliveryId,
+        "delivery abandoned after repeated errors",
+      );
       message.ack();
     } catch (err) {
       log("error", "webhooks-dlq: could not record", { deliveryId, error: String(err) });

@@ -6,15 +6,30 @@
 import type { BatchView, JobView } from "../../schemas/responses";
 
 /** `storage {destinationId, bucket, key, url, etag}` when the result went to a storage destination. */
-const storageOf = (job: JobView): { storage?: JobView["storage"] } => (job.storage ? { storage: job.storage } : {});
+const storageOf = (job: JobView): { storage?: JobView["storage"] } =>
+  job.storage ? { storage: job.storage } : {};
 
 export type WebhookEvent = "job.completed" | "job.failed" | "batch.completed";
 
 /** `job.completed {jobId, status, resultUrl, metadata, completedAt}` or `job.failed {…, error}`. */
 export function jobEvent(event: WebhookEvent, job: JobView): Record<string, unknown> {
   return event === "job.completed"
-    ? { event, jobId: job.jobId, status: job.status, resultUrl: job.resultUrl, ...storageOf(job), metadata: job.metadata, completedAt: job.completedAt }
-    : { event, jobId: job.jobId, status: job.status, error: job.error, completedAt: job.completedAt };
+    ? {
+        event,
+        jobId: job.jobId,
+        status: job.status,
+        resultUrl: job.resultUrl,
+        ...storageOf(job),
+        metadata: job.metadata,
+        completedAt: job.completedAt,
+      }
+    : {
+        event,
+        jobId: job.jobId,
+        status: job.status,
+        error: job.error,
+        completedAt: job.completedAt,
+      };
 }
 
 /** `batch.completed`: the counts, the outcome and every job (no per-job events for batches). */

@@ -6,6 +6,10 @@ import { hmacHex } from "../signing/hmac";
 import { webhookSigningMessage } from "../signing/messages";
 
 /** Hex HMAC-SHA256 of `<timestamp>.<raw body>` under the account's signing secret. */
-export function signWebhook(secret: string, timestamp: number | string, body: string | Uint8Array): Promise<string> {
+export function signWebhook(
+  secret: string,
+  timestamp: number | string,
+  body: string | Uint8Array,
+): Promise<string> {
   return hmacHex(secret, webhookSigningMessage(timestamp, body));
 }

@@ -19,13 +19,18 @@ export async function checkWebhookUrl(env: Env, raw: string): Promise<WebhookUrl
   const { url } = verdict;
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const literal = ipLiteralBlockReason(url.hostname) !== undefined;
-  if (!cfg.dnsCheck || literal || cfg.targetAllowlist.has(`${url.hostname}:${port}`)) return verdict;
+  if (!cfg.dnsCheck || literal || cfg.targetAllowlist.has(`${url.hostname}:${port}`))
+    return verdict;
   const dns = await checkHostDns(url.hostname, { endpoint: cfg.dohEndpoint });
   return dns.kind === "public" ? verdict : { ok: false, reason: `DNS: ${dns.kind}` };
 }
 
 /** The canonical webhook URL, or 400 INVALID_WEBHOOK_URL naming `path`. */
-export async function requireWebhookUrl(env: Env, raw: string, path = "webhookUrl"): Promise<string> {
+export async function requireWebhookUrl(
+  env: Env,
+  raw: string,
+  path = "webhookUrl",
+): Promise<string> {
   const verdict = await checkWebhookUrl(env, raw);
   if (verdict.ok) return verdict.url.href;
   throw new ApiError("INVALID_WEBHOOK_URL", "The webhookUrl must be a public https URL.", {

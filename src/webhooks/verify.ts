@@ -29,7 +29,10 @@ export interface VerifyWebhookInput {
 
 export type VerifyWebhookResult =
   | { ok: true; timestamp: number }
-  | { ok: false; reason: "missing_header" | "malformed_timestamp" | "stale_timestamp" | "bad_signature" };
+  | {
+      ok: false;
+      reason: "missing_header" | "malformed_timestamp" | "stale_timestamp" | "bad_signature";
+    };
 
 export async function verifyWebhook(input: VerifyWebhookInput): Promise<VerifyWebhookResult> {
   const { signature, timestamp } = input;
@@ -37,7 +40,10 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<VerifyWe
   if (!/^[0-9]{1,12}$/.test(timestamp)) return { ok: false, reason: "malformed_timestamp" };
   const seconds = Number(timestamp);
   const now = Math.floor((input.now ?? Date.now()) / 1000);
-  if (Math.abs(now - seconds) > (input.toleranceSeconds ?? WEBHOOKS.replayWindowSeconds)) return { ok: false, reason: "stale_timestamp" };
+  if (Math.abs(now - seconds) > (input.toleranceSeconds ?? WEBHOOKS.replayWindowSeconds))
+    return { ok: false, reason: "stale_timestamp" };
   const expected = await signWebhook(input.secret, timestamp, input.body);
-  return timingSafeEqualDigests(signature.trim().toLowerCase(), expected) ? { ok: true, timestamp: seconds } : { ok: false, reason: "bad_signature" };
+  return timingSafeEqualDigests(signature.trim().toLowerCase(), expected)
+    ? { ok: true, timestamp: seconds }
+    : { ok: false, reason: "bad_signature" };
 }

@@ -18,7 +18,13 @@ describe("capture over HTTP against wrangler dev", () => {
     const res = await fetch(`${service.base}/v1/screenshot`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ url: `${FIXTURE_ORIGIN}/boxes.html?run=e2e`, width: 400, height: 300, deviceScaleFactor: 1, waitUntil: "load" }),
+      body: JSON.stringify({
+        url: `${FIXTURE_ORIGIN}/boxes.html?run=e2e`,
+        width: 400,
+        height: 300,
+        deviceScaleFactor: 1,
+        waitUntil: "load",
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-screenshot-width")).toBe("400");
@@ -31,7 +37,9 @@ describe("capture over HTTP against wrangler dev", () => {
 
   it("GET /v1/screenshot with ?key= works as an <img> source would use it", async () => {
     const url = encodeURIComponent(`${FIXTURE_ORIGIN}/boxes.html?run=e2e-get`);
-    const res = await fetch(`${service.base}/v1/screenshot?url=${url}&width=320&height=240&format=jpeg&key=${key}`);
+    const res = await fetch(
+      `${service.base}/v1/screenshot?url=${url}&width=320&height=240&format=jpeg&key=${key}`,
+    );
     expect(res.status).toBe(200);
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect(sniff(bytes)).toBe("jpeg");
@@ -45,7 +53,11 @@ describe("capture over HTTP against wrangler dev", () => {
       body: JSON.stringify({ url: "http://169.254.169.254/latest/meta-data/" }),
     });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { success: boolean; error: { code: string }; meta: { requestId: string } };
+    const body = (await res.json()) as {
+      success: boolean;
+      error: { code: string };
+      meta: { requestId: string };
+    };
     expect(body.success).toBe(false);
     expect(body.error.code).toBe("INVALID_URL");
     expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));

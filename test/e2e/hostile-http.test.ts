@@ -18,7 +18,11 @@ const CAP = 6 * 1024 * 1024;
 const BLOCKED_BODY = '{"url":"http://10.0.0.1/"}';
 
 /** Status line and parsed JSON body of a raw HTTP/1.1 reply. */
-function parseReply(reply: string): { status: number; json: { error?: { code: string } } | null; text: string } {
+function parseReply(reply: string): {
+  status: number;
+  json: { error?: { code: string } } | null;
+  text: string;
+} {
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0);
   const text = reply.slice(reply.indexOf("\r\n\r\n") + 4);
   let json = null;
@@ -47,10 +51,16 @@ afterAll(async () => {
 
 /** Request head for POST /v1/screenshot/json with the extra header lines given. */
 const head = (extra: string, auth = `Authorization: Bearer ${apiKey}\r\n`) =>
-  Buffer.from(`POST /v1/screenshot/json HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nConnection: close\r\n${extra}\r\n`);
+  Buffer.from(
+    `POST /v1/screenshot/json HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nConnection: close\r\n${extra}\r\n`,
+  );
 
 /** Unexpected errors the worker logged (onError's INTERNAL_ERROR path) since `mark`. */
-const workerErrors = (mark: number) => output().slice(mark).split("\n").filter((l) => l.includes('"level":"error"'));
+const workerErrors = (mark: number) =>
+  output()
+    .slice(mark)
+    .split("\n")
+    .filter((l) => l.includes('"level":"error"'));
 
 /**
  * Streams a body in 64 KB pieces (chunked, or raw after a Content-Length head) until the server
@@ -71,9 +81,15 @@ async function stream(headExtra: string, chunked: boolean, pauseMs: number) {
   socket.on("close", () => (closed = true));
   socket.write(head(headExtra));
   const piece = Buffer.alloc(64 * 1024, 0x20);
-  const framed = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")]) : piece;
+  const framed = chunked
+    ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")])
+    : piece;
   while (sentWhenAnswered < 0 && !closed && sent < 64 * 1024 * 1024) {
-    if (!socket.write(framed)) await new Promise((r) => { socket.once("drain", r); setTimeout(r, 200); });
+    if (!socket.write(framed))
+      await new Promise((r) => {
+        socket.once("drain", r);
+        setTimeout(r, 200);
+      });
     sent += piece.length;
     if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
   }
@@ -93,7 +109,11 @@ describe("1. bodies over the cap on a real socket", () => {
   });
 
   it("a flood is cut off soon after the cap (answer or close), never read to the end", async () => {
-    const { reply, sent, sentWhenAnswered, closed } = await stream("Transfer-Encoding: chunked\r\n", true, 0);
+    const { reply, sent, sentWhenAnswered, closed } = await stream(
+      "Transfer-Encoding: chunked\r\n",
+      true,
+      0,
+    );
     expect(closed || sentWhenAnswered >= 0).toBe(true);
     expect(sent).toBeLessThan(24 * 1024 * 1024);
     if (reply) expect(parseReply(reply).status).toBe(413);
@@ -103,24 +123,46 @@ describe("1. bodies over the cap on a real socket", () => {
 describe("2. Content-Length that lies: capped by the bytes actually read", () => {
   it("a Content-Length over the cap is refused at once, before any body byte is sent", async () => {
     const started = Date.now();
-    const reply = parseReply(await rawHttp(port, head(`Content-Length: ${CAP + 1}\r\n`), { keepOpen: true, timeoutMs: 3000 }));
+    const reply = parseReply(
+      await rawHttp(port, head(`Content-Length: ${CAP + 1}\r\n`), {
+        keepOpen: true,
+        timeoutMs: 3000,
+      }),
+    );
     expect([reply.status, reply.json?.error?.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it("a truthful Content-Length over the cap: 413 before the whole body is sent", async () => {
-    const { reply, sentWhenAnswered } = await stream(`Content-Length: ${CAP + 4 * 1024 * 1024}\r\n`, false, 5);
+    const { reply, sentWhenAnswered } = await stream(
+      `Content-Length: ${CAP + 4 * 1024 * 1024}\r\n`,
+      false,
+      5,
+    );
     expect(parseReply(reply).status).toBe(413);
     expect(sentWhenAnswered).toBeLessThan(CAP + 2 * 1024 * 1024);
   });
 
   it("Content-Length smaller than the body: only the declared bytes are the body", async () => {
     // 10 bytes of the object: truncated JSON.
-    let reply = parseReply(await rawHttp(port, Buffer.concat([head("Content-Length: 10\r\n"), Buffer.from(BLOCKED_BODY)])));
+    let reply = parseReply(
+      await rawHttp(
+        port,
+        Buffer.concat([head("Content-Length: 10\r\n"), Buffer.from(BLOCKED_BODY)]),
+      ),
+    );
     expect([reply.status, reply.json?.error?.code]).toEqual([400, "INVALID_JSON"]);
     // Exactly the first object: it is what gets validated; the bytes after it are not a body.
     const trailing = '{"url":"https://example.com/"}';
-    reply = parseReply(await rawHttp(port, Buffer.concat([head(`Content-Length: ${BLOCKED_BODY.length}\r\n`), Buffer.from(BLOCKED_BODY + trailing)])));
+    reply = parseReply(
+      await rawHttp(
+        port,
+        Buffer.concat([
+          head(`Content-Length: ${BLOCKED_BODY.length}\r\n`),
+          Buffer.from(BLOCKED_BODY + trailing),
+        ]),
+      ),
+    );
     expect([reply.status, reply.json?.error?.code]).toEqual([400, "INVALID_URL"]);
   });
 
@@ -131,10 +173,16 @@ describe("2. Content-Length that lies: capped by the bytes actually read", () =>
       ["Transfer-Encoding: chunked\r\n", `100\r\n${BLOCKED_BODY}`],
       ["Transfer-Encoding: chunked\r\n", `zz\r\n${BLOCKED_BODY}\r\n0\r\n\r\n`],
     ] as const) {
-      const reply = parseReply(await rawHttp(port, Buffer.concat([head(extra), Buffer.from(body)])));
+      const reply = parseReply(
+        await rawHttp(port, Buffer.concat([head(extra), Buffer.from(body)])),
+      );
       const fromWorker = reply.json !== null;
-      if (fromWorker) expect([reply.status, reply.json?.error?.code], reply.text).toEqual([400, "INVALID_JSON"]);
-      else expect(reply.text, "only the dev proxy may answer otherwise").toMatch(/Network connection lost/);
+      if (fromWorker)
+        expect([reply.status, reply.json?.error?.code], reply.text).toEqual([400, "INVALID_JSON"]);
+      else
+        expect(reply.text, "only the dev proxy may answer otherwise").toMatch(
+          /Network connection lost/,
+        );
     }
     await new Promise((r) => setTimeout(r, 300)); // let the log catch up
     expect(workerErrors(mark)).toEqual([]);
@@ -142,17 +190,38 @@ describe("2. Content-Length that lies: capped by the bytes actually read", () =>
 
   it("malformed Content-Length values are refused before the worker, with a 4xx", async () => {
     for (const value of ["abc", "-1", "26, 26", "1e3", "99999999999999999999", " "]) {
-      const reply = parseReply(await rawHttp(port, Buffer.concat([head(`Content-Length: ${value}\r\n`), Buffer.from(BLOCKED_BODY)])));
+      const reply = parseReply(
+        await rawHttp(
+          port,
+          Buffer.concat([head(`Content-Length: ${value}\r\n`), Buffer.from(BLOCKED_BODY)]),
+        ),
+      );
       expect(reply.status, value).toBeGreaterThanOrEqual(400);
       expect(reply.status, value).toBeLessThan(500);
     }
-    const dup = parseReply(await rawHttp(port, Buffer.concat([head("Content-Length: 26\r\nContent-Length: 10\r\n"), Buffer.from(BLOCKED_BODY)])));
+    const dup = parseReply(
+      await rawHttp(
+        port,
+        Buffer.concat([
+          head("Content-Length: 26\r\nContent-Length: 10\r\n"),
+          Buffer.from(BLOCKED_BODY),
+        ]),
+      ),
+    );
     expect(dup.status).toBe(400);
   });
 
   it("Content-Length beside Transfer-Encoding: chunked — the chunked body is the one validated", async () => {
     const chunked = `${BLOCKED_BODY.length.toString(16)}\r\n${BLOCKED_BODY}\r\n0\r\n\r\n`;
-    const reply = parseReply(await rawHttp(port, Buffer.concat([head("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n"), Buffer.from(chunked)])));
+    const reply = parseReply(
+      await rawHttp(
+        port,
+        Buffer.concat([
+          head("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n"),
+          Buffer.from(chunked),
+        ]),
+      ),
+    );
     expect([reply.status, reply.json?.error?.code]).toEqual([400, "INVALID_URL"]);
   });
 });
@@ -163,7 +232,9 @@ describe("15, 21. raw header bytes and repeated credentials", () => {
       const bytes = Buffer.concat([
         Buffer.from(`POST /v1/screenshot/json HTTP/1.1\r\nHost: 127.0.0.1\r\n${name}`),
         Buffer.from("€ü漢字\u0085", "utf8"),
-        Buffer.from('\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 7\r\n\r\n{"url":'),
+        Buffer.from(
+          '\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 7\r\n\r\n{"url":',
+        ),
       ]);
       const reply = parseReply(await rawHttp(port, bytes));
       expect([reply.status, reply.json?.error?.code]).toEqual([401, "INVALID_API_KEY"]);
@@ -172,7 +243,15 @@ describe("15, 21. raw header bytes and repeated credentials", () => {
 
   it("Authorization sent twice (even with the same valid key): 401 INVALID_API_KEY, not either one", async () => {
     const auth = `Authorization: Bearer ${apiKey}\r\nAuthorization: Bearer ${apiKey}\r\n`;
-    const reply = parseReply(await rawHttp(port, Buffer.concat([head(`Content-Length: ${BLOCKED_BODY.length}\r\n`, auth), Buffer.from(BLOCKED_BODY)])));
+    const reply = parseReply(
+      await rawHttp(
+        port,
+        Buffer.concat([
+          head(`Content-Length: ${BLOCKED_BODY.length}\r\n`, auth),
+          Buffer.from(BLOCKED_BODY),
+        ]),
+      ),
+    );
     expect([reply.status, reply.json?.error?.code]).toEqual([401, "INVALID_API_KEY"]);
   });
 });

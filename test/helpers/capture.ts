@@ -31,7 +31,9 @@ export class Capturer {
   }
 
   /** POST /v1/screenshot/json and parse the envelope. */
-  async json<T = Record<string, unknown>>(body: Record<string, unknown>): Promise<{ res: Response; body: Envelope<T> }> {
+  async json<T = Record<string, unknown>>(
+    body: Record<string, unknown>,
+  ): Promise<{ res: Response; body: Envelope<T> }> {
     const res = await postJson("/v1/screenshot/json", body, this.auth);
     return { res, body: await envelope<T>(res) };
   }

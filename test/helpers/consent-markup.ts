@@ -13,7 +13,8 @@ interface Compound {
 
 function compoundsOf(selector: string): Compound[] {
   const [tokens] = parse(selector);
-  if (!tokens || parse(selector).length !== 1) throw new Error(`one selector expected: ${selector}`);
+  if (!tokens || parse(selector).length !== 1)
+    throw new Error(`one selector expected: ${selector}`);
   const out: Compound[] = [{ tag: "div", attrs: new Map() }];
   for (const token of tokens) add(out, token, selector);
   return out;
@@ -29,8 +30,17 @@ function add(out: Compound[], token: Selector, selector: string): void {
     // `:not(html)` and the like: a div already satisfies them.
   } else if (token.type === "attribute") {
     // The `i` flag: use another case than the selector's, to prove it matches anyway.
-    const v = token.ignoreCase === true ? token.value.charAt(0).toUpperCase() + token.value.slice(1) : token.value;
-    const value = { equals: v, element: v, start: `${v}4711`, any: `Our ${v} settings`, exists: "" }[token.action as string];
+    const v =
+      token.ignoreCase === true
+        ? token.value.charAt(0).toUpperCase() + token.value.slice(1)
+        : token.value;
+    const value = {
+      equals: v,
+      element: v,
+      start: `${v}4711`,
+      any: `Our ${v} settings`,
+      exists: "",
+    }[token.action as string];
     if (value === undefined) throw new Error(`unsupported attribute test in ${selector}`);
     current.attrs.set(token.name, [...(current.attrs.get(token.name) ?? []), value]);
   } else {
@@ -46,9 +56,17 @@ export function elementFor(selector: string, style: string): string {
   let html = "";
   compounds.forEach((c, i) => {
     const innermost = i === compounds.length - 1;
-    const attrs = [...c.attrs].map(([name, values]) => ` ${name}="${escapeAttr(values.join(" "))}"`).join("");
+    const attrs = [...c.attrs]
+      .map(([name, values]) => ` ${name}="${escapeAttr(values.join(" "))}"`)
+      .join("");
     const open = c.tag === "dialog" ? " open" : "";
     html += `<${c.tag}${attrs}${open}${innermost ? ` style="${style}"` : ""}>`;
   });
-  return html + [...compounds].reverse().map((c) => `</${c.tag}>`).join("");
+  return (
+    html +
+    [...compounds]
+      .reverse()
+      .map((c) => `</${c.tag}>`)
+      .join("")
+  );
 }

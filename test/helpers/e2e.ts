@@ -17,7 +17,11 @@ export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -35,8 +39,16 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
   const dir = mkdtempSync(join(tmpdir(), "edgeshot-e2e-"));
   const vars = { ...TEST_SECRETS, TARGET_ALLOWLIST: new URL(FIXTURE_ORIGIN).host, ...extraVars };
   const args = [
-    "dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector),
-    "--persist-to", join(dir, "state"), "--show-interactive-dev-session=false",
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(inspector),
+    "--persist-to",
+    join(dir, "state"),
+    "--show-interactive-dev-session=false",
     ...Object.entries(vars).flatMap(([k, v]) => (v ? ["--var", `${k}:${v}`] : [])),
   ];
   const child = spawn(join(BIN, "wrangler"), args, {
@@ -60,7 +72,10 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
   };
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
@@ -72,10 +87,16 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
 }
 
 /** Creates an account through the admin API of a started service. */
-export async function createAccount(base: string, plan: string): Promise<{ accountId: string; apiKey: string }> {
+export async function createAccount(
+  base: string,
+  plan: string,
+): Promise<{ accountId: string; apiKey: string }> {
   const res = await fetch(`${base}/admin/accounts`, {
     method: "POST",
-    headers: { authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}`,
+      "content-type": "application/json",
+    },
     body: JSON.stringify({ plan }),
   });
   const body = (await res.json()) as { data: { accountId: string; apiKey: string } };
@@ -83,10 +104,16 @@ export async function createAccount(base: string, plan: string): Promise<{ accou
 }
 
 /** Sends raw bytes (then half-closes unless `keepOpen`) and returns what the server answers. */
-export function rawHttp(port: number, bytes: Buffer, { keepOpen = false, timeoutMs = 5000 } = {}): Promise<string> {
+export function rawHttp(
+  port: number,
+  bytes: Buffer,
+  { keepOpen = false, timeoutMs = 5000 } = {},
+): Promise<string> {
   return new Promise((resolve) => {
     let reply = "";
-    const socket = connect(port, "127.0.0.1", () => (keepOpen ? socket.write(bytes) : socket.end(bytes)));
+    const socket = connect(port, "127.0.0.1", () =>
+      keepOpen ? socket.write(bytes) : socket.end(bytes),
+    );
     const timer = setTimeout(() => {
       socket.destroy();
       resolve(`${reply}<timeout>`);

@@ -11,7 +11,11 @@ export function call(path: string, init: RequestInit = {}): Promise<Response> {
   return exports.default.fetch(new Request(`${BASE}${path}`, init));
 }
 
-export function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function postJson(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return call(path, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
@@ -23,7 +27,11 @@ export interface Envelope<T = Record<string, unknown>> {
   success: boolean;
   data?: T;
   error?: { code: string; message: string; details?: Array<{ path: string; message: string }> };
-  meta: { requestId: string; timestamp: string; usage?: { credits: number; remaining: number | null } };
+  meta: {
+    requestId: string;
+    timestamp: string;
+    usage?: { credits: number; remaining: number | null };
+  };
 }
 
 export async function envelope<T = Record<string, unknown>>(res: Response): Promise<Envelope<T>> {

@@ -1,5 +1,10 @@
 /** Async jobs in tests: polling job/batch records, waiting for webhook deliveries, fixture scripts. */
-import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  type QueueResult,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { AuthContext } from "../../src/accounts/auth";
 import type { BatchView, JobView } from "../../schemas/responses";
@@ -7,17 +12,26 @@ import { PLANS, type PlanId } from "../../src/accounts/plans";
 import { accountDo } from "./account-do";
 import { call, envelope, FIXTURES, fixtureLog, type LoggedRequest } from "./http";
 
-export async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 45_000, intervalMs = 200): Promise<T> {
+export async function poll<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 45_000,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`poll timed out; last value: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`poll timed out; last value: ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
-export async function getJob(auth: Record<string, string>, jobId: string): Promise<{ status: number; job?: JobView }> {
+export async function getJob(
+  auth: Record<string, string>,
+  jobId: string,
+): Promise<{ status: number; job?: JobView }> {
   const res = await call(`/v1/jobs/${jobId}`, { headers: auth });
   const body = await envelope<JobView>(res);
   return { status: res.status, job: body.data };
@@ -27,16 +41,36 @@ const finished = (s: string | undefined) => s === "completed" || s === "failed";
 
 /** Polls the DO directly (no rate limit) until the job finished. */
 export function waitForJob(accountId: string, jobId: string, timeoutMs?: number): Promise<JobView> {
-  return poll(async () => accountDo(accountId).getJob(jobId), (j) => finished(j?.status), timeoutMs) as Promise<JobView>;
+  return poll(
+    async () => accountDo(accountId).getJob(jobId),
+    (j) => finished(j?.status),
+    timeoutMs,
+  ) as Promise<JobView>;
 }
 
-export function waitForBatch(accountId: string, batchId: string, timeoutMs?: number): Promise<BatchView> {
-  return poll(async () => accountDo(accountId).getBatch(batchId), (b) => b?.status === "completed", timeoutMs) as Promise<BatchView>;
+export function waitForBatch(
+  accountId: string,
+  batchId: string,
+  timeoutMs?: number,
+): Promise<BatchView> {
+  return poll(
+    async () => accountDo(accountId).getBatch(batchId),
+    (b) => b?.status === "completed",
+    timeoutMs,
+  ) as Promise<BatchView>;
 }
 
 /** Webhook deliveries the fixture receiver logged for `run`, once there are at least `count`. */
-export function waitForWebhooks(run: string, count = 1, timeoutMs?: number): Promise<LoggedRequest[]> {
-  return poll(async () => (await fixtureLog(run)).filter((r) => r.path === "/webhook"), (l) => l.length >= count, timeoutMs);
+export function waitForWebhooks(
+  run: string,
+  count = 1,
+  timeoutMs?: number,
+): Promise<LoggedRequest[]> {
+  return poll(
+    async () => (await fixtureLog(run)).filter((r) => r.path === "/webhook"),
+    (l) => l.length >= count,
+    timeoutMs,
+  );
 }
 
 export function webhookUrl(run: string): string {
@@ -45,7 +79,10 @@ export function webhookUrl(run: string): string {
 
 /** Makes the fixture receiver answer `statuses` in order for `run` (0 = never answer), then 200. */
 export async function scriptWebhook(run: string, statuses: number[]): Promise<void> {
-  const res = await fetch(`${FIXTURES}/__script`, { method: "POST", body: JSON.stringify({ run, statuses }) });
+  const res = await fetch(`${FIXTURES}/__script`, {
+    method: "POST",
+    body: JSON.stringify({ run, statuses }),
+  });
   if (!res.ok) throw new Error(`script: ${res.status}`);
 }
 
@@ -81,5 +118,8 @@ export async function deliver(
   const ctx = createExecutionContext();
   await handler(batch, env);
   const result = await getQueueResult(batch, ctx);
-  return { ...result, retryMessages: result.retryMessages.map((m) => ({ ...m, delaySeconds: delays.get(m.msgId) })) };
+  return {
+    ...result,
+    retryMessages: result.retryMessages.map((m) => ({ ...m, delaySeconds: delays.get(m.msgId) })),
+  };
 }

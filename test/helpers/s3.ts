@@ -13,7 +13,13 @@ export interface KeyPair {
 }
 
 /** s3rver's built-in key pair: the tests' own reads. */
-const aws = new AwsClient({ accessKeyId: "S3RVER", secretAccessKey: "S3RVER", service: "s3", region: "us-east-1", retries: 0 });
+const aws = new AwsClient({
+  accessKeyId: "S3RVER",
+  secretAccessKey: "S3RVER",
+  service: "s3",
+  region: "us-east-1",
+  retries: 0,
+});
 
 /** A fresh key pair on the test server, with a distinctive secret (`sk-…`). */
 export async function newKeyPair(): Promise<KeyPair> {
@@ -28,7 +34,10 @@ export async function rotateKey(accessKeyId: string): Promise<void> {
   await res.body?.cancel();
 }
 
-export function destinationBody(key: KeyPair, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function destinationBody(
+  key: KeyPair,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     name: "test bucket",
     endpoint: S3_ORIGIN,
@@ -40,25 +49,39 @@ export function destinationBody(key: KeyPair, overrides: Record<string, unknown>
   };
 }
 
-export async function createDestination(headers: Record<string, string>, key: KeyPair, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function createDestination(
+  headers: Record<string, string>,
+  key: KeyPair,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   const res = await postJson("/v1/storage/destinations", destinationBody(key, overrides), headers);
   const body = (await res.json()) as { data?: { destinationId: string } };
-  if (res.status !== 201 || !body.data) throw new Error(`createDestination: ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 201 || !body.data)
+    throw new Error(`createDestination: ${res.status} ${JSON.stringify(body)}`);
   return body.data.destinationId;
 }
 
 /** The object as s3rver stores it (signed GET), or null when absent. */
-export async function readObject(bucket: string, key: string): Promise<{ bytes: Uint8Array; contentType: string | null; headers: Headers } | null> {
+export async function readObject(
+  bucket: string,
+  key: string,
+): Promise<{ bytes: Uint8Array; contentType: string | null; headers: Headers } | null> {
   const url = `${S3_ORIGIN}/${bucket}/${key.split("/").map(encodeURIComponent).join("/")}`;
   const res = await aws.fetch(url);
   if (res.status === 404) return null;
   if (!res.ok) throw new Error(`readObject: ${res.status}`);
-  return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get("content-type"), headers: res.headers };
+  return {
+    bytes: new Uint8Array(await res.arrayBuffer()),
+    contentType: res.headers.get("content-type"),
+    headers: res.headers,
+  };
 }
 
 /** Keys in `bucket` under `prefix`. */
 export async function listKeys(bucket: string, prefix: string): Promise<string[]> {
-  const res = await aws.fetch(`${S3_ORIGIN}/${bucket}?list-type=2&prefix=${encodeURIComponent(prefix)}`);
+  const res = await aws.fetch(
+    `${S3_ORIGIN}/${bucket}?list-type=2&prefix=${encodeURIComponent(prefix)}`,
+  );
   const text = await res.text();
   return [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1] ?? "");
 }

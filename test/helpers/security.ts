@@ -36,7 +36,10 @@ export function describeHit(r: LoggedRequest): string {
   const bits = [
     `${r.method} ${r.path}`,
     r.query.v ? `v=${r.query.v}` : "",
-    Object.entries(r.query).filter(([k]) => k !== "run" && k !== "v").map(([k, v]) => `${k}=${v}`).join("&"),
+    Object.entries(r.query)
+      .filter(([k]) => k !== "run" && k !== "v")
+      .map(([k, v]) => `${k}=${v}`)
+      .join("&"),
     h["sec-purpose"] ? `sec-purpose: ${h["sec-purpose"]}` : "",
     h.upgrade ? `upgrade: ${h.upgrade}` : "",
     h["sec-fetch-dest"] ? `dest: ${h["sec-fetch-dest"]}` : "",
@@ -55,7 +58,10 @@ export async function expectCanaryUntouched(run: string, label = "", wait = 400)
 /** Asserts the raw canary saw nothing since `since`. */
 export async function expectRawUntouched(raw: RawOffset, since: number, label = ""): Promise<void> {
   const events = await rawEvents(raw, since);
-  expect(events.map((e) => `${e.kind} ${e.head}`), `raw canary reached ${label}`).toEqual([]);
+  expect(
+    events.map((e) => `${e.kind} ${e.head}`),
+    `raw canary reached ${label}`,
+  ).toEqual([]);
 }
 
 /** Pixels of the canary's magenta in a PNG/JPEG output (every pixel is looked at). */

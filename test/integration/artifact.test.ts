@@ -17,7 +17,17 @@ import { failures } from "../../src/capture/failures";
 import { accountDo } from "../helpers/account-do";
 import { createAccount, describeAuthCases } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";
-import { BASE, call, canaryLog, CANARY, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
+import {
+  BASE,
+  call,
+  canaryLog,
+  CANARY,
+  envelope,
+  FIXTURES,
+  fixtureLog,
+  postJson,
+  runId,
+} from "../helpers/http";
 import { decodeImage, type Decoded, type Rgb } from "../helpers/images";
 
 const ACCENT: Rgb = [10, 124, 255];
@@ -35,7 +45,12 @@ interface ArtifactBody {
 
 async function artifact(cap: Capturer, body: Record<string, unknown>) {
   const { res, bytes } = await cap.post(body, "/v1/artifact");
-  return { res, body: JSON.parse(new TextDecoder().decode(bytes)) as Awaited<ReturnType<typeof envelope<ArtifactBody>>> };
+  return {
+    res,
+    body: JSON.parse(new TextDecoder().decode(bytes)) as Awaited<
+      ReturnType<typeof envelope<ArtifactBody>>
+    >,
+  };
 }
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
@@ -44,7 +59,8 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-const near = (a: Rgb, b: Rgb, tolerance = 6) => a.every((v, i) => Math.abs(v - (b[i] ?? 0)) <= tolerance);
+const near = (a: Rgb, b: Rgb, tolerance = 6) =>
+  a.every((v, i) => Math.abs(v - (b[i] ?? 0)) <= tolerance);
 
 describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
   let cap: Capturer;
@@ -89,7 +105,8 @@ describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
   });
 
   it("answers signed URLs for both outputs and the share page, expiring after 86400 s, for 2 credits", () => {
-    for (const url of [data.pdfUrl, data.pngUrl, data.shareUrl]) expect(url?.startsWith(`${BASE}/v1/images/a/`)).toBe(true);
+    for (const url of [data.pdfUrl, data.pngUrl, data.shareUrl])
+      expect(url?.startsWith(`${BASE}/v1/images/a/`)).toBe(true);
     const lifetime = (Date.parse(data.expiresAt) - Date.now()) / 1000;
     expect(lifetime).toBeGreaterThan(86_300);
     expect(lifetime).toBeLessThanOrEqual(86_400);
@@ -122,10 +139,13 @@ describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
     const { info } = (await doc.getMetadata()) as { info: { Title?: string } };
     expect(info.Title).toBe("Quarterly report");
     const outline = (await doc.getOutline()) ?? [];
-    const titles = JSON.stringify(outline.map(function flat(o: { title: string; items: unknown[] }): unknown {
-      return [o.title, ...(o.items as Array<{ title: string; items: unknown[] }>).map(flat)];
-    }));
-    for (const heading of ["Quarterly report", "Details", "Appendix"]) expect(titles).toContain(heading);
+    const titles = JSON.stringify(
+      outline.map(function flat(o: { title: string; items: unknown[] }): unknown {
+        return [o.title, ...(o.items as Array<{ title: string; items: unknown[] }>).map(flat)];
+      }),
+    );
+    for (const heading of ["Quarterly report", "Details", "Appendix"])
+      expect(titles).toContain(heading);
     // Page 2's content has no image: an image painted there is the logo in the running header.
     const { OPS } = await getResolvedPDFJS();
     const painted = (await (await doc.getPage(2)).getOperatorList()).fnArray.filter(
@@ -148,7 +168,12 @@ describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const csp = res.headers.get("content-security-policy") ?? "";
-    for (const directive of ["default-src 'none'", "img-src 'self' data:", "style-src 'unsafe-inline'", "frame-ancestors 'none'"]) {
+    for (const directive of [
+      "default-src 'none'",
+      "img-src 'self' data:",
+      "style-src 'unsafe-inline'",
+      "frame-ancestors 'none'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain("script-src");
@@ -169,7 +194,9 @@ describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
   it("share page: tampered → 403 FORBIDDEN, deleted → 404 NOT_FOUND", async () => {
     const u = new URL(data.shareUrl);
     const sig = u.searchParams.get("sig") ?? "";
-    const tampered = await call(`${u.pathname}?expires=${u.searchParams.get("expires")}&sig=${sig.slice(0, -1)}${sig.endsWith("0") ? "1" : "0"}`);
+    const tampered = await call(
+      `${u.pathname}?expires=${u.searchParams.get("expires")}&sig=${sig.slice(0, -1)}${sig.endsWith("0") ? "1" : "0"}`,
+    );
     expect(tampered.status).toBe(403);
     expect((await envelope(tampered)).error?.code).toBe("FORBIDDEN");
     await env.OUTPUTS.delete(u.pathname.slice("/v1/images/".length));
@@ -189,19 +216,30 @@ function accentRows(img: Decoded, x: number): number[] {
 describe("artifact PDF extras: table of contents, metadata, tagged output", () => {
   it("an embedded font family (bundled @fontsource woff2) is the one the PDF embeds", async () => {
     const cap = await Capturer.create("pro");
-    for (const [font, name] of [["merriweather", "Merriweather"], ["inter", "Inter"]] as const) {
-      const { res, body } = await artifact(cap, { content: "# Heading\n\nBody **bold** text.", formats: ["pdf"], branding: { font } });
+    for (const [font, name] of [
+      ["merriweather", "Merriweather"],
+      ["inter", "Inter"],
+    ] as const) {
+      const { res, body } = await artifact(cap, {
+        content: "# Heading\n\nBody **bold** text.",
+        formats: ["pdf"],
+        branding: { font },
+      });
       expect(res.status).toBe(200);
       const raw = new TextDecoder("latin1").decode(await fetchBytes(body.data?.pdfUrl ?? ""));
       const fonts = [...raw.matchAll(/\/BaseFont\s*\/([A-Za-z0-9+_-]+)/g)].map((m) => m[1] ?? "");
-      expect(fonts.some((f) => f.includes(name)), `${font}: ${fonts.join(", ")}`).toBe(true);
+      expect(
+        fonts.some((f) => f.includes(name)),
+        `${font}: ${fonts.join(", ")}`,
+      ).toBe(true);
     }
   });
 
   it("toc: true inserts linked contents after the first heading; data fills content and title; expiresIn; creation date; tagged (marked) PDF", async () => {
     const cap = await Capturer.create("pro");
     const { res, body } = await artifact(cap, {
-      content: "# Guide\n\nIntro for {{name}}.\n\n## Install\n\nStep.\n\n### Options\n\nMore.\n\n## Use\n\nDone.",
+      content:
+        "# Guide\n\nIntro for {{name}}.\n\n## Install\n\nStep.\n\n### Options\n\nMore.\n\n## Use\n\nDone.",
       toc: true,
       formats: ["pdf"],
       title: "The {{name}} guide",
@@ -215,9 +253,17 @@ describe("artifact PDF extras: table of contents, metadata, tagged output", () =
     expect(body.data?.title).toBe("The Acme guide");
     const doc = await getDocumentProxy(await fetchBytes(body.data?.pdfUrl ?? ""));
     const { text } = await extractText(doc, { mergePages: true });
-    expect(text).toMatch(/Guide[\s\S]*Contents[\s\S]*Install[\s\S]*Options[\s\S]*Use[\s\S]*Intro for Acme\./);
-    const links = (await (await doc.getPage(1)).getAnnotations()) as Array<{ subtype: string; dest?: unknown; url?: string }>;
-    const internal = links.filter((a) => a.subtype === "Link" && a.dest !== undefined && a.url === undefined);
+    expect(text).toMatch(
+      /Guide[\s\S]*Contents[\s\S]*Install[\s\S]*Options[\s\S]*Use[\s\S]*Intro for Acme\./,
+    );
+    const links = (await (await doc.getPage(1)).getAnnotations()) as Array<{
+      subtype: string;
+      dest?: unknown;
+      url?: string;
+    }>;
+    const internal = links.filter(
+      (a) => a.subtype === "Link" && a.dest !== undefined && a.url === undefined,
+    );
     expect(internal.length).toBeGreaterThanOrEqual(3);
     const info = (await doc.getMetadata()).info as { Title?: string; CreationDate?: string };
     expect(info.Title).toBe("The Acme guide");
@@ -251,10 +297,14 @@ describe("artifact security: hostile content never escapes the guard or reaches 
     expect(document.querySelectorAll("script")).toHaveLength(0);
     const imgs = [...document.querySelectorAll("img")];
     expect(imgs.map((i) => i.getAttribute("src"))).toEqual([body.data?.pngUrl]);
-    const handlers = [...document.querySelectorAll("*")].flatMap((el) => [...el.attributes].map((a) => a.name).filter((n) => n.startsWith("on")));
+    const handlers = [...document.querySelectorAll("*")].flatMap((el) =>
+      [...el.attributes].map((a) => a.name).filter((n) => n.startsWith("on")),
+    );
     expect(handlers).toEqual([]);
     expect(document.querySelector("h1")?.textContent).toBe(TITLE);
-    expect(document.querySelector('meta[property="og:title"]')?.getAttribute("content")).toBe(TITLE);
+    expect(document.querySelector('meta[property="og:title"]')?.getAttribute("content")).toBe(
+      TITLE,
+    );
     expect(body.data?.pdfUrl).toBeUndefined();
     expect(body.meta.usage?.credits).toBe(1);
   });
@@ -291,18 +341,34 @@ describe("artifact validation: 400 naming the field, before any credit", () => {
     ["empty content", { content: "" }, "content"],
     ["unknown field", { content: "x", format: "png" }, "format"],
     ["unknown branding field", { content: "x", branding: { color: "#fff" } }, "branding.color"],
-    ["unknown pageSetup field", { content: "x", pageSetup: { landscape: true } }, "pageSetup.landscape"],
+    [
+      "unknown pageSetup field",
+      { content: "x", pageSetup: { landscape: true } },
+      "pageSetup.landscape",
+    ],
     ["bad inputFormat", { content: "x", inputFormat: "rst" }, "inputFormat"],
     ["no formats", { content: "x", formats: [] }, "formats"],
     ["repeated format", { content: "x", formats: ["pdf", "pdf"] }, "formats"],
     ["unsupported format", { content: "x", formats: ["jpeg"] }, "formats[0]"],
-    ["css injection in accentColor", { content: "x", branding: { accentColor: "red;} body{display:none" } }, "branding.accentColor"],
+    [
+      "css injection in accentColor",
+      { content: "x", branding: { accentColor: "red;} body{display:none" } },
+      "branding.accentColor",
+    ],
     ["unknown font", { content: "x", branding: { font: "Comic Sans" } }, "branding.font"],
     ["control chars in header", { content: "x", branding: { header: "a\nb" } }, "branding.header"],
     ["bad page size", { content: "x", pageSetup: { size: "A5" } }, "pageSetup.size"],
-    ["bad orientation", { content: "x", pageSetup: { orientation: "sideways" } }, "pageSetup.orientation"],
+    [
+      "bad orientation",
+      { content: "x", pageSetup: { orientation: "sideways" } },
+      "pageSetup.orientation",
+    ],
     ["bad margin", { content: "x", pageSetup: { margin: "1 inch" } }, "pageSetup.margin"],
-    ["margins eat the page", { content: "x", pageSetup: { margin: { top: "6in", bottom: "6in" } } }, "pageSetup.margin.top"],
+    [
+      "margins eat the page",
+      { content: "x", pageSetup: { margin: { top: "6in", bottom: "6in" } } },
+      "pageSetup.margin.top",
+    ],
     ["scale out of range", { content: "x", pageSetup: { scale: 3 } }, "pageSetup.scale"],
     ["width out of range", { content: "x", pageSetup: { width: 100 } }, "pageSetup.width"],
     ["height out of range", { content: "x", pageSetup: { height: 5000 } }, "pageSetup.height"],
@@ -320,15 +386,34 @@ describe("artifact validation: 400 naming the field, before any credit", () => {
   });
 
   it("accepts exactly 4 MiB of content and the documented colour forms (schema)", () => {
-    expect(artifactRequestSchema.safeParse({ content: "a".repeat(4 * 1024 * 1024) }).success).toBe(true);
-    for (const accentColor of ["#abc", "#abcd", "#aabbcc", "#aabbccdd", "rgb(1, 2, 3)", "rgba(1,2,3,0.5)", "hsl(210 100% 52%)", "hsl(210 100% 52% / 50%)"]) {
-      expect(artifactRequestSchema.safeParse({ content: "x", branding: { accentColor } }).success, accentColor).toBe(true);
+    expect(artifactRequestSchema.safeParse({ content: "a".repeat(4 * 1024 * 1024) }).success).toBe(
+      true,
+    );
+    for (const accentColor of [
+      "#abc",
+      "#abcd",
+      "#aabbcc",
+      "#aabbccdd",
+      "rgb(1, 2, 3)",
+      "rgba(1,2,3,0.5)",
+      "hsl(210 100% 52%)",
+      "hsl(210 100% 52% / 50%)",
+    ]) {
+      expect(
+        artifactRequestSchema.safeParse({ content: "x", branding: { accentColor } }).success,
+        accentColor,
+      ).toBe(true);
     }
   });
 
   it("a logo at a private address → 400 INVALID_URL naming branding.logo; the canary is never reached", async () => {
     const run = runId();
-    for (const logo of ["http://10.0.0.1/logo.png", "http://169.254.169.254/latest", `${CANARY}/logo.png?run=${run}`, "file:///etc/passwd"]) {
+    for (const logo of [
+      "http://10.0.0.1/logo.png",
+      "http://169.254.169.254/latest",
+      `${CANARY}/logo.png?run=${run}`,
+      "file:///etc/passwd",
+    ]) {
       const { res, body } = await artifact(cap, { content: "x", branding: { logo } });
       expect(res.status, logo).toBe(400);
       expect(body.error?.code, logo).toBe("INVALID_URL");
@@ -340,7 +425,11 @@ describe("artifact validation: 400 naming the field, before any credit", () => {
   it("a logo that is not an image, answers 404 or redirects (even to an image) → 400 naming branding.logo; no credit taken", async () => {
     const run = runId();
     const redirect = `${FIXTURES}/redirect?run=${run}&to=${encodeURIComponent(`${CANARY}/logo.png?run=${run}`)}`;
-    for (const logo of [`${FIXTURES}/small.html?run=${run}`, `${FIXTURES}/nope-404.png?run=${run}`, redirect]) {
+    for (const logo of [
+      `${FIXTURES}/small.html?run=${run}`,
+      `${FIXTURES}/nope-404.png?run=${run}`,
+      redirect,
+    ]) {
       const { res, body } = await artifact(cap, { content: "x", branding: { logo } });
       expect(res.status, logo).toBe(400);
       expect(body.error?.code, logo).toBe("VALIDATION_ERROR");
@@ -362,7 +451,9 @@ describe("artifact credits and plans", () => {
       capture: async (spec: Parameters<typeof real.capture>[0]) => {
         const outcome = await real.capture(spec);
         if (!outcome.ok) return outcome;
-        const outputs = outcome.result.outputs.map((o, i) => (i === 1 ? { ok: false as const, failure: failures.generic() } : o));
+        const outputs = outcome.result.outputs.map((o, i) =>
+          i === 1 ? { ok: false as const, failure: failures.generic() } : o,
+        );
         return { ...outcome, result: { ...outcome.result, outputs } };
       },
     };
@@ -372,7 +463,9 @@ describe("artifact credits and plans", () => {
     expect((await accountDo(accountId).summary())?.usage).toMatchObject({ used: 1 });
     expect(data.pdfUrl).toBeDefined();
     expect(data.pngUrl).toBeUndefined();
-    expect(data.failed).toEqual([{ format: "png", code: "CAPTURE_FAILED", message: "Screenshot capture failed." }]);
+    expect(data.failed).toEqual([
+      { format: "png", code: "CAPTURE_FAILED", message: "Screenshot capture failed." },
+    ]);
     const share = await (await call(path(data.shareUrl))).text();
     expect(share).toContain("No image preview");
     expect(share).not.toContain("<img");
@@ -380,16 +473,20 @@ describe("artifact credits and plans", () => {
 
   it("Free plan: the PNG carries the tiled watermark, the PDF a footer naming the service; metadata.watermarked", async () => {
     const free = await Capturer.create("free");
-    const { res, body } = await artifact(free, { content: "# Free\n\nshort", pageSetup: { width: 800, height: 600 } });
+    const { res, body } = await artifact(free, {
+      content: "# Free\n\nshort",
+      pageSetup: { width: 800, height: 600 },
+    });
     expect(res.status).toBe(200);
     expect(body.data?.metadata).toEqual({ watermarked: true });
     const img = decodeImage(await fetchBytes(body.data?.pngUrl ?? ""));
     // The blank lower half: gray watermark marks on Free.
     let gray = 0;
-    for (let y = 350; y < 600; y++) for (let x = 0; x < 800; x++) {
-      const [r, g, b] = img.pixel(x, y);
-      if (r < 255 && Math.max(r, g, b) - Math.min(r, g, b) <= 4) gray++;
-    }
+    for (let y = 350; y < 600; y++)
+      for (let x = 0; x < 800; x++) {
+        const [r, g, b] = img.pixel(x, y);
+        if (r < 255 && Math.max(r, g, b) - Math.min(r, g, b) <= 4) gray++;
+      }
     expect(gray).toBeGreaterThan(500);
     const doc = await getDocumentProxy(await fetchBytes(body.data?.pdfUrl ?? ""));
     expect((await extractText(doc, { mergePages: true })).text).toContain("edgeshot.dev");

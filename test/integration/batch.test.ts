@@ -18,9 +18,18 @@ interface Accepted {
 }
 
 const page = (run: string, extra = "") => `${FIXTURES}/boxes.html?run=${run}${extra}`;
-const DEFAULTS = { width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false };
+const DEFAULTS = {
+  width: 320,
+  height: 240,
+  deviceScaleFactor: 1,
+  waitUntil: "load",
+  blockAds: false,
+};
 
-async function submit(account: TestAccount, body: unknown): Promise<{ res: Response; body: Envelope<Accepted> }> {
+async function submit(
+  account: TestAccount,
+  body: unknown,
+): Promise<{ res: Response; body: Envelope<Accepted> }> {
   const res = await postJson("/v1/screenshot/batch", body, bearer(account.apiKey));
   return { res, body: await envelope<Accepted>(res) };
 }
@@ -29,11 +38,15 @@ async function nothingQueued(accountId: string, credits: number | null): Promise
   const summary = await accountDo(accountId).summary();
   expect(summary?.usage.remaining).toBe(credits);
   expect(summary?.activeJobs).toBe(0);
-  expect((await accountDo(accountId).listBatches({ status: null, limit: 5, before: null })).items).toEqual([]);
+  expect(
+    (await accountDo(accountId).listBatches({ status: null, limit: 5, before: null })).items,
+  ).toEqual([]);
 }
 
 describe("POST /v1/screenshot/batch: refusals", () => {
-  describeAuthCases((headers) => postJson("/v1/screenshot/batch", { urls: ["https://example.com/"] }, headers));
+  describeAuthCases((headers) =>
+    postJson("/v1/screenshot/batch", { urls: ["https://example.com/"] }, headers),
+  );
 
   it("Free plan → 403 PLAN_UPGRADE_REQUIRED", async () => {
     const account = await createAccount("free");
@@ -59,35 +72,80 @@ describe("POST /v1/screenshot/batch: refusals", () => {
 
   it("per-job-only settings in defaults are refused by name", async () => {
     const account = await createAccount("pro");
-    const defaults = { ...DEFAULTS, cookies: [{ name: "a", value: "b" }], selector: "#x", waitForSelector: "#y", headers: { "x-a": "1" }, pdfMargin: { top: "1in" }, html: "<p>", url: "https://example.com/", async: true, webhookUrl: "https://example.com/h", blockResourceTypes: ["font"], markdown: "# x", cacheTtl: 3600 };
+    const defaults = {
+      ...DEFAULTS,
+      cookies: [{ name: "a", value: "b" }],
+      selector: "#x",
+      waitForSelector: "#y",
+      headers: { "x-a": "1" },
+      pdfMargin: { top: "1in" },
+      html: "<p>",
+      url: "https://example.com/",
+      async: true,
+      webhookUrl: "https://example.com/h",
+      blockResourceTypes: ["font"],
+      markdown: "# x",
+      cacheTtl: 3600,
+    };
     const { res, body } = await submit(account, { urls: [page(runId())], defaults });
     expect(res.status).toBe(400);
     expect(body.error?.code).toBe("VALIDATION_ERROR");
     const paths = body.error?.details?.map((d) => d.path).sort();
     expect(paths).toEqual(
-      ["async", "blockResourceTypes", "cacheTtl", "cookies", "headers", "html", "markdown", "pdfMargin", "selector", "url", "waitForSelector", "webhookUrl"].map((k) => `defaults.${k}`),
+      [
+        "async",
+        "blockResourceTypes",
+        "cacheTtl",
+        "cookies",
+        "headers",
+        "html",
+        "markdown",
+        "pdfMargin",
+        "selector",
+        "url",
+        "waitForSelector",
+        "webhookUrl",
+      ].map((k) => `defaults.${k}`),
     );
-    expect(body.error?.details?.find((d) => d.path === "defaults.cookies")?.message).toMatch(/per-job only/);
-    const invalid = await submit(account, { urls: [page(runId())], defaults: { width: 99999, geoCity: "Paris" } });
-    expect(invalid.body.error?.details?.map((d) => d.path).sort()).toEqual(["defaults.geoCity", "defaults.width"]);
+    expect(body.error?.details?.find((d) => d.path === "defaults.cookies")?.message).toMatch(
+      /per-job only/,
+    );
+    const invalid = await submit(account, {
+      urls: [page(runId())],
+      defaults: { width: 99999, geoCity: "Paris" },
+    });
+    expect(invalid.body.error?.details?.map((d) => d.path).sort()).toEqual([
+      "defaults.geoCity",
+      "defaults.width",
+    ]);
   });
 
   it("one bad URL rejects the whole batch with its index; nothing reserved or queued", async () => {
     const account = await createAccount("pro");
-    const urls = [page(runId()), page(runId()), page(runId()), "http://10.0.0.1/admin", page(runId())];
+    const urls = [
+      page(runId()),
+      page(runId()),
+      page(runId()),
+      "http://10.0.0.1/admin",
+      page(runId()),
+    ];
     const { res, body } = await submit(account, { urls, defaults: DEFAULTS });
     expect(res.status).toBe(400);
     expect(body.error?.code).toBe("INVALID_URL");
     expect(body.error?.details).toEqual([{ path: "urls[3]", message: expect.any(String) }]);
     expect(body.error?.message).toMatch(/^urls\[3\]/);
-    const two = await submit(account, { urls: ["ftp://example.com/x", page(runId()), "https://localhost/"] });
+    const two = await submit(account, {
+      urls: ["ftp://example.com/x", page(runId()), "https://localhost/"],
+    });
     expect(two.body.error?.details?.map((d) => d.path)).toEqual(["urls[0]", "urls[2]"]);
     // The reputation and DNS checks run for each URL too (local fakes: test/fixtures/fakes/).
     const unsafe = await submit(account, { urls: [page(runId()), "https://listed.example.org/"] });
     expect(unsafe.res.status).toBe(400);
     expect(unsafe.body.error?.code).toBe("UNSAFE_URL");
     expect(unsafe.body.error?.details?.map((d) => d.path)).toEqual(["urls[1]"]);
-    const rebind = await submit(account, { urls: ["https://ten.rebind.example.com/", page(runId())] });
+    const rebind = await submit(account, {
+      urls: ["https://ten.rebind.example.com/", page(runId())],
+    });
     expect(rebind.body.error?.code).toBe("INVALID_URL");
     expect(rebind.body.error?.details?.map((d) => d.path)).toEqual(["urls[0]"]);
     await nothingQueued(account.accountId, 25_000);
@@ -95,7 +153,10 @@ describe("POST /v1/screenshot/batch: refusals", () => {
 
   it("an invalid webhookUrl → 400 INVALID_WEBHOOK_URL", async () => {
     const account = await createAccount("pro");
-    const { res, body } = await submit(account, { urls: [page(runId())], webhookUrl: "http://hooks.example.com/" });
+    const { res, body } = await submit(account, {
+      urls: [page(runId())],
+      webhookUrl: "http://hooks.example.com/",
+    });
     expect(res.status).toBe(400);
     expect(body.error?.code).toBe("INVALID_WEBHOOK_URL");
     await nothingQueued(account.accountId, 25_000);
@@ -122,9 +183,17 @@ describe("a batch through the queues", () => {
     const account = await createAccount("starter");
     const run = runId();
     // The js default throws on the page tagged `fail`: a deterministic (not retried) failure.
-    const defaults = { ...DEFAULTS, js: "if (location.search.includes('fail')) throw new Error('boom')" };
+    const defaults = {
+      ...DEFAULTS,
+      js: "if (location.search.includes('fail')) throw new Error('boom')",
+    };
     const urls = [page(runId()), page(runId(), "&fail=1"), page(runId())];
-    const { res, body } = await submit(account, { urls, defaults, webhookUrl: webhookUrl(run), cacheTtl: 3600 });
+    const { res, body } = await submit(account, {
+      urls,
+      defaults,
+      webhookUrl: webhookUrl(run),
+      cacheTtl: 3600,
+    });
     expect(res.status).toBe(202);
     expect(body.meta.usage).toEqual({ credits: 3, remaining: 5000 - 3 });
     const accepted = body.data as Accepted;
@@ -132,25 +201,72 @@ describe("a batch through the queues", () => {
     expect(accepted.jobs.map((j) => [j.url, j.status])).toEqual(urls.map((u) => [u, "queued"]));
 
     const batch = await waitForBatch(account.accountId, accepted.batchId);
-    expect(batch).toMatchObject({ status: "completed", outcome: "partial", totalJobs: 3, completedJobs: 2, failedJobs: 1 });
+    expect(batch).toMatchObject({
+      status: "completed",
+      outcome: "partial",
+      totalJobs: 3,
+      completedJobs: 2,
+      failedJobs: 1,
+    });
     const [hook] = await waitForWebhooks(run);
     await new Promise((r) => setTimeout(r, 2000)); // room for any (wrong) extra event to arrive
     const all = await waitForWebhooks(run);
     expect(all).toHaveLength(1);
     expect(hook?.headers["x-service-event"]).toBe("batch.completed");
-    const secret = (await envelope<{ webhooks: { signingSecret: string } }>(await call("/v1/account", { headers: bearer(account.apiKey) }))).data?.webhooks.signingSecret ?? "";
+    const secret =
+      (
+        await envelope<{ webhooks: { signingSecret: string } }>(
+          await call("/v1/account", { headers: bearer(account.apiKey) }),
+        )
+      ).data?.webhooks.signingSecret ?? "";
     const ts = String(hook?.headers["x-service-timestamp"]);
-    expect(hook?.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${ts}.${hook?.body}`).digest("hex"));
-    const event = JSON.parse(hook?.body ?? "{}") as { jobs: Array<Record<string, unknown>> } & Record<string, unknown>;
-    expect(event).toMatchObject({ event: "batch.completed", batchId: accepted.batchId, status: "completed", outcome: "partial", totalJobs: 3, completedJobs: 2, failedJobs: 1, completedAt: batch.completedAt });
+    expect(hook?.headers["x-service-signature"]).toBe(
+      createHmac("sha256", secret).update(`${ts}.${hook?.body}`).digest("hex"),
+    );
+    const event = JSON.parse(hook?.body ?? "{}") as {
+      jobs: Array<Record<string, unknown>>;
+    } & Record<string, unknown>;
+    expect(event).toMatchObject({
+      event: "batch.completed",
+      batchId: accepted.batchId,
+      status: "completed",
+      outcome: "partial",
+      totalJobs: 3,
+      completedJobs: 2,
+      failedJobs: 1,
+      completedAt: batch.completedAt,
+    });
     expect(event.jobs).toEqual([
-      { jobId: accepted.jobs[0]?.jobId, url: urls[0], status: "completed", resultUrl: expect.stringContaining("/v1/images/j/") },
-      { jobId: accepted.jobs[1]?.jobId, url: urls[1], status: "failed", error: "Screenshot capture failed." },
-      { jobId: accepted.jobs[2]?.jobId, url: urls[2], status: "completed", resultUrl: expect.stringContaining("/v1/images/j/") },
+      {
+        jobId: accepted.jobs[0]?.jobId,
+        url: urls[0],
+        status: "completed",
+        resultUrl: expect.stringContaining("/v1/images/j/"),
+      },
+      {
+        jobId: accepted.jobs[1]?.jobId,
+        url: urls[1],
+        status: "failed",
+        error: "Screenshot capture failed.",
+      },
+      {
+        jobId: accepted.jobs[2]?.jobId,
+        url: urls[2],
+        status: "completed",
+        resultUrl: expect.stringContaining("/v1/images/j/"),
+      },
     ]);
 
-    const polled = await envelope<BatchView>(await call(`/v1/batches/${accepted.batchId}`, { headers: bearer(account.apiKey) }));
-    expect(polled.data).toMatchObject({ batchId: accepted.batchId, status: "completed", outcome: "partial", completedJobs: 2, failedJobs: 1 });
+    const polled = await envelope<BatchView>(
+      await call(`/v1/batches/${accepted.batchId}`, { headers: bearer(account.apiKey) }),
+    );
+    expect(polled.data).toMatchObject({
+      batchId: accepted.batchId,
+      status: "completed",
+      outcome: "partial",
+      completedJobs: 2,
+      failedJobs: 1,
+    });
     expect(polled.data?.jobs?.map((j) => j.status)).toEqual(["completed", "failed", "completed"]);
     expect(polled.data?.jobs?.[0]?.webhook).toBeUndefined(); // the batch holds the webhook, not its jobs
     const summary = await accountDo(account.accountId).summary();

@@ -21,9 +21,11 @@ const ATTACKS: Record<string, (t: string, run: string) => string> = {
   iframe: (t) => `<iframe src="${t}"></iframe>`,
   "css background": (t) => `<div style="width:10px;height:10px;background:url('${t}')"></div>`,
   "css @import": (t) => `<style>@import url("${t}");</style>`,
-  "link prefetch": (t) => `<link rel="prefetch" href="${t}"><link rel="preload" as="image" href="${t}&p">`,
+  "link prefetch": (t) =>
+    `<link rel="prefetch" href="${t}"><link rel="preload" as="image" href="${t}&p">`,
   fetch: (t) => `<script>fetch(${JSON.stringify(t)}).catch(() => {});</script>`,
-  xhr: (t) => `<script>const x = new XMLHttpRequest(); x.open("GET", ${JSON.stringify(t)}); x.send();</script>`,
+  xhr: (t) =>
+    `<script>const x = new XMLHttpRequest(); x.open("GET", ${JSON.stringify(t)}); x.send();</script>`,
   beacon: (t) => `<script>navigator.sendBeacon(${JSON.stringify(t)}, "x");</script>`,
   eventsource: (t) => `<script>try { new EventSource(${JSON.stringify(t)}); } catch {}</script>`,
   "dedicated worker": (t) =>
@@ -34,18 +36,23 @@ const ATTACKS: Record<string, (t: string, run: string) => string> = {
       new SharedWorker(URL.createObjectURL(new Blob([src], { type: "text/javascript" }))); } catch {}</script>`,
   "worker importScripts": (t) =>
     `<script>try { new Worker(URL.createObjectURL(new Blob(["importScripts(" + ${JSON.stringify(JSON.stringify(t))} + ")"], { type: "text/javascript" }))); } catch {}</script>`,
-  websocket: (t) => `<script>try { new WebSocket(${JSON.stringify(t.replace("http:", "ws:"))}); } catch {}</script>`,
+  websocket: (t) =>
+    `<script>try { new WebSocket(${JSON.stringify(t.replace("http:", "ws:"))}); } catch {}</script>`,
   "window.open": (t) => `<script>try { window.open(${JSON.stringify(t)}); } catch {}</script>`,
-  "target=_blank click": (t) => `<a id="a" href="${t}" target="_blank">x</a><script>document.getElementById("a").click();</script>`,
-  "form target=_blank": (t) => `<form id="f" action="${t}" target="_blank" method="post"></form><script>document.getElementById("f").submit();</script>`,
+  "target=_blank click": (t) =>
+    `<a id="a" href="${t}" target="_blank">x</a><script>document.getElementById("a").click();</script>`,
+  "form target=_blank": (t) =>
+    `<form id="f" action="${t}" target="_blank" method="post"></form><script>document.getElementById("f").submit();</script>`,
   "meta refresh": (t) => `<meta http-equiv="refresh" content="0;url=${t}">`,
-  "location assign": (t) => `<script>setTimeout(() => { location.href = ${JSON.stringify(t)}; }, 10);</script>`,
+  "location assign": (t) =>
+    `<script>setTimeout(() => { location.href = ${JSON.stringify(t)}; }, 10);</script>`,
   "fresh about:blank iframe borrowing its WebSocket": (t) =>
     `<script>const f = document.createElement("iframe"); document.body.appendChild(f);
       try { new f.contentWindow.WebSocket(${JSON.stringify(t.replace("http:", "ws:"))}); } catch {}</script>`,
   "srcdoc iframe": (t) =>
     `<iframe srcdoc="<script>try { new WebSocket('${t.replace("http:", "ws:")}'); } catch {} fetch('${t}&f').catch(() => {});</script>"></iframe>`,
-  "download link": (t) => `<a id="d" href="${t}" download="x.bin">x</a><script>document.getElementById("d").click();</script>`,
+  "download link": (t) =>
+    `<a id="d" href="${t}" download="x.bin">x</a><script>document.getElementById("d").click();</script>`,
   "cross-site iframe (OOPIF) running attacks": (t, run) =>
     `<iframe src="${AD_ORIGIN}/controls-probe.html?run=${run}&t=${encodeURIComponent(t)}"></iframe>`,
 };
@@ -56,7 +63,15 @@ describe("in-browser guard: nothing reaches a non-allowlisted origin", () => {
       const run = runId();
       const target = `${CANARY}/hit?run=${run}`;
       const html = `<!doctype html><body style="margin:0;background:#fff">${make(target, run)}</body>`;
-      const { res } = await cap.post({ html, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false, timeout: 10 });
+      const { res } = await cap.post({
+        html,
+        width: 320,
+        height: 240,
+        deviceScaleFactor: 1,
+        waitUntil: "load",
+        blockAds: false,
+        timeout: 10,
+      });
       expect([200, 400, 408]).toContain(res.status);
       await settle();
       expect(await canaryLog(run)).toEqual([]);
@@ -83,13 +98,27 @@ describe("in-browser guard: nothing reaches a non-allowlisted origin", () => {
       }
       document.body.style.background = open === 0 ? "#00ff00" : "#ff0000";
     </script></body>`;
-    const { bytes } = await cap.post({ html, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load" });
+    const { bytes } = await cap.post({
+      html,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+    });
     expect(decodeImage(bytes).pixel(5, 5)).toEqual([0, 255, 0]);
   });
 
   it("service workers cannot register, and their script is never fetched", async () => {
     const run = runId();
-    const { bytes } = await cap.post({ url: `${FIXTURES}/sw-page.html?run=${run}`, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false, delay: 200 });
+    const { bytes } = await cap.post({
+      url: `${FIXTURES}/sw-page.html?run=${run}`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      blockAds: false,
+      delay: 200,
+    });
     expect(decodeImage(bytes).pixel(5, 5)).toEqual([0, 255, 0]);
     expect((await fixtureLog(run)).map((r) => r.path)).not.toContain("/sw-canary.js");
   });
@@ -98,9 +127,27 @@ describe("in-browser guard: nothing reaches a non-allowlisted origin", () => {
     const other = await Capturer.create("pro");
     const runA = runId();
     const runB = runId();
-    await cap.post({ url: `${FIXTURES}/set-cookie?value=tenant-a&run=${runA}`, waitUntil: "load", blockAds: false, width: 320, height: 240 });
-    await other.post({ url: `${FIXTURES}/echo?run=${runB}`, waitUntil: "load", blockAds: false, width: 320, height: 240 });
-    await cap.post({ url: `${FIXTURES}/echo?run=${runB}`, waitUntil: "load", blockAds: false, width: 320, height: 240 });
+    await cap.post({
+      url: `${FIXTURES}/set-cookie?value=tenant-a&run=${runA}`,
+      waitUntil: "load",
+      blockAds: false,
+      width: 320,
+      height: 240,
+    });
+    await other.post({
+      url: `${FIXTURES}/echo?run=${runB}`,
+      waitUntil: "load",
+      blockAds: false,
+      width: 320,
+      height: 240,
+    });
+    await cap.post({
+      url: `${FIXTURES}/echo?run=${runB}`,
+      waitUntil: "load",
+      blockAds: false,
+      width: 320,
+      height: 240,
+    });
     const echoes = (await fixtureLog(runB)).filter((r) => r.path === "/echo");
     expect(echoes.length).toBe(2);
     for (const request of echoes) expect(request.headers.cookie).toBeUndefined();
@@ -109,7 +156,14 @@ describe("in-browser guard: nothing reaches a non-allowlisted origin", () => {
   it("user HTML cannot load file: or metadata URLs (they never resolve to content)", async () => {
     const html = `<body style="margin:0"><iframe id="f" src="file:///etc/passwd" style="width:300px;height:200px;border:0"></iframe>
       <img id="i" src="http://169.254.169.254/latest/meta-data/" onerror="document.title='blocked'"></body>`;
-    const { res } = await cap.post({ html, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false });
+    const { res } = await cap.post({
+      html,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      blockAds: false,
+    });
     expect(res.status).toBe(200);
   });
 });

@@ -15,7 +15,14 @@ function hostStub(name: string): DurableObjectStub<BrowserHost> {
 
 function spec(): CaptureSpec {
   return toCaptureSpec(
-    { url: `${FIXTURES}/boxes.html?run=${runId()}`, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false },
+    {
+      url: `${FIXTURES}/boxes.html?run=${runId()}`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      blockAds: false,
+    },
     { watermark: null },
   );
 }
@@ -46,7 +53,9 @@ describe("BrowserHost", () => {
     await captureOk(host);
     // Kill the browser's connection as a crash would.
     await runInDurableObject(host, async (instance: BrowserHost) => {
-      await (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser.close().catch(() => {});
+      await (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser
+        .close()
+        .catch(() => {});
     });
     await captureOk(host);
     expect((await host.getStats()).launches).toBe(2);
@@ -56,7 +65,9 @@ describe("BrowserHost", () => {
     const name = `t-reset-${runId()}`;
     await captureOk(hostStub(name));
     // Reset the object as an eviction would; its browser session lives on in the binding.
-    await runInDurableObject(hostStub(name), (_instance, state) => state.abort("test reset")).catch(() => {});
+    await runInDurableObject(hostStub(name), (_instance, state) => state.abort("test reset")).catch(
+      () => {},
+    );
     const host = hostStub(name);
     await captureOk(host);
     const stats = await host.getStats();

@@ -64,7 +64,10 @@ const BAD: Array<[Record<string, unknown>, string]> = [
   [{ url, css: "a".repeat(50 * 1024 + 1) }, "css"],
   [{ url, js: "a".repeat(50 * 1024 + 1) }, "js"],
   [{ url, cookies: {} }, "cookies"],
-  [{ url, cookies: Array.from({ length: 51 }, (_, i) => ({ name: `c${i}`, value: "v" })) }, "cookies"],
+  [
+    { url, cookies: Array.from({ length: 51 }, (_, i) => ({ name: `c${i}`, value: "v" })) },
+    "cookies",
+  ],
   [{ url, cookies: [{ name: "a", value: "x".repeat(4097) }] }, "cookies[0].value"],
   [{ url, cookies: [{ name: "a", value: "b", sameSite: "none" }] }, "cookies[0].sameSite"],
   [{ url, cookies: [{ name: "a", value: "b", expires: "tomorrow" }] }, "cookies[0].expires"],
@@ -88,16 +91,24 @@ const BAD: Array<[Record<string, unknown>, string]> = [
 ];
 
 describe("capture body validation", () => {
-  it.each(BAD.map(([body, field]) => [field, JSON.stringify(body).slice(0, 80).replace(/[^\x20-\x7e]/g, "?"), body] as const))(
-    "%s ← %s",
-    async (field, _label, body) => {
-      const res = await cap.postRaw(JSON.stringify(body));
-      expect(res.status).toBe(400);
-      const env = await envelope(res);
-      expect(env.error?.code).toBe("VALIDATION_ERROR");
-      expect(env.error?.details?.map((d) => d.path)).toContain(field);
-    },
-  );
+  it.each(
+    BAD.map(
+      ([body, field]) =>
+        [
+          field,
+          JSON.stringify(body)
+            .slice(0, 80)
+            .replace(/[^\x20-\x7e]/g, "?"),
+          body,
+        ] as const,
+    ),
+  )("%s ← %s", async (field, _label, body) => {
+    const res = await cap.postRaw(JSON.stringify(body));
+    expect(res.status).toBe(400);
+    const env = await envelope(res);
+    expect(env.error?.code).toBe("VALIDATION_ERROR");
+    expect(env.error?.details?.map((d) => d.path)).toContain(field);
+  });
 
   it("a JSON __proto__ key is refused as an unknown field and pollutes nothing", async () => {
     const res = await cap.postRaw(`{"url":"${url}","__proto__":{"polluted":true}}`);
@@ -116,7 +127,12 @@ describe("capture body validation", () => {
   });
 
   it("a private target is 400 INVALID_URL naming url", async () => {
-    for (const target of ["http://127.0.0.1/", "http://169.254.169.254/latest/meta-data", "file:///etc/passwd", "http://localhost:8787/"]) {
+    for (const target of [
+      "http://127.0.0.1/",
+      "http://169.254.169.254/latest/meta-data",
+      "file:///etc/passwd",
+      "http://localhost:8787/",
+    ]) {
       const res = await cap.postRaw(JSON.stringify({ url: target }));
       expect(res.status).toBe(400);
       const body = await envelope(res);
@@ -126,10 +142,15 @@ describe("capture body validation", () => {
   });
 
   it("extract is refused on the binary route, with the field named", async () => {
-    for (const body of [{ url, extract: true }, { url, extractFormat: "markdown" }]) {
+    for (const body of [
+      { url, extract: true },
+      { url, extractFormat: "markdown" },
+    ]) {
       const res = await cap.postRaw(JSON.stringify(body));
       expect(res.status).toBe(400);
-      expect((await envelope(res)).error?.details?.map((d) => d.path)).toContain(Object.keys(body)[1]);
+      expect((await envelope(res)).error?.details?.map((d) => d.path)).toContain(
+        Object.keys(body)[1],
+      );
     }
   });
 
@@ -158,7 +179,12 @@ describe("capture body validation", () => {
 
   it("cookie domains must equal or be a parent of the target host", async () => {
     for (const domain of ["evil.com", ".com", "example.com.evil.com", "127.0.0.1", "co.uk"]) {
-      const res = await cap.postRaw(JSON.stringify({ url: "https://www.example.com/", cookies: [{ name: "a", value: "b", domain }] }));
+      const res = await cap.postRaw(
+        JSON.stringify({
+          url: "https://www.example.com/",
+          cookies: [{ name: "a", value: "b", domain }],
+        }),
+      );
       expect(res.status, domain).toBe(400);
       const body = await envelope(res);
       expect(body.error?.message).toBe("Invalid cookie domain.");

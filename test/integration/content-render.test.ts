@@ -83,7 +83,12 @@ describe.each([
   });
 
   it("paints the whole viewport in the theme background", () => {
-    for (const [x, y] of [[2, 2], [797, 2], [2, 597], [797, 597]] as const) {
+    for (const [x, y] of [
+      [2, 2],
+      [797, 2],
+      [2, 597],
+      [797, 597],
+    ] as const) {
       expect(view.shot.pixel(x, y), `pixel ${x},${y}`).toSatisfy((p: Rgb) => near(p, theme.bg, 2));
     }
   });

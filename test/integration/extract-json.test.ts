@@ -28,8 +28,24 @@ describe("POST /v1/screenshot/json with extract", () => {
     expect(res.status).toBe(200);
     const data = body.data as CaptureWithExtract;
     expect(sniff(Uint8Array.from(atob(data.image), (c) => c.charCodeAt(0)))).toBe("png");
-    expect(data.extracted).toMatchObject({ url, format: "markdown", title: "Reading the Edge", byline: "Grace Hopper", siteName: "Fixture Gazette" });
-    expect(Object.keys(data.extracted ?? {}).sort()).toEqual(["byline", "content", "excerpt", "format", "length", "loadTimeMs", "siteName", "title", "url"]);
+    expect(data.extracted).toMatchObject({
+      url,
+      format: "markdown",
+      title: "Reading the Edge",
+      byline: "Grace Hopper",
+      siteName: "Fixture Gazette",
+    });
+    expect(Object.keys(data.extracted ?? {}).sort()).toEqual([
+      "byline",
+      "content",
+      "excerpt",
+      "format",
+      "length",
+      "loadTimeMs",
+      "siteName",
+      "title",
+      "url",
+    ]);
     expect(data.extracted?.content).toContain("```python");
     expect(data.extractionError).toBeUndefined();
     expect(body.meta.usage?.credits).toBe(1);
@@ -41,14 +57,25 @@ describe("POST /v1/screenshot/json with extract", () => {
   });
 
   it("extractFormat picks the format of `extracted`", async () => {
-    const { body } = await cap.json<CaptureWithExtract>({ ...base, url: page("extract-article.html"), extract: true, extractFormat: "json" });
+    const { body } = await cap.json<CaptureWithExtract>({
+      ...base,
+      url: page("extract-article.html"),
+      extract: true,
+      extractFormat: "json",
+    });
     expect(body.data?.extracted?.format).toBe("json");
-    const doc = JSON.parse(body.data?.extracted?.content ?? "{}") as { blocks?: Array<{ type: string }> };
+    const doc = JSON.parse(body.data?.extracted?.content ?? "{}") as {
+      blocks?: Array<{ type: string }>;
+    };
     expect(doc.blocks?.some((b) => b.type === "table")).toBe(true);
   });
 
   it("a page without an article keeps its screenshot: extracted null + extractionError, 1 credit", async () => {
-    const { res, body } = await cap.json<CaptureWithExtract>({ ...base, url: page("extract-none.html"), extract: true });
+    const { res, body } = await cap.json<CaptureWithExtract>({
+      ...base,
+      url: page("extract-none.html"),
+      extract: true,
+    });
     expect(res.status).toBe(200);
     expect(body.data?.image.length).toBeGreaterThan(100);
     expect(body.data?.extracted).toBeNull();
@@ -57,14 +84,21 @@ describe("POST /v1/screenshot/json with extract", () => {
   });
 
   it("without extract there is no `extracted` field", async () => {
-    const { body } = await cap.json<CaptureWithExtract>({ ...base, url: page("extract-article.html") });
+    const { body } = await cap.json<CaptureWithExtract>({
+      ...base,
+      url: page("extract-article.html"),
+    });
     expect(body.success).toBe(true);
     expect(body.data).not.toHaveProperty("extracted");
     expect(body.data).not.toHaveProperty("extractionError");
   });
 
   it("extractFormat without extract: true → 400 naming extractFormat", async () => {
-    const { res, body } = await cap.json({ ...base, url: page("extract-article.html"), extractFormat: "html" });
+    const { res, body } = await cap.json({
+      ...base,
+      url: page("extract-article.html"),
+      extractFormat: "html",
+    });
     expect(res.status).toBe(400);
     expect(body.error?.details?.map((d) => d.path)).toEqual(["extractFormat"]);
   });
@@ -74,7 +108,11 @@ describe("the binary endpoint refuses extract", () => {
   for (const field of [{ extract: true }, { extractFormat: "markdown" }]) {
     const name = Object.keys(field)[0] ?? "";
     it(`POST /v1/screenshot with ${name} → 400 naming ${name}`, async () => {
-      const { res, bytes } = await cap.post({ ...base, url: page("extract-article.html"), ...field });
+      const { res, bytes } = await cap.post({
+        ...base,
+        url: page("extract-article.html"),
+        ...field,
+      });
       expect(res.status).toBe(400);
       const body = await envelope(new Response(bytes));
       expect(body.error?.code).toBe("VALIDATION_ERROR");

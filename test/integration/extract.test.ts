@@ -51,7 +51,11 @@ describe("POST /v1/extract", () => {
     expect(md).toContain(`[reading guide](${FIXTURES}/docs/guide.html)`);
     expect(md).toContain("_long_");
     expect(md).toContain("**short**");
-    expect(md).toMatch(new RegExp(`!\\[Latency chart\\]\\(${FIXTURES.replace(/\./g, "\\.")}/img/extract-figure\\.png\\?run=\\w+\\)`));
+    expect(md).toMatch(
+      new RegExp(
+        `!\\[Latency chart\\]\\(${FIXTURES.replace(/\./g, "\\.")}/img/extract-figure\\.png\\?run=\\w+\\)`,
+      ),
+    );
     // Page furniture is not article content.
     expect(md).not.toContain("About us");
     expect(md).not.toContain("Privacy");
@@ -73,28 +77,60 @@ describe("POST /v1/extract", () => {
     expect(markup).not.toContain("only a reader of the rendered DOM");
     const { res, body } = await extract({ url: page("extract-injected.html") });
     expect(res.status).toBe(200);
-    expect(body.data).toMatchObject({ title: "Injected Story", byline: "Alan Turing", siteName: "Script Weekly" });
+    expect(body.data).toMatchObject({
+      title: "Injected Story",
+      byline: "Alan Turing",
+      siteName: "Script Weekly",
+    });
     expect(body.data?.content).toContain("## Rendered by script");
     expect(body.data?.content).toContain("only a reader of the rendered DOM can see it");
   });
 
   it("json: a serialized document with typed blocks in page order", async () => {
-    const { res, body } = await extract({ url: page("extract-article.html"), extractFormat: "json" });
+    const { res, body } = await extract({
+      url: page("extract-article.html"),
+      extractFormat: "json",
+    });
     expect(res.status).toBe(200);
     expect(body.data?.format).toBe("json");
-    const doc = JSON.parse(body.data?.content ?? "{}") as { blocks: Array<{ type: string }> } & Record<string, unknown>;
-    expect(doc).toMatchObject({ title: "Reading the Edge", byline: "Grace Hopper", siteName: "Fixture Gazette", lang: "en" });
+    const doc = JSON.parse(body.data?.content ?? "{}") as {
+      blocks: Array<{ type: string }>;
+    } & Record<string, unknown>;
+    expect(doc).toMatchObject({
+      title: "Reading the Edge",
+      byline: "Grace Hopper",
+      siteName: "Fixture Gazette",
+      lang: "en",
+    });
     expect(doc.publishedTime).toBe("2024-05-01T10:00:00Z");
     expect(doc.text).toContain("Static HTML is often a shell.");
     const types = [...new Set(doc.blocks.map((b) => b.type))];
     expect(types).toEqual(["paragraph", "heading", "list", "code", "quote", "table", "image"]);
-    expect(doc.blocks).toContainEqual({ type: "code", language: "python", text: "def read(page):\n    return page.article.text" });
-    expect(doc.blocks).toContainEqual({ type: "list", ordered: true, items: ["Load the page", "Wait for the network to settle", "Read the article"] });
-    expect(doc.blocks).toContainEqual({ type: "table", header: ["Engine", "Cold start"], rows: [["Workers", "5 ms"], ["Containers", "900 ms"]] });
+    expect(doc.blocks).toContainEqual({
+      type: "code",
+      language: "python",
+      text: "def read(page):\n    return page.article.text",
+    });
+    expect(doc.blocks).toContainEqual({
+      type: "list",
+      ordered: true,
+      items: ["Load the page", "Wait for the network to settle", "Read the article"],
+    });
+    expect(doc.blocks).toContainEqual({
+      type: "table",
+      header: ["Engine", "Cold start"],
+      rows: [
+        ["Workers", "5 ms"],
+        ["Containers", "900 ms"],
+      ],
+    });
   });
 
   it("html: Readability's cleaned article HTML", async () => {
-    const { res, body } = await extract({ url: page("extract-article.html"), extractFormat: "html" });
+    const { res, body } = await extract({
+      url: page("extract-article.html"),
+      extractFormat: "html",
+    });
     expect(res.status).toBe(200);
     const html = body.data?.content ?? "";
     expect(html).toContain("<h2>Why render first</h2>");
@@ -105,7 +141,9 @@ describe("POST /v1/extract", () => {
 
   it("uses the final URL after redirects for url and for resolving links", async () => {
     const target = page("extract-article.html");
-    const { res, body } = await extract({ url: `${FIXTURES}/redirect?to=${encodeURIComponent(target)}` });
+    const { res, body } = await extract({
+      url: `${FIXTURES}/redirect?to=${encodeURIComponent(target)}`,
+    });
     expect(res.status).toBe(200);
     expect(body.data?.url).toBe(target);
     expect(body.data?.content).toContain(`(${FIXTURES}/docs/guide.html)`);
@@ -135,7 +173,14 @@ describe("POST /v1/extract", () => {
   it("extracted content over the 2 MB cap → 413 PAYLOAD_TOO_LARGE and no credit spent", async () => {
     const who = await createAccount("pro");
     const before = await remaining(who);
-    const { res, body } = await extract({ url: `${FIXTURES}/article?words=220000&run=${runId()}`, extractFormat: "json", waitUntil: "load" }, who);
+    const { res, body } = await extract(
+      {
+        url: `${FIXTURES}/article?words=220000&run=${runId()}`,
+        extractFormat: "json",
+        waitUntil: "load",
+      },
+      who,
+    );
     expect(res.status).toBe(413);
     expect(body.error?.code).toBe("PAYLOAD_TOO_LARGE");
     expect(await remaining(who)).toBe(before);
@@ -147,11 +192,19 @@ describe("POST /v1/extract — validation", () => {
     ["missing url", {}, "url"],
     ["unknown field", { url: `${FIXTURES}/extract-article.html`, fullPage: true }, "fullPage"],
     ["capture-only field", { url: `${FIXTURES}/extract-article.html`, format: "png" }, "format"],
-    ["bad extractFormat", { url: `${FIXTURES}/extract-article.html`, extractFormat: "pdf" }, "extractFormat"],
+    [
+      "bad extractFormat",
+      { url: `${FIXTURES}/extract-article.html`, extractFormat: "pdf" },
+      "extractFormat",
+    ],
     ["timeout out of range", { url: `${FIXTURES}/extract-article.html`, timeout: 61 }, "timeout"],
     ["bad waitUntil", { url: `${FIXTURES}/extract-article.html`, waitUntil: "idle" }, "waitUntil"],
     ["bad device", { url: `${FIXTURES}/extract-article.html`, device: "nokia" }, "device"],
-    ["invalid hideSelectors", { url: `${FIXTURES}/extract-article.html`, hideSelectors: ["a[["] }, "hideSelectors[0]"],
+    [
+      "invalid hideSelectors",
+      { url: `${FIXTURES}/extract-article.html`, hideSelectors: ["a[["] },
+      "hideSelectors[0]",
+    ],
   ];
   for (const [name, input, path] of cases) {
     it(`${name} → 400 naming ${path}`, async () => {
@@ -170,5 +223,7 @@ describe("POST /v1/extract — validation", () => {
 });
 
 describe("POST /v1/extract — authentication", () => {
-  describeAuthCases((headers) => postJson("/v1/extract", { url: `${FIXTURES}/extract-article.html` }, headers));
+  describeAuthCases((headers) =>
+    postJson("/v1/extract", { url: `${FIXTURES}/extract-article.html` }, headers),
+  );
 });

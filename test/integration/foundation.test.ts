@@ -21,12 +21,24 @@ describe("service routes", () => {
 
   it("GET / lists every route of the spec with the package version", async () => {
     const res = await call("/");
-    const body = (await res.json()) as { name: string; version: string; health: string; docs: string; endpoints: Record<string, string> };
+    const body = (await res.json()) as {
+      name: string;
+      version: string;
+      health: string;
+      docs: string;
+      endpoints: Record<string, string>;
+    };
     expect(body.name).toBe("Edgeshot");
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.health).toBe("/health");
     const routes = Object.values(body.endpoints);
-    for (const route of ["GET /v1/jobs", "GET /v1/batches", "GET /v1/credential-check", "POST /v1/screenshot", "GET /v1/render"]) {
+    for (const route of [
+      "GET /v1/jobs",
+      "GET /v1/batches",
+      "GET /v1/credential-check",
+      "POST /v1/screenshot",
+      "GET /v1/render",
+    ]) {
       expect(routes).toContain(route);
     }
     expect(body.endpoints).toEqual(ENDPOINTS);
@@ -35,7 +47,9 @@ describe("service routes", () => {
   it("GET / lists only routes that exist: none of them answers 404", async () => {
     for (const route of Object.values(ENDPOINTS)) {
       const [method, path] = route.split(" ") as [string, string];
-      const res = await call(path.replace(/\{[^}]+\}/g, "00000000-0000-0000-0000-000000000000"), { method });
+      const res = await call(path.replace(/\{[^}]+\}/g, "00000000-0000-0000-0000-000000000000"), {
+        method,
+      });
       expect(res.status, route).not.toBe(405);
       const body = (await res.json()) as { error?: { code: string } };
       expect(body.error?.code, route).not.toBe("NOT_FOUND");
@@ -88,7 +102,11 @@ describe("configuration", () => {
   it("is checked at the entry: a bad var is a 503 CONFIGURATION_ERROR even on a route that never reads it", async () => {
     const app = newApp();
     const broken = { ...env, BROWSER_HOSTS: "zero" } as unknown as Env;
-    const res = await app.fetch(new Request("https://edgeshot.test/v1/nope"), broken, createExecutionContext());
+    const res = await app.fetch(
+      new Request("https://edgeshot.test/v1/nope"),
+      broken,
+      createExecutionContext(),
+    );
     expect(res.status).toBe(503);
     const body = await envelope(res);
     expect(body.error?.code).toBe("CONFIGURATION_ERROR");
@@ -118,4 +136,3 @@ describe("local browser binding inside workerd", () => {
     expect(log.some((r) => r.path === "/boxes.html")).toBe(true);
   });
 });
-

@@ -16,7 +16,8 @@ import { decodeImage } from "../helpers/images";
 import { authFor, waitForBatch, waitForJob } from "../helpers/jobs";
 
 const GEO_ENDPOINT = (env as unknown as { GEO_ENDPOINT: string }).GEO_ENDPOINT;
-const target = (run: string, extra = "") => `https://public.rebind.example.com/page?run=${run}${extra}`;
+const target = (run: string, extra = "") =>
+  `https://public.rebind.example.com/page?run=${run}${extra}`;
 
 async function providerLog(run: string): Promise<SpbLogged[]> {
   return (await (await fetch(`${GEO_ENDPOINT}/__log?run=${run}`)).json()) as SpbLogged[];
@@ -29,7 +30,9 @@ function countryPixel(country: string): [number, number, number] {
 }
 
 async function used(apiKey: string): Promise<number> {
-  const body = await envelope<{ usage: { used: number } }>(await call("/v1/usage", { headers: bearer(apiKey) }));
+  const body = await envelope<{ usage: { used: number } }>(
+    await call("/v1/usage", { headers: bearer(apiKey) }),
+  );
   return body.data?.usage.used ?? -1;
 }
 
@@ -70,19 +73,41 @@ describe("geo captures through the provider", () => {
   it("GET /v1/screenshot and the JSON route: delay becomes the provider's wait; deviceScaleFactor-free 1280×800", async () => {
     const cap = await Capturer.create("enterprise");
     const run = runId();
-    const got = await cap.get({ url: target(run), geo: "JP", delay: "500", width: "400", height: "300" });
+    const got = await cap.get({
+      url: target(run),
+      geo: "JP",
+      delay: "500",
+      width: "400",
+      height: "300",
+    });
     expect(got.res.status).toBe(200);
     expect(decodeImage(got.bytes).pixel(1, 1)).toEqual(countryPixel("JP"));
     const asked = (await providerLog(run))[0]?.query;
-    expect([asked?.country_code, asked?.wait, asked?.window_width, asked?.window_height]).toEqual(["jp", "500", "1280", "800"]);
+    expect([asked?.country_code, asked?.wait, asked?.window_width, asked?.window_height]).toEqual([
+      "jp",
+      "500",
+      "1280",
+      "800",
+    ]);
 
     const redirected = runId();
-    const { res, body } = await cap.json<{ width: number; height: number; url: string; waitStrategy: string; image: string }>({
+    const { res, body } = await cap.json<{
+      width: number;
+      height: number;
+      url: string;
+      waitStrategy: string;
+      image: string;
+    }>({
       url: target(redirected, "&spb-fake=redirect"),
       geo: "BR",
     });
     expect(res.status).toBe(200);
-    expect(body.data).toMatchObject({ width: 1280, height: 800, url: "https://public.rebind.example.com/landed", waitStrategy: "proxy-managed" });
+    expect(body.data).toMatchObject({
+      width: 1280,
+      height: 800,
+      url: "https://public.rebind.example.com/landed",
+      waitStrategy: "proxy-managed",
+    });
     expect(JSON.stringify(body)).not.toContain(GEO_TEST_KEY);
   });
 
@@ -92,12 +117,23 @@ describe("geo captures through the provider", () => {
     const run = runId();
     const half = await cap.post({ url: target(run), geo: "NL", resizeWidth: 640 });
     expect(half.res.status).toBe(200);
-    expect([half.res.headers.get("x-screenshot-width"), half.res.headers.get("x-screenshot-height")]).toEqual(["640", "400"]);
+    expect([
+      half.res.headers.get("x-screenshot-width"),
+      half.res.headers.get("x-screenshot-height"),
+    ]).toEqual(["640", "400"]);
     const png = decodeImage(half.bytes);
     expect([png.width, png.height]).toEqual([640, 400]);
     expect(png.pixel(320, 200)).toEqual(countryPixel("NL"));
-    const box = await cap.post({ url: target(run), geo: "NL", resizeWidth: 300, resizeHeight: 2000 });
-    expect([box.res.status, box.res.status === 200 ? "" : new TextDecoder().decode(box.bytes)]).toEqual([200, ""]);
+    const box = await cap.post({
+      url: target(run),
+      geo: "NL",
+      resizeWidth: 300,
+      resizeHeight: 2000,
+    });
+    expect([
+      box.res.status,
+      box.res.status === 200 ? "" : new TextDecoder().decode(box.bytes),
+    ]).toEqual([200, ""]);
     expect(decodeImage(box.bytes)).toMatchObject({ width: 300, height: 800 });
     expect(await used(cap.account.apiKey)).toBe(2);
   });
@@ -111,7 +147,9 @@ describe("geo captures through the provider", () => {
       expect(res.status, country).toBe(200);
       expect(decodeImage(bytes).pixel(0, 0), country).toEqual(countryPixel(country));
     }
-    expect((await providerLog(run)).map((l) => l.query.country_code)).toEqual(GEO_COUNTRIES.map((c) => c.toLowerCase()));
+    expect((await providerLog(run)).map((l) => l.query.country_code)).toEqual(
+      GEO_COUNTRIES.map((c) => c.toLowerCase()),
+    );
     const res = await cap.postRaw(JSON.stringify({ url: target(run), geo: "FX" }));
     expect(res.status).toBe(400);
     const error = (await envelope(res)).error;
@@ -122,7 +160,9 @@ describe("geo captures through the provider", () => {
   it("geoCity / geoState: ScrapingBee cannot target them → 422 naming each, the provider never asked", async () => {
     const cap = await Capturer.create("pro");
     const run = runId();
-    const res = await cap.postRaw(JSON.stringify({ url: target(run), geo: "US", geoCity: "Austin", geoState: "Texas" }));
+    const res = await cap.postRaw(
+      JSON.stringify({ url: target(run), geo: "US", geoCity: "Austin", geoState: "Texas" }),
+    );
     expect(res.status).toBe(422);
     const error = (await envelope(res)).error;
     expect(error?.code).toBe("GEO_FEATURE_UNAVAILABLE");
@@ -134,17 +174,37 @@ describe("geo captures through the provider", () => {
     const run = runId();
     const starter = await Capturer.create("starter");
     const gated = await starter.postRaw(JSON.stringify({ url: target(run), geo: "FR" }));
-    expect([gated.status, (await envelope(gated)).error?.code]).toEqual([403, "PLAN_UPGRADE_REQUIRED"]);
+    expect([gated.status, (await envelope(gated)).error?.code]).toEqual([
+      403,
+      "PLAN_UPGRADE_REQUIRED",
+    ]);
     const pro = await Capturer.create("pro");
-    for (const [extra, path] of [[{ format: "jpeg" }, "format"], [{ hideSelectors: [".x"] }, "hideSelectors"], [{ fullPage: true }, "fullPage"]] as const) {
+    for (const [extra, path] of [
+      [{ format: "jpeg" }, "format"],
+      [{ hideSelectors: [".x"] }, "hideSelectors"],
+      [{ fullPage: true }, "fullPage"],
+    ] as const) {
       const res = await pro.postRaw(JSON.stringify({ url: target(run), geo: "FR", ...extra }));
       const error = (await envelope(res)).error;
-      expect([res.status, error?.code, error?.details?.map((d) => d.path)]).toEqual([422, "GEO_FEATURE_UNAVAILABLE", [path]]);
+      expect([res.status, error?.code, error?.details?.map((d) => d.path)]).toEqual([
+        422,
+        "GEO_FEATURE_UNAVAILABLE",
+        [path],
+      ]);
     }
     expect(await providerLog(run)).toEqual([]);
     expect(await used(pro.account.apiKey)).toBe(0);
     // The spec's defaults stated explicitly ask for nothing the provider cannot do: accepted.
-    const defaults = { blockAds: true, darkMode: false, fullPage: false, deviceScaleFactor: 2, pdfFormat: "A4", pdfScale: 1, hideSelectors: [], format: "png" };
+    const defaults = {
+      blockAds: true,
+      darkMode: false,
+      fullPage: false,
+      deviceScaleFactor: 2,
+      pdfFormat: "A4",
+      pdfScale: 1,
+      hideSelectors: [],
+      format: "png",
+    };
     const { res } = await pro.post({ url: target(run), geo: "FR", ...defaults });
     expect(res.status).toBe(200);
     expect(await providerLog(run)).toHaveLength(1);
@@ -171,7 +231,9 @@ describe("geo captures through the provider", () => {
     const cap = await Capturer.create("pro");
     const lines: string[] = [];
     for (const level of ["log", "warn", "error"] as const) {
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) => void lines.push(args.map(String).join(" ")),
+      );
     }
     const cases = [
       ["quota", 503, "CONFIGURATION_ERROR", "Geo-targeted capture is temporarily unavailable."],
@@ -183,7 +245,9 @@ describe("geo captures through the provider", () => {
     ] as const;
     for (const [mode, status, code, message] of cases) {
       const run = runId();
-      const res = await cap.postRaw(JSON.stringify({ url: target(run, `&spb-fake=${mode}`), geo: "GB" }));
+      const res = await cap.postRaw(
+        JSON.stringify({ url: target(run, `&spb-fake=${mode}`), geo: "GB" }),
+      );
       const text = await res.text();
       expect(res.status, mode).toBe(status);
       expect(res.headers.get("content-type"), mode).toContain("application/json");
@@ -205,7 +269,9 @@ describe("geo captures through the provider", () => {
     const cap = await Capturer.create("pro");
     const run = runId();
     const started = Date.now();
-    const res = await cap.postRaw(JSON.stringify({ url: target(run, "&spb-fake=slow"), geo: "IT", timeout: 5 }));
+    const res = await cap.postRaw(
+      JSON.stringify({ url: target(run, "&spb-fake=slow"), geo: "IT", timeout: 5 }),
+    );
     expect([res.status, (await envelope(res)).error?.code]).toEqual([408, "TIMEOUT"]);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(await used(cap.account.apiKey)).toBe(0);
@@ -214,18 +280,39 @@ describe("geo captures through the provider", () => {
   it("async job and hosted output: the provider's PNG stored and served", async () => {
     const cap = await Capturer.create("pro");
     const run = runId();
-    const { res, body } = await cap.json<{ jobId: string }>({ url: target(run), geo: "SE", async: true });
+    const { res, body } = await cap.json<{ jobId: string }>({
+      url: target(run),
+      geo: "SE",
+      async: true,
+    });
     expect(res.status).toBe(202);
     const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
-    expect(job).toMatchObject({ status: "completed", metadata: { format: "png", width: 1280, height: 800 } });
-    const stored = await call(new URL(job.resultUrl ?? "").pathname + new URL(job.resultUrl ?? "").search);
+    expect(job).toMatchObject({
+      status: "completed",
+      metadata: { format: "png", width: 1280, height: 800 },
+    });
+    const stored = await call(
+      new URL(job.resultUrl ?? "").pathname + new URL(job.resultUrl ?? "").search,
+    );
     expect(stored.status).toBe(200);
-    expect(decodeImage(new Uint8Array(await stored.arrayBuffer())).pixel(5, 5)).toEqual(countryPixel("SE"));
+    expect(decodeImage(new Uint8Array(await stored.arrayBuffer())).pixel(5, 5)).toEqual(
+      countryPixel("SE"),
+    );
 
-    const hosted = await envelope<{ url: string; width: number }>((await postJson("/v1/screenshot", { url: target(run, "&h=1"), geo: "SE", hosted: true }, cap.auth)));
+    const hosted = await envelope<{ url: string; width: number }>(
+      await postJson(
+        "/v1/screenshot",
+        { url: target(run, "&h=1"), geo: "SE", hosted: true },
+        cap.auth,
+      ),
+    );
     expect(hosted.data?.width).toBe(1280);
-    const served = await call(new URL(hosted.data?.url ?? "").pathname + new URL(hosted.data?.url ?? "").search);
-    expect(decodeImage(new Uint8Array(await served.arrayBuffer())).pixel(0, 0)).toEqual(countryPixel("SE"));
+    const served = await call(
+      new URL(hosted.data?.url ?? "").pathname + new URL(hosted.data?.url ?? "").search,
+    );
+    expect(decodeImage(new Uint8Array(await served.arrayBuffer())).pixel(0, 0)).toEqual(
+      countryPixel("SE"),
+    );
     expect((await providerLog(run)).map((l) => l.query.country_code)).toEqual(["se", "se"]);
     expect(await used(cap.account.apiKey)).toBe(2);
   });
@@ -234,22 +321,38 @@ describe("geo captures through the provider", () => {
     const account = await createAccount("pro");
     const run = runId();
     const urls = [target(run, "&n=1"), target(run, "&n=2")];
-    const res = await postJson("/v1/screenshot/batch", { urls, defaults: { geo: "DE" } }, bearer(account.apiKey));
+    const res = await postJson(
+      "/v1/screenshot/batch",
+      { urls, defaults: { geo: "DE" } },
+      bearer(account.apiKey),
+    );
     expect(res.status).toBe(202);
     const accepted = (await envelope<{ batchId: string }>(res)).data;
     const batch = await waitForBatch(account.accountId, accepted?.batchId ?? "");
-    expect(batch).toMatchObject({ status: "completed", totalJobs: 2, completedJobs: 2, failedJobs: 0 });
+    expect(batch).toMatchObject({
+      status: "completed",
+      totalJobs: 2,
+      completedJobs: 2,
+      failedJobs: 0,
+    });
     const log = await providerLog(run);
-    expect(log.map((l) => [l.query.url, l.query.country_code]).sort()).toEqual(urls.map((u) => [u, "de"]).sort());
+    expect(log.map((l) => [l.query.url, l.query.country_code]).sort()).toEqual(
+      urls.map((u) => [u, "de"]).sort(),
+    );
   });
 
   it("no provider configured → 503 CONFIGURATION_ERROR (after the plan and option checks)", async () => {
     const account = await createAccount("pro");
     const unconfigured = { ...env, GEO_PROVIDER: "", GEO_API_KEY: "" } as Env;
-    const attempt = prepareCapture(unconfigured, authFor(account.accountId, "pro"), { url: target(runId()), geo: "FR" });
+    const attempt = prepareCapture(unconfigured, authFor(account.accountId, "pro"), {
+      url: target(runId()),
+      geo: "FR",
+    });
     await expect(attempt).rejects.toMatchObject({ code: "CONFIGURATION_ERROR", status: 503 });
     const misconfigured = { ...env, GEO_API_KEY: "" } as Env;
-    const broken = prepareCapture(misconfigured, authFor(account.accountId, "pro"), { url: target(runId()) });
+    const broken = prepareCapture(misconfigured, authFor(account.accountId, "pro"), {
+      url: target(runId()),
+    });
     await expect(broken).rejects.toMatchObject({ code: "CONFIGURATION_ERROR" });
   });
 });

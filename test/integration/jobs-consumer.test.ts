@@ -8,7 +8,12 @@ import { describe, expect, it } from "vitest";
 import { failures } from "../../src/capture/failures";
 import type { CaptureOutcome } from "../../src/capture/browser-host";
 import { prepareCapture } from "../../src/capture/request";
-import { captureRetryDelay, handleCaptureBatch, handleCaptureDeadLetters, type CaptureDeps } from "../../src/jobs/consumer";
+import {
+  captureRetryDelay,
+  handleCaptureBatch,
+  handleCaptureDeadLetters,
+  type CaptureDeps,
+} from "../../src/jobs/consumer";
 import { jobDocumentKey } from "../../src/jobs/messages";
 import { createJobs, type Admitted } from "../../src/jobs/submit";
 import { accountDo } from "../helpers/account-do";
@@ -16,11 +21,28 @@ import { createAccount } from "../helpers/accounts";
 import { BASE, FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { authFor, deliver } from "../helpers/jobs";
 
-async function admitted(url: string, extra: Record<string, unknown> = {}): Promise<{ accountId: string; job: Admitted }> {
+async function admitted(
+  url: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ accountId: string; job: Admitted }> {
   const { accountId } = await createAccount("pro");
   const auth = authFor(accountId);
-  const spec = await prepareCapture(env, auth, { url, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false, ...extra });
-  const job = await createJobs(env, auth, { specs: [spec], batch: false, webhookUrl: null, cacheTtl: 3600, origin: BASE });
+  const spec = await prepareCapture(env, auth, {
+    url,
+    width: 320,
+    height: 240,
+    deviceScaleFactor: 1,
+    waitUntil: "load",
+    blockAds: false,
+    ...extra,
+  });
+  const job = await createJobs(env, auth, {
+    specs: [spec],
+    batch: false,
+    webhookUrl: null,
+    cacheTtl: 3600,
+    origin: BASE,
+  });
   return { accountId, job };
 }
 
@@ -101,20 +123,30 @@ describe("capture-jobs consumer", () => {
   it("deterministic failures (element not found) fail at once", async () => {
     const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`);
     const deps = failing(failures.elementNotFound());
-    const result = await deliver("capture-jobs", job.messages, (b, e) => handleCaptureBatch(b, e, deps));
+    const result = await deliver("capture-jobs", job.messages, (b, e) =>
+      handleCaptureBatch(b, e, deps),
+    );
     expect(result.retryMessages).toEqual([]);
     expect(deps.calls).toBe(1);
     const jobView = await accountDo(accountId).getJob(job.jobs[0]?.jobId ?? "");
-    expect(jobView).toMatchObject({ status: "failed", error: "The specified element was not found." });
+    expect(jobView).toMatchObject({
+      status: "failed",
+      error: "The specified element was not found.",
+    });
     expect(await usage(accountId)).toMatchObject({ used: 0 });
   });
 
   it("a real capture failure: a missing selector fails the job with the spec's string", async () => {
-    const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`, { selector: "#does-not-exist" });
+    const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`, {
+      selector: "#does-not-exist",
+    });
     const result = await deliver("capture-jobs", job.messages, handleCaptureBatch);
     expect(result.retryMessages).toEqual([]);
     const jobView = await accountDo(accountId).getJob(job.jobs[0]?.jobId ?? "");
-    expect(jobView).toMatchObject({ status: "failed", error: "The specified element was not found." });
+    expect(jobView).toMatchObject({
+      status: "failed",
+      error: "The specified element was not found.",
+    });
   });
 
   it("errors that are not the spec's strings are sanitized to the generic one", async () => {
@@ -130,7 +162,10 @@ describe("capture-jobs consumer", () => {
     const jobId = job.jobs[0]?.jobId ?? "";
     const result = await deliver("capture-jobs-dlq", job.messages, handleCaptureDeadLetters);
     expect(result.explicitAcks).toHaveLength(1);
-    expect(await accountDo(accountId).getJob(jobId)).toMatchObject({ status: "failed", error: "Screenshot capture failed." });
+    expect(await accountDo(accountId).getJob(jobId)).toMatchObject({
+      status: "failed",
+      error: "Screenshot capture failed.",
+    });
     expect(await usage(accountId)).toMatchObject({ used: 0, remaining: 25_000 });
     expect(await active(accountId)).toBe(0);
     // Dead-lettered again (or after completion): nothing moves.
@@ -141,7 +176,11 @@ describe("capture-jobs consumer", () => {
 
   it("malformed messages and unknown jobs are acked, not retried", async () => {
     const { accountId } = await createAccount("pro");
-    const result = await deliver("capture-jobs", [{ jobId: 42 }, "x", { accountId, jobId: crypto.randomUUID() }], handleCaptureBatch);
+    const result = await deliver(
+      "capture-jobs",
+      [{ jobId: 42 }, "x", { accountId, jobId: crypto.randomUUID() }],
+      handleCaptureBatch,
+    );
     expect(result.retryMessages).toEqual([]);
     expect(result.explicitAcks).toHaveLength(3);
   });
@@ -151,6 +190,9 @@ describe("capture-jobs consumer", () => {
     const jobId = job.jobs[0]?.jobId ?? "";
     await env.OUTPUTS.delete(jobDocumentKey(accountId, jobId));
     await deliver("capture-jobs", job.messages, handleCaptureBatch);
-    expect(await accountDo(accountId).getJob(jobId)).toMatchObject({ status: "failed", error: "Screenshot capture failed." });
+    expect(await accountDo(accountId).getJob(jobId)).toMatchObject({
+      status: "failed",
+      error: "Screenshot capture failed.",
+    });
   });
 });

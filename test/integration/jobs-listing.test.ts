@@ -14,14 +14,30 @@ interface Listing {
   nextCursor: string | null;
 }
 
-async function admit(accountId: string, n: number, batchId: string | null = null): Promise<string[]> {
-  const jobs = Array.from({ length: n }, (_, i) => ({ id: crypto.randomUUID(), url: `https://example.com/${i}`, format: "png" }));
-  const result = await accountDo(accountId).admitJobs({ jobs, batchId, webhookUrl: null, reservationTtlMs: 60_000 });
+async function admit(
+  accountId: string,
+  n: number,
+  batchId: string | null = null,
+): Promise<string[]> {
+  const jobs = Array.from({ length: n }, (_, i) => ({
+    id: crypto.randomUUID(),
+    url: `https://example.com/${i}`,
+    format: "png",
+  }));
+  const result = await accountDo(accountId).admitJobs({
+    jobs,
+    batchId,
+    webhookUrl: null,
+    reservationTtlMs: 60_000,
+  });
   if (!result.ok) throw new Error("admit refused");
   return jobs.map((j) => j.id);
 }
 
-async function list(apiKey: string, path: string): Promise<{ status: number; body: Listing | undefined; code?: string }> {
+async function list(
+  apiKey: string,
+  path: string,
+): Promise<{ status: number; body: Listing | undefined; code?: string }> {
   const res = await call(path, { headers: bearer(apiKey) });
   const body = await envelope<Listing>(res);
   return { status: res.status, body: body.data, code: body.error?.code };
@@ -54,7 +70,10 @@ describe("GET /v1/jobs", () => {
     const ids = await admit(accountId, 23);
     const first = ids[0] ?? "";
     await accountDo(accountId).startJob(first, 1);
-    await accountDo(accountId).finishJob(first, { status: "failed", error: "Screenshot capture failed." });
+    await accountDo(accountId).finishJob(first, {
+      status: "failed",
+      error: "Screenshot capture failed.",
+    });
     const all = await list(apiKey, "/v1/jobs");
     expect(all.body?.items).toHaveLength(20);
     expect(all.body?.nextCursor).toEqual(expect.any(String));
@@ -64,7 +83,11 @@ describe("GET /v1/jobs", () => {
     const queued = await list(apiKey, "/v1/jobs?status=queued&limit=100");
     expect(queued.body?.items).toHaveLength(22);
     const item = failed.body?.items[0] as unknown as JobView;
-    expect(item).toMatchObject({ status: "failed", error: "Screenshot capture failed.", url: "https://example.com/0" });
+    expect(item).toMatchObject({
+      status: "failed",
+      error: "Screenshot capture failed.",
+      url: "https://example.com/0",
+    });
     expect((await accountDo(accountId).summary())?.usage.used).toBe(0);
   });
 
@@ -73,7 +96,15 @@ describe("GET /v1/jobs", () => {
     await admit(accountId, 3, crypto.randomUUID());
     const batches = await list(apiKey, "/v1/batches?limit=1");
     expect(batches.status).toBe(200);
-    const bad = ["status=done", "limit=0", "limit=101", "limit=abc", "cursor=%%%", "cursor=abc", "foo=1"];
+    const bad = [
+      "status=done",
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "cursor=%%%",
+      "cursor=abc",
+      "foo=1",
+    ];
     for (const q of bad) {
       const res = await list(apiKey, `/v1/jobs?${q}`);
       expect(res.status, q).toBe(400);
@@ -103,10 +134,19 @@ describe("GET /v1/batches", () => {
     for (const id of batchIds) await admit(accountId, 2, id);
     const page1 = await list(apiKey, "/v1/batches?limit=2");
     expect(page1.body?.items.map((b) => b.batchId)).toEqual([batchIds[2], batchIds[1]]);
-    expect(page1.body?.items[0]).toMatchObject({ status: "queued", totalJobs: 2, completedJobs: 0, failedJobs: 0, outcome: null });
+    expect(page1.body?.items[0]).toMatchObject({
+      status: "queued",
+      totalJobs: 2,
+      completedJobs: 0,
+      failedJobs: 0,
+      outcome: null,
+    });
     expect(page1.body?.items[0]).not.toHaveProperty("jobs");
     const page2 = await list(apiKey, `/v1/batches?limit=2&cursor=${page1.body?.nextCursor}`);
-    expect(page2.body).toEqual({ items: [expect.objectContaining({ batchId: batchIds[0] })], nextCursor: null });
+    expect(page2.body).toEqual({
+      items: [expect.objectContaining({ batchId: batchIds[0] })],
+      nextCursor: null,
+    });
     expect((await list(apiKey, "/v1/batches?status=completed")).body?.items).toEqual([]);
     expect((await list(apiKey, "/v1/batches?status=failed")).status).toBe(400);
   });

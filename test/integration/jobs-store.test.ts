@@ -8,7 +8,11 @@ import { accountDo, setClock } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";
 
 const META = { width: 1, height: 1, loadTimeMs: 1, bytesSize: 1 };
-const done = { status: "completed", resultUrl: "https://edgeshot.test/v1/images/j/a.png", meta: META } as const;
+const done = {
+  status: "completed",
+  resultUrl: "https://edgeshot.test/v1/images/j/a.png",
+  meta: META,
+} as const;
 const failed = { status: "failed", error: "Screenshot capture failed." } as const;
 
 async function setup(n: number, options: { batch?: boolean; webhookUrl?: string | null } = {}) {
@@ -17,7 +21,12 @@ async function setup(n: number, options: { batch?: boolean; webhookUrl?: string 
   const ids = Array.from({ length: n }, () => crypto.randomUUID());
   const batchId = options.batch ? crypto.randomUUID() : null;
   const jobs = ids.map((id) => ({ id, url: "https://example.com/", format: "png" }));
-  const admitted = await account.admitJobs({ jobs, batchId, webhookUrl: options.webhookUrl ?? null, reservationTtlMs: 60_000 });
+  const admitted = await account.admitJobs({
+    jobs,
+    batchId,
+    webhookUrl: options.webhookUrl ?? null,
+    reservationTtlMs: 60_000,
+  });
   expect(admitted.ok).toBe(true);
   return { accountId, account, ids, batchId: batchId ?? "" };
 }
@@ -34,7 +43,10 @@ describe("job transitions", () => {
     expect((await account.finishJob(a, done)).changed).toBe(true);
     expect((await account.finishJob(a, failed)).changed).toBe(false); // completed → failed
     expect(await account.startJob(a, 9)).toMatchObject({ ok: false, status: "completed" }); // completed → processing
-    expect(await account.startJob(crypto.randomUUID(), 1)).toMatchObject({ ok: false, status: "unknown" });
+    expect(await account.startJob(crypto.randomUUID(), 1)).toMatchObject({
+      ok: false,
+      status: "unknown",
+    });
     expect((await account.getJob(a))?.status).toBe("completed");
     expect((await account.getJob(b))?.status).toBe("queued");
   });
@@ -43,7 +55,9 @@ describe("job transitions", () => {
     const { account, ids } = await setup(1, { webhookUrl: "https://hooks.example.com/x" });
     const id = ids[0] ?? "";
     await account.startJob(id, 1);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => account.finishJob(id, i % 2 ? done : failed)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => account.finishJob(id, i % 2 ? done : failed)),
+    );
     expect(results.filter((r) => r.changed)).toHaveLength(1);
     expect(results.flatMap((r) => r.webhooks)).toHaveLength(1);
     const summary = await account.summary();
@@ -55,34 +69,63 @@ describe("job transitions", () => {
 
 describe("batches", () => {
   it("queued → processing with the first job → completed once, with a single batch.completed", async () => {
-    const { account, ids, batchId } = await setup(3, { batch: true, webhookUrl: "https://hooks.example.com/b" });
+    const { account, ids, batchId } = await setup(3, {
+      batch: true,
+      webhookUrl: "https://hooks.example.com/b",
+    });
     expect((await account.getBatch(batchId))?.status).toBe("queued");
     for (const id of ids) await account.startJob(id, 1);
     expect((await account.getBatch(batchId))?.status).toBe("processing");
     const [a = "", b = "", c = ""] = ids;
     expect((await account.finishJob(a, done)).webhooks).toEqual([]);
     expect((await account.finishJob(b, failed)).webhooks).toEqual([]);
-    const last = await Promise.all([account.finishJob(c, done), account.finishJob(c, failed), account.finishJob(c, done)]);
+    const last = await Promise.all([
+      account.finishJob(c, done),
+      account.finishJob(c, failed),
+      account.finishJob(c, done),
+    ]);
     const emitted = last.flatMap((r) => r.webhooks);
     expect(emitted).toHaveLength(1);
     const batch = await account.getBatch(batchId);
-    expect(batch).toMatchObject({ status: "completed", totalJobs: 3, failedJobs: 1, completedJobs: 2, outcome: "partial" });
-    expect(batch?.webhook).toMatchObject({ deliveryId: emitted[0], status: "pending", attempts: 0 });
+    expect(batch).toMatchObject({
+      status: "completed",
+      totalJobs: 3,
+      failedJobs: 1,
+      completedJobs: 2,
+      outcome: "partial",
+    });
+    expect(batch?.webhook).toMatchObject({
+      deliveryId: emitted[0],
+      status: "pending",
+      attempts: 0,
+    });
     // No per-job events for batch jobs.
     expect(batch?.jobs?.every((j) => j.webhook === undefined)).toBe(true);
     const delivery = await account.webhookDelivery(emitted[0] ?? "");
     expect(delivery?.event).toBe("batch.completed");
-    expect(JSON.parse(delivery?.body ?? "{}")).toMatchObject({ batchId, totalJobs: 3, completedJobs: 2, failedJobs: 1 });
+    expect(JSON.parse(delivery?.body ?? "{}")).toMatchObject({
+      batchId,
+      totalJobs: 3,
+      completedJobs: 2,
+      failedJobs: 1,
+    });
   });
 
   it("outcome succeeded / failed; no webhook without a webhookUrl", async () => {
     const good = await setup(2, { batch: true });
     for (const id of good.ids) await good.account.startJob(id, 1);
-    for (const id of good.ids) expect((await good.account.finishJob(id, done)).webhooks).toEqual([]);
-    expect(await good.account.getBatch(good.batchId)).toMatchObject({ outcome: "succeeded", status: "completed" });
+    for (const id of good.ids)
+      expect((await good.account.finishJob(id, done)).webhooks).toEqual([]);
+    expect(await good.account.getBatch(good.batchId)).toMatchObject({
+      outcome: "succeeded",
+      status: "completed",
+    });
     const bad = await setup(1, { batch: true });
     await bad.account.abortJob(bad.ids[0] ?? "", "Screenshot capture failed.");
-    expect(await bad.account.getBatch(bad.batchId)).toMatchObject({ outcome: "failed", failedJobs: 1 });
+    expect(await bad.account.getBatch(bad.batchId)).toMatchObject({
+      outcome: "failed",
+      failedJobs: 1,
+    });
   });
 });
 
@@ -100,17 +143,29 @@ describe("admission", () => {
 
 describe("retention", () => {
   it("jobs and batches finished more than 30 days ago are forgotten at the next admission", async () => {
-    const { accountId, account, ids } = await setup(2, { webhookUrl: "https://hooks.example.com/x" });
+    const { accountId, account, ids } = await setup(2, {
+      webhookUrl: "https://hooks.example.com/x",
+    });
     const [old = "", open = ""] = ids;
     await account.startJob(old, 1);
     await account.finishJob(old, done);
     const batch = await setup(1, { batch: true });
     const now = Date.now();
     await setClock(accountId, () => now + 29 * 86_400_000);
-    await account.admitJobs({ jobs: [{ id: crypto.randomUUID(), url: null, format: "png" }], batchId: null, webhookUrl: null, reservationTtlMs: 60_000 });
+    await account.admitJobs({
+      jobs: [{ id: crypto.randomUUID(), url: null, format: "png" }],
+      batchId: null,
+      webhookUrl: null,
+      reservationTtlMs: 60_000,
+    });
     expect(await account.getJob(old)).not.toBeNull();
     await setClock(accountId, () => now + 31 * 86_400_000);
-    await account.admitJobs({ jobs: [{ id: crypto.randomUUID(), url: null, format: "png" }], batchId: null, webhookUrl: null, reservationTtlMs: 60_000 });
+    await account.admitJobs({
+      jobs: [{ id: crypto.randomUUID(), url: null, format: "png" }],
+      batchId: null,
+      webhookUrl: null,
+      reservationTtlMs: 60_000,
+    });
     expect(await account.getJob(old)).toBeNull();
     expect(await account.getJob(open)).not.toBeNull(); // unfinished jobs stay
     expect(await batch.account.getBatch(batch.batchId)).not.toBeNull(); // other accounts untouched
@@ -119,7 +174,9 @@ describe("retention", () => {
 
 describe("stranded webhooks", () => {
   it("a delivery emitted but never queued is handed to a later delivery of the job's message", async () => {
-    const { accountId, account, ids } = await setup(1, { webhookUrl: "https://hooks.example.com/x" });
+    const { accountId, account, ids } = await setup(1, {
+      webhookUrl: "https://hooks.example.com/x",
+    });
     const id = ids[0] ?? "";
     await account.startJob(id, 1);
     const { webhooks } = await account.finishJob(id, done);

@@ -11,22 +11,39 @@ import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helper
 import { outputSize } from "../helpers/images";
 import { deliver, waitForJob } from "../helpers/jobs";
 
-const small = (run: string) => ({ url: `${FIXTURES}/boxes.html?run=${run}`, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false });
+const small = (run: string) => ({
+  url: `${FIXTURES}/boxes.html?run=${run}`,
+  width: 320,
+  height: 240,
+  deviceScaleFactor: 1,
+  waitUntil: "load",
+  blockAds: false,
+});
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
 describe("async capture", () => {
   it("202 {jobId, status: queued} with the reserved credit, then completed with a signed resultUrl", async () => {
     const cap = await Capturer.create("pro");
-    const { res, body } = await cap.json<{ jobId: string; status: string }>({ ...small(runId()), async: true, cacheTtl: 7200 });
+    const { res, body } = await cap.json<{ jobId: string; status: string }>({
+      ...small(runId()),
+      async: true,
+      cacheTtl: 7200,
+    });
     expect(res.status).toBe(202);
-    expect(body.data).toEqual({ jobId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: "queued" });
+    expect(body.data).toEqual({
+      jobId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: "queued",
+    });
     expect(body.meta.usage).toEqual({ credits: 1, remaining: 25_000 - 1 });
     const jobId = body.data?.jobId ?? "";
     const job = await waitForJob(cap.account.accountId, jobId);
     expect(job.status).toBe("completed");
     const image = await call(pathOf(job.resultUrl ?? ""));
     expect(image.status).toBe(200);
-    expect(outputSize(new Uint8Array(await image.arrayBuffer()))).toEqual({ width: 320, height: 240 });
+    expect(outputSize(new Uint8Array(await image.arrayBuffer()))).toEqual({
+      width: 320,
+      height: 240,
+    });
     const expires = Number(new URL(job.resultUrl ?? "").searchParams.get("expires"));
     expect(expires - Date.now() / 1000).toBeGreaterThan(7000);
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(7200);
@@ -42,7 +59,9 @@ describe("async capture", () => {
       completedAt: expect.any(String),
     });
     expect(polled.meta.usage).toBeUndefined(); // polling is free
-    const account = await envelope<{ usage: { used: number } }>(await call("/v1/account", { headers: cap.auth }));
+    const account = await envelope<{ usage: { used: number } }>(
+      await call("/v1/account", { headers: cap.auth }),
+    );
     expect(account.data?.usage.used).toBe(1);
   });
 
@@ -50,7 +69,9 @@ describe("async capture", () => {
     const cap = await Capturer.create("pro");
     const { res, bytes } = await cap.post({ ...small(runId()), async: true });
     expect(res.status).toBe(202);
-    const body = JSON.parse(new TextDecoder().decode(bytes)) as { data: { jobId: string; status: string } };
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+      data: { jobId: string; status: string };
+    };
     expect(body.data.status).toBe("queued");
     expect((await waitForJob(cap.account.accountId, body.data.jobId)).status).toBe("completed");
   });
@@ -59,7 +80,13 @@ describe("async capture", () => {
     const cap = await Capturer.create("pro");
     const filler = `<p>${"lorem ipsum ".repeat(150_000)}</p>`; // ~1.8 MB, far over a 128 KB message
     const html = `<body style="margin:0;background:#00f"><div style="display:none">${filler}</div></body>`;
-    const { res, body } = await cap.json<{ jobId: string }>({ html, width: 320, height: 240, deviceScaleFactor: 1, async: true });
+    const { res, body } = await cap.json<{ jobId: string }>({
+      html,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      async: true,
+    });
     expect(res.status).toBe(202);
     const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
     expect(job).toMatchObject({ status: "completed", url: null });
@@ -67,7 +94,11 @@ describe("async capture", () => {
 
   it("a failed job carries the spec's error string and its credit is refunded", async () => {
     const cap = await Capturer.create("pro");
-    const { body } = await cap.json<{ jobId: string }>({ ...small(runId()), selector: "#missing", async: true });
+    const { body } = await cap.json<{ jobId: string }>({
+      ...small(runId()),
+      selector: "#missing",
+      async: true,
+    });
     const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
     expect(job).toMatchObject({ status: "failed", error: "The specified element was not found." });
     expect(job.resultUrl).toBeUndefined();
@@ -81,7 +112,10 @@ describe("async capture", () => {
     const run = runId();
     const { body } = await cap.json<{ jobId: string }>({ ...small(run), async: true });
     const message = { accountId: cap.account.accountId, jobId: body.data?.jobId ?? "" };
-    await Promise.all([deliver("capture-jobs", [message], handleCaptureBatch), deliver("capture-jobs", [message], handleCaptureBatch)]);
+    await Promise.all([
+      deliver("capture-jobs", [message], handleCaptureBatch),
+      deliver("capture-jobs", [message], handleCaptureBatch),
+    ]);
     const job = await waitForJob(cap.account.accountId, message.jobId);
     expect(job.status).toBe("completed");
     await new Promise((r) => setTimeout(r, 1500)); // let the queue's own delivery land too
@@ -97,7 +131,10 @@ describe("async capture", () => {
     expect(body.error?.code).toBe("QUEUE_LIMIT_REACHED");
     const summary = await accountDo(cap.account.accountId).summary();
     expect(summary?.usage.remaining).toBe(1000);
-    expect((await accountDo(cap.account.accountId).listJobs({ status: null, limit: 10, before: null })).items).toEqual([]);
+    expect(
+      (await accountDo(cap.account.accountId).listJobs({ status: null, limit: 10, before: null }))
+        .items,
+    ).toEqual([]);
     await releaseJobSlots(cap.account.accountId, 1);
     expect((await cap.json({ ...small(runId()), async: true })).res.status).toBe(202);
   });
@@ -105,7 +142,11 @@ describe("async capture", () => {
   it("429 USAGE_EXCEEDED when no credit is left to reserve", async () => {
     const { accountId, apiKey } = await createAccount("free");
     await accountDo(accountId).update({ creditsUsed: 100 });
-    const res = await postJson("/v1/screenshot/json", { ...small(runId()), async: true }, bearer(apiKey));
+    const res = await postJson(
+      "/v1/screenshot/json",
+      { ...small(runId()), async: true },
+      bearer(apiKey),
+    );
     expect(res.status).toBe(429);
     expect((await envelope(res)).error?.code).toBe("USAGE_EXCEEDED");
     expect((await accountDo(accountId).summary())?.activeJobs).toBe(0);
@@ -115,12 +156,28 @@ describe("async capture", () => {
 describe("webhookUrl validation", () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ["without async", { webhookUrl: "https://hooks.example.com/x" }, "VALIDATION_ERROR"],
-    ["plain http", { async: true, webhookUrl: "http://hooks.example.com/x" }, "INVALID_WEBHOOK_URL"],
+    [
+      "plain http",
+      { async: true, webhookUrl: "http://hooks.example.com/x" },
+      "INVALID_WEBHOOK_URL",
+    ],
     ["a private address", { async: true, webhookUrl: "https://10.0.0.1/x" }, "INVALID_WEBHOOK_URL"],
-    ["the metadata address", { async: true, webhookUrl: "https://169.254.169.254/latest" }, "INVALID_WEBHOOK_URL"],
+    [
+      "the metadata address",
+      { async: true, webhookUrl: "https://169.254.169.254/latest" },
+      "INVALID_WEBHOOK_URL",
+    ],
     ["localhost", { async: true, webhookUrl: "https://localhost/x" }, "INVALID_WEBHOOK_URL"],
-    ["credentials", { async: true, webhookUrl: "https://user:pw@hooks.example.com/x" }, "INVALID_WEBHOOK_URL"],
-    ["a name resolving to loopback", { async: true, webhookUrl: "https://a.rebind.example.com/x" }, "INVALID_WEBHOOK_URL"],
+    [
+      "credentials",
+      { async: true, webhookUrl: "https://user:pw@hooks.example.com/x" },
+      "INVALID_WEBHOOK_URL",
+    ],
+    [
+      "a name resolving to loopback",
+      { async: true, webhookUrl: "https://a.rebind.example.com/x" },
+      "INVALID_WEBHOOK_URL",
+    ],
     ["not a URL", { async: true, webhookUrl: "hooks" }, "INVALID_WEBHOOK_URL"],
   ];
   for (const [name, extra, code] of cases) {

@@ -26,7 +26,11 @@ async function pdfInfo(bytes: Uint8Array) {
 
 describe("resizeWidth / resizeHeight", () => {
   it("1280×800 with resizeWidth 640 → 640×400, reported in the headers", async () => {
-    const { res, bytes } = await pro.post({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 640 });
+    const { res, bytes } = await pro.post({
+      ...desktop,
+      url: page("controls-stripes.html"),
+      resizeWidth: 640,
+    });
     expect(res.status).toBe(200);
     expect(outputSize(bytes)).toEqual({ width: 640, height: 400 });
     expect(res.headers.get("x-screenshot-width")).toBe("640");
@@ -35,23 +39,50 @@ describe("resizeWidth / resizeHeight", () => {
   });
 
   it("resizeHeight alone keeps the aspect ratio; both give the exact box", async () => {
-    const tall = await pro.post({ ...desktop, url: page("controls-stripes.html"), resizeHeight: 200 });
+    const tall = await pro.post({
+      ...desktop,
+      url: page("controls-stripes.html"),
+      resizeHeight: 200,
+    });
     expect(outputSize(tall.bytes)).toEqual({ width: 320, height: 200 });
-    const box = await pro.post({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 300, resizeHeight: 300 });
+    const box = await pro.post({
+      ...desktop,
+      url: page("controls-stripes.html"),
+      resizeWidth: 300,
+      resizeHeight: 300,
+    });
     expect(outputSize(box.bytes)).toEqual({ width: 300, height: 300 });
   });
 
   it("never upscales past the source", async () => {
-    const wide = await pro.post({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 2560 });
+    const wide = await pro.post({
+      ...desktop,
+      url: page("controls-stripes.html"),
+      resizeWidth: 2560,
+    });
     expect(outputSize(wide.bytes)).toEqual({ width: 1280, height: 800 });
-    const both = await pro.post({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 3840, resizeHeight: 2160 });
+    const both = await pro.post({
+      ...desktop,
+      url: page("controls-stripes.html"),
+      resizeWidth: 3840,
+      resizeHeight: 2160,
+    });
     expect(outputSize(both.bytes)).toEqual({ width: 1280, height: 800 });
-    const oneSide = await pro.post({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 640, resizeHeight: 2000 });
+    const oneSide = await pro.post({
+      ...desktop,
+      url: page("controls-stripes.html"),
+      resizeWidth: 640,
+      resizeHeight: 2000,
+    });
     expect(outputSize(oneSide.bytes)).toEqual({ width: 640, height: 800 });
   });
 
   it("resamples with real filtering: 1 px black/white stripes average to gray, not black or white", async () => {
-    const { bytes } = await pro.post({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 640 });
+    const { bytes } = await pro.post({
+      ...desktop,
+      url: page("controls-stripes.html"),
+      resizeWidth: 640,
+    });
     const img = decodeImage(bytes);
     for (const x of [10, 11, 100, 333, 600]) {
       const [r, g, b] = img.pixel(x, 100);
@@ -76,7 +107,10 @@ describe("resizeWidth / resizeHeight", () => {
   });
 
   it("JSON reports the final size", async () => {
-    const res = await pro.postRaw(JSON.stringify({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 640 }), JSON_PATH);
+    const res = await pro.postRaw(
+      JSON.stringify({ ...desktop, url: page("controls-stripes.html"), resizeWidth: 640 }),
+      JSON_PATH,
+    );
     expect(res.status).toBe(200);
     const data = (await envelope<{ width: number; height: number; image: string }>(res)).data;
     expect([data?.width, data?.height]).toEqual([640, 400]);
@@ -85,14 +119,28 @@ describe("resizeWidth / resizeHeight", () => {
   });
 
   it("works on the GET endpoint and after a full-page capture", async () => {
-    const { res, bytes } = await pro.get({ url: `${FIXTURES}/tall?h=3000&run=${runId()}`, fullPage: "true", width: "800", height: "600", deviceScaleFactor: "1", resizeWidth: "400", waitUntil: "load" });
+    const { res, bytes } = await pro.get({
+      url: `${FIXTURES}/tall?h=3000&run=${runId()}`,
+      fullPage: "true",
+      width: "800",
+      height: "600",
+      deviceScaleFactor: "1",
+      resizeWidth: "400",
+      waitUntil: "load",
+    });
     expect(res.status).toBe(200);
     expect(outputSize(bytes)).toEqual({ width: 400, height: 1500 });
     expect(decodeImage(bytes).pixel(200, 250)).toEqual([255, 0, 0]); // band 0 (red) at half scale
   });
 
   it("is ignored for PDF", async () => {
-    const { res, bytes } = await pro.post({ ...desktop, url: page("text.html"), format: "pdf", resizeWidth: 100, resizeHeight: 100 });
+    const { res, bytes } = await pro.post({
+      ...desktop,
+      url: page("text.html"),
+      format: "pdf",
+      resizeWidth: 100,
+      resizeHeight: 100,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
     const info = await pdfInfo(bytes);
@@ -106,10 +154,11 @@ describe("Free-plan watermark", () => {
   /** Pixels of the blank area (right of the black box and the caption) that are not pure white. */
   function marks(img: Decoded): Array<[number, number, number]> {
     const out: Array<[number, number, number]> = [];
-    for (let y = 0; y < img.height; y++) for (let x = 300; x < img.width; x++) {
-      const p = img.pixel(x, y);
-      if (p[0] !== 255 || p[1] !== 255 || p[2] !== 255) out.push(p);
-    }
+    for (let y = 0; y < img.height; y++)
+      for (let x = 300; x < img.width; x++) {
+        const p = img.pixel(x, y);
+        if (p[0] !== 255 || p[1] !== 255 || p[2] !== 255) out.push(p);
+      }
     return out;
   }
 
@@ -132,24 +181,39 @@ describe("Free-plan watermark", () => {
       expect(Math.min(r, g, b)).toBeGreaterThanOrEqual(190); // light
     }
     // Tiled: marks in each quarter of the blank area.
-    const quarters = [[300, 550, 0, 300], [550, 800, 0, 300], [300, 550, 300, 600], [550, 800, 300, 600]] as const;
+    const quarters = [
+      [300, 550, 0, 300],
+      [550, 800, 0, 300],
+      [300, 550, 300, 600],
+      [550, 800, 300, 600],
+    ] as const;
     for (const [x0, x1, y0, y1] of quarters) {
       let n = 0;
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (freeImg.pixel(x, y)[0] < 255) n++;
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++) if (freeImg.pixel(x, y)[0] < 255) n++;
       expect(n).toBeGreaterThan(0);
     }
     // Content stays readable: the black box is still (nearly) black everywhere.
     let darkest = 0;
-    for (let y = 0; y < 200; y += 2) for (let x = 0; x < 200; x += 2) darkest = Math.max(darkest, freeImg.pixel(x, y)[0]);
+    for (let y = 0; y < 200; y += 2)
+      for (let x = 0; x < 200; x += 2) darkest = Math.max(darkest, freeImg.pixel(x, y)[0]);
     expect(darkest).toBeLessThanOrEqual(60);
   });
 
   it("JSON: metadata.watermarked is true on Free only; Free PDFs get a footer instead", async () => {
     const free = await Capturer.create("free");
-    const json = await free.postRaw(JSON.stringify({ ...white, url: page("controls-white.html") }), JSON_PATH);
+    const json = await free.postRaw(
+      JSON.stringify({ ...white, url: page("controls-white.html") }),
+      JSON_PATH,
+    );
     expect(json.status).toBe(200);
-    expect((await envelope<{ metadata?: { watermarked: boolean } }>(json)).data?.metadata).toEqual({ watermarked: true });
-    const proJson = await pro.postRaw(JSON.stringify({ ...white, url: page("controls-white.html") }), JSON_PATH);
+    expect((await envelope<{ metadata?: { watermarked: boolean } }>(json)).data?.metadata).toEqual({
+      watermarked: true,
+    });
+    const proJson = await pro.postRaw(
+      JSON.stringify({ ...white, url: page("controls-white.html") }),
+      JSON_PATH,
+    );
     expect((await envelope<{ metadata?: unknown }>(proJson)).data?.metadata).toBeUndefined();
 
     const freePdf = await free.post({ url: page("text.html"), waitUntil: "load", format: "pdf" });

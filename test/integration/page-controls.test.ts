@@ -32,14 +32,16 @@ const CYAN: Rgb = [0, 255, 255];
 
 async function shot(body: Record<string, unknown>): Promise<Decoded> {
   const { res, bytes } = await cap.post(body);
-  if (res.status !== 200) throw new Error(`capture failed: ${res.status} ${new TextDecoder().decode(bytes)}`);
+  if (res.status !== 200)
+    throw new Error(`capture failed: ${res.status} ${new TextDecoder().decode(bytes)}`);
   return decodeImage(bytes);
 }
 
 /** Pixels of `color` in the image (every pixel scanned). */
 function countColor(img: Decoded, color: Rgb, tolerance = 8): number {
   let n = 0;
-  for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) if (near(img.pixel(x, y), color, tolerance)) n++;
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++) if (near(img.pixel(x, y), color, tolerance)) n++;
   return n;
 }
 
@@ -51,7 +53,11 @@ describe("blockAds", () => {
     const offRun = runId();
     const off = await shot({ ...small, url: page("controls-ads.html", offRun), blockAds: false });
     expect(hosts(fromAdHost(await fixtureLog(offRun)))).toEqual(
-      [`${AD_HOST} /controls-ad-frame.html`, `${AD_HOST} /controls-ad.js`, `${AD_HOST} /img/ad.png`].sort(),
+      [
+        `${AD_HOST} /controls-ad-frame.html`,
+        `${AD_HOST} /controls-ad.js`,
+        `${AD_HOST} /img/ad.png`,
+      ].sort(),
     );
     expect(off.pixel(10, 10)).toEqual(RED); // the ad script painted its slot
     expect(off.pixel(10, 130)).toEqual(RED); // the ad image
@@ -59,7 +65,9 @@ describe("blockAds", () => {
 
     const onRun = runId();
     const on = await shot({ ...small, url: page("controls-ads.html", onRun) });
-    expect(hosts(await fixtureLog(onRun))).toEqual([`${new URL(FIXTURES).host} /controls-ads.html`]);
+    expect(hosts(await fixtureLog(onRun))).toEqual([
+      `${new URL(FIXTURES).host} /controls-ads.html`,
+    ]);
     expect(on.pixel(10, 10)).toEqual(WHITE);
     expect(countColor(on, RED)).toBe(0); // no ad pixels anywhere
     expect(on.pixel(350, 50)).toEqual(BLUE); // the page's own content is untouched
@@ -67,14 +75,24 @@ describe("blockAds", () => {
 
   it("never blocks a site's own requests on its own pages (first party)", async () => {
     const run = runId();
-    const img = await shot({ ...small, url: page("controls-ads.html", run, AD_ORIGIN), blockAds: true });
+    const img = await shot({
+      ...small,
+      url: page("controls-ads.html", run, AD_ORIGIN),
+      blockAds: true,
+    });
     expect(fromAdHost(await fixtureLog(run))).toHaveLength(4); // the page and its three "ad" requests
     expect(img.pixel(10, 10)).toEqual(RED);
   });
 
   it("the GET endpoint honours blockAds=false", async () => {
     const run = runId();
-    const { res } = await cap.get({ url: page("controls-ads.html", run), blockAds: "false", waitUntil: "load", width: "400", height: "300" });
+    const { res } = await cap.get({
+      url: page("controls-ads.html", run),
+      blockAds: "false",
+      waitUntil: "load",
+      width: "400",
+      height: "300",
+    });
     expect(res.status).toBe(200);
     expect(fromAdHost(await fixtureLog(run))).toHaveLength(3);
   });
@@ -88,20 +106,39 @@ describe("blockCookieBanners", () => {
     document.querySelector(".band").style.background = scrolled ? "rgb(0, 128, 0)" : "rgb(128, 0, 128)";`;
 
   it("without it the OneTrust wall covers the page and the page cannot scroll", async () => {
-    const img = await shot({ ...onetrust, url: page("controls-onetrust.html", runId()), js: scrollProbe });
+    const img = await shot({
+      ...onetrust,
+      url: page("controls-onetrust.html", runId()),
+      js: scrollProbe,
+    });
     expect(img.pixel(400, 500)).toEqual(MAGENTA);
     expect(near(img.pixel(400, 100), [64, 0, 64], 3)).toBe(true); // purple behind the dark filter
   });
 
   it("hides the OneTrust banner and filter, and the page scrolls again", async () => {
-    const view = await shot({ ...onetrust, url: page("controls-onetrust.html", runId()), blockCookieBanners: true, js: scrollProbe });
+    const view = await shot({
+      ...onetrust,
+      url: page("controls-onetrust.html", runId()),
+      blockCookieBanners: true,
+      js: scrollProbe,
+    });
     expect(countColor(view, MAGENTA)).toBe(0);
     expect(view.pixel(400, 100)).toEqual([0, 128, 0]);
     expect(view.pixel(400, 500)).toEqual([0, 128, 0]);
 
-    const full = await shot({ ...onetrust, url: page("controls-onetrust.html", runId()), blockCookieBanners: true, fullPage: true });
+    const full = await shot({
+      ...onetrust,
+      url: page("controls-onetrust.html", runId()),
+      blockCookieBanners: true,
+      fullPage: true,
+    });
     expect([full.width, full.height]).toEqual([800, 4000]);
-    expect([full.pixel(10, 500), full.pixel(10, 1500), full.pixel(10, 2500), full.pixel(10, 3500)]).toEqual([RED, BLUE, GREEN, YELLOW]);
+    expect([
+      full.pixel(10, 500),
+      full.pixel(10, 1500),
+      full.pixel(10, 2500),
+      full.pixel(10, 3500),
+    ]).toEqual([RED, BLUE, GREEN, YELLOW]);
     expect(countColor(full, MAGENTA)).toBe(0);
   });
 
@@ -118,16 +155,32 @@ describe("blockCookieBanners", () => {
 
   it("hides an element for every curated selector, and leaves look-alike content and <body> alone", async () => {
     // Static full-width strips, also for <dialog open> (absolute and fit-content by default).
-    const strip = "height:4px;width:auto;margin:0;padding:0;border:0;position:static;background:#f0f";
+    const strip =
+      "height:4px;width:auto;margin:0;padding:0;border:0;position:static;background:#f0f";
     const walls = CONSENT_HIDE_SELECTORS.map((s) => elementFor(s, strip)).join("\n");
     const lookAlikes = [
-      '<div class="cookie-recipe">', '<div id="cookie-banners-history">', '<div class="has-cookie-banner">',
-      '<div class="cookie-consent-docs">', '<div role="region" aria-label="Cookie recipes">', '<div id="consent-form">',
-      '<section class="cookies">', '<div class="consent">',
-    ].map((open) => `${open.replace(/>$/, ' style="height:4px;background:#0ff">')}</${/^<(\w+)/.exec(open)?.[1] ?? "div"}>`);
+      '<div class="cookie-recipe">',
+      '<div id="cookie-banners-history">',
+      '<div class="has-cookie-banner">',
+      '<div class="cookie-consent-docs">',
+      '<div role="region" aria-label="Cookie recipes">',
+      '<div id="consent-form">',
+      '<section class="cookies">',
+      '<div class="consent">',
+    ].map(
+      (open) =>
+        `${open.replace(/>$/, ' style="height:4px;background:#0ff">')}</${/^<(\w+)/.exec(open)?.[1] ?? "div"}>`,
+    );
     const html = `<!doctype html><html class="cookie-consent"><body class="Cookie-Banner cookie-consent" style="margin:0;background:#fff">
       ${walls}<main>${lookAlikes.join("")}</main></body></html>`;
-    const opts = { html, waitUntil: "load", width: 320, height: 1200, deviceScaleFactor: 1, fullPage: true } as const;
+    const opts = {
+      html,
+      waitUntil: "load",
+      width: 320,
+      height: 1200,
+      deviceScaleFactor: 1,
+      fullPage: true,
+    } as const;
 
     const shown = await shot(opts);
     expect(countColor(shown, MAGENTA, 0)).toBe(CONSENT_HIDE_SELECTORS.length * 4 * 320);
@@ -141,9 +194,21 @@ describe("hideSelectors", () => {
   it("hidden elements' pixels are gone, others stay; a selector matching nothing is no error", async () => {
     const url = page("controls-page.html", runId());
     const before = await shot({ ...small, url });
-    expect([before.pixel(50, 50), before.pixel(200, 50), before.pixel(350, 50)]).toEqual([RED, GREEN, BLUE]);
-    const after = await shot({ ...small, url, hideSelectors: ["#hide-me", ".also-hide", "#nothing-matches-this", "div.nope > span"] });
-    expect([after.pixel(50, 50), after.pixel(200, 50), after.pixel(350, 50)]).toEqual([WHITE, WHITE, BLUE]);
+    expect([before.pixel(50, 50), before.pixel(200, 50), before.pixel(350, 50)]).toEqual([
+      RED,
+      GREEN,
+      BLUE,
+    ]);
+    const after = await shot({
+      ...small,
+      url,
+      hideSelectors: ["#hide-me", ".also-hide", "#nothing-matches-this", "div.nope > span"],
+    });
+    expect([after.pixel(50, 50), after.pixel(200, 50), after.pixel(350, 50)]).toEqual([
+      WHITE,
+      WHITE,
+      BLUE,
+    ]);
     expect(countColor(after, RED)).toBe(0);
   });
 });
@@ -162,7 +227,9 @@ describe("blockResourceTypes", () => {
   it("without it every kind is requested", async () => {
     const run = runId();
     const img = await shot({ ...opts, url: page("controls-resources.html", run) });
-    expect(await paths(run)).toEqual(expect.arrayContaining([...Object.values(PATHS), "/controls-data.json"]));
+    expect(await paths(run)).toEqual(
+      expect.arrayContaining([...Object.values(PATHS), "/controls-data.json"]),
+    );
     expect(img.pixel(50, 50)).toEqual(RED);
     expect(img.pixel(250, 50)).toEqual(BLUE);
   });
@@ -170,7 +237,11 @@ describe("blockResourceTypes", () => {
   for (const [type, path] of Object.entries(PATHS)) {
     it(`${type}: never requested, and nothing else is blocked with it`, async () => {
       const run = runId();
-      await shot({ ...opts, url: page("controls-resources.html", run), blockResourceTypes: [type] });
+      await shot({
+        ...opts,
+        url: page("controls-resources.html", run),
+        blockResourceTypes: [type],
+      });
       const seen = await paths(run);
       expect(seen).not.toContain(path);
       const others = Object.values(PATHS).filter((p) => p !== path);
@@ -180,7 +251,11 @@ describe("blockResourceTypes", () => {
 
   it("all five at once: images and stylesheets are gone from the pixels; the page's fetch() still runs", async () => {
     const run = runId();
-    const img = await shot({ ...opts, url: page("controls-resources.html", run), blockResourceTypes: Object.keys(PATHS) });
+    const img = await shot({
+      ...opts,
+      url: page("controls-resources.html", run),
+      blockResourceTypes: Object.keys(PATHS),
+    });
     expect((await paths(run)).sort()).toEqual(["/controls-data.json", "/controls-resources.html"]);
     expect(img.pixel(50, 50)).toEqual(WHITE);
     expect(img.pixel(250, 50)).toEqual(WHITE);
@@ -192,13 +267,25 @@ describe("css and js", () => {
   const keep = (img: Decoded) => img.pixel(350, 50);
 
   it("css is applied before the capture", async () => {
-    expect(keep(await shot({ ...small, url: url(), css: "#keep { background: rgb(255, 200, 0) !important; }" }))).toEqual([255, 200, 0]);
+    expect(
+      keep(
+        await shot({
+          ...small,
+          url: url(),
+          css: "#keep { background: rgb(255, 200, 0) !important; }",
+        }),
+      ),
+    ).toEqual([255, 200, 0]);
   });
 
   it("js runs after navigation, after the css, and its effect is captured", async () => {
     const js = `const k = document.getElementById("keep");
       k.style.background = getComputedStyle(k).backgroundColor === "rgb(255, 200, 0)" ? "rgb(0, 200, 100)" : "rgb(1, 2, 3)";`;
-    expect(keep(await shot({ ...small, url: url(), css: "#keep { background: rgb(255, 200, 0); }", js }))).toEqual([0, 200, 100]);
+    expect(
+      keep(
+        await shot({ ...small, url: url(), css: "#keep { background: rgb(255, 200, 0); }", js }),
+      ),
+    ).toEqual([0, 200, 100]);
   });
 
   it("a promise-returning js is awaited", async () => {
@@ -207,7 +294,15 @@ describe("css and js", () => {
   });
 
   it("a js whose value cannot be serialised (window) is fine", async () => {
-    expect(keep(await shot({ ...small, url: url(), js: "document.getElementById('keep').style.background = 'rgb(9, 9, 9)'; window" }))).toEqual([9, 9, 9]);
+    expect(
+      keep(
+        await shot({
+          ...small,
+          url: url(),
+          js: "document.getElementById('keep').style.background = 'rgb(9, 9, 9)'; window",
+        }),
+      ),
+    ).toEqual([9, 9, 9]);
   });
 
   const failing: Array<[string, string, string]> = [
@@ -229,7 +324,9 @@ describe("css and js", () => {
 
   it("a js that never settles is bounded by the timeout → 408 TIMEOUT", async () => {
     const started = Date.now();
-    const res = await cap.postRaw(JSON.stringify({ ...small, url: url(), js: "new Promise(() => {})", timeout: 5 }));
+    const res = await cap.postRaw(
+      JSON.stringify({ ...small, url: url(), js: "new Promise(() => {})", timeout: 5 }),
+    );
     expect(res.status).toBe(408);
     expect((await envelope(res)).error?.code).toBe("TIMEOUT");
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -239,14 +336,30 @@ describe("css and js", () => {
 describe("cookies and headers", () => {
   const cookies = [
     { name: "session", value: "abc123" },
-    { name: "prefs", value: "dark%20mode/x+y==", domain: "127.0.0.1", httpOnly: true, sameSite: "Lax" },
+    {
+      name: "prefs",
+      value: "dark%20mode/x+y==",
+      domain: "127.0.0.1",
+      httpOnly: true,
+      sameSite: "Lax",
+    },
     { name: "scoped", value: "1", path: "/private" },
   ];
-  const headers = { "X-Edgeshot-Test": "hello \"world\"", Authorization: "Bearer t0k3n", "Accept-Language": "fr-CH, fr;q=0.9" };
+  const headers = {
+    "X-Edgeshot-Test": 'hello "world"',
+    Authorization: "Bearer t0k3n",
+    "Accept-Language": "fr-CH, fr;q=0.9",
+  };
 
   it("arrive at the target exactly as sent, on the document and its same-host subresources only", async () => {
     const run = runId();
-    await shot({ ...small, url: page("controls-page.html", run), blockAds: false, cookies, headers });
+    await shot({
+      ...small,
+      url: page("controls-page.html", run),
+      blockAds: false,
+      cookies,
+      headers,
+    });
     const log = await fixtureLog(run);
     const target = log.filter((r) => r.headers.host === new URL(FIXTURES).host);
     expect(target.map((r) => r.path).sort()).toEqual(["/controls-first.js", "/controls-page.html"]);
@@ -265,7 +378,11 @@ describe("cookies and headers", () => {
 
   it("a cookie's path is honoured", async () => {
     const run = runId();
-    await shot({ ...small, url: page("controls-resources.html", run), cookies: [{ name: "scoped", value: "1", path: "/img" }] });
+    await shot({
+      ...small,
+      url: page("controls-resources.html", run),
+      cookies: [{ name: "scoped", value: "1", path: "/img" }],
+    });
     const log = await fixtureLog(run);
     expect(log.find((r) => r.path === "/img/controls.png")?.headers.cookie).toBe("scoped=1");
     expect(log.find((r) => r.path === "/controls-resources.html")?.headers.cookie).toBeUndefined();
@@ -273,9 +390,17 @@ describe("cookies and headers", () => {
 
   it("forbidden headers and CR/LF are refused with 400 before anything is fetched", async () => {
     const run = runId();
-    const bad = [{ Host: "evil.example" }, { connection: "close" }, { "Content-Length": "5" }, { "TRANSFER-ENCODING": "chunked" }, { "X-A": "a\r\nX-Injected: 1" }];
+    const bad = [
+      { Host: "evil.example" },
+      { connection: "close" },
+      { "Content-Length": "5" },
+      { "TRANSFER-ENCODING": "chunked" },
+      { "X-A": "a\r\nX-Injected: 1" },
+    ];
     for (const h of bad) {
-      const res = await cap.postRaw(JSON.stringify({ ...small, url: page("controls-page.html", run), headers: h }));
+      const res = await cap.postRaw(
+        JSON.stringify({ ...small, url: page("controls-page.html", run), headers: h }),
+      );
       expect(res.status).toBe(400);
       expect((await envelope(res)).error?.code).toBe("VALIDATION_ERROR");
     }
@@ -285,7 +410,13 @@ describe("cookies and headers", () => {
   it('a cookie domain that is not the target host or its parent → 400 "Invalid cookie domain."', async () => {
     const run = runId();
     for (const domain of ["example.com", "0.0.1", "ads.localhost"]) {
-      const res = await cap.postRaw(JSON.stringify({ ...small, url: page("controls-page.html", run), cookies: [{ name: "a", value: "b", domain }] }));
+      const res = await cap.postRaw(
+        JSON.stringify({
+          ...small,
+          url: page("controls-page.html", run),
+          cookies: [{ name: "a", value: "b", domain }],
+        }),
+      );
       expect(res.status).toBe(400);
       const body = await envelope(res);
       expect(body.error?.message).toBe("Invalid cookie domain.");
@@ -324,7 +455,13 @@ describe("composition with userAgent and device presets", () => {
   it("an explicit userAgent overrides the preset's and reaches every request", async () => {
     const run = runId();
     const userAgent = "EdgeshotTest/1.0 (+fixtures)";
-    await shot({ ...small, url: page("controls-page.html", run), device: "pixel_8", userAgent, blockAds: false });
+    await shot({
+      ...small,
+      url: page("controls-page.html", run),
+      device: "pixel_8",
+      userAgent,
+      blockAds: false,
+    });
     const log = await fixtureLog(run);
     expect(log.length).toBe(3);
     for (const r of log) expect(r.headers["user-agent"]).toBe(userAgent);

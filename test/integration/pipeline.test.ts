@@ -25,7 +25,14 @@ describe("capture pipeline", () => {
   it("PDF + PNG of the same document: one navigation, two outputs, two credits", async () => {
     const run = runId();
     const auth = await caller();
-    const req = { url: `${FIXTURES}/boxes.html?run=${run}`, width: 400, height: 300, deviceScaleFactor: 1, waitUntil: "load", blockAds: false } as const;
+    const req = {
+      url: `${FIXTURES}/boxes.html?run=${run}`,
+      width: 400,
+      height: 300,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      blockAds: false,
+    } as const;
     const spec = await prepareCapture(env, auth, req);
     const captured = await runCapture(env, auth, {
       spec,
@@ -48,7 +55,8 @@ describe("capture pipeline", () => {
     expect(decodeImage(png.result.bytes).pixel(10, 10)).toEqual([255, 0, 0]);
     // One loadTimeMs for the run, the same in every output's headers.
     expect(captured.loadTimeMs).toBeGreaterThan(0);
-    for (const out of [pdf, png]) expect(out.headers["x-service-load-time-ms"]).toBe(String(captured.loadTimeMs));
+    for (const out of [pdf, png])
+      expect(out.headers["x-service-load-time-ms"]).toBe(String(captured.loadTimeMs));
 
     expect(captured.usage).toEqual({ credits: 2, remaining: 25_000 - 2 });
     expect(await usage(auth.accountId)).toMatchObject({ used: 2, remaining: 25_000 - 2 });
@@ -58,7 +66,12 @@ describe("capture pipeline", () => {
     const run = runId();
     const auth = await caller();
     // The PNG of a missing element fails; the PDF prints the whole document and succeeds.
-    const req = { url: `${FIXTURES}/boxes.html?run=${run}`, selector: "#missing", waitUntil: "load", blockAds: false } as const;
+    const req = {
+      url: `${FIXTURES}/boxes.html?run=${run}`,
+      selector: "#missing",
+      waitUntil: "load",
+      blockAds: false,
+    } as const;
     const spec = await prepareCapture(env, auth, req);
     const captured = await runCapture(env, auth, {
       spec,
@@ -73,7 +86,11 @@ describe("capture pipeline", () => {
     expect((await fixtureLog(run)).filter((r) => r.path === "/boxes.html")).toHaveLength(1);
     const [png, pdf] = captured.outputs;
     expect(png).toMatchObject({ kind: "image", ok: false, failure: { transient: false } });
-    expect(png?.ok === false && png.failure.error).toMatchObject({ code: "CAPTURE_FAILED", status: 400, message: "The specified element was not found." });
+    expect(png?.ok === false && png.failure.error).toMatchObject({
+      code: "CAPTURE_FAILED",
+      status: 400,
+      message: "The specified element was not found.",
+    });
     expect(() => imageOutput(captured, 0)).toThrow("The specified element was not found.");
     expect(sniff(imageOutput(captured, 1).result.bytes)).toBe("pdf");
     expect(pdf?.ok).toBe(true);
@@ -84,7 +101,13 @@ describe("capture pipeline", () => {
 
   it("a failed load fails every output and refunds every credit", async () => {
     const auth = await caller();
-    const spec = await prepareCapture(env, auth, { url: `${FIXTURES}/boxes.html?run=${runId()}`, waitForSelector: "#never", timeout: 5, waitUntil: "load", blockAds: false });
+    const spec = await prepareCapture(env, auth, {
+      url: `${FIXTURES}/boxes.html?run=${runId()}`,
+      waitForSelector: "#never",
+      timeout: 5,
+      waitUntil: "load",
+      blockAds: false,
+    });
     const captured = await runCapture(env, auth, {
       spec,
       outputs: [

@@ -8,7 +8,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { edgeRequest, readEntry } from "../../src/storage/render-cache";
 import { encodePayload, renderCacheKey, signRenderLink } from "../../src/render-links/links";
 import { accountDo } from "../helpers/account-do";
-import { addKey, bearer, createAccount, describeAuthCases, revokeKey, setAccount, type TestAccount } from "../helpers/accounts";
+import {
+  addKey,
+  bearer,
+  createAccount,
+  describeAuthCases,
+  revokeKey,
+  setAccount,
+  type TestAccount,
+} from "../helpers/accounts";
 import { BASE, call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
 import { outputSize } from "../helpers/images";
 
@@ -21,7 +29,13 @@ interface LinkData {
 
 /** A public name in the test resolver (test/fixtures/fakes/doh.ts); never fetched here. */
 const PUBLIC = "https://public.rebind.example.com/";
-const small = { width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false } as const;
+const small = {
+  width: 320,
+  height: 240,
+  deviceScaleFactor: 1,
+  waitUntil: "load",
+  blockAds: false,
+} as const;
 const page = (run: string) => ({ ...small, url: `${FIXTURES}/small.html?run=${run}` });
 const path = (url: string) => url.slice(url.indexOf("/v1/render"));
 const now = () => Math.floor(Date.now() / 1000);
@@ -33,7 +47,8 @@ function mintRaw(account: TestAccount, body: Record<string, unknown>): Promise<R
 async function mint(account: TestAccount, body: Record<string, unknown>): Promise<LinkData> {
   const res = await mintRaw(account, body);
   const json = await envelope<LinkData>(res);
-  if (res.status !== 200 || !json.data) throw new Error(`mint: ${res.status} ${JSON.stringify(json)}`);
+  if (res.status !== 200 || !json.data)
+    throw new Error(`mint: ${res.status} ${JSON.stringify(json)}`);
   return json.data;
 }
 
@@ -69,7 +84,11 @@ describe("POST /v1/render/link", () => {
   it("returns url, expiresAt, format and cacheTtl; costs no credit; equal params give equal links", async () => {
     const before = await used(owner);
     const a = await mint(owner, { url: PUBLIC, width: 400, format: "jpeg", cacheTtl: 7200 });
-    expect(a.url).toMatch(new RegExp(`^${BASE}/v1/render\\?p=[A-Za-z0-9_-]+&uid=${owner.accountId}&exp=\\d+&sig=[0-9a-f]{64}$`));
+    expect(a.url).toMatch(
+      new RegExp(
+        `^${BASE}/v1/render\\?p=[A-Za-z0-9_-]+&uid=${owner.accountId}&exp=\\d+&sig=[0-9a-f]{64}$`,
+      ),
+    );
     expect(a.format).toBe("jpeg");
     expect(a.cacheTtl).toBe(7200);
     // expiresIn defaults to cacheTtl when given…
@@ -137,7 +156,11 @@ describe("POST /v1/render/link", () => {
   });
 
   it("a link over 8 KB → 413 PAYLOAD_TOO_LARGE; just under it is minted", async () => {
-    await expectError(await mintRaw(owner, { html: `<p>${"x".repeat(7000)}</p>` }), 413, "PAYLOAD_TOO_LARGE");
+    await expectError(
+      await mintRaw(owner, { html: `<p>${"x".repeat(7000)}</p>` }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
     const ok = await mint(owner, { html: `<p>${"x".repeat(5000)}</p>` });
     expect(ok.url.length).toBeLessThanOrEqual(8192);
   });
@@ -165,7 +188,9 @@ describe("GET /v1/render", () => {
     expect(second.res.status).toBe(200);
     expect(second.res.headers.get("x-service-cache")).toBe("hit");
     expect(second.bytes).toEqual(first.bytes);
-    expect(second.res.headers.get("x-screenshot-captured-at")).toBe(first.res.headers.get("x-screenshot-captured-at"));
+    expect(second.res.headers.get("x-screenshot-captured-at")).toBe(
+      first.res.headers.get("x-screenshot-captured-at"),
+    );
     expect(await used(owner)).toBe(before + 1);
     expect((await fixtureLog(run)).filter((r) => r.path === "/small.html")).toHaveLength(1);
 
@@ -220,7 +245,9 @@ describe("GET /v1/render", () => {
       expect(shot.res.status).toBe(200);
       expect(shot.bytes).toEqual(shots[0]?.bytes);
     }
-    expect(shots.filter((s) => s.res.headers.get("x-service-cache") === "miss").length).toBeGreaterThanOrEqual(1);
+    expect(
+      shots.filter((s) => s.res.headers.get("x-service-cache") === "miss").length,
+    ).toBeGreaterThanOrEqual(1);
     expect((await fixtureLog(run)).filter((r) => r.path === "/small.html")).toHaveLength(1);
     expect(await used(owner)).toBe(before + 1);
   });
@@ -230,7 +257,8 @@ describe("GET /v1/render", () => {
     const link = await mint(owner, page(run));
     const q = new URL(link.url).searchParams;
     const other = await createAccount("pro");
-    const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === "a" ? "b" : "a") + s.slice(i + 1);
+    const flip = (s: string, i: number) =>
+      s.slice(0, i) + (s[i] === "a" ? "b" : "a") + s.slice(i + 1);
     const variants: Record<string, string> = {
       p: flip(q.get("p") ?? "", 10),
       uid: other.accountId,
@@ -240,7 +268,7 @@ describe("GET /v1/render", () => {
     for (const [name, value] of Object.entries(variants)) {
       const t = new URLSearchParams(q);
       t.set(name, value);
-      await expectError((await call(`/v1/render?${t.toString()}`)), 403, "FORBIDDEN");
+      await expectError(await call(`/v1/render?${t.toString()}`), 403, "FORBIDDEN");
     }
     expect(await fixtureLog(run)).toHaveLength(0);
   });
@@ -250,20 +278,34 @@ describe("GET /v1/render", () => {
     const { p, uid, exp } = parts(link.url);
     const sig = new URL(link.url).searchParams.get("sig") ?? "";
     const queries = [
-      "", `p=%%%&uid=${uid}&exp=${exp}&sig=${sig}`, `p=${p}&uid=${uid}&exp=abc&sig=${sig}`,
-      `p=${p}&uid=${uid}&exp=-1&sig=${sig}`, `p=${p}&uid=${uid}&exp=1e10&sig=${sig}`,
-      `p=${p}&uid=${uid}&exp=${exp}&sig=${sig.slice(1)}`, `p=${p}&uid=${uid}&exp=${exp}&sig=${"z".repeat(64)}`,
-      `p=${p}&uid=${uid}&exp=${exp}&sig=${sig}&sig=${sig}`, `p=${p}&p=${p}&uid=${uid}&exp=${exp}&sig=${sig}`,
-      `p=${p}&uid=${uid}&uid=${uid}&exp=${exp}&sig=${sig}`, `p=${p}&uid=${uid}&exp=${exp}&exp=${exp}&sig=${sig}`,
-      `p=${"A".repeat(20_000)}&uid=${uid}&exp=${exp}&sig=${sig}`, `p=${p}&uid=%00&exp=${exp}&sig=${sig}`,
+      "",
+      `p=%%%&uid=${uid}&exp=${exp}&sig=${sig}`,
+      `p=${p}&uid=${uid}&exp=abc&sig=${sig}`,
+      `p=${p}&uid=${uid}&exp=-1&sig=${sig}`,
+      `p=${p}&uid=${uid}&exp=1e10&sig=${sig}`,
+      `p=${p}&uid=${uid}&exp=${exp}&sig=${sig.slice(1)}`,
+      `p=${p}&uid=${uid}&exp=${exp}&sig=${"z".repeat(64)}`,
+      `p=${p}&uid=${uid}&exp=${exp}&sig=${sig}&sig=${sig}`,
+      `p=${p}&p=${p}&uid=${uid}&exp=${exp}&sig=${sig}`,
+      `p=${p}&uid=${uid}&uid=${uid}&exp=${exp}&sig=${sig}`,
+      `p=${p}&uid=${uid}&exp=${exp}&exp=${exp}&sig=${sig}`,
+      `p=${"A".repeat(20_000)}&uid=${uid}&exp=${exp}&sig=${sig}`,
+      `p=${p}&uid=%00&exp=${exp}&sig=${sig}`,
     ];
     for (const qs of queries) await expectError(await call(`/v1/render?${qs}`), 403, "FORBIDDEN");
 
     // Correctly signed, but the payload is not base64 JSON of the right shape.
     const sign = (payload: string) => signRenderLink(env, BASE, { p: payload, uid, exp });
     const b64 = (s: string) => btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const payloads = ["a", b64("not json"), b64("{}"), b64(`{"k":"key_x","r":{}}`), b64(`{"k":"${owner.keyId}","r":{"url":"http://10.0.0.1/","async":true}}`)];
-    for (const payload of payloads) await expectError(await call(path(await sign(payload))), 403, "FORBIDDEN");
+    const payloads = [
+      "a",
+      b64("not json"),
+      b64("{}"),
+      b64(`{"k":"key_x","r":{}}`),
+      b64(`{"k":"${owner.keyId}","r":{"url":"http://10.0.0.1/","async":true}}`),
+    ];
+    for (const payload of payloads)
+      await expectError(await call(path(await sign(payload))), 403, "FORBIDDEN");
   });
 
   it("an expired link → 403", async () => {
@@ -277,7 +319,7 @@ describe("GET /v1/render", () => {
     const run = runId();
     const link = await mint(poor, page(run));
     await setAccount(poor.accountId, { creditsUsed: 1000 });
-    await expectError((await call(path(link.url))), 429, "USAGE_EXCEEDED");
+    await expectError(await call(path(link.url)), 429, "USAGE_EXCEEDED");
     expect(await fixtureLog(run)).toHaveLength(0);
     expect(await readEntry(env, await renderCacheKey(parts(link.url)))).toBeNull();
   });
@@ -294,7 +336,11 @@ describe("GET /v1/render", () => {
     expect((await get(kept.url)).res.status).toBe(200);
 
     const ghost = `acc_${"Z".repeat(22)}`;
-    const orphan = await signRenderLink(env, BASE, { p: encodePayload(account.keyId, page(runId())), uid: ghost, exp: now() + 600 });
+    const orphan = await signRenderLink(env, BASE, {
+      p: encodePayload(account.keyId, page(runId())),
+      uid: ghost,
+      exp: now() + 600,
+    });
     await expectError(await call(path(orphan)), 403, "FORBIDDEN");
   });
 
@@ -313,7 +359,10 @@ describe("Account.renderOwner", () => {
     const account = await createAccount("starter");
     const stub = accountDo(account.accountId);
     expect(await stub.renderOwner(account.keyId)).toEqual({ plan: "starter", keyActive: true });
-    expect(await stub.renderOwner(`key_${"q".repeat(22)}`)).toEqual({ plan: "starter", keyActive: false });
+    expect(await stub.renderOwner(`key_${"q".repeat(22)}`)).toEqual({
+      plan: "starter",
+      keyActive: false,
+    });
     await revokeKey(account.keyId);
     expect(await stub.renderOwner(account.keyId)).toEqual({ plan: "starter", keyActive: false });
     expect(await accountDo(`acc_${"Y".repeat(22)}`).renderOwner(account.keyId)).toBeNull();

@@ -26,12 +26,19 @@ import { call, FIXTURES, postJson, runId } from "../helpers/http";
 async function parsed<S extends z.ZodType>(res: Response, schema: S): Promise<z.output<S>> {
   const body: unknown = await res.json();
   const result = schema.safeParse(body);
-  if (!result.success) throw new Error(`${res.url} ${res.status}: ${result.error.message}\n${JSON.stringify(body)}`);
+  if (!result.success)
+    throw new Error(`${res.url} ${res.status}: ${result.error.message}\n${JSON.stringify(body)}`);
   return result.data;
 }
 
 const page = () => `${FIXTURES}/boxes.html?run=${runId()}`;
-const base = { width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false } as const;
+const base = {
+  width: 320,
+  height: 240,
+  deviceScaleFactor: 1,
+  waitUntil: "load",
+  blockAds: false,
+} as const;
 
 describe("responses match schemas/responses.ts", () => {
   it("service routes and the error envelope", async () => {
@@ -45,11 +52,26 @@ describe("responses match schemas/responses.ts", () => {
     const account = await createAccount("pro");
     const auth = bearer(account.apiKey);
     await parsed(await call("/v1/account", { headers: auth }), successEnvelope(accountSchema));
-    await parsed(await call("/v1/credential-check", { headers: auth }), successEnvelope(credentialCheckSchema));
-    await parsed(await postJson("/v1/render/link", { url: page() }, auth), successEnvelope(renderLinkSchema));
-    const accepted = await parsed(await postJson("/v1/screenshot/json", { ...base, url: page(), async: true }, auth), successEnvelope(jobAcceptedSchema));
-    await parsed(await call(`/v1/jobs/${accepted.data.jobId}`, { headers: auth }), successEnvelope(jobSchema));
-    const jobs = await parsed(await call("/v1/jobs", { headers: auth }), successEnvelope(jobListingSchema));
+    await parsed(
+      await call("/v1/credential-check", { headers: auth }),
+      successEnvelope(credentialCheckSchema),
+    );
+    await parsed(
+      await postJson("/v1/render/link", { url: page() }, auth),
+      successEnvelope(renderLinkSchema),
+    );
+    const accepted = await parsed(
+      await postJson("/v1/screenshot/json", { ...base, url: page(), async: true }, auth),
+      successEnvelope(jobAcceptedSchema),
+    );
+    await parsed(
+      await call(`/v1/jobs/${accepted.data.jobId}`, { headers: auth }),
+      successEnvelope(jobSchema),
+    );
+    const jobs = await parsed(
+      await call("/v1/jobs", { headers: auth }),
+      successEnvelope(jobListingSchema),
+    );
     expect(jobs.data.items.length).toBeGreaterThan(0);
     await parsed(await call("/v1/batches", { headers: auth }), successEnvelope(batchListingSchema));
   });
@@ -57,10 +79,21 @@ describe("responses match schemas/responses.ts", () => {
   it("captures: JSON with extraction, hosted, and extraction alone", async () => {
     const account = await createAccount("pro");
     const auth = bearer(account.apiKey);
-    const json = await parsed(await postJson("/v1/screenshot/json", { ...base, url: page(), extract: true }, auth), successEnvelope(captureJsonSchema));
-    expect(json.data.extracted === null ? json.data.extractionError?.code : json.data.extracted?.format).toBeDefined();
-    await parsed(await postJson("/v1/screenshot", { ...base, url: page(), hosted: true }, auth), successEnvelope(hostedCaptureSchema));
+    const json = await parsed(
+      await postJson("/v1/screenshot/json", { ...base, url: page(), extract: true }, auth),
+      successEnvelope(captureJsonSchema),
+    );
+    expect(
+      json.data.extracted === null ? json.data.extractionError?.code : json.data.extracted?.format,
+    ).toBeDefined();
+    await parsed(
+      await postJson("/v1/screenshot", { ...base, url: page(), hosted: true }, auth),
+      successEnvelope(hostedCaptureSchema),
+    );
     const article = `${FIXTURES}/extract-article.html?run=${runId()}`;
-    await parsed(await postJson("/v1/extract", { url: article, waitUntil: "load" }, auth), successEnvelope(extractionSchema));
+    await parsed(
+      await postJson("/v1/extract", { url: article, waitUntil: "load" }, auth),
+      successEnvelope(extractionSchema),
+    );
   });
 });

@@ -22,7 +22,13 @@ async function pdfInfo(bytes: Uint8Array) {
 
 describe("POST /v1/screenshot — images", () => {
   it("PNG: dimensions are viewport × scale and known boxes sit at known pixels", async () => {
-    const { res, bytes } = await cap.post({ ...base, url: page("boxes.html"), width: 400, height: 300, deviceScaleFactor: 2 });
+    const { res, bytes } = await cap.post({
+      ...base,
+      url: page("boxes.html"),
+      width: 400,
+      height: 300,
+      deviceScaleFactor: 2,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
     expect(sniff(bytes)).toBe("png");
@@ -36,7 +42,13 @@ describe("POST /v1/screenshot — images", () => {
 
   it("sends every 'always' header, image cache headers and the usage headers", async () => {
     const url = page("boxes.html");
-    const { res, bytes } = await cap.post({ ...base, url, width: 320, height: 240, deviceScaleFactor: 1 });
+    const { res, bytes } = await cap.post({
+      ...base,
+      url,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+    });
     const h = Object.fromEntries(res.headers);
     expect(h["x-screenshot-url"]).toBe(url);
     expect(h["x-screenshot-width"]).toBe("320");
@@ -80,7 +92,12 @@ describe("POST /v1/screenshot — images", () => {
   });
 
   it("selector: the output is the element's box × scale", async () => {
-    const { res, bytes } = await cap.post({ ...base, url: page("boxes.html"), selector: "#target", deviceScaleFactor: 2 });
+    const { res, bytes } = await cap.post({
+      ...base,
+      url: page("boxes.html"),
+      selector: "#target",
+      deviceScaleFactor: 2,
+    });
     expect(res.status).toBe(200);
     const img = decodeImage(bytes);
     expect([img.width, img.height]).toEqual([246, 90]);
@@ -90,9 +107,16 @@ describe("POST /v1/screenshot — images", () => {
   it("selector that matches nothing → CAPTURE_FAILED with the sanitized message, no credit", async () => {
     const before = await cap.json({ ...base, url: page("boxes.html"), width: 320, height: 240 });
     const remaining = before.body.meta.usage?.remaining ?? 0;
-    const { res, body } = await cap.json({ ...base, url: page("boxes.html"), selector: "#missing" });
+    const { res, body } = await cap.json({
+      ...base,
+      url: page("boxes.html"),
+      selector: "#missing",
+    });
     expect(res.status).toBe(400);
-    expect(body.error).toMatchObject({ code: "CAPTURE_FAILED", message: "The specified element was not found." });
+    expect(body.error).toMatchObject({
+      code: "CAPTURE_FAILED",
+      message: "The specified element was not found.",
+    });
     const after = await cap.json({ ...base, url: page("boxes.html"), width: 320, height: 240 });
     // The failed capture cost nothing: only the successful one after it is charged.
     expect(after.body.meta.usage?.remaining).toBe(remaining - 1);
@@ -102,7 +126,14 @@ describe("POST /v1/screenshot — images", () => {
 describe("full page", () => {
   it("scrolls a 12,000 px lazy page: full height, and the lazy images were fetched", async () => {
     const run = runId();
-    const { res, bytes } = await cap.post({ ...base, url: `${FIXTURES}/lazy?h=12000&run=${run}`, fullPage: true, width: 800, height: 800, deviceScaleFactor: 1 });
+    const { res, bytes } = await cap.post({
+      ...base,
+      url: `${FIXTURES}/lazy?h=12000&run=${run}`,
+      fullPage: true,
+      width: 800,
+      height: 800,
+      deviceScaleFactor: 1,
+    });
     expect(res.status).toBe(200);
     expect(outputSize(bytes)).toEqual({ width: 800, height: 12000 });
     expect(res.headers.get("x-service-auto-scrolled")).toBe("true");
@@ -112,20 +143,41 @@ describe("full page", () => {
   });
 
   it("does not scroll a page where nothing reacts to scrolling (no observers, listeners, lazy elements)", async () => {
-    const { res, bytes } = await cap.post({ ...base, url: `${FIXTURES}/tall?h=3000&run=${runId()}`, fullPage: true, width: 400, height: 800, deviceScaleFactor: 1 });
+    const { res, bytes } = await cap.post({
+      ...base,
+      url: `${FIXTURES}/tall?h=3000&run=${runId()}`,
+      fullPage: true,
+      width: 400,
+      height: 800,
+      deviceScaleFactor: 1,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-auto-scrolled")).toBeNull();
     expect(outputSize(bytes)).toEqual({ width: 400, height: 3000 });
   });
 
   it("does scroll for a page that lazy-loads from an onscroll handler", async () => {
-    const { res, bytes } = await cap.post({ ...base, url: page("scroll-lazy.html"), fullPage: true, width: 400, height: 800, deviceScaleFactor: 1 });
+    const { res, bytes } = await cap.post({
+      ...base,
+      url: page("scroll-lazy.html"),
+      fullPage: true,
+      width: 400,
+      height: 800,
+      deviceScaleFactor: 1,
+    });
     expect(res.headers.get("x-service-auto-scrolled")).toBe("true");
     expect(decodeImage(bytes).pixel(10, 2500)).toEqual([0, 0, 255]);
   });
 
   it("truncates a 20,000 px page at 16,384 CSS px with x-service-truncated", async () => {
-    const { res, bytes } = await cap.post({ ...base, url: `${FIXTURES}/tall?h=20000&run=${runId()}`, fullPage: true, width: 400, height: 800, deviceScaleFactor: 1 });
+    const { res, bytes } = await cap.post({
+      ...base,
+      url: `${FIXTURES}/tall?h=20000&run=${runId()}`,
+      fullPage: true,
+      width: 400,
+      height: 800,
+      deviceScaleFactor: 1,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-truncated")).toBe("true");
     const img = decodeImage(bytes);
@@ -150,9 +202,15 @@ describe("PDF", () => {
   });
 
   it("Letter and landscape change the page size", async () => {
-    const letter = await pdfInfo((await cap.post({ ...base, url: page("text.html"), format: "pdf", pdfFormat: "Letter" })).bytes);
+    const letter = await pdfInfo(
+      (await cap.post({ ...base, url: page("text.html"), format: "pdf", pdfFormat: "Letter" }))
+        .bytes,
+    );
     expect([Math.round(letter.width), Math.round(letter.height)]).toEqual([612, 792]);
-    const land = await pdfInfo((await cap.post({ ...base, url: page("text.html"), format: "pdf", pdfLandscape: true })).bytes);
+    const land = await pdfInfo(
+      (await cap.post({ ...base, url: page("text.html"), format: "pdf", pdfLandscape: true }))
+        .bytes,
+    );
     expect(land.width).toBeGreaterThan(land.height);
   });
 });
@@ -161,9 +219,14 @@ describe("html, markdown and templates", () => {
   it("renders html with Mustache data, escaping {{var}} and not {{{var}}}", async () => {
     const html = `<body style="margin:0"><div id="a">{{name}}</div><div id="b">{{{name}}}</div>
       {{#boxes}}<div style="width:50px;height:50px;background:{{color}}"></div>{{/boxes}}</body>`;
-    const { res, body } = await cap.json<{ image: string; url: string }>(
-      { ...base, html, data: { name: "<i>x</i>", boxes: [{ color: "#ff0000" }, { color: "#0000ff" }] }, width: 320, height: 240, deviceScaleFactor: 1 },
-    );
+    const { res, body } = await cap.json<{ image: string; url: string }>({
+      ...base,
+      html,
+      data: { name: "<i>x</i>", boxes: [{ color: "#ff0000" }, { color: "#0000ff" }] },
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+    });
     expect(res.status).toBe(200);
     const img = decodeImage(Uint8Array.from(atob(body.data?.image ?? ""), (c) => c.charCodeAt(0)));
     // two stacked 50px boxes after two text lines: red then blue
@@ -175,8 +238,22 @@ describe("html, markdown and templates", () => {
 
   it("markdown renders with typography; darkMode gives the dark theme", async () => {
     const md = "# Title\n\nSome *text*.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
-    const light = decodeImage((await cap.post({ ...base, markdown: md, width: 400, height: 300, deviceScaleFactor: 1 })).bytes);
-    const dark = decodeImage((await cap.post({ ...base, markdown: md, darkMode: true, width: 400, height: 300, deviceScaleFactor: 1 })).bytes);
+    const light = decodeImage(
+      (await cap.post({ ...base, markdown: md, width: 400, height: 300, deviceScaleFactor: 1 }))
+        .bytes,
+    );
+    const dark = decodeImage(
+      (
+        await cap.post({
+          ...base,
+          markdown: md,
+          darkMode: true,
+          width: 400,
+          height: 300,
+          deviceScaleFactor: 1,
+        })
+      ).bytes,
+    );
     expect(light.pixel(2, 298).every((v) => v > 200)).toBe(true);
     expect(dark.pixel(2, 298).every((v) => v < 80)).toBe(true);
   });
@@ -184,7 +261,15 @@ describe("html, markdown and templates", () => {
 
 describe("waiting", () => {
   it("bestAttempt: a page that never goes network-idle is captured as degraded at 'load'", async () => {
-    const { res, bytes } = await cap.post({ url: page("never-idle.html"), waitUntil: "networkidle0", timeout: 5, width: 320, height: 240, deviceScaleFactor: 1, blockAds: false });
+    const { res, bytes } = await cap.post({
+      url: page("never-idle.html"),
+      waitUntil: "networkidle0",
+      timeout: 5,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      blockAds: false,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-quality")).toBe("degraded");
     expect(res.headers.get("x-service-wait-strategy")).toBe("load");
@@ -192,19 +277,39 @@ describe("waiting", () => {
   });
 
   it("without bestAttempt the same page is 408 TIMEOUT", async () => {
-    const { res, body } = await cap.json({ url: page("never-idle.html"), waitUntil: "networkidle0", timeout: 5, bestAttempt: false, blockAds: false });
+    const { res, body } = await cap.json({
+      url: page("never-idle.html"),
+      waitUntil: "networkidle0",
+      timeout: 5,
+      bestAttempt: false,
+      blockAds: false,
+    });
     expect(res.status).toBe(408);
-    expect(body.error).toMatchObject({ code: "TIMEOUT", message: "The page took too long to load." });
+    expect(body.error).toMatchObject({
+      code: "TIMEOUT",
+      message: "The page took too long to load.",
+    });
   });
 
   it("a main document that never answers fails with TIMEOUT even with bestAttempt", async () => {
-    const { res } = await cap.post({ url: `${FIXTURES}/hang?run=${runId()}`, timeout: 5, blockAds: false });
+    const { res } = await cap.post({
+      url: `${FIXTURES}/hang?run=${runId()}`,
+      timeout: 5,
+      blockAds: false,
+    });
     expect(res.status).toBe(408);
   });
 
   it("waitForSelector and delay are honoured", async () => {
     const html = `<body style="margin:0"><script>setTimeout(() => { document.body.innerHTML = '<div id="late" style="width:100px;height:100px;background:#f00"></div>'; }, 300);</script></body>`;
-    const { res, bytes } = await cap.post({ html, waitForSelector: "#late", delay: 100, width: 320, height: 240, deviceScaleFactor: 1 });
+    const { res, bytes } = await cap.post({
+      html,
+      waitForSelector: "#late",
+      delay: 100,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+    });
     expect(res.status).toBe(200);
     expect(decodeImage(bytes).pixel(10, 10)).toEqual([255, 0, 0]);
   });
@@ -213,9 +318,23 @@ describe("waiting", () => {
 describe("JSON endpoint", () => {
   it("returns the envelope with base64 image and every data field, plus meta.usage", async () => {
     const url = page("boxes.html");
-    const { body } = await cap.json({ ...base, url, width: 320, height: 240, deviceScaleFactor: 1 });
+    const { body } = await cap.json({
+      ...base,
+      url,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+    });
     expect(body.success).toBe(true);
-    expect(body.data).toMatchObject({ contentType: "image/png", url, width: 320, height: 240, format: "png", quality: "full", waitStrategy: "load" });
+    expect(body.data).toMatchObject({
+      contentType: "image/png",
+      url,
+      width: 320,
+      height: 240,
+      format: "png",
+      quality: "full",
+      waitStrategy: "load",
+    });
     const image = Uint8Array.from(atob(String(body.data?.image)), (c) => c.charCodeAt(0));
     expect(body.data?.bytesSize).toBe(image.byteLength);
     expect(sniff(image)).toBe("png");
@@ -228,9 +347,20 @@ describe("JSON endpoint", () => {
 describe("GET /v1/screenshot", () => {
   it("takes the query subset with the key in the query", async () => {
     const url = page("boxes.html");
-    const res = await fetchGet({ url, width: "320", height: "240", deviceScaleFactor: "1", fullPage: "0", waitUntil: "load", blockAds: "false" });
+    const res = await fetchGet({
+      url,
+      width: "320",
+      height: "240",
+      deviceScaleFactor: "1",
+      fullPage: "0",
+      waitUntil: "load",
+      blockAds: "false",
+    });
     expect(res.status).toBe(200);
-    expect(outputSize(new Uint8Array(await res.arrayBuffer()))).toEqual({ width: 320, height: 240 });
+    expect(outputSize(new Uint8Array(await res.arrayBuffer()))).toEqual({
+      width: 320,
+      height: 240,
+    });
   });
 
   it("names POST-only parameters, repeated parameters and non-decimal numbers", async () => {
@@ -253,7 +383,10 @@ describe("GET /v1/screenshot", () => {
       expect(res.status, JSON.stringify(query)).toBe(400);
       const body = await envelope(res);
       expect(body.error?.code).toBe("VALIDATION_ERROR");
-      expect(body.error?.details?.map((d) => d.path), JSON.stringify(query)).toContain(field);
+      expect(
+        body.error?.details?.map((d) => d.path),
+        JSON.stringify(query),
+      ).toContain(field);
     }
   });
 

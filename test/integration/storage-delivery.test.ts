@@ -37,13 +37,20 @@ describe("async capture → storage destination", () => {
   it("lands in the bucket under the default key: a PNG of the page, Content-Type image/png; the job names bucket and key", async () => {
     const lines: string[] = [];
     for (const level of ["log", "warn", "error"] as const) {
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) => void lines.push(args.map(String).join(" ")),
+      );
     }
     const cap = await Capturer.create("pro");
     const key = await newKeyPair();
     const destinationId = await createDestination(cap.auth, key, { prefix: "tenant-a/" });
     const run = runId();
-    const { res, body } = await cap.json<{ jobId: string }>({ ...small(run), async: true, webhookUrl: webhookUrl(run), storage: { destinationId } });
+    const { res, body } = await cap.json<{ jobId: string }>({
+      ...small(run),
+      async: true,
+      webhookUrl: webhookUrl(run),
+      storage: { destinationId },
+    });
     expect(res.status).toBe(202);
     const jobId = body.data?.jobId ?? "";
     const job = await waitForJob(cap.account.accountId, jobId);
@@ -71,22 +78,40 @@ describe("async capture → storage destination", () => {
 
     // The job.completed webhook names where the result went.
     const [hook] = await waitForWebhooks(run);
-    const event = JSON.parse(hook?.body ?? "{}") as { event: string; resultUrl: string; storage: unknown };
-    expect(event).toMatchObject({ event: "job.completed", resultUrl: job.storage?.url, storage: job.storage });
+    const event = JSON.parse(hook?.body ?? "{}") as {
+      event: string;
+      resultUrl: string;
+      storage: unknown;
+    };
+    expect(event).toMatchObject({
+      event: "job.completed",
+      resultUrl: job.storage?.url,
+      storage: job.storage,
+    });
     expect(hook?.body).not.toContain(key.secretAccessKey);
     expect(lines.join("\n")).not.toContain(key.secretAccessKey);
   });
 
   it("a key template with {host}, {batchId}, {ext}: a batch of 5 lands 5 objects, listed with the batch", async () => {
     const cap = await Capturer.create("pro");
-    const destinationId = await createDestination(cap.auth, await newKeyPair(), { acl: "public-read", storageClass: "STANDARD_IA" });
+    const destinationId = await createDestination(cap.auth, await newKeyPair(), {
+      acl: "public-read",
+      storageClass: "STANDARD_IA",
+    });
     const run = runId();
     const urls = [0, 1, 2, 3, 4].map((i) => `${FIXTURES}/boxes.html?run=${run}&i=${i}`);
     const res = await postJson(
       "/v1/screenshot/batch",
       {
         urls,
-        defaults: { width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false, format: "jpeg" },
+        defaults: {
+          width: 320,
+          height: 240,
+          deviceScaleFactor: 1,
+          waitUntil: "load",
+          blockAds: false,
+          format: "jpeg",
+        },
         storage: { destinationId, key: "b/{batchId}/{host}-{jobId}.{ext}" },
       },
       cap.auth,
@@ -94,7 +119,11 @@ describe("async capture → storage destination", () => {
     const answer = await envelope<{ batchId: string }>(res);
     expect(res.status, JSON.stringify(answer.error)).toBe(202);
     const accepted = answer.data;
-    const batch: BatchView = await waitForBatch(cap.account.accountId, accepted?.batchId ?? "", 90_000);
+    const batch: BatchView = await waitForBatch(
+      cap.account.accountId,
+      accepted?.batchId ?? "",
+      90_000,
+    );
     expect(batch.completedJobs).toBe(5);
     for (const job of batch.jobs ?? []) {
       const objectKey = `b/${batch.batchId}/127.0.0.1-${job.jobId}.jpg`;
@@ -112,7 +141,11 @@ describe("async capture → storage destination", () => {
     const key = await newKeyPair();
     const destinationId = await createDestination(cap.auth, key);
     await rotateKey(key.accessKeyId);
-    const { body } = await cap.json<{ jobId: string }>({ ...small(runId()), async: true, storage: { destinationId } });
+    const { body } = await cap.json<{ jobId: string }>({
+      ...small(runId()),
+      async: true,
+      storage: { destinationId },
+    });
     const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
     expect(job.status).toBe("failed");
     expect(job.error).toBe("Failed to store capture result.");
@@ -122,9 +155,15 @@ describe("async capture → storage destination", () => {
 
   it("a bucket deleted after creation → job failed with the spec's string, credit refunded", async () => {
     const cap = await Capturer.create("enterprise");
-    const destinationId = await createDestination(cap.auth, await newKeyPair(), { bucket: "doomed-1" });
+    const destinationId = await createDestination(cap.auth, await newKeyPair(), {
+      bucket: "doomed-1",
+    });
     await deleteBucket("doomed-1");
-    const { body } = await cap.json<{ jobId: string }>({ ...small(runId()), async: true, storage: { destinationId } });
+    const { body } = await cap.json<{ jobId: string }>({
+      ...small(runId()),
+      async: true,
+      storage: { destinationId },
+    });
     const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
     expect(job).toMatchObject({ status: "failed", error: "Failed to store capture result." });
     expect(await used(cap.account.accountId)).toBe(0);
@@ -135,8 +174,18 @@ describe("async capture → storage destination", () => {
     const destinationId = await createDestination(cap.auth, await newKeyPair());
     const auth = authFor(cap.account.accountId);
     const spec = await prepareCapture(env, auth, small(runId()));
-    const admitted = await createJobs(env, auth, { specs: [spec], batch: false, webhookUrl: null, cacheTtl: 3600, origin: BASE, storage: { destinationId, key: DEFAULT_KEY_TEMPLATE } });
-    await call(`/v1/storage/destinations/${destinationId}`, { method: "DELETE", headers: cap.auth });
+    const admitted = await createJobs(env, auth, {
+      specs: [spec],
+      batch: false,
+      webhookUrl: null,
+      cacheTtl: 3600,
+      origin: BASE,
+      storage: { destinationId, key: DEFAULT_KEY_TEMPLATE },
+    });
+    await call(`/v1/storage/destinations/${destinationId}`, {
+      method: "DELETE",
+      headers: cap.auth,
+    });
     await enqueueJobs(env, admitted.messages);
     const job = await waitForJob(cap.account.accountId, admitted.jobs[0]?.jobId ?? "");
     expect(job).toMatchObject({ status: "failed", error: "Failed to store capture result." });
@@ -152,16 +201,28 @@ describe("the storage option", () => {
     expect(sync.res.status).toBe(400);
     expect(sync.body.error?.details?.[0]?.path).toBe("storage");
 
-    const unknown = await cap.json({ ...small(runId()), async: true, storage: { destinationId: "dst_unknown" } });
+    const unknown = await cap.json({
+      ...small(runId()),
+      async: true,
+      storage: { destinationId: "dst_unknown" },
+    });
     expect(unknown.res.status).toBe(404);
     expect(unknown.body.error?.details?.[0]?.path).toBe("storage.destinationId");
 
     for (const key of ["{nope}/{jobId}", "a/../b", "x".repeat(1025), "a/{jobId"]) {
-      const bad = await cap.json({ ...small(runId()), async: true, storage: { destinationId, key } });
+      const bad = await cap.json({
+        ...small(runId()),
+        async: true,
+        storage: { destinationId, key },
+      });
       expect(bad.res.status, key).toBe(400);
       expect(bad.body.error?.details?.[0]?.path, key).toBe("storage.key");
     }
-    const batchDefaults = await postJson("/v1/screenshot/batch", { urls: [small(runId()).url], defaults: { storage: { destinationId } } }, cap.auth);
+    const batchDefaults = await postJson(
+      "/v1/screenshot/batch",
+      { urls: [small(runId()).url], defaults: { storage: { destinationId } } },
+      cap.auth,
+    );
     expect(batchDefaults.status).toBe(400);
     expect((await envelope(batchDefaults)).error?.details?.[0]?.path).toContain("storage");
     expect(await used(cap.account.accountId)).toBe(0);
@@ -169,7 +230,11 @@ describe("the storage option", () => {
 
   it("Starter with storage on an async capture → 403 PLAN_UPGRADE_REQUIRED, nothing charged", async () => {
     const cap = await Capturer.create("starter");
-    const { res, body } = await cap.json({ ...small(runId()), async: true, storage: { destinationId: "dst_abc" } });
+    const { res, body } = await cap.json({
+      ...small(runId()),
+      async: true,
+      storage: { destinationId: "dst_abc" },
+    });
     expect(res.status).toBe(403);
     expect(body.error?.code).toBe("PLAN_UPGRADE_REQUIRED");
     expect(await used(cap.account.accountId)).toBe(0);

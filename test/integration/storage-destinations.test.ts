@@ -9,7 +9,15 @@ import { decryptSecret } from "../../src/storage/secrets";
 import { bearer, createAccount, describeAuthCases } from "../helpers/accounts";
 import { dumpStorage } from "../helpers/account-do";
 import { CANARY, call, canaryLog, envelope, postJson, runId } from "../helpers/http";
-import { createDestination, destinationBody, type KeyPair, listKeys, newKeyPair, rotateKey, S3_ORIGIN } from "../helpers/s3";
+import {
+  createDestination,
+  destinationBody,
+  type KeyPair,
+  listKeys,
+  newKeyPair,
+  rotateKey,
+  S3_ORIGIN,
+} from "../helpers/s3";
 
 const PATH = "/v1/storage/destinations";
 let key: KeyPair;
@@ -58,7 +66,11 @@ describe("POST /v1/storage/destinations", () => {
 
   it("a wrong secret → 400 naming the reason class (signature mismatch); nothing stored, nothing echoed", async () => {
     const { apiKey, accountId } = await createAccount("pro");
-    const res = await postJson(PATH, destinationBody(key, { secretAccessKey: "not-the-right-secret" }), bearer(apiKey));
+    const res = await postJson(
+      PATH,
+      destinationBody(key, { secretAccessKey: "not-the-right-secret" }),
+      bearer(apiKey),
+    );
     const raw = await res.text();
     expect(res.status).toBe(400);
     expect(raw).toContain("VALIDATION_ERROR");
@@ -70,23 +82,34 @@ describe("POST /v1/storage/destinations", () => {
 
   it("a storage class the service refuses → 400 at creation (the probe sends it too)", async () => {
     const { apiKey } = await createAccount("pro");
-    const res = await postJson(PATH, destinationBody(key, { storageClass: "NOT_A_CLASS" }), bearer(apiKey));
+    const res = await postJson(
+      PATH,
+      destinationBody(key, { storageClass: "NOT_A_CLASS" }),
+      bearer(apiKey),
+    );
     expect(res.status).toBe(400);
     expect((await envelope(res)).error?.message).toContain("rejected");
   });
 
   it("an unknown access key → 400 access denied; a missing bucket → 400 no such bucket", async () => {
     const { apiKey } = await createAccount("pro");
-    const denied = await envelope(await postJson(PATH, destinationBody(key, { accessKeyId: "NOBODY1234" }), bearer(apiKey)));
+    const denied = await envelope(
+      await postJson(PATH, destinationBody(key, { accessKeyId: "NOBODY1234" }), bearer(apiKey)),
+    );
     expect(denied.error?.message).toContain("access denied");
-    const missing = await envelope(await postJson(PATH, destinationBody(key, { bucket: "no-such-bucket" }), bearer(apiKey)));
+    const missing = await envelope(
+      await postJson(PATH, destinationBody(key, { bucket: "no-such-bucket" }), bearer(apiKey)),
+    );
     expect(missing.error?.message).toContain("no such bucket");
   });
 
   it("Free, Basic and Starter → 403 PLAN_UPGRADE_REQUIRED", async () => {
     for (const plan of ["free", "basic", "starter"] as const) {
       const { apiKey } = await createAccount(plan);
-      for (const res of [await postJson(PATH, destinationBody(key), bearer(apiKey)), await call(PATH, { headers: bearer(apiKey) })]) {
+      for (const res of [
+        await postJson(PATH, destinationBody(key), bearer(apiKey)),
+        await call(PATH, { headers: bearer(apiKey) }),
+      ]) {
         const body = await envelope(res);
         expect(res.status, plan).toBe(403);
         expect(body.error?.code).toBe("PLAN_UPGRADE_REQUIRED");
@@ -105,7 +128,9 @@ describe("POST /v1/storage/destinations", () => {
       [{ extra: 1 }, "extra"],
     ];
     for (const [overrides, path] of cases) {
-      const body = await envelope(await postJson(PATH, destinationBody(key, overrides), bearer(apiKey)));
+      const body = await envelope(
+        await postJson(PATH, destinationBody(key, overrides), bearer(apiKey)),
+      );
       expect(body.error?.code, path).toBe("VALIDATION_ERROR");
       expect(JSON.stringify(body.error), path).toContain(path);
     }
@@ -147,7 +172,9 @@ describe("POST /v1/storage/destinations", () => {
     const body = await envelope(res);
     expect(res.status).toBe(400);
     expect(body.error?.message).toContain("at most 10");
-    const list = await envelope<{ items: DestinationView[] }>(await call(PATH, { headers: bearer(apiKey) }));
+    const list = await envelope<{ items: DestinationView[] }>(
+      await call(PATH, { headers: bearer(apiKey) }),
+    );
     expect(list.data?.items).toHaveLength(10);
   });
 });
@@ -158,12 +185,19 @@ describe("GET / DELETE / test", () => {
     const other = await createAccount("pro");
     const id = await createDestination(bearer(owner.apiKey), key, { name: "mine" });
 
-    const list = await envelope<{ items: DestinationView[] }>(await call(PATH, { headers: bearer(owner.apiKey) }));
+    const list = await envelope<{ items: DestinationView[] }>(
+      await call(PATH, { headers: bearer(owner.apiKey) }),
+    );
     expect(list.data?.items.map((d) => d.destinationId)).toEqual([id]);
-    const one = await envelope<DestinationView>(await call(`${PATH}/${id}`, { headers: bearer(owner.apiKey) }));
+    const one = await envelope<DestinationView>(
+      await call(`${PATH}/${id}`, { headers: bearer(owner.apiKey) }),
+    );
     expect(one.data).toMatchObject({ destinationId: id, name: "mine" });
 
-    const tested = await call(`${PATH}/${id}/test`, { method: "POST", headers: bearer(owner.apiKey) });
+    const tested = await call(`${PATH}/${id}/test`, {
+      method: "POST",
+      headers: bearer(owner.apiKey),
+    });
     expect(tested.status).toBe(200);
     expect((await envelope(tested)).data).toEqual({ destinationId: id, ok: true });
 
@@ -177,10 +211,15 @@ describe("GET / DELETE / test", () => {
       expect((await envelope(res)).error?.code).toBe("NOT_FOUND");
     }
 
-    const deleted = await call(`${PATH}/${id}`, { method: "DELETE", headers: bearer(owner.apiKey) });
+    const deleted = await call(`${PATH}/${id}`, {
+      method: "DELETE",
+      headers: bearer(owner.apiKey),
+    });
     expect(deleted.status).toBe(200);
     expect((await call(`${PATH}/${id}`, { headers: bearer(owner.apiKey) })).status).toBe(404);
-    expect((await call(`${PATH}/${id}`, { method: "DELETE", headers: bearer(owner.apiKey) })).status).toBe(404);
+    expect(
+      (await call(`${PATH}/${id}`, { method: "DELETE", headers: bearer(owner.apiKey) })).status,
+    ).toBe(404);
   });
 
   it("test after the secret was rotated at the provider → 400 signature mismatch", async () => {

@@ -13,7 +13,15 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
-import { call, envelope, FIXTURES, fixtureLog, postJson, runId, type Envelope } from "../helpers/http";
+import {
+  call,
+  envelope,
+  FIXTURES,
+  fixtureLog,
+  postJson,
+  runId,
+  type Envelope,
+} from "../helpers/http";
 import { bearer } from "../helpers/accounts";
 
 const PORT = new URL(FIXTURES).port;
@@ -21,9 +29,11 @@ const UNSAFE = { code: "UNSAFE_URL", message: "The URL is flagged as unsafe." };
 const UNREACHABLE = { code: "CAPTURE_FAILED", message: "Could not reach the target URL." };
 
 /** A fixture page reached through a name under rebind.example.com, tagged with `run`. */
-const via = (host: string, run: string) => `http://${host}.rebind.example.com:${PORT}/pages/small.html?run=${run}`;
+const via = (host: string, run: string) =>
+  `http://${host}.rebind.example.com:${PORT}/pages/small.html?run=${run}`;
 /** The fixture server (allowlisted) redirecting to `to`. */
-const redirect = (to: string, run: string) => `${FIXTURES}/redirect?run=${run}&to=${encodeURIComponent(to)}`;
+const redirect = (to: string, run: string) =>
+  `${FIXTURES}/redirect?run=${run}&to=${encodeURIComponent(to)}`;
 
 let cap: Capturer;
 beforeAll(async () => {
@@ -31,7 +41,9 @@ beforeAll(async () => {
 });
 
 async function creditsUsed(): Promise<number> {
-  const body = await envelope<{ usage: { used: number } }>(await call("/v1/usage", { headers: bearer(cap.account.apiKey) }));
+  const body = await envelope<{ usage: { used: number } }>(
+    await call("/v1/usage", { headers: bearer(cap.account.apiKey) }),
+  );
   return body.data?.usage.used ?? NaN;
 }
 
@@ -39,10 +51,19 @@ async function creditsUsed(): Promise<number> {
 async function everyRoute(url: string): Promise<Array<[string, number, Envelope["error"]]>> {
   const answers: Array<[string, Response]> = [
     ["POST /v1/screenshot", await postJson("/v1/screenshot", { url }, cap.auth)],
-    ["GET /v1/screenshot", await call(`/v1/screenshot?url=${encodeURIComponent(url)}`, { headers: cap.auth })],
+    [
+      "GET /v1/screenshot",
+      await call(`/v1/screenshot?url=${encodeURIComponent(url)}`, { headers: cap.auth }),
+    ],
     ["POST /v1/screenshot/json", await postJson("/v1/screenshot/json", { url }, cap.auth)],
   ];
-  return Promise.all(answers.map(async ([route, res]): Promise<[string, number, Envelope["error"]]> => [route, res.status, (await envelope(res)).error]));
+  return Promise.all(
+    answers.map(async ([route, res]): Promise<[string, number, Envelope["error"]]> => [
+      route,
+      res.status,
+      (await envelope(res)).error,
+    ]),
+  );
 }
 
 describe("request time: refused before any credit or browser", () => {
@@ -60,7 +81,11 @@ describe("request time: refused before any credit or browser", () => {
   });
 
   it("UNSAFE_HOST_PATTERNS: the host and its subdomains, `*.` subdomains only", async () => {
-    for (const url of ["https://listed.example.org/", "https://a.b.LISTED.example.org./x", "http://x.wild.example.org/"]) {
+    for (const url of [
+      "https://listed.example.org/",
+      "https://a.b.LISTED.example.org./x",
+      "http://x.wild.example.org/",
+    ]) {
       const { res, body } = await cap.json({ url });
       expect(res.status, url).toBe(400);
       expect(body.error, url).toMatchObject(UNSAFE);
@@ -92,7 +117,10 @@ describe("request time: refused before any credit or browser", () => {
     }
     const down = await cap.json({ url: via("http500", run) });
     expect(down.res.status).toBe(500);
-    expect(down.body.error).toMatchObject({ code: "CAPTURE_FAILED", message: "Screenshot capture failed." });
+    expect(down.body.error).toMatchObject({
+      code: "CAPTURE_FAILED",
+      message: "Screenshot capture failed.",
+    });
     expect(await fixtureLog(run)).toEqual([]);
   });
 
@@ -112,7 +140,9 @@ describe("control: a name the checks let through is really fetched by the browse
     expect(res.status).toBe(200);
     const log = await fixtureLog(run);
     expect(log.map((e) => e.path)).toContain("/pages/small.html");
-    expect(log.find((e) => e.path === "/pages/small.html")?.headers.host).toBe(`public.rebind.example.com:${PORT}`);
+    expect(log.find((e) => e.path === "/pages/small.html")?.headers.host).toBe(
+      `public.rebind.example.com:${PORT}`,
+    );
   });
 });
 
@@ -137,14 +167,20 @@ describe("in the browser: redirects of the main navigation", () => {
 
   it("redirect to a host on UNSAFE_HOST_PATTERNS → 400 UNSAFE_URL", async () => {
     const run = runId();
-    const { res, body } = await cap.json({ url: redirect(`http://evil.wild.example.org:${PORT}/?run=${run}`, run) });
+    const { res, body } = await cap.json({
+      url: redirect(`http://evil.wild.example.org:${PORT}/?run=${run}`, run),
+    });
     expect(res.status).toBe(400);
     expect(body.error).toMatchObject(UNSAFE);
   });
 
   it("a redirect chain to a clean public name still works (the control for the two above)", async () => {
     const run = runId();
-    const { res } = await cap.post({ url: redirect(via("public", run), run), width: 320, height: 240 });
+    const { res } = await cap.post({
+      url: redirect(via("public", run), run),
+      width: 320,
+      height: 240,
+    });
     expect(res.status).toBe(200);
     expect((await fixtureLog(run)).map((e) => e.path)).toEqual(["/redirect", "/pages/small.html"]);
   });

@@ -4,7 +4,11 @@
  * short attempt timeout, and the fixture receiver answers as scripted.
  */
 import { describe, expect, it } from "vitest";
-import { handleWebhookBatch, handleWebhookDeadLetters, type WebhookDeps } from "../../src/webhooks/deliver";
+import {
+  handleWebhookBatch,
+  handleWebhookDeadLetters,
+  type WebhookDeps,
+} from "../../src/webhooks/deliver";
 import { accountDo } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";
 import { CANARY, canaryLog, FIXTURES, fixtureLog, runId } from "../helpers/http";
@@ -14,33 +18,56 @@ const FAST: WebhookDeps = { timeoutMs: 600, random: () => 0.5, now: Date.now };
 const handler = (batch: MessageBatch, env: Env) => handleWebhookBatch(batch, env, FAST);
 
 /** A completed job whose job.completed delivery is emitted (not queued). */
-async function finishedJob(url: string): Promise<{ accountId: string; jobId: string; message: { accountId: string; deliveryId: string } }> {
+async function finishedJob(url: string): Promise<{
+  accountId: string;
+  jobId: string;
+  message: { accountId: string; deliveryId: string };
+}> {
   const { accountId } = await createAccount("pro");
   const account = accountDo(accountId);
   const jobId = crypto.randomUUID();
-  await account.admitJobs({ jobs: [{ id: jobId, url: "https://example.com/", format: "png" }], batchId: null, webhookUrl: url, reservationTtlMs: 60_000 });
+  await account.admitJobs({
+    jobs: [{ id: jobId, url: "https://example.com/", format: "png" }],
+    batchId: null,
+    webhookUrl: url,
+    reservationTtlMs: 60_000,
+  });
   await account.startJob(jobId, 1);
   const meta = { width: 10, height: 10, loadTimeMs: 5, bytesSize: 100 };
-  const { webhooks } = await account.finishJob(jobId, { status: "completed", resultUrl: "https://edgeshot.test/v1/images/j/x.png", meta });
+  const { webhooks } = await account.finishJob(jobId, {
+    status: "completed",
+    resultUrl: "https://edgeshot.test/v1/images/j/x.png",
+    meta,
+  });
   const [deliveryId] = webhooks;
   if (!deliveryId) throw new Error("no delivery emitted");
   return { accountId, jobId, message: { accountId, deliveryId } };
 }
 
 const hooks = async (run: string) => (await fixtureLog(run)).filter((r) => r.path === "/webhook");
-const webhookOf = async (accountId: string, jobId: string) => (await accountDo(accountId).getJob(jobId))?.webhook;
+const webhookOf = async (accountId: string, jobId: string) =>
+  (await accountDo(accountId).getJob(jobId))?.webhook;
 
 describe("webhook delivery attempts", () => {
   it("2xx: delivered once; a duplicate message afterwards sends nothing", async () => {
     const run = runId();
     const { accountId, jobId, message } = await finishedJob(webhookUrl(run));
-    expect(await webhookOf(accountId, jobId)).toMatchObject({ status: "pending", attempts: 0, delivered: false });
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      delivered: false,
+    });
     const result = await deliver("webhooks", [message], handler);
     expect(result.explicitAcks).toHaveLength(1);
     const again = await deliver("webhooks", [message], handler, 2);
     expect(again.retryMessages).toEqual([]);
     expect(await hooks(run)).toHaveLength(1);
-    expect(await webhookOf(accountId, jobId)).toMatchObject({ status: "delivered", delivered: true, attempts: 1, lastStatus: 200 });
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "delivered",
+      delivered: true,
+      attempts: 1,
+      lastStatus: 200,
+    });
   });
 
   it("5xx: retried with the spec's backoff (≈5 s, 15 s, 45 s) and given up after the 4th attempt", async () => {
@@ -59,7 +86,12 @@ describe("webhook delivery attempts", () => {
     const sent = await hooks(run);
     expect(sent).toHaveLength(4);
     expect(new Set(sent.map((r) => r.headers["x-service-delivery-id"])).size).toBe(1);
-    expect(await webhookOf(accountId, jobId)).toMatchObject({ status: "failed", delivered: false, attempts: 4, lastStatus: 500 });
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "failed",
+      delivered: false,
+      attempts: 4,
+      lastStatus: 500,
+    });
   });
 
   it("4xx (410): never retried", async () => {
@@ -70,13 +102,20 @@ describe("webhook delivery attempts", () => {
     expect(result.retryMessages).toEqual([]);
     expect(result.explicitAcks).toHaveLength(1);
     expect(await hooks(run)).toHaveLength(1);
-    expect(await webhookOf(accountId, jobId)).toMatchObject({ status: "failed", attempts: 1, lastStatus: 410, lastError: "HTTP 410" });
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastStatus: 410,
+      lastError: "HTTP 410",
+    });
   });
 
   it("3xx: a redirect is not followed (its target never hears of it) and counts as a failure", async () => {
     const run = runId();
     const target = `${CANARY}/webhook?run=${run}`;
-    const { accountId, jobId, message } = await finishedJob(`${FIXTURES}/redirect?run=${run}&to=${encodeURIComponent(target)}`);
+    const { accountId, jobId, message } = await finishedJob(
+      `${FIXTURES}/redirect?run=${run}&to=${encodeURIComponent(target)}`,
+    );
     const result = await deliver("webhooks", [message], handler);
     expect(result.retryMessages).toEqual([]);
     expect((await fixtureLog(run)).map((r) => r.path)).toEqual(["/redirect"]);
@@ -92,10 +131,19 @@ describe("webhook delivery attempts", () => {
     const first = await deliver("webhooks", [message], handler);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(first.retryMessages).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
-    expect(await webhookOf(accountId, jobId)).toMatchObject({ status: "pending", attempts: 1, lastStatus: null, lastError: "no answer within 0.6 s" });
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastStatus: null,
+      lastError: "no answer within 0.6 s",
+    });
     const second = await deliver("webhooks", [message], handler, 2);
     expect(second.explicitAcks).toHaveLength(1);
-    expect(await webhookOf(accountId, jobId)).toMatchObject({ status: "delivered", attempts: 2, lastStatus: 200 });
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+      lastStatus: 200,
+    });
   });
 
   it("the URL guard runs again at delivery: a URL no longer allowed is never contacted", async () => {
@@ -105,13 +153,20 @@ describe("webhook delivery attempts", () => {
     const result = await deliver("webhooks", [message], handler);
     expect(result.retryMessages).toEqual([]);
     expect(await canaryLog(run)).toEqual([]);
-    expect(await webhookOf(accountId, jobId)).toMatchObject({ status: "failed", lastStatus: null, lastError: "the webhook URL is no longer allowed" });
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "failed",
+      lastStatus: null,
+      lastError: "the webhook URL is no longer allowed",
+    });
   });
 
   it("dead-lettered: the delivery is recorded as failed; a delivered one stays delivered", async () => {
     const open = await finishedJob(webhookUrl(runId()));
     await deliver("webhooks-dlq", [open.message], handleWebhookDeadLetters);
-    expect(await webhookOf(open.accountId, open.jobId)).toMatchObject({ status: "failed", delivered: false });
+    expect(await webhookOf(open.accountId, open.jobId)).toMatchObject({
+      status: "failed",
+      delivered: false,
+    });
     const done = await finishedJob(webhookUrl(runId()));
     await deliver("webhooks", [done.message], handler);
     await deliver("webhooks-dlq", [done.message], handleWebhookDeadLetters);
@@ -120,7 +175,11 @@ describe("webhook delivery attempts", () => {
 
   it("malformed messages and unknown deliveries are acked", async () => {
     const { accountId } = await createAccount("pro");
-    const result = await deliver("webhooks", [{}, { accountId, deliveryId: crypto.randomUUID() }], handler);
+    const result = await deliver(
+      "webhooks",
+      [{}, { accountId, deliveryId: crypto.randomUUID() }],
+      handler,
+    );
     expect(result.explicitAcks).toHaveLength(2);
     expect(result.retryMessages).toEqual([]);
   });

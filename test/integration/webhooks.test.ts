@@ -11,11 +11,21 @@ import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, type LoggedRequest, runId } from "../helpers/http";
 import { poll, scriptWebhook, waitForJob, waitForWebhooks, webhookUrl } from "../helpers/jobs";
 
-const small = (run: string) => ({ url: `${FIXTURES}/boxes.html?run=${run}`, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false });
+const small = (run: string) => ({
+  url: `${FIXTURES}/boxes.html?run=${run}`,
+  width: 320,
+  height: 240,
+  deviceScaleFactor: 1,
+  waitUntil: "load",
+  blockAds: false,
+});
 
 async function signingSecret(cap: Capturer): Promise<string> {
   const res = await call("/v1/account", { headers: cap.auth });
-  return (await envelope<{ webhooks: { signingSecret: string } }>(res)).data?.webhooks.signingSecret ?? "";
+  return (
+    (await envelope<{ webhooks: { signingSecret: string } }>(res)).data?.webhooks.signingSecret ??
+    ""
+  );
 }
 
 function expectSigned(req: LoggedRequest, secret: string): void {
@@ -25,9 +35,15 @@ function expectSigned(req: LoggedRequest, secret: string): void {
   expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(120);
 }
 
-async function jobWebhook(cap: Capturer, jobId: string, done: (w: JobView["webhook"]) => boolean): Promise<JobView> {
+async function jobWebhook(
+  cap: Capturer,
+  jobId: string,
+  done: (w: JobView["webhook"]) => boolean,
+): Promise<JobView> {
   return poll(
-    async () => (await envelope<JobView>(await call(`/v1/jobs/${jobId}`, { headers: cap.auth }))).data as JobView,
+    async () =>
+      (await envelope<JobView>(await call(`/v1/jobs/${jobId}`, { headers: cap.auth })))
+        .data as JobView,
     (job) => done(job.webhook),
     30_000,
     500,
@@ -38,7 +54,11 @@ describe("webhooks (real queues)", () => {
   it("job.completed: signed with the account's key, the spec's headers and fields, recorded as delivered", async () => {
     const cap = await Capturer.create("pro");
     const run = runId();
-    const { res, body } = await cap.json<{ jobId: string }>({ ...small(runId()), async: true, webhookUrl: webhookUrl(run) });
+    const { res, body } = await cap.json<{ jobId: string }>({
+      ...small(runId()),
+      async: true,
+      webhookUrl: webhookUrl(run),
+    });
     expect(res.status).toBe(202);
     const jobId = body.data?.jobId ?? "";
     const [delivery] = await waitForWebhooks(run);
@@ -57,24 +77,48 @@ describe("webhooks (real queues)", () => {
       jobId,
       status: "completed",
       resultUrl: job.resultUrl,
-      metadata: { url: expect.stringContaining("/boxes.html?run="), format: "png", width: 320, height: 240, loadTimeMs: expect.any(Number) },
+      metadata: {
+        url: expect.stringContaining("/boxes.html?run="),
+        format: "png",
+        width: 320,
+        height: 240,
+        loadTimeMs: expect.any(Number),
+      },
       completedAt: job.completedAt,
     });
     // The exported helper accepts it; another account's key does not.
-    const check = { body: delivery.body, signature: String(delivery.headers["x-service-signature"]), timestamp: String(delivery.headers["x-service-timestamp"]) };
+    const check = {
+      body: delivery.body,
+      signature: String(delivery.headers["x-service-signature"]),
+      timestamp: String(delivery.headers["x-service-timestamp"]),
+    };
     expect(await verifyWebhook({ ...check, secret })).toMatchObject({ ok: true });
     const other = await signingSecret(await Capturer.create("pro"));
     expect(other).not.toBe(secret);
-    expect(await verifyWebhook({ ...check, secret: other })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(await verifyWebhook({ ...check, secret: other })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
 
     const recorded = await jobWebhook(cap, jobId, (w) => w?.status === "delivered");
-    expect(recorded.webhook).toMatchObject({ deliveryId: delivery.headers["x-service-delivery-id"], delivered: true, attempts: 1, lastStatus: 200, lastError: null });
+    expect(recorded.webhook).toMatchObject({
+      deliveryId: delivery.headers["x-service-delivery-id"],
+      delivered: true,
+      attempts: 1,
+      lastStatus: 200,
+      lastError: null,
+    });
   });
 
   it("job.failed carries the sanitized error", async () => {
     const cap = await Capturer.create("pro");
     const run = runId();
-    const { body } = await cap.json<{ jobId: string }>({ ...small(runId()), selector: "#missing", async: true, webhookUrl: webhookUrl(run) });
+    const { body } = await cap.json<{ jobId: string }>({
+      ...small(runId()),
+      selector: "#missing",
+      async: true,
+      webhookUrl: webhookUrl(run),
+    });
     const [delivery] = await waitForWebhooks(run);
     expect(delivery?.headers["x-service-event"]).toBe("job.failed");
     expect(JSON.parse(delivery?.body ?? "{}")).toEqual({
@@ -91,7 +135,11 @@ describe("webhooks (real queues)", () => {
     const cap = await Capturer.create("pro");
     const run = runId();
     await scriptWebhook(run, [500]);
-    const { body } = await cap.json<{ jobId: string }>({ ...small(runId()), async: true, webhookUrl: webhookUrl(run) });
+    const { body } = await cap.json<{ jobId: string }>({
+      ...small(runId()),
+      async: true,
+      webhookUrl: webhookUrl(run),
+    });
     const [first, second] = await waitForWebhooks(run, 2, 40_000);
     if (!first || !second) throw new Error("expected two attempts");
     expect(second.headers["x-service-delivery-id"]).toBe(first.headers["x-service-delivery-id"]);
@@ -100,9 +148,14 @@ describe("webhooks (real queues)", () => {
     expectSigned(first, secret);
     expectSigned(second, secret);
     // Retry 1 waits about 5 s (±20 % jitter) on the real queue.
-    const gap = (second as LoggedRequest & { at: number }).at - (first as LoggedRequest & { at: number }).at;
+    const gap =
+      (second as LoggedRequest & { at: number }).at - (first as LoggedRequest & { at: number }).at;
     expect(gap).toBeGreaterThanOrEqual(3500);
-    const recorded = await jobWebhook(cap, body.data?.jobId ?? "", (w) => w?.status === "delivered");
+    const recorded = await jobWebhook(
+      cap,
+      body.data?.jobId ?? "",
+      (w) => w?.status === "delivered",
+    );
     expect(recorded.webhook).toMatchObject({ attempts: 2, lastStatus: 200, delivered: true });
   });
 });

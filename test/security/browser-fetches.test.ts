@@ -19,7 +19,12 @@ beforeAll(async () => {
   cap = await Capturer.create("pro");
 });
 
-describeVectors("browser-initiated fetches (class A)", () => cap, VECTORS.filter((v) => v.group === "browser-fetch"), 8);
+describeVectors(
+  "browser-initiated fetches (class A)",
+  () => cap,
+  VECTORS.filter((v) => v.group === "browser-fetch"),
+  8,
+);
 
 it("browser-initiated fetches (class A) — with the `js` parameter's user activation", async () => {
   const run = runId();
@@ -31,7 +36,12 @@ it("browser-initiated fetches (class A) — with the `js` parameter's user activ
     try { new PresentationRequest([${JSON.stringify(u("/present", "k=start"))}]).start().catch(() => {}); } catch (e) {}
     try { document.body.requestFullscreen().catch(() => {}); } catch (e) {}
     await new Promise((r) => setTimeout(r, 800));`;
-  const { res, bytes } = await cap.post({ ...SMALL, url: `${FIXTURES}/small.html?run=${run}`, js: `(async () => { ${js} })()`, delay: 500 });
+  const { res, bytes } = await cap.post({
+    ...SMALL,
+    url: `${FIXTURES}/small.html?run=${run}`,
+    js: `(async () => { ${js} })()`,
+    delay: 500,
+  });
   expect(res.status).toBe(200);
   expectNoCanaryContent(bytes);
   await expectCanaryUntouched(run, "by activated APIs");

@@ -13,7 +13,13 @@ import { accountDo } from "../helpers/account-do";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, postJson, runId } from "../helpers/http";
 import { waitForBatch, waitForJob } from "../helpers/jobs";
-import { expectCanaryUntouched, expectNoCanaryContent, expectRawUntouched, securityCtx, settle } from "../helpers/security";
+import {
+  expectCanaryUntouched,
+  expectNoCanaryContent,
+  expectRawUntouched,
+  securityCtx,
+  settle,
+} from "../helpers/security";
 import { COMBINABLE, insertRulesJs, tagger } from "./vectors";
 
 const RAW = 9;
@@ -30,7 +36,18 @@ const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0
 function attack(run: string, entry: string, withJs = true) {
   const url = `${FIXTURES}/sec/combined?run=${run}&raw=${RAW}`;
   const js = insertRulesJs(tagger(securityCtx(run, RAW), `js on ${entry}`));
-  return { url, width: 320, height: 240, deviceScaleFactor: 1, fullPage: true, waitUntil: "load", blockAds: false, timeout: 20, delay: DELAY, ...(withJs ? { js } : {}) };
+  return {
+    url,
+    width: 320,
+    height: 240,
+    deviceScaleFactor: 1,
+    fullPage: true,
+    waitUntil: "load",
+    blockAds: false,
+    timeout: 20,
+    delay: DELAY,
+    ...(withJs ? { js } : {}),
+  };
 }
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
@@ -40,7 +57,10 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
 }
 
 /** Runs `capture` for a fresh run id; checks output, canary and raw canary. */
-async function check(entry: string, capture: (run: string) => Promise<Uint8Array | string>): Promise<void> {
+async function check(
+  entry: string,
+  capture: (run: string) => Promise<Uint8Array | string>,
+): Promise<void> {
   const run = runId();
   const since = Date.now();
   const output = await capture(run);
@@ -74,7 +94,8 @@ describe("every entry point refuses the combined attack page", () => {
     check("hosted", async (run) => {
       const { res, bytes } = await cap.post({ ...attack(run, "hosted"), hosted: true });
       expect(res.status).toBe(200);
-      const hosted = (JSON.parse(new TextDecoder().decode(bytes)) as { data: { url: string } }).data;
+      const hosted = (JSON.parse(new TextDecoder().decode(bytes)) as { data: { url: string } })
+        .data;
       return fetchBytes(hosted.url);
     }));
 
@@ -88,7 +109,10 @@ describe("every entry point refuses the combined attack page", () => {
 
   it("async job (async: true, then the job's result)", () =>
     check("async", async (run) => {
-      const { res, body } = await cap.json<{ jobId: string }>({ ...attack(run, "async"), async: true });
+      const { res, body } = await cap.json<{ jobId: string }>({
+        ...attack(run, "async"),
+        async: true,
+      });
       expect(res.status).toBe(202);
       const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
       expect(job.status, job.error ?? "").toBe("completed");
@@ -102,9 +126,13 @@ describe("every entry point refuses the combined attack page", () => {
       const accepted = await envelope<{ batchId: string; jobs: Array<{ jobId: string }> }>(res);
       expect(res.status, JSON.stringify(accepted.error)).toBe(202);
       await waitForBatch(cap.account.accountId, accepted.data?.batchId ?? "");
-      const batch = (await accountDo(cap.account.accountId).getBatch(accepted.data?.batchId ?? "")) as BatchView;
+      const batch = (await accountDo(cap.account.accountId).getBatch(
+        accepted.data?.batchId ?? "",
+      )) as BatchView;
       expect(batch.completedJobs).toBe(1);
-      const job = await accountDo(cap.account.accountId).getJob(accepted.data?.jobs[0]?.jobId ?? "");
+      const job = await accountDo(cap.account.accountId).getJob(
+        accepted.data?.jobs[0]?.jobId ?? "",
+      );
       return fetchBytes(job?.resultUrl ?? "");
     }));
 
@@ -121,7 +149,12 @@ describe("every entry point refuses the combined attack page", () => {
     check("artifact", async (run) => {
       const { url } = attack(run, "artifact", false);
       const html = await (await fetch(url)).text();
-      const request = { content: html, inputFormat: "html", formats: ["pdf", "png"], pageSetup: { width: 320, height: 240, fullPage: true } };
+      const request = {
+        content: html,
+        inputFormat: "html",
+        formats: ["pdf", "png"],
+        pageSetup: { width: 320, height: 240, fullPage: true },
+      };
       const res = await postJson("/v1/artifact", request, cap.auth);
       const body = await envelope<{ pdfUrl: string; pngUrl: string; shareUrl: string }>(res);
       expect(res.status, JSON.stringify(body.error)).toBe(200);

@@ -28,14 +28,21 @@ describe.concurrent("customer headers and cookies follow the target's origin (cl
   it("headers: the target gets them; the second port on the same host never does (subresources, frames, redirects)", async () => {
     const run = runId();
     const secret = `hdr-${run}`;
-    const { res } = await cap.post({ ...SMALL, url: `${FIXTURES}/sec/headers-page?run=${run}`, headers: { "x-secret": secret }, delay: 300 });
+    const { res } = await cap.post({
+      ...SMALL,
+      url: `${FIXTURES}/sec/headers-page?run=${run}`,
+      headers: { "x-secret": secret },
+      delay: 300,
+    });
     expect(res.status).toBe(200);
     await settle();
     const target = await fixtureLog(run);
     expect(target.find((r) => r.path === "/sec/headers-page")?.headers["x-secret"]).toBe(secret);
     const alt = await fixtureLog(run, FIXTURES_ALT);
     expect(alt.length, "the page's requests to the second port were made").toBeGreaterThan(0);
-    expect(alt.filter((r) => r.headers["x-secret"] !== undefined).map((r) => `${r.path} k=${r.query.k}`)).toEqual([]);
+    expect(
+      alt.filter((r) => r.headers["x-secret"] !== undefined).map((r) => `${r.path} k=${r.query.k}`),
+    ).toEqual([]);
   });
 
   it("headers: a main-frame redirect to the second port does not carry them", async () => {
@@ -44,7 +51,9 @@ describe.concurrent("customer headers and cookies follow the target's origin (cl
     const url = `${FIXTURES}/redirect?run=${run}&to=${encodeURIComponent(`${FIXTURES_ALT}/small.html?run=${run}`)}`;
     const { res } = await cap.post({ ...SMALL, url, headers: { "x-secret": secret } });
     expect(res.status).toBe(200);
-    expect((await fixtureLog(run)).find((r) => r.path === "/redirect")?.headers["x-secret"]).toBe(secret);
+    expect((await fixtureLog(run)).find((r) => r.path === "/redirect")?.headers["x-secret"]).toBe(
+      secret,
+    );
     const alt = await fixtureLog(run, FIXTURES_ALT);
     expect(alt.map((r) => r.path)).toContain("/small.html");
     expect(alt.filter((r) => r.headers["x-secret"] !== undefined).map((r) => r.path)).toEqual([]);
@@ -53,55 +62,83 @@ describe.concurrent("customer headers and cookies follow the target's origin (cl
   it("cookies: the target gets them; the second port on the same host never does", async () => {
     const run = runId();
     const secret = `ck-${run}`;
-    const { res } = await cap.post({ ...SMALL, url: `${FIXTURES}/sec/headers-page?run=${run}`, cookies: [{ name: "sid", value: secret }], delay: 300 });
+    const { res } = await cap.post({
+      ...SMALL,
+      url: `${FIXTURES}/sec/headers-page?run=${run}`,
+      cookies: [{ name: "sid", value: secret }],
+      delay: 300,
+    });
     expect(res.status).toBe(200);
     await settle();
-    expect((await fixtureLog(run)).find((r) => r.path === "/sec/headers-page")?.headers.cookie).toContain(secret);
+    expect(
+      (await fixtureLog(run)).find((r) => r.path === "/sec/headers-page")?.headers.cookie,
+    ).toContain(secret);
     const alt = await fixtureLog(run, FIXTURES_ALT);
     expect(alt.length).toBeGreaterThan(0);
-    expect(alt.filter((r) => String(r.headers.cookie ?? "").includes(secret)).map((r) => `${r.path} k=${r.query.k}`)).toEqual([]);
+    expect(
+      alt
+        .filter((r) => String(r.headers.cookie ?? "").includes(secret))
+        .map((r) => `${r.path} k=${r.query.k}`),
+    ).toEqual([]);
   });
 });
 
-describe.concurrent("DNS rebinding: a 'public' name that resolves to loopback is never rendered (class A)", () => {
-  for (const host of ["public", "ttl0"]) {
-    it(`main document: http://${host}.rebind.example.com:<canary> → 400 "Could not reach the target URL."`, async () => {
-      const run = runId();
-      const url = `http://${host}.rebind.example.com:${CANARY_PORT}/paint?run=${run}&v=rebind-main`;
-      const { res, body } = await cap.json({ ...SMALL, url });
-      if (res.status === 200) expectNoCanaryContent(fromBase64(String(body.data?.image ?? "")), "rebinding main document");
-      expect(res.status).toBe(400);
-      expect(body.error?.message).toBe("Could not reach the target URL.");
-    });
-  }
+describe.concurrent(
+  "DNS rebinding: a 'public' name that resolves to loopback is never rendered (class A)",
+  () => {
+    for (const host of ["public", "ttl0"]) {
+      it(`main document: http://${host}.rebind.example.com:<canary> → 400 "Could not reach the target URL."`, async () => {
+        const run = runId();
+        const url = `http://${host}.rebind.example.com:${CANARY_PORT}/paint?run=${run}&v=rebind-main`;
+        const { res, body } = await cap.json({ ...SMALL, url });
+        if (res.status === 200)
+          expectNoCanaryContent(
+            fromBase64(String(body.data?.image ?? "")),
+            "rebinding main document",
+          );
+        expect(res.status).toBe(400);
+        expect(body.error?.message).toBe("Could not reach the target URL.");
+      });
+    }
 
-  it("an allowed page drawing a rebinding name (iframe, img, fetch, css) never shows its content", async () => {
-    const run = runId();
-    const origin = `http://public.rebind.example.com:${CANARY_PORT}`;
-    const t = (path: string, k: string) => `${origin}${path}?run=${run}&v=rebind-sub&k=${k}`;
-    const html = `<!doctype html><body style="margin:0;background:#fff">
+    it("an allowed page drawing a rebinding name (iframe, img, fetch, css) never shows its content", async () => {
+      const run = runId();
+      const origin = `http://public.rebind.example.com:${CANARY_PORT}`;
+      const t = (path: string, k: string) => `${origin}${path}?run=${run}&v=rebind-sub&k=${k}`;
+      const html = `<!doctype html><body style="margin:0;background:#fff">
       <iframe src="${t("/paint", "iframe")}" style="width:100px;height:100px;border:0"></iframe>
       <img src="${t("/paint.png", "img")}" style="width:100px;height:100px">
       <link rel="stylesheet" href="${t("/paint.css", "css")}">
       <script>fetch(${JSON.stringify(t("/paint", "fetch"))}).then((r) => r.text()).then((x) => { if (x.includes("CANARY")) document.body.insertAdjacentHTML("beforeend", '<div style="width:60px;height:60px;background:#ff00ff">CANARY-CONTENT</div>'); }).catch(() => {});</script></body>`;
-    for (const source of [{ html }, { url: `${FIXTURES}/sec/page?vec=${encodeURIComponent("img")}&run=${run}`, js: `document.body.insertAdjacentHTML("beforeend", ${JSON.stringify(html)})` }]) {
-      // Either the capture fails as unreachable, or it succeeds without the rebound content.
-      const { res, bytes } = await cap.post({ ...SMALL, ...source, delay: 800 });
-      expect([200, 400]).toContain(res.status);
-      if (res.status === 200) expectNoCanaryContent(bytes, "rebinding subresources");
-      else expect((JSON.parse(new TextDecoder().decode(bytes)) as { error?: { message: string } }).error?.message).toBe("Could not reach the target URL.");
-    }
-  });
+      for (const source of [
+        { html },
+        {
+          url: `${FIXTURES}/sec/page?vec=${encodeURIComponent("img")}&run=${run}`,
+          js: `document.body.insertAdjacentHTML("beforeend", ${JSON.stringify(html)})`,
+        },
+      ]) {
+        // Either the capture fails as unreachable, or it succeeds without the rebound content.
+        const { res, bytes } = await cap.post({ ...SMALL, ...source, delay: 800 });
+        expect([200, 400]).toContain(res.status);
+        if (res.status === 200) expectNoCanaryContent(bytes, "rebinding subresources");
+        else
+          expect(
+            (JSON.parse(new TextDecoder().decode(bytes)) as { error?: { message: string } }).error
+              ?.message,
+          ).toBe("Could not reach the target URL.");
+      }
+    });
 
-  it("extraction of a rebinding name never returns its text (400)", async () => {
-    const run = runId();
-    const url = `http://public.rebind.example.com:${CANARY_PORT}/paint?run=${run}&v=rebind-extract`;
-    const res = await cap.postRaw(JSON.stringify({ url }), "/v1/extract");
-    const text = await res.text();
-    expectNoCanaryContent(text, "extract of a rebinding name");
-    expect(res.status).toBe(400);
-  });
-});
+    it("extraction of a rebinding name never returns its text (400)", async () => {
+      const run = runId();
+      const url = `http://public.rebind.example.com:${CANARY_PORT}/paint?run=${run}&v=rebind-extract`;
+      const res = await cap.postRaw(JSON.stringify({ url }), "/v1/extract");
+      const text = await res.text();
+      expectNoCanaryContent(text, "extract of a rebinding name");
+      expect(res.status).toBe(400);
+    });
+  },
+);
 
 describe.concurrent("the output says which document it shows (class A)", () => {
   it("after a redirect: x-screenshot-url and data.url are the final URL", async () => {

@@ -17,13 +17,21 @@ beforeAll(async () => {
   cap = await Capturer.create("pro");
 });
 
-describeVectors("refused (class B)", () => cap, VECTORS.filter((v) => v.cls === "B"), 6);
+describeVectors(
+  "refused (class B)",
+  () => cap,
+  VECTORS.filter((v) => v.cls === "B"),
+  6,
+);
 
 describe.concurrent("refused (class B) — as the capture target", () => {
   it("every spelling of the canary's address → 400 INVALID_URL, nothing fetched", async () => {
     const run = runId();
     for (const [label, origin] of canaryAddressSpellings(securityCtx(run))) {
-      const { res, body } = await cap.json({ ...SMALL, url: `${origin}/paint?run=${run}&v=target-${label}` });
+      const { res, body } = await cap.json({
+        ...SMALL,
+        url: `${origin}/paint?run=${run}&v=target-${label}`,
+      });
       expect(res.status, label).toBe(400);
       expect(body.error?.code, label).toBe("INVALID_URL");
     }
@@ -76,7 +84,9 @@ describe.concurrent("refused (class B) — as the capture target", () => {
     for (const url of targets) {
       const { res, body } = await cap.json({ ...SMALL, url });
       expect(res.status, url).toBe(400);
-      expect(["INVALID_URL", "VALIDATION_ERROR"], `${url}: ${body.error?.code}`).toContain(body.error?.code);
+      expect(["INVALID_URL", "VALIDATION_ERROR"], `${url}: ${body.error?.code}`).toContain(
+        body.error?.code,
+      );
     }
     await expectCanaryUntouched(run, "by a scheme target");
   });

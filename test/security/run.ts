@@ -6,10 +6,24 @@
 import { describe, expect, it } from "vitest";
 import type { Capturer } from "../helpers/capture";
 import { FIXTURES, runId } from "../helpers/http";
-import { expectCanaryUntouched, expectNoCanaryContent, expectRawUntouched, securityCtx, settle, type RawOffset } from "../helpers/security";
+import {
+  expectCanaryUntouched,
+  expectNoCanaryContent,
+  expectRawUntouched,
+  securityCtx,
+  settle,
+  type RawOffset,
+} from "../helpers/security";
 import { securityPage, type Vector } from "./vectors";
 
-export const SMALL = { width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load", blockAds: false, timeout: 15 } as const;
+export const SMALL = {
+  width: 320,
+  height: 240,
+  deviceScaleFactor: 1,
+  waitUntil: "load",
+  blockAds: false,
+  timeout: 15,
+} as const;
 
 /** The fixture URL serving `names` as one target page. */
 export function vectorPageUrl(names: readonly string[], run: string, raw: RawOffset): string {
@@ -19,13 +33,24 @@ export function vectorPageUrl(names: readonly string[], run: string, raw: RawOff
 export type Variant = "url" | "html";
 
 /** One vector, one sync capture: status sane, no canary content, canaries untouched. */
-export async function runVector(cap: Capturer, v: Vector, variant: Variant, raw: RawOffset): Promise<void> {
+export async function runVector(
+  cap: Capturer,
+  v: Vector,
+  variant: Variant,
+  raw: RawOffset,
+): Promise<void> {
   const run = runId();
   const since = Date.now();
-  const source = variant === "url" ? { url: vectorPageUrl([v.name], run, raw) } : { html: securityPage([v], securityCtx(run, raw)) };
+  const source =
+    variant === "url"
+      ? { url: vectorPageUrl([v.name], run, raw) }
+      : { html: securityPage([v], securityCtx(run, raw)) };
   const { res, bytes } = await cap.post({ ...SMALL, ...source, delay: v.delay ?? 0 });
   // A vector that ends the page may make the capture fail as unreachable; nothing may 500.
-  expect([200, 400, 408], `status ${res.status}: ${new TextDecoder().decode(bytes.slice(0, 300))}`).toContain(res.status);
+  expect(
+    [200, 400, 408],
+    `status ${res.status}: ${new TextDecoder().decode(bytes.slice(0, 300))}`,
+  ).toContain(res.status);
   if (res.status === 200) expectNoCanaryContent(bytes, v.name);
   else expect(v.navigates, `a non-navigating vector failed the capture (${res.status})`).toBe(true);
   await expectCanaryUntouched(run, `by "${v.name}" (${variant})`);
@@ -41,9 +66,15 @@ export async function runVector(cap: Capturer, v: Vector, variant: Variant, raw:
  * setContent path). Raw-canary vectors run one at a time (the raw canary cannot tell runs
  * apart); the others run a few at a time.
  */
-export function describeVectors(title: string, cap: () => Capturer, vectors: readonly Vector[], raw: RawOffset): void {
+export function describeVectors(
+  title: string,
+  cap: () => Capturer,
+  vectors: readonly Vector[],
+  raw: RawOffset,
+): void {
   describe.concurrent(`${title} — target page`, () => {
-    for (const v of vectors.filter((x) => !x.raw)) it(v.name, () => runVector(cap(), v, "url", raw));
+    for (const v of vectors.filter((x) => !x.raw))
+      it(v.name, () => runVector(cap(), v, "url", raw));
   });
   const rawOnes = vectors.filter((x) => x.raw);
   if (rawOnes.length > 0) {
@@ -57,11 +88,17 @@ export function describeVectors(title: string, cap: () => Capturer, vectors: rea
       const run = runId();
       const since = Date.now();
       const delay = Math.max(0, ...together.map((v) => v.delay ?? 0));
-      const { res, bytes } = await cap().post({ ...SMALL, html: securityPage(together, securityCtx(run, raw)), fullPage: true, delay });
+      const { res, bytes } = await cap().post({
+        ...SMALL,
+        html: securityPage(together, securityCtx(run, raw)),
+        fullPage: true,
+        delay,
+      });
       expect(res.status, new TextDecoder().decode(bytes.slice(0, 300))).toBe(200);
       expectNoCanaryContent(bytes, title);
       await expectCanaryUntouched(run, `by user html (${title})`);
-      if (together.some((v) => v.raw)) await expectRawUntouched(raw, since, `by user html (${title})`);
+      if (together.some((v) => v.raw))
+        await expectRawUntouched(raw, since, `by user html (${title})`);
     });
   }
 }

@@ -17,13 +17,23 @@ beforeAll(async () => {
   cap = await Capturer.create("pro");
 });
 
-describeVectors("speculation rules (class A)", () => cap, VECTORS.filter((v) => v.group === "speculation"), 6);
+describeVectors(
+  "speculation rules (class A)",
+  () => cap,
+  VECTORS.filter((v) => v.group === "speculation"),
+  6,
+);
 
 describe.concurrent("speculation rules (class A) — other sources", () => {
   it("rules inserted by the `js` parameter", async () => {
     const run = runId();
     const u = tagger(securityCtx(run), "js parameter");
-    const { res, bytes } = await cap.post({ ...SMALL, url: `${FIXTURES}/small.html?run=${run}`, js: insertRulesJs(u), delay: 1500 });
+    const { res, bytes } = await cap.post({
+      ...SMALL,
+      url: `${FIXTURES}/small.html?run=${run}`,
+      js: insertRulesJs(u),
+      delay: 1500,
+    });
     expect(res.status).toBe(200);
     expectNoCanaryContent(bytes);
     await expectCanaryUntouched(run, "by rules from js");
@@ -32,7 +42,10 @@ describe.concurrent("speculation rules (class A) — other sources", () => {
   it("rules in Markdown's raw HTML", async () => {
     const run = runId();
     const u = tagger(securityCtx(run), "markdown");
-    const rules = { prefetch: [{ source: "list", urls: [u("/paint", "k=prefetch")], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=prerender")], eagerness: "immediate" }] };
+    const rules = {
+      prefetch: [{ source: "list", urls: [u("/paint", "k=prefetch")], eagerness: "immediate" }],
+      prerender: [{ source: "list", urls: [u("/paint", "k=prerender")], eagerness: "immediate" }],
+    };
     const markdown = `# Notes\n\n<script type="speculationrules">${JSON.stringify(rules)}</script>\n\n<link rel="prerender" href="${u("/paint", "k=link")}">\n\nSome text.\n`;
     const { res, bytes } = await cap.post({ ...SMALL, markdown, delay: 1500 });
     expect(res.status).toBe(200);

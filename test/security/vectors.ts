@@ -33,11 +33,18 @@ export const CANARY_TEXT = "CANARY-CONTENT";
 export function ctxFor(fixtures: string, run: string, rawOffset = 6): Ctx {
   const port = Number(new URL(fixtures).port);
   const origin = (p: number) => `http://127.0.0.1:${p}`;
-  return { run, fixtures, alt: origin(port + 1), canary: origin(port + 3), raw: origin(port + rawOffset) };
+  return {
+    run,
+    fixtures,
+    alt: origin(port + 1),
+    canary: origin(port + 3),
+    raw: origin(port + rawOffset),
+  };
 }
 
 /** Attribute-value escaping (for `"…"`). */
-export const at = (s: string) => s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+export const at = (s: string) =>
+  s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 const js = (v: unknown) => JSON.stringify(v);
 
 export type Group =
@@ -85,7 +92,8 @@ export function tagger(c: Ctx, vector: string, origin = c.canary): Tagger {
 
 const ws = (url: string) => url.replace(/^http/, "ws");
 /** A script that reads a canary response and paints the leak marker if it got content. */
-const readAndLeak = (expr: string) => `Promise.resolve().then(() => ${expr}).then((t) => { if (String(t).includes("CANARY")) __leak(); }).catch(() => {});`;
+const readAndLeak = (expr: string) =>
+  `Promise.resolve().then(() => ${expr}).then((t) => { if (String(t).includes("CANARY")) __leak(); }).catch(() => {});`;
 /** The next sibling element before this script. */
 const PREV = "document.currentScript.previousElementSibling";
 
@@ -94,91 +102,260 @@ const wsWorker = (url: string, shared = false) =>
   `try { const s = new WebSocket(${js(url)}); s.onopen = () => ${shared ? "self.__port && self.__port.postMessage('open')" : "postMessage('open')"}; } catch (e) {}` +
   (shared ? ` onconnect = (e) => { self.__port = e.ports[0]; };` : "");
 
-const blobUrl = (src: string, type = "text/javascript") => `URL.createObjectURL(new Blob([${js(src)}], { type: ${js(type)} }))`;
+const blobUrl = (src: string, type = "text/javascript") =>
+  `URL.createObjectURL(new Blob([${js(src)}], { type: ${js(type)} }))`;
 
-const specRules = (rules: unknown) => `<script type="speculationrules">${JSON.stringify(rules)}</script>`;
+const specRules = (rules: unknown) =>
+  `<script type="speculationrules">${JSON.stringify(rules)}</script>`;
 
 export const VECTORS: readonly Vector[] = [
   // ── B: subresources of every kind ──────────────────────────────────────────────────────────
-  { name: "img", cls: "B", group: "subresource", html: (u) => `<img src="${at(u("/paint.png"))}">` },
-  { name: "img srcset", cls: "B", group: "subresource", html: (u) => `<img srcset="${at(u("/paint.png"))} 1x, ${at(u("/paint.png", "d=2"))} 2x">` },
-  { name: "picture source", cls: "B", group: "subresource", html: (u) => `<picture><source srcset="${at(u("/paint.png"))}" type="image/png"><img alt=""></picture>` },
-  { name: "input type=image", cls: "B", group: "subresource", html: (u) => `<input type="image" src="${at(u("/paint.png"))}">` },
-  { name: "table background", cls: "B", group: "subresource", html: (u) => `<table background="${at(u("/paint.png"))}"><tr><td>t</td></tr></table>` },
-  { name: "iframe", cls: "B", group: "subresource", html: (u) => `<iframe src="${at(u())}"></iframe>` },
-  { name: "iframe navigated by script", cls: "B", group: "subresource", html: (u) => `<iframe></iframe><script>${PREV}.src = ${js(u())};</script>` },
+  {
+    name: "img",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<img src="${at(u("/paint.png"))}">`,
+  },
+  {
+    name: "img srcset",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<img srcset="${at(u("/paint.png"))} 1x, ${at(u("/paint.png", "d=2"))} 2x">`,
+  },
+  {
+    name: "picture source",
+    cls: "B",
+    group: "subresource",
+    html: (u) =>
+      `<picture><source srcset="${at(u("/paint.png"))}" type="image/png"><img alt=""></picture>`,
+  },
+  {
+    name: "input type=image",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<input type="image" src="${at(u("/paint.png"))}">`,
+  },
+  {
+    name: "table background",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<table background="${at(u("/paint.png"))}"><tr><td>t</td></tr></table>`,
+  },
+  {
+    name: "iframe",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<iframe src="${at(u())}"></iframe>`,
+  },
+  {
+    name: "iframe navigated by script",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<iframe></iframe><script>${PREV}.src = ${js(u())};</script>`,
+  },
   {
     name: "frame (frameset)",
     cls: "B",
     group: "subresource",
-    html: (u) => `<iframe srcdoc="${at(`<frameset><frame src="${at(u())}"></frameset>`)}"></iframe>`,
+    html: (u) =>
+      `<iframe srcdoc="${at(`<frameset><frame src="${at(u())}"></frameset>`)}"></iframe>`,
   },
-  { name: "object html", cls: "B", group: "subresource", html: (u) => `<object data="${at(u())}" type="text/html"></object>` },
-  { name: "object image", cls: "B", group: "subresource", html: (u) => `<object data="${at(u("/paint.png"))}" type="image/png"></object>` },
-  { name: "embed", cls: "B", group: "subresource", html: (u) => `<embed src="${at(u())}" type="text/html">` },
-  { name: "video src", cls: "B", group: "subresource", html: (u) => `<video src="${at(u("/media"))}" autoplay muted preload="auto"></video>` },
-  { name: "video poster", cls: "B", group: "subresource", html: (u) => `<video poster="${at(u("/paint.png"))}"></video>` },
-  { name: "video source", cls: "B", group: "subresource", html: (u) => `<video autoplay muted preload="auto"><source src="${at(u("/media"))}"></video>` },
-  { name: "audio", cls: "B", group: "subresource", html: (u) => `<audio src="${at(u("/media"))}" preload="auto" autoplay></audio>` },
+  {
+    name: "object html",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<object data="${at(u())}" type="text/html"></object>`,
+  },
+  {
+    name: "object image",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<object data="${at(u("/paint.png"))}" type="image/png"></object>`,
+  },
+  {
+    name: "embed",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<embed src="${at(u())}" type="text/html">`,
+  },
+  {
+    name: "video src",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<video src="${at(u("/media"))}" autoplay muted preload="auto"></video>`,
+  },
+  {
+    name: "video poster",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<video poster="${at(u("/paint.png"))}"></video>`,
+  },
+  {
+    name: "video source",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<video autoplay muted preload="auto"><source src="${at(u("/media"))}"></video>`,
+  },
+  {
+    name: "audio",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<audio src="${at(u("/media"))}" preload="auto" autoplay></audio>`,
+  },
   {
     name: "track",
     cls: "B",
     group: "subresource",
-    html: (u) => `<video preload="auto" muted><track default kind="subtitles" srclang="en" src="${at(u("/vtt"))}"></video>`,
+    html: (u) =>
+      `<video preload="auto" muted><track default kind="subtitles" srclang="en" src="${at(u("/vtt"))}"></video>`,
   },
-  { name: "script", cls: "B", group: "subresource", html: (u) => `<script src="${at(u("/paint.js"))}"></script>` },
-  { name: "module script", cls: "B", group: "subresource", html: (u) => `<script type="module" src="${at(u("/paint.js"))}"></script>` },
-  { name: "dynamic import", cls: "B", group: "subresource", html: (u) => `<script>import(${js(u("/paint.js"))}).catch(() => {});</script>` },
-  { name: "link stylesheet", cls: "B", group: "subresource", html: (u) => `<link rel="stylesheet" href="${at(u("/paint.css"))}">` },
-  { name: "link icon", cls: "B", group: "subresource", html: (u) => `<link rel="icon" href="${at(u("/paint.png"))}">` },
-  { name: "link manifest", cls: "B", group: "subresource", html: (u) => `<link rel="manifest" href="${at(u("/manifest.json"))}">` },
+  {
+    name: "script",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<script src="${at(u("/paint.js"))}"></script>`,
+  },
+  {
+    name: "module script",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<script type="module" src="${at(u("/paint.js"))}"></script>`,
+  },
+  {
+    name: "dynamic import",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<script>import(${js(u("/paint.js"))}).catch(() => {});</script>`,
+  },
+  {
+    name: "link stylesheet",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<link rel="stylesheet" href="${at(u("/paint.css"))}">`,
+  },
+  {
+    name: "link icon",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<link rel="icon" href="${at(u("/paint.png"))}">`,
+  },
+  {
+    name: "link manifest",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<link rel="manifest" href="${at(u("/manifest.json"))}">`,
+  },
   {
     name: "link preload (every as)",
     cls: "B",
     group: "subresource",
     html: (u) =>
       ["image", "script", "style", "font", "fetch", "document", "track", "audio", "video"]
-        .map((as) => `<link rel="preload" as="${as}" href="${at(u("/paint", `as=${as}`))}"${as === "font" || as === "fetch" ? " crossorigin" : ""}>`)
+        .map(
+          (as) =>
+            `<link rel="preload" as="${as}" href="${at(u("/paint", `as=${as}`))}"${as === "font" || as === "fetch" ? " crossorigin" : ""}>`,
+        )
         .join(""),
   },
-  { name: "link prefetch", cls: "B", group: "subresource", html: (u) => `<link rel="prefetch" href="${at(u())}">` },
-  { name: "link modulepreload", cls: "B", group: "subresource", html: (u) => `<link rel="modulepreload" href="${at(u("/paint.js"))}">` },
-  { name: "css @import", cls: "B", group: "subresource", html: (u) => `<style>@import url("${u("/paint.css")}");</style>` },
-  { name: "css url()", cls: "B", group: "subresource", html: (u) => `<div style="${at(`width:8px;height:8px;background:url("${u("/paint.png")}")`)}"></div>` },
+  {
+    name: "link prefetch",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<link rel="prefetch" href="${at(u())}">`,
+  },
+  {
+    name: "link modulepreload",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<link rel="modulepreload" href="${at(u("/paint.js"))}">`,
+  },
+  {
+    name: "css @import",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<style>@import url("${u("/paint.css")}");</style>`,
+  },
+  {
+    name: "css url()",
+    cls: "B",
+    group: "subresource",
+    html: (u) =>
+      `<div style="${at(`width:8px;height:8px;background:url("${u("/paint.png")}")`)}"></div>`,
+  },
   {
     name: "css @font-face",
     cls: "B",
     group: "subresource",
-    html: (u) => `<style>@font-face { font-family: "canaryfont"; src: url("${u("/font")}"); } .canaryfont { font-family: "canaryfont"; }</style><span class="canaryfont">f</span>`,
+    html: (u) =>
+      `<style>@font-face { font-family: "canaryfont"; src: url("${u("/font")}"); } .canaryfont { font-family: "canaryfont"; }</style><span class="canaryfont">f</span>`,
   },
   {
     name: "css image-set",
     cls: "B",
     group: "subresource",
-    html: (u) => `<div style="${at(`width:8px;height:8px;background-image:image-set(url("${u("/paint.png")}") 1x)`)}"></div>`,
+    html: (u) =>
+      `<div style="${at(`width:8px;height:8px;background-image:image-set(url("${u("/paint.png")}") 1x)`)}"></div>`,
   },
-  { name: "css cursor", cls: "B", group: "subresource", html: (u) => `<div style="${at(`width:8px;height:8px;cursor:url("${u("/paint.png")}"), auto`)}"></div>` },
+  {
+    name: "css cursor",
+    cls: "B",
+    group: "subresource",
+    html: (u) =>
+      `<div style="${at(`width:8px;height:8px;cursor:url("${u("/paint.png")}"), auto`)}"></div>`,
+  },
   {
     name: "css other url() properties",
     cls: "B",
     group: "subresource",
     html: (u) =>
-      ["list-style-image", "border-image-source", "mask-image", "-webkit-mask-image", "shape-outside", "content"]
-        .map((p) => `<div style="${at(`width:8px;height:8px;border:1px solid;${p}:url("${u("/paint.png", `p=${p}`)}")`)}"><li></li></div>`)
+      [
+        "list-style-image",
+        "border-image-source",
+        "mask-image",
+        "-webkit-mask-image",
+        "shape-outside",
+        "content",
+      ]
+        .map(
+          (p) =>
+            `<div style="${at(`width:8px;height:8px;border:1px solid;${p}:url("${u("/paint.png", `p=${p}`)}")`)}"><li></li></div>`,
+        )
         .join(""),
   },
-  { name: "svg image", cls: "B", group: "subresource", html: (u) => `<svg width="8" height="8"><image href="${at(u("/paint.png"))}" width="8" height="8"/></svg>` },
-  { name: "svg use", cls: "B", group: "subresource", html: (u) => `<svg width="8" height="8"><use href="${at(u("/paint.svg"))}#x"/></svg>` },
+  {
+    name: "svg image",
+    cls: "B",
+    group: "subresource",
+    html: (u) =>
+      `<svg width="8" height="8"><image href="${at(u("/paint.png"))}" width="8" height="8"/></svg>`,
+  },
+  {
+    name: "svg use",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<svg width="8" height="8"><use href="${at(u("/paint.svg"))}#x"/></svg>`,
+  },
   {
     name: "svg feImage",
     cls: "B",
     group: "subresource",
-    html: (u) => `<svg width="8" height="8"><filter id="canaryfe"><feImage href="${at(u("/paint.png"))}"/></filter><rect width="8" height="8" filter="url(#canaryfe)"/></svg>`,
+    html: (u) =>
+      `<svg width="8" height="8"><filter id="canaryfe"><feImage href="${at(u("/paint.png"))}"/></filter><rect width="8" height="8" filter="url(#canaryfe)"/></svg>`,
   },
-  { name: "svg in img", cls: "B", group: "subresource", html: (u) => `<img src="${at(u("/paint.svg"))}">` },
+  {
+    name: "svg in img",
+    cls: "B",
+    group: "subresource",
+    html: (u) => `<img src="${at(u("/paint.svg"))}">`,
+  },
 
   // ── B: requests from script ────────────────────────────────────────────────────────────────
-  { name: "fetch", cls: "B", group: "script-request", html: (u) => `<script>${readAndLeak(`fetch(${js(u())}).then((r) => r.text())`)}</script>` },
+  {
+    name: "fetch",
+    cls: "B",
+    group: "script-request",
+    html: (u) => `<script>${readAndLeak(`fetch(${js(u())}).then((r) => r.text())`)}</script>`,
+  },
   {
     name: "fetch keepalive / on pagehide",
     cls: "B",
@@ -191,11 +368,27 @@ export const VECTORS: readonly Vector[] = [
     name: "xhr",
     cls: "B",
     group: "script-request",
-    html: (u) => `<script>try { const x = new XMLHttpRequest(); x.onload = () => { if (x.responseText.includes("CANARY")) __leak(); }; x.open("GET", ${js(u())}); x.send(); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { const x = new XMLHttpRequest(); x.onload = () => { if (x.responseText.includes("CANARY")) __leak(); }; x.open("GET", ${js(u())}); x.send(); } catch (e) {}</script>`,
   },
-  { name: "sendBeacon", cls: "B", group: "script-request", html: (u) => `<script>try { navigator.sendBeacon(${js(u())}, "x"); } catch (e) {}</script>` },
-  { name: "a ping", cls: "B", group: "script-request", html: (u) => `<a href="#ping" ping="${at(u())}">p</a><script>${PREV}.click();</script>` },
-  { name: "EventSource", cls: "B", group: "script-request", html: (u) => `<script>try { new EventSource(${js(u())}); } catch (e) {}</script>` },
+  {
+    name: "sendBeacon",
+    cls: "B",
+    group: "script-request",
+    html: (u) => `<script>try { navigator.sendBeacon(${js(u())}, "x"); } catch (e) {}</script>`,
+  },
+  {
+    name: "a ping",
+    cls: "B",
+    group: "script-request",
+    html: (u) => `<a href="#ping" ping="${at(u())}">p</a><script>${PREV}.click();</script>`,
+  },
+  {
+    name: "EventSource",
+    cls: "B",
+    group: "script-request",
+    html: (u) => `<script>try { new EventSource(${js(u())}); } catch (e) {}</script>`,
+  },
   {
     name: "worklets (paint, audio)",
     cls: "B",
@@ -208,7 +401,8 @@ export const VECTORS: readonly Vector[] = [
     name: "service worker register",
     cls: "B",
     group: "script-request",
-    html: (u) => `<script>try { navigator.serviceWorker.register(${js(u("/paint.js"))}).catch(() => {}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { navigator.serviceWorker.register(${js(u("/paint.js"))}).catch(() => {}); } catch (e) {}</script>`,
   },
 
   // ── B: workers (Fetch traffic) ─────────────────────────────────────────────────────────────
@@ -227,20 +421,23 @@ export const VECTORS: readonly Vector[] = [
     cls: "B",
     group: "worker",
     delay: 500,
-    html: (u) => `<script>try { new Worker(${blobUrl(`import ${js(u("/paint.js"))};`)}, { type: "module" }); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { new Worker(${blobUrl(`import ${js(u("/paint.js"))};`)}, { type: "module" }); } catch (e) {}</script>`,
   },
   {
     name: "shared worker fetch",
     cls: "B",
     group: "worker",
     delay: 500,
-    html: (u) => `<script>try { new SharedWorker(${blobUrl(`fetch(${js(u())}).catch(() => {});`)}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { new SharedWorker(${blobUrl(`fetch(${js(u())}).catch(() => {});`)}); } catch (e) {}</script>`,
   },
   {
     name: "worker from canary URL",
     cls: "B",
     group: "worker",
-    html: (u) => `<script>try { new Worker(${js(u("/paint.js"))}); } catch (e) {} try { new SharedWorker(${js(u("/paint.js", "s=1"))}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { new Worker(${js(u("/paint.js"))}); } catch (e) {} try { new SharedWorker(${js(u("/paint.js", "s=1"))}); } catch (e) {}</script>`,
   },
 
   // ── B: sockets and peer connections from the page ──────────────────────────────────────────
@@ -248,25 +445,29 @@ export const VECTORS: readonly Vector[] = [
     name: "WebSocket (main frame)",
     cls: "B",
     group: "socket",
-    html: (u) => `<script>try { const s = new WebSocket(${js(ws(u("/ws")))}); s.onopen = () => __leak(); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { const s = new WebSocket(${js(ws(u("/ws")))}); s.onopen = () => __leak(); } catch (e) {}</script>`,
   },
   {
     name: "WebSocket borrowed from a fresh iframe",
     cls: "B",
     group: "socket",
-    html: (u) => `<script>try { const f = document.createElement("iframe"); document.body.appendChild(f); new f.contentWindow.WebSocket(${js(ws(u("/ws")))}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { const f = document.createElement("iframe"); document.body.appendChild(f); new f.contentWindow.WebSocket(${js(ws(u("/ws")))}); } catch (e) {}</script>`,
   },
   {
     name: "WebSocketStream (main frame)",
     cls: "B",
     group: "socket",
-    html: (u) => `<script>try { new WebSocketStream(${js(ws(u("/ws")))}).opened.catch(() => {}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { new WebSocketStream(${js(ws(u("/ws")))}).opened.catch(() => {}); } catch (e) {}</script>`,
   },
   {
     name: "srcdoc iframe WebSocket and fetch",
     cls: "B",
     group: "socket",
-    html: (u) => `<iframe srcdoc="${at(`<script>try { new WebSocket(${js(ws(u("/ws")))}); } catch (e) {} fetch(${js(u("/paint", "f=1"))}).catch(() => {});</script>`)}"></iframe>`,
+    html: (u) =>
+      `<iframe srcdoc="${at(`<script>try { new WebSocket(${js(ws(u("/ws")))}); } catch (e) {} fetch(${js(u("/paint", "f=1"))}).catch(() => {});</script>`)}"></iframe>`,
   },
   {
     name: "WebTransport (main frame, UDP)",
@@ -274,7 +475,8 @@ export const VECTORS: readonly Vector[] = [
     group: "socket",
     raw: true,
     delay: 500,
-    html: (_u, c) => `<script>try { new WebTransport(${js(c.raw.replace("http:", "https:") + "/wt")}).ready.catch(() => {}); } catch (e) {}</script>`,
+    html: (_u, c) =>
+      `<script>try { new WebTransport(${js(c.raw.replace("http:", "https:") + "/wt")}).ready.catch(() => {}); } catch (e) {}</script>`,
   },
   {
     name: "WebRTC STUN/TURN on the canary address",
@@ -284,7 +486,15 @@ export const VECTORS: readonly Vector[] = [
     delay: 800,
     html: (_u, c) => {
       const hp = c.raw.replace("http://", "");
-      const config = { iceServers: [{ urls: [`stun:${hp}`, `turn:${hp}?transport=tcp`, `turn:${hp}?transport=udp`], username: "u", credential: "c" }] };
+      const config = {
+        iceServers: [
+          {
+            urls: [`stun:${hp}`, `turn:${hp}?transport=tcp`, `turn:${hp}?transport=udp`],
+            username: "u",
+            credential: "c",
+          },
+        ],
+      };
       return `<script>for (const make of [() => RTCPeerConnection, () => { const f = document.createElement("iframe"); document.body.appendChild(f); return f.contentWindow.RTCPeerConnection; }]) {
         try { const pc = new (make())(${js(config)}); pc.createDataChannel("x"); pc.createOffer().then((o) => pc.setLocalDescription(o)).catch(() => {}); } catch (e) {}
       }</script>`;
@@ -292,13 +502,57 @@ export const VECTORS: readonly Vector[] = [
   },
 
   // ── B: navigations (end the page) ──────────────────────────────────────────────────────────
-  { name: "form GET", cls: "B", group: "navigation", navigates: true, html: (u) => `<form action="${at(u())}" method="get"><input name="a" value="b"></form><script>${PREV}.submit();</script>` },
-  { name: "form POST", cls: "B", group: "navigation", navigates: true, html: (u) => `<form action="${at(u())}" method="post"><input name="a" value="b"></form><script>${PREV}.submit();</script>` },
-  { name: "meta refresh", cls: "B", group: "navigation", navigates: true, html: (u) => `<meta http-equiv="refresh" content="0;url=${at(u())}">` },
-  { name: "location.href", cls: "B", group: "navigation", navigates: true, html: (u) => `<script>setTimeout(() => { location.href = ${js(u())}; }, 10);</script>` },
-  { name: "location.assign", cls: "B", group: "navigation", navigates: true, html: (u) => `<script>setTimeout(() => { location.assign(${js(u())}); }, 10);</script>` },
-  { name: "location.replace", cls: "B", group: "navigation", navigates: true, html: (u) => `<script>setTimeout(() => { location.replace(${js(u())}); }, 10);</script>` },
-  { name: "a click (same tab)", cls: "B", group: "navigation", navigates: true, html: (u) => `<a href="${at(u())}">go</a><script>${PREV}.click();</script>` },
+  {
+    name: "form GET",
+    cls: "B",
+    group: "navigation",
+    navigates: true,
+    html: (u) =>
+      `<form action="${at(u())}" method="get"><input name="a" value="b"></form><script>${PREV}.submit();</script>`,
+  },
+  {
+    name: "form POST",
+    cls: "B",
+    group: "navigation",
+    navigates: true,
+    html: (u) =>
+      `<form action="${at(u())}" method="post"><input name="a" value="b"></form><script>${PREV}.submit();</script>`,
+  },
+  {
+    name: "meta refresh",
+    cls: "B",
+    group: "navigation",
+    navigates: true,
+    html: (u) => `<meta http-equiv="refresh" content="0;url=${at(u())}">`,
+  },
+  {
+    name: "location.href",
+    cls: "B",
+    group: "navigation",
+    navigates: true,
+    html: (u) => `<script>setTimeout(() => { location.href = ${js(u())}; }, 10);</script>`,
+  },
+  {
+    name: "location.assign",
+    cls: "B",
+    group: "navigation",
+    navigates: true,
+    html: (u) => `<script>setTimeout(() => { location.assign(${js(u())}); }, 10);</script>`,
+  },
+  {
+    name: "location.replace",
+    cls: "B",
+    group: "navigation",
+    navigates: true,
+    html: (u) => `<script>setTimeout(() => { location.replace(${js(u())}); }, 10);</script>`,
+  },
+  {
+    name: "a click (same tab)",
+    cls: "B",
+    group: "navigation",
+    navigates: true,
+    html: (u) => `<a href="${at(u())}">go</a><script>${PREV}.click();</script>`,
+  },
   {
     name: "Refresh response header",
     cls: "B",
@@ -308,48 +562,98 @@ export const VECTORS: readonly Vector[] = [
     html: () => `<p>refresh</p>`,
     headers: (u) => ({ refresh: `0;url=${u()}` }),
   },
-  { name: "base href", cls: "B", group: "subresource", solo: true, html: (_u, c) => `<base href="${at(c.canary)}/"><img src="paint.png?run=${c.run}&amp;v=base%20href">` },
+  {
+    name: "base href",
+    cls: "B",
+    group: "subresource",
+    solo: true,
+    html: (_u, c) =>
+      `<base href="${at(c.canary)}/"><img src="paint.png?run=${c.run}&amp;v=base%20href">`,
+  },
   {
     name: "form into a named iframe",
     cls: "B",
     group: "subresource",
-    html: (u) => `<iframe name="canaryform"></iframe><form target="canaryform" action="${at(u())}" method="post"><input name="a" value="b"></form><script>${PREV}.submit();</script>`,
+    html: (u) =>
+      `<iframe name="canaryform"></iframe><form target="canaryform" action="${at(u())}" method="post"><input name="a" value="b"></form><script>${PREV}.submit();</script>`,
   },
 
   // ── B: pop-ups and downloads ───────────────────────────────────────────────────────────────
-  { name: "window.open", cls: "B", group: "popup", html: (u) => `<script>try { open(${js(u())}); } catch (e) {}</script>` },
+  {
+    name: "window.open",
+    cls: "B",
+    group: "popup",
+    html: (u) => `<script>try { open(${js(u())}); } catch (e) {}</script>`,
+  },
   {
     name: "window.open borrowed from a fresh iframe",
     cls: "B",
     group: "popup",
-    html: (u) => `<script>try { const f = document.createElement("iframe"); document.body.appendChild(f); f.contentWindow.open(${js(u())}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { const f = document.createElement("iframe"); document.body.appendChild(f); f.contentWindow.open(${js(u())}); } catch (e) {}</script>`,
   },
-  { name: "target=_blank click", cls: "B", group: "popup", html: (u) => `<a href="${at(u())}" target="_blank">x</a><script>${PREV}.click();</script>` },
-  { name: "form target=_blank", cls: "B", group: "popup", html: (u) => `<form action="${at(u())}" target="_blank" method="post"></form><script>${PREV}.submit();</script>` },
+  {
+    name: "target=_blank click",
+    cls: "B",
+    group: "popup",
+    html: (u) => `<a href="${at(u())}" target="_blank">x</a><script>${PREV}.click();</script>`,
+  },
+  {
+    name: "form target=_blank",
+    cls: "B",
+    group: "popup",
+    html: (u) =>
+      `<form action="${at(u())}" target="_blank" method="post"></form><script>${PREV}.submit();</script>`,
+  },
   // A cross-origin `download` is a navigation in Chromium (the attribute is ignored).
-  { name: "download link", cls: "B", group: "popup", navigates: true, html: (u) => `<a href="${at(u())}" download="x.bin">x</a><script>${PREV}.click();</script>` },
+  {
+    name: "download link",
+    cls: "B",
+    group: "popup",
+    navigates: true,
+    html: (u) => `<a href="${at(u())}" download="x.bin">x</a><script>${PREV}.click();</script>`,
+  },
 
   // ── B: frames with other schemes ───────────────────────────────────────────────────────────
-  { name: "file: iframe", cls: "B", group: "frame-scheme", html: () => `<iframe src="file:///etc/passwd"></iframe><img src="file:///etc/hostname">` },
-  { name: "chrome: iframe", cls: "B", group: "frame-scheme", html: () => `<iframe src="chrome://version"></iframe><iframe src="chrome://net-internals"></iframe>` },
-  { name: "view-source: iframe", cls: "B", group: "frame-scheme", html: (u) => `<iframe src="view-source:${at(u())}"></iframe>` },
+  {
+    name: "file: iframe",
+    cls: "B",
+    group: "frame-scheme",
+    html: () => `<iframe src="file:///etc/passwd"></iframe><img src="file:///etc/hostname">`,
+  },
+  {
+    name: "chrome: iframe",
+    cls: "B",
+    group: "frame-scheme",
+    html: () =>
+      `<iframe src="chrome://version"></iframe><iframe src="chrome://net-internals"></iframe>`,
+  },
+  {
+    name: "view-source: iframe",
+    cls: "B",
+    group: "frame-scheme",
+    html: (u) => `<iframe src="view-source:${at(u())}"></iframe>`,
+  },
   {
     name: "data: iframe",
     cls: "B",
     group: "frame-scheme",
-    html: (u) => `<iframe src="${at(`data:text/html,${encodeURIComponent(`<script>fetch(${js(u("/paint", "f=data"))}).catch(() => {}); try { new WebSocket(${js(ws(u("/ws", "f=data")))}); } catch (e) {}</script><img src="${at(u("/paint.png", "f=data"))}">`)}`)}"></iframe>`,
+    html: (u) =>
+      `<iframe src="${at(`data:text/html,${encodeURIComponent(`<script>fetch(${js(u("/paint", "f=data"))}).catch(() => {}); try { new WebSocket(${js(ws(u("/ws", "f=data")))}); } catch (e) {}</script><img src="${at(u("/paint.png", "f=data"))}">`)}`)}"></iframe>`,
   },
   {
     name: "javascript: iframe",
     cls: "B",
     group: "frame-scheme",
-    html: (u) => `<iframe src="${at(`javascript:${encodeURIComponent(`fetch(${js(u())}).catch(() => {}); '<img src="${u("/paint.png", "f=js")}">'`)}`)}"></iframe>`,
+    html: (u) =>
+      `<iframe src="${at(`javascript:${encodeURIComponent(`fetch(${js(u())}).catch(() => {}); '<img src="${u("/paint.png", "f=js")}">'`)}`)}"></iframe>`,
   },
   {
     name: "blob: iframe",
     cls: "B",
     group: "frame-scheme",
-    html: (u) => `<iframe></iframe><script>${PREV}.src = ${blobUrl(`<script>fetch(${js(u())}).catch(() => {});<\/script><img src="${u("/paint.png", "f=blob")}">`, "text/html")};</script>`,
+    html: (u) =>
+      `<iframe></iframe><script>${PREV}.src = ${blobUrl(`<script>fetch(${js(u())}).catch(() => {});<\/script><img src="${u("/paint.png", "f=blob")}">`, "text/html")};</script>`,
   },
 
   // ── B: redirects and address spellings inside a page ───────────────────────────────────────
@@ -360,7 +664,8 @@ export const VECTORS: readonly Vector[] = [
     html: (u, c) =>
       [301, 302, 303, 307, 308]
         .map((code) => {
-          const via = (to: string) => `${c.fixtures}/redirect?code=${code}&run=${c.run}&to=${encodeURIComponent(to)}`;
+          const via = (to: string) =>
+            `${c.fixtures}/redirect?code=${code}&run=${c.run}&to=${encodeURIComponent(to)}`;
           return `<img src="${at(via(u("/paint.png", `code=${code}`)))}"><iframe src="${at(via(u("/paint", `code=${code}&f=1`)))}"></iframe><script>fetch(${js(via(u("/paint", `code=${code}&fetch=1`)))}).catch(() => {});</script>`;
         })
         .join(""),
@@ -381,25 +686,41 @@ export const VECTORS: readonly Vector[] = [
     name: "cross-site iframe (OOPIF) running attacks",
     cls: "B",
     group: "subresource",
-    html: (u, c) => `<iframe src="${at(`${c.fixtures.replace("127.0.0.1", "ads.localhost")}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}"></iframe>`,
+    html: (u, c) =>
+      `<iframe src="${at(`${c.fixtures.replace("127.0.0.1", "ads.localhost")}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}"></iframe>`,
   },
 
   // ── A1: speculation rules ──────────────────────────────────────────────────────────────────
-  { name: "speculationrules prefetch (list)", cls: "A", group: "speculation", delay: 1500, html: (u) => specRules({ prefetch: [{ source: "list", urls: [u()], eagerness: "immediate" }] }) },
-  { name: "speculationrules prerender (list)", cls: "A", group: "speculation", delay: 1500, html: (u) => specRules({ prerender: [{ source: "list", urls: [u()], eagerness: "immediate" }] }) },
+  {
+    name: "speculationrules prefetch (list)",
+    cls: "A",
+    group: "speculation",
+    delay: 1500,
+    html: (u) => specRules({ prefetch: [{ source: "list", urls: [u()], eagerness: "immediate" }] }),
+  },
+  {
+    name: "speculationrules prerender (list)",
+    cls: "A",
+    group: "speculation",
+    delay: 1500,
+    html: (u) =>
+      specRules({ prerender: [{ source: "list", urls: [u()], eagerness: "immediate" }] }),
+  },
   {
     name: "speculationrules prefetch (document rules)",
     cls: "A",
     group: "speculation",
     delay: 1500,
-    html: (u, c) => `<a href="${at(u())}">p</a>${specRules({ prefetch: [{ source: "document", where: { href_matches: `${c.canary}/*` }, eagerness: "immediate" }] })}`,
+    html: (u, c) =>
+      `<a href="${at(u())}">p</a>${specRules({ prefetch: [{ source: "document", where: { href_matches: `${c.canary}/*` }, eagerness: "immediate" }] })}`,
   },
   {
     name: "speculationrules prerender (document rules)",
     cls: "A",
     group: "speculation",
     delay: 1500,
-    html: (u, c) => `<a href="${at(u())}">p</a>${specRules({ prerender: [{ source: "document", where: { href_matches: `${c.canary}/*` }, eagerness: "immediate" }] })}`,
+    html: (u, c) =>
+      `<a href="${at(u())}">p</a>${specRules({ prerender: [{ source: "document", where: { href_matches: `${c.canary}/*` }, eagerness: "immediate" }] })}`,
   },
   {
     name: "speculationrules inserted by a page script",
@@ -408,7 +729,13 @@ export const VECTORS: readonly Vector[] = [
     delay: 1500,
     html: (u) => `<script>${insertRulesJs(u)}</script>`,
   },
-  { name: "link rel=prerender", cls: "A", group: "speculation", delay: 1500, html: (u) => `<link rel="prerender" href="${at(u())}">` },
+  {
+    name: "link rel=prerender",
+    cls: "A",
+    group: "speculation",
+    delay: 1500,
+    html: (u) => `<link rel="prerender" href="${at(u())}">`,
+  },
   {
     name: "Speculation-Rules response header",
     cls: "A",
@@ -416,7 +743,9 @@ export const VECTORS: readonly Vector[] = [
     servedOnly: true,
     delay: 1500,
     html: () => `<p>rules by header</p>`,
-    headers: (_u, c) => ({ "speculation-rules": `"${c.fixtures}/sec/rules.json?run=${c.run}&v=${encodeURIComponent("Speculation-Rules response header")}"` }),
+    headers: (_u, c) => ({
+      "speculation-rules": `"${c.fixtures}/sec/rules.json?run=${c.run}&v=${encodeURIComponent("Speculation-Rules response header")}"`,
+    }),
   },
   {
     name: "prerender then navigation to it (activation)",
@@ -424,7 +753,8 @@ export const VECTORS: readonly Vector[] = [
     group: "speculation",
     navigates: true,
     delay: 2500,
-    html: (u) => `${specRules({ prerender: [{ source: "list", urls: [u()], eagerness: "immediate" }] })}<script>setTimeout(() => { location.href = ${js(u())}; }, 1000);</script>`,
+    html: (u) =>
+      `${specRules({ prerender: [{ source: "list", urls: [u()], eagerness: "immediate" }] })}<script>setTimeout(() => { location.href = ${js(u())}; }, 1000);</script>`,
   },
 
   // ── A2: WebSockets (and other sockets) from workers ────────────────────────────────────────
@@ -437,7 +767,8 @@ export const VECTORS: readonly Vector[] = [
     group: "browser-fetch",
     servedOnly: false,
     delay: 800,
-    html: (u) => `<script>try { navigator.credentials.get({ identity: { providers: [{ configURL: ${js(u("/fedcm.json"))}, clientId: "x", nonce: "n" }] } }).catch(() => {}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { navigator.credentials.get({ identity: { providers: [{ configURL: ${js(u("/fedcm.json"))}, clientId: "x", nonce: "n" }] } }).catch(() => {}); } catch (e) {}</script>`,
   },
   {
     name: "FedCM getUserInfo / disconnect",
@@ -486,8 +817,17 @@ export const VECTORS: readonly Vector[] = [
     html: (_u, c) => `<img src="${at(`${c.fixtures}/pixel.png?run=${c.run}&k=csp`)}">`,
     headers: (u) => ({
       "reporting-endpoints": `default="${u("/report", "k=endpoints")}"`,
-      "report-to": JSON.stringify({ group: "nel", max_age: 60, endpoints: [{ url: u("/report", "k=report-to") }] }),
-      nel: JSON.stringify({ report_to: "nel", max_age: 60, success_fraction: 1, failure_fraction: 1 }),
+      "report-to": JSON.stringify({
+        group: "nel",
+        max_age: 60,
+        endpoints: [{ url: u("/report", "k=report-to") }],
+      }),
+      nel: JSON.stringify({
+        report_to: "nel",
+        max_age: 60,
+        success_fraction: 1,
+        failure_fraction: 1,
+      }),
       "content-security-policy-report-only": `img-src 'none'; report-uri ${u("/report", "k=report-uri")}; report-to default`,
       "document-policy-report-only": "oversized-images=2.0;report-to=default",
     }),
@@ -498,7 +838,8 @@ export const VECTORS: readonly Vector[] = [
     group: "browser-fetch",
     raw: true,
     delay: 500,
-    html: (_u, c) => `<link rel="preconnect" href="${at(c.raw)}"><link rel="preconnect" href="${at(c.raw.replace("http:", "https:"))}" crossorigin><link rel="dns-prefetch" href="${at(c.raw)}">`,
+    html: (_u, c) =>
+      `<link rel="preconnect" href="${at(c.raw)}"><link rel="preconnect" href="${at(c.raw.replace("http:", "https:"))}" crossorigin><link rel="dns-prefetch" href="${at(c.raw)}">`,
   },
   {
     name: "Link response header (preload, prefetch, preconnect)",
@@ -509,7 +850,12 @@ export const VECTORS: readonly Vector[] = [
     delay: 800,
     html: () => `<p>link header</p>`,
     headers: (u, c) => ({
-      link: [`<${u("/paint.png", "h=preload")}>; rel=preload; as=image`, `<${u("/paint", "h=prefetch")}>; rel=prefetch`, `<${u("/paint.js", "h=modulepreload")}>; rel=modulepreload`, `<${c.raw}>; rel=preconnect`].join(", "),
+      link: [
+        `<${u("/paint.png", "h=preload")}>; rel=preload; as=image`,
+        `<${u("/paint", "h=prefetch")}>; rel=prefetch`,
+        `<${u("/paint.js", "h=modulepreload")}>; rel=modulepreload`,
+        `<${c.raw}>; rel=preconnect`,
+      ].join(", "),
     }),
   },
   {
@@ -520,7 +866,10 @@ export const VECTORS: readonly Vector[] = [
     raw: true,
     delay: 500,
     html: () => `<p>early hints</p>`,
-    earlyHints: (u, c) => [`<${u("/paint.png", "h=early")}>; rel=preload; as=image`, `<${c.raw}>; rel=preconnect`],
+    earlyHints: (u, c) => [
+      `<${u("/paint.png", "h=early")}>; rel=preload; as=image`,
+      `<${c.raw}>; rel=preconnect`,
+    ],
   },
   {
     name: "getInstalledRelatedApps (manifest related_applications)",
@@ -574,7 +923,8 @@ export const VECTORS: readonly Vector[] = [
     cls: "A",
     group: "browser-fetch",
     delay: 500,
-    html: (u) => `<script>try { const p = new PresentationRequest([${js(u("/present"))}]); p.getAvailability().catch(() => {}); p.start().catch(() => {}); } catch (e) {}</script>`,
+    html: (u) =>
+      `<script>try { const p = new PresentationRequest([${js(u("/present"))}]); p.getAvailability().catch(() => {}); p.start().catch(() => {}); } catch (e) {}</script>`,
   },
 ];
 
@@ -582,33 +932,86 @@ function workerSocketVectors(): Vector[] {
   const page = (make: string) => `<script>try { ${make} } catch (e) {}</script>`;
   const onOpen = (w: string) => `${w}.onmessage = () => __leak();`;
   const sharedOnOpen = (w: string) => `${w}.port.onmessage = () => __leak(); ${w}.port.start();`;
-  const v = (name: string, html: Vector["html"], raw = false): Vector => ({ name, cls: "A", group: "worker-socket", delay: 800, raw, html });
+  const v = (name: string, html: Vector["html"], raw = false): Vector => ({
+    name,
+    cls: "A",
+    group: "worker-socket",
+    delay: 800,
+    raw,
+    html,
+  });
   return [
-    v("Worker (blob:) WebSocket", (u) => page(`const w = new Worker(${blobUrl(wsWorker(ws(u("/ws"))))}); ${onOpen("w")}`)),
-    v("Worker (data:) WebSocket", (u) => page(`const w = new Worker(${js(`data:text/javascript,${encodeURIComponent(wsWorker(ws(u("/ws"))))}`)}); ${onOpen("w")}`)),
-    v("SharedWorker (blob:) WebSocket", (u) => page(`const w = new SharedWorker(${blobUrl(wsWorker(ws(u("/ws")), true))}); ${sharedOnOpen("w")}`)),
-    v("SharedWorker (data:) WebSocket", (u) => page(`const w = new SharedWorker(${js(`data:text/javascript,${encodeURIComponent(wsWorker(ws(u("/ws")), true))}`)}); ${sharedOnOpen("w")}`)),
-    v("module Worker WebSocket", (u) => page(`const w = new Worker(${blobUrl(wsWorker(ws(u("/ws"))))}, { type: "module" }); ${onOpen("w")}`)),
+    v("Worker (blob:) WebSocket", (u) =>
+      page(`const w = new Worker(${blobUrl(wsWorker(ws(u("/ws"))))}); ${onOpen("w")}`),
+    ),
+    v("Worker (data:) WebSocket", (u) =>
+      page(
+        `const w = new Worker(${js(`data:text/javascript,${encodeURIComponent(wsWorker(ws(u("/ws"))))}`)}); ${onOpen("w")}`,
+      ),
+    ),
+    v("SharedWorker (blob:) WebSocket", (u) =>
+      page(
+        `const w = new SharedWorker(${blobUrl(wsWorker(ws(u("/ws")), true))}); ${sharedOnOpen("w")}`,
+      ),
+    ),
+    v("SharedWorker (data:) WebSocket", (u) =>
+      page(
+        `const w = new SharedWorker(${js(`data:text/javascript,${encodeURIComponent(wsWorker(ws(u("/ws")), true))}`)}); ${sharedOnOpen("w")}`,
+      ),
+    ),
+    v("module Worker WebSocket", (u) =>
+      page(
+        `const w = new Worker(${blobUrl(wsWorker(ws(u("/ws"))))}, { type: "module" }); ${onOpen("w")}`,
+      ),
+    ),
     v("nested Worker WebSocket", (u) => {
       const inner = wsWorker(ws(u("/ws")));
       const outer = `const i = new Worker(URL.createObjectURL(new Blob([${js(inner)}], { type: "text/javascript" }))); i.onmessage = (e) => postMessage(e.data);`;
       return page(`const w = new Worker(${blobUrl(outer)}); ${onOpen("w")}`);
     }),
     v("Worker WebSocketStream", (u) =>
-      page(`new Worker(${blobUrl(`try { new WebSocketStream(${js(ws(u("/ws", "s=stream")))}).opened.then(() => postMessage("open"), () => {}); } catch (e) {}`)});`),
+      page(
+        `new Worker(${blobUrl(`try { new WebSocketStream(${js(ws(u("/ws", "s=stream")))}).opened.then(() => postMessage("open"), () => {}); } catch (e) {}`)});`,
+      ),
     ),
-    v("Worker inside a srcdoc iframe WebSocket", (u) =>
-      `<iframe srcdoc="${at(`<script>try { new Worker(URL.createObjectURL(new Blob([${js(wsWorker(ws(u("/ws"))))}], { type: "text/javascript" }))); } catch (e) {}</script>`)}"></iframe>`,
+    v(
+      "Worker inside a srcdoc iframe WebSocket",
+      (u) =>
+        `<iframe srcdoc="${at(`<script>try { new Worker(URL.createObjectURL(new Blob([${js(wsWorker(ws(u("/ws"))))}], { type: "text/javascript" }))); } catch (e) {}</script>`)}"></iframe>`,
     ),
-    v("Worker wss: handshake (TCP/TLS)", (_u, c) => page(`new Worker(${blobUrl(`try { new WebSocket(${js(c.raw.replace("http:", "wss:") + "/wss")}); } catch (e) {}`)});`), true),
-    v("Worker ws: to the raw canary (TCP)", (_u, c) => page(`new Worker(${blobUrl(`try { new WebSocket(${js(c.raw.replace("http:", "ws:") + "/ws")}); } catch (e) {}`)});`), true),
-    v("Worker WebTransport (UDP)", (_u, c) => page(`new Worker(${blobUrl(`try { new WebTransport(${js(c.raw.replace("http:", "https:") + "/wt")}).ready.catch(() => {}); } catch (e) {}`)});`), true),
+    v(
+      "Worker wss: handshake (TCP/TLS)",
+      (_u, c) =>
+        page(
+          `new Worker(${blobUrl(`try { new WebSocket(${js(c.raw.replace("http:", "wss:") + "/wss")}); } catch (e) {}`)});`,
+        ),
+      true,
+    ),
+    v(
+      "Worker ws: to the raw canary (TCP)",
+      (_u, c) =>
+        page(
+          `new Worker(${blobUrl(`try { new WebSocket(${js(c.raw.replace("http:", "ws:") + "/ws")}); } catch (e) {}`)});`,
+        ),
+      true,
+    ),
+    v(
+      "Worker WebTransport (UDP)",
+      (_u, c) =>
+        page(
+          `new Worker(${blobUrl(`try { new WebTransport(${js(c.raw.replace("http:", "https:") + "/wt")}).ready.catch(() => {}); } catch (e) {}`)});`,
+        ),
+      true,
+    ),
   ];
 }
 
 /** Page script that inserts prefetch and prerender rules for the canary (what `js` can do too). */
 export function insertRulesJs(u: Tagger): string {
-  const rules = { prefetch: [{ source: "list", urls: [u("/paint", "k=prefetch")], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=prerender")], eagerness: "immediate" }] };
+  const rules = {
+    prefetch: [{ source: "list", urls: [u("/paint", "k=prefetch")], eagerness: "immediate" }],
+    prerender: [{ source: "list", urls: [u("/paint", "k=prerender")], eagerness: "immediate" }],
+  };
   return `(() => { const s = document.createElement("script"); s.type = "speculationrules"; s.textContent = ${js(JSON.stringify(rules))}; document.head.appendChild(s); })();`;
 }
 
@@ -652,7 +1055,9 @@ export const COMBINABLE: readonly Vector[] = VECTORS.filter((v) => !v.navigates 
 
 /** A whole document running `vectors` (markup only; headers are the server's business). */
 export function securityPage(vectors: readonly Vector[], c: Ctx, title = "security"): string {
-  const body = vectors.map((v) => `<div class="vec" data-v="${at(v.name)}">${v.html(tagger(c, v.name), c)}</div>`).join("\n");
+  const body = vectors
+    .map((v) => `<div class="vec" data-v="${at(v.name)}">${v.html(tagger(c, v.name), c)}</div>`)
+    .join("\n");
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${STYLE}${PRELUDE}</head><body>\n${body}\n</body></html>`;
 }
 

@@ -15,4 +15,9 @@ beforeAll(async () => {
   cap = await Capturer.create("pro");
 });
 
-describeVectors("sockets from workers (class A)", () => cap, VECTORS.filter((v) => v.group === "worker-socket"), 7);
+describeVectors(
+  "sockets from workers (class A)",
+  () => cap,
+  VECTORS.filter((v) => v.group === "worker-socket"),
+  7,
+);

@@ -60,10 +60,20 @@ describe("adHostMatcher (operator extra hosts)", () => {
 
   it("AD_BLOCK_EXTRA_HOSTS is parsed into normalised host names; a malformed entry fails the config", () => {
     expect(config(env).adBlockExtraHosts).toEqual(["ads.localhost"]); // the test binding
-    expect(config({ ...env, AD_BLOCK_EXTRA_HOSTS: " Ads.Example.ORG. ,, tracker.test " }).adBlockExtraHosts).toEqual(["ads.example.org", "tracker.test"]);
+    expect(
+      config({ ...env, AD_BLOCK_EXTRA_HOSTS: " Ads.Example.ORG. ,, tracker.test " })
+        .adBlockExtraHosts,
+    ).toEqual(["ads.example.org", "tracker.test"]);
     expect(config({ ...env, AD_BLOCK_EXTRA_HOSTS: "" }).adBlockExtraHosts).toEqual([]);
-    for (const bad of ["ads.example.org/path", "*.example.org", "ads example.org", "ads.example.org:443"]) {
-      expect(() => config({ ...env, AD_BLOCK_EXTRA_HOSTS: bad }), bad).toThrow("The service is not configured correctly.");
+    for (const bad of [
+      "ads.example.org/path",
+      "*.example.org",
+      "ads example.org",
+      "ads.example.org:443",
+    ]) {
+      expect(() => config({ ...env, AD_BLOCK_EXTRA_HOSTS: bad }), bad).toThrow(
+        "The service is not configured correctly.",
+      );
     }
   });
 
@@ -90,7 +100,19 @@ describe("the curated ad-host list", () => {
   });
 
   it("never lists hosts that serve ordinary page content", () => {
-    for (const host of ["googleapis.com", "gstatic.com", "cloudfront.net", "akamaihd.net", "facebook.net", "licdn.com", "twimg.com", "jsdelivr.net", "unpkg.com", "cloudflare.com", "google.com"]) {
+    for (const host of [
+      "googleapis.com",
+      "gstatic.com",
+      "cloudfront.net",
+      "akamaihd.net",
+      "facebook.net",
+      "licdn.com",
+      "twimg.com",
+      "jsdelivr.net",
+      "unpkg.com",
+      "cloudflare.com",
+      "google.com",
+    ]) {
       expect(AD_HOSTS).not.toContain(host);
     }
   });

@@ -6,7 +6,13 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { checkHostDns, clearDnsCache, DNS_CACHE_MAX_SECONDS, parseAnswer, type DnsVerdict } from "../../src/security/dns";
+import {
+  checkHostDns,
+  clearDnsCache,
+  DNS_CACHE_MAX_SECONDS,
+  parseAnswer,
+  type DnsVerdict,
+} from "../../src/security/dns";
 
 const endpoint = env.DOH_ENDPOINT;
 const resolverOrigin = new URL(endpoint).origin;
@@ -52,12 +58,20 @@ describe("classification of the answer", () => {
       kind: "public",
       addresses: ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],
     });
-    expect(await check("cname-public.rebind.example.com")).toEqual({ kind: "public", addresses: ["93.184.216.34"] });
+    expect(await check("cname-public.rebind.example.com")).toEqual({
+      kind: "public",
+      addresses: ["93.184.216.34"],
+    });
   });
 
   it("no address → unresolvable: NXDOMAIN, an empty NOERROR, SERVFAIL — and SERVFAIL for AAAA alone", async () => {
     const results: DnsVerdict[] = await Promise.all(
-      ["nx.rebind.example.com", "empty.rebind.example.com", "servfail.rebind.example.com", "aaaa-servfail.rebind.example.com"].map((n) => check(n)),
+      [
+        "nx.rebind.example.com",
+        "empty.rebind.example.com",
+        "servfail.rebind.example.com",
+        "aaaa-servfail.rebind.example.com",
+      ].map((n) => check(n)),
     );
     expect(results).toEqual([
       { kind: "unresolvable", reason: "NXDOMAIN" },
@@ -79,15 +93,23 @@ describe("classification of the answer", () => {
 
 describe("fail closed when the resolver cannot answer", () => {
   it("HTTP 500, a body that is not JSON, an unreachable resolver → error", async () => {
-    expect(await check("http500.rebind.example.com")).toMatchObject({ kind: "error", reason: expect.stringContaining("HTTP 500") });
+    expect(await check("http500.rebind.example.com")).toMatchObject({
+      kind: "error",
+      reason: expect.stringContaining("HTTP 500"),
+    });
     expect(await check("badjson.rebind.example.com")).toMatchObject({ kind: "error" });
-    const down = await checkHostDns("public.rebind.example.com", { endpoint: "http://127.0.0.1:1/dns-query" });
+    const down = await checkHostDns("public.rebind.example.com", {
+      endpoint: "http://127.0.0.1:1/dns-query",
+    });
     expect(down).toMatchObject({ kind: "error", reason: expect.stringContaining("unreachable") });
   });
 
   it("a resolver that does not answer in time → error within the bound", async () => {
     const started = Date.now();
-    expect(await check("slow.rebind.example.com", 300)).toMatchObject({ kind: "error", reason: expect.stringContaining("timed out") });
+    expect(await check("slow.rebind.example.com", 300)).toMatchObject({
+      kind: "error",
+      reason: expect.stringContaining("timed out"),
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -104,7 +126,9 @@ describe("fail closed when the resolver cannot answer", () => {
     expect(parseAnswer({ Status: 0, Answer: {} }, "A")).toMatchObject({ kind: "error" });
     expect(parseAnswer({ Status: 0, Answer: [null] }, "A")).toMatchObject({ kind: "error" });
     // A record whose data is not a string is kept as "" so that the check refuses it.
-    expect(parseAnswer({ Status: 0, Answer: [{ type: 1, TTL: 5, data: 2130706433 }] }, "A")).toEqual({
+    expect(
+      parseAnswer({ Status: 0, Answer: [{ type: 1, TTL: 5, data: 2130706433 }] }, "A"),
+    ).toEqual({
       kind: "answer",
       addresses: [{ address: "", ttl: 5 }],
       minTtl: 5,
@@ -127,24 +151,30 @@ describe("cache", () => {
   });
 
   it("TTL 0 is never cached; TTL 1 expires after a second", async () => {
-    expect(await asked("ttl0.rebind.example.com", async () => {
-      await check("ttl0.rebind.example.com");
-      await check("ttl0.rebind.example.com");
-    })).toBe(4);
+    expect(
+      await asked("ttl0.rebind.example.com", async () => {
+        await check("ttl0.rebind.example.com");
+        await check("ttl0.rebind.example.com");
+      }),
+    ).toBe(4);
     const name = "ttl1.rebind.example.com";
-    expect(await asked(name, async () => {
-      await check(name);
-      await check(name);
-    })).toBe(2);
+    expect(
+      await asked(name, async () => {
+        await check(name);
+        await check(name);
+      }),
+    ).toBe(2);
     await new Promise((r) => setTimeout(r, 1_100));
     expect(await asked(name, () => check(name))).toBe(2);
   });
 
   it("blocked verdicts are cached too (the rebinding name is not asked twice in a row)", async () => {
     const name = "loop.rebind.example.com";
-    expect(await asked(name, async () => {
-      expect((await check(name)).kind).toBe("blocked");
-      expect((await check(name)).kind).toBe("blocked");
-    })).toBe(2);
+    expect(
+      await asked(name, async () => {
+        expect((await check(name)).kind).toBe("blocked");
+        expect((await check(name)).kind).toBe("blocked");
+      }),
+    ).toBe(2);
   });
 });

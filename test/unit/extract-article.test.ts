@@ -4,11 +4,16 @@ import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
 import { readArticle } from "../../src/extract/article";
 import { toMarkdown } from "../../src/extract/markdown";
 
-const PROSE = "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
+const PROSE =
+  "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
 const para = (n = 3, text = PROSE) => `<p>${text.repeat(n)}</p>`;
-const doc = (body: string, head = "<title>Plain</title>") => `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`;
-const read = (html: string, pageUrl = "https://example.com/dir/page.html", removeSelectors: string[] = []) =>
-  readArticle(html, { pageUrl, removeSelectors });
+const doc = (body: string, head = "<title>Plain</title>") =>
+  `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`;
+const read = (
+  html: string,
+  pageUrl = "https://example.com/dir/page.html",
+  removeSelectors: string[] = [],
+) => readArticle(html, { pageUrl, removeSelectors });
 const markdown = (html: string, pageUrl?: string) => {
   const article = read(html, pageUrl);
   if (!article) throw new Error("no article");
@@ -38,8 +43,10 @@ describe("readArticle", () => {
   });
 
   it("makes links and images absolute against the page URL", () => {
-    const md = markdown(doc(`<article>${para()}<p>See <a href="other.html">other</a>, <a href="/root">root</a>,
-      <a href="#part">part</a>, <a href="//cdn.example.net/x">cdn</a>. <img src="img/a.png" alt="A"></p>${para()}</article>`));
+    const md = markdown(
+      doc(`<article>${para()}<p>See <a href="other.html">other</a>, <a href="/root">root</a>,
+      <a href="#part">part</a>, <a href="//cdn.example.net/x">cdn</a>. <img src="img/a.png" alt="A"></p>${para()}</article>`),
+    );
     expect(md).toContain("[other](https://example.com/dir/other.html)");
     expect(md).toContain("[root](https://example.com/root)");
     expect(md).toContain("[part](https://example.com/dir/page.html#part)");
@@ -48,13 +55,20 @@ describe("readArticle", () => {
   });
 
   it("honours the page's own <base href>, itself resolved against the page URL", () => {
-    const md = markdown(doc(`<article>${para()}<p><a href="guide">guide</a></p>${para()}</article>`, `<base href="/docs/v2/"><title>t</title>`));
+    const md = markdown(
+      doc(
+        `<article>${para()}<p><a href="guide">guide</a></p>${para()}</article>`,
+        `<base href="/docs/v2/"><title>t</title>`,
+      ),
+    );
     expect(md).toContain("[guide](https://example.com/docs/v2/guide)");
   });
 
   it("turns javascript: links into their text and lazy images into real sources", () => {
-    const md = markdown(doc(`<article>${para()}<p><a href="javascript:void(0)">menu</a>
-      <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="/lazy.png" alt="Lazy"></p>${para()}</article>`));
+    const md = markdown(
+      doc(`<article>${para()}<p><a href="javascript:void(0)">menu</a>
+      <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="/lazy.png" alt="Lazy"></p>${para()}</article>`),
+    );
     expect(md).not.toContain("javascript:");
     expect(md).toContain("menu");
     expect(md).toContain("![Lazy](https://example.com/lazy.png)");
@@ -90,12 +104,17 @@ describe("readArticle", () => {
 
 describe("readArticle — what is not an article", () => {
   it("a sign-in page → null", () => {
-    const html = doc(`<h1>Sign in</h1><form><input name="email"><button>Go</button></form><p>Forgot your password?</p>`);
+    const html = doc(
+      `<h1>Sign in</h1><form><input name="email"><button>Go</button></form><p>Forgot your password?</p>`,
+    );
     expect(read(html)).toBeNull();
   });
 
   it("a page of links (menu, product grid) → null, however long", () => {
-    const links = Array.from({ length: 60 }, (_, i) => `<a href="/p/${i}">Product number ${i} in the catalogue</a>`).join(" ");
+    const links = Array.from(
+      { length: 60 },
+      (_, i) => `<a href="/p/${i}">Product number ${i} in the catalogue</a>`,
+    ).join(" ");
     expect(read(doc(`<nav>${links}</nav><div>Cart: 0 items</div>`))).toBeNull();
   });
 
@@ -104,7 +123,10 @@ describe("readArticle — what is not an article", () => {
   });
 
   it("prose in many short paragraphs is still an article", () => {
-    const lines = Array.from({ length: 12 }, (_, i) => `<p>Line ${i} of a gentle poem about the edge and the sea.</p>`).join("");
+    const lines = Array.from(
+      { length: 12 },
+      (_, i) => `<p>Line ${i} of a gentle poem about the edge and the sea.</p>`,
+    ).join("");
     expect(read(doc(`<article><h1>Poem</h1>${lines}</article>`))).not.toBeNull();
   });
 });

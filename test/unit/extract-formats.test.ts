@@ -5,7 +5,8 @@ import { extractArticle } from "../../src/extract/extract";
 import { ApiError } from "../../src/errors";
 import type { ExtractFormat } from "../../schemas/extract";
 
-const PROSE = "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
+const PROSE =
+  "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
 const P = `<p>${PROSE.repeat(3)}</p>`;
 const HEAD = `<title>Formats</title><meta name="author" content="Ada Lovelace"><meta property="og:site_name" content="The Fixture">`;
 const page = (article: string) => `<!doctype html><html lang="en"><head>${HEAD}</head><body>
@@ -13,7 +14,13 @@ const page = (article: string) => `<!doctype html><html lang="en"><head>${HEAD}<
   <script>var secret = 1;</script></body></html>`;
 
 function run(html: string, format: ExtractFormat = "markdown"): ExtractionData {
-  return extractArticle({ html, pageUrl: "https://example.com/post", format, removeSelectors: [], loadTimeMs: 42 });
+  return extractArticle({
+    html,
+    pageUrl: "https://example.com/post",
+    format,
+    removeSelectors: [],
+    loadTimeMs: 42,
+  });
 }
 
 function failure(fn: () => unknown): ApiError {
@@ -30,7 +37,8 @@ describe("markdown", () => {
   const md = (article: string) => run(page(article)).content;
 
   it("headings (ATX), emphasis, strikethrough, blockquote, rule", () => {
-    const out = md(`<h2>Two</h2><h3>Three</h3><p><em>em</em> <strong>strong</strong> <del>gone</del></p>
+    const out =
+      md(`<h2>Two</h2><h3>Three</h3><p><em>em</em> <strong>strong</strong> <del>gone</del></p>
       <blockquote><p>Quoted line.</p></blockquote><hr>${P}`);
     expect(out).toContain("## Two\n\n### Three");
     expect(out).toContain("_em_ **strong** ~~gone~~");
@@ -39,7 +47,9 @@ describe("markdown", () => {
   });
 
   it("nested and ordered lists (with a start number)", () => {
-    const out = md(`<ul><li>a<ul><li>a1</li></ul></li><li>b</li></ul><ol start="3"><li>three</li><li>four</li></ol>`);
+    const out = md(
+      `<ul><li>a<ul><li>a1</li></ul></li><li>b</li></ul><ol start="3"><li>three</li><li>four</li></ol>`,
+    );
     expect(out).toMatch(/^-\s+a\n\s+-\s+a1\n-\s+b$/m);
     expect(out).toMatch(/^3\.\s+three\n4\.\s+four$/m);
   });
@@ -50,15 +60,20 @@ describe("markdown", () => {
   });
 
   it("tables: header from <thead> or <th> row, else an empty header; colspan pads; pipes escaped", () => {
-    const out = md(`<table><caption>Prices</caption><thead><tr><th>Item</th><th>Cost</th></tr></thead>
+    const out =
+      md(`<table><caption>Prices</caption><thead><tr><th>Item</th><th>Cost</th></tr></thead>
       <tbody><tr><td>a|b</td><td><strong>1</strong></td></tr><tr><td colspan="2">both</td></tr></tbody></table>
       <table><tr><td>x</td><td>y</td><td>z</td></tr><tr><td>only</td></tr></table>`);
-    expect(out).toContain("Prices\n\n| Item | Cost |\n| --- | --- |\n| a\\|b | **1** |\n| both | |");
+    expect(out).toContain(
+      "Prices\n\n| Item | Cost |\n| --- | --- |\n| a\\|b | **1** |\n| both | |",
+    );
     expect(out).toContain("|  |  |  |\n| --- | --- | --- |\n| x | y | z |\n| only |  |  |");
   });
 
   it("images are links to their absolute URL; inline data: images become their alt text", () => {
-    const out = md(`<p><img src="/a (1).png" alt="Chart [big]" title="T"> <img src="data:image/png;base64,AAAA" alt="inline pic"></p>`);
+    const out = md(
+      `<p><img src="/a (1).png" alt="Chart [big]" title="T"> <img src="data:image/png;base64,AAAA" alt="inline pic"></p>`,
+    );
     expect(out).toContain('![Chart \\[big\\]](https://example.com/a%20%281%29.png "T")');
     expect(out).toContain("inline pic");
     expect(out).not.toContain("data:image");
@@ -72,23 +87,42 @@ describe("markdown", () => {
 
 describe("html", () => {
   it("is Readability's cleaned article: lower-case tags, no scripts or furniture, code language kept", () => {
-    const out = run(page(`<h2 style="color:red" class="fancy">Two</h2><pre><code class="language-js x">1</code></pre>`), "html").content;
+    const out = run(
+      page(
+        `<h2 style="color:red" class="fancy">Two</h2><pre><code class="language-js x">1</code></pre>`,
+      ),
+      "html",
+    ).content;
     expect(out).toContain("<h2>Two</h2>");
     expect(out).toContain('<pre><code class="language-js">1</code></pre>');
-    expect(out).toMatch(/^<div id="readability-page-1" class="page">|^<div class="page" id="readability-page-1">/);
+    expect(out).toMatch(
+      /^<div id="readability-page-1" class="page">|^<div class="page" id="readability-page-1">/,
+    );
     expect(out).not.toMatch(/<script|<nav|<footer|<DIV|<P>/);
   });
 });
 
 describe("json", () => {
   it("carries the metadata, plain text and typed blocks in document order", () => {
-    const data = run(page(`<h2>Part</h2><div>Loose <em>inline</em> text<br>after a break</div>
+    const data = run(
+      page(`<h2>Part</h2><div>Loose <em>inline</em> text<br>after a break</div>
       <ul><li>one</li><li>two</li></ul><pre><code class="language-sh">ls\n</code></pre><blockquote>Said.</blockquote>
       <table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>
-      <figure><img src="/f.png" alt="Fig"><figcaption>Caption.</figcaption></figure>`), "json");
+      <figure><img src="/f.png" alt="Fig"><figcaption>Caption.</figcaption></figure>`),
+      "json",
+    );
     expect(data.format).toBe("json");
-    const doc = JSON.parse(data.content) as Record<string, unknown> & { blocks: unknown[]; text: string };
-    expect(doc).toMatchObject({ title: "Formats", byline: "Ada Lovelace", siteName: "The Fixture", lang: "en", publishedTime: "" });
+    const doc = JSON.parse(data.content) as Record<string, unknown> & {
+      blocks: unknown[];
+      text: string;
+    };
+    expect(doc).toMatchObject({
+      title: "Formats",
+      byline: "Ada Lovelace",
+      siteName: "The Fixture",
+      lang: "en",
+      publishedTime: "",
+    });
     expect(doc.blocks).toEqual([
       { type: "paragraph", text: PROSE.repeat(3).trim() },
       { type: "heading", level: 2, text: "Part" },
@@ -100,15 +134,32 @@ describe("json", () => {
       { type: "image", src: "https://example.com/f.png", alt: "Fig", caption: "Caption." },
       { type: "paragraph", text: PROSE.repeat(3).trim() },
     ]);
-    expect(doc.text).toContain("Part\n\nLoose inline text after a break\n\n- one\n- two\n\nls\n\nSaid.\n\nk\tv\na\t1\n\nCaption.");
+    expect(doc.text).toContain(
+      "Part\n\nLoose inline text after a break\n\n- one\n- two\n\nls\n\nSaid.\n\nk\tv\na\t1\n\nCaption.",
+    );
   });
 });
 
 describe("result and errors", () => {
   it("returns the spec's Extraction result data", () => {
     const data = run(page(""));
-    expect(Object.keys(data).sort()).toEqual(["byline", "content", "excerpt", "format", "length", "loadTimeMs", "siteName", "title", "url"]);
-    expect(data).toMatchObject({ url: "https://example.com/post", format: "markdown", title: "Formats", loadTimeMs: 42 });
+    expect(Object.keys(data).sort()).toEqual([
+      "byline",
+      "content",
+      "excerpt",
+      "format",
+      "length",
+      "loadTimeMs",
+      "siteName",
+      "title",
+      "url",
+    ]);
+    expect(data).toMatchObject({
+      url: "https://example.com/post",
+      format: "markdown",
+      title: "Formats",
+      loadTimeMs: 42,
+    });
   });
 
   it("no article → 422 EXTRACTION_FAILED", () => {

@@ -11,7 +11,8 @@ import {
 } from "../../src/extract/request";
 import { ApiError } from "../../src/errors";
 
-const PROSE = "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
+const PROSE =
+  "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
 const ARTICLE = `<html><head><title>T</title></head><body><article><p>${PROSE.repeat(4)}</p>
   <p class="note">NOTE TEXT ${PROSE}</p><div id="CybotCookiebotDialog"><p>COOKIE TEXT ${PROSE}</p></div>
   <p>${PROSE.repeat(4)}</p></article></body></html>`;
@@ -35,8 +36,19 @@ const result = (html: string | null): CaptureResult => ({
 
 describe("POST /v1/extract's capture", () => {
   it("carries the navigation fields over and leaves extractFormat out", () => {
-    const req = toCaptureRequest({ url: "https://e.com", extractFormat: "json", timeout: 10, hideSelectors: [".x"], blockCookieBanners: true });
-    expect(req).toEqual({ url: "https://e.com", timeout: 10, hideSelectors: [".x"], blockCookieBanners: true });
+    const req = toCaptureRequest({
+      url: "https://e.com",
+      extractFormat: "json",
+      timeout: 10,
+      hideSelectors: [".x"],
+      blockCookieBanners: true,
+    });
+    expect(req).toEqual({
+      url: "https://e.com",
+      timeout: 10,
+      hideSelectors: [".x"],
+      blockCookieBanners: true,
+    });
   });
 
   it("is a DOM-only, text-only load: no images, media or fonts, no full-page scroll", () => {
@@ -52,7 +64,12 @@ describe("POST /v1/extract's capture", () => {
     expect(plain).toMatchObject({ url: "https://example.com/final", loadTimeMs: 7 });
     expect(plain.content).toContain("NOTE TEXT");
     expect(plain.content).toContain("COOKIE TEXT");
-    const hidden = extractFromCapture(result(ARTICLE), spec({ hideSelectors: [".note"], blockCookieBanners: true }), "markdown", 7);
+    const hidden = extractFromCapture(
+      result(ARTICLE),
+      spec({ hideSelectors: [".note"], blockCookieBanners: true }),
+      "markdown",
+      7,
+    );
     expect(hidden.content).not.toContain("NOTE TEXT");
     expect(hidden.content).not.toContain("COOKIE TEXT");
   });
@@ -71,7 +88,10 @@ describe("extract on POST /v1/screenshot/json", () => {
   });
 
   it("refuses extractFormat without extract: true", () => {
-    for (const req of [{ extractFormat: "json" as const }, { extract: false, extractFormat: "json" as const }]) {
+    for (const req of [
+      { extractFormat: "json" as const },
+      { extract: false, extractFormat: "json" as const },
+    ]) {
       let err: unknown;
       try {
         requestedExtraction(req);
@@ -79,7 +99,9 @@ describe("extract on POST /v1/screenshot/json", () => {
         err = e;
       }
       expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).details).toEqual([{ path: "extractFormat", message: "Requires extract: true." }]);
+      expect((err as ApiError).details).toEqual([
+        { path: "extractFormat", message: "Requires extract: true." },
+      ]);
     }
   });
 
@@ -90,13 +112,26 @@ describe("extract on POST /v1/screenshot/json", () => {
   });
 
   it("no article: extracted null with the error the extract endpoint would give", () => {
-    const field = extractedField(extractionResult(result("<html><body><button>Sign in</button></body></html>"), spec(), "markdown", 3));
-    expect(field).toEqual({ extracted: null, extractionError: { code: "EXTRACTION_FAILED", message: expect.any(String) } });
+    const field = extractedField(
+      extractionResult(
+        result("<html><body><button>Sign in</button></body></html>"),
+        spec(),
+        "markdown",
+        3,
+      ),
+    );
+    expect(field).toEqual({
+      extracted: null,
+      extractionError: { code: "EXTRACTION_FAILED", message: expect.any(String) },
+    });
   });
 
   it("over the size cap: extracted null with PAYLOAD_TOO_LARGE", () => {
     const big = `<html><body><article>${`<p>${"word ".repeat(150)}</p>`.repeat(1500)}</article></body></html>`;
     const field = extractedField(extractionResult(result(big), spec(), "json", 3));
-    expect(field).toMatchObject({ extracted: null, extractionError: { code: "PAYLOAD_TOO_LARGE" } });
+    expect(field).toMatchObject({
+      extracted: null,
+      extractionError: { code: "PAYLOAD_TOO_LARGE" },
+    });
   });
 });

@@ -16,13 +16,19 @@ import {
 const KEY = `key_${"a".repeat(22)}`;
 const UID = `acc_${"B".repeat(22)}`;
 const ORIGIN = "https://edgeshot.test";
-const b64url = (text: string) => toBase64(new TextEncoder().encode(text)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64url = (text: string) =>
+  toBase64(new TextEncoder().encode(text))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const query = (url: string) => new URL(url).searchParams;
 const now = () => Math.floor(Date.now() / 1000);
 
 describe("canonical payload", () => {
   it("sorts keys at every level, keeps array order, skips undefined", () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: "x" }, u: undefined })).toBe('{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: "x" }, u: undefined })).toBe(
+      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it("equal parameters in any key order give the same p; different ones a different p", () => {
@@ -34,7 +40,9 @@ describe("canonical payload", () => {
   });
 
   it("a __proto__ key is data, never a prototype", () => {
-    const params = JSON.parse('{"html":"<p>{{x}}</p>","data":{"__proto__":{"polluted":true},"x":1}}') as Record<string, unknown>;
+    const params = JSON.parse(
+      '{"html":"<p>{{x}}</p>","data":{"__proto__":{"polluted":true},"x":1}}',
+    ) as Record<string, unknown>;
     const decoded = decodePayload(encodePayload(KEY, params));
     const data = decoded?.r.data as Record<string, unknown>;
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
@@ -49,8 +57,17 @@ describe("canonical payload", () => {
 
   it("decoding refuses bad base64, non-UTF-8, non-JSON and the wrong shape", () => {
     const bad = [
-      "%%%", "ab+c", "ab/c", "a", "abcde", b64url("not json"), b64url("[1,2]"), b64url('{"k":"key_x","r":{}}'),
-      b64url(`{"k":"${KEY}"}`), b64url(`{"k":"${KEY}","r":[]}`), b64url(`{"k":"${KEY}","r":{},"x":1}`),
+      "%%%",
+      "ab+c",
+      "ab/c",
+      "a",
+      "abcde",
+      b64url("not json"),
+      b64url("[1,2]"),
+      b64url('{"k":"key_x","r":{}}'),
+      b64url(`{"k":"${KEY}"}`),
+      b64url(`{"k":"${KEY}","r":[]}`),
+      b64url(`{"k":"${KEY}","r":{},"x":1}`),
       toBase64(new Uint8Array([0xff, 0xfe, 0x7b])).replace(/=+$/, ""),
     ];
     for (const p of bad) expect(decodePayload(p), p).toBeNull();
@@ -59,23 +76,55 @@ describe("canonical payload", () => {
 
 describe("render link parameters", () => {
   it("refuse async, webhookUrl, extract, extractFormat, hosted and geo* by name", () => {
-    const body = { url: "https://example.com/", async: false, webhookUrl: "https://h.example/", extract: true, extractFormat: "json", hosted: false, geo: "US", geoCity: "Austin", geoState: "TX" };
+    const body = {
+      url: "https://example.com/",
+      async: false,
+      webhookUrl: "https://h.example/",
+      extract: true,
+      extractFormat: "json",
+      hosted: false,
+      geo: "US",
+      geoCity: "Austin",
+      geoState: "TX",
+    };
     const result = renderLinkRequestSchema.safeParse(body);
     expect(result.success).toBe(false);
     const paths = result.error?.issues.map((i) => i.path.join(".")) ?? [];
-    for (const k of ["async", "webhookUrl", "extract", "extractFormat", "hosted", "geo", "geoCity", "geoState"]) expect(paths).toContain(k);
+    for (const k of [
+      "async",
+      "webhookUrl",
+      "extract",
+      "extractFormat",
+      "hosted",
+      "geo",
+      "geoCity",
+      "geoState",
+    ])
+      expect(paths).toContain(k);
   });
 
   it("expiresIn is bounded (3600–2592000) and only accepted on the mint body", () => {
     for (const expiresIn of [3599, 2_592_001, 3600.5, "3600"]) {
-      expect(renderLinkRequestSchema.safeParse({ url: "https://example.com/", expiresIn }).success, String(expiresIn)).toBe(false);
+      expect(
+        renderLinkRequestSchema.safeParse({ url: "https://example.com/", expiresIn }).success,
+        String(expiresIn),
+      ).toBe(false);
     }
-    expect(renderLinkRequestSchema.safeParse({ url: "https://example.com/", expiresIn: 3600 }).success).toBe(true);
-    expect(renderParamsSchema.safeParse({ url: "https://example.com/", expiresIn: 3600 }).success).toBe(false);
+    expect(
+      renderLinkRequestSchema.safeParse({ url: "https://example.com/", expiresIn: 3600 }).success,
+    ).toBe(true);
+    expect(
+      renderParamsSchema.safeParse({ url: "https://example.com/", expiresIn: 3600 }).success,
+    ).toBe(false);
   });
 
   it("obey the capture rules (exactly one source, data only with html/markdown, strict keys)", () => {
-    for (const body of [{}, { url: "https://a.example/", html: "<p>x</p>" }, { url: "https://a.example/", data: {} }, { url: "https://a.example/", widht: 1 }]) {
+    for (const body of [
+      {},
+      { url: "https://a.example/", html: "<p>x</p>" },
+      { url: "https://a.example/", data: {} },
+      { url: "https://a.example/", widht: 1 },
+    ]) {
       expect(renderParamsSchema.safeParse(body).success, JSON.stringify(body)).toBe(false);
     }
   });
@@ -85,7 +134,12 @@ describe("verifyRenderLink", () => {
   const p = encodePayload(KEY, { url: "https://example.com/" });
 
   it("accepts a minted link and returns its parts", async () => {
-    const { url, exp } = await mintRenderLink(env, ORIGIN, { uid: UID, keyId: KEY, params: { url: "https://example.com/" }, expiresIn: 3600 });
+    const { url, exp } = await mintRenderLink(env, ORIGIN, {
+      uid: UID,
+      keyId: KEY,
+      params: { url: "https://example.com/" },
+      expiresIn: 3600,
+    });
     expect(url.startsWith(`${ORIGIN}/v1/render?`)).toBe(true);
     expect(exp - now()).toBeGreaterThan(3590);
     expect(await verifyRenderLink(env, query(url))).toEqual({ p, uid: UID, exp });
@@ -107,13 +161,29 @@ describe("verifyRenderLink", () => {
   it("refuses expired links, malformed values and duplicated or missing parameters", async () => {
     const exp = now() + 3600;
     const good = query(await signRenderLink(env, ORIGIN, { p, uid: UID, exp }));
-    expect(await verifyRenderLink(env, query(await signRenderLink(env, ORIGIN, { p, uid: UID, exp: now() - 1 })))).toBeNull();
+    expect(
+      await verifyRenderLink(
+        env,
+        query(await signRenderLink(env, ORIGIN, { p, uid: UID, exp: now() - 1 })),
+      ),
+    ).toBeNull();
     expect(await verifyRenderLink(env, good, (exp + 1) * 1000)).toBeNull();
     const sig = good.get("sig") ?? "";
     const variants: Array<[string, string]> = [
-      ["exp", "abc"], ["exp", "-1"], ["exp", "1e10"], ["exp", ""], ["exp", `0${exp}`], ["exp", `${exp}.0`],
-      ["sig", sig.slice(1)], ["sig", `${sig}0`], ["sig", sig.toUpperCase()], ["sig", `${sig.slice(2)}zz`],
-      ["p", "%%%"], ["p", `${p}=`], ["uid", "acc_short"], ["uid", ""],
+      ["exp", "abc"],
+      ["exp", "-1"],
+      ["exp", "1e10"],
+      ["exp", ""],
+      ["exp", `0${exp}`],
+      ["exp", `${exp}.0`],
+      ["sig", sig.slice(1)],
+      ["sig", `${sig}0`],
+      ["sig", sig.toUpperCase()],
+      ["sig", `${sig.slice(2)}zz`],
+      ["p", "%%%"],
+      ["p", `${p}=`],
+      ["uid", "acc_short"],
+      ["uid", ""],
     ];
     for (const [name, value] of variants) {
       const q = new URLSearchParams(good);

@@ -62,7 +62,10 @@ describe("UNSAFE_HOST_PATTERNS entries", () => {
     try {
       const cfg = config({ ...env, UNSAFE_HOST_PATTERNS: " Evil.Example , *.WILD.example,, " });
       expect(cfg.unsafeHostPatterns).toEqual(["evil.example", "*.wild.example"]);
-      expect(config(env)).toMatchObject({ dnsCheck: true, unsafeHostPatterns: ["listed.example.org", "*.wild.example.org"] });
+      expect(config(env)).toMatchObject({
+        dnsCheck: true,
+        unsafeHostPatterns: ["listed.example.org", "*.wild.example.org"],
+      });
       expect(config({ ...env, DNS_CHECK: "off" }).dnsCheck).toBe(false);
       for (const bad of [
         { UNSAFE_HOST_PATTERNS: "good.example,bad.example/path" },
@@ -70,7 +73,9 @@ describe("UNSAFE_HOST_PATTERNS entries", () => {
         { DOH_ENDPOINT: "ftp://resolver.example/dns-query" },
         { SAFE_BROWSING_ENDPOINT: "not a url" },
       ]) {
-        expect(() => config({ ...env, ...bad }), JSON.stringify(bad)).toThrow("The service is not configured correctly.");
+        expect(() => config({ ...env, ...bad }), JSON.stringify(bad)).toThrow(
+          "The service is not configured correctly.",
+        );
       }
       expect(String(errors.mock.calls[0]?.[0])).toContain("bad.example/path");
     } finally {
@@ -88,7 +93,8 @@ describe("Safe Browsing Lookup API v4", () => {
     ...over,
   });
   /** The same fake under a path prefix that makes it misbehave; each is its own endpoint. */
-  const broken = (mode: "error" | "slow" | "garbage") => `${fakeOrigin}/${mode}/v4/threatMatches:find`;
+  const broken = (mode: "error" | "slow" | "garbage") =>
+    `${fakeOrigin}/${mode}/v4/threatMatches:find`;
 
   interface Lookup {
     mode: string;
@@ -96,7 +102,9 @@ describe("Safe Browsing Lookup API v4", () => {
     urls: string[];
   }
   async function lookups(url: string): Promise<Lookup[]> {
-    return (await (await fetch(`${fakeOrigin}/__log?url=${encodeURIComponent(url)}`)).json()) as Lookup[];
+    return (await (
+      await fetch(`${fakeOrigin}/__log?url=${encodeURIComponent(url)}`)
+    ).json()) as Lookup[];
   }
 
   let errors: ReturnType<typeof vi.spyOn>;
@@ -115,7 +123,12 @@ describe("Safe Browsing Lookup API v4", () => {
     expect(lookupBody("https://a.example/")).toEqual({
       client: { clientId: "edgeshot", clientVersion: "1.0" },
       threatInfo: {
-        threatTypes: ["MALWARE", "SOCIAL_ENGINEERING", "UNWANTED_SOFTWARE", "POTENTIALLY_HARMFUL_APPLICATION"],
+        threatTypes: [
+          "MALWARE",
+          "SOCIAL_ENGINEERING",
+          "UNWANTED_SOFTWARE",
+          "POTENTIALLY_HARMFUL_APPLICATION",
+        ],
         platformTypes: ["ANY_PLATFORM"],
         threatEntryTypes: ["URL"],
         threatEntries: [{ url: "https://a.example/" }],
@@ -129,8 +142,16 @@ describe("Safe Browsing Lookup API v4", () => {
     const malware = `http://malware.rebind.example.com/${run}`;
     const phish = `https://login.phish.rebind.example.com/${run}`;
     const clean = `https://public.rebind.example.com/${run}`;
-    expect(await safeBrowsingLookup(new URL(malware), options())).toEqual({ flagged: true, source: "safe-browsing", threat: "MALWARE" });
-    expect(await safeBrowsingLookup(new URL(phish), options())).toEqual({ flagged: true, source: "safe-browsing", threat: "SOCIAL_ENGINEERING" });
+    expect(await safeBrowsingLookup(new URL(malware), options())).toEqual({
+      flagged: true,
+      source: "safe-browsing",
+      threat: "MALWARE",
+    });
+    expect(await safeBrowsingLookup(new URL(phish), options())).toEqual({
+      flagged: true,
+      source: "safe-browsing",
+      threat: "SOCIAL_ENGINEERING",
+    });
     expect(await safeBrowsingLookup(new URL(clean), options())).toEqual({ flagged: false });
     const [sent] = await lookups(malware);
     expect(sent).toMatchObject({ mode: "ok", key: env.SAFE_BROWSING_API_KEY, urls: [malware] });
@@ -139,7 +160,10 @@ describe("Safe Browsing Lookup API v4", () => {
 
   it("looks up the URL without its fragment", async () => {
     const run = runId();
-    await safeBrowsingLookup(new URL(`https://public.rebind.example.com/${run}#section`), options());
+    await safeBrowsingLookup(
+      new URL(`https://public.rebind.example.com/${run}#section`),
+      options(),
+    );
     expect(await lookups(`https://public.rebind.example.com/${run}`)).toHaveLength(1);
   });
 
@@ -168,21 +192,29 @@ describe("Safe Browsing Lookup API v4", () => {
   describe("fails open (advisory): outage, slowness, garbage, a rejected key", () => {
     it.each(["error", "garbage"] as const)("/%s/ endpoint → clean, logged", async (mode) => {
       const url = new URL(`https://malware.rebind.example.com/${runId()}`);
-      expect(await safeBrowsingLookup(url, options({ endpoint: broken(mode) }))).toEqual({ flagged: false });
+      expect(await safeBrowsingLookup(url, options({ endpoint: broken(mode) }))).toEqual({
+        flagged: false,
+      });
       expect(errors).toHaveBeenCalledOnce();
-      expect(String(errors.mock.calls[0]?.[0])).toContain("safe browsing lookup failed; failing open");
+      expect(String(errors.mock.calls[0]?.[0])).toContain(
+        "safe browsing lookup failed; failing open",
+      );
     });
 
     it("no answer within the timeout → clean, without waiting for the API", async () => {
       const started = Date.now();
       const url = new URL(`https://malware.rebind.example.com/${runId()}`);
-      expect(await safeBrowsingLookup(url, options({ endpoint: broken("slow"), timeoutMs: 300 }))).toEqual({ flagged: false });
+      expect(
+        await safeBrowsingLookup(url, options({ endpoint: broken("slow"), timeoutMs: 300 })),
+      ).toEqual({ flagged: false });
       expect(Date.now() - started).toBeLessThan(2_000);
     });
 
     it("a rejected key (HTTP 400) → clean, logged with the status", async () => {
       const url = new URL(`https://malware.rebind.example.com/${runId()}`);
-      expect(await safeBrowsingLookup(url, options({ apiKey: "wrong" }))).toEqual({ flagged: false });
+      expect(await safeBrowsingLookup(url, options({ apiKey: "wrong" }))).toEqual({
+        flagged: false,
+      });
       expect(String(errors.mock.calls[0]?.[0])).toContain("HTTP 400");
     });
 
@@ -191,7 +223,9 @@ describe("Safe Browsing Lookup API v4", () => {
       const first = `https://malware.rebind.example.com/${runId()}`;
       const second = `https://malware.rebind.example.com/${runId()}`;
       await safeBrowsingLookup(new URL(first), options({ endpoint }));
-      expect(await safeBrowsingLookup(new URL(second), options({ endpoint }))).toEqual({ flagged: false });
+      expect(await safeBrowsingLookup(new URL(second), options({ endpoint }))).toEqual({
+        flagged: false,
+      });
       expect(await lookups(second)).toHaveLength(0);
       clearReputationCache(); // the back-off over: asked again, since the failure was not cached
       await safeBrowsingLookup(new URL(first), options({ endpoint }));

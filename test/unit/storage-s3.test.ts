@@ -27,8 +27,17 @@ const S3_GET_EXAMPLE = {
 describe("SigV4", () => {
   it("aws4fetch signs AWS's published S3 GET example to the published Authorization header", async () => {
     const e = S3_GET_EXAMPLE;
-    const client = new AwsClient({ accessKeyId: e.accessKeyId, secretAccessKey: e.secretAccessKey, service: "s3", region: "us-east-1" });
-    const signed = await client.sign(e.url, { method: "GET", headers: e.headers, aws: { datetime: e.datetime, allHeaders: true } });
+    const client = new AwsClient({
+      accessKeyId: e.accessKeyId,
+      secretAccessKey: e.secretAccessKey,
+      service: "s3",
+      region: "us-east-1",
+    });
+    const signed = await client.sign(e.url, {
+      method: "GET",
+      headers: e.headers,
+      aws: { datetime: e.datetime, allHeaders: true },
+    });
     expect(signed.headers.get("authorization")).toBe(e.authorization);
   });
 
@@ -37,7 +46,11 @@ describe("SigV4", () => {
     const auth = parseAuthorization(e.authorization);
     expect(auth).not.toBeNull();
     if (!auth) return;
-    const headers = { host: "examplebucket.s3.amazonaws.com", "x-amz-date": e.datetime, ...e.headers };
+    const headers = {
+      host: "examplebucket.s3.amazonaws.com",
+      "x-amz-date": e.datetime,
+      ...e.headers,
+    };
     expect(verifySigV4("GET", "/test.txt", headers, auth, e.secretAccessKey)).toBe(true);
     expect(verifySigV4("GET", "/test.txt", headers, auth, "not-the-secret")).toBe(false);
     expect(verifySigV4("PUT", "/test.txt", headers, auth, e.secretAccessKey)).toBe(false);
@@ -46,12 +59,18 @@ describe("SigV4", () => {
 
 describe("object URLs and keys", () => {
   it("path-style and virtual-host style", () => {
-    expect(objectUrl({ endpoint: "https://acc.r2.cloudflarestorage.com", bucket: "shots", pathStyle: true }, "a/b c.png")).toBe(
-      "https://acc.r2.cloudflarestorage.com/shots/a/b%20c.png",
-    );
-    expect(objectUrl({ endpoint: "https://s3.eu-west-1.amazonaws.com/", bucket: "shots", pathStyle: false }, "x/y.png")).toBe(
-      "https://shots.s3.eu-west-1.amazonaws.com/x/y.png",
-    );
+    expect(
+      objectUrl(
+        { endpoint: "https://acc.r2.cloudflarestorage.com", bucket: "shots", pathStyle: true },
+        "a/b c.png",
+      ),
+    ).toBe("https://acc.r2.cloudflarestorage.com/shots/a/b%20c.png");
+    expect(
+      objectUrl(
+        { endpoint: "https://s3.eu-west-1.amazonaws.com/", bucket: "shots", pathStyle: false },
+        "x/y.png",
+      ),
+    ).toBe("https://shots.s3.eu-west-1.amazonaws.com/x/y.png");
     expect(encodeKey("a/(1)!*'.png")).toBe("a/%281%29%21%2A%27.png");
   });
 
@@ -67,9 +86,20 @@ describe("object URLs and keys", () => {
 
   it("key templates: placeholders expanded, unknown ones and over-long keys refused", () => {
     const now = new Date("2026-03-04T05:06:07Z");
-    const values = { jobId: "j1", batchId: "b1", watchId: null, host: "example.com", ext: "png", now };
-    expect(expandKey("edgeshot/{date}/{jobId}.{ext}", "p/", values)).toBe("p/edgeshot/2026-03-04/j1.png");
-    expect(expandKey("{host}/{batchId}/{time}-{watchId}", null, values)).toBe("example.com/b1/050607-");
+    const values = {
+      jobId: "j1",
+      batchId: "b1",
+      watchId: null,
+      host: "example.com",
+      ext: "png",
+      now,
+    };
+    expect(expandKey("edgeshot/{date}/{jobId}.{ext}", "p/", values)).toBe(
+      "p/edgeshot/2026-03-04/j1.png",
+    );
+    expect(expandKey("{host}/{batchId}/{time}-{watchId}", null, values)).toBe(
+      "example.com/b1/050607-",
+    );
     expect(keyTemplateProblem("{date}/{jobId}.{ext}", null)).toBeNull();
     expect(keyTemplateProblem("{nope}", null)).toContain("Unknown placeholder {nope}");
     expect(keyTemplateProblem("a{b", null)).toContain("Braces");

@@ -169,8 +169,20 @@ describe("the guard classifies what the URL parser sees", () => {
 
 describe("isBlockedHost", () => {
   it.each([
-    "localhost", "LOCALHOST.", "127.1", "0x7f.1", "[::1]", "::1", "example.com:80", "a/b", "",
-    "evil.com@127.0.0.1", "metadata.google.internal", "[::1", "intranet", "10.0.0.1 ",
+    "localhost",
+    "LOCALHOST.",
+    "127.1",
+    "0x7f.1",
+    "[::1]",
+    "::1",
+    "example.com:80",
+    "a/b",
+    "",
+    "evil.com@127.0.0.1",
+    "metadata.google.internal",
+    "[::1",
+    "intranet",
+    "10.0.0.1 ",
   ])("blocks %j", (host) => expect(isBlockedHost(host)).toBe(true));
   it.each(["example.com", "8.8.8.8", "[2606:4700:4700::1111]", "2606:4700:4700::1111"])(
     "allows %j",
@@ -180,8 +192,17 @@ describe("isBlockedHost", () => {
 
 describe("isBlockedAddress", () => {
   it.each([
-    "127.0.0.1", "::ffff:127.0.0.1", "::1", "[::1]", "fe80::1%eth0", "10.0.0.1", "fd00:ec2::254",
-    "169.254.169.254", "example.com", "", "64:ff9b::a9fe:a9fe",
+    "127.0.0.1",
+    "::ffff:127.0.0.1",
+    "::1",
+    "[::1]",
+    "fe80::1%eth0",
+    "10.0.0.1",
+    "fd00:ec2::254",
+    "169.254.169.254",
+    "example.com",
+    "",
+    "64:ff9b::a9fe:a9fe",
   ])("blocks %j", (address) => expect(isBlockedAddress(address)).toBe(true));
   it.each(["8.8.8.8", "2606:4700:4700::1111", "[2606:4700:4700::1111]", "::ffff:1.1.1.1"])(
     "allows %j",

@@ -16,28 +16,60 @@ describe("verifyWebhook", () => {
     const signature = await signWebhook(secret, Number(ts), body);
     expect(signature).toBe(createHmac("sha256", secret).update(`${ts}.${body}`).digest("hex"));
     expect(await webhookSignature(secret, ts, new TextEncoder().encode(body))).toBe(signature);
-    expect(await verifyWebhook({ body, signature, timestamp: ts, secret, now })).toEqual({ ok: true, timestamp: Number(ts) });
+    expect(await verifyWebhook({ body, signature, timestamp: ts, secret, now })).toEqual({
+      ok: true,
+      timestamp: Number(ts),
+    });
   });
 
   it("refuses a changed body, another secret, a changed timestamp, missing headers", async () => {
     const signature = await signWebhook(secret, Number(ts), body);
     const base = { body, signature, timestamp: ts, secret, now };
-    expect(await verifyWebhook({ ...base, body: body.replace("j", "k") })).toEqual({ ok: false, reason: "bad_signature" });
-    expect(await verifyWebhook({ ...base, secret: `${secret}x` })).toEqual({ ok: false, reason: "bad_signature" });
-    expect(await verifyWebhook({ ...base, timestamp: String(Number(ts) + 1) })).toEqual({ ok: false, reason: "bad_signature" });
-    expect(await verifyWebhook({ ...base, signature: signature.slice(1) })).toEqual({ ok: false, reason: "bad_signature" });
-    expect(await verifyWebhook({ ...base, signature: null })).toEqual({ ok: false, reason: "missing_header" });
-    expect(await verifyWebhook({ ...base, timestamp: undefined })).toEqual({ ok: false, reason: "missing_header" });
-    expect(await verifyWebhook({ ...base, timestamp: "1e9" })).toEqual({ ok: false, reason: "malformed_timestamp" });
+    expect(await verifyWebhook({ ...base, body: body.replace("j", "k") })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    expect(await verifyWebhook({ ...base, secret: `${secret}x` })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    expect(await verifyWebhook({ ...base, timestamp: String(Number(ts) + 1) })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    expect(await verifyWebhook({ ...base, signature: signature.slice(1) })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
+    expect(await verifyWebhook({ ...base, signature: null })).toEqual({
+      ok: false,
+      reason: "missing_header",
+    });
+    expect(await verifyWebhook({ ...base, timestamp: undefined })).toEqual({
+      ok: false,
+      reason: "missing_header",
+    });
+    expect(await verifyWebhook({ ...base, timestamp: "1e9" })).toEqual({
+      ok: false,
+      reason: "malformed_timestamp",
+    });
   });
 
   it("rejects timestamps outside the 300 s replay window (either side)", async () => {
     const signature = await signWebhook(secret, Number(ts), body);
     const base = { body, signature, timestamp: ts, secret };
     expect((await verifyWebhook({ ...base, now: now + 300_000 })).ok).toBe(true);
-    expect(await verifyWebhook({ ...base, now: now + 301_000 })).toEqual({ ok: false, reason: "stale_timestamp" });
-    expect(await verifyWebhook({ ...base, now: now - 301_000 })).toEqual({ ok: false, reason: "stale_timestamp" });
-    expect((await verifyWebhook({ ...base, now: now + 500_000, toleranceSeconds: 600 })).ok).toBe(true);
+    expect(await verifyWebhook({ ...base, now: now + 301_000 })).toEqual({
+      ok: false,
+      reason: "stale_timestamp",
+    });
+    expect(await verifyWebhook({ ...base, now: now - 301_000 })).toEqual({
+      ok: false,
+      reason: "stale_timestamp",
+    });
+    expect((await verifyWebhook({ ...base, now: now + 500_000, toleranceSeconds: 600 })).ok).toBe(
+      true,
+    );
   });
 
   it("constantTimeEqual", () => {

@@ -17,23 +17,42 @@ import { GEO_PROVIDERS } from "./providers";
 /** The rendering engine a geo capture reports (`x-service-rendering-engine`). */
 export const GEO_RENDERING_ENGINE = "geo-proxy";
 
-export async function captureThroughProvider(geo: GeoConfig, spec: CaptureSpec): Promise<CaptureOutcome> {
+export async function captureThroughProvider(
+  geo: GeoConfig,
+  spec: CaptureSpec,
+): Promise<CaptureOutcome> {
   const provider = GEO_PROVIDERS[geo.provider];
   const target = spec.geo;
   const source = spec.source;
-  if (!target || source.kind !== "url") throw new Error("captureThroughProvider: not a geo url spec");
-  const fail = (failure: CaptureFailure, msg: string, fields: Record<string, unknown>): CaptureOutcome => {
-    log(failure.code === "CONFIGURATION_ERROR" ? "error" : "warn", msg, redact({ provider: geo.provider, ...fields }, geo.apiKey));
+  if (!target || source.kind !== "url")
+    throw new Error("captureThroughProvider: not a geo url spec");
+  const fail = (
+    failure: CaptureFailure,
+    msg: string,
+    fields: Record<string, unknown>,
+  ): CaptureOutcome => {
+    log(
+      failure.code === "CONFIGURATION_ERROR" ? "error" : "warn",
+      msg,
+      redact({ provider: geo.provider, ...fields }, geo.apiKey),
+    );
     return { ok: false, failure };
   };
 
   const signal = AbortSignal.timeout(spec.timeoutMs + spec.delayMs + TUNING.geoProviderGraceMs);
   let answer;
   try {
-    const request = provider.request({ ...spec, geo: target satisfies GeoTarget, source }, geo.endpoint, geo.apiKey);
+    const request = provider.request(
+      { ...spec, geo: target satisfies GeoTarget, source },
+      geo.endpoint,
+      geo.apiKey,
+    );
     const res = await fetch(request, { signal });
     const body = await readCapped(res, LIMITS.outputBytes);
-    if (body === null) return fail(failures.tooLarge(), "geo provider answer over the size limit", { status: res.status });
+    if (body === null)
+      return fail(failures.tooLarge(), "geo provider answer over the size limit", {
+        status: res.status,
+      });
     answer = provider.interpret({ status: res.status, headers: res.headers, body });
   } catch (err) {
     const name = err instanceof Error ? err.name : "";
@@ -41,9 +60,15 @@ export async function captureThroughProvider(geo: GeoConfig, spec: CaptureSpec):
       return fail(failures.timeout(), "geo provider timed out", { country: target.country });
     }
     // The fetch error's message may carry the request URL (and so the key): name only.
-    return fail(failures.geoUnavailable(true), "geo provider unreachable", { error: name || "unknown" });
+    return fail(failures.geoUnavailable(true), "geo provider unreachable", {
+      error: name || "unknown",
+    });
   }
-  if (!answer.ok) return fail(answer.failure, "geo provider refused the capture", { country: target.country, ...answer.detail });
+  if (!answer.ok)
+    return fail(answer.failure, "geo provider refused the capture", {
+      country: target.country,
+      ...answer.detail,
+    });
 
   const size = sniff(answer.png) === "png" ? imageSize(answer.png) : null;
   const { width, height } = spec.viewport;
@@ -61,7 +86,15 @@ export async function captureThroughProvider(geo: GeoConfig, spec: CaptureSpec):
       outputs: [
         {
           ok: true,
-          output: { format: "png", bytes: answer.png, contentType: "image/png", width, height, truncated: false, watermarked: false },
+          output: {
+            format: "png",
+            bytes: answer.png,
+            contentType: "image/png",
+            width,
+            height,
+            truncated: false,
+            watermarked: false,
+          },
         },
       ],
     },

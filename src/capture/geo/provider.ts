@@ -27,6 +27,10 @@ export interface GeoProvider {
   /** What the proxy waited for, as `x-service-wait-strategy` reports it. */
   waitStrategy: string;
   /** The provider's request for a geo spec (its key inside: never log the URL). */
-  request(spec: CaptureSpec & { geo: GeoTarget; source: { kind: "url" } }, endpoint: string, apiKey: string): Request;
+  request(
+    spec: CaptureSpec & { geo: GeoTarget; source: { kind: "url" } },
+    endpoint: string,
+    apiKey: string,
+  ): Request;
   interpret(response: ProviderResponse): ProviderAnswer;
 }

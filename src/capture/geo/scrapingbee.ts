@@ -52,12 +52,17 @@ export const scrapingBee: GeoProvider = {
       status: res.status,
       initialStatus: initial,
       cost: res.headers.get("spb-cost"),
-      body: res.status === 200 ? undefined : new TextDecoder().decode(res.body.subarray(0, DETAIL_CHARS * 4)).slice(0, DETAIL_CHARS),
+      body:
+        res.status === 200
+          ? undefined
+          : new TextDecoder().decode(res.body.subarray(0, DETAIL_CHARS * 4)).slice(0, DETAIL_CHARS),
     };
     if (res.status === 200) {
-      if (initial !== null && initial >= 400) return { ok: false, failure: failures.unreachable(), detail };
+      if (initial !== null && initial >= 400)
+        return { ok: false, failure: failures.unreachable(), detail };
       const type = res.headers.get("content-type") ?? "";
-      if (!/^image\/png\b/i.test(type)) return { ok: false, failure: failures.generic(), detail: { ...detail, contentType: type } };
+      if (!/^image\/png\b/i.test(type))
+        return { ok: false, failure: failures.generic(), detail: { ...detail, contentType: type } };
       return { ok: true, png: res.body, finalUrl: res.headers.get("spb-resolved-url") };
     }
     // The target answered (404/410 passed through, its 5xx as a 500): it could not be captured.

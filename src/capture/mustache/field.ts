@@ -2,7 +2,8 @@
 import { ApiError } from "../../errors";
 
 /** Which request field a template came from: errors name it (`details[].path`). */
-export type Field = "html" | "markdown" | "content" | "title" | "branding.header" | "branding.footer";
+export type Field =
+  "html" | "markdown" | "content" | "title" | "branding.header" | "branding.footer";
 
 /** 413 PAYLOAD_TOO_LARGE naming the field and what outgrew its limit. */
 export function payloadTooLarge(field: Field, message: string): ApiError {

@@ -47,7 +47,10 @@ class Renderer {
   }
 
   tooLarge(): ApiError {
-    return payloadTooLarge(this.field, `the template expands beyond ${formatBytes(LIMITS.templateOutputBytes)}`);
+    return payloadTooLarge(
+      this.field,
+      `the template expands beyond ${formatBytes(LIMITS.templateOutputBytes)}`,
+    );
   }
 
   /** mustache.js sections: arrays loop, objects/strings/numbers become the context, other

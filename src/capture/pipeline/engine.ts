@@ -39,13 +39,19 @@ export function geoEngine(env: Env): CaptureEngine {
       const geo = config(env).geo;
       if (geo === null) return { ok: false, failure: failures.geoUnavailable(false) };
       const outcome = await captureThroughProvider(geo, spec);
-      return outcome.ok && spec.resize !== null ? resizeOnHost(env, outcome.result, spec.resize) : outcome;
+      return outcome.ok && spec.resize !== null
+        ? resizeOnHost(env, outcome.result, spec.resize)
+        : outcome;
     },
   };
 }
 
 /** resizeWidth/resizeHeight on a geo PNG: the usual rules, applied by a BrowserHost. */
-async function resizeOnHost(env: Env, page: PageCapture, box: { width: number | null; height: number | null }): Promise<CaptureOutcome> {
+async function resizeOnHost(
+  env: Env,
+  page: PageCapture,
+  box: { width: number | null; height: number | null },
+): Promise<CaptureOutcome> {
   const outputs = await Promise.all(
     page.outputs.map(async (outcome): Promise<OutputOutcome> => {
       if (!outcome.ok) return outcome;
@@ -53,7 +59,10 @@ async function resizeOnHost(env: Env, page: PageCapture, box: { width: number | 
         const bytes = await browserHost(env).resizeImage(outcome.output.bytes, box);
         const size = imageSize(bytes);
         if (!size) return { ok: false, failure: failures.generic() };
-        return { ok: true, output: { ...outcome.output, bytes, width: size.width, height: size.height } };
+        return {
+          ok: true,
+          output: { ...outcome.output, bytes, width: size.width, height: size.height },
+        };
       } catch (err) {
         log("error", "geo resize failed", { error: err instanceof Error ? err.name : "unknown" });
         return { ok: false, failure: failures.generic() };

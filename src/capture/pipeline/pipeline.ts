@@ -73,11 +73,18 @@ export interface PipelineRun {
 }
 
 /** A run charged to its caller: one credit per billable output, committed or refunded each. */
-export async function runCapture(env: Env, caller: AuthContext, input: PipelineInput): Promise<PipelineRun & { usage: Usage }> {
+export async function runCapture(
+  env: Env,
+  caller: AuthContext,
+  input: PipelineInput,
+): Promise<PipelineRun & { usage: Usage }> {
   const billable = input.outputs.filter((o) => o.kind === "image" || o.billable).length;
   if (billable === 0) throw new Error("runCapture: no billable output requested");
-  const { value, usage } = await withCredits(caller, billable, () => execute(env, caller.accountId, input), (run) =>
-    run.outputs.filter((o, i) => o.ok && isBillable(input.outputs[i])).length,
+  const { value, usage } = await withCredits(
+    caller,
+    billable,
+    () => execute(env, caller.accountId, input),
+    (run) => run.outputs.filter((o, i) => o.ok && isBillable(input.outputs[i])).length,
   );
   return { ...value, usage };
 }
@@ -87,7 +94,11 @@ export async function runCapture(env: Env, caller: AuthContext, input: PipelineI
  * the job's guarded transition in the Account DO, atomically with its state, so a duplicate
  * queue delivery can never charge twice.
  */
-export function runPrepaidCapture(env: Env, accountId: string, input: PipelineInput): Promise<PipelineRun> {
+export function runPrepaidCapture(
+  env: Env,
+  accountId: string,
+  input: PipelineInput,
+): Promise<PipelineRun> {
   return execute(env, accountId, input);
 }
 
@@ -107,13 +118,18 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const capturedAt = new Date().toISOString();
   if (!outcome.ok) {
     const failure = fromCapture(outcome.failure);
-    return { outputs: outputs.map((o) => ({ kind: o.kind, ok: false, failure })), loadTimeMs, capturedAt };
+    return {
+      outputs: outputs.map((o) => ({ kind: o.kind, ok: false, failure })),
+      loadTimeMs,
+      capturedAt,
+    };
   }
   const page = outcome.result;
   let image = 0;
   const results = await Promise.all(
     outputs.map((requested): Promise<OutputResult> | OutputResult => {
-      if (requested.kind === "extraction") return extractionResult(page, spec, requested.format, loadTimeMs);
+      if (requested.kind === "extraction")
+        return extractionResult(page, spec, requested.format, loadTimeMs);
       const rendered = page.outputs[image++];
       if (!rendered) throw new Error("capture engine returned fewer outputs than requested");
       if (!rendered.ok) return { kind: "image", ok: false, failure: fromCapture(rendered.failure) };
@@ -121,7 +137,13 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
       const { outputs: _all, ...facts } = page;
       const result: CaptureResult = { ...facts, ...shot };
       const formatSpec: CaptureSpec = format === spec.format ? spec : { ...spec, format };
-      return store(env, input.storage, { accountId, spec: formatSpec, result, capturedAt, loadTimeMs });
+      return store(env, input.storage, {
+        accountId,
+        spec: formatSpec,
+        result,
+        capturedAt,
+        loadTimeMs,
+      });
     }),
   );
   return { outputs: results, loadTimeMs, capturedAt };
@@ -139,7 +161,11 @@ export function extractionResult(
   loadTimeMs: number,
 ): OutputResult {
   try {
-    return { kind: "extraction", ok: true, data: extractFromCapture(page, spec, format, loadTimeMs) };
+    return {
+      kind: "extraction",
+      ok: true,
+      data: extractFromCapture(page, spec, format, loadTimeMs),
+    };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     return { kind: "extraction", ok: false, failure: { error: err, transient: false } };
@@ -149,11 +175,18 @@ export function extractionResult(
 async function store(
   env: Env,
   target: StorageTarget,
-  item: { accountId: string; spec: CaptureSpec; result: CaptureResult; capturedAt: string; loadTimeMs: number },
+  item: {
+    accountId: string;
+    spec: CaptureSpec;
+    result: CaptureResult;
+    capturedAt: string;
+    loadTimeMs: number;
+  },
 ): Promise<OutputResult> {
   const { spec, result } = item;
   const headers = captureHeaders(result, spec, item.capturedAt, item.loadTimeMs);
-  if (target.kind === "none") return { kind: "image", ok: true, spec, result, headers, stored: null, delivered: null };
+  if (target.kind === "none")
+    return { kind: "image", ok: true, spec, result, headers, stored: null, delivered: null };
   try {
     if (target.kind === "bucket") {
       const delivered = await deliverResult(target, result);
@@ -164,12 +197,19 @@ async function store(
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     // A bucket upload already retried its transient failures (src/storage/s3.ts).
-    return { kind: "image", ok: false, failure: { error: err, transient: target.kind !== "bucket" } };
+    return {
+      kind: "image",
+      ok: false,
+      failure: { error: err, transient: target.kind !== "bucket" },
+    };
   }
 }
 
 /** The image output at `index`, or its failure thrown as the caller's answer. */
-export function imageOutput(run: PipelineRun, index = 0): Extract<OutputResult, { kind: "image"; ok: true }> {
+export function imageOutput(
+  run: PipelineRun,
+  index = 0,
+): Extract<OutputResult, { kind: "image"; ok: true }> {
   const output = run.outputs[index];
   if (!output) throw new Error(`no output ${index} in this run`);
   if (!output.ok) throw output.failure.error;

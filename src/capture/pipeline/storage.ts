@@ -41,12 +41,22 @@ export function storageFailed(context: string, err: unknown): ApiError {
 export async function storeResult(
   env: Env,
   target: R2Target,
-  input: { result: Pick<CaptureResult, "bytes" | "contentType">; accountId: string; headers: Record<string, string> },
+  input: {
+    result: Pick<CaptureResult, "bytes" | "contentType">;
+    accountId: string;
+    headers: Record<string, string>;
+  },
 ): Promise<Stored> {
   const { result, accountId } = input;
   const prefix = target.kind === "hosted" ? target.prefix : "render";
   try {
-    const stored = await storeOutput(env, { bytes: result.bytes, contentType: result.contentType, ttlSeconds: target.ttlSeconds, accountId, prefix });
+    const stored = await storeOutput(env, {
+      bytes: result.bytes,
+      contentType: result.contentType,
+      ttlSeconds: target.ttlSeconds,
+      accountId,
+      prefix,
+    });
     if (target.kind === "hosted") return { ...stored, entry: null };
     const entry: RenderEntry = {
       r2Key: stored.key,
@@ -63,9 +73,27 @@ export async function storeResult(
 }
 
 /** Uploads one output to the customer's bucket (retried inside); a final failure throws `storageFailed`'s error. */
-export async function deliverResult(target: Extract<StorageTarget, { kind: "bucket" }>, result: Pick<CaptureResult, "bytes" | "contentType">): Promise<Delivery> {
+export async function deliverResult(
+  target: Extract<StorageTarget, { kind: "bucket" }>,
+  result: Pick<CaptureResult, "bytes" | "contentType">,
+): Promise<Delivery> {
   const { record, target: bucket } = target.destination;
-  const put = await putObject(bucket, target.key, result.bytes, putOptions(record, result.contentType));
-  if (!put.ok) throw storageFailed(target.context, `bucket upload failed: ${put.reason} (${put.status ?? "no answer"})`);
-  return { destinationId: record.destinationId, bucket: record.bucket, key: target.key, url: objectUrl(bucket, target.key), etag: put.etag };
+  const put = await putObject(
+    bucket,
+    target.key,
+    result.bytes,
+    putOptions(record, result.contentType),
+  );
+  if (!put.ok)
+    throw storageFailed(
+      target.context,
+      `bucket upload failed: ${put.reason} (${put.status ?? "no answer"})`,
+    );
+  return {
+    destinationId: record.destinationId,
+    bucket: record.bucket,
+    key: target.key,
+    url: objectUrl(bucket, target.key),
+    etag: put.etag,
+  };
 }

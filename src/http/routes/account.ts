@@ -31,6 +31,11 @@ export const accountRoutes = new Hono<AppEnv>()
   .get("/usage", authenticate(), accountSummary)
   .get("/credential-check", authenticate(), (c) => {
     const auth = c.get("auth");
-    const data: CredentialCheckData = { valid: true, accountId: auth.accountId, plan: auth.plan.id, keyId: auth.keyId };
+    const data: CredentialCheckData = {
+      valid: true,
+      accountId: auth.accountId,
+      plan: auth.plan.id,
+      keyId: auth.keyId,
+    };
     return c.json(successBody(c.get("requestId"), data));
   });

@@ -10,6 +10,8 @@ import type { AppEnv } from "../types";
 
 export const artifactRoutes = new Hono<AppEnv>().post("/artifact", authenticate(), async (c) => {
   const req = await jsonBody(c, artifactRequestSchema);
-  const { data, usage } = await createArtifact(c.env, c.get("auth"), req, { origin: publicOrigin(c.env, c.req.url) });
+  const { data, usage } = await createArtifact(c.env, c.get("auth"), req, {
+    origin: publicOrigin(c.env, c.req.url),
+  });
   return c.json(successBody(c.get("requestId"), data, usage));
 });

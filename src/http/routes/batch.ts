@@ -30,16 +30,25 @@ import { TUNING } from "../../tuning";
 type Checked = { ok: true; spec: CaptureSpec } | { ok: false; index: number; error: ApiError };
 
 /** Every URL as a single capture would check it; the first failing index decides the answer. */
-async function prepareUrls(env: Env, auth: AuthContext, urls: string[], defaults: BatchDefaults): Promise<CaptureSpec[]> {
-  const checked = await mapLimit(urls, TUNING.submitConcurrency, async (url, index): Promise<Checked> => {
-    const req: CaptureRequest = { ...defaults, url };
-    try {
-      return { ok: true, spec: await prepareCapture(env, auth, req) };
-    } catch (err) {
-      if (err instanceof ApiError) return { ok: false, index, error: err };
-      throw err;
-    }
-  });
+async function prepareUrls(
+  env: Env,
+  auth: AuthContext,
+  urls: string[],
+  defaults: BatchDefaults,
+): Promise<CaptureSpec[]> {
+  const checked = await mapLimit(
+    urls,
+    TUNING.submitConcurrency,
+    async (url, index): Promise<Checked> => {
+      const req: CaptureRequest = { ...defaults, url };
+      try {
+        return { ok: true, spec: await prepareCapture(env, auth, req) };
+      } catch (err) {
+        if (err instanceof ApiError) return { ok: false, index, error: err };
+        throw err;
+      }
+    },
+  );
   const failed = checked.filter((c): c is Extract<Checked, { ok: false }> => !c.ok);
   const first = failed[0];
   if (!first) return checked.flatMap((c) => (c.ok ? [c.spec] : []));
@@ -56,34 +65,46 @@ async function prepareUrls(env: Env, auth: AuthContext, urls: string[], defaults
   });
 }
 
-export const batchRoutes = new Hono<AppEnv>().post("/screenshot/batch", authenticate(), async (c) => {
-  const auth = c.get("auth");
-  requireFeature(auth, "batch");
-  const body = await jsonBody(c, batchRequestSchema);
-  if (body.urls.length > auth.plan.batchCap) {
-    throw new ApiError(
-      "BATCH_LIMIT_EXCEEDED",
-      `This batch has ${body.urls.length} URLs; the ${auth.plan.name} plan allows at most ${auth.plan.batchCap}.`,
-      { details: [{ path: "urls", message: `At most ${auth.plan.batchCap} URLs on the ${auth.plan.name} plan.` }] },
-    );
-  }
-  const webhookUrl = body.webhookUrl === undefined ? null : await requireWebhookUrl(c.env, body.webhookUrl);
-  const storage = body.storage === undefined ? null : await requireStorage(auth, body.storage);
-  const specs = await prepareUrls(c.env, auth, body.urls, body.defaults ?? {});
-  const submitted = await submitJobs(c.env, auth, {
-    specs,
-    batch: true,
-    webhookUrl,
-    cacheTtl: body.cacheTtl ?? LIMITS.cacheTtl.default,
-    origin: publicOrigin(c.env, c.req.url),
-    storage,
-  });
-  if (submitted.batchId === null) throw new Error("submitJobs returned no batch id for a batch");
-  const data: BatchAccepted = {
-    batchId: submitted.batchId,
-    status: "queued",
-    totalJobs: submitted.jobs.length,
-    jobs: submitted.jobs.map((job) => ({ jobId: job.jobId, url: job.url, status: "queued" })),
-  };
-  return c.json(successBody(c.get("requestId"), data, submitted.usage), 202);
-});
+export const batchRoutes = new Hono<AppEnv>().post(
+  "/screenshot/batch",
+  authenticate(),
+  async (c) => {
+    const auth = c.get("auth");
+    requireFeature(auth, "batch");
+    const body = await jsonBody(c, batchRequestSchema);
+    if (body.urls.length > auth.plan.batchCap) {
+      throw new ApiError(
+        "BATCH_LIMIT_EXCEEDED",
+        `This batch has ${body.urls.length} URLs; the ${auth.plan.name} plan allows at most ${auth.plan.batchCap}.`,
+        {
+          details: [
+            {
+              path: "urls",
+              message: `At most ${auth.plan.batchCap} URLs on the ${auth.plan.name} plan.`,
+            },
+          ],
+        },
+      );
+    }
+    const webhookUrl =
+      body.webhookUrl === undefined ? null : await requireWebhookUrl(c.env, body.webhookUrl);
+    const storage = body.storage === undefined ? null : await requireStorage(auth, body.storage);
+    const specs = await prepareUrls(c.env, auth, body.urls, body.defaults ?? {});
+    const submitted = await submitJobs(c.env, auth, {
+      specs,
+      batch: true,
+      webhookUrl,
+      cacheTtl: body.cacheTtl ?? LIMITS.cacheTtl.default,
+      origin: publicOrigin(c.env, c.req.url),
+      storage,
+    });
+    if (submitted.batchId === null) throw new Error("submitJobs returned no batch id for a batch");
+    const data: BatchAccepted = {
+      batchId: submitted.batchId,
+      status: "queued",
+      totalJobs: submitted.jobs.length,
+      jobs: submitted.jobs.map((job) => ({ jobId: job.jobId, url: job.url, status: "queued" })),
+    };
+    return c.json(successBody(c.get("requestId"), data, submitted.usage), 202);
+  },
+);

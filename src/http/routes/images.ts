@@ -14,12 +14,16 @@ async function serve(c: Context<AppEnv>, head: boolean) {
   const access = await verifyImageAccess(c.env, key, url.searchParams);
   if (!access.ok) {
     throw access.reason === "malformed"
-      ? new ApiError("INVALID_URL", "The image URL is missing or has malformed expires/sig parameters.")
+      ? new ApiError(
+          "INVALID_URL",
+          "The image URL is missing or has malformed expires/sig parameters.",
+        )
       : new ApiError("FORBIDDEN", "The image URL signature is invalid or has expired.");
   }
   const object = head ? await c.env.OUTPUTS.head(key) : await c.env.OUTPUTS.get(key);
   const lifetime = object ? objectLifetime(object) : 0;
-  if (!object || lifetime === 0) throw new ApiError("NOT_FOUND", "The image does not exist or has expired.");
+  if (!object || lifetime === 0)
+    throw new ApiError("NOT_FOUND", "The image does not exist or has expired.");
 
   const maxAge = Math.max(0, Math.min(lifetime, access.expires - Math.floor(Date.now() / 1000)));
   const contentType = object.httpMetadata?.contentType ?? "application/octet-stream";
@@ -31,7 +35,10 @@ async function serve(c: Context<AppEnv>, head: boolean) {
     "last-modified": object.uploaded.toUTCString(),
   };
   const ifNoneMatch = c.req.header("if-none-match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === object.httpEtag || t.trim() === "*")) {
+  if (
+    ifNoneMatch &&
+    ifNoneMatch.split(",").some((t) => t.trim() === object.httpEtag || t.trim() === "*")
+  ) {
     return c.body(null, 304, headers);
   }
   headers["content-length"] = String(object.size);

@@ -36,7 +36,10 @@ export const jobRoutes = new Hono<AppEnv>()
       limit: q.limit ?? LIMITS.listDefault,
       before: q.cursor ?? null,
     });
-    const data: Listing<JobView> = { items: page.items, nextCursor: page.nextBefore === null ? null : encodeCursor("job", page.nextBefore) };
+    const data: Listing<JobView> = {
+      items: page.items,
+      nextCursor: page.nextBefore === null ? null : encodeCursor("job", page.nextBefore),
+    };
     return c.json(successBody(c.get("requestId"), data));
   })
   .get("/batches/:batchId", authenticate(), async (c) => {
@@ -52,6 +55,9 @@ export const jobRoutes = new Hono<AppEnv>()
       limit: q.limit ?? LIMITS.listDefault,
       before: q.cursor ?? null,
     });
-    const data: Listing<BatchView> = { items: page.items, nextCursor: page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore) };
+    const data: Listing<BatchView> = {
+      items: page.items,
+      nextCursor: page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore),
+    };
     return c.json(successBody(c.get("requestId"), data));
   });

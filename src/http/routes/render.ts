@@ -12,8 +12,20 @@ import { prepareCapture } from "../../capture/request";
 import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin } from "../../storage/hosted";
 import { fromWire } from "../../render-links/coalescer";
-import { edgeMatch, edgePut, liveObject, readEntry, servedHeaders, type RenderEntry } from "../../storage/render-cache";
-import { mintRenderLink, renderCacheKey, verifyRenderLink, type VerifiedLink } from "../../render-links/links";
+import {
+  edgeMatch,
+  edgePut,
+  liveObject,
+  readEntry,
+  servedHeaders,
+  type RenderEntry,
+} from "../../storage/render-cache";
+import {
+  mintRenderLink,
+  renderCacheKey,
+  verifyRenderLink,
+  type VerifiedLink,
+} from "../../render-links/links";
 import { parseWith, readJsonBody } from "../body";
 import { successBody } from "../envelope";
 import { ApiError } from "../../errors";
@@ -34,18 +46,30 @@ async function mint(c: Context<AppEnv>) {
     expiresIn: expiresIn ?? req.cacheTtl ?? LIMITS.renderLinkExpiry.default,
   });
   if (link.url.length > LIMITS.renderLinkChars) {
-    throw new ApiError("PAYLOAD_TOO_LARGE", `The render link would be ${link.url.length} characters; the limit is ${LIMITS.renderLinkChars}.`);
+    throw new ApiError(
+      "PAYLOAD_TOO_LARGE",
+      `The render link would be ${link.url.length} characters; the limit is ${LIMITS.renderLinkChars}.`,
+    );
   }
   // Plan gates, URL guard, DNS and reputation, templates: refused now, not on first view.
   const spec = await prepareCapture(c.env, auth, req);
-  const data: RenderLinkData = { url: link.url, expiresAt: new Date(link.exp * 1000).toISOString(), format: spec.format, cacheTtl };
+  const data: RenderLinkData = {
+    url: link.url,
+    expiresAt: new Date(link.exp * 1000).toISOString(),
+    format: spec.format,
+    cacheTtl,
+  };
   return c.json(successBody(c.get("requestId"), data));
 }
 
 /** 200 with the body, or 304 when the client's If-None-Match names the ETag. */
 function respond(c: Context<AppEnv>, body: ReadableStream | null, headers: Headers): Response {
   const etag = headers.get("etag");
-  const tags = c.req.header("if-none-match")?.split(",").map((t) => t.trim()) ?? [];
+  const tags =
+    c.req
+      .header("if-none-match")
+      ?.split(",")
+      .map((t) => t.trim()) ?? [];
   if (etag !== null && (tags.includes(etag) || tags.includes("*"))) {
     void body?.cancel();
     headers.delete("content-length");
@@ -60,7 +84,8 @@ async function serve(c: Context<AppEnv>) {
   const cacheKey = await renderCacheKey(link);
 
   const edge = await edgeMatch(cacheKey);
-  if (edge) return respond(c, edge.body, servedHeaders(edge.headers, edge.expires, link.exp, "hit"));
+  if (edge)
+    return respond(c, edge.body, servedHeaders(edge.headers, edge.expires, link.exp, "hit"));
 
   let entry = await readEntry(c.env, cacheKey);
   let object = entry ? await liveObject(c.env, entry) : null;
@@ -71,12 +96,18 @@ async function serve(c: Context<AppEnv>) {
     if (!object) throw new ApiError("CAPTURE_FAILED", FAILURE.storage, { status: 500 });
   }
   const base = { ...entry.headers, etag: object.httpEtag, "content-length": String(object.size) };
-  const served = new Response(object.body, { headers: servedHeaders(base, entry.expires, link.exp, cache) });
+  const served = new Response(object.body, {
+    headers: servedHeaders(base, entry.expires, link.exp, cache),
+  });
   c.executionCtx.waitUntil(edgePut(cacheKey, served.clone(), entry.expires).catch(() => {}));
   return respond(c, served.body, new Headers(served.headers));
 }
 
-async function coalescedRender(env: Env, cacheKey: string, link: VerifiedLink): Promise<{ entry: RenderEntry; cache: "hit" | "miss" }> {
+async function coalescedRender(
+  env: Env,
+  cacheKey: string,
+  link: VerifiedLink,
+): Promise<{ entry: RenderEntry; cache: "hit" | "miss" }> {
   const stub = env.RENDER_COALESCER.get(env.RENDER_COALESCER.idFromName(cacheKey));
   const outcome = await stub.render({ cacheKey, uid: link.uid, p: link.p });
   if (!outcome.ok) throw fromWire(outcome.error);

@@ -6,7 +6,12 @@ import { LIMITS } from "../../../schemas/limits";
 import type { CaptureJsonData, HostedCaptureData } from "../../../schemas/responses";
 import { usageHeaders } from "../../accounts/credits";
 import { browserEngine } from "../../capture/pipeline/engine";
-import { extractedField, imageOutput, runCapture, type RequestedOutput } from "../../capture/pipeline/pipeline";
+import {
+  extractedField,
+  imageOutput,
+  runCapture,
+  type RequestedOutput,
+} from "../../capture/pipeline/pipeline";
 import type { StorageTarget } from "../../capture/pipeline/storage";
 import { prepareCapture, type PrepareOptions } from "../../capture/request";
 import { captureData } from "../../capture/response";
@@ -44,13 +49,21 @@ async function run(c: Context<AppEnv>, req: CaptureRequest, options: RunOptions 
 async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
   const captured = await run(c, req);
   const { result, headers } = imageOutput(captured);
-  return c.body(result.bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, ...usageHeaders(captured.usage) });
+  return c.body(result.bytes as Uint8Array<ArrayBuffer>, 200, {
+    ...headers,
+    ...usageHeaders(captured.usage),
+  });
 }
 
 /** hosted: true — the output goes to R2 and the caller gets a signed URL valid for cacheTtl. */
 async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
   const ttlSeconds = req.cacheTtl ?? LIMITS.cacheTtl.default;
-  const storage: StorageTarget = { kind: "hosted", ttlSeconds, prefix: "o", context: "hosted capture" };
+  const storage: StorageTarget = {
+    kind: "hosted",
+    ttlSeconds,
+    prefix: "o",
+    context: "hosted capture",
+  };
   const captured = await run(c, req, { handled: ["hosted"], storage });
   const { spec, result, stored } = imageOutput(captured);
   if (!stored) throw new Error("hosted capture returned without its stored output");
@@ -75,7 +88,11 @@ export const screenshotRoutes = new Hono<AppEnv>()
   .get("/screenshot", authenticate({ allowQueryKey: true }), async (c) => {
     const { record, issues } = queryRecord(new URL(c.req.url));
     if (issues.length > 0) {
-      throw new ApiError("VALIDATION_ERROR", `Invalid request: ${issues.map((i) => i.path).join(", ")}.`, { details: issues });
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        `Invalid request: ${issues.map((i) => i.path).join(", ")}.`,
+        { details: issues },
+      );
     }
     return sendBytes(c, parseWith(captureQuerySchema, record) as CaptureRequest);
   })
@@ -84,7 +101,8 @@ export const screenshotRoutes = new Hono<AppEnv>()
     if (req.async === true) return sendAsync(c, req);
     const format = requestedExtraction(req);
     const handled = ["extract", "extractFormat"] as const;
-    const extract = format === null ? undefined : ({ kind: "extraction", format, billable: false } as const);
+    const extract =
+      format === null ? undefined : ({ kind: "extraction", format, billable: false } as const);
     const captured = await run(c, req, { handled, extract });
     const { spec, result } = imageOutput(captured);
     const data: CaptureJsonData = {

@@ -35,7 +35,9 @@ export const storageRoutes = new Hono<AppEnv>()
   .get("/storage/destinations", authenticate(), async (c) => {
     const auth = c.get("auth");
     requireFeature(auth, "storageDestinations");
-    return c.json(successBody(c.get("requestId"), { items: await auth.account.listDestinations() }));
+    return c.json(
+      successBody(c.get("requestId"), { items: await auth.account.listDestinations() }),
+    );
   })
   .get("/storage/destinations/:id", authenticate(), async (c) => {
     const auth = c.get("auth");
@@ -57,5 +59,7 @@ export const storageRoutes = new Hono<AppEnv>()
     const found = await record(auth, c.req.param("id"));
     const open = await openDestination(c.env, found);
     await probeBucket(open.target, found);
-    return c.json(successBody(c.get("requestId"), { destinationId: found.destinationId, ok: true }));
+    return c.json(
+      successBody(c.get("requestId"), { destinationId: found.destinationId, ok: true }),
+    );
   });
