@@ -80,7 +80,11 @@ export class BrowserHost extends DurableObject<Env> {
           this.stats.captures++;
           return { ok: true, result };
         } catch (err) {
-          if (!(err instanceof CaptureError) && !browser.isConnected() && attempt === 0) {
+          if (
+            !(err instanceof CaptureError) &&
+            attempt === 0 &&
+            (!browser.isConnected() || sessionLost(err))
+          ) {
             this.drop(browser);
             continue; // the browser died under us: retry once on a fresh one
           }
@@ -208,4 +212,16 @@ export class BrowserHost extends DurableObject<Env> {
     this.inFlight--;
     this.waiting.shift()?.();
   }
+}
+
+/**
+ * The browser session is gone although the socket still looks connected (measured under load:
+ * "Protocol error (Target.createBrowserContext): Session with given id not found."). Treated like
+ * a crash: the browser is dropped and the capture retried once on a fresh one.
+ */
+function sessionLost(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    /Session with given id not found/.test(err.message)
+  );
 }
