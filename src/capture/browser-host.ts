@@ -220,8 +220,5 @@ export class BrowserHost extends DurableObject<Env> {
  * a crash: the browser is dropped and the capture retried once on a fresh one.
  */
 function sessionLost(err: unknown): boolean {
-  return (
-    err instanceof Error &&
-    /Session with given id not found/.test(err.message)
-  );
+  return err instanceof Error && /Session with given id not found/.test(err.message);
 }
