@@ -270,7 +270,7 @@ async function targetIdOf(page: Page, browserContextId: string): Promise<string>
 }
 
 /** Why a response must not be used: it came from a blocked address, or from a refused URL. */
-export function responseViolation(
+function responseViolation(
   response: Protocol.Network.Response,
   allowlist: ReadonlySet<string>,
 ): string | null {

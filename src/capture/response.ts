@@ -4,14 +4,6 @@ import type { CaptureResult } from "./capture";
 import { GEO_RENDERING_ENGINE } from "./geo/capture";
 import type { CaptureSpec } from "./spec";
 
-/**
- * The URL whose document was captured: where the page ended up after redirects and script
- * navigations, not what was asked for ("about:blank" for html/markdown that stayed put).
- */
-export function capturedUrl(result: CaptureResult): string {
-  return result.finalUrl;
-}
-
 /** The spec's "always" headers plus the conditional ones. */
 export function captureHeaders(
   result: CaptureResult,
@@ -21,7 +13,7 @@ export function captureHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": result.contentType,
-    "x-screenshot-url": capturedUrl(result),
+    "x-screenshot-url": result.finalUrl,
     "x-screenshot-width": String(result.width),
     "x-screenshot-height": String(result.height),
     "x-screenshot-size": String(result.bytes.byteLength),
@@ -70,7 +62,7 @@ export function captureData(
   const data: CaptureData = {
     image: toBase64(result.bytes),
     contentType: result.contentType,
-    url: capturedUrl(result),
+    url: result.finalUrl,
     width: result.width,
     height: result.height,
     format: spec.format,
