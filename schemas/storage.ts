@@ -37,6 +37,8 @@ export const destinationRequestSchema = z.strictObject({
     .string()
     .regex(/^[A-Z_]{1,32}$/, "Must be a storage class such as STANDARD.")
     .optional(),
+  /** Results go to the bucket only: no copy in our R2, and a job's `resultUrl` is the bucket object's URL. */
+  deliverOnly: z.boolean().default(false),
 });
 export type DestinationRequest = z.output<typeof destinationRequestSchema>;
 
@@ -59,6 +61,7 @@ export const destinationSchema = z.object({
   prefix: z.string().nullable(),
   acl: z.enum(BUCKET_ACLS).nullable(),
   storageClass: z.string().nullable(),
+  deliverOnly: z.boolean(),
   /** The access key id's last 4 characters, after an ellipsis; the secret is never returned. */
   accessKeyId: z.string(),
   createdAt: z.string(),

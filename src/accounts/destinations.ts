@@ -16,6 +16,8 @@ export interface DestinationRecord {
   prefix: string | null;
   acl: "private" | "public-read" | null;
   storageClass: string | null;
+  /** True: results go to the bucket only; false: our R2 keeps a copy and `resultUrl` is ours. */
+  deliverOnly: boolean;
   accessKeyId: string;
   secretSealed: string;
   createdAt: string;
@@ -31,6 +33,7 @@ interface Row extends Record<string, SqlStorageValue> {
   prefix: string | null;
   acl: string | null;
   storage_class: string | null;
+  deliver_only: number;
   access_key_id: string;
   secret_sealed: string;
   created_at: number;
@@ -47,6 +50,7 @@ function record(row: Row): DestinationRecord {
     prefix: row.prefix,
     acl: row.acl === "private" || row.acl === "public-read" ? row.acl : null,
     storageClass: row.storage_class,
+    deliverOnly: row.deliver_only === 1,
     accessKeyId: row.access_key_id,
     secretSealed: row.secret_sealed,
     createdAt: new Date(row.created_at).toISOString(),
@@ -73,8 +77,8 @@ export function addDestination(
   if (count >= limit) return { ok: false, reason: "limit", limit };
   sql.exec(
     `INSERT INTO storage_destinations
-       (id, name, endpoint, region, bucket, path_style, prefix, acl, storage_class, access_key_id, secret_sealed, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       (id, name, endpoint, region, bucket, path_style, prefix, acl, storage_class, deliver_only, access_key_id, secret_sealed, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     d.destinationId,
     d.name,
     d.endpoint,
@@ -84,6 +88,7 @@ export function addDestination(
     d.prefix,
     d.acl,
     d.storageClass,
+    d.deliverOnly ? 1 : 0,
     d.accessKeyId,
     d.secretSealed,
     now,

@@ -116,6 +116,11 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       created_at INTEGER NOT NULL
     )`,
   ],
+  // v4: `deliverOnly` destinations (no copy of their results kept in our R2).
+  [
+    `ALTER TABLE storage_destinations
+       ADD COLUMN deliver_only INTEGER NOT NULL DEFAULT 0 CHECK (deliver_only IN (0, 1))`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

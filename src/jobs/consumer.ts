@@ -135,7 +135,8 @@ async function storageTarget(
   batchId: string | null,
 ): Promise<StorageTarget | null> {
   const context = `capture job ${msg.jobId}`;
-  if (!doc.storage) return { kind: "hosted", ttlSeconds: doc.cacheTtl, prefix: "j", context };
+  const hosted = { kind: "hosted", ttlSeconds: doc.cacheTtl, prefix: "j", context } as const;
+  if (!doc.storage) return hosted;
   const record = await accountStub(env, msg.accountId).destinationRecord(doc.storage.destinationId);
   if (!record) {
     log("info", "capture-jobs: storage destination deleted", {
@@ -155,7 +156,7 @@ async function storageTarget(
       ext: extensionFor(doc.spec.format),
       now: new Date(),
     });
-    return { kind: "bucket", destination, key, context };
+    return { kind: "bucket", destination, key, context, keep: record.deliverOnly ? null : hosted };
   } catch (err) {
     // Never the error itself: a failed unseal must not put anything of the secret in the logs.
     log("error", "capture-jobs: storage destination unusable", {
@@ -200,19 +201,17 @@ async function complete(
     loadTimeMs: run.loadTimeMs,
     bytesSize: result.bytes.byteLength,
   };
-  if (delivered) {
-    // The customer's bucket: the job names where it went; nothing was kept in our R2. A duplicate
-    // delivery that lost the race leaves the object in place (the customer's data, not ours).
-    await finish(env, msg, {
-      status: "completed",
-      resultUrl: delivered.url,
-      meta: { ...meta, storage: delivered },
-    });
+  // A bucket delivery is named in the job; a duplicate delivery that lost the race leaves the
+  // bucket object in place (the customer's data, not ours). `deliverOnly`: no copy in our R2,
+  // so the job's resultUrl is the bucket object's URL.
+  const withStorage = delivered ? { ...meta, storage: delivered } : meta;
+  if (!stored) {
+    if (!delivered) throw new Error("capture job output was not stored");
+    await finish(env, msg, { status: "completed", resultUrl: delivered.url, meta: withStorage });
     return null;
   }
-  if (!stored) throw new Error("capture job output was not stored");
   const resultUrl = await signedImageUrl(env, publicOrigin(env, doc.origin), stored);
-  const changed = await finish(env, msg, { status: "completed", resultUrl, meta });
+  const changed = await finish(env, msg, { status: "completed", resultUrl, meta: withStorage });
   if (!changed) await deleteStored(env, stored); // another delivery finished it first
   return null;
 }

@@ -137,6 +137,7 @@ export async function createDestination(
     prefix: req.prefix ?? null,
     acl: req.acl ?? null,
     storageClass: req.storageClass ?? null,
+    deliverOnly: req.deliverOnly,
     accessKeyId: req.accessKeyId,
     secretSealed: await encryptSecret(env, req.secretAccessKey, destinationId),
   });

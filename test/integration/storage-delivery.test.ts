@@ -64,11 +64,15 @@ describe("async capture → storage destination", () => {
       url: expect.stringMatching(new RegExp(`/edgeshot-test/${objectKey.replaceAll("/", "\\/")}$`)),
       etag: expect.any(String),
     });
-    expect(job.resultUrl).toBe(job.storage?.url);
     const stored = await readObject("edgeshot-test", objectKey);
     expect(stored?.contentType).toBe("image/png");
     const image = decodeImage(stored?.bytes ?? new Uint8Array());
     expect({ width: image.width, height: image.height }).toEqual({ width: 320, height: 240 });
+    // Not deliverOnly: our R2 keeps a copy and resultUrl is our signed URL serving the same bytes.
+    expect(job.resultUrl).toMatch(new RegExp(`^${BASE}/v1/images/j/`));
+    const copy = await call(job.resultUrl?.slice(BASE.length) ?? "");
+    expect(copy.status).toBe(200);
+    expect(new Uint8Array(await copy.arrayBuffer())).toEqual(stored?.bytes);
     expect(await used(cap.account.accountId)).toBe(1);
 
     const polled = await call(`/v1/jobs/${jobId}`, { headers: cap.auth });
@@ -85,7 +89,7 @@ describe("async capture → storage destination", () => {
     };
     expect(event).toMatchObject({
       event: "job.completed",
-      resultUrl: job.storage?.url,
+      resultUrl: job.resultUrl,
       storage: job.storage,
     });
     expect(hook?.body).not.toContain(key.secretAccessKey);
@@ -134,6 +138,33 @@ describe("async capture → storage destination", () => {
 
       expect(decodeImage(stored?.bytes ?? new Uint8Array()).width).toBe(320);
     }
+  });
+
+  it("deliverOnly: resultUrl is the bucket object's URL and nothing of the result is kept in our R2", async () => {
+    const cap = await Capturer.create("pro");
+    const destinationId = await createDestination(cap.auth, await newKeyPair(), {
+      deliverOnly: true,
+    });
+    const view = await call(`/v1/storage/destinations/${destinationId}`, { headers: cap.auth });
+    expect(((await view.json()) as { data: { deliverOnly: boolean } }).data.deliverOnly).toBe(true);
+    const { body } = await cap.json<{ jobId: string }>({
+      ...small(runId()),
+      async: true,
+      storage: { destinationId },
+    });
+    const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
+    expect(job.status, JSON.stringify(job)).toBe("completed");
+    expect(job.resultUrl).toBe(job.storage?.url);
+    expect(
+      decodeImage(
+        (await readObject("edgeshot-test", job.storage?.key ?? ""))?.bytes ?? new Uint8Array(),
+      ).width,
+    ).toBe(320);
+    const kept = await env.OUTPUTS.list({ prefix: "j/", include: ["customMetadata"] });
+    expect(
+      kept.objects.filter((o) => o.customMetadata?.accountId === cap.account.accountId),
+    ).toEqual([]);
+    expect(await used(cap.account.accountId)).toBe(1);
   });
 
   it("a secret rotated at the provider after creation → job failed with the spec's string, credit refunded", async () => {

@@ -58,7 +58,7 @@ export type OutputResult =
       result: CaptureResult;
       /** The capture headers of this output (x-screenshot-*, x-service-*). */
       headers: Record<string, string>;
-      /** In our R2 (hosted / render-cache targets). */
+      /** In our R2 (hosted / render-cache targets; bucket targets unless deliverOnly). */
       stored: Stored | null;
       /** In the customer's bucket (bucket targets). */
       delivered: Delivery | null;
@@ -190,7 +190,10 @@ async function store(
   try {
     if (target.kind === "bucket") {
       const delivered = await deliverResult(target, result);
-      return { kind: "image", ok: true, spec, result, headers, stored: null, delivered };
+      const stored = target.keep
+        ? await storeResult(env, target.keep, { result, accountId: item.accountId, headers })
+        : null;
+      return { kind: "image", ok: true, spec, result, headers, stored, delivered };
     }
     const stored = await storeResult(env, target, { result, accountId: item.accountId, headers });
     return { kind: "image", ok: true, spec, result, headers, stored, delivered: null };

@@ -21,8 +21,17 @@ export type StorageTarget =
   | { kind: "hosted"; ttlSeconds: number; prefix: string; context: string }
   /** R2 as above plus the render link's cache entry (KV) under `cacheKey`, with the output's headers. */
   | { kind: "render-cache"; ttlSeconds: number; cacheKey: string; context: string }
-  /** The customer's bucket under `key` (prefix included); nothing kept in our R2. */
-  | { kind: "bucket"; destination: OpenDestination; key: string; context: string };
+  /**
+   * The customer's bucket under `key` (prefix included), plus a copy in our R2 under `keep`
+   * unless the destination is `deliverOnly` (then `keep` is null and nothing stays with us).
+   */
+  | {
+      kind: "bucket";
+      destination: OpenDestination;
+      key: string;
+      context: string;
+      keep: Extract<StorageTarget, { kind: "hosted" }> | null;
+    };
 
 export type R2Target = Extract<StorageTarget, { kind: "hosted" | "render-cache" }>;
 
