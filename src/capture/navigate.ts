@@ -54,17 +54,11 @@ async function load(page: Page, spec: CaptureSpec, tracker: NetworkTracker): Pro
     timeout: spec.timeoutMs,
   };
   const started = Date.now();
-  if (spec.source.kind === "url") {
-    await page.goto(spec.source.url, options);
-  } else {
-    // The document is written at once: nothing to wait for before the quiet window may start.
-    tracker.network.arm();
-    await page.setContent(spec.source.html, options);
-  }
-  if (idle === undefined) return;
-  // A main document the tracker never saw finish (served without a network request): the
-  // window starts at `load` at the latest.
+  // The quiet window is counted from the start of the navigation, never from earlier page setup.
   tracker.network.arm();
+  if (spec.source.kind === "url") await page.goto(spec.source.url, options);
+  else await page.setContent(spec.source.html, options);
+  if (idle === undefined) return;
   await tracker.network.whenIdle(idle, spec.timeoutMs - (Date.now() - started));
 }
 

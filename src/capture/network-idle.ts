@@ -7,9 +7,10 @@
  * documents. Here the wait ends the moment the definition holds.
  *
  * Rules (docs/CAPTURE.md, "Waiting"):
- * - The quiet window starts no earlier than `arm()`: when the main document has arrived (a URL)
- *   or was written (inline HTML) — Chromium starts its detector at DOMContentLoaded, which
- *   cannot come earlier.
+ * - The quiet window starts no earlier than `arm()`, the start of the navigation; idleness is only
+ *   asked for after the `load` event (src/capture/navigate.ts), so everything the document
+ *   needed to load is in. Quiet time before `load` counts: the definition is about connections,
+ *   not about when they were observed.
  * - Long-lived connections (WebSocket, EventSource, media streams) never count, as in Chromium:
  *   they stay open by design.
  * - Each request counts once, however many end events it gets (a redirect hop, a failure).
@@ -75,7 +76,7 @@ export class NetworkIdle {
     if (this.inFlight.delete(key)) this.changed();
   }
 
-  /** The main document is in: the quiet window may start from now on. Later calls are no-ops. */
+  /** The navigation starts: the quiet window may start from now on. Later calls are no-ops. */
   arm(): void {
     if (this.armedAt !== null) return;
     this.armedAt = this.clock.now();

@@ -52,8 +52,6 @@ export class NetworkTracker {
   }
 }
 
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-
 /**
  * `blockResourceTypes` values → Chromium's resource types. "other" is what a page does not need
  * to render: beacons (ping), CSP reports, manifests, prefetches, signed exchanges and Chromium's
@@ -116,11 +114,7 @@ export async function preparePage(
     tracker.onStart(request, request.resourceType());
     void decide(request).catch(() => {});
   });
-  page.on("requestfinished", (request) => {
-    tracker.onEnd(request);
-    // The main document is in (a redirect hop is not): the idle window may start.
-    if (isMainDocument(request) && !isRedirect(request)) tracker.network.arm();
-  });
+  page.on("requestfinished", (request) => tracker.onEnd(request));
   page.on("requestfailed", (request) => tracker.onEnd(request));
   page.on("response", (response) => {
     const req = response.request();
@@ -134,13 +128,6 @@ export async function preparePage(
     }
     if (main) tracker.mainResponded = true;
   });
-
-  function isMainDocument(request: HTTPRequest): boolean {
-    return request.isNavigationRequest() && request.frame() === page.mainFrame();
-  }
-  function isRedirect(request: HTTPRequest): boolean {
-    return REDIRECT_STATUSES.has(request.response()?.status() ?? 0);
-  }
 
   /** The one interception decision for every request the page makes. */
   async function decide(request: HTTPRequest): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The network-idle rule on a fake clock: ≤ N requests in flight for ≥ 500 ms, counted from the
- * moment the main document is in; long-lived connections ignored; the wait ends exactly when
+ * start of the navigation; long-lived connections ignored; the wait ends exactly when
  * the definition holds and times out as a TimeoutError.
  */
 import { describe, expect, it } from "vitest";
@@ -59,7 +59,7 @@ function track<T>(promise: Promise<T>) {
 const req = () => ({});
 
 describe("NetworkIdle", () => {
-  it("is not idle before the main document is in, however quiet the network", async () => {
+  it("is not idle before arm() (the navigation start), however quiet the network", async () => {
     const clock = new FakeClock();
     const net = new NetworkIdle(clock);
     await clock.advance(5_000);
