@@ -1231,7 +1231,8 @@ async function main() {
   });
   state.floorPid = state.browser.process()?.pid ?? null;
   state.sampler.postMessage({ type: "floorPid", pid: state.floorPid });
-  log(`floor Chromium pid ${state.floorPid} launched in ${(performance.now() - t0).toFixed(0)} ms`);
+  const floorLaunchMs = performance.now() - t0;
+  log(`floor Chromium pid ${state.floorPid} launched in ${floorLaunchMs.toFixed(0)} ms`);
   const floorUserAgent = (await state.browser.userAgent()).replace("HeadlessChrome", "Chrome");
   const floor = makeFloor(state.browser, fixtureBase, floorUserAgent);
   const readabilityFloor = await makeReadabilityFloor(fixtureBase);
@@ -1295,6 +1296,24 @@ async function main() {
     else sc.status[sys] = { status: "FAILED", reason: err.message };
     log(`${sc.name} / ${sys}: ${sc.status[sys].status}: ${sc.status[sys].reason}`);
   };
+
+  // ── cold start: the first capture with no browser running (what a request meets after the
+  // service released its browser at the idle timeout): the service launches inside the request;
+  // the floor's equivalent is its launch plus its first capture. Small page, load wait. ──
+  let coldStart = null;
+  if (service && !serviceUnavailable) {
+    try {
+      const svc = await service.capture(CAPTURE_SCENARIOS.small);
+      const first = await floor.capture(CAPTURE_SCENARIOS.small);
+      coldStart = { serviceMs: Math.round(svc.ms), floorMs: Math.round(floorLaunchMs + first.ms) };
+      log(
+        `cold start: service ${coldStart.serviceMs} ms, floor launch + capture ${coldStart.floorMs} ms`,
+      );
+    } catch (err) {
+      coldStart = { error: err.message };
+      log(`cold start not measured: ${err.message}`);
+    }
+  }
 
   // ── warm-up: every system serves each scenario before anything is measured ──
   log("warm-up …");
@@ -1410,6 +1429,7 @@ async function main() {
       note: "Other processes on this machine (e.g. test runs) share the 2 cores: see loadAvg and foreign Chromium count.",
     },
     serviceSource,
+    coldStart,
     binaries,
     flags,
     serviceUnavailable,
@@ -1562,6 +1582,14 @@ function renderSummary(r) {
     parts.push(
       `- Floor and service Chromium command lines: ${r.flags.identical ? "identical flags" : `differ — only floor: ${r.flags.diff.onlyFloor.join(" ") || "none"}; only service: ${r.flags.diff.onlyService.join(" ") || "none"}`} (binary ${r.binaries.floor} vs ${r.binaries.service}).`,
     );
+  }
+  if (r.coldStart?.serviceMs !== undefined) {
+    const { serviceMs, floorMs } = r.coldStart;
+    parts.push(
+      `- Cold start (first capture with no browser running, small page): service ${serviceMs} ms (browser launch inside the request), floor ${floorMs} ms (launch + first capture): ${fmtRatio(serviceMs / floorMs)}.`,
+    );
+  } else if (r.coldStart?.error) {
+    parts.push(`- Cold start: not measured (${r.coldStart.error}).`);
   }
   const render = r.scenarios.find((s) => s.name === "render");
   if (render?.firstCache)
