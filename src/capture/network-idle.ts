@@ -14,6 +14,8 @@
  * - Long-lived connections (WebSocket, EventSource, media streams) never count, as in Chromium:
  *   they stay open by design.
  * - Each request counts once, however many end events it gets (a redirect hop, a failure).
+ * - A main-frame navigation after `load` (a script redirect, a meta refresh) holds idleness off
+ *   until its own document has loaded, as puppeteer's lifecycle wait follows a new document.
  *
  * Pure logic over an injected clock: no browser, so unit tests drive it with a fake clock.
  */
@@ -50,6 +52,8 @@ interface Waiter {
 export class NetworkIdle {
   private readonly inFlight = new Set<object>();
   private armedAt: number | null = null;
+  /** A main-frame navigation whose document has not loaded yet. */
+  private navigating: object | null = null;
   /** Since when at most `max` requests have been in flight (null: more are, right now). */
   private readonly quietSince: Record<IdleThreshold, number | null>;
   private readonly waiters = new Set<Waiter>();
@@ -83,8 +87,24 @@ export class NetworkIdle {
     this.changed();
   }
 
-  get armed(): boolean {
-    return this.armedAt !== null;
+  /** A main-frame navigation request started (`key`: the request): not idle until `loaded`. */
+  navigationStarted(key: object): void {
+    this.navigating = key;
+    this.changed();
+  }
+
+  /** That navigation failed: nothing new will load, the current document stands. */
+  navigationFailed(key: object): void {
+    if (this.navigating !== key) return;
+    this.navigating = null;
+    this.changed();
+  }
+
+  /** The main frame's document fired `load`. */
+  loaded(): void {
+    if (this.navigating === null) return;
+    this.navigating = null;
+    this.changed();
   }
 
   /** True when at most `max` requests have been in flight for the last 500 ms (after arm). */
@@ -113,7 +133,7 @@ export class NetworkIdle {
   /** Milliseconds until `max` is idle if nothing changes; 0 = idle now, null = not counting. */
   private remaining(max: IdleThreshold): number | null {
     const since = this.quietSince[max];
-    if (this.armedAt === null || since === null) return null;
+    if (this.armedAt === null || since === null || this.navigating !== null) return null;
     const from = Math.max(since, this.armedAt);
     return Math.max(0, from + NETWORK_QUIET_MS - this.clock.now());
   }

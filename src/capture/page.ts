@@ -112,10 +112,16 @@ export async function preparePage(
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("request", (request) => {
     tracker.onStart(request, request.resourceType());
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+      tracker.network.navigationStarted(request);
     void decide(request).catch(() => {});
   });
   page.on("requestfinished", (request) => tracker.onEnd(request));
-  page.on("requestfailed", (request) => tracker.onEnd(request));
+  page.on("requestfailed", (request) => {
+    tracker.onEnd(request);
+    tracker.network.navigationFailed(request);
+  });
+  page.on("load", () => tracker.network.loaded());
   page.on("response", (response) => {
     const req = response.request();
     const main = req.isNavigationRequest() && req.frame() === page.mainFrame();

@@ -85,6 +85,21 @@ describe("default wait (networkidle2, waitUntil not sent)", () => {
   });
 });
 
+describe("script navigations after load", () => {
+  it("default wait follows a location change to the new document", async () => {
+    const run = runId();
+    const target = `${FIXTURES}/open-requests.html?run=${run}&n=0`;
+    const html =
+      `<style>html{background:#ff0000}</style><script>addEventListener("load", () =>` +
+      ` setTimeout(() => { location.href = ${JSON.stringify(target)}; }, 50));</script>`;
+    const { res, bytes } = await cap.post({ ...small, html });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-service-quality")).toBe("full");
+    expect(res.headers.get("x-screenshot-url")).toBe(target);
+    expect(decodeImage(bytes).pixel(5, 5)).toEqual(GREEN);
+  });
+});
+
 describe("networkidle0", () => {
   it("waits for every request to end: green once all three answered", async () => {
     const run = runId();

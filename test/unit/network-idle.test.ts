@@ -210,4 +210,37 @@ describe("NetworkIdle", () => {
     await clock.advance(NETWORK_QUIET_MS);
     expect(zero).toEqual({ settled: true, error: null });
   });
+
+  it("a main-frame navigation holds idleness off until its document has loaded", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(net.idle(2)).toBe(true);
+    const nav = req(); // a script redirect after load
+    net.start(nav, "document");
+    net.navigationStarted(nav);
+    const wait = track(net.whenIdle(2, 30_000));
+    await clock.advance(2_000);
+    expect(wait.settled).toBe(false);
+    net.end(nav);
+    await clock.advance(1_000);
+    expect(wait.settled).toBe(false); // the new document is in, but has not loaded
+    net.loaded();
+    await Promise.resolve();
+    expect(wait).toEqual({ settled: true, error: null }); // quiet long enough already
+  });
+
+  it("a navigation that failed releases the hold; another request's failure does not", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    const nav = req();
+    net.navigationStarted(nav);
+    await clock.advance(NETWORK_QUIET_MS);
+    net.navigationFailed(req());
+    expect(net.idle(0)).toBe(false);
+    net.navigationFailed(nav);
+    expect(net.idle(0)).toBe(true);
+  });
 });
