@@ -33,6 +33,8 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 ...TEST_SECRETS,
+                // wrangler.toml ships the production pool (8); one local browser is enough here.
+                BROWSER_HOSTS: "1",
                 TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE}`,
                 S3_ORIGIN: `http://${S3_FIXTURE}`,
                 AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,

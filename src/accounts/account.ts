@@ -13,7 +13,7 @@ import { TUNING } from "../tuning";
 import { type NewKey, type KeyInfo, checkKey, insertKey, listKeys, revokeKey } from "./keystore";
 import type { CreditUsage } from "../../schemas/responses";
 import { type ReserveResult, type Settlement, type SettleResult, creditUsage } from "./ledger";
-import { reserve, setUsed, settle } from "./ledger";
+import { reserve as reserveCredits, setUsed, settle } from "./ledger";
 import { type RateState, hitRateLimit } from "./limiter";
 import { type Plan, type PlanId, PLANS } from "./plans";
 import { ACCOUNT_MIGRATIONS, migrate } from "./schema";
@@ -50,7 +50,14 @@ export interface AccountSummary {
 }
 
 export type AuthorizeResult =
-  | { status: "ok"; accountId: string; plan: PlanId; rate: RateState }
+  | {
+      status: "ok";
+      accountId: string;
+      plan: PlanId;
+      rate: RateState;
+      /** The credits asked for with `reserve`, when the call was admitted (not rate limited). */
+      reservation?: ReserveResult;
+    }
   | { status: "unknown" }
   | { status: "revoked" };
 
@@ -148,8 +155,12 @@ export class Account extends DurableObject<Env> {
     return { plan: row.plan, keyActive };
   }
 
-  /** Key status and rate limit in one call: every authenticated request makes exactly this one. */
-  authorize(keyId: string, keyHash: string): AuthorizeResult {
+  /**
+   * Key status and rate limit in one call: every authenticated request makes exactly this one.
+   * With `reserve` (capture routes), an admitted call also holds that many credits in the same
+   * transaction, so a capture needs no second round trip before its work (src/accounts/credits.ts).
+   */
+  authorize(keyId: string, keyHash: string, reserve = 0): AuthorizeResult {
     const row = this.row();
     if (!row) return { status: "unknown" };
     const now = this.clock();
@@ -158,7 +169,13 @@ export class Account extends DurableObject<Env> {
       if (status !== "active") return { status: status === "revoked" ? "revoked" : "unknown" };
       const plan = this.plan(row);
       const rate = hitRateLimit(this.sql, plan.rateLimitPerMinute, now, TUNING.rateWindowMs);
-      return { status: "ok", accountId: row.account_id, plan: plan.id, rate };
+      const result = { status: "ok", accountId: row.account_id, plan: plan.id, rate } as const;
+      if (rate.limited || reserve <= 0) return result;
+      const ttlMs = TUNING.creditReservationTtlMs;
+      return {
+        ...result,
+        reservation: reserveCredits(this.sql, plan.monthlyCredits, reserve, ttlMs, now),
+      };
     });
   }
 
@@ -167,7 +184,7 @@ export class Account extends DurableObject<Env> {
     const row = this.row();
     if (!row) throw new Error("account does not exist");
     return this.ctx.storage.transactionSync(() =>
-      reserve(this.sql, this.plan(row).monthlyCredits, cost, ttlMs, this.clock()),
+      reserveCredits(this.sql, this.plan(row).monthlyCredits, cost, ttlMs, this.clock()),
     );
   }
 

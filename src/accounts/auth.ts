@@ -4,10 +4,13 @@
  */
 import type { Account } from "./account";
 import type { Plan } from "./plans";
+import type { PrepaidCredits } from "./prepaid";
 
 export interface AuthContext {
   accountId: string;
   keyId: string;
   plan: Plan;
   account: DurableObjectStub<Account>;
+  /** Credits reserved with authentication (capture routes), for the pipeline to claim. */
+  prepaid?: PrepaidCredits;
 }

@@ -9,7 +9,7 @@ import { MESSAGES } from "../messages";
 import type { Usage } from "../../schemas/responses";
 import type { Account } from "./account";
 import type { AuthContext } from "./auth";
-import type { Settlement } from "./ledger";
+import type { ReserveResult, Settlement } from "./ledger";
 import { log } from "../log";
 
 export interface Reservation {
@@ -30,7 +30,25 @@ export async function reserveCredits(
   cost: number,
   options: ReserveOptions = {},
 ): Promise<Reservation> {
-  const result = await account.reserveCredits(cost, options.ttlMs);
+  return reservation(await account.reserveCredits(cost, options.ttlMs), cost);
+}
+
+/**
+ * The reservation made with authentication if it fits `cost`; else a new one, after giving the
+ * other back (so the usage we report does not count it).
+ */
+async function claimOrReserve(
+  auth: Pick<AuthContext, "account" | "prepaid">,
+  cost: number,
+): Promise<Reservation> {
+  const prepaid = auth.prepaid?.claim(cost);
+  if (prepaid) return reservation(prepaid, cost);
+  const unfit = auth.prepaid?.unclaimed();
+  if (unfit) await auth.account.settleCredits(unfit, false);
+  return reserveCredits(auth.account, cost);
+}
+
+function reservation(result: ReserveResult, cost: number): Reservation {
   if (!result.ok) {
     const { usage } = result;
     throw new ApiError("USAGE_EXCEEDED", MESSAGES.creditsExhausted(cost, usage));
@@ -54,12 +72,12 @@ export async function settleReservation(
  * refunded — one credit per output, for work that yields several and may lose some.
  */
 export async function withCredits<T>(
-  auth: Pick<AuthContext, "accountId" | "account">,
+  auth: Pick<AuthContext, "accountId" | "account" | "prepaid">,
   cost: number,
   work: () => Promise<T>,
   earned: (value: T) => number = () => cost,
 ): Promise<{ value: T; usage: Usage }> {
-  const reservation = await reserveCredits(auth.account, cost);
+  const reservation = await claimOrReserve(auth, cost);
   let value: T;
   try {
     value = await work();

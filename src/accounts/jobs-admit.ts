@@ -21,6 +21,8 @@ export interface AdmitInput {
   batchId: string | null;
   webhookUrl: string | null;
   reservationTtlMs: number;
+  /** A reservation to refund before admitting (the credit reserved with authentication). */
+  release?: string | null;
 }
 
 export type AdmitResult =
@@ -31,6 +33,7 @@ export type AdmitResult =
 /** Takes the slots and credits for `input.jobs` and records them queued, or refuses. */
 export function admitJobs(store: JobStore, input: AdmitInput): AdmitResult {
   const { sql, now } = store;
+  if (input.release) settle(sql, store.creditLimit, input.release, false, now);
   const n = input.jobs.length;
   const active = sql
     .exec<{ active_jobs: number }>("SELECT active_jobs FROM account")

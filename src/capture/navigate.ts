@@ -1,11 +1,13 @@
 /**
- * Loading the page and deciding when it is ready: the requested wait strategy, and on timeout
+ * Loading the page and deciding when it is ready: the requested wait strategy (network idle
+ * judged by our own request accounting, src/capture/network-idle.ts), and on timeout
  * the best-attempt ladder networkidle0 → networkidle2 → load → domcontentloaded.
  * quality: full (the requested strategy succeeded), degraded (a less strict one holds),
  * best_attempt (none holds, captured anyway).
  */
 import type { Page } from "@cloudflare/puppeteer";
 import { CaptureError, failures } from "./failures";
+import type { IdleThreshold } from "./network-idle";
 import type { NetworkTracker } from "./page";
 import type { CaptureSpec, WaitUntil } from "./spec";
 
@@ -24,10 +26,8 @@ export async function navigate(
   spec: CaptureSpec,
   tracker: NetworkTracker,
 ): Promise<NavigationOutcome> {
-  const options = { waitUntil: spec.waitUntil, timeout: spec.timeoutMs };
   try {
-    if (spec.source.kind === "url") await page.goto(spec.source.url, options);
-    else await page.setContent(spec.source.html, options);
+    await load(page, spec, tracker);
     if (tracker.mainBlocked)
       throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
     return { quality: "full", waitStrategy: spec.waitUntil };
@@ -41,6 +41,31 @@ export async function navigate(
     return fallback(page, spec.waitUntil, tracker);
   }
 }
+
+/**
+ * Loads the page and waits for the requested strategy. `load` and `domcontentloaded` are
+ * Chromium's events; the network-idle strategies wait for `load`, then for our own idle rule
+ * (src/capture/network-idle.ts) within what is left of the timeout.
+ */
+async function load(page: Page, spec: CaptureSpec, tracker: NetworkTracker): Promise<void> {
+  const idle = IDLE_THRESHOLD[spec.waitUntil];
+  const options = {
+    waitUntil: idle === undefined ? spec.waitUntil : "load",
+    timeout: spec.timeoutMs,
+  };
+  const started = Date.now();
+  // The quiet window is counted from the start of the navigation, never from earlier page setup.
+  tracker.network.arm();
+  if (spec.source.kind === "url") await page.goto(spec.source.url, options);
+  else await page.setContent(spec.source.html, options);
+  if (idle === undefined) return;
+  await tracker.network.whenIdle(idle, spec.timeoutMs - (Date.now() - started));
+}
+
+const IDLE_THRESHOLD: Partial<Record<WaitUntil, IdleThreshold>> = {
+  networkidle0: 0,
+  networkidle2: 2,
+};
 
 async function fallback(
   page: Page,

@@ -6,6 +6,7 @@
 import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { getDomain } from "tldts";
 import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
+import { NetworkIdle, type IdleClock, type IdleThreshold } from "./network-idle";
 import { hardening } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
 
@@ -20,11 +21,13 @@ export interface RequestPolicy {
   vetNavigation?: (url: URL, mainFrame: boolean) => Promise<"allow" | "blocked" | "unsafe">;
 }
 
-/** Counts requests in flight so "network idle" can be judged after a navigation timed out. */
+/**
+ * What the page's network did: requests in flight for "network idle" (src/capture/network-idle.ts),
+ * whether the main document answered, and anything that taints the capture.
+ */
 export class NetworkTracker {
-  inFlight = 0;
+  readonly network: NetworkIdle;
   started = 0;
-  private idleSince: { 0: number | null; 2: number | null } = { 0: Date.now(), 2: Date.now() };
   mainResponded = false;
   mainBlocked = false;
   /** With mainBlocked: the main navigation was refused as unsafe (UNSAFE_URL), not unreachable. */
@@ -32,26 +35,20 @@ export class NetworkTracker {
   /** Why the page's output must not be used (e.g. a response from a blocked address), or null. */
   violation: string | null = null;
 
-  onStart(): void {
-    this.inFlight++;
+  constructor(clock?: IdleClock) {
+    this.network = new NetworkIdle(clock);
+  }
+
+  onStart(request: object, resourceType: string): void {
     this.started++;
-    this.update();
+    this.network.start(request, resourceType);
   }
-  onEnd(): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
-    this.update();
+  onEnd(request: object): void {
+    this.network.end(request);
   }
-  /** True when at most `max` requests have been in flight for the last `quietMs`. */
-  idle(max: 0 | 2, quietMs = 500): boolean {
-    const since = this.idleSince[max];
-    return since !== null && Date.now() - since >= quietMs;
-  }
-  private update(): void {
-    const now = Date.now();
-    for (const max of [0, 2] as const) {
-      if (this.inFlight <= max) this.idleSince[max] ??= now;
-      else this.idleSince[max] = null;
-    }
+  /** True when at most `max` requests have been in flight for the last 500 ms. */
+  idle(max: IdleThreshold): boolean {
+    return this.network.idle(max);
   }
 }
 
@@ -114,11 +111,17 @@ export async function preparePage(
 
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("request", (request) => {
-    tracker.onStart();
+    tracker.onStart(request, request.resourceType());
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+      tracker.network.navigationStarted(request);
     void decide(request).catch(() => {});
   });
-  page.on("requestfinished", () => tracker.onEnd());
-  page.on("requestfailed", () => tracker.onEnd());
+  page.on("requestfinished", (request) => tracker.onEnd(request));
+  page.on("requestfailed", (request) => {
+    tracker.onEnd(request);
+    tracker.network.navigationFailed(request);
+  });
+  page.on("load", () => tracker.network.loaded());
   page.on("response", (response) => {
     const req = response.request();
     const main = req.isNavigationRequest() && req.frame() === page.mainFrame();

@@ -70,6 +70,8 @@ export async function createJobs(
     batchId,
     webhookUrl,
     reservationTtlMs: TUNING.jobReservationTtlMs,
+    // Jobs hold their own credits: the credit reserved with authentication goes back first.
+    release: auth.prepaid?.unclaimed() ?? null,
   });
   if (!admitted.ok) throw refusal(admitted, jobs.length);
 

@@ -7,15 +7,35 @@ import { toHex } from "../encoding";
 
 const encoder = new TextEncoder();
 
+/**
+ * Imported keys by secret, for the isolate's life: importing costs as much as signing a short
+ * message, and the hot paths (render-link hits, signed image URLs) sign under the same few
+ * secrets. Bounded: per-account webhook keys are many, so the map is emptied when full.
+ */
+const keys = new Map<string, Promise<CryptoKey>>();
+const KEY_CACHE_SIZE = 64;
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= KEY_CACHE_SIZE) keys.clear();
+    key = crypto.subtle.importKey(
+      "raw",
+      encoder.encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    // A failed import is not remembered.
+    key.catch(() => keys.delete(secret));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** HMAC-SHA256 of `message` under `secret`, hex encoded. */
 export async function hmacHex(secret: string, message: string | Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const key = await hmacKey(secret);
   const bytes = typeof message === "string" ? encoder.encode(message) : new Uint8Array(message);
   return toHex(await crypto.subtle.sign("HMAC", key, bytes));
 }

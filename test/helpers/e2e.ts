@@ -37,7 +37,13 @@ export interface Service {
 export async function startService(extraVars: Record<string, string> = {}): Promise<Service> {
   const [port, inspector] = [await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), "edgeshot-e2e-"));
-  const vars = { ...TEST_SECRETS, TARGET_ALLOWLIST: new URL(FIXTURE_ORIGIN).host, ...extraVars };
+  const vars = {
+    ...TEST_SECRETS,
+    // wrangler.toml ships the production pool (8 browsers); one shares the test machine's cores.
+    BROWSER_HOSTS: "1",
+    TARGET_ALLOWLIST: new URL(FIXTURE_ORIGIN).host,
+    ...extraVars,
+  };
   const args = [
     "dev",
     "--port",

@@ -4,14 +4,18 @@
  * The key comes from `Authorization: Bearer`, then `x-api-key`, then (only where the route
  * allows it: GET /v1/screenshot) the `key` query parameter. A well-formed key is hashed and
  * looked up by hash in KV; the Account DO then confirms its status and counts the call
- * against the per-minute limit, in one RPC. Every response to an authenticated call carries
- * the rate-limit headers, errors included.
+ * against the per-minute limit, in one RPC — on capture routes the same RPC also reserves the
+ * capture's credit (`reserve`). Every response to an authenticated call carries the rate-limit
+ * headers, errors included.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { accountStub, lookupKeyHash } from "../../accounts/directory";
 import { hashApiKey, isWellFormedKey } from "../../accounts/keys";
 import type { RateState } from "../../accounts/limiter";
 import { PLANS } from "../../accounts/plans";
+import { PrepaidCredits } from "../../accounts/prepaid";
+import type { Account } from "../../accounts/account";
+import { log } from "../../log";
 import { ApiError } from "../../errors";
 import { MESSAGES } from "../../messages";
 import type { AppEnv } from "../types";
@@ -19,6 +23,11 @@ import type { AppEnv } from "../types";
 export interface AuthenticateOptions {
   /** Accept `?key=` (GET /v1/screenshot only, so keys can sit in image tags). */
   allowQueryKey?: boolean;
+  /**
+   * Credits to reserve in the same Account DO call (capture routes: 1), claimed by the
+   * pipeline; refunded after the response when nothing claimed them (src/accounts/prepaid.ts).
+   */
+  reserve?: number;
 }
 
 /** The presented key, or null when none was presented in an accepted place. */
@@ -61,7 +70,8 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
     const entry = await lookupKeyHash(c.env, keyHash);
     if (!entry) throw invalid();
     const account = accountStub(c.env, entry.accountId);
-    const result = await account.authorize(entry.keyId, keyHash);
+    const reserve = options.reserve ?? 0;
+    const result = await account.authorize(entry.keyId, keyHash, reserve);
     if (result.status === "unknown") throw invalid();
     if (result.status === "revoked") {
       throw new ApiError("KEY_DISABLED", "This API key has been revoked.");
@@ -76,13 +86,43 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
         { headers: { ...headers, "retry-after": String(retryAfter) } },
       );
     }
+    const prepaid = result.reservation && new PrepaidCredits(result.reservation, reserve);
     c.set("auth", {
       accountId: result.accountId,
       keyId: entry.keyId,
       plan: PLANS[result.plan],
       account,
+      ...(prepaid ? { prepaid } : {}),
     });
-    await next();
+    try {
+      await next();
+    } finally {
+      const unclaimed = prepaid?.unclaimed();
+      if (unclaimed) background(c, refund(account, unclaimed, result.accountId));
+    }
     // A handler that returned its own Response (binary captures) bypassed the prepared headers.
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
   };
+
+/** Gives back credits reserved with authentication that the request did not use. */
+async function refund(
+  account: DurableObjectStub<Account>,
+  reservationId: string,
+  accountId: string,
+): Promise<void> {
+  try {
+    await account.settleCredits(reservationId, false);
+  } catch (err) {
+    // The reservation expires on its own (TUNING.creditReservationTtlMs).
+    log("error", "prepaid credit refund failed", { accountId, error: String(err) });
+  }
+}
+
+/** Work that must finish but not delay the response. */
+function background(c: Context<AppEnv>, work: Promise<void>): void {
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // No execution context (a direct app.request in tests): the promise runs on its own.
+  }
+}

@@ -79,13 +79,16 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
   return c.json(successBody(c.get("requestId"), data, captured.usage));
 }
 
+/** A sync capture bills one output: its credit is reserved with authentication (one DO call). */
+const ONE_OUTPUT = { reserve: 1 } as const;
+
 export const screenshotRoutes = new Hono<AppEnv>()
-  .post("/screenshot", authenticate(), async (c) => {
+  .post("/screenshot", authenticate(ONE_OUTPUT), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
     return req.hosted === true ? sendHosted(c, req) : sendBytes(c, req);
   })
-  .get("/screenshot", authenticate({ allowQueryKey: true }), async (c) => {
+  .get("/screenshot", authenticate({ ...ONE_OUTPUT, allowQueryKey: true }), async (c) => {
     const { record, issues } = queryRecord(new URL(c.req.url));
     if (issues.length > 0) {
       throw new ApiError(
@@ -96,7 +99,7 @@ export const screenshotRoutes = new Hono<AppEnv>()
     }
     return sendBytes(c, parseWith(captureQuerySchema, record) as CaptureRequest);
   })
-  .post("/screenshot/json", authenticate(), async (c) => {
+  .post("/screenshot/json", authenticate(ONE_OUTPUT), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
     const format = requestedExtraction(req);

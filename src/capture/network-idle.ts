@@ -1,0 +1,177 @@
+/**
+ * "Network idle" decided from our own request accounting, with the documented meaning of
+ * puppeteer's `networkidle0` / `networkidle2`: no more than 0 (or 2) requests in flight for at
+ * least 500 ms. Chromium signals the same condition through lifecycle events that arrive late
+ * (its idleness detector is only checked between tasks and by a 2 s watchdog: about 1 s after
+ * `load` for a URL, 2 s after `setContent`) and sometimes never, under load, for `setContent`
+ * documents. Here the wait ends the moment the definition holds.
+ *
+ * Rules (docs/CAPTURE.md, "Waiting"):
+ * - The quiet window starts no earlier than `arm()`, the start of the navigation; idleness is only
+ *   asked for after the `load` event (src/capture/navigate.ts), so everything the document
+ *   needed to load is in. Quiet time before `load` counts: the definition is about connections,
+ *   not about when they were observed.
+ * - Long-lived connections (WebSocket, EventSource, media streams) never count, as in Chromium:
+ *   they stay open by design.
+ * - Each request counts once, however many end events it gets (a redirect hop, a failure).
+ * - A main-frame navigation after `load` (a script redirect, a meta refresh) holds idleness off
+ *   until its own document has loaded, as puppeteer's lifecycle wait follows a new document.
+ *
+ * Pure logic over an injected clock: no browser, so unit tests drive it with a fake clock.
+ */
+
+/** The documented quiet period of networkidle0/2. */
+export const NETWORK_QUIET_MS = 500;
+
+/** Resource types that hold a connection open by design and never make a page "busy". */
+const LONG_LIVED: ReadonlySet<string> = new Set(["websocket", "eventsource", "media"]);
+
+export type IdleThreshold = 0 | 2;
+
+export interface IdleClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: IdleClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+interface Waiter {
+  max: IdleThreshold;
+  resolve: () => void;
+  reject: (err: Error) => void;
+  /** The pending re-check when the quiet window will have elapsed, if one is scheduled. */
+  check: unknown;
+  deadline: unknown;
+}
+
+export class NetworkIdle {
+  private readonly inFlight = new Set<object>();
+  private armedAt: number | null = null;
+  /** A main-frame navigation whose document has not loaded yet. */
+  private navigating: object | null = null;
+  /** Since when at most `max` requests have been in flight (null: more are, right now). */
+  private readonly quietSince: Record<IdleThreshold, number | null>;
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(private readonly clock: IdleClock = systemClock) {
+    const now = clock.now();
+    this.quietSince = { 0: now, 2: now };
+  }
+
+  /** Requests counted right now (long-lived connections excluded). */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  /** A request started. `key` identifies it for `end` (the browser's request object). */
+  start(key: object, resourceType: string): void {
+    if (LONG_LIVED.has(resourceType) || this.inFlight.has(key)) return;
+    this.inFlight.add(key);
+    this.changed();
+  }
+
+  /** A request finished or failed; unknown or already ended requests are ignored. */
+  end(key: object): void {
+    if (this.inFlight.delete(key)) this.changed();
+  }
+
+  /** The navigation starts: the quiet window may start from now on. Later calls are no-ops. */
+  arm(): void {
+    if (this.armedAt !== null) return;
+    this.armedAt = this.clock.now();
+    this.changed();
+  }
+
+  /** A main-frame navigation request started (`key`: the request): not idle until `loaded`. */
+  navigationStarted(key: object): void {
+    this.navigating = key;
+    this.changed();
+  }
+
+  /** That navigation failed: nothing new will load, the current document stands. */
+  navigationFailed(key: object): void {
+    if (this.navigating !== key) return;
+    this.navigating = null;
+    this.changed();
+  }
+
+  /** The main frame's document fired `load`. */
+  loaded(): void {
+    if (this.navigating === null) return;
+    this.navigating = null;
+    this.changed();
+  }
+
+  /** True when at most `max` requests have been in flight for the last 500 ms (after arm). */
+  idle(max: IdleThreshold): boolean {
+    return this.remaining(max) === 0;
+  }
+
+  /**
+   * Resolves as soon as `idle(max)` holds; rejects with a TimeoutError after `timeoutMs`
+   * (at once when `timeoutMs` ≤ 0 and the page is not idle).
+   */
+  whenIdle(max: IdleThreshold, timeoutMs: number): Promise<void> {
+    if (this.idle(max)) return Promise.resolve();
+    if (timeoutMs <= 0) return Promise.reject(idleTimeout(timeoutMs));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { max, resolve, reject, check: undefined, deadline: undefined };
+      waiter.deadline = this.clock.setTimeout(() => {
+        this.drop(waiter);
+        reject(idleTimeout(timeoutMs));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+      this.schedule(waiter);
+    });
+  }
+
+  /** Milliseconds until `max` is idle if nothing changes; 0 = idle now, null = not counting. */
+  private remaining(max: IdleThreshold): number | null {
+    const since = this.quietSince[max];
+    if (this.armedAt === null || since === null || this.navigating !== null) return null;
+    const from = Math.max(since, this.armedAt);
+    return Math.max(0, from + NETWORK_QUIET_MS - this.clock.now());
+  }
+
+  private changed(): void {
+    const now = this.clock.now();
+    for (const max of [0, 2] as const) {
+      if (this.inFlight.size <= max) this.quietSince[max] ??= now;
+      else this.quietSince[max] = null;
+    }
+    for (const waiter of this.waiters) this.schedule(waiter);
+  }
+
+  /** Settle the waiter if idle, else (re)arm its check for when the quiet window elapses. */
+  private schedule(waiter: Waiter): void {
+    if (waiter.check !== undefined) this.clock.clearTimeout(waiter.check);
+    waiter.check = undefined;
+    const left = this.remaining(waiter.max);
+    if (left === 0) {
+      this.drop(waiter);
+      waiter.resolve();
+    } else if (left !== null) {
+      waiter.check = this.clock.setTimeout(() => {
+        waiter.check = undefined;
+        this.schedule(waiter);
+      }, left);
+    }
+  }
+
+  private drop(waiter: Waiter): void {
+    this.waiters.delete(waiter);
+    if (waiter.check !== undefined) this.clock.clearTimeout(waiter.check);
+    this.clock.clearTimeout(waiter.deadline);
+  }
+}
+
+function idleTimeout(ms: number): Error {
+  return Object.assign(new Error(`network idle: timeout ${Math.max(0, ms)} ms exceeded`), {
+    name: "TimeoutError",
+  });
+}

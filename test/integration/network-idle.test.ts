@@ -1,0 +1,146 @@
+/**
+ * Default waits (networkidle2) and networkidle0 decided by our own request accounting, against a
+ * page that keeps one, two or three requests open after `load` (test/fixtures/pages/
+ * open-requests.html): what counts, what the headers report, and that the capture really waits
+ * for requests to end (pixels).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { Capturer } from "../helpers/capture";
+import { FIXTURES, fixtureLog, runId } from "../helpers/http";
+import { decodeImage } from "../helpers/images";
+
+let cap: Capturer;
+beforeAll(async () => {
+  cap = await Capturer.create("pro");
+});
+
+const small = { width: 320, height: 240, deviceScaleFactor: 1, blockAds: false } as const;
+const RED = [255, 0, 0];
+const GREEN = [0, 255, 0];
+
+/** The page, holding `n` requests open (forever, or for `ms`). */
+function openRequests(run: string, params: Record<string, string | number>): string {
+  const q = new URLSearchParams({
+    run,
+    ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+  });
+  return `${FIXTURES}/open-requests.html?${q}`;
+}
+
+async function capture(body: Record<string, unknown>) {
+  const { res, bytes } = await cap.post({ ...small, ...body });
+  if (res.status !== 200)
+    throw new Error(`capture failed: ${res.status} ${new TextDecoder().decode(bytes)}`);
+  return {
+    quality: res.headers.get("x-service-quality"),
+    strategy: res.headers.get("x-service-wait-strategy"),
+    pixel: decodeImage(bytes).pixel(5, 5),
+  };
+}
+
+/** Requests of the run that reached the fixture server on `path`. */
+async function seen(run: string, path: string): Promise<number> {
+  return (await fixtureLog(run)).filter((r) => r.path === path).length;
+}
+
+describe("default wait (networkidle2, waitUntil not sent)", () => {
+  it.each([1, 2])("%i request(s) held open: idle, captured in full", async (n) => {
+    const run = runId();
+    const shot = await capture({ url: openRequests(run, { n }) });
+    expect(shot).toEqual({ quality: "full", strategy: "networkidle2", pixel: RED });
+    expect(await seen(run, "/hang")).toBe(n); // the requests were really open during the capture
+  });
+
+  it("3 requests held open: never idle; bestAttempt degrades to load", async () => {
+    const run = runId();
+    const shot = await capture({ url: openRequests(run, { n: 3 }), timeout: 5 });
+    expect(shot).toEqual({ quality: "degraded", strategy: "load", pixel: RED });
+    expect(await seen(run, "/hang")).toBe(3);
+  });
+
+  it("3 requests that answer after 1.5 s: the capture waits until the first answered", async () => {
+    const run = runId();
+    const shot = await capture({ url: openRequests(run, { n: 3, ms: 1500, first: 1 }) });
+    expect(shot).toEqual({ quality: "full", strategy: "networkidle2", pixel: GREEN });
+    expect(await seen(run, "/slow")).toBe(3);
+  });
+
+  it("inline HTML with no subresources is captured in full", async () => {
+    const html = `<style>html,body{margin:0;background:#00ff00}</style><p>card</p>`;
+    const shot = await capture({ html });
+    expect(shot).toEqual({ quality: "full", strategy: "networkidle2", pixel: GREEN });
+  });
+
+  it("inline HTML holding three fetches after load: waited for until the first answered", async () => {
+    const run = runId();
+    const html =
+      `<style>html{background:#ff0000}</style><script>` +
+      `addEventListener("load", () => Promise.race([0, 1, 2].map((i) =>` +
+      ` fetch("${FIXTURES}/slow?ms=1200&i=" + i + "&run=${run}", { mode: "no-cors" })` +
+      `.then((r) => r.text())))` +
+      `.then(() => (document.documentElement.style.background = "#00ff00")));</script>`;
+    const shot = await capture({ html });
+    expect(shot).toEqual({ quality: "full", strategy: "networkidle2", pixel: GREEN });
+    expect(await seen(run, "/slow")).toBe(3);
+  });
+});
+
+describe("script navigations after load", () => {
+  it("default wait follows a location change to the new document", async () => {
+    const run = runId();
+    const target = `${FIXTURES}/open-requests.html?run=${run}&n=0`;
+    const html =
+      `<style>html{background:#ff0000}</style><script>addEventListener("load", () =>` +
+      ` setTimeout(() => { location.href = ${JSON.stringify(target)}; }, 50));</script>`;
+    const { res, bytes } = await cap.post({ ...small, html });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-service-quality")).toBe("full");
+    expect(res.headers.get("x-screenshot-url")).toBe(target);
+    expect(decodeImage(bytes).pixel(5, 5)).toEqual(GREEN);
+  });
+});
+
+describe("networkidle0", () => {
+  it("waits for every request to end: green once all three answered", async () => {
+    const run = runId();
+    const shot = await capture({
+      url: openRequests(run, { n: 3, ms: 1200 }),
+      waitUntil: "networkidle0",
+    });
+    expect(shot).toEqual({ quality: "full", strategy: "networkidle0", pixel: GREEN });
+  });
+
+  it("1 request held open: not idle0; bestAttempt reports networkidle2", async () => {
+    const run = runId();
+    const shot = await capture({
+      url: openRequests(run, { n: 1 }),
+      waitUntil: "networkidle0",
+      timeout: 5,
+    });
+    expect(shot).toEqual({ quality: "degraded", strategy: "networkidle2", pixel: RED });
+  });
+
+  it("an open EventSource does not count (a long-lived connection, as in Chromium)", async () => {
+    const run = runId();
+    const shot = await capture({
+      url: openRequests(run, { n: 0, es: 1 }),
+      waitUntil: "networkidle0",
+    });
+    expect(shot).toEqual({ quality: "full", strategy: "networkidle0", pixel: GREEN });
+    expect(await seen(run, "/events")).toBe(1);
+  });
+
+  it("without bestAttempt a page that never goes idle is 408 TIMEOUT", async () => {
+    const run = runId();
+    const { res, bytes } = await cap.post({
+      ...small,
+      url: openRequests(run, { n: 1 }),
+      waitUntil: "networkidle0",
+      timeout: 5,
+      bestAttempt: false,
+    });
+    expect(res.status).toBe(408);
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as { error: { code: string } };
+    expect(body.error.code).toBe("TIMEOUT");
+  });
+});

@@ -1,0 +1,246 @@
+/**
+ * The network-idle rule on a fake clock: ≤ N requests in flight for ≥ 500 ms, counted from the
+ * start of the navigation; long-lived connections ignored; the wait ends exactly when
+ * the definition holds and times out as a TimeoutError.
+ */
+import { describe, expect, it } from "vitest";
+import { NETWORK_QUIET_MS, NetworkIdle, type IdleClock } from "../../src/capture/network-idle";
+
+class FakeClock implements IdleClock {
+  private t = 1_000_000;
+  private next = 1;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): number {
+    const id = this.next++;
+    this.timers.set(id, { at: this.t + Math.max(0, ms), fn });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  /** Moves time forward by `ms`, firing due timers in order. */
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms;
+    for (;;) {
+      const due = [...this.timers.entries()]
+        .filter(([, t]) => t.at <= end)
+        .sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.t = due[1].at;
+      due[1].fn();
+      await Promise.resolve();
+    }
+    this.t = end;
+    await Promise.resolve();
+  }
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+}
+
+/** A promise's state without waiting for it. */
+function track<T>(promise: Promise<T>) {
+  const state = { settled: false, error: null as Error | null };
+  promise.then(
+    () => (state.settled = true),
+    (err: Error) => {
+      state.settled = true;
+      state.error = err;
+    },
+  );
+  return state;
+}
+
+const req = () => ({});
+
+describe("NetworkIdle", () => {
+  it("is not idle before arm() (the navigation start), however quiet the network", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    await clock.advance(5_000);
+    expect(net.idle(0)).toBe(false);
+    expect(net.idle(2)).toBe(false);
+    net.arm();
+    expect(net.idle(0)).toBe(false);
+    await clock.advance(NETWORK_QUIET_MS - 1);
+    expect(net.idle(0)).toBe(false);
+    await clock.advance(1);
+    expect(net.idle(0)).toBe(true);
+    expect(net.idle(2)).toBe(true);
+  });
+
+  it("networkidle0 needs 0 in flight for 500 ms; networkidle2 tolerates two", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    const [a, b, c] = [req(), req(), req()];
+    net.start(a, "image");
+    net.start(b, "fetch");
+    await clock.advance(600);
+    expect(net.idle(2)).toBe(true);
+    expect(net.idle(0)).toBe(false);
+    net.start(c, "script"); // three in flight: networkidle2 restarts too
+    expect(net.idle(2)).toBe(false);
+    await clock.advance(300);
+    net.end(c);
+    await clock.advance(499);
+    expect(net.idle(2)).toBe(false);
+    await clock.advance(1);
+    expect(net.idle(2)).toBe(true);
+    net.end(a);
+    net.end(b);
+    await clock.advance(499);
+    expect(net.idle(0)).toBe(false);
+    await clock.advance(1);
+    expect(net.idle(0)).toBe(true);
+  });
+
+  it("whenIdle resolves exactly when the quiet window has elapsed, not before", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    const doc = req();
+    net.start(doc, "document");
+    const wait = track(net.whenIdle(0, 30_000));
+    await clock.advance(200);
+    net.end(doc);
+    net.arm();
+    await clock.advance(NETWORK_QUIET_MS - 1);
+    expect(wait.settled).toBe(false);
+    // A late request pushes the end back: quiet again from its end.
+    const late = req();
+    net.start(late, "xhr");
+    await clock.advance(100);
+    net.end(late);
+    await clock.advance(NETWORK_QUIET_MS - 1);
+    expect(wait.settled).toBe(false);
+    await clock.advance(1);
+    expect(wait).toEqual({ settled: true, error: null });
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it("the quiet window starts at arm() at the earliest", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    const wait = track(net.whenIdle(2, 30_000));
+    await clock.advance(2_000); // quiet, but the document is not in yet
+    expect(wait.settled).toBe(false);
+    net.arm();
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(wait.settled).toBe(true);
+  });
+
+  it("WebSocket, EventSource and media connections never count", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    for (const type of ["websocket", "eventsource", "media", "eventsource"]) net.start(req(), type);
+    expect(net.pending).toBe(0);
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(net.idle(0)).toBe(true);
+  });
+
+  it("a request counts once: duplicate starts and ends, and unknown ends, change nothing", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    const [a, b, c] = [req(), req(), req()];
+    net.start(a, "image");
+    net.start(a, "image");
+    net.start(b, "image");
+    net.start(c, "image");
+    expect(net.pending).toBe(3);
+    net.end(a);
+    net.end(a); // a failed after it finished: not two ends
+    net.end(req());
+    expect(net.pending).toBe(2);
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(net.idle(2)).toBe(true);
+    expect(net.idle(0)).toBe(false);
+  });
+
+  it("times out with a TimeoutError when the network never goes quiet, and cleans up", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    const open = [req(), req(), req()];
+    for (const r of open) net.start(r, "fetch");
+    const promise = net.whenIdle(2, 5_000);
+    const wait = track(promise);
+    await clock.advance(4_999);
+    expect(wait.settled).toBe(false);
+    await clock.advance(1);
+    expect(wait.settled).toBe(true);
+    expect(wait.error?.name).toBe("TimeoutError");
+    expect(clock.pendingTimers).toBe(0);
+    // Activity after the timeout wakes nobody.
+    net.end(open[0]!);
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it("with no time left it answers at once: idle resolves, busy rejects", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    await clock.advance(NETWORK_QUIET_MS);
+    await expect(net.whenIdle(0, 0)).resolves.toBeUndefined();
+    net.start(req(), "fetch");
+    await expect(net.whenIdle(0, -5)).rejects.toMatchObject({ name: "TimeoutError" });
+  });
+
+  it("several waiters on different thresholds settle independently", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    const [a, b] = [req(), req()];
+    net.start(a, "image");
+    net.start(b, "image");
+    const two = track(net.whenIdle(2, 10_000));
+    const zero = track(net.whenIdle(0, 10_000));
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(two.settled).toBe(true);
+    expect(zero.settled).toBe(false);
+    net.end(a);
+    net.end(b);
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(zero).toEqual({ settled: true, error: null });
+  });
+
+  it("a main-frame navigation holds idleness off until its document has loaded", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(net.idle(2)).toBe(true);
+    const nav = req(); // a script redirect after load
+    net.start(nav, "document");
+    net.navigationStarted(nav);
+    const wait = track(net.whenIdle(2, 30_000));
+    await clock.advance(2_000);
+    expect(wait.settled).toBe(false);
+    net.end(nav);
+    await clock.advance(1_000);
+    expect(wait.settled).toBe(false); // the new document is in, but has not loaded
+    net.loaded();
+    await Promise.resolve();
+    expect(wait).toEqual({ settled: true, error: null }); // quiet long enough already
+  });
+
+  it("a navigation that failed releases the hold; another request's failure does not", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    const nav = req();
+    net.navigationStarted(nav);
+    await clock.advance(NETWORK_QUIET_MS);
+    net.navigationFailed(req());
+    expect(net.idle(0)).toBe(false);
+    net.navigationFailed(nav);
+    expect(net.idle(0)).toBe(true);
+  });
+});
