@@ -6,6 +6,22 @@
 export const TUNING = {
   /** BrowserHost: contexts in flight per browser (Cloudflare's guidance: a few per browser). */
   browserContextsInFlight: 4,
+  /**
+   * Hard capture deadline (src/capture/deadline.ts): the fixed grace beyond the spec's own waits
+   * for encoding and transfer; and how long disposing a context may take before its browser is
+   * recycled.
+   */
+  captureGraceMs: 10_000,
+  contextCloseMs: 5_000,
+  /**
+   * BrowserHost slots (src/capture/slots.ts): one account's share of a browser's contexts (below
+   * browserContextsInFlight), the longest line of waiting captures, how long one may wait, and
+   * the Retry-After of a capture refused for want of a slot.
+   */
+  browserContextsPerAccount: 3,
+  browserQueueMax: 32,
+  browserQueueWaitMs: 30_000,
+  busyRetryAfterSeconds: 10,
   /** BrowserHost: close the browser after this long without a capture. */
   browserIdleCloseMs: 10 * 60_000,
   /** BrowserHost: session keep-alive asked of the binding (its maximum), and the alarm period. */
