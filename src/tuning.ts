@@ -29,6 +29,11 @@ export const TUNING = {
   browserAlarmEveryMs: 60_000,
   /** Artifacts: the whole fetch of a branding logo (connect, headers and body). */
   logoFetchMs: 10_000,
+  /**
+   * Markdown: the most emphasis work (Σ emphasis markers × length of each inline run) one
+   * document may cost; about 0.2 s of marked's time. Above it the document is a 400.
+   */
+  markdownEmphasisWork: 100_000_000,
   /** Settlement wait after the auto-scroll of a full-page capture. */
   fullPageSettleMs: 800,
   /** Size of the per-minute rate-limit window. */
