@@ -34,6 +34,11 @@ export const TUNING = {
    * document may cost; about 0.2 s of marked's time. Above it the document is a 400.
    */
   markdownEmphasisWork: 100_000_000,
+  /**
+   * A request body over its cap is answered 413 at once and the rest of the upload is read and
+   * discarded up to this many more bytes, so clients still sending can read the answer.
+   */
+  oversizeDrainBytes: 64 * 1024 * 1024,
   /** Settlement wait after the auto-scroll of a full-page capture. */
   fullPageSettleMs: 800,
   /** Size of the per-minute rate-limit window. */
