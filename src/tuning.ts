@@ -47,6 +47,12 @@ export const TUNING = {
   creditReservationTtlMs: 10 * 60_000,
   /** Credits of a queued job stay held this long if it is never settled. */
   jobReservationTtlMs: 24 * 60 * 60 * 1000,
+  /**
+   * A queued/processing job that has not moved for this long is stuck (its queue message was
+   * lost): re-enqueued once, then failed and refunded (src/accounts/jobs-sweep.ts). Longer
+   * than every delivery of a job with its backoffs (3 × the longest capture + 5 s + 15 s).
+   */
+  jobStuckAfterMs: 15 * 60_000,
   /** Job R2 documents (the CaptureSpec) expire after this long (the sweep deletes them). */
   jobDocumentTtlSeconds: 7 * 24 * 60 * 60,
   /** A capture job is tried at most this often: the first attempt plus 2 retries (max_retries = 2). */

@@ -116,6 +116,8 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       created_at INTEGER NOT NULL
     )`,
   ],
+  // v4: the stuck-job sweep (src/accounts/jobs-sweep.ts): when the sweep re-enqueued a job.
+  [`ALTER TABLE jobs ADD COLUMN swept_at INTEGER`],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

@@ -16,7 +16,7 @@ export const FAILURE = {
   cookieDomain: "Invalid cookie domain.",
   unreachable: "Could not reach the target URL.",
   storage: "Failed to store capture result.",
-  generic: "Screenshot capture failed.",
+  generic: MESSAGES.captureFailed,
   geoUnconfigured: "Geo-targeted capture is not configured on this deployment.",
   geoUnavailable: "Geo-targeted capture is temporarily unavailable.",
   busy: "All browsers are busy. Retry after the time in the Retry-After header.",
