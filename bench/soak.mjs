@@ -341,6 +341,7 @@ async function main() {
             try {
               process.kill(browser.pid, "SIGKILL");
               killed++;
+              kills.push(Date.now());
               console.log(`[soak] fault: killed Chromium ${browser.pid}`);
             } catch {}
           }
@@ -492,6 +493,11 @@ async function main() {
       samples: rss,
     },
     invariants,
+    // What the service logged as errors and warnings (sanitized answers hide them).
+    serviceLog: readFileSync(join(tmp, "wrangler.log"), "utf8")
+      .split("\n")
+      .filter((l) => /"level":"(error|warn)"/.test(l))
+      .slice(-100),
   };
   mkdirSync(dirname(opt.report), { recursive: true });
   writeFileSync(opt.report, JSON.stringify(report, null, 2));

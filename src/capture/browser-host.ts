@@ -118,12 +118,11 @@ export class BrowserHost extends DurableObject<Env> {
           this.stats.captures++;
           return { ok: true, result };
         } catch (err) {
-          if (
-            !(err instanceof CaptureError) &&
-            attempt === 0 &&
-            (!browser.isConnected() || sessionLost(err))
-          ) {
+          if (!(err instanceof CaptureError) && attempt === 0 && (await dead(browser, err))) {
             this.drop(browser);
+            // One that is merely unresponsive is closed, not left running unowned.
+            if (browser.isConnected())
+              void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
             continue; // the browser died under us: retry once on a fresh one
           }
           if (!(err instanceof CaptureError)) {
@@ -260,6 +259,20 @@ export class BrowserHost extends DurableObject<Env> {
       return false;
     }
   }
+}
+
+/**
+ * Did `err` come from a browser that is gone? A killed Chromium is often reported first as a
+ * page error ("Navigating frame was detached", "Target closed") while the socket still looks
+ * connected (measured in the soak, bench/SOAK.md): so a browser that does not answer a version
+ * probe within TUNING.contextCloseMs counts as dead too.
+ */
+async function dead(browser: Browser, err: unknown): Promise<boolean> {
+  if (!browser.isConnected() || sessionLost(err)) return true;
+  return withTimeout(browser.version(), TUNING.contextCloseMs).then(
+    () => !browser.isConnected(),
+    () => true,
+  );
 }
 
 /**
