@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   QUEUE_LIMIT_REACHED: 429,
   INTERNAL_ERROR: 500,
   CONFIGURATION_ERROR: 503,
+  /** Every browser slot busy past the wait budget (docs/RELIABILITY.md); sent with Retry-After. */
+  SERVICE_BUSY: 503,
   WATCH_NOT_FOUND: 404,
   WATCH_PAUSED: 409,
   WATCH_LIMIT_REACHED: 403,

@@ -15,6 +15,8 @@ export const MESSAGES = {
   /** Anything unexpected: internals go to the logs, never to the caller. */
   internalError: "An unexpected error occurred.",
   unsafeUrl: "The URL is flagged as unsafe.",
+  /** The generic capture failure: failures.ts, and the stuck-job sweep of the Account DO. */
+  captureFailed: "Screenshot capture failed.",
   creditsExhausted: (needed: number, usage: CreditShortfall): string =>
     `Monthly credits exhausted: this request needs ${needed}, ${usage.remaining ?? 0} of ` +
     `${usage.limit ?? 0} remain. Credits reset at ${usage.resetsAt}.`,

@@ -6,6 +6,22 @@
 export const TUNING = {
   /** BrowserHost: contexts in flight per browser (Cloudflare's guidance: a few per browser). */
   browserContextsInFlight: 4,
+  /**
+   * Hard capture deadline (src/capture/deadline.ts): the fixed grace beyond the spec's own waits
+   * for encoding and transfer; and how long disposing a context may take before its browser is
+   * recycled.
+   */
+  captureGraceMs: 10_000,
+  contextCloseMs: 5_000,
+  /**
+   * BrowserHost slots (src/capture/slots.ts): one account's share of a browser's contexts (below
+   * browserContextsInFlight), the longest line of waiting captures, how long one may wait, and
+   * the Retry-After of a capture refused for want of a slot.
+   */
+  browserContextsPerAccount: 3,
+  browserQueueMax: 32,
+  browserQueueWaitMs: 30_000,
+  busyRetryAfterSeconds: 10,
   /** BrowserHost: close the browser after this long without a capture. */
   browserIdleCloseMs: 10 * 60_000,
   /** BrowserHost: session keep-alive asked of the binding (its maximum), and the alarm period. */
@@ -13,6 +29,16 @@ export const TUNING = {
   browserAlarmEveryMs: 60_000,
   /** Artifacts: the whole fetch of a branding logo (connect, headers and body). */
   logoFetchMs: 10_000,
+  /**
+   * Markdown: the most emphasis work (Σ emphasis markers × length of each inline run) one
+   * document may cost; about 0.2 s of marked's time. Above it the document is a 400.
+   */
+  markdownEmphasisWork: 100_000_000,
+  /**
+   * A request body over its cap is answered 413 at once and the rest of the upload is read and
+   * discarded up to this many more bytes, so clients still sending can read the answer.
+   */
+  oversizeDrainBytes: 64 * 1024 * 1024,
   /** Settlement wait after the auto-scroll of a full-page capture. */
   fullPageSettleMs: 800,
   /** Size of the per-minute rate-limit window. */
@@ -21,6 +47,12 @@ export const TUNING = {
   creditReservationTtlMs: 10 * 60_000,
   /** Credits of a queued job stay held this long if it is never settled. */
   jobReservationTtlMs: 24 * 60 * 60 * 1000,
+  /**
+   * A queued/processing job that has not moved for this long is stuck (its queue message was
+   * lost): re-enqueued once, then failed and refunded (src/accounts/jobs-sweep.ts). Longer
+   * than every delivery of a job with its backoffs (3 × the longest capture + 5 s + 15 s).
+   */
+  jobStuckAfterMs: 15 * 60_000,
   /** Job R2 documents (the CaptureSpec) expire after this long (the sweep deletes them). */
   jobDocumentTtlSeconds: 7 * 24 * 60 * 60,
   /** A capture job is tried at most this often: the first attempt plus 2 retries (max_retries = 2). */

@@ -38,6 +38,7 @@ import {
   deleteDestination,
 } from "./destinations";
 import { getDestination, listDestinations } from "./destinations";
+import { sweepStuckJobs } from "./jobs-sweep";
 
 export interface AccountSummary {
   accountId: string;
@@ -67,6 +68,16 @@ interface AccountRow extends Record<string, SqlStorageValue> {
   plan: PlanId;
   created_at: number;
   active_jobs: number;
+}
+
+/**
+ * Queue messages of the capture-jobs and webhooks queues (their zod schemas: jobs/messages.ts,
+ * webhooks/deliver.ts), sent at most TUNING.queueSendBatch per call.
+ */
+async function sendInBatches<T>(queue: Queue<T>, bodies: T[]): Promise<void> {
+  for (let i = 0; i < bodies.length; i += TUNING.queueSendBatch) {
+    await queue.sendBatch(bodies.slice(i, i + TUNING.queueSendBatch).map((body) => ({ body })));
+  }
 }
 
 export class Account extends DurableObject<Env> {
@@ -217,11 +228,46 @@ export class Account extends DurableObject<Env> {
     return this.ctx.storage.transactionSync(() => work(store));
   }
 
-  admitJobs(input: AdmitInput): AdmitResult {
-    return this.tx((s) => {
+  async admitJobs(input: AdmitInput): Promise<AdmitResult> {
+    const result = this.tx((s) => {
       pruneJobs(s, LIMITS.jobRetentionMs);
       return admitJobs(s, input);
     });
+    if (result.ok) await this.armAlarm(this.clock() + TUNING.jobStuckAfterMs);
+    return result;
+  }
+
+  /**
+   * The alarm: sweeps jobs stuck `queued`/`processing` (jobs-sweep.ts) — re-enqueues them once,
+   * then fails and refunds them — queues what that emitted, and re-arms for the next due job.
+   */
+  override async alarm(): Promise<void> {
+    const row = this.row();
+    if (!row) return;
+    const accountId = row.account_id;
+    const swept = this.tx((s) => sweepStuckJobs(s));
+    await sendInBatches(
+      this.env.CAPTURE_JOBS,
+      swept.requeue.map((jobId) => ({ accountId, jobId })),
+    );
+    if (swept.webhooks.length > 0) {
+      await sendInBatches(
+        this.env.WEBHOOKS,
+        swept.webhooks.map((deliveryId) => ({ accountId, deliveryId })),
+      );
+      this.tx((s) => markWebhooksQueued(s.sql, swept.webhooks));
+    }
+    await this.armAlarm(swept.nextDue);
+  }
+
+  /**
+   * Arms the DO's one alarm for `at` unless it is already due sooner: every feature that needs
+   * the alarm passes its earliest pending time here, and `alarm()` asks each for its next.
+   */
+  private async armAlarm(at: number | null): Promise<void> {
+    if (at === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   abandonJobs(jobIds: string[], batchId: string | null): number {

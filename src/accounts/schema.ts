@@ -121,6 +121,8 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE storage_destinations
        ADD COLUMN deliver_only INTEGER NOT NULL DEFAULT 0 CHECK (deliver_only IN (0, 1))`,
   ],
+  // v5: the stuck-job sweep (src/accounts/jobs-sweep.ts): when the sweep re-enqueued a job.
+  [`ALTER TABLE jobs ADD COLUMN swept_at INTEGER`],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

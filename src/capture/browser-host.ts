@@ -5,7 +5,11 @@
  * - Steady state never launches: the browser is reused across requests; after an eviction the
  *   DO reconnects to its still-running session before launching a new one.
  * - A crash or disconnect drops the browser; the failed capture is retried once on a new one.
- * - Pages in flight are capped; callers beyond the cap wait in a FIFO queue.
+ * - Pages in flight are capped, and so is one account's share of them; callers beyond a cap wait
+ *   in one bounded FIFO line across accounts, and past the wait budget are refused (503
+ *   SERVICE_BUSY with Retry-After) before anything is charged (slots.ts).
+ * - Every capture has a hard deadline (deadline.ts): its context is then disposed, and a browser
+ *   whose context will not close is recycled.
  * - An alarm keeps an in-use browser alive and closes it after a period of no use.
  */
 import puppeteer, { type Browser } from "@cloudflare/puppeteer";
@@ -14,9 +18,10 @@ import { config } from "../config";
 import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
-import { runCapture, type PageCapture } from "./capture";
+import { runCapture, type CaptureHooks, type PageCapture } from "./capture";
 import type { RequestPolicy } from "./page";
-import { CaptureError, toFailure, type CaptureFailure } from "./failures";
+import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
+import { FairSlots, SlotsBusy } from "./slots";
 import { withTimeout } from "./navigate";
 import { resizeInPage } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
@@ -34,9 +39,16 @@ export interface HostStats {
   captures: number;
   /** Requests the browser-wide guard refused (pre-fetches, pop-ups, other targets). */
   guardBlocked: number;
+  /** Captures waiting for a slot. */
+  waiting: number;
+  /** Captures abandoned at their hard deadline; browsers recycled for a context that hung. */
+  deadlineKills: number;
+  recycles: number;
+  /** Captures refused because no slot came free in time. */
+  busyRefusals: number;
 }
 
-const { browserContextsInFlight: MAX_IN_FLIGHT, browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
+const { browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
 const { browserKeepAliveMs: KEEP_ALIVE_MS, browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
 const SESSION_KEY = "browser-session";
 
@@ -50,10 +62,21 @@ interface Warm {
 export class BrowserHost extends DurableObject<Env> {
   private warm: Warm | null = null;
   private starting: Promise<Warm> | null = null;
-  private inFlight = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots = new FairSlots({
+    total: TUNING.browserContextsInFlight,
+    perAccount: TUNING.browserContextsPerAccount,
+    maxWaiting: TUNING.browserQueueMax,
+    waitMs: TUNING.browserQueueWaitMs,
+  });
   private lastUsed = Date.now();
-  private stats = { launches: 0, reconnects: 0, captures: 0 };
+  private stats = {
+    launches: 0,
+    reconnects: 0,
+    captures: 0,
+    deadlineKills: 0,
+    recycles: 0,
+    busyRefusals: 0,
+  };
   private requestPolicy: RequestPolicy | null = null;
 
   /** The request policy is the same for every capture of this object: built once. */
@@ -68,24 +91,38 @@ export class BrowserHost extends DurableObject<Env> {
     return this.requestPolicy;
   }
 
-  async capture(spec: CaptureSpec): Promise<CaptureOutcome> {
-    await this.acquire();
+  /** One capture for `accountId` (whose share of the slots it counts against). */
+  async capture(spec: CaptureSpec, accountId: string): Promise<CaptureOutcome> {
+    if (!(await this.acquire(accountId))) return { ok: false, failure: failures.busy() };
     this.lastUsed = Date.now();
     try {
       for (let attempt = 0; ; attempt++) {
         const warm = await this.getBrowser();
         const browser = warm.browser;
+        const hooks: CaptureHooks = {
+          deadlineExceeded: () => {
+            this.stats.deadlineKills++;
+            log("warn", "capture passed its deadline", { timeoutMs: spec.timeoutMs });
+          },
+          contextStuck: () => this.recycle(browser),
+        };
         try {
-          const result = await runCapture(browser, spec, this.policy(), warm.userAgent, warm.guard);
+          const result = await runCapture(
+            browser,
+            spec,
+            this.policy(),
+            warm.userAgent,
+            warm.guard,
+            hooks,
+          );
           this.stats.captures++;
           return { ok: true, result };
         } catch (err) {
-          if (
-            !(err instanceof CaptureError) &&
-            attempt === 0 &&
-            (!browser.isConnected() || sessionLost(err))
-          ) {
+          if (!(err instanceof CaptureError) && attempt === 0 && (await dead(browser, err))) {
             this.drop(browser);
+            // One that is merely unresponsive is closed, not left running unowned.
+            if (browser.isConnected())
+              void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
             continue; // the browser died under us: retry once on a fresh one
           }
           if (!(err instanceof CaptureError)) {
@@ -99,7 +136,7 @@ export class BrowserHost extends DurableObject<Env> {
       return { ok: false, failure: toFailure(err) };
     } finally {
       this.lastUsed = Date.now();
-      this.release();
+      this.slots.release(accountId);
     }
   }
 
@@ -110,8 +147,9 @@ export class BrowserHost extends DurableObject<Env> {
   async resizeImage(
     bytes: Uint8Array,
     box: { width: number | null; height: number | null },
+    accountId: string,
   ): Promise<Uint8Array> {
-    await this.acquire();
+    if (!(await this.acquire(accountId))) throw new CaptureError(failures.busy());
     this.lastUsed = Date.now();
     try {
       const { browser } = await this.getBrowser();
@@ -127,15 +165,17 @@ export class BrowserHost extends DurableObject<Env> {
       }
     } finally {
       this.lastUsed = Date.now();
-      this.release();
+      this.slots.release(accountId);
     }
   }
 
   async getStats(): Promise<HostStats> {
+    const slots = this.slots.stats();
     return {
       ...this.stats,
       connected: this.warm?.browser.isConnected() ?? false,
-      inFlight: this.inFlight,
+      inFlight: slots.inFlight,
+      waiting: slots.waiting,
       guardBlocked: this.warm?.guard.blocked ?? 0,
     };
   }
@@ -143,7 +183,7 @@ export class BrowserHost extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const idle = Date.now() - this.lastUsed;
     const browser = this.warm?.browser ?? null;
-    if (browser && this.inFlight === 0 && idle > IDLE_CLOSE_MS) {
+    if (browser && this.slots.stats().inFlight === 0 && idle > IDLE_CLOSE_MS) {
       this.drop(browser);
       await browser.close().catch(() => {});
       await this.ctx.storage.delete(SESSION_KEY);
@@ -195,23 +235,44 @@ export class BrowserHost extends DurableObject<Env> {
     if (browser && this.warm?.browser === browser) this.warm = null;
   }
 
-  private acquire(): Promise<void> {
-    if (this.inFlight < MAX_IN_FLIGHT) {
-      this.inFlight++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) =>
-      this.waiting.push(() => {
-        this.inFlight++;
-        resolve();
-      }),
-    );
+  /**
+   * A browser with a context that would not close (a renderer that ignores even disposal):
+   * dropped and closed, so the next capture launches a fresh one. Captures still running on it
+   * fail as a crash and are retried once on the new browser.
+   */
+  private recycle(browser: Browser): void {
+    this.stats.recycles++;
+    log("warn", "browser recycled: a capture context would not close");
+    this.drop(browser);
+    void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
+    void this.ctx.storage.delete(SESSION_KEY);
   }
 
-  private release(): void {
-    this.inFlight--;
-    this.waiting.shift()?.();
+  /** True once `accountId` holds a slot; false when none came free in time (nothing ran). */
+  private async acquire(accountId: string): Promise<boolean> {
+    try {
+      await this.slots.acquire(accountId);
+      return true;
+    } catch (err) {
+      if (!(err instanceof SlotsBusy)) throw err;
+      this.stats.busyRefusals++;
+      return false;
+    }
   }
+}
+
+/**
+ * Did `err` come from a browser that is gone? A killed Chromium is often reported first as a
+ * page error ("Navigating frame was detached", "Target closed") while the socket still looks
+ * connected (measured in the soak, bench/SOAK.md): so a browser that does not answer a version
+ * probe within TUNING.contextCloseMs counts as dead too.
+ */
+async function dead(browser: Browser, err: unknown): Promise<boolean> {
+  if (!browser.isConnected() || sessionLost(err)) return true;
+  return withTimeout(browser.version(), TUNING.contextCloseMs).then(
+    () => !browser.isConnected(),
+    () => true,
+  );
 }
 
 /**

@@ -13,13 +13,15 @@ import type { BrowserGuard, ContextWatch } from "./browser-guard";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
-import { navigate, withTimeout, type CaptureQuality } from "./navigate";
+import { captureDeadlineMs } from "./deadline";
+import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
 import {
   autoScroll,
   injectStyles,
   inPage,
   pageHeight,
   resizeInPage,
+  serializeWithin,
   tileWatermark,
 } from "./page-scripts";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
@@ -62,13 +64,26 @@ const CONTENT_TYPES = {
   pdf: "application/pdf",
 } as const;
 
-/** Runs one capture with a hard deadline on everything after navigation too. */
+/** What the BrowserHost learns about a capture that overran (its counters, its recycling). */
+export interface CaptureHooks {
+  /** The hard deadline passed: the capture is abandoned and its context disposed. */
+  deadlineExceeded(): void;
+  /** The context would not close in time: the browser holding it must be recycled. */
+  contextStuck(): void;
+}
+
+/**
+ * Runs one capture under its hard deadline (deadline.ts). Past it the capture fails with
+ * 408 TIMEOUT; its context is disposed either way, and one that will not close in
+ * TUNING.contextCloseMs is reported through `hooks.contextStuck`.
+ */
 export async function runCapture(
   browser: Browser,
   spec: CaptureSpec,
   policy: RequestPolicy,
   defaultUserAgent: string,
   guard: BrowserGuard,
+  hooks: CaptureHooks,
 ): Promise<PageCapture> {
   const context = await browser.createBrowserContext();
   const contextId = context.id;
@@ -86,11 +101,24 @@ export async function runCapture(
           .catch(() => {});
     });
     watch = guard.watch(page, contextId);
-    const budget = spec.timeoutMs + spec.delayMs + 30_000;
-    return await withTimeout(capturePage(page, spec, policy, defaultUserAgent, watch), budget);
+    return await withTimeout(
+      capturePage(page, spec, policy, defaultUserAgent, watch),
+      captureDeadlineMs(spec),
+    ).catch((err: unknown) => {
+      if (err instanceof DeadlineError) {
+        hooks.deadlineExceeded();
+        throw new CaptureError(failures.timeout());
+      }
+      throw err;
+    });
   } finally {
     watch?.end();
-    await context.close().catch(() => {});
+    // Disposing the context kills its renderer, even one spinning in `while (true) {}`.
+    const closed = await withTimeout(context.close(), TUNING.contextCloseMs).then(
+      () => true,
+      (err: unknown) => !(err instanceof DeadlineError), // an error: the browser is gone anyway
+    );
+    if (!closed) hooks.contextStuck();
   }
 }
 
@@ -156,13 +184,13 @@ async function captureLoaded(
   ].filter(Boolean);
   if (styles.length > 0) await inPage(page, injectStyles, styles.join("\n"));
   if (spec.js) {
-    await withTimeout(page.evaluate(spec.js), spec.timeoutMs).catch((err: unknown) => {
-      throw new CaptureError(
-        err instanceof Error && err.name === "TimeoutError"
-          ? failures.timeout()
-          : failures.script(),
-      );
-    });
+    await withTimeout(page.evaluate(valuelessScript(spec.js)), spec.timeoutMs).catch(
+      (err: unknown) => {
+        throw new CaptureError(
+          err instanceof DeadlineError ? failures.timeout() : failures.script(),
+        );
+      },
+    );
   }
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
 
@@ -176,10 +204,7 @@ async function captureLoaded(
       await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
   }
   assertUntainted();
-  const html = spec.outputs.dom ? await page.content() : null;
-  if (html !== null && new TextEncoder().encode(html).byteLength > LIMITS.domBytes) {
-    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
-  }
+  const html = spec.outputs.dom ? await boundedContent(page) : null;
   const outputs = await renderOutputs(page, spec);
   assertUntainted();
   return {
@@ -190,6 +215,27 @@ async function captureLoaded(
     finalUrl: page.url(),
     outputs,
   };
+}
+
+/**
+ * The customer's `js`, run for its effects only: its completion value (a returned promise is
+ * awaited) is dropped in the page and never crosses CDP, so a script returning 100 MB costs the
+ * page's memory, not seconds of the browser connection every capture on it shares. Indirect eval
+ * keeps the semantics of a top-level script; Runtime.evaluate permits it on CSP-protected pages.
+ */
+export function valuelessScript(js: string): string {
+  return `(async () => { await (0, eval)(${JSON.stringify(js)}); })()`;
+}
+
+/**
+ * The serialized DOM, measured in the page: a document over LIMITS.domBytes fails there, before
+ * its bytes cross CDP (413, like any output over its cap).
+ */
+async function boundedContent(page: Page): Promise<string> {
+  const html = await inPage<string | null>(page, serializeWithin, LIMITS.domBytes);
+  if (html === null)
+    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
+  return html;
 }
 
 /**

@@ -7,6 +7,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { formatBytes, LIMITS } from "../../schemas/limits";
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
+import { TUNING } from "../tuning";
+import { SlotsBusy } from "./slots";
 
 export const FAILURE = {
   timeout: "The page took too long to load.",
@@ -14,18 +16,27 @@ export const FAILURE = {
   cookieDomain: "Invalid cookie domain.",
   unreachable: "Could not reach the target URL.",
   storage: "Failed to store capture result.",
-  generic: "Screenshot capture failed.",
+  generic: MESSAGES.captureFailed,
   geoUnconfigured: "Geo-targeted capture is not configured on this deployment.",
   geoUnavailable: "Geo-targeted capture is temporarily unavailable.",
+  busy: "All browsers are busy. Retry after the time in the Retry-After header.",
 } as const;
 
 export interface CaptureFailure {
-  code: "TIMEOUT" | "CAPTURE_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSAFE_URL" | "CONFIGURATION_ERROR";
+  code:
+    | "TIMEOUT"
+    | "CAPTURE_FAILED"
+    | "PAYLOAD_TOO_LARGE"
+    | "UNSAFE_URL"
+    | "CONFIGURATION_ERROR"
+    | "SERVICE_BUSY";
   status: ContentfulStatusCode;
   message: string;
   transient: boolean;
   /** Stable hints for the caller (never page content), as the envelope's `details`. */
   details?: Array<{ path: string; message: string }>;
+  /** When the caller may try again (seconds): sent as Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 /** The `details` hint of a custom-script failure (its own message is not returned). */
@@ -107,11 +118,20 @@ export const failures = {
     message: FAILURE.geoUnavailable,
     transient,
   }),
+  /** No browser slot came free within the wait budget (capture/slots.ts): nothing ran. */
+  busy: (): CaptureFailure => ({
+    code: "SERVICE_BUSY",
+    status: 503,
+    message: FAILURE.busy,
+    transient: true,
+    retryAfterSeconds: TUNING.busyRetryAfterSeconds,
+  }),
 };
 
 /** Anything thrown during a capture → a sanitized failure. */
 export function toFailure(err: unknown): CaptureFailure {
   if (err instanceof CaptureError) return err.failure;
+  if (err instanceof SlotsBusy) return failures.busy();
   const name = err instanceof Error ? err.name : "";
   const message = err instanceof Error ? err.message : String(err);
   if (name === "TimeoutError" || /timeout|timed out/i.test(message)) return failures.timeout();
@@ -123,5 +143,8 @@ export function failureToApiError(failure: CaptureFailure): ApiError {
   return new ApiError(failure.code, failure.message, {
     status: failure.status,
     ...(failure.details ? { details: failure.details } : {}),
+    ...(failure.retryAfterSeconds !== undefined
+      ? { headers: { "Retry-After": String(failure.retryAfterSeconds) } }
+      : {}),
   });
 }

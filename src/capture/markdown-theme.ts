@@ -6,11 +6,16 @@
  * Bounds: list/blockquote nesting is capped while lexing (marked's memory grows with depth ×
  * size), inline nesting that overflows the stack is a 400, and the HTML the tokens would become
  * is estimated before it is built (reference links can repeat one long URL a million times).
+ * Emphasis is bounded in time: marked's emphasis tokenizer costs about (emphasis markers ×
+ * length) per paragraph — 400 KB of `*a` pairs took ~20 s of Worker CPU — so that product is
+ * counted per inline run before it is tokenized, and a document over TUNING.markdownEmphasisWork
+ * is a 400 naming `markdown` (docs/RELIABILITY.md).
  */
 import { getDefaults, Lexer, Parser, Tokenizer } from "marked";
 import type { MarkedOptions, Token, Tokens } from "marked";
 import { ApiError, validationError } from "../errors";
 import { formatBytes, LIMITS } from "../../schemas/limits";
+import { TUNING } from "../tuning";
 
 export function markdownDocument(markdown: string, darkMode: boolean): string {
   return [
@@ -39,7 +44,7 @@ export function fontStacks(): { sans: string; mono: string } {
 export function markdownToHtml(markdown: string): string {
   const options: MarkedOptions = { ...getDefaults(), gfm: true, tokenizer: new DepthTokenizer() };
   try {
-    const tokens = new Lexer(options).lex(markdown);
+    const tokens = new BudgetedLexer(options).lex(markdown);
     if (estimateHtml(tokens) > LIMITS.markdownHtmlBytes) {
       const message = `the converted document would exceed ${formatBytes(LIMITS.markdownHtmlBytes)}`;
       throw new ApiError("PAYLOAD_TOO_LARGE", `Payload too large: markdown: ${message}`, {
@@ -54,6 +59,31 @@ export function markdownToHtml(markdown: string): string {
     }
     throw error;
   }
+}
+
+/** Refuses, before tokenizing them, inline runs whose emphasis would take too long (see top). */
+class BudgetedLexer extends Lexer {
+  private work = 0;
+
+  override inlineTokens(src: string, tokens?: Token[]): Token[] {
+    this.work += emphasisMarkers(src) * src.length;
+    if (this.work > TUNING.markdownEmphasisWork) {
+      throw validationError(
+        "markdown",
+        "too much emphasis (* or _) in too long a paragraph to convert in time",
+      );
+    }
+    return super.inlineTokens(src, tokens);
+  }
+}
+
+function emphasisMarkers(src: string): number {
+  let n = 0;
+  for (let i = 0; i < src.length; i++) {
+    const code = src.charCodeAt(i);
+    if (code === 42 || code === 95) n++; // * _
+  }
+  return n;
 }
 
 function tooDeep(): ApiError {

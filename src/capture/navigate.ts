@@ -94,13 +94,15 @@ function isTimeout(err: unknown): boolean {
   );
 }
 
+/** What `withTimeout` rejects with: ours, told apart from errors of the awaited work. */
+export class DeadlineError extends Error {
+  override readonly name = "TimeoutError";
+}
+
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error(`timed out after ${ms} ms`), { name: "TimeoutError" })),
-      ms,
-    );
+    timer = setTimeout(() => reject(new DeadlineError(`timed out after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

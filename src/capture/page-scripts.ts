@@ -13,6 +13,23 @@ export function inPage<T>(page: Page, source: string, ...args: unknown[]): Promi
   ) as Promise<T>;
 }
 
+/**
+ * The document serialized as puppeteer's page.content() does (doctype, comments, root), or null
+ * when its UTF-8 form exceeds `limit` bytes: a huge DOM is refused in the page, not after CDP.
+ */
+export const serializeWithin = `(limit) => {
+  let html = "";
+  for (const node of document.childNodes) {
+    html += node === document.documentElement
+      ? node.outerHTML
+      : new XMLSerializer().serializeToString(node);
+    if (html.length > limit) return null;
+  }
+  return html.length * 3 <= limit || new TextEncoder().encode(html).byteLength <= limit
+    ? html
+    : null;
+}`;
+
 /** Adds a constructed stylesheet (not blocked by the page's CSP, unlike a <style> tag). */
 export const injectStyles = `(css) => {
   const sheet = new CSSStyleSheet();

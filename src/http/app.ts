@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { log } from "../log";
 import { MESSAGES } from "../messages";
+import { BodyTooLarge, drainingBody } from "./body";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
 import { checkConfig } from "./middleware/check-config";
@@ -55,6 +56,11 @@ export function newApp(): Hono<AppEnv> {
 
   app.onError((err, c) => {
     const id = c.get("requestId") ?? `req_${crypto.randomUUID()}`;
+    if (err instanceof BodyTooLarge) {
+      const envelope = JSON.stringify(errorBody(id, err.code, err.message, err.details));
+      c.header("content-type", "application/json");
+      return c.body(drainingBody(envelope, err.rest), 413);
+    }
     if (err instanceof ApiError) {
       for (const [name, value] of Object.entries(err.extraHeaders)) c.header(name, value);
       return c.json(errorBody(id, err.code, err.message, err.details), err.status);

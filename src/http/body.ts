@@ -2,21 +2,27 @@
  * Reading and validating JSON bodies.
  *
  * The body is read as a stream and refused (413) as soon as it passes the cap, whatever
- * Content-Length claims; then decoded as strict UTF-8, parsed (400 INVALID_JSON), checked for
+ * Content-Length claims. The 413 is answered at once, and the rest of the upload is then read
+ * and discarded (up to TUNING.oversizeDrainBytes) before the answer ends: a client still
+ * uploading — Node's fetch, curl — reads the envelope instead of a connection reset.
+ * Then decoded as strict UTF-8, parsed (400 INVALID_JSON), checked for
  * nesting depth (so nothing downstream recurses without bound), and validated with zod.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
 import { LIMITS } from "../../schemas/limits";
 import { ApiError, type ErrorDetail } from "../errors";
+import { TUNING } from "../tuning";
 
 export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Promise<unknown> {
   const declared = c.req.header("content-length");
-  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-    await c.req.raw.body?.cancel().catch(() => {}); // do not wait for a body we refuse
-    throw tooLarge(maxBytes);
-  }
   const body = c.req.raw.body;
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    // Refused unread; drained only if the whole declared body is within the drain bound.
+    const drainable = Number(declared) <= TUNING.oversizeDrainBytes;
+    if (body && !drainable) await body.cancel().catch(() => {});
+    throw new BodyTooLarge(maxBytes, body && drainable ? body.getReader() : null);
+  }
   if (!body) throw new ApiError("INVALID_JSON", "Request body must be a JSON object.");
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -33,10 +39,7 @@ export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Pro
     const { done, value } = step;
     if (done) break;
     total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
+    if (total > maxBytes) throw new BodyTooLarge(maxBytes, reader);
     chunks.push(value);
   }
   const bytes = new Uint8Array(total);
@@ -72,8 +75,52 @@ export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Pro
   return value;
 }
 
-function tooLarge(maxBytes: number): ApiError {
-  return new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes.`);
+/** A body over the cap, with what is left of the upload (null: nothing left to read). */
+export class BodyTooLarge extends ApiError {
+  constructor(
+    maxBytes: number,
+    readonly rest: ReadableStreamDefaultReader<Uint8Array> | null,
+  ) {
+    super("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes.`);
+  }
+}
+
+/**
+ * The answer to an oversized body: the whole envelope is sent at once with its Content-Length
+ * (so a client that stopped uploading, like curl, has its complete answer), but the answer is
+ * only ended after the rest of the upload was read and discarded — at most
+ * TUNING.oversizeDrainBytes more — so the connection is not reset under a client that is still
+ * sending (Node's fetch), which would lose the answer with it.
+ */
+export function drainingBody(
+  envelope: string,
+  rest: ReadableStreamDefaultReader<Uint8Array> | null,
+): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(envelope);
+  const { readable, writable } = new FixedLengthStream(bytes.byteLength);
+  const writer = writable.getWriter();
+  void (async () => {
+    await writer.write(bytes);
+    if (rest) await discard(rest, TUNING.oversizeDrainBytes);
+    await writer.close();
+  })().catch(() => {});
+  return readable;
+}
+
+async function discard(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+): Promise<void> {
+  try {
+    for (let read = 0; read <= limit;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+  } catch {
+    return; // the client went away: nothing left to drain
+  }
+  await reader.cancel().catch(() => {}); // past the bound: stop reading, the connection closes
 }
 
 /** Iterative depth check; returns the path of the first value nested deeper than `max`. */

@@ -35,10 +35,12 @@ import { TUNING } from "../tuning";
 
 export interface CaptureDeps {
   /** Runs one capture; the default is a BrowserHost. Tests replace it. */
-  capture: (env: Env, spec: CaptureSpec) => Promise<CaptureOutcome>;
+  capture: (env: Env, spec: CaptureSpec, accountId: string) => Promise<CaptureOutcome>;
 }
 
-const DEFAULT_DEPS: CaptureDeps = { capture: (env, spec) => browserEngine(env).capture(spec) };
+const DEFAULT_DEPS: CaptureDeps = {
+  capture: (env, spec, accountId) => browserEngine(env).capture(spec, accountId),
+};
 
 const SANITIZED: ReadonlySet<string> = new Set(Object.values(FAILURE));
 
@@ -179,9 +181,9 @@ async function complete(
   const storage = await storageTarget(env, msg, doc, batchId);
   if (storage === null) return { error: failureToApiError(failures.storage()), transient: false };
   const engine: CaptureEngine = {
-    capture: (spec) =>
+    capture: (spec, accountId) =>
       deps
-        .capture(env, spec)
+        .capture(env, spec, accountId)
         .catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) })),
   };
   const run = await runPrepaidCapture(env, msg.accountId, {

@@ -448,8 +448,8 @@ describe("artifact credits and plans", () => {
     const real = browserEngine(env);
     // The PNG (second output) fails after the one page load; the PDF is real.
     const engine = {
-      capture: async (spec: Parameters<typeof real.capture>[0]) => {
-        const outcome = await real.capture(spec);
+      capture: async (spec: Parameters<typeof real.capture>[0], account: string) => {
+        const outcome = await real.capture(spec, account);
         if (!outcome.ok) return outcome;
         const outputs = outcome.result.outputs.map((o, i) =>
           i === 1 ? { ok: false as const, failure: failures.generic() } : o,

@@ -28,7 +28,7 @@ function spec(): CaptureSpec {
 }
 
 async function captureOk(host: DurableObjectStub<BrowserHost>): Promise<void> {
-  const outcome = await host.capture(spec());
+  const outcome = await host.capture(spec(), "acct-host-test");
   if (!outcome.ok) throw new Error(outcome.failure.message);
   const [shot] = outcome.result.outputs;
   if (!shot?.ok) throw new Error(shot?.failure.message ?? "no output");

@@ -10,6 +10,7 @@
  * Covered elsewhere: raw-socket cases (chunked bodies, lying Content-Length, raw header bytes)
  * in test/e2e/hostile-http.test.ts; generated bodies in hostile-property.test.ts.
  */
+import { TUNING } from "../../src/tuning";
 import puppeteer from "@cloudflare/puppeteer";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
@@ -139,19 +140,34 @@ describe("1–2. bodies over the cap, without or against Content-Length", () => 
       duplex: "half",
     } as RequestInit);
 
-  it("an endless streamed body is refused with 413 once the 6 MB cap is passed, not read to the end", async () => {
+  // Past the cap the 413 is answered and the rest of the upload drained (discarded) up to
+  // TUNING.oversizeDrainBytes, so clients still sending can read it (test/e2e/oversize-body):
+  // an endless body is never read further than that.
+  const DRAINED = TUNING.oversizeDrainBytes + 1 * MB;
+
+  it("an endless streamed body is refused with 413 once the 6 MB cap is passed, drained only up to the bound", async () => {
     const { stream, pulled } = endless();
     const res = await streamed(stream, bearer(await refuser.key()));
     await refused(res, 413, "PAYLOAD_TOO_LARGE");
     expect(pulled()).toBeGreaterThan(6 * MB);
-    expect(pulled()).toBeLessThan(7 * MB);
+    expect(pulled()).toBeLessThan(6 * MB + DRAINED);
   });
 
-  it("a declared Content-Length over the cap: 413 at once, the body left unread", async () => {
+  it("a declared Content-Length over the cap: 413 without parsing, the upload drained up to the bound", async () => {
     const { stream, pulled } = endless();
     const res = await streamed(stream, {
       ...bearer(await refuser.key()),
       "content-length": String(6 * MB + 1),
+    });
+    await refused(res, 413, "PAYLOAD_TOO_LARGE");
+    expect(pulled()).toBeLessThan(6 * MB + DRAINED);
+  });
+
+  it("a declared Content-Length beyond the drain bound: 413 at once, the body left unread", async () => {
+    const { stream, pulled } = endless();
+    const res = await streamed(stream, {
+      ...bearer(await refuser.key()),
+      "content-length": String(TUNING.oversizeDrainBytes + 1),
     });
     await refused(res, 413, "PAYLOAD_TOO_LARGE");
     expect(pulled()).toBeLessThan(256 * KB);
@@ -161,7 +177,7 @@ describe("1–2. bodies over the cap, without or against Content-Length", () => 
     const { stream, pulled } = endless();
     const res = await streamed(stream, { ...bearer(await refuser.key()), "content-length": "100" });
     await refused(res, 413, "PAYLOAD_TOO_LARGE");
-    expect(pulled()).toBeLessThan(7 * MB);
+    expect(pulled()).toBeLessThan(6 * MB + DRAINED);
   });
 
   it("without a key the body is never read: 401 first", async () => {

@@ -14,8 +14,11 @@ import { captureThroughProvider } from "../geo/capture";
 import type { CaptureSpec } from "../spec";
 
 export interface CaptureEngine {
-  /** Loads `spec`'s page once and renders `spec.outputs`; a failed load is an outcome. */
-  capture(spec: CaptureSpec): Promise<CaptureOutcome>;
+  /**
+   * Loads `spec`'s page once and renders `spec.outputs`; a failed load is an outcome.
+   * `accountId` is whose share of the browser slots the capture counts against.
+   */
+  capture(spec: CaptureSpec, accountId: string): Promise<CaptureOutcome>;
 }
 
 /** One of the BROWSER_HOSTS shards, at random. */
@@ -26,7 +29,7 @@ function browserHost(env: Env): DurableObjectStub<BrowserHost> {
 
 /** The BrowserHost engine: each capture on a randomly chosen shard. */
 export function browserEngine(env: Env): CaptureEngine {
-  return { capture: (spec) => browserHost(env).capture(spec) };
+  return { capture: (spec, accountId) => browserHost(env).capture(spec, accountId) };
 }
 
 /**
@@ -35,12 +38,12 @@ export function browserEngine(env: Env): CaptureEngine {
  */
 export function geoEngine(env: Env): CaptureEngine {
   return {
-    capture: async (spec) => {
+    capture: async (spec, accountId) => {
       const geo = config(env).geo;
       if (geo === null) return { ok: false, failure: failures.geoUnavailable(false) };
       const outcome = await captureThroughProvider(geo, spec);
       return outcome.ok && spec.resize !== null
-        ? resizeOnHost(env, outcome.result, spec.resize)
+        ? resizeOnHost(env, outcome.result, spec.resize, accountId)
         : outcome;
     },
   };
@@ -51,12 +54,13 @@ async function resizeOnHost(
   env: Env,
   page: PageCapture,
   box: { width: number | null; height: number | null },
+  accountId: string,
 ): Promise<CaptureOutcome> {
   const outputs = await Promise.all(
     page.outputs.map(async (outcome): Promise<OutputOutcome> => {
       if (!outcome.ok) return outcome;
       try {
-        const bytes = await browserHost(env).resizeImage(outcome.output.bytes, box);
+        const bytes = await browserHost(env).resizeImage(outcome.output.bytes, box, accountId);
         const size = imageSize(bytes);
         if (!size) return { ok: false, failure: failures.generic() };
         return {

@@ -113,7 +113,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   // A geo-targeted spec is rendered by the geo provider, whoever the caller's engine is.
   const engine = spec.geo ? geoEngine(env) : input.engine;
   const started = Date.now();
-  const outcome = await engine.capture({ ...spec, outputs: { formats, dom } });
+  const outcome = await engine.capture({ ...spec, outputs: { formats, dom } }, accountId);
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();
   if (!outcome.ok) {

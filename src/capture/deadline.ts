@@ -1,0 +1,25 @@
+/**
+ * The hard deadline of one capture: no page, script or encoder holds a browser slot past it.
+ *
+ *   deadline = navigation timeout
+ *            + one timeout per page action that waits on its own (waitForSelector, js)
+ *            + delay
+ *            + the full-page settlement wait (full pages)
+ *            + a fixed grace for encoding and transfer (TUNING.captureGraceMs)
+ *
+ * Past it the capture's browser context is disposed (which kills its renderer, even one stuck in
+ * `while (true) {}`); a context that will not close within TUNING.contextCloseMs gets its whole
+ * browser recycled by the BrowserHost. The caller's answer is 408 TIMEOUT, refunded.
+ */
+import { TUNING } from "../tuning";
+import type { CaptureSpec } from "./spec";
+
+export function captureDeadlineMs(spec: CaptureSpec): number {
+  const actions = [spec.waitForSelector, spec.js].filter((a) => a).length;
+  return (
+    spec.timeoutMs * (1 + actions) +
+    spec.delayMs +
+    (spec.fullPage ? TUNING.fullPageSettleMs : 0) +
+    TUNING.captureGraceMs
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * One customer cannot hurt the others through the browser (issue 22): every capture has a hard
+ * deadline after which its context (and renderer) is gone, a script's return value never
+ * crosses CDP, and one account never holds every slot of a browser. Timings are asserted only
+ * as generous upper bounds (the machine is shared): a capture's own timeout + the grace.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { BrowserHost, CaptureOutcome } from "../../src/capture/browser-host";
+import { captureDeadlineMs } from "../../src/capture/deadline";
+import { toCaptureSpec, type CaptureSpec } from "../../src/capture/spec";
+import type { CaptureRequest } from "../../schemas/capture";
+import { TUNING } from "../../src/tuning";
+import { PLANS } from "../../src/accounts/plans";
+import { failures } from "../../src/capture/failures";
+import type { CaptureEngine } from "../../src/capture/pipeline/engine";
+import { runCapture } from "../../src/capture/pipeline/pipeline";
+import { prepareCapture } from "../../src/capture/request";
+import { accountDo } from "../helpers/account-do";
+import { createAccount } from "../helpers/accounts";
+import { Capturer } from "../helpers/capture";
+import { envelope, FIXTURES, runId } from "../helpers/http";
+import { decodeImage } from "../helpers/images";
+
+const host = (name: string): DurableObjectStub<BrowserHost> =>
+  env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(name));
+
+const small = { width: 320, height: 240, deviceScaleFactor: 1, blockAds: false } as const;
+const spin = (extra: Partial<CaptureRequest> = {}): CaptureSpec =>
+  toCaptureSpec(
+    { ...small, html: "<p>spinning</p><script>while (true) {}</script>", timeout: 5, ...extra },
+    { watermark: null },
+  );
+const boxes = (): CaptureSpec =>
+  toCaptureSpec(
+    { ...small, url: `${FIXTURES}/boxes.html?run=${runId()}`, waitUntil: "load", timeout: 5 },
+    { watermark: null },
+  );
+
+/** A spec's own bound: its deadline, plus disposing the context, plus slack for a busy CPU. */
+const bound = (spec: CaptureSpec) => captureDeadlineMs(spec) + TUNING.contextCloseMs + 5_000;
+
+/** One capture on `stub` for `account`, and how long it took. */
+async function timed(
+  stub: DurableObjectStub<BrowserHost>,
+  spec: CaptureSpec,
+  account: string,
+): Promise<{ value: CaptureOutcome; ms: number }> {
+  const started = Date.now();
+  const value: CaptureOutcome = await stub.capture(spec, account);
+  return { value, ms: Date.now() - started };
+}
+
+describe("hard per-capture deadline", () => {
+  it("the deadline is timeout + each waiting action + delay + the grace", () => {
+    expect(captureDeadlineMs(spin())).toBe(5_000 + TUNING.captureGraceMs);
+    const busy = spin({ js: "1", waitForSelector: "p", delay: 2000, fullPage: true });
+    expect(captureDeadlineMs(busy)).toBe(
+      3 * 5_000 + 2_000 + TUNING.fullPageSettleMs + TUNING.captureGraceMs,
+    );
+  });
+
+  it("a page spinning in while(true) answers 408 within its deadline; the host then captures normally", async () => {
+    const stub = host(`t-spin-${runId()}`);
+    const spec = spin();
+    const { value: outcome, ms } = await timed(stub, spec, "acct-spin");
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.failure.code).toBe("TIMEOUT");
+    expect(ms).toBeLessThan(bound(spec));
+    const stats = await stub.getStats();
+    expect(stats.deadlineKills).toBe(1);
+    expect(stats.inFlight).toBe(0);
+    // The renderer is gone with its context: the same browser serves the next capture.
+    const next = await timed(stub, boxes(), "acct-spin");
+    expect(next.value.ok).toBe(true);
+    expect(next.ms).toBeLessThan(bound(boxes()));
+    expect((await stub.getStats()).launches).toBe(1);
+  });
+
+  it("over HTTP: the spinning page is a refunded 408 within timeout + grace", async () => {
+    const cap = await Capturer.create("pro");
+    const started = Date.now();
+    const res = await cap.postRaw(
+      JSON.stringify({ ...small, html: "<script>while (true) {}</script>", timeout: 5 }),
+    );
+    expect(res.status).toBe(408);
+    expect((await envelope(res)).error?.code).toBe("TIMEOUT");
+    expect(Date.now() - started).toBeLessThan(bound(spin()));
+    expect((await accountDo(cap.account.accountId).summary())?.usage).toMatchObject({ used: 0 });
+  });
+});
+
+describe("page results are bounded before they cross CDP", () => {
+  it("a js returning a 100 MB string costs nothing: the capture succeeds within its bound", async () => {
+    const cap = await Capturer.create("pro");
+    const js = `document.body.style.background = "rgb(0, 128, 255)"; "x".repeat(100 * 1024 * 1024)`;
+    const started = Date.now();
+    const { res, bytes } = await cap.post({
+      ...small,
+      html: "<body style='margin:0'>x</body>",
+      js,
+      timeout: 5,
+    });
+    expect(res.status).toBe(200);
+    expect(decodeImage(bytes).pixel(300, 200)).toEqual([0, 128, 255]);
+    expect(Date.now() - started).toBeLessThan(bound(spin({ js })));
+  });
+
+  it("js still runs on a page whose CSP forbids eval and demands Trusted Types", async () => {
+    const cap = await Capturer.create("pro");
+    const csp = `<meta http-equiv="Content-Security-Policy" content="script-src 'none'; require-trusted-types-for 'script'">`;
+    const { res, bytes } = await cap.post({
+      ...small,
+      html: `<html><head>${csp}</head><body style='margin:0'>x</body></html>`,
+      js: `document.body.style.background = "rgb(200, 0, 100)"; 1`,
+    });
+    expect(res.status).toBe(200);
+    expect(decodeImage(bytes).pixel(10, 10)).toEqual([200, 0, 100]);
+  });
+});
+
+describe("per-account fairness in the browser pool", () => {
+  it("four spinning captures of one account leave a slot for another account's capture", async () => {
+    const stub = host(`t-fair-${runId()}`);
+    const spinning = Array.from({ length: 4 }, () => timed(stub, spin(), "acct-greedy"));
+    await new Promise((r) => setTimeout(r, 500)); // the greedy account asked first
+    const other = boxes();
+    const { value: outcome, ms } = await timed(stub, other, "acct-polite");
+    expect(outcome.ok).toBe(true);
+    if (outcome.ok) {
+      const [shot] = outcome.result.outputs;
+      expect(shot?.ok && decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([255, 0, 0]);
+    }
+    // Within its own timeout + grace, although the greedy account asked first for every slot.
+    expect(ms).toBeLessThan(other.timeoutMs + TUNING.captureGraceMs);
+    const done = await Promise.all(spinning);
+    expect(done.every(({ value: o }) => !o.ok && o.failure.code === "TIMEOUT")).toBe(true);
+    const stats = await stub.getStats();
+    expect(stats).toMatchObject({ inFlight: 0, waiting: 0, deadlineKills: 4 });
+  });
+});
+
+describe("no slot in time", () => {
+  it("the pipeline answers 503 SERVICE_BUSY with Retry-After and charges nothing", async () => {
+    const { accountId, keyId } = await createAccount("pro");
+    const auth = { accountId, keyId, plan: PLANS.pro, account: accountDo(accountId) };
+    const spec = await prepareCapture(env, auth, { url: `${FIXTURES}/boxes.html`, ...small });
+    const refused: CaptureEngine = {
+      capture: async () => ({ ok: false, failure: failures.busy() }),
+    };
+    const run = await runCapture(env, auth, {
+      spec,
+      outputs: [{ kind: "image", format: "png" }],
+      storage: { kind: "none" },
+      engine: refused,
+    });
+    const [output] = run.outputs;
+    expect(output?.ok).toBe(false);
+    if (output && !output.ok) {
+      const { error } = output.failure;
+      expect([error.status, error.code]).toEqual([503, "SERVICE_BUSY"]);
+      expect(error.extraHeaders).toEqual({
+        "Retry-After": String(TUNING.busyRetryAfterSeconds),
+      });
+      expect(output.failure.transient).toBe(true);
+    }
+    expect(run.usage.credits).toBe(0);
+    expect((await accountDo(accountId).summary())?.usage).toMatchObject({ used: 0 });
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The stuck-job sweep (Account DO alarm, src/accounts/jobs-sweep.ts): a job whose queue message
+ * never comes back is re-enqueued once — and then really runs — and a job stuck again after
+ * that fails with the spec's generic message, its credit refunded, its slot released and its
+ * webhook queued exactly once.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Account } from "../../src/accounts/account";
+import { toCaptureSpec } from "../../src/capture/spec";
+import { writeJobDocument } from "../../src/jobs/messages";
+import { TUNING } from "../../src/tuning";
+import { accountDo, dumpStorage, setClock } from "../helpers/account-do";
+import { createAccount } from "../helpers/accounts";
+import { FIXTURES, runId } from "../helpers/http";
+import { poll } from "../helpers/jobs";
+
+const STUCK = TUNING.jobStuckAfterMs;
+
+/** A pro account with one admitted job whose queue message was never sent (lost). */
+async function lostJob(webhookUrl: string | null = null) {
+  const { accountId } = await createAccount("pro");
+  const account = accountDo(accountId);
+  const jobId = crypto.randomUUID();
+  const admitted = await account.admitJobs({
+    jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
+    batchId: null,
+    webhookUrl,
+    reservationTtlMs: TUNING.jobReservationTtlMs,
+  });
+  expect(admitted.ok).toBe(true);
+  return { accountId, account, jobId };
+}
+
+const alarmAt = (accountId: string) =>
+  runInDurableObject(accountDo(accountId), (_i: Account, state) => state.storage.getAlarm());
+
+describe("stuck-job sweep", () => {
+  it("admission arms the alarm; nothing is touched before the job is stuck", async () => {
+    const before = Date.now();
+    const { accountId, account, jobId } = await lostJob();
+    const at = await alarmAt(accountId);
+    expect(at).toBeGreaterThanOrEqual(before + STUCK);
+    expect(at).toBeLessThanOrEqual(Date.now() + STUCK);
+    expect(await runDurableObjectAlarm(account)).toBe(true); // early: the job is not stuck yet
+    expect((await account.getJob(jobId))?.status).toBe("queued");
+    expect(await alarmAt(accountId)).toBeGreaterThan(Date.now()); // re-armed for when it would be
+  });
+
+  it("a lost message: the job is re-enqueued once and then completes for real, charged once", async () => {
+    const { accountId, account, jobId } = await lostJob();
+    const spec = toCaptureSpec(
+      {
+        url: `${FIXTURES}/boxes.html?run=${runId()}`,
+        width: 320,
+        height: 240,
+        deviceScaleFactor: 1,
+        waitUntil: "load",
+        blockAds: false,
+      },
+      { watermark: null },
+    );
+    await writeJobDocument(
+      env,
+      { v: 1, accountId, jobId, spec, cacheTtl: 3600, origin: "https://edgeshot.test" },
+      3600,
+    );
+    const later = Date.now() + STUCK + 1000;
+    await setClock(accountId, () => later);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    const job = await poll(
+      () => account.getJob(jobId),
+      (j) => j?.status === "completed" || j?.status === "failed",
+    );
+    expect(job?.status).toBe("completed");
+    const summary = await account.summary();
+    expect(summary?.activeJobs).toBe(0);
+    expect(summary?.usage).toMatchObject({ used: 1 });
+    const { jobs } = await dumpStorage(accountId);
+    expect(jobs).toMatchObject([{ id: jobId, swept_at: later }]);
+  });
+
+  it("stuck again after its re-enqueue: failed with the generic message, refunded, slot and webhook back", async () => {
+    const { accountId, account, jobId } = await lostJob("https://hooks.example.com/sweep");
+    expect((await account.startJob(jobId, 1)).ok).toBe(true); // processing, then its worker died
+    const now = Date.now();
+    // The first sweep re-enqueued it (that message got lost too).
+    await runInDurableObject(account, (_i: Account, state) => {
+      state.storage.sql.exec("UPDATE jobs SET swept_at = ? WHERE id = ?", now, jobId);
+    });
+    await setClock(accountId, () => now + STUCK + 1000);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+
+    const job = await account.getJob(jobId);
+    expect(job).toMatchObject({ status: "failed", error: "Screenshot capture failed." });
+    const summary = await account.summary();
+    expect(summary?.activeJobs).toBe(0);
+    expect(summary?.usage).toMatchObject({ used: 0 });
+    const { webhook_deliveries: deliveries, credit_reservations: reservations } =
+      await dumpStorage(accountId);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries?.[0]).toMatchObject({ event: "job.failed", subject_id: jobId });
+    expect((deliveries?.[0] as { state: string }).state).not.toBe("pending"); // queued
+    expect(reservations).toEqual([]); // settled: no credit held
+    // Nothing is active any more: the alarm is not re-armed; a second run changes nothing.
+    expect(await alarmAt(accountId)).toBeNull();
+    await runInDurableObject(account, (instance: Account) => instance.alarm());
+    expect((await dumpStorage(accountId)).webhook_deliveries).toHaveLength(1);
+  });
+});
