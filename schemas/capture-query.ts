@@ -25,6 +25,8 @@ const BOOLEANS = [
   "blockCookieBanners",
   "pdfLandscape",
   "pdfPrintBackground",
+  "omitBackground",
+  "reducedMotion",
 ] as const;
 const STRINGS = [
   "url",
@@ -38,6 +40,9 @@ const STRINGS = [
   "geo",
   "geoCity",
   "geoState",
+  "timezone",
+  "locale",
+  "mediaType",
 ] as const;
 
 export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS] as const;
@@ -60,6 +65,8 @@ export const POST_ONLY = [
   "data",
   "cacheTtl",
   "storage",
+  "clip",
+  "failOnStatus",
 ] as const;
 
 const num = z.string().transform((s, ctx) => {

@@ -32,6 +32,8 @@ export const DEVICES = [
 export const RESOURCE_TYPES = ["font", "image", "media", "stylesheet", "other"] as const;
 export const PDF_FORMATS = ["A4", "Letter", "Legal", "Tabloid", "A3"] as const;
 export const EXTRACT_FORMATS = ["markdown", "json", "html"] as const;
+export const MEDIA_TYPES = ["screen", "print"] as const;
+export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 export const GEO_COUNTRIES = [
   "AF",
   "AL",
@@ -260,6 +262,54 @@ export const dataSchema = z
   })
   .transform((v) => v as Record<string, unknown>);
 
+/**
+ * An IANA time zone name the runtime knows (its `Intl` list, aliases such as `UTC` included):
+ * the browser runs the same ICU data. Offsets (`+01:00`) are not names and are refused.
+ */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A well-formed BCP 47 language tag (`de-DE`, `pt-BR`, `zh-Hant-TW`) the runtime supports. */
+export function isLocale(tag: string): boolean {
+  if (!/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/.test(tag)) return false;
+  try {
+    return (
+      Intl.getCanonicalLocales(tag).length === 1 &&
+      Intl.DateTimeFormat.supportedLocalesOf([tag]).length === 1
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** A rectangle of the page in CSS pixels (page coordinates with fullPage, else the viewport's). */
+export const clipSchema = z
+  .strictObject({
+    x: numberIn(0, LIMITS.fullPageMaxCssPx).describe("Left edge, CSS px."),
+    y: numberIn(0, LIMITS.fullPageMaxCssPx).describe("Top edge, CSS px."),
+    width: numberIn(1, LIMITS.width.max).describe("Width, CSS px."),
+    height: numberIn(1, LIMITS.fullPageMaxCssPx).describe("Height, CSS px."),
+  })
+  .describe(
+    "Capture exactly this rectangle, in CSS px. Without fullPage it must lie inside the viewport; with fullPage the coordinates are page coordinates and it must lie inside the page.",
+  );
+export type Clip = z.output<typeof clipSchema>;
+
+/** One `failOnStatus` entry: an exact status code or a class such as "4xx". */
+export const statusMatcherSchema = z
+  .union([intIn(100, 599), z.enum(STATUS_CLASSES)], {
+    error: 'Must be a status code (100-599) or a class: "1xx" … "5xx".',
+  })
+  .describe('An HTTP status code (404) or a class ("4xx", "5xx").');
+export type StatusMatcher = z.output<typeof statusMatcherSchema>;
+
 const L = LIMITS;
 export const captureFields = {
   url: z.string().min(1, NOT_EMPTY),
@@ -317,6 +367,29 @@ export const captureFields = {
   /** Deliver the async result to a storage destination (schemas/storage.ts). */
   storage: storageOptionSchema,
   cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max),
+  clip: clipSchema,
+  omitBackground: z
+    .boolean()
+    .describe(
+      "PNG/WebP: a transparent background where the page paints none (alpha 0 at unpainted pixels).",
+    ),
+  timezone: maxChars(L.timezoneChars)
+    .refine(isTimeZone, "Must be an IANA time zone name such as Europe/Berlin.")
+    .describe("IANA time zone the page runs in (Date, Intl), e.g. America/New_York."),
+  locale: maxChars(L.localeChars)
+    .refine(isLocale, "Must be a supported BCP 47 language tag such as de-DE.")
+    .describe(
+      "BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.",
+    ),
+  mediaType: z.enum(MEDIA_TYPES).describe("CSS media type to emulate: screen (default) or print."),
+  reducedMotion: z.boolean().describe("Emulate prefers-reduced-motion: reduce."),
+  failOnStatus: z
+    .array(statusMatcherSchema)
+    .min(1, NOT_EMPTY)
+    .max(L.failOnStatusEntries, `At most ${L.failOnStatusEntries} entries.`)
+    .describe(
+      "Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.",
+    ),
 } as const;
 
 type Fields = typeof captureFields;
@@ -416,6 +489,40 @@ export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx
       code: "custom",
       path: ["storage"],
       message: "storage requires async: true (only async results are delivered to a bucket).",
+    });
+  }
+  if (value.clip !== undefined) {
+    if (value.selector !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["clip"],
+        message: "clip and selector exclude each other.",
+      });
+    if (value.format === "pdf")
+      ctx.addIssue({ code: "custom", path: ["clip"], message: "clip applies to images, not pdf." });
+    if (value.clip.y + value.clip.height > LIMITS.fullPageMaxCssPx)
+      ctx.addIssue({
+        code: "custom",
+        path: ["clip", "height"],
+        message: `y + height must be at most ${LIMITS.fullPageMaxCssPx}.`,
+      });
+  }
+  if (
+    value.omitBackground === true &&
+    value.format !== undefined &&
+    !["png", "webp"].includes(value.format)
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["omitBackground"],
+      message: "omitBackground needs format png or webp.",
+    });
+  }
+  if (value.failOnStatus !== undefined && value.url === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["failOnStatus"],
+      message: "failOnStatus needs a url target (html and markdown have no HTTP status).",
     });
   }
   if ((value.geoCity !== undefined || value.geoState !== undefined) && value.geo === undefined) {

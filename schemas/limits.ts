@@ -37,6 +37,13 @@ export const LIMITS = {
   headerValueChars: 4096,
   userAgentChars: 512,
   geoPlaceChars: 100,
+  /** `timezone` (IANA names are at most ~32) and `locale` (BCP 47 tags as browsers use them). */
+  timezoneChars: 64,
+  localeChars: 35,
+  /** `failOnStatus`: status codes and classes listed at most. */
+  failOnStatusEntries: 20,
+  /** Page metadata returned with a capture (title, Open Graph fields): characters each, cut. */
+  pageMetadataChars: 2000,
   width: { min: 320, max: 3840, default: 1280 },
   height: { min: 240, max: 2160, default: 800 },
   resizeWidth: { min: 16, max: 3840 },

@@ -46,6 +46,27 @@ export const failures = {
     message: FAILURE.timeout,
     transient: true,
   }),
+  /** `failOnStatus` matched the main document's status: the caller's rule, not a retryable fault. */
+  targetStatus: (status: number): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: `The target answered with HTTP ${status}.`,
+    transient: false,
+    details: [{ path: "failOnStatus", message: `HTTP ${status} matches failOnStatus.` }],
+  }),
+  /** A fullPage `clip` reaching below the loaded page's height. */
+  clipOutside: (pageHeight: number): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The clip lies outside the page.",
+    transient: false,
+    details: [
+      {
+        path: "clip.height",
+        message: `y + height must be at most the page height (${pageHeight}).`,
+      },
+    ],
+  }),
   elementNotFound: (): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,

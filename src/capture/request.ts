@@ -40,6 +40,13 @@ const GEO_UNSUPPORTED = [
   "pdfScale",
   "hideSelectors",
   "blockCookieBanners",
+  "clip",
+  "omitBackground",
+  "timezone",
+  "locale",
+  "mediaType",
+  "reducedMotion",
+  "failOnStatus",
 ] as const;
 
 export interface PrepareOptions {

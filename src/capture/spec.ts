@@ -7,8 +7,11 @@
 import { getDomain } from "tldts";
 import type {
   CaptureRequest,
+  Clip,
   CookieInput,
   FORMATS,
+  MEDIA_TYPES,
+  StatusMatcher,
   PDF_FORMATS,
   RESOURCE_TYPES,
   WAIT_UNTIL,
@@ -95,6 +98,17 @@ export interface CaptureSpec {
    * our browsers; null = an ordinary capture. Absent in job documents written before it existed.
    */
   geo?: GeoTarget | null;
+  /**
+   * Page emulation and capture options (docs/CAPTURE-OPTIONS.md). Optional because job documents
+   * written before they existed lack them: absent means the default (null / false).
+   */
+  clip?: Clip | null;
+  omitBackground?: boolean;
+  timezone?: string | null;
+  locale?: string | null;
+  mediaType?: (typeof MEDIA_TYPES)[number] | null;
+  reducedMotion?: boolean;
+  failOnStatus?: StatusMatcher[] | null;
 }
 
 export interface GeoTarget {
@@ -127,6 +141,9 @@ export const OPTION_DEFAULTS = {
   pdfLandscape: false,
   pdfPrintBackground: true,
   pdfScale: LIMITS.pdfScale.default,
+  omitBackground: false,
+  reducedMotion: false,
+  mediaType: "screen",
 } as const satisfies Partial<CaptureRequest>;
 
 const D = OPTION_DEFAULTS;
@@ -138,6 +155,15 @@ export function toCaptureSpec(
   if (req.geo !== undefined) return toGeoSpec(req, req.geo, options);
   const preset = req.device ? DEVICE_PRESETS[req.device] : null;
   const format = req.format ?? "png";
+  const viewport = {
+    width: req.width ?? preset?.width ?? LIMITS.width.default,
+    height: req.height ?? preset?.height ?? LIMITS.height.default,
+    deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? D.deviceScaleFactor,
+    isMobile: preset?.isMobile ?? false,
+    hasTouch: preset?.hasTouch ?? false,
+  };
+  const fullPage = req.fullPage ?? D.fullPage;
+  if (req.clip !== undefined) checkClip(req.clip, viewport, fullPage);
   const source: CaptureSpec["source"] =
     req.url !== undefined
       ? { kind: "url", url: req.url }
@@ -156,15 +182,9 @@ export function toCaptureSpec(
     format,
     quality:
       format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,
-    viewport: {
-      width: req.width ?? preset?.width ?? LIMITS.width.default,
-      height: req.height ?? preset?.height ?? LIMITS.height.default,
-      deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? D.deviceScaleFactor,
-      isMobile: preset?.isMobile ?? false,
-      hasTouch: preset?.hasTouch ?? false,
-    },
+    viewport,
     userAgent: req.userAgent ?? preset?.userAgent ?? null,
-    fullPage: req.fullPage ?? D.fullPage,
+    fullPage,
     darkMode: req.darkMode ?? D.darkMode,
     waitUntil: req.waitUntil ?? "networkidle2",
     timeoutMs: (req.timeout ?? LIMITS.timeoutSeconds.default) * 1000,
@@ -202,7 +222,35 @@ export function toCaptureSpec(
     watermark: options.watermark,
     credentials: null,
     geo: null,
+    clip: req.clip ?? null,
+    omitBackground: req.omitBackground ?? D.omitBackground,
+    timezone: req.timezone ?? null,
+    locale: req.locale ?? null,
+    mediaType: req.mediaType ?? null,
+    reducedMotion: req.reducedMotion ?? D.reducedMotion,
+    failOnStatus: req.failOnStatus ?? null,
   };
+}
+
+/**
+ * Without fullPage a clip is cut from the viewport, so it must lie inside it (400 naming clip).
+ * With fullPage only its width is known now; its bottom is checked against the page's height
+ * once the page has loaded (capture.ts).
+ */
+function checkClip(clip: Clip, viewport: { width: number; height: number }, fullPage: boolean) {
+  const details: Array<{ path: string; message: string }> = [];
+  if (clip.x + clip.width > viewport.width)
+    details.push({
+      path: "clip.width",
+      message: `x + width must be at most the viewport width (${viewport.width}).`,
+    });
+  if (!fullPage && clip.y + clip.height > viewport.height)
+    details.push({
+      path: "clip.height",
+      message: `y + height must be at most the viewport height (${viewport.height}); use fullPage for page coordinates.`,
+    });
+  if (details.length > 0)
+    throw new ApiError("VALIDATION_ERROR", "The clip lies outside the page.", { details });
 }
 
 /**
@@ -279,4 +327,10 @@ function safeHostname(raw: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** True when `status` is one of `matchers`: an exact code or its class ("4xx"). */
+export function statusMatches(matchers: readonly StatusMatcher[], status: number): boolean {
+  const cls = `${Math.floor(status / 100)}xx`;
+  return matchers.some((m) => m === status || m === cls);
 }

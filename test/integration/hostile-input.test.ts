@@ -504,6 +504,13 @@ const FIELD_TYPES: Record<
   webhookUrl: "string",
   storage: "object",
   cacheTtl: "number",
+  clip: "object",
+  omitBackground: "boolean",
+  timezone: "string",
+  locale: "string",
+  mediaType: "string",
+  reducedMotion: "boolean",
+  failOnStatus: "array",
 };
 const WRONG: Record<string, unknown[]> = {
   string: [1, true, null, [], {}],
