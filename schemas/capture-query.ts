@@ -67,6 +67,7 @@ export const POST_ONLY = [
   "storage",
   "clip",
   "failOnStatus",
+  "actions",
 ] as const;
 
 const num = z.string().transform((s, ctx) => {

@@ -40,6 +40,10 @@ export const LIMITS = {
   /** `timezone` (IANA names are at most ~32) and `locale` (BCP 47 tags as browsers use them). */
   timezoneChars: 64,
   localeChars: 35,
+  /** `actions`: steps per capture, characters one `type` step types, one `wait` step's ms. */
+  actions: 20,
+  actionTextChars: 1000,
+  actionWaitMs: 10_000,
   /** `failOnStatus`: status codes and classes listed at most. */
   failOnStatusEntries: 20,
   /** Page metadata returned with a capture (title, Open Graph fields): characters each, cut. */

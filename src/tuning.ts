@@ -13,6 +13,8 @@ export const TUNING = {
   browserAlarmEveryMs: 60_000,
   /** Artifacts: the whole fetch of a branding logo (connect, headers and body). */
   logoFetchMs: 10_000,
+  /** actions: after a click/press/type, how long a navigation it triggers has to start. */
+  actionNavigationStartMs: 150,
   /** Settlement wait after the auto-scroll of a full-page capture. */
   fullPageSettleMs: 800,
   /** Size of the per-minute rate-limit window. */

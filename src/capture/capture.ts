@@ -10,6 +10,7 @@ import { formatBytes, LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import type { BrowserGuard, ContextWatch } from "./browser-guard";
+import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
@@ -103,7 +104,9 @@ export async function runCapture(
           .catch(() => {});
     });
     watch = guard.watch(page, contextId);
-    const budget = spec.timeoutMs + spec.delayMs + 30_000;
+    // Navigation, then actions (their own timeout), then delay and rendering.
+    const actionsMs = spec.actions && spec.actions.length > 0 ? spec.timeoutMs : 0;
+    const budget = spec.timeoutMs + actionsMs + spec.delayMs + 30_000;
     return await withTimeout(capturePage(page, spec, policy, defaultUserAgent, watch), budget);
   } finally {
     watch?.end();
@@ -184,6 +187,8 @@ async function captureLoaded(
       );
     });
   }
+  if (spec.actions && spec.actions.length > 0)
+    await runActions(page, spec.actions, spec.timeoutMs, assertUntainted);
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
 
   let autoScrolled = false;

@@ -67,11 +67,13 @@ export const failures = {
       },
     ],
   }),
-  elementNotFound: (): CaptureFailure => ({
+  /** `path` names the parameter whose selector found nothing (e.g. an action's index). */
+  elementNotFound: (path?: string): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,
     message: FAILURE.elementNotFound,
     transient: false,
+    ...(path ? { details: [{ path, message: FAILURE.elementNotFound }] } : {}),
   }),
   unreachable: (): CaptureFailure => ({
     code: "CAPTURE_FAILED",

@@ -47,6 +47,7 @@ const GEO_UNSUPPORTED = [
   "mediaType",
   "reducedMotion",
   "failOnStatus",
+  "actions",
 ] as const;
 
 export interface PrepareOptions {

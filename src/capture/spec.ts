@@ -6,6 +6,7 @@
  */
 import { getDomain } from "tldts";
 import type {
+  Action,
   CaptureRequest,
   Clip,
   CookieInput,
@@ -109,6 +110,7 @@ export interface CaptureSpec {
   mediaType?: (typeof MEDIA_TYPES)[number] | null;
   reducedMotion?: boolean;
   failOnStatus?: StatusMatcher[] | null;
+  actions?: Action[];
 }
 
 export interface GeoTarget {
@@ -229,6 +231,7 @@ export function toCaptureSpec(
     mediaType: req.mediaType ?? null,
     reducedMotion: req.reducedMotion ?? D.reducedMotion,
     failOnStatus: req.failOnStatus ?? null,
+    actions: req.actions ?? [],
   };
 }
 

@@ -46,7 +46,12 @@ async function refused(body: Record<string, unknown>, path: string): Promise<voi
   expect(res.status, text).toBe(400);
   const parsed = JSON.parse(text) as { error: { code: string; details?: Array<{ path: string }> } };
   expect(parsed.error.code).toBe("VALIDATION_ERROR");
-  expect(parsed.error.details?.map((d) => d.path)).toContain(path);
+  // The field itself or a part of it (`actions[0]` → `actions[0].wait`).
+  const paths = parsed.error.details?.map((d) => d.path) ?? [];
+  expect(
+    paths.some((p) => p === path || p.startsWith(`${path}.`) || p.startsWith(`${path}[`)),
+    paths.join(", "),
+  ).toBe(true);
 }
 
 /** Left half red, right half blue (at x = 200), a green band at page y 2000..2100 of 3000. */
@@ -346,5 +351,111 @@ describe("page metadata", () => {
       targetStatus: null,
       openGraph: { title: "", description: "", image: "", siteName: "" },
     });
+  });
+});
+
+describe("actions", () => {
+  const RED_PAGE = `<!doctype html><style>html,body{margin:0;height:100%;background:#f00}</style>`;
+
+  it("click, hover, type and press change the page before the capture", async () => {
+    const click = `${RED_PAGE}<button id="b" style="width:80px;height:40px"
+      onclick="document.body.style.background='#0f0'">go</button>`;
+    expect(
+      (await shot({ ...small, html: click, actions: [{ click: "#b" }] })).pixel(300, 200),
+    ).toEqual(GREEN);
+    expect((await shot({ ...small, html: click })).pixel(300, 200)).toEqual(RED);
+
+    const hover = `${RED_PAGE}<style>#h{width:400px;height:300px} #h:hover{background:#00f}</style><div id="h"></div>`;
+    expect(
+      (await shot({ ...small, html: hover, actions: [{ hover: "#h" }] })).pixel(300, 200),
+    ).toEqual(BLUE);
+
+    const typed = `${RED_PAGE}<input id="i" oninput="if (this.value === 'héllo wörld') document.body.style.background='#0f0'">
+      <script>addEventListener("keydown", (e) => { if (e.key === "Enter") document.body.style.background = "#00f"; });</script>`;
+    const img = await shot({
+      ...small,
+      html: typed,
+      actions: [{ type: { selector: "#i", text: "héllo wörld" } }],
+    });
+    expect(img.pixel(300, 200)).toEqual(GREEN);
+    const pressed = await shot({ ...small, html: typed, actions: [{ press: "Enter" }] });
+    expect(pressed.pixel(300, 200)).toEqual(BLUE);
+  });
+
+  it("scroll to y or to an element; waitForSelector and wait let the page change", async () => {
+    const tall = `<!doctype html><style>html,body{margin:0}</style>
+      <div style="height:1000px;background:#f00"></div><div id="g" style="height:1000px;background:#0f0"></div>`;
+    expect(
+      (await shot({ ...small, html: tall, actions: [{ scroll: { y: 1000 } }] })).pixel(10, 10),
+    ).toEqual(GREEN);
+    expect(
+      (await shot({ ...small, html: tall, actions: [{ scroll: { selector: "#g" } }] })).pixel(
+        10,
+        10,
+      ),
+    ).toEqual(GREEN);
+    expect((await shot({ ...small, html: tall })).pixel(10, 10)).toEqual(RED);
+
+    const late = `${RED_PAGE}<script>setTimeout(() => {
+      document.body.style.background = "#0f0";
+      document.body.appendChild(Object.assign(document.createElement("p"), { id: "late" }));
+    }, 700);</script>`;
+    const waited = await shot({ ...small, html: late, actions: [{ waitForSelector: "#late" }] });
+    expect(waited.pixel(300, 200)).toEqual(GREEN);
+    const slept = await shot({ ...small, html: late, actions: [{ wait: 5000 }] });
+    expect(slept.pixel(300, 200)).toEqual(GREEN);
+  });
+
+  it("a click that follows a link captures the new page (through the same guard, logged)", async () => {
+    const run = runId();
+    const html = `<!doctype html><a id="go" href="${FIXTURES}/status?code=200&run=${run}">next</a>`;
+    const { res, bytes } = await cap.post({ ...small, html, actions: [{ click: "#go" }] });
+    expect(res.status, new TextDecoder().decode(bytes)).toBe(200);
+    expect(res.headers.get("x-service-final-url")).toBe(`${FIXTURES}/status?code=200&run=${run}`);
+    expect(decodeImage(bytes).pixel(200, 150)).toEqual(GREEN);
+    expect((await fixtureLog(run)).map((e) => e.path)).toEqual(["/status"]);
+  });
+
+  it("a selector that matches nothing fails naming the step; no credit", async () => {
+    const before = await used();
+    const html = `${RED_PAGE}<button id="b">b</button>`;
+    for (const actions of [
+      [{ click: "#b" }, { click: "#missing" }],
+      [{ wait: 10 }, { hover: "#missing" }],
+      [{ click: "#b" }, { type: { selector: "#missing", text: "x" } }],
+    ]) {
+      const { res, bytes } = await cap.post({ ...small, html, actions });
+      expect(res.status).toBe(400);
+      const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+        error: { code: string; message: string; details: Array<{ path: string }> };
+      };
+      expect(body.error.code).toBe("CAPTURE_FAILED");
+      expect(body.error.message).toBe("The specified element was not found.");
+      expect(body.error.details.map((d) => d.path)).toEqual(["actions[1]"]);
+    }
+    const { res } = await cap.post({
+      ...small,
+      timeout: 5,
+      html,
+      actions: [{ waitForSelector: "#never" }],
+    });
+    expect(res.status).toBe(400);
+    expect(await used()).toBe(before);
+  });
+
+  it("malformed actions → 400 naming the step; actions are POST-only", async () => {
+    const html = "<p>x</p>";
+    await refused({ html, actions: Array.from({ length: 21 }, () => ({ wait: 1 })) }, "actions");
+    await refused({ html, actions: [{ click: "#a", hover: "#b" }] }, "actions[0]");
+    await refused({ html, actions: [{ wait: 10_001 }] }, "actions[0]");
+    await refused({ html, actions: [{ press: "NotAKey" }] }, "actions[0]");
+    await refused({ html, actions: [{ click: "a[" }] }, "actions[0]");
+    await refused(
+      { html, actions: [{ type: { selector: "#i", text: "x".repeat(1001) } }] },
+      "actions[0]",
+    );
+    await refused({ html, actions: [{ scroll: { x: 5 } }] }, "actions[0]");
+    const { res } = await cap.get({ url: `${FIXTURES}/status`, actions: "[]" });
+    expect(res.status).toBe(400);
   });
 });

@@ -511,6 +511,7 @@ const FIELD_TYPES: Record<
   mediaType: "string",
   reducedMotion: "boolean",
   failOnStatus: "array",
+  actions: "array",
 };
 const WRONG: Record<string, unknown[]> = {
   string: [1, true, null, [], {}],
