@@ -44,6 +44,8 @@ export const LIMITS = {
   actions: 20,
   actionTextChars: 1000,
   actionWaitMs: 10_000,
+  /** The Idempotency-Key request header, in characters. */
+  idempotencyKeyChars: 255,
   /** `failOnStatus`: status codes and classes listed at most. */
   failOnStatusEntries: 20,
   /** Page metadata returned with a capture (title, Open Graph fields): characters each, cut. */

@@ -13,6 +13,15 @@ export const TUNING = {
   browserAlarmEveryMs: 60_000,
   /** Artifacts: the whole fetch of a branding logo (connect, headers and body). */
   logoFetchMs: 10_000,
+  /** Idempotency-Key: how long a first response is replayed, how long a request in flight
+   *  holds its key (past the longest capture), how long a concurrent duplicate waits for it,
+   *  and how often it looks. */
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  idempotencyLeaseMs: 5 * 60_000,
+  idempotencyWaitMs: 120_000,
+  idempotencyPollMs: 250,
+  /** Stored response bodies up to this size live in the Account DO; larger ones in R2. */
+  idempotencyInlineBytes: 512 * 1024,
   /** actions: after a click/press/type, how long a navigation it triggers has to start. */
   actionNavigationStartMs: 150,
   /** Settlement wait after the auto-scroll of a full-page capture. */

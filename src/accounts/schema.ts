@@ -116,6 +116,21 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       created_at INTEGER NOT NULL
     )`,
   ],
+  // v4: Idempotency-Key records (src/accounts/idempotency.ts): the first response per key.
+  [
+    `CREATE TABLE idempotency_keys (
+      key TEXT PRIMARY KEY,
+      fingerprint TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('running', 'done')),
+      lease_until INTEGER NOT NULL,
+      status INTEGER,
+      headers TEXT,
+      body BLOB,
+      body_key TEXT,
+      expires_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at)`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

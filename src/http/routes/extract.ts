@@ -8,22 +8,28 @@ import { extractOnlySpec, toCaptureRequest } from "../../extract/request";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
+import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
-export const extractRoutes = new Hono<AppEnv>().post("/extract", authenticate(), async (c) => {
-  const req = await jsonBody(c, extractRequestSchema);
-  const auth = c.get("auth");
-  const spec = extractOnlySpec(await prepareCapture(c.env, auth, toCaptureRequest(req)));
-  const format = req.extractFormat ?? "markdown";
-  // The extraction is the billable output: no article (422) or too large (413) is refunded.
-  const captured = await runCapture(c.env, auth, {
-    spec,
-    outputs: [{ kind: "extraction", format, billable: true }],
-    storage: { kind: "none" },
-    engine: browserEngine(c.env),
-  });
-  const [output] = captured.outputs;
-  if (!output?.ok) throw output?.failure.error ?? new Error("extraction run returned no output");
-  if (output.kind !== "extraction") throw new Error("extraction run returned an image");
-  return c.json(successBody(c.get("requestId"), output.data, captured.usage));
-});
+export const extractRoutes = new Hono<AppEnv>().post(
+  "/extract",
+  authenticate(),
+  idempotent(),
+  async (c) => {
+    const req = await jsonBody(c, extractRequestSchema);
+    const auth = c.get("auth");
+    const spec = extractOnlySpec(await prepareCapture(c.env, auth, toCaptureRequest(req)));
+    const format = req.extractFormat ?? "markdown";
+    // The extraction is the billable output: no article (422) or too large (413) is refunded.
+    const captured = await runCapture(c.env, auth, {
+      spec,
+      outputs: [{ kind: "extraction", format, billable: true }],
+      storage: { kind: "none" },
+      engine: browserEngine(c.env),
+    });
+    const [output] = captured.outputs;
+    if (!output?.ok) throw output?.failure.error ?? new Error("extraction run returned no output");
+    if (output.kind !== "extraction") throw new Error("extraction run returned an image");
+    return c.json(successBody(c.get("requestId"), output.data, captured.usage));
+  },
+);

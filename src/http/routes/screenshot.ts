@@ -22,6 +22,7 @@ import { publicOrigin, signedImageUrl } from "../../storage/hosted";
 import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
+import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
 /** async: true — queued; 202 `{jobId, status: "queued"}` with the reserved credit in meta.usage. */
@@ -80,7 +81,7 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
 }
 
 export const screenshotRoutes = new Hono<AppEnv>()
-  .post("/screenshot", authenticate(), async (c) => {
+  .post("/screenshot", authenticate(), idempotent(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
     return req.hosted === true ? sendHosted(c, req) : sendBytes(c, req);
@@ -96,7 +97,7 @@ export const screenshotRoutes = new Hono<AppEnv>()
     }
     return sendBytes(c, parseWith(captureQuerySchema, record) as CaptureRequest);
   })
-  .post("/screenshot/json", authenticate(), async (c) => {
+  .post("/screenshot/json", authenticate(), idempotent(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
     const format = requestedExtraction(req);
