@@ -27,6 +27,8 @@ const BOOLEANS = [
   "pdfPrintBackground",
   "omitBackground",
   "reducedMotion",
+  "pdfOutline",
+  "pdfTagged",
 ] as const;
 const STRINGS = [
   "url",
@@ -43,6 +45,7 @@ const STRINGS = [
   "timezone",
   "locale",
   "mediaType",
+  "pdfPageRanges",
 ] as const;
 
 export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS] as const;
@@ -68,6 +71,8 @@ export const POST_ONLY = [
   "clip",
   "failOnStatus",
   "actions",
+  "pdfHeader",
+  "pdfFooter",
 ] as const;
 
 const num = z.string().transform((s, ctx) => {

@@ -385,6 +385,59 @@ export const actionSchema = z
   .describe("One step of actions.");
 export type Action = z.output<typeof actionSchema>;
 
+/**
+ * A PDF header/footer template loads nothing: no scripts, frames, links to stylesheets, and no
+ * URL other than an inline `data:` one (in src, srcset, href, url(), @import). The one reason
+ * found, or null.
+ */
+export function templateProblem(html: string): string | null {
+  if (
+    /<\s*(script|iframe|frame|object|embed|link|meta|base|svg|video|audio|source|portal)\b/i.test(
+      html,
+    )
+  )
+    return "Scripts, frames, embeds, link/meta/base, svg and media elements are not allowed.";
+  if (/@import/i.test(html)) return "@import is not allowed.";
+  if (/\bon[a-z]+\s*=/i.test(html)) return "Event handler attributes are not allowed.";
+  const urls = [
+    ...html.matchAll(
+      /\b(?:src|href|srcset|action|poster|background)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+  const cssUrls = [...html.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi)].map(
+    (m) => m[1] ?? m[2] ?? m[3] ?? "",
+  );
+  if ([...urls, ...cssUrls].some((u) => !/^\s*data:/i.test(u)))
+    return "Only inline data: URLs may be referenced (nothing is loaded while printing).";
+  if (/&#|&[a-z]+;|\\/i.test([...urls, ...cssUrls].join("")))
+    return "URLs must not contain escapes.";
+  return null;
+}
+
+const pdfTemplate = maxBytes(LIMITS.pdfTemplateBytes)
+  .min(1, NOT_EMPTY)
+  .superRefine((html, ctx) => {
+    const problem = templateProblem(html);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** "1-3,5", "2-": pages counted from 1, ranges ascending. */
+export const pdfPageRangesSchema = maxChars(LIMITS.pdfPageRangesChars).superRefine((s, ctx) => {
+  const parts = s.split(",").map((p) => p.trim());
+  for (const part of parts) {
+    const m = /^(\d{1,5})(?:\s*-\s*(\d{1,5})?)?$/.exec(part);
+    const from = Number(m?.[1]);
+    const to = m?.[2] === undefined ? from : Number(m[2]);
+    if (!m || from < 1 || to < from) {
+      ctx.addIssue({
+        code: "custom",
+        message: 'Must be page numbers and ranges such as "1-3,5" (pages count from 1).',
+      });
+      return;
+    }
+  }
+});
+
 const L = LIMITS;
 export const captureFields = {
   url: z.string().min(1, NOT_EMPTY),
@@ -458,6 +511,19 @@ export const captureFields = {
     ),
   mediaType: z.enum(MEDIA_TYPES).describe("CSS media type to emulate: screen (default) or print."),
   reducedMotion: z.boolean().describe("Emulate prefers-reduced-motion: reduce."),
+  pdfHeader: pdfTemplate.describe(
+    "PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.",
+  ),
+  pdfFooter: pdfTemplate.describe(
+    "PDF: HTML printed at the bottom of every page (≤ 10 KB); same placeholders as pdfHeader.",
+  ),
+  pdfPageRanges: pdfPageRangesSchema.describe('PDF: the pages to keep, e.g. "1-3,5".'),
+  pdfOutline: z.boolean().describe("PDF: bookmarks (a document outline) from the headings."),
+  pdfTagged: z
+    .boolean()
+    .describe(
+      "PDF: tagged (accessible) output; default true. false gives a smaller, untagged file.",
+    ),
   actions: z
     .array(actionSchema)
     .max(L.actions, `At most ${L.actions} actions.`)
@@ -597,6 +663,13 @@ export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx
       code: "custom",
       path: ["omitBackground"],
       message: "omitBackground needs format png or webp.",
+    });
+  }
+  if (value.pdfOutline === true && value.pdfTagged === false) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["pdfTagged"],
+      message: "pdfOutline needs a tagged PDF (the outline is built from its structure).",
     });
   }
   if (value.failOnStatus !== undefined && value.url === undefined) {

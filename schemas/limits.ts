@@ -44,6 +44,9 @@ export const LIMITS = {
   actions: 20,
   actionTextChars: 1000,
   actionWaitMs: 10_000,
+  /** pdfHeader / pdfFooter templates (UTF-8 bytes), and a pdfPageRanges expression. */
+  pdfTemplateBytes: 10 * 1024,
+  pdfPageRangesChars: 100,
   /** The Idempotency-Key request header, in characters. */
   idempotencyKeyChars: 255,
   /** `failOnStatus`: status codes and classes listed at most. */

@@ -378,22 +378,32 @@ async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
   const footer = footerTemplate !== null || mark ? `${footerTemplate ?? ""}${mark}` : null;
   const templated = headerTemplate !== null || footer !== null;
   const bottom = spec.pdf.margin.bottom;
-  const bytes = await page.pdf({
-    format: spec.pdf.format,
-    landscape: spec.pdf.landscape,
-    printBackground: spec.pdf.printBackground,
-    scale: spec.pdf.scale,
-    margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
-    ...(templated
-      ? {
-          displayHeaderFooter: true,
-          headerTemplate: headerTemplate ?? "<span></span>",
-          footerTemplate: footer ?? "<span></span>",
-        }
-      : {}),
-    ...(spec.pdf.outline ? { outline: true, tagged: true } : {}),
-    timeout: spec.timeoutMs,
-  });
+  const bytes = await page
+    .pdf({
+      format: spec.pdf.format,
+      landscape: spec.pdf.landscape,
+      printBackground: spec.pdf.printBackground,
+      scale: spec.pdf.scale,
+      margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
+      ...(templated
+        ? {
+            displayHeaderFooter: true,
+            headerTemplate: headerTemplate ?? "<span></span>",
+            footerTemplate: footer ?? "<span></span>",
+          }
+        : {}),
+      // Chromium builds the outline from the tagged structure: an outline implies tagging.
+      outline: spec.pdf.outline,
+      tagged: spec.pdf.outline || spec.pdf.tagged !== false,
+      ...(spec.pdf.pageRanges ? { pageRanges: spec.pdf.pageRanges } : {}),
+      timeout: spec.timeoutMs,
+    })
+    .catch((err: unknown) => {
+      // A range past the last page: the caller's input against this document, not our failure.
+      if (err instanceof Error && /page range/i.test(err.message))
+        throw new CaptureError(failures.pageRanges());
+      throw err;
+    });
   return { bytes, width: spec.viewport.width, height: spec.viewport.height, truncated: false };
 }
 

@@ -54,6 +54,16 @@ export const failures = {
     transient: false,
     details: [{ path: "failOnStatus", message: `HTTP ${status} matches failOnStatus.` }],
   }),
+  /** `pdfPageRanges` names pages the document does not have. */
+  pageRanges: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The page range is outside the document.",
+    transient: false,
+    details: [
+      { path: "pdfPageRanges", message: "Names pages the printed document does not have." },
+    ],
+  }),
   /** A fullPage `clip` reaching below the loaded page's height. */
   clipOutside: (pageHeight: number): CaptureFailure => ({
     code: "CAPTURE_FAILED",

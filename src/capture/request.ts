@@ -48,6 +48,11 @@ const GEO_UNSUPPORTED = [
   "reducedMotion",
   "failOnStatus",
   "actions",
+  "pdfHeader",
+  "pdfFooter",
+  "pdfPageRanges",
+  "pdfOutline",
+  "pdfTagged",
 ] as const;
 
 export interface PrepareOptions {

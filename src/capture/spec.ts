@@ -89,6 +89,10 @@ export interface CaptureSpec {
     footerTemplate: string | null;
     /** A document outline (bookmarks) from the headings, and tagged (accessible) output. */
     outline: boolean;
+    /** Tagged (accessible) output, Chromium's default; absent in older job documents (= true). */
+    tagged?: boolean;
+    /** Pages to keep ("1-3,5"); null/absent = all. */
+    pageRanges?: string | null;
   };
   /** Text tiled over images (Free plan); null = no watermark. */
   watermark: string | null;
@@ -146,6 +150,8 @@ export const OPTION_DEFAULTS = {
   omitBackground: false,
   reducedMotion: false,
   mediaType: "screen",
+  pdfOutline: false,
+  pdfTagged: true,
 } as const satisfies Partial<CaptureRequest>;
 
 const D = OPTION_DEFAULTS;
@@ -212,14 +218,17 @@ export function toCaptureSpec(
       printBackground: req.pdfPrintBackground ?? D.pdfPrintBackground,
       scale: req.pdfScale ?? D.pdfScale,
       margin: {
-        top: req.pdfMargin?.top ?? "0",
+        // A running header/footer prints inside its margin: room for it unless one was given.
+        top: req.pdfMargin?.top ?? (req.pdfHeader ? PDF_TEMPLATE_MARGIN : "0"),
         right: req.pdfMargin?.right ?? "0",
-        bottom: req.pdfMargin?.bottom ?? "0",
+        bottom: req.pdfMargin?.bottom ?? (req.pdfFooter ? PDF_TEMPLATE_MARGIN : "0"),
         left: req.pdfMargin?.left ?? "0",
       },
-      headerTemplate: null,
-      footerTemplate: null,
-      outline: false,
+      headerTemplate: req.pdfHeader ? printTemplate(req.pdfHeader) : null,
+      footerTemplate: req.pdfFooter ? printTemplate(req.pdfFooter) : null,
+      outline: req.pdfOutline ?? D.pdfOutline,
+      tagged: req.pdfTagged ?? D.pdfTagged,
+      pageRanges: req.pdfPageRanges ?? null,
     },
     watermark: options.watermark,
     credentials: null,
@@ -233,6 +242,30 @@ export function toCaptureSpec(
     failOnStatus: req.failOnStatus ?? null,
     actions: req.actions ?? [],
   };
+}
+
+/** The margin a pdfHeader/pdfFooter gets when its side's margin was not set. */
+const PDF_TEMPLATE_MARGIN = "0.6in";
+
+/** Placeholders of pdfHeader/pdfFooter → the classes Chromium fills in when printing. */
+const TEMPLATE_FIELDS: Record<string, string> = {
+  page: "pageNumber",
+  pages: "totalPages",
+  date: "date",
+  title: "title",
+  url: "url",
+};
+
+/**
+ * A pdfHeader/pdfFooter as Chromium's print template: placeholders become its classes, and a
+ * readable default size (Chromium's own is tiny); the customer's styles override it.
+ */
+export function printTemplate(html: string): string {
+  const filled = html.replace(
+    /\{\{\s*(page|pages|date|title|url)\s*\}\}/g,
+    (_, name: string) => `<span class="${TEMPLATE_FIELDS[name] ?? ""}"></span>`,
+  );
+  return `<div style="font-size:10px;width:100%;margin:0 0.4in;">${filled}</div>`;
 }
 
 /**

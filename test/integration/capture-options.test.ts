@@ -5,6 +5,7 @@
  * credits and headers for failOnStatus and the page metadata.
  */
 import { decode as decodePng } from "fast-png";
+import { extractText, getDocumentProxy } from "unpdf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, fixtureLog, runId } from "../helpers/http";
@@ -457,5 +458,95 @@ describe("actions", () => {
     await refused({ html, actions: [{ scroll: { x: 5 } }] }, "actions[0]");
     const { res } = await cap.get({ url: `${FIXTURES}/status`, actions: "[]" });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("PDF: header/footer templates, page ranges, outline, tagged", () => {
+  const DOC = `<!doctype html><title>Quarterly</title><style>section{page-break-after:always}</style>
+    <section><h1>Alpha chapter</h1><p>Content one.</p></section>
+    <section><h2>Beta chapter</h2><p>Content two.</p></section>
+    <section><h2>Gamma chapter</h2><p>Content three.</p></section>`;
+
+  async function pdf(extra: Record<string, unknown>) {
+    const { res, bytes } = await cap.post({
+      html: DOC,
+      format: "pdf",
+      waitUntil: "load",
+      ...extra,
+    });
+    expect(res.status, new TextDecoder().decode(bytes.slice(0, 400))).toBe(200);
+    const doc = await getDocumentProxy(bytes);
+    const { text } = await extractText(doc, { mergePages: false });
+    return { doc, pages: text as string[], bytes };
+  }
+
+  it("pdfHeader and pdfFooter print on every page with their placeholders filled", async () => {
+    const { pages } = await pdf({
+      pdfHeader: "<span>HEAD {{title}}</span>",
+      pdfFooter: "<span>Page {{page}} of {{pages}}</span>",
+    });
+    expect(pages).toHaveLength(3);
+    pages.forEach((text, i) => {
+      expect(text).toContain("HEAD Quarterly");
+      expect(text).toContain(`Page ${i + 1} of 3`);
+    });
+    const plain = await pdf({});
+    expect(plain.pages.join(" ")).not.toContain("Page 1 of 3");
+  });
+
+  it("pdfPageRanges keeps the pages named; a range past the end → 400", async () => {
+    const { pages } = await pdf({ pdfPageRanges: "1,3" });
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain("Alpha chapter");
+    expect(pages[1]).toContain("Gamma chapter");
+    const { res, bytes } = await cap.post({ html: DOC, format: "pdf", pdfPageRanges: "7-9" });
+    expect(res.status).toBe(400);
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+      error: { details: Array<{ path: string }> };
+    };
+    expect(body.error.details[0]?.path).toBe("pdfPageRanges");
+  });
+
+  it("pdfOutline bookmarks the headings; pdfTagged marks the document", async () => {
+    const outlined = await pdf({ pdfOutline: true });
+    const titles = ((await outlined.doc.getOutline()) ?? []).flatMap(function flat(o: {
+      title: string;
+      items?: unknown[];
+    }): string[] {
+      return [
+        o.title,
+        ...((o.items ?? []) as Array<{ title: string; items?: unknown[] }>).flatMap(flat),
+      ];
+    });
+    expect(titles).toEqual(
+      expect.arrayContaining(["Alpha chapter", "Beta chapter", "Gamma chapter"]),
+    );
+    expect((await (await pdf({})).doc.getOutline()) ?? []).toEqual([]);
+
+    const marked = async (extra: Record<string, unknown>) =>
+      ((await (await pdf(extra)).doc.getMarkInfo()) as { Marked?: boolean } | null)?.Marked ??
+      false;
+    expect(await marked({})).toBe(true); // Chromium's default
+    expect(await marked({ pdfTagged: true })).toBe(true);
+    expect(await marked({ pdfTagged: false })).toBe(false);
+    await refused({ html: DOC, format: "pdf", pdfOutline: true, pdfTagged: false }, "pdfTagged");
+  });
+
+  it("templates that would load anything, oversized ones and bad ranges → 400 naming the field", async () => {
+    const html = DOC;
+    for (const t of [
+      `<img src="${FIXTURES}/pixel.png">`,
+      "<script>1</script>",
+      `<div style="background:url(${FIXTURES}/x.png)">x</div>`,
+      "<style>@import 'x.css';</style>",
+      '<img src="data:x" onerror="1">',
+      "<svg></svg>",
+      "x".repeat(10 * 1024 + 1),
+    ]) {
+      await refused({ html, format: "pdf", pdfHeader: t }, "pdfHeader");
+      await refused({ html, format: "pdf", pdfFooter: t }, "pdfFooter");
+    }
+    for (const r of ["0", "3-1", "a", "1;2", ""])
+      await refused({ html, pdfPageRanges: r }, "pdfPageRanges");
   });
 });

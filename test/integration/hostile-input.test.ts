@@ -512,6 +512,11 @@ const FIELD_TYPES: Record<
   reducedMotion: "boolean",
   failOnStatus: "array",
   actions: "array",
+  pdfHeader: "string",
+  pdfFooter: "string",
+  pdfPageRanges: "string",
+  pdfOutline: "boolean",
+  pdfTagged: "boolean",
 };
 const WRONG: Record<string, unknown[]> = {
   string: [1, true, null, [], {}],
