@@ -8,7 +8,7 @@ import { decode as decodePng } from "fast-png";
 import { extractText, getDocumentProxy } from "unpdf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
-import { call, envelope, FIXTURES, fixtureLog, runId } from "../helpers/http";
+import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
 import { decodeImage, near, type Decoded, type Rgb } from "../helpers/images";
 
 let cap: Capturer;
@@ -548,5 +548,54 @@ describe("PDF: header/footer templates, page ranges, outline, tagged", () => {
     }
     for (const r of ["0", "3-1", "a", "1;2", ""])
       await refused({ html, pdfPageRanges: r }, "pdfPageRanges");
+  });
+});
+
+describe("render links and batch defaults take the options", () => {
+  it("a render link renders with mediaType, clip and actions", async () => {
+    const html = `<!doctype html><style>html,body{margin:0;height:100%}
+      @media screen { body { background: #f00 } } @media print { body { background: #0f0 } }
+      .clicked { background: #00f !important }</style>
+      <button id="b" style="position:absolute;left:300px;top:200px"
+        onclick="document.body.classList.add('clicked')">b</button>`;
+    const mint = await postJson(
+      "/v1/render/link",
+      {
+        ...small,
+        html,
+        mediaType: "print",
+        clip: { x: 0, y: 0, width: 100, height: 50 },
+        actions: [{ wait: 1 }],
+      },
+      cap.auth,
+    );
+    const link = (await envelope<{ url: string }>(mint)).data?.url ?? "";
+    expect(mint.status).toBe(200);
+    const res = await call(link.slice(link.indexOf("/v1/render")));
+    expect(res.status).toBe(200);
+    const img = decodeImage(new Uint8Array(await res.arrayBuffer()));
+    expect([img.width, img.height]).toEqual([100, 50]);
+    expect(allNear(img, GREEN)).toBe(true);
+
+    const bad = await postJson(
+      "/v1/render/link",
+      { ...small, html, actions: [{ press: "Nope" }] },
+      cap.auth,
+    );
+    expect(bad.status).toBe(400);
+  });
+
+  it("batch defaults are validated like a request", async () => {
+    const res = await postJson(
+      "/v1/screenshot/batch",
+      { urls: [`${FIXTURES}/status`], defaults: { timezone: "Nowhere/Town" } },
+      cap.auth,
+    );
+    expect(res.status).toBe(400);
+    const paths = (await envelope(res)).error?.details?.map((d) => d.path) ?? [];
+    expect(
+      paths.some((p) => p.includes("timezone")),
+      paths.join(","),
+    ).toBe(true);
   });
 });
