@@ -15,6 +15,11 @@
  * in R2 with the same expiry as the record (swept by the hourly cron like every output).
  */
 import type { MiddlewareHandler } from "hono";
+import {
+  IDEMPOTENCY_HEADER,
+  idempotencyKeySchema,
+  REPLAYED_HEADER,
+} from "../../../schemas/idempotency";
 import { LIMITS } from "../../../schemas/limits";
 import { accountStub } from "../../accounts/directory";
 import type { StoredResponse } from "../../accounts/idempotency";
@@ -24,8 +29,6 @@ import { storeOutput } from "../../storage/hosted";
 import { TUNING } from "../../tuning";
 import type { AppEnv } from "../types";
 
-export const IDEMPOTENCY_HEADER = "idempotency-key";
-export const REPLAYED_HEADER = "idempotent-replayed";
 /** Per-request headers never replayed: the replay gets its own. */
 const FRESH_HEADERS = /^(x-ratelimit-|x-request-id$|set-cookie$)/i;
 
@@ -69,9 +72,8 @@ export const idempotent = (): MiddlewareHandler<AppEnv> =>
   async function idempotencyMiddleware(c, next) {
     const key = c.req.header(IDEMPOTENCY_HEADER);
     if (key === undefined) return next();
-    if (key.length === 0 || key.length > LIMITS.idempotencyKeyChars)
-      throw invalidKey(`must be 1 to ${LIMITS.idempotencyKeyChars} characters.`);
-    if (!/^[\x21-\x7e]+$/.test(key)) throw invalidKey("must be printable ASCII without spaces.");
+    const checked = idempotencyKeySchema.safeParse(key);
+    if (!checked.success) throw invalidKey(checked.error.issues[0]?.message ?? "Invalid.");
     const print = await fingerprint(c.req.raw);
     if (print === null) return next(); // over the body cap: the route answers 413
     const account = accountStub(c.env, c.get("auth").accountId);
