@@ -25,6 +25,10 @@ const BOOLEANS = [
   "blockCookieBanners",
   "pdfLandscape",
   "pdfPrintBackground",
+  "omitBackground",
+  "reducedMotion",
+  "pdfOutline",
+  "pdfTagged",
 ] as const;
 const STRINGS = [
   "url",
@@ -38,6 +42,10 @@ const STRINGS = [
   "geo",
   "geoCity",
   "geoState",
+  "timezone",
+  "locale",
+  "mediaType",
+  "pdfPageRanges",
 ] as const;
 
 export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS] as const;
@@ -60,6 +68,11 @@ export const POST_ONLY = [
   "data",
   "cacheTtl",
   "storage",
+  "clip",
+  "failOnStatus",
+  "actions",
+  "pdfHeader",
+  "pdfFooter",
 ] as const;
 
 const num = z.string().transform((s, ctx) => {

@@ -32,6 +32,8 @@ export const DEVICES = [
 export const RESOURCE_TYPES = ["font", "image", "media", "stylesheet", "other"] as const;
 export const PDF_FORMATS = ["A4", "Letter", "Legal", "Tabloid", "A3"] as const;
 export const EXTRACT_FORMATS = ["markdown", "json", "html"] as const;
+export const MEDIA_TYPES = ["screen", "print"] as const;
+export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 export const GEO_COUNTRIES = [
   "AF",
   "AL",
@@ -260,6 +262,182 @@ export const dataSchema = z
   })
   .transform((v) => v as Record<string, unknown>);
 
+/**
+ * An IANA time zone name the runtime knows (its `Intl` list, aliases such as `UTC` included):
+ * the browser runs the same ICU data. Offsets (`+01:00`) are not names and are refused.
+ */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A well-formed BCP 47 language tag (`de-DE`, `pt-BR`, `zh-Hant-TW`) the runtime supports. */
+export function isLocale(tag: string): boolean {
+  if (!/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/.test(tag)) return false;
+  try {
+    return (
+      Intl.getCanonicalLocales(tag).length === 1 &&
+      Intl.DateTimeFormat.supportedLocalesOf([tag]).length === 1
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** A rectangle of the page in CSS pixels (page coordinates with fullPage, else the viewport's). */
+export const clipSchema = z
+  .strictObject({
+    x: numberIn(0, LIMITS.fullPageMaxCssPx).describe("Left edge, CSS px."),
+    y: numberIn(0, LIMITS.fullPageMaxCssPx).describe("Top edge, CSS px."),
+    width: numberIn(1, LIMITS.width.max).describe("Width, CSS px."),
+    height: numberIn(1, LIMITS.fullPageMaxCssPx).describe("Height, CSS px."),
+  })
+  .describe(
+    "Capture exactly this rectangle, in CSS px. Without fullPage it must lie inside the viewport; with fullPage the coordinates are page coordinates and it must lie inside the page.",
+  );
+export type Clip = z.output<typeof clipSchema>;
+
+/** One `failOnStatus` entry: an exact status code or a class such as "4xx". */
+export const statusMatcherSchema = z
+  .union([intIn(100, 599), z.enum(STATUS_CLASSES)], {
+    error: 'Must be a status code (100-599) or a class: "1xx" … "5xx".',
+  })
+  .describe('An HTTP status code (404) or a class ("4xx", "5xx").');
+export type StatusMatcher = z.output<typeof statusMatcherSchema>;
+
+/**
+ * Keys a `press` action may name: printable ASCII characters one at a time, and the named keys
+ * of the US keyboard layout the browser driver knows (anything else it would refuse mid-capture).
+ */
+const NAMED_KEYS = new Set([
+  "Enter",
+  "Tab",
+  "Escape",
+  "Backspace",
+  "Delete",
+  "Insert",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  "ArrowUp",
+  "ArrowDown",
+  "ArrowLeft",
+  "ArrowRight",
+  "Shift",
+  "Control",
+  "Alt",
+  "Meta",
+  "Space",
+  ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
+]);
+export const isKeyName = (key: string): boolean => NAMED_KEYS.has(key) || /^[\x20-\x7e]$/.test(key);
+
+const selectorField = () => cssSelector(LIMITS.selectorChars);
+/** One step of `actions`: an object with exactly one of these keys. */
+export const actionSchema = z
+  .union(
+    [
+      z.strictObject({ click: selectorField().describe("Click the first element matching.") }),
+      z.strictObject({ hover: selectorField().describe("Move the mouse over the element.") }),
+      z.strictObject({
+        type: z
+          .strictObject({
+            selector: selectorField(),
+            text: maxChars(LIMITS.actionTextChars),
+          })
+          .describe(
+            `Focus the element and type text (at most ${LIMITS.actionTextChars} characters).`,
+          ),
+      }),
+      z.strictObject({
+        press: z
+          .string()
+          .refine(isKeyName, "Unknown key.")
+          .describe('Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …'),
+      }),
+      z.strictObject({
+        scroll: z
+          .union([
+            z.strictObject({ y: numberIn(0, LIMITS.fullPageMaxCssPx) }),
+            z.strictObject({ selector: selectorField() }),
+          ])
+          .describe("Scroll the window to y (CSS px) or the element into view."),
+      }),
+      z.strictObject({
+        wait: intIn(0, LIMITS.actionWaitMs).describe(
+          `Wait this many ms (at most ${LIMITS.actionWaitMs}).`,
+        ),
+      }),
+      z.strictObject({
+        waitForSelector: selectorField().describe("Wait until an element matches."),
+      }),
+    ],
+    {
+      error: `Must be one action: {click}, {hover}, {type: {selector, text}}, {press}, {scroll: {y} | {selector}}, {wait: ms ≤ ${LIMITS.actionWaitMs}} or {waitForSelector}, with valid values (CSS selectors, text ≤ ${LIMITS.actionTextChars} characters).`,
+    },
+  )
+  .describe("One step of actions.");
+export type Action = z.output<typeof actionSchema>;
+
+/**
+ * A PDF header/footer template loads nothing: no scripts, frames, links to stylesheets, and no
+ * URL other than an inline `data:` one (in src, srcset, href, url(), @import). The one reason
+ * found, or null.
+ */
+export function templateProblem(html: string): string | null {
+  if (
+    /<\s*(script|iframe|frame|object|embed|link|meta|base|svg|video|audio|source|portal)\b/i.test(
+      html,
+    )
+  )
+    return "Scripts, frames, embeds, link/meta/base, svg and media elements are not allowed.";
+  if (/@import/i.test(html)) return "@import is not allowed.";
+  if (/\bon[a-z]+\s*=/i.test(html)) return "Event handler attributes are not allowed.";
+  const urls = [
+    ...html.matchAll(
+      /\b(?:src|href|srcset|action|poster|background)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+  const cssUrls = [...html.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi)].map(
+    (m) => m[1] ?? m[2] ?? m[3] ?? "",
+  );
+  if ([...urls, ...cssUrls].some((u) => !/^\s*data:/i.test(u)))
+    return "Only inline data: URLs may be referenced (nothing is loaded while printing).";
+  if (/&#|&[a-z]+;|\\/i.test([...urls, ...cssUrls].join("")))
+    return "URLs must not contain escapes.";
+  return null;
+}
+
+const pdfTemplate = maxBytes(LIMITS.pdfTemplateBytes)
+  .min(1, NOT_EMPTY)
+  .superRefine((html, ctx) => {
+    const problem = templateProblem(html);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** "1-3,5", "2-": pages counted from 1, ranges ascending. */
+export const pdfPageRangesSchema = maxChars(LIMITS.pdfPageRangesChars).superRefine((s, ctx) => {
+  const parts = s.split(",").map((p) => p.trim());
+  for (const part of parts) {
+    const m = /^(\d{1,5})(?:\s*-\s*(\d{1,5})?)?$/.exec(part);
+    const from = Number(m?.[1]);
+    const to = m?.[2] === undefined ? from : Number(m[2]);
+    if (!m || from < 1 || to < from) {
+      ctx.addIssue({
+        code: "custom",
+        message: 'Must be page numbers and ranges such as "1-3,5" (pages count from 1).',
+      });
+      return;
+    }
+  }
+});
+
 const L = LIMITS;
 export const captureFields = {
   url: z.string().min(1, NOT_EMPTY),
@@ -317,6 +495,48 @@ export const captureFields = {
   /** Deliver the async result to a storage destination (schemas/storage.ts). */
   storage: storageOptionSchema,
   cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max),
+  clip: clipSchema,
+  omitBackground: z
+    .boolean()
+    .describe(
+      "PNG/WebP: a transparent background where the page paints none (alpha 0 at unpainted pixels).",
+    ),
+  timezone: maxChars(L.timezoneChars)
+    .refine(isTimeZone, "Must be an IANA time zone name such as Europe/Berlin.")
+    .describe("IANA time zone the page runs in (Date, Intl), e.g. America/New_York."),
+  locale: maxChars(L.localeChars)
+    .refine(isLocale, "Must be a supported BCP 47 language tag such as de-DE.")
+    .describe(
+      "BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.",
+    ),
+  mediaType: z.enum(MEDIA_TYPES).describe("CSS media type to emulate: screen (default) or print."),
+  reducedMotion: z.boolean().describe("Emulate prefers-reduced-motion: reduce."),
+  pdfHeader: pdfTemplate.describe(
+    "PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.",
+  ),
+  pdfFooter: pdfTemplate.describe(
+    "PDF: HTML printed at the bottom of every page (≤ 10 KB); same placeholders as pdfHeader.",
+  ),
+  pdfPageRanges: pdfPageRangesSchema.describe('PDF: the pages to keep, e.g. "1-3,5".'),
+  pdfOutline: z.boolean().describe("PDF: bookmarks (a document outline) from the headings."),
+  pdfTagged: z
+    .boolean()
+    .describe(
+      "PDF: tagged (accessible) output; default true. false gives a smaller, untagged file.",
+    ),
+  actions: z
+    .array(actionSchema)
+    .max(L.actions, `At most ${L.actions} actions.`)
+    .describe(
+      "Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.",
+    ),
+  failOnStatus: z
+    .array(statusMatcherSchema)
+    .min(1, NOT_EMPTY)
+    .max(L.failOnStatusEntries, `At most ${L.failOnStatusEntries} entries.`)
+    .describe(
+      "Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.",
+    ),
 } as const;
 
 type Fields = typeof captureFields;
@@ -416,6 +636,47 @@ export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx
       code: "custom",
       path: ["storage"],
       message: "storage requires async: true (only async results are delivered to a bucket).",
+    });
+  }
+  if (value.clip !== undefined) {
+    if (value.selector !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["clip"],
+        message: "clip and selector exclude each other.",
+      });
+    if (value.format === "pdf")
+      ctx.addIssue({ code: "custom", path: ["clip"], message: "clip applies to images, not pdf." });
+    if (value.clip.y + value.clip.height > LIMITS.fullPageMaxCssPx)
+      ctx.addIssue({
+        code: "custom",
+        path: ["clip", "height"],
+        message: `y + height must be at most ${LIMITS.fullPageMaxCssPx}.`,
+      });
+  }
+  if (
+    value.omitBackground === true &&
+    value.format !== undefined &&
+    !["png", "webp"].includes(value.format)
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["omitBackground"],
+      message: "omitBackground needs format png or webp.",
+    });
+  }
+  if (value.pdfOutline === true && value.pdfTagged === false) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["pdfTagged"],
+      message: "pdfOutline needs a tagged PDF (the outline is built from its structure).",
+    });
+  }
+  if (value.failOnStatus !== undefined && value.url === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["failOnStatus"],
+      message: "failOnStatus needs a url target (html and markdown have no HTTP status).",
     });
   }
   if ((value.geoCity !== undefined || value.geoState !== undefined) && value.geo === undefined) {

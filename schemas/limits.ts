@@ -37,6 +37,22 @@ export const LIMITS = {
   headerValueChars: 4096,
   userAgentChars: 512,
   geoPlaceChars: 100,
+  /** `timezone` (IANA names are at most ~32) and `locale` (BCP 47 tags as browsers use them). */
+  timezoneChars: 64,
+  localeChars: 35,
+  /** `actions`: steps per capture, characters one `type` step types, one `wait` step's ms. */
+  actions: 20,
+  actionTextChars: 1000,
+  actionWaitMs: 10_000,
+  /** pdfHeader / pdfFooter templates (UTF-8 bytes), and a pdfPageRanges expression. */
+  pdfTemplateBytes: 10 * 1024,
+  pdfPageRangesChars: 100,
+  /** The Idempotency-Key request header, in characters. */
+  idempotencyKeyChars: 255,
+  /** `failOnStatus`: status codes and classes listed at most. */
+  failOnStatusEntries: 20,
+  /** Page metadata returned with a capture (title, Open Graph fields): characters each, cut. */
+  pageMetadataChars: 2000,
   width: { min: 320, max: 3840, default: 1280 },
   height: { min: 240, max: 2160, default: 800 },
   resizeWidth: { min: 16, max: 3840 },

@@ -62,6 +62,29 @@ export const extractionSchema = z.object({
 });
 export type ExtractionData = z.output<typeof extractionSchema>;
 
+/** What a captured page says about itself; "" where it says nothing. */
+export const pageMetadataSchema = z
+  .object({
+    title: z.string().describe("The page's <title>."),
+    finalUrl: z.string().describe("Where the page ended up after redirects."),
+    targetStatus: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The main document's final HTTP status; null for html/markdown sources."),
+    openGraph: z
+      .object({
+        title: z.string(),
+        description: z.string(),
+        image: z.string(),
+        siteName: z.string(),
+      })
+      .describe("The page's og:title, og:description, og:image and og:site_name."),
+    watermarked: z.literal(true).optional().describe("Free plan: the output carries a watermark."),
+  })
+  .describe("Facts read from the captured page.");
+export type PageMetadataData = z.output<typeof pageMetadataSchema>;
+
 /** POST /v1/screenshot/json. */
 export const captureJsonSchema = z.object({
   image: z.string(),
@@ -75,7 +98,7 @@ export const captureJsonSchema = z.object({
   quality: z.string(),
   waitStrategy: z.string(),
   loadTimeMs: z.number(),
-  metadata: z.object({ watermarked: z.literal(true) }).optional(),
+  metadata: pageMetadataSchema,
   /** With `extract: true`: the article, or null with `extractionError`. */
   extracted: extractionSchema.nullable().optional(),
   extractionError: z.object({ code: z.string(), message: z.string() }).optional(),

@@ -33,6 +33,8 @@ export const ERROR_STATUS = {
   CONFIGURATION_ERROR: 503,
   /** Every browser slot busy past the wait budget (docs/RELIABILITY.md); sent with Retry-After. */
   SERVICE_BUSY: 503,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  IDEMPOTENCY_KEY_IN_USE: 409,
   WATCH_NOT_FOUND: 404,
   WATCH_PAUSED: 409,
   WATCH_LIMIT_REACHED: 403,

@@ -39,6 +39,17 @@ export const TUNING = {
    * discarded up to this many more bytes, so clients still sending can read the answer.
    */
   oversizeDrainBytes: 64 * 1024 * 1024,
+  /** Idempotency-Key: how long a first response is replayed, how long a request in flight
+   *  holds its key (past the longest capture), how long a concurrent duplicate waits for it,
+   *  and how often it looks. */
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  idempotencyLeaseMs: 5 * 60_000,
+  idempotencyWaitMs: 120_000,
+  idempotencyPollMs: 250,
+  /** Stored response bodies up to this size live in the Account DO; larger ones in R2. */
+  idempotencyInlineBytes: 512 * 1024,
+  /** actions: after a click/press/type, how long a navigation it triggers has to start. */
+  actionNavigationStartMs: 150,
   /** Settlement wait after the auto-scroll of a full-page capture. */
   fullPageSettleMs: 800,
   /** Size of the per-minute rate-limit window. */

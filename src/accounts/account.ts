@@ -39,6 +39,13 @@ import {
 } from "./destinations";
 import { getDestination, listDestinations } from "./destinations";
 import { sweepStuckJobs } from "./jobs-sweep";
+import {
+  type ClaimResult,
+  type StoredResponse,
+  claimKey,
+  completeKey,
+  releaseKey,
+} from "./idempotency";
 
 export interface AccountSummary {
   accountId: string;
@@ -335,5 +342,19 @@ export class Account extends DurableObject<Env> {
 
   deleteDestination(destinationId: string): boolean {
     return this.tx((s) => deleteDestination(s.sql, destinationId));
+  }
+
+  // ---- Idempotency-Key (src/accounts/idempotency.ts) ----------------------------------------
+
+  claimIdempotencyKey(key: string, fingerprint: string): ClaimResult {
+    return claimKey(this.sql, key, fingerprint, this.clock());
+  }
+
+  completeIdempotencyKey(key: string, response: StoredResponse): void {
+    completeKey(this.sql, key, response);
+  }
+
+  releaseIdempotencyKey(key: string): void {
+    releaseKey(this.sql, key);
   }
 }

@@ -123,6 +123,21 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
   ],
   // v5: the stuck-job sweep (src/accounts/jobs-sweep.ts): when the sweep re-enqueued a job.
   [`ALTER TABLE jobs ADD COLUMN swept_at INTEGER`],
+  // v6: Idempotency-Key records (src/accounts/idempotency.ts): the first response per key.
+  [
+    `CREATE TABLE idempotency_keys (
+      key TEXT PRIMARY KEY,
+      fingerprint TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('running', 'done')),
+      lease_until INTEGER NOT NULL,
+      status INTEGER,
+      headers TEXT,
+      body BLOB,
+      body_key TEXT,
+      expires_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at)`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

@@ -10,6 +10,7 @@ import { formatBytes, LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import type { BrowserGuard, ContextWatch } from "./browser-guard";
+import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
@@ -20,12 +21,13 @@ import {
   injectStyles,
   inPage,
   pageHeight,
+  pageMetadata,
   resizeInPage,
   serializeWithin,
   tileWatermark,
 } from "./page-scripts";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
-import type { CaptureSpec, Format } from "./spec";
+import { statusMatches, type CaptureSpec, type Format } from "./spec";
 
 /** One page load: what is known about the page, and each requested output's outcome. */
 export interface PageCapture {
@@ -36,9 +38,25 @@ export interface PageCapture {
   autoScrolled: boolean;
   /** Where the page ended up (after redirects); for html sources "about:blank". */
   finalUrl: string;
+  /** What the page says about itself ("" where it says nothing); read before any output. */
+  page: PageMetadata;
   /** One per `spec.outputs.formats` entry, in that order. */
   outputs: OutputOutcome[];
 }
+
+export interface PageMetadata {
+  title: string;
+  /** The main document's final HTTP status; null for html/markdown sources. */
+  targetStatus: number | null;
+  openGraph: { title: string; description: string; image: string; siteName: string };
+}
+
+/** Metadata of a page we know nothing about (geo captures, a failed read). */
+export const NO_METADATA: PageMetadata = {
+  title: "",
+  targetStatus: null,
+  openGraph: { title: "", description: "", image: "", siteName: "" },
+};
 
 export interface RenderedOutput {
   format: Format;
@@ -169,6 +187,9 @@ async function captureLoaded(
   assertUntainted: () => void,
 ): Promise<PageCapture> {
   const nav = await navigate(page, spec, tracker);
+  const targetStatus = spec.source.kind === "url" ? tracker.mainStatus : null;
+  if (targetStatus !== null && spec.failOnStatus && statusMatches(spec.failOnStatus, targetStatus))
+    throw new CaptureError(failures.targetStatus(targetStatus));
 
   if (spec.waitForSelector) {
     await page.waitForSelector(spec.waitForSelector, { timeout: spec.timeoutMs }).catch(() => {
@@ -192,6 +213,8 @@ async function captureLoaded(
       },
     );
   }
+  if (spec.actions && spec.actions.length > 0)
+    await runActions(page, spec.actions, spec.timeoutMs, assertUntainted);
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
 
   let autoScrolled = false;
@@ -204,6 +227,7 @@ async function captureLoaded(
       await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
   }
   assertUntainted();
+  const metadata = await readMetadata(page, targetStatus);
   const html = spec.outputs.dom ? await boundedContent(page) : null;
   const outputs = await renderOutputs(page, spec);
   assertUntainted();
@@ -213,7 +237,27 @@ async function captureLoaded(
     waitStrategy: nav.waitStrategy,
     autoScrolled,
     finalUrl: page.url(),
+    page: metadata,
     outputs,
+  };
+}
+
+/** The page's title and Open Graph tags; only strings, each cut to the limit. */
+async function readMetadata(page: Page, targetStatus: number | null): Promise<PageMetadata> {
+  const raw = await inPage<unknown>(page, pageMetadata, LIMITS.pageMetadataChars).catch(() => null);
+  const text = (v: unknown) => (typeof v === "string" ? v.slice(0, LIMITS.pageMetadataChars) : "");
+  const record = (v: unknown): Record<string, unknown> =>
+    typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
+  const og = record(record(raw).openGraph);
+  return {
+    title: text(record(raw).title),
+    targetStatus,
+    openGraph: {
+      title: text(og.title),
+      description: text(og.description),
+      image: text(og.image),
+      siteName: text(og.siteName),
+    },
   };
 }
 
@@ -291,6 +335,7 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const options = {
     type,
     ...(spec.quality !== null ? { quality: spec.quality } : {}),
+    ...(spec.omitBackground === true && type !== "jpeg" ? { omitBackground: true } : {}),
     optimizeForSpeed: true,
   } as const;
   let bytes: Uint8Array;
@@ -309,6 +354,19 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
         ? { ...options, clip: { x: 0, y: 0, width: fit.width, height: fit.height } }
         : options,
     );
+  } else if (spec.clip) {
+    const clip = spec.clip;
+    if (spec.fullPage) {
+      const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
+      if (clip.y + clip.height > height) throw new CaptureError(failures.clipOutside(height));
+    }
+    const fit = fitToEncoder(type, clip.width, clip.height, dsf);
+    truncated = fit.truncated;
+    bytes = await page.screenshot({
+      ...options,
+      captureBeyondViewport: spec.fullPage,
+      clip: { x: clip.x, y: clip.y, width: fit.width, height: fit.height },
+    });
   } else if (spec.fullPage) {
     // A page with no height (or `overflow: hidden` on an empty body) is still its viewport.
     const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
@@ -364,22 +422,32 @@ async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
   const footer = footerTemplate !== null || mark ? `${footerTemplate ?? ""}${mark}` : null;
   const templated = headerTemplate !== null || footer !== null;
   const bottom = spec.pdf.margin.bottom;
-  const bytes = await page.pdf({
-    format: spec.pdf.format,
-    landscape: spec.pdf.landscape,
-    printBackground: spec.pdf.printBackground,
-    scale: spec.pdf.scale,
-    margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
-    ...(templated
-      ? {
-          displayHeaderFooter: true,
-          headerTemplate: headerTemplate ?? "<span></span>",
-          footerTemplate: footer ?? "<span></span>",
-        }
-      : {}),
-    ...(spec.pdf.outline ? { outline: true, tagged: true } : {}),
-    timeout: spec.timeoutMs,
-  });
+  const bytes = await page
+    .pdf({
+      format: spec.pdf.format,
+      landscape: spec.pdf.landscape,
+      printBackground: spec.pdf.printBackground,
+      scale: spec.pdf.scale,
+      margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
+      ...(templated
+        ? {
+            displayHeaderFooter: true,
+            headerTemplate: headerTemplate ?? "<span></span>",
+            footerTemplate: footer ?? "<span></span>",
+          }
+        : {}),
+      // Chromium builds the outline from the tagged structure: an outline implies tagging.
+      outline: spec.pdf.outline,
+      tagged: spec.pdf.outline || spec.pdf.tagged !== false,
+      ...(spec.pdf.pageRanges ? { pageRanges: spec.pdf.pageRanges } : {}),
+      timeout: spec.timeoutMs,
+    })
+    .catch((err: unknown) => {
+      // A range past the last page: the caller's input against this document, not our failure.
+      if (err instanceof Error && /page range/i.test(err.message))
+        throw new CaptureError(failures.pageRanges());
+      throw err;
+    });
   return { bytes, width: spec.viewport.width, height: spec.viewport.height, truncated: false };
 }
 

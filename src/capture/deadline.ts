@@ -15,7 +15,8 @@ import { TUNING } from "../tuning";
 import type { CaptureSpec } from "./spec";
 
 export function captureDeadlineMs(spec: CaptureSpec): number {
-  const actions = [spec.waitForSelector, spec.js].filter((a) => a).length;
+  // waitForSelector, js and the `actions` list each have their own timeout after navigation.
+  const actions = [spec.waitForSelector, spec.js, spec.actions?.length].filter((a) => a).length;
   return (
     spec.timeoutMs * (1 + actions) +
     spec.delayMs +

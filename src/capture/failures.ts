@@ -57,11 +57,44 @@ export const failures = {
     message: FAILURE.timeout,
     transient: true,
   }),
-  elementNotFound: (): CaptureFailure => ({
+  /** `failOnStatus` matched the main document's status: the caller's rule, not a retryable fault. */
+  targetStatus: (status: number): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: `The target answered with HTTP ${status}.`,
+    transient: false,
+    details: [{ path: "failOnStatus", message: `HTTP ${status} matches failOnStatus.` }],
+  }),
+  /** `pdfPageRanges` names pages the document does not have. */
+  pageRanges: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The page range is outside the document.",
+    transient: false,
+    details: [
+      { path: "pdfPageRanges", message: "Names pages the printed document does not have." },
+    ],
+  }),
+  /** A fullPage `clip` reaching below the loaded page's height. */
+  clipOutside: (pageHeight: number): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The clip lies outside the page.",
+    transient: false,
+    details: [
+      {
+        path: "clip.height",
+        message: `y + height must be at most the page height (${pageHeight}).`,
+      },
+    ],
+  }),
+  /** `path` names the parameter whose selector found nothing (e.g. an action's index). */
+  elementNotFound: (path?: string): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,
     message: FAILURE.elementNotFound,
     transient: false,
+    ...(path ? { details: [{ path, message: FAILURE.elementNotFound }] } : {}),
   }),
   unreachable: (): CaptureFailure => ({
     code: "CAPTURE_FAILED",

@@ -44,6 +44,24 @@ export const pageHeight = `() => Math.max(
 )`;
 
 /**
+ * The page's title and Open Graph tags (first of each), each cut to `max` characters. Read
+ * through the prototypes' own getters so a page redefining `document.title` cannot throw here.
+ */
+export const pageMetadata = `(max) => {
+  const cut = (v) => (typeof v === "string" ? v.trim().slice(0, max) : "");
+  const og = (name) => {
+    const el = document.querySelector('meta[property="og:' + name + '"], meta[name="og:' + name + '"]');
+    return el ? cut(el.getAttribute("content")) : "";
+  };
+  let title = "";
+  try { title = cut(Object.getOwnPropertyDescriptor(Document.prototype, "title").get.call(document)); } catch {}
+  return {
+    title,
+    openGraph: { title: og("title"), description: og("description"), image: og("image"), siteName: og("site_name") },
+  };
+}`;
+
+/**
  * Scrolls down one viewport at a time (two animation frames per step, so observers fire) up to
  * \`maxPx\`, then back to the top. Returns the number of steps taken (0 = nothing to scroll).
  * Skipped when nothing on the page could react to scrolling: no IntersectionObserver created and

@@ -29,6 +29,8 @@ export class NetworkTracker {
   readonly network: NetworkIdle;
   started = 0;
   mainResponded = false;
+  /** The HTTP status of the main document's latest response (the last redirect hop's target). */
+  mainStatus: number | null = null;
   mainBlocked = false;
   /** With mainBlocked: the main navigation was refused as unsafe (UNSAFE_URL), not unreachable. */
   mainUnsafe = false;
@@ -91,12 +93,16 @@ export async function preparePage(
   const sameSchemeAndPort = (url: URL) =>
     target !== null && url.protocol === target.protocol && url.port === target.port;
 
+  const userAgent = spec.userAgent ?? defaultUserAgent;
   await Promise.all([
     page.setViewport(spec.viewport),
-    page.setUserAgent(spec.userAgent ?? defaultUserAgent),
+    spec.locale ? emulateLocale(page, spec.locale, userAgent) : page.setUserAgent(userAgent),
     page.emulateMediaFeatures([
       { name: "prefers-color-scheme", value: spec.darkMode ? "dark" : "light" },
+      ...(spec.reducedMotion ? [{ name: "prefers-reduced-motion", value: "reduce" }] : []),
     ]),
+    spec.mediaType ? page.emulateMediaType(spec.mediaType) : Promise.resolve(),
+    spec.timezone ? page.emulateTimezone(spec.timezone) : Promise.resolve(),
     page.setBypassServiceWorker(true),
     page.setRequestInterception(true),
     page.evaluateOnNewDocument(hardening),
@@ -132,7 +138,10 @@ export async function preparePage(
       tracker.violation ??= `response from a blocked address (${ip}:${port}, ${response.url().slice(0, 200)})`;
       if (main) tracker.mainBlocked = true;
     }
-    if (main) tracker.mainResponded = true;
+    if (main) {
+      tracker.mainResponded = true;
+      tracker.mainStatus = response.status();
+    }
   });
 
   /** The one interception decision for every request the page makes. */
@@ -183,4 +192,18 @@ export async function preparePage(
   }
 
   return tracker;
+}
+
+/**
+ * `locale`: Intl defaults (Emulation.setLocaleOverride), and navigator.language(s) with the
+ * Accept-Language header (the user-agent override's acceptLanguage). Both live on a session of
+ * ours that stays attached for the page's life; the user agent is set there too, in the same
+ * override, instead of through puppeteer (two sessions' overrides would compete).
+ */
+async function emulateLocale(page: Page, locale: string, userAgent: string): Promise<void> {
+  const session = await page.createCDPSession();
+  await Promise.all([
+    session.send("Network.setUserAgentOverride", { userAgent, acceptLanguage: locale }),
+    session.send("Emulation.setLocaleOverride", { locale }),
+  ]);
 }

@@ -40,6 +40,19 @@ const GEO_UNSUPPORTED = [
   "pdfScale",
   "hideSelectors",
   "blockCookieBanners",
+  "clip",
+  "omitBackground",
+  "timezone",
+  "locale",
+  "mediaType",
+  "reducedMotion",
+  "failOnStatus",
+  "actions",
+  "pdfHeader",
+  "pdfFooter",
+  "pdfPageRanges",
+  "pdfOutline",
+  "pdfTagged",
 ] as const;
 
 export interface PrepareOptions {

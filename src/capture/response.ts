@@ -1,8 +1,12 @@
 /** Shaping a capture result for the wire: the spec's headers, the binary body, the JSON data. */
+import type { CaptureJsonData } from "../../schemas/responses";
 import { toBase64 } from "../encoding";
 import type { CaptureResult } from "./capture";
 import { GEO_RENDERING_ENGINE } from "./geo/capture";
 import type { CaptureSpec } from "./spec";
+
+/** The title header carries at most this many characters of the title, percent-encoded (UTF-8). */
+const TITLE_HEADER_CHARS = 256;
 
 /** The spec's "always" headers plus the conditional ones. */
 export function captureHeaders(
@@ -23,6 +27,13 @@ export function captureHeaders(
     "x-service-wait-strategy": result.waitStrategy,
     "x-service-load-time-ms": String(loadTimeMs),
   };
+  headers["x-service-final-url"] = result.finalUrl;
+  if (result.page.targetStatus !== null)
+    headers["x-service-target-status"] = String(result.page.targetStatus);
+  if (result.page.title !== "")
+    headers["x-service-page-title"] = encodeURIComponent(
+      [...result.page.title].slice(0, TITLE_HEADER_CHARS).join(""),
+    );
   if (result.truncated) headers["x-service-truncated"] = "true";
   if (result.autoScrolled) headers["x-service-auto-scrolled"] = "true";
   if (result.watermarked) headers["x-service-watermarked"] = "true";
@@ -38,20 +49,7 @@ export function captureHeaders(
   return headers;
 }
 
-export interface CaptureData {
-  image: string;
-  contentType: string;
-  url: string;
-  width: number;
-  height: number;
-  format: CaptureSpec["format"];
-  bytesSize: number;
-  capturedAt: string;
-  quality: string;
-  waitStrategy: string;
-  loadTimeMs: number;
-  metadata?: { watermarked: true };
-}
+export type CaptureData = Omit<CaptureJsonData, "extracted" | "extractionError">;
 
 export function captureData(
   result: CaptureResult,
@@ -71,7 +69,13 @@ export function captureData(
     quality: result.quality,
     waitStrategy: result.waitStrategy,
     loadTimeMs,
+    metadata: {
+      title: result.page.title,
+      finalUrl: result.finalUrl,
+      targetStatus: result.page.targetStatus,
+      openGraph: result.page.openGraph,
+      ...(result.watermarked ? { watermarked: true as const } : {}),
+    },
   };
-  if (result.watermarked) data.metadata = { watermarked: true };
   return data;
 }

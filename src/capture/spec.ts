@@ -6,9 +6,13 @@
  */
 import { getDomain } from "tldts";
 import type {
+  Action,
   CaptureRequest,
+  Clip,
   CookieInput,
   FORMATS,
+  MEDIA_TYPES,
+  StatusMatcher,
   PDF_FORMATS,
   RESOURCE_TYPES,
   WAIT_UNTIL,
@@ -85,6 +89,10 @@ export interface CaptureSpec {
     footerTemplate: string | null;
     /** A document outline (bookmarks) from the headings, and tagged (accessible) output. */
     outline: boolean;
+    /** Tagged (accessible) output, Chromium's default; absent in older job documents (= true). */
+    tagged?: boolean;
+    /** Pages to keep ("1-3,5"); null/absent = all. */
+    pageRanges?: string | null;
   };
   /** Text tiled over images (Free plan); null = no watermark. */
   watermark: string | null;
@@ -95,6 +103,18 @@ export interface CaptureSpec {
    * our browsers; null = an ordinary capture. Absent in job documents written before it existed.
    */
   geo?: GeoTarget | null;
+  /**
+   * Page emulation and capture options (docs/CAPTURE-OPTIONS.md). Optional because job documents
+   * written before they existed lack them: absent means the default (null / false).
+   */
+  clip?: Clip | null;
+  omitBackground?: boolean;
+  timezone?: string | null;
+  locale?: string | null;
+  mediaType?: (typeof MEDIA_TYPES)[number] | null;
+  reducedMotion?: boolean;
+  failOnStatus?: StatusMatcher[] | null;
+  actions?: Action[];
 }
 
 export interface GeoTarget {
@@ -127,6 +147,11 @@ export const OPTION_DEFAULTS = {
   pdfLandscape: false,
   pdfPrintBackground: true,
   pdfScale: LIMITS.pdfScale.default,
+  omitBackground: false,
+  reducedMotion: false,
+  mediaType: "screen",
+  pdfOutline: false,
+  pdfTagged: true,
 } as const satisfies Partial<CaptureRequest>;
 
 const D = OPTION_DEFAULTS;
@@ -138,6 +163,15 @@ export function toCaptureSpec(
   if (req.geo !== undefined) return toGeoSpec(req, req.geo, options);
   const preset = req.device ? DEVICE_PRESETS[req.device] : null;
   const format = req.format ?? "png";
+  const viewport = {
+    width: req.width ?? preset?.width ?? LIMITS.width.default,
+    height: req.height ?? preset?.height ?? LIMITS.height.default,
+    deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? D.deviceScaleFactor,
+    isMobile: preset?.isMobile ?? false,
+    hasTouch: preset?.hasTouch ?? false,
+  };
+  const fullPage = req.fullPage ?? D.fullPage;
+  if (req.clip !== undefined) checkClip(req.clip, viewport, fullPage);
   const source: CaptureSpec["source"] =
     req.url !== undefined
       ? { kind: "url", url: req.url }
@@ -156,15 +190,9 @@ export function toCaptureSpec(
     format,
     quality:
       format === "jpeg" || format === "webp" ? (req.quality ?? LIMITS.quality.default) : null,
-    viewport: {
-      width: req.width ?? preset?.width ?? LIMITS.width.default,
-      height: req.height ?? preset?.height ?? LIMITS.height.default,
-      deviceScaleFactor: req.deviceScaleFactor ?? preset?.deviceScaleFactor ?? D.deviceScaleFactor,
-      isMobile: preset?.isMobile ?? false,
-      hasTouch: preset?.hasTouch ?? false,
-    },
+    viewport,
     userAgent: req.userAgent ?? preset?.userAgent ?? null,
-    fullPage: req.fullPage ?? D.fullPage,
+    fullPage,
     darkMode: req.darkMode ?? D.darkMode,
     waitUntil: req.waitUntil ?? "networkidle2",
     timeoutMs: (req.timeout ?? LIMITS.timeoutSeconds.default) * 1000,
@@ -190,19 +218,75 @@ export function toCaptureSpec(
       printBackground: req.pdfPrintBackground ?? D.pdfPrintBackground,
       scale: req.pdfScale ?? D.pdfScale,
       margin: {
-        top: req.pdfMargin?.top ?? "0",
+        // A running header/footer prints inside its margin: room for it unless one was given.
+        top: req.pdfMargin?.top ?? (req.pdfHeader ? PDF_TEMPLATE_MARGIN : "0"),
         right: req.pdfMargin?.right ?? "0",
-        bottom: req.pdfMargin?.bottom ?? "0",
+        bottom: req.pdfMargin?.bottom ?? (req.pdfFooter ? PDF_TEMPLATE_MARGIN : "0"),
         left: req.pdfMargin?.left ?? "0",
       },
-      headerTemplate: null,
-      footerTemplate: null,
-      outline: false,
+      headerTemplate: req.pdfHeader ? printTemplate(req.pdfHeader) : null,
+      footerTemplate: req.pdfFooter ? printTemplate(req.pdfFooter) : null,
+      outline: req.pdfOutline ?? D.pdfOutline,
+      tagged: req.pdfTagged ?? D.pdfTagged,
+      pageRanges: req.pdfPageRanges ?? null,
     },
     watermark: options.watermark,
     credentials: null,
     geo: null,
+    clip: req.clip ?? null,
+    omitBackground: req.omitBackground ?? D.omitBackground,
+    timezone: req.timezone ?? null,
+    locale: req.locale ?? null,
+    mediaType: req.mediaType ?? null,
+    reducedMotion: req.reducedMotion ?? D.reducedMotion,
+    failOnStatus: req.failOnStatus ?? null,
+    actions: req.actions ?? [],
   };
+}
+
+/** The margin a pdfHeader/pdfFooter gets when its side's margin was not set. */
+const PDF_TEMPLATE_MARGIN = "0.6in";
+
+/** Placeholders of pdfHeader/pdfFooter → the classes Chromium fills in when printing. */
+const TEMPLATE_FIELDS: Record<string, string> = {
+  page: "pageNumber",
+  pages: "totalPages",
+  date: "date",
+  title: "title",
+  url: "url",
+};
+
+/**
+ * A pdfHeader/pdfFooter as Chromium's print template: placeholders become its classes, and a
+ * readable default size (Chromium's own is tiny); the customer's styles override it.
+ */
+export function printTemplate(html: string): string {
+  const filled = html.replace(
+    /\{\{\s*(page|pages|date|title|url)\s*\}\}/g,
+    (_, name: string) => `<span class="${TEMPLATE_FIELDS[name] ?? ""}"></span>`,
+  );
+  return `<div style="font-size:10px;width:100%;margin:0 0.4in;">${filled}</div>`;
+}
+
+/**
+ * Without fullPage a clip is cut from the viewport, so it must lie inside it (400 naming clip).
+ * With fullPage only its width is known now; its bottom is checked against the page's height
+ * once the page has loaded (capture.ts).
+ */
+function checkClip(clip: Clip, viewport: { width: number; height: number }, fullPage: boolean) {
+  const details: Array<{ path: string; message: string }> = [];
+  if (clip.x + clip.width > viewport.width)
+    details.push({
+      path: "clip.width",
+      message: `x + width must be at most the viewport width (${viewport.width}).`,
+    });
+  if (!fullPage && clip.y + clip.height > viewport.height)
+    details.push({
+      path: "clip.height",
+      message: `y + height must be at most the viewport height (${viewport.height}); use fullPage for page coordinates.`,
+    });
+  if (details.length > 0)
+    throw new ApiError("VALIDATION_ERROR", "The clip lies outside the page.", { details });
 }
 
 /**
@@ -279,4 +363,10 @@ function safeHostname(raw: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** True when `status` is one of `matchers`: an exact code or its class ("4xx"). */
+export function statusMatches(matchers: readonly StatusMatcher[], status: number): boolean {
+  const cls = `${Math.floor(status / 100)}xx`;
+  return matchers.some((m) => m === status || m === cls);
 }

@@ -340,7 +340,7 @@ describe("JSON endpoint", () => {
     expect(sniff(image)).toBe("png");
     expect(body.meta.usage?.credits).toBe(1);
     expect(typeof body.meta.usage?.remaining).toBe("number");
-    expect(body.data?.metadata).toBeUndefined();
+    expect(body.data?.metadata).not.toHaveProperty("watermarked");
   });
 });
 

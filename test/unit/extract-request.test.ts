@@ -1,6 +1,6 @@
 /** Extraction on top of the capture engine: the DOM-only spec, the JSON route's `extracted`. */
 import { describe, expect, it } from "vitest";
-import type { CaptureResult } from "../../src/capture/capture";
+import { NO_METADATA, type CaptureResult } from "../../src/capture/capture";
 import { toCaptureSpec } from "../../src/capture/spec";
 import { extractedField, extractionResult } from "../../src/capture/pipeline/pipeline";
 import {
@@ -32,6 +32,7 @@ const result = (html: string | null): CaptureResult => ({
   autoScrolled: false,
   watermarked: false,
   finalUrl: "https://example.com/final",
+  page: NO_METADATA,
 });
 
 describe("POST /v1/extract's capture", () => {

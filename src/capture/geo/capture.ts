@@ -9,6 +9,7 @@ import type { GeoConfig } from "../../config";
 import { log } from "../../log";
 import { TUNING } from "../../tuning";
 import type { CaptureOutcome } from "../browser-host";
+import { NO_METADATA } from "../capture";
 import { failures, type CaptureFailure } from "../failures";
 import { imageSize, sniff } from "../image-info";
 import type { CaptureSpec, GeoTarget } from "../spec";
@@ -83,6 +84,7 @@ export async function captureThroughProvider(
       waitStrategy: provider.waitStrategy,
       autoScrolled: false,
       finalUrl: answer.finalUrl ?? source.url,
+      page: NO_METADATA,
       outputs: [
         {
           ok: true,

@@ -24,6 +24,7 @@ import { jsonBody } from "../body";
 import { successBody } from "../envelope";
 import { ApiError, type ErrorDetail } from "../../errors";
 import { authenticate } from "../middleware/authenticate";
+import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 import { TUNING } from "../../tuning";
 
@@ -68,6 +69,7 @@ async function prepareUrls(
 export const batchRoutes = new Hono<AppEnv>().post(
   "/screenshot/batch",
   authenticate(),
+  idempotent(),
   async (c) => {
     const auth = c.get("auth");
     requireFeature(auth, "batch");

@@ -8,12 +8,14 @@ import { extractOnlySpec, toCaptureRequest } from "../../extract/request";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
+import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
 export const extractRoutes = new Hono<AppEnv>().post(
   "/extract",
   // One billable output (the extraction): its credit is reserved with authentication.
   authenticate({ reserve: 1 }),
+  idempotent(),
   async (c) => {
     const req = await jsonBody(c, extractRequestSchema);
     const auth = c.get("auth");

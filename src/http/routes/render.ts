@@ -30,6 +30,7 @@ import { parseWith, readJsonBody } from "../body";
 import { successBody } from "../envelope";
 import { ApiError } from "../../errors";
 import { authenticate } from "../middleware/authenticate";
+import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
 async function mint(c: Context<AppEnv>) {
@@ -115,5 +116,5 @@ async function coalescedRender(
 }
 
 export const renderRoutes = new Hono<AppEnv>()
-  .post("/render/link", authenticate(), mint)
+  .post("/render/link", authenticate(), idempotent(), mint)
   .get("/render", serve);

@@ -22,6 +22,7 @@ import { publicOrigin, signedImageUrl } from "../../storage/hosted";
 import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
+import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
 /** async: true — queued; 202 `{jobId, status: "queued"}` with the reserved credit in meta.usage. */
@@ -83,7 +84,7 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
 const ONE_OUTPUT = { reserve: 1 } as const;
 
 export const screenshotRoutes = new Hono<AppEnv>()
-  .post("/screenshot", authenticate(ONE_OUTPUT), async (c) => {
+  .post("/screenshot", authenticate(ONE_OUTPUT), idempotent(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
     return req.hosted === true ? sendHosted(c, req) : sendBytes(c, req);
@@ -99,7 +100,7 @@ export const screenshotRoutes = new Hono<AppEnv>()
     }
     return sendBytes(c, parseWith(captureQuerySchema, record) as CaptureRequest);
   })
-  .post("/screenshot/json", authenticate(ONE_OUTPUT), async (c) => {
+  .post("/screenshot/json", authenticate(ONE_OUTPUT), idempotent(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
     const format = requestedExtraction(req);
