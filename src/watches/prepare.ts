@@ -15,6 +15,9 @@ import { requireStorage } from "../storage/destinations";
 import { requireWebhookUrl } from "../webhooks/url";
 import { changeDetectionSchema, retentionSchema } from "../../schemas/watches";
 
+/** Where a watch run's image goes in a storage destination when no key template is given. */
+export const WATCH_KEY_TEMPLATE = "edgeshot/watches/{watchId}/{date}/{jobId}.{ext}";
+
 export const DEFAULT_CHANGE_DETECTION: ChangeDetection = changeDetectionSchema.parse({});
 
 /** The run's CaptureSpec (serialized): the capture settings, PNG, ignored selectors hidden. */
@@ -56,7 +59,13 @@ export async function prepareWatch(
 ): Promise<NewWatch> {
   const webhookUrl =
     body.webhookUrl === undefined ? null : await requireWebhookUrl(env, body.webhookUrl);
-  const storage = body.storage === undefined ? null : await requireStorage(auth, body.storage);
+  const storage =
+    body.storage === undefined
+      ? null
+      : await requireStorage(auth, {
+          ...body.storage,
+          key: body.storage.key ?? WATCH_KEY_TEMPLATE,
+        });
   const capture = body.capture ?? {};
   const changeDetection = body.changeDetection ?? DEFAULT_CHANGE_DETECTION;
   const { spec, url } = await runSpec(env, auth, body.url, capture, changeDetection);

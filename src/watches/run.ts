@@ -20,6 +20,8 @@ import { jobError } from "../jobs/errors";
 import { log } from "../log";
 import { checkTarget } from "../security/target-check";
 import { signedImageUrl } from "../storage/hosted";
+import { expandKey, openDestination, type StorageChoice } from "../storage/destinations";
+import { deliverResult } from "../capture/pipeline/storage";
 import { TUNING } from "../tuning";
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { compareImages, compareText } from "./compare";
@@ -61,6 +63,10 @@ export async function runWatchJob(
   if (outcome.kind === "failed") {
     if (outcome.transient && deps.attempt < TUNING.captureAttempts) return "retry";
     await finish(env, msg, { status: "failed", error: outcome.error }, []);
+    return "done";
+  }
+  if (ctx.storage !== null && !(await deliverCopy(env, msg, ctx, outcome))) {
+    await finish(env, msg, { status: "failed", error: FAILURE.storage }, [outcome.imageKey]);
     return "done";
   }
   await settle(env, msg, ctx, outcome);
@@ -128,6 +134,46 @@ async function capture(
     height: image.result.height,
     loadTimeMs: run.loadTimeMs,
   };
+}
+
+/**
+ * The watch's storage destination gets a copy of the run's image (our R2 keeps the original:
+ * the next run compares with it). False when the destination is gone or the upload failed.
+ */
+async function deliverCopy(
+  env: Env,
+  msg: WatchRunMessage,
+  ctx: RunContext,
+  shot: Extract<Captured, { kind: "ok" }>,
+): Promise<boolean> {
+  const choice = JSON.parse(ctx.storage ?? "null") as StorageChoice | null;
+  if (choice === null) return true;
+  const record = await accountStub(env, msg.accountId).destinationRecord(choice.destinationId);
+  if (!record) return false;
+  try {
+    const destination = await openDestination(env, record);
+    const key = expandKey(choice.key, record.prefix, {
+      jobId: msg.jobId,
+      batchId: null,
+      watchId: ctx.watchId,
+      host: new URL(ctx.url).hostname,
+      ext: "png",
+      now: new Date(),
+    });
+    const context = `watch run ${ctx.runId}`;
+    await deliverResult(
+      { kind: "bucket", destination, key, context },
+      { bytes: shot.png, contentType: "image/png" },
+    );
+    return true;
+  } catch (err) {
+    // Never the error itself: a failed unseal must not put anything of the secret in the logs.
+    log("error", "watches: storage destination delivery failed", {
+      runId: ctx.runId,
+      kind: err instanceof Error ? err.name : "unknown",
+    });
+    return false;
+  }
 }
 
 function textOf(output: OutputResult | undefined): string | null {
