@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { batchDefaultsSchema, type BatchDefaults } from "./batch";
 import { listQuery } from "./jobs";
+import { listingSchema } from "./responses";
 import { LIMITS } from "./limits";
 import { cssSelector, intIn, maxChars, NOT_EMPTY, numberIn } from "./primitives";
 import { storageOptionSchema } from "./storage";
@@ -178,6 +179,16 @@ export const watchRunSchema = z
   })
   .describe("One run of a watch.");
 export type WatchRunView = z.output<typeof watchRunSchema>;
+
+/** GET /v1/watches and GET /v1/watches/:watchId/runs: newest first, `nextCursor` null on the last page. */
+export const watchListingSchema = listingSchema(watchSchema).describe("A page of watches.");
+export const watchRunListingSchema = listingSchema(watchRunSchema).describe("A page of runs.");
+
+/** DELETE /v1/watches/:watchId → 200. */
+export const watchDeletedSchema = z
+  .object({ id: z.string(), deleted: z.literal(true) })
+  .describe("The watch, its runs and their stored images are deleted.");
+export type WatchDeleted = z.output<typeof watchDeletedSchema>;
 
 /** POST /v1/watches/:id/run → 202. */
 export const watchRunAcceptedSchema = z

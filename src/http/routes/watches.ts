@@ -12,6 +12,7 @@ import {
   watchCreateSchema,
   watchListQuery,
   watchPatchSchema,
+  type WatchDeleted,
   type WatchRunAccepted,
   type WatchRunView,
   type WatchView,
@@ -88,7 +89,8 @@ export const watchRoutes = new Hono<AppEnv>()
     const keys = await c.get("auth").account.deleteWatch(id);
     if (keys === null) throw watchNotFound();
     await deleteWatchOutputs(c.env, keys);
-    return c.json(successBody(c.get("requestId"), { id, deleted: true }));
+    const data: WatchDeleted = { id, deleted: true };
+    return c.json(successBody(c.get("requestId"), data));
   })
   .post("/watches/:watchId/run", authenticate(), async (c) => {
     const id = watchId(c.req.param("watchId"));
