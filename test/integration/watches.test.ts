@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { WatchView } from "../../schemas/watches";
 import { accountDo } from "../helpers/account-do";
 import { describeAuthCases, setAccount } from "../helpers/accounts";
-import { call, CANARY, envelope, runId } from "../helpers/http";
+import { call, CANARY, envelope, FIXTURES, runId } from "../helpers/http";
 import { expectCanaryUntouched } from "../helpers/security";
 import {
   createWatch,
@@ -106,6 +106,75 @@ describe("watch routes", () => {
       expect(res.error?.code).toBe("VALIDATION_ERROR");
       expect(res.error?.details?.some((d) => d.path.startsWith(path))).toBe(true);
     }
+  });
+
+  it("hostile bodies and queries: 4xx naming the field, nothing stored", async () => {
+    const acc = await watchAccount();
+    const raw = (path: string, method: string, body: string) =>
+      call(path, { method, headers: { "content-type": "application/json", ...acc.auth }, body });
+    const watch = await mustCreate(acc, watchBody({ paused: true }));
+    const cases: Array<[Response, number, string]> = [
+      [await raw("/v1/watches", "POST", '{"url":'), 400, "INVALID_JSON"],
+      [await raw("/v1/watches", "POST", "[]"), 400, "VALIDATION_ERROR"],
+      [await raw("/v1/watches", "POST", "null"), 400, "VALIDATION_ERROR"],
+      [
+        await raw("/v1/watches", "POST", JSON.stringify(watchBody({ intervalMinutes: "60" }))),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        await raw("/v1/watches", "POST", JSON.stringify(watchBody({ paused: "true" }))),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        await raw("/v1/watches", "POST", JSON.stringify(watchBody({ intervalMinutes: 1e21 }))),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        await raw(
+          "/v1/watches",
+          "POST",
+          `{"__proto__":{"paused":true},"url":"${FIXTURES}/","intervalMinutes":60}`,
+        ),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        await raw(
+          "/v1/watches",
+          "POST",
+          JSON.stringify(watchBody({ webhookUrl: "http://hooks.example.com/x" })),
+        ),
+        400,
+        "INVALID_WEBHOOK_URL",
+      ],
+      [await raw(`/v1/watches/${watch.id}`, "PATCH", '{"paused":'), 400, "INVALID_JSON"],
+      [
+        await raw(`/v1/watches/${watch.id}`, "PATCH", '{"url":"https://example.com/"}'),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [await call("/v1/watches?status=deleted", { headers: acc.auth }), 400, "VALIDATION_ERROR"],
+      [await call("/v1/watches?limit=0", { headers: acc.auth }), 400, "VALIDATION_ERROR"],
+      [await call("/v1/watches?cursor=%%%", { headers: acc.auth }), 400, "VALIDATION_ERROR"],
+      [
+        await call(`/v1/watches/${watch.id}/runs?cursor=${encodeURIComponent(btoa("watch:1"))}`, {
+          headers: acc.auth,
+        }),
+        400,
+        "VALIDATION_ERROR",
+      ],
+    ];
+    for (const [res, status, code] of cases) {
+      expect(res.status).toBe(status);
+      expect((await envelope(res)).error?.code).toBe(code);
+    }
+    const list = await envelope<{ items: WatchView[] }>(
+      await call("/v1/watches", { headers: acc.auth }),
+    );
+    expect(list.data?.items.map((w) => w.id)).toEqual([watch.id]);
   });
 
   it("checks the target and the webhook URL; the canary is never reached", async () => {
