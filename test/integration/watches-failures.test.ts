@@ -9,6 +9,7 @@ import { accountDo } from "../helpers/account-do";
 import { FIXTURES, runId } from "../helpers/http";
 import { waitForWebhooks, webhookUrl } from "../helpers/jobs";
 import {
+  fireAlarm,
   mustCreate,
   patchWatch,
   runNow,
@@ -99,6 +100,29 @@ describe("failing watch runs and retention", () => {
     const firstImage = kept[1]?.previousImageUrl;
     expect(firstImage).toBeTruthy();
     const key = new URL(firstImage ?? "").pathname.replace("/v1/images/", "");
+    expect(await env.OUTPUTS.head(key)).toBeNull();
+  });
+
+  it("retention.days: runs older than the limit go with their objects once a newer run holds the baseline", async () => {
+    const acc = await watchAccount("pro");
+    const run = runId();
+    await setPage(run, `<!doctype html><body style="background:#00a">aging</body>`);
+    const watch = await mustCreate(acc, {
+      url: `${FIXTURES}/watched?run=${run}`,
+      intervalMinutes: 60,
+      capture: SMALL_CAPTURE,
+      retention: { runs: 50, days: 1 },
+    });
+    await fireAlarm(acc.accountId);
+    const [first] = await runs(acc.accountId, watch.id);
+    const old = await waitForRun(acc.accountId, first?.id ?? "");
+    expect(old.outcome).toBe("baseline");
+    await acc.setNow(acc.now + 2 * 86_400_000);
+    const res = await runNow(acc, watch.id);
+    const fresh = await waitForRun(acc.accountId, res.body.data?.runId ?? "");
+    expect(fresh.outcome).toBe("unchanged");
+    expect((await runs(acc.accountId, watch.id)).map((r) => r.id)).toEqual([fresh.id]);
+    const key = new URL(old.imageUrl ?? "").pathname.replace("/v1/images/", "");
     expect(await env.OUTPUTS.head(key)).toBeNull();
   });
 });

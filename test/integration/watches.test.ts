@@ -6,7 +6,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { WatchView } from "../../schemas/watches";
-import { accountDo } from "../helpers/account-do";
+import { acquireJobSlots, accountDo } from "../helpers/account-do";
+import { PLANS } from "../../src/accounts/plans";
 import { describeAuthCases, setAccount } from "../helpers/accounts";
 import { call, CANARY, envelope, FIXTURES, runId } from "../helpers/http";
 import { expectCanaryUntouched } from "../helpers/security";
@@ -361,6 +362,20 @@ describe("watch schedule (the Account DO alarm)", () => {
     const manual = await runNow(acc, watch.id);
     expect(manual.status).toBe(429);
     expect(manual.body.error?.code).toBe("USAGE_EXCEEDED");
+
+    // Credits back, but every job slot taken.
+    await setAccount(acc.accountId, { creditsUsed: 0 });
+    const slots = await acquireJobSlots(acc.accountId, PLANS.basic.activeJobs);
+    expect(slots.ok).toBe(true);
+    await acc.setNow(acc.now + 181 * MIN);
+    await fireAlarm(acc.accountId);
+    const [latest] = await runs(acc.accountId, watch.id);
+    expect(latest).toMatchObject({ status: "skipped", trigger: "schedule", jobId: null });
+    expect(latest?.error).toMatch(/^Skipped: 25 async jobs were already queued or processing/);
+    expect((await accountDo(acc.accountId).summary())?.usage.used).toBe(0);
+    const busy = await runNow(acc, watch.id);
+    expect(busy.status).toBe(429);
+    expect(busy.body.error?.code).toBe("QUEUE_LIMIT_REACHED");
   });
 });
 
