@@ -25,7 +25,7 @@ export const PER_JOB_ONLY = [
 ] as const;
 
 /** Not meaningful for a batch of URLs (or set at the top level): refused too. */
-const NOT_IN_DEFAULTS: Readonly<Record<string, string>> = {
+const NOT_IN_DEFAULTS = {
   markdown: "A batch captures URLs; markdown is not accepted.",
   data: "A batch captures URLs; template data is not accepted.",
   hosted: "Batch results are always hosted.",
@@ -33,7 +33,8 @@ const NOT_IN_DEFAULTS: Readonly<Record<string, string>> = {
   extractFormat: "Extraction is not available for batches.",
   cacheTtl: "Set cacheTtl at the top level of the batch.",
   storage: "Set storage at the top level of the batch.",
-};
+} as const satisfies Record<string, string>;
+const notInDefaults: Readonly<Record<string, string>> = NOT_IN_DEFAULTS;
 
 const refused = new Set<string>([...PER_JOB_ONLY, ...Object.keys(NOT_IN_DEFAULTS)]);
 const sharedShape = Object.fromEntries(
@@ -59,11 +60,11 @@ export const batchDefaultsSchema = z.unknown().transform((value, ctx): BatchDefa
         path: [key],
         message: `${key} is per-job only; it is not accepted in batch defaults.`,
       });
-    } else if (key in NOT_IN_DEFAULTS) {
+    } else if (key in notInDefaults) {
       ctx.addIssue({
         code: "custom",
         path: [key],
-        message: NOT_IN_DEFAULTS[key] ?? "Not accepted in batch defaults.",
+        message: notInDefaults[key] ?? "Not accepted in batch defaults.",
       });
     } else {
       Object.defineProperty(shared, key, {

@@ -12,12 +12,15 @@ export const BATCH_STATUSES = ["queued", "processing", "completed"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
-/** Cursors are the base64url of `<kind>:<seq>`; a cursor of one listing is refused by the other. */
-export function encodeCursor(kind: "job" | "batch", seq: number): string {
+/** The listings with cursors (jobs, batches, watches, a watch's runs). */
+export type CursorKind = "job" | "batch" | "watch" | "run";
+
+/** Cursors are the base64url of `<kind>:<seq>`; a cursor of one listing is refused by the others. */
+export function encodeCursor(kind: CursorKind, seq: number): string {
   return encodeBase64Url(new TextEncoder().encode(`${kind}:${seq}`));
 }
 
-function decodeCursor(kind: "job" | "batch", cursor: string): number | null {
+function decodeCursor(kind: CursorKind, cursor: string): number | null {
   const bytes = cursor.length > 40 ? null : decodeBase64Url(cursor);
   if (bytes === null || bytes.length === 0) return null;
   const text = String.fromCharCode(...bytes);
@@ -25,7 +28,8 @@ function decodeCursor(kind: "job" | "batch", cursor: string): number | null {
   return match?.[1] ? Number(match[1]) : null;
 }
 
-function listQuery<S extends readonly [string, ...string[]]>(kind: "job" | "batch", statuses: S) {
+/** `status`, `limit`, `cursor` of a listing of `kind`. */
+export function listQuery<S extends readonly [string, ...string[]]>(kind: CursorKind, statuses: S) {
   return z.strictObject({
     status: z.enum(statuses).optional(),
     limit: z

@@ -110,6 +110,17 @@ export const LIMITS = {
   listMax: 100,
   /** Finished jobs and batches are forgotten after this long (their results expire by then). */
   jobRetentionMs: 30 * 24 * 60 * 60 * 1000,
+  /** Watches (docs/WATCHES.md): interval (the plan's floor is the minimum, src/accounts/plans.ts),
+   *  change threshold, ignored selectors, history kept, active watches per registrable domain,
+   *  and the consecutive failed runs after which a watch pauses itself. */
+  watchIntervalMaxMinutes: 43_200,
+  watchNameChars: 100,
+  watchThresholdPercent: { min: 0, max: 100, default: 1 },
+  watchIgnoreSelectors: 50,
+  watchRetentionRuns: { min: 1, max: 500, default: 50 },
+  watchRetentionDays: { min: 1, max: 365, default: 90 },
+  watchActivePerSite: 10,
+  watchMaxConsecutiveFailures: 5,
 } as const;
 
 /** The spec's webhook delivery contract (Events): what a receiver sees and may rely on. */

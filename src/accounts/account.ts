@@ -38,7 +38,7 @@ import {
   deleteDestination,
 } from "./destinations";
 import { getDestination, listDestinations } from "./destinations";
-import { sweepStuckJobs } from "./jobs-sweep";
+import { nextStuckDue, sweepStuckJobs } from "./jobs-sweep";
 import {
   type ClaimResult,
   type StoredResponse,
@@ -46,6 +46,32 @@ import {
   completeKey,
   releaseKey,
 } from "./idempotency";
+import type { WatchRunView, WatchView } from "../../schemas/watches";
+import { armAlarm } from "./alarm";
+import { runDueWatches, queueRun, type ScheduleDeps } from "./watch-schedule";
+import {
+  type NewWatch,
+  type WatchChange,
+  type WatchResult,
+  createWatch,
+  enforceWatchCaps,
+  getWatch,
+  listWatches,
+  updateWatch,
+  watchRow,
+} from "./watches";
+import {
+  type RunAdmission,
+  type RunContext,
+  type RunFinish,
+  type RunResult,
+  admitRun,
+  deleteWatch,
+  finishRun,
+  nextWatchDue,
+  runContext,
+} from "./watch-runs";
+import { getRun, listRuns } from "./watch-runs-read";
 
 export interface AccountSummary {
   accountId: string;
@@ -147,7 +173,11 @@ export class Account extends DurableObject<Env> {
   update(change: { plan?: PlanId; creditsUsed?: number }): AccountSummary | null {
     if (!this.row()) return null;
     this.ctx.storage.transactionSync(() => {
-      if (change.plan !== undefined) this.sql.exec("UPDATE account SET plan = ?", change.plan);
+      if (change.plan !== undefined) {
+        this.sql.exec("UPDATE account SET plan = ?", change.plan);
+        // A downgrade that leaves the account over its watch caps pauses the newest watches.
+        enforceWatchCaps(this.sql, PLANS[change.plan]);
+      }
       if (change.creditsUsed !== undefined) setUsed(this.sql, change.creditsUsed, this.clock());
     });
     return this.summary();
@@ -240,13 +270,14 @@ export class Account extends DurableObject<Env> {
       pruneJobs(s, LIMITS.jobRetentionMs);
       return admitJobs(s, input);
     });
-    if (result.ok) await this.armAlarm(this.clock() + TUNING.jobStuckAfterMs);
+    if (result.ok) await this.rearm();
     return result;
   }
 
   /**
-   * The alarm: sweeps jobs stuck `queued`/`processing` (jobs-sweep.ts) — re-enqueues them once,
-   * then fails and refunds them — queues what that emitted, and re-arms for the next due job.
+   * The DO's one alarm (alarm.ts) serves two users: the stuck-job sweep (jobs-sweep.ts: re-enqueue
+   * once, then fail and refund) and the watch schedule (watch-schedule.ts). It runs both, queues
+   * what they emitted, and re-arms for the earliest time either needs next.
    */
   override async alarm(): Promise<void> {
     const row = this.row();
@@ -264,17 +295,13 @@ export class Account extends DurableObject<Env> {
       );
       this.tx((s) => markWebhooksQueued(s.sql, swept.webhooks));
     }
-    await this.armAlarm(swept.nextDue);
+    await runDueWatches(this.scheduleDeps());
+    await this.rearm();
   }
 
-  /**
-   * Arms the DO's one alarm for `at` unless it is already due sooner: every feature that needs
-   * the alarm passes its earliest pending time here, and `alarm()` asks each for its next.
-   */
-  private async armAlarm(at: number | null): Promise<void> {
-    if (at === null) return;
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  /** Sets the one alarm to the earliest time any of its users needs it (none: no alarm). */
+  private async rearm(): Promise<void> {
+    await armAlarm(this.ctx.storage, [nextWatchDue(this.sql), nextStuckDue(this.sql)]);
   }
 
   abandonJobs(jobIds: string[], batchId: string | null): number {
@@ -356,5 +383,109 @@ export class Account extends DurableObject<Env> {
 
   releaseIdempotencyKey(key: string): void {
     releaseKey(this.sql, key);
+  }
+
+  // Watches (src/accounts/watches.ts, watch-runs.ts, watch-schedule.ts): the schedule is the
+  // DO's alarm, armed at the earliest due time of its users (alarm.ts).
+
+  private scheduleDeps(): ScheduleDeps {
+    const row = this.row();
+    if (!row) throw new Error("account does not exist");
+    return {
+      accountId: row.account_id,
+      tx: (work) => this.tx(work),
+      queue: this.env.CAPTURE_JOBS,
+    };
+  }
+
+  async createWatch(input: NewWatch): Promise<WatchResult> {
+    const result = this.tx((s) => {
+      const plan = this.plan(this.row() as AccountRow);
+      return createWatch(s.sql, plan, input, s.now);
+    });
+    if (result.ok) await this.rearm();
+    return result;
+  }
+
+  getWatch(watchId: string): WatchView | null {
+    return getWatch(this.sql, watchId);
+  }
+
+  listWatches(query: ListQuery): Page<WatchView> {
+    return listWatches(this.sql, query);
+  }
+
+  async updateWatch(watchId: string, change: WatchChange): Promise<WatchResult> {
+    const result = this.tx((s) => {
+      const plan = this.plan(this.row() as AccountRow);
+      return updateWatch(s.sql, plan, watchId, change, s.now);
+    });
+    if (result.ok) await this.rearm();
+    return result;
+  }
+
+  /** Deletes the watch and its runs; the R2 keys of their outputs (null when unknown). */
+  async deleteWatch(watchId: string): Promise<string[] | null> {
+    const keys = this.tx((s) => deleteWatch(s.sql, watchId));
+    if (keys !== null) await this.rearm();
+    return keys;
+  }
+
+  /** POST /v1/watches/:id/run: one run now, the schedule untouched. */
+  async runWatchNow(
+    watchId: string,
+  ): Promise<RunAdmission | { ok: false; reason: "not_found" | "paused" }> {
+    const admitted = this.tx((s) => {
+      const watch = watchRow(s.sql, watchId);
+      if (!watch) return { ok: false as const, reason: "not_found" as const };
+      if (watch.status === "paused") return { ok: false as const, reason: "paused" as const };
+      return admitRun(s, watch, "manual");
+    });
+    if (!admitted.ok) return admitted;
+    const queued = await queueRun(this.scheduleDeps(), admitted);
+    return queued
+      ? admitted
+      : {
+          ok: false,
+          watchId,
+          runId: admitted.runId,
+          reason: "Skipped: the run could not be queued.",
+          cause: "queue",
+        };
+  }
+
+  listWatchRuns(watchId: string, query: ListQuery): Page<WatchRunView> | null {
+    if (!watchRow(this.sql, watchId)) return null;
+    return listRuns(this.sql, watchId, query);
+  }
+
+  getWatchRun(runId: string): WatchRunView | null {
+    return getRun(this.sql, runId);
+  }
+
+  /** The consumer's view of a watch run's job (marks the run processing). */
+  watchRunContext(jobId: string): RunContext | null {
+    return this.tx((s) => runContext(s.sql, jobId, s.now));
+  }
+
+  /** The dead-letter path of a watch run: queued → processing → failed, each guarded. */
+  async abortWatchRun(jobId: string, error: string): Promise<RunFinish> {
+    const finished = this.tx((s) => {
+      s.sql.exec(
+        "UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, ?) WHERE id = ? AND status = 'queued'",
+        s.now,
+        jobId,
+      );
+      return finishRun(s, jobId, { status: "failed", error });
+    });
+    if (finished.changed) await this.rearm();
+    return finished;
+  }
+
+  /** Finishes a watch run and its job in one transaction (credit settled, baseline, retention). */
+  async finishWatchRun(jobId: string, result: RunResult): Promise<RunFinish> {
+    const finished = this.tx((s) => finishRun(s, jobId, result));
+    if (finished.changed) await this.rearm();
+    return finished;
   }
 }

@@ -11,7 +11,8 @@
  * else races it.
  */
 import { MESSAGES } from "../messages";
-import { finishJob, type JobStore } from "./jobs";
+import type { JobStore } from "./jobs";
+import { finishRun } from "./watch-runs";
 import { TUNING } from "../tuning";
 
 export interface SweepResult {
@@ -50,13 +51,19 @@ export function sweepStuckJobs(store: JobStore): SweepResult {
     }
     // queued → processing → failed, the legal moves, each guarded.
     sql.exec("UPDATE jobs SET status = 'processing' WHERE id = ? AND status = 'queued'", job.id);
-    const result = finishJob(store, job.id, { status: "failed", error: MESSAGES.captureFailed });
+    // finishRun: a watch run's job fails with its run (no run: exactly finishJob).
+    const result = finishRun(store, job.id, { status: "failed", error: MESSAGES.captureFailed });
     webhooks.push(...result.webhooks);
   }
+  return { requeue, webhooks, nextDue: nextStuckDue(sql) };
+}
+
+/** When the next active job could become stuck, or null: none is active. */
+export function nextStuckDue(sql: SqlStorage): number | null {
   const next = sql
     .exec<{ due: number | null }>(
       `SELECT MIN(${LAST_MOVED}) AS due FROM jobs WHERE status IN ('queued', 'processing')`,
     )
     .one().due;
-  return { requeue, webhooks, nextDue: next === null ? null : next + TUNING.jobStuckAfterMs };
+  return next === null ? null : next + TUNING.jobStuckAfterMs;
 }

@@ -6,8 +6,9 @@
  * The event body is rebuilt from the finished job/batch at each attempt: the same bytes every
  * time, since a finished record no longer changes.
  */
-import { batchEvent, jobEvent, type WebhookEvent } from "../webhooks/events";
+import { batchEvent, jobEvent, watchEvent, type WebhookEvent } from "../webhooks/events";
 import { getBatch, getJob } from "./jobs-read";
+import { runEventSubject } from "./watch-runs-read";
 
 export interface WebhookDelivery {
   deliveryId: string;
@@ -29,7 +30,7 @@ export interface AttemptRecord {
 
 interface DeliveryRow extends Record<string, SqlStorageValue> {
   delivery_id: string;
-  subject_kind: "job" | "batch";
+  subject_kind: SubjectKind;
   subject_id: string;
   event: WebhookEvent;
   url: string;
@@ -37,10 +38,13 @@ interface DeliveryRow extends Record<string, SqlStorageValue> {
   attempts: number;
 }
 
+/** What a delivery reports on: a job, a batch or a watch run. */
+export type SubjectKind = "job" | "batch" | "run";
+
 /** Records a new delivery for a subject; returns its id (null if the subject already has one). */
 export function emitWebhook(
   sql: SqlStorage,
-  input: { kind: "job" | "batch"; id: string; event: WebhookEvent; url: string; now: number },
+  input: { kind: SubjectKind; id: string; event: WebhookEvent; url: string; now: number },
 ): string | null {
   const deliveryId = crypto.randomUUID();
   const inserted = sql
@@ -65,12 +69,9 @@ export function webhookDelivery(sql: SqlStorage, deliveryId: string): WebhookDel
     .exec<DeliveryRow>("SELECT * FROM webhook_deliveries WHERE delivery_id = ?", deliveryId)
     .toArray()[0];
   if (!row) return null;
-  const subject =
-    row.subject_kind === "job" ? getJob(sql, row.subject_id) : getBatch(sql, row.subject_id);
-  if (!subject) return null;
-  const body = JSON.stringify(
-    "jobId" in subject ? jobEvent(row.event, subject) : batchEvent(row.event, subject),
-  );
+  const event = eventBody(sql, row);
+  if (!event) return null;
+  const body = JSON.stringify(event);
   return {
     deliveryId,
     event: row.event,
@@ -79,6 +80,19 @@ export function webhookDelivery(sql: SqlStorage, deliveryId: string): WebhookDel
     attempts: row.attempts,
     body,
   };
+}
+
+function eventBody(sql: SqlStorage, row: DeliveryRow): Record<string, unknown> | null {
+  if (row.subject_kind === "run") {
+    const subject = runEventSubject(sql, row.subject_id);
+    return subject ? watchEvent(row.event, subject) : null;
+  }
+  if (row.subject_kind === "job") {
+    const job = getJob(sql, row.subject_id);
+    return job ? jobEvent(row.event, job) : null;
+  }
+  const batch = getBatch(sql, row.subject_id);
+  return batch ? batchEvent(row.event, batch) : null;
 }
 
 /** pending → queued once the message is on the webhooks queue. */

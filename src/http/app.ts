@@ -23,6 +23,7 @@ import { metaRoutes } from "./routes/meta";
 import { renderRoutes } from "./routes/render";
 import { screenshotRoutes } from "./routes/screenshot";
 import { storageRoutes } from "./routes/storage";
+import { watchRoutes } from "./routes/watches";
 import type { AppEnv } from "./types";
 
 export function newApp(): Hono<AppEnv> {
@@ -40,6 +41,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", extractRoutes);
   app.route("/v1", artifactRoutes);
   app.route("/v1", storageRoutes);
+  app.route("/v1", watchRoutes);
   app.route("/admin", adminRoutes);
 
   let allowedMethods: ((path: string) => string[]) | null = null;

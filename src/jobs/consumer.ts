@@ -32,6 +32,9 @@ import {
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { log } from "../log";
 import { TUNING } from "../tuning";
+import { jobError } from "./errors";
+import { runWatchJob } from "../watches/run";
+import { deleteWatchOutputs } from "../watches/outputs";
 
 export interface CaptureDeps {
   /** Runs one capture; the default is a BrowserHost. Tests replace it. */
@@ -41,13 +44,6 @@ export interface CaptureDeps {
 const DEFAULT_DEPS: CaptureDeps = {
   capture: (env, spec, accountId) => browserEngine(env).capture(spec, accountId),
 };
-
-const SANITIZED: ReadonlySet<string> = new Set(Object.values(FAILURE));
-
-/** The user-facing reason of a failed job: always one of the spec's strings. */
-export function jobError(failure: { message: string }): string {
-  return SANITIZED.has(failure.message) ? failure.message : FAILURE.generic;
-}
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
 export function captureRetryDelay(attempt: number): number {
@@ -70,6 +66,19 @@ async function handleCaptureMessage(message: Message, env: Env, deps: CaptureDep
     return;
   }
   try {
+    if (parsed.data.watchId !== undefined) {
+      const verdict = await runWatchJob(
+        env,
+        { ...parsed.data, watchId: parsed.data.watchId },
+        {
+          attempt: message.attempts,
+          capture: (e, spec) => deps.capture(e, spec, parsed.data.accountId),
+        },
+      );
+      if (verdict === "retry") message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
+      else message.ack();
+      return;
+    }
     await processJob(parsed.data, message, env, deps);
   } catch (err) {
     // Our own failure (DO, R2, queue unreachable): retry; past max_retries the DLQ fails the job.
@@ -234,8 +243,15 @@ export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): P
       message.ack();
       continue;
     }
-    const { accountId, jobId } = parsed.data;
+    const { accountId, jobId, watchId } = parsed.data;
     try {
+      if (watchId !== undefined) {
+        const run = await accountStub(env, accountId).abortWatchRun(jobId, FAILURE.generic);
+        await deleteWatchOutputs(env, run.deleteKeys);
+        await enqueueWebhooks(env, accountId, run.webhooks);
+        message.ack();
+        continue;
+      }
       const result = await accountStub(env, accountId).abortJob(jobId, FAILURE.generic);
       if (result.changed) await deleteJobDocument(env, accountId, jobId);
       await enqueueWebhooks(env, accountId, result.webhooks);

@@ -12,7 +12,12 @@ import { isPlainObject, plainId } from "../../schemas/primitives";
 
 const id = plainId;
 
-export const captureJobMessage = z.strictObject({ accountId: id, jobId: id });
+/** `watchId` is set on a watch run's job: its spec lives with the watch in the Account DO. */
+export const captureJobMessage = z.strictObject({
+  accountId: id,
+  jobId: id,
+  watchId: id.optional(),
+});
 export type CaptureJobMessage = z.infer<typeof captureJobMessage>;
 
 export interface JobDocument {

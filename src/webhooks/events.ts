@@ -4,12 +4,50 @@
  * a finished record no longer changes.
  */
 import type { BatchView, JobView } from "../../schemas/responses";
+import type { WatchRunView } from "../../schemas/watches";
 
 /** `storage {destinationId, bucket, key, url, etag}` when the result went to a storage destination. */
 const storageOf = (job: JobView): { storage?: JobView["storage"] } =>
   job.storage ? { storage: job.storage } : {};
 
-export type WebhookEvent = "job.completed" | "job.failed" | "batch.completed";
+export type WebhookEvent =
+  "job.completed" | "job.failed" | "batch.completed" | "watch.changed" | "watch.failed";
+
+/** What a watch run's event is built from (src/accounts/watch-runs.ts `runEventSubject`). */
+export interface RunEventSubject {
+  run: WatchRunView;
+  /** The watched URL. */
+  url: string;
+  /** The watch's failures in a row, and whether it was paused, when this run ended. */
+  consecutiveFailures: number;
+  paused: boolean;
+}
+
+/** `watch.changed {watchId, runId, url, changedPercent, imageUrl, previousImageUrl, diffUrl, detectedAt}` or `watch.failed {watchId, runId, error, consecutiveFailures, paused}`. */
+export function watchEvent(event: WebhookEvent, s: RunEventSubject): Record<string, unknown> {
+  const { run } = s;
+  return event === "watch.changed"
+    ? {
+        event,
+        watchId: run.watchId,
+        runId: run.id,
+        url: s.url,
+        changedPercent: run.changedPercent,
+        imageUrl: run.imageUrl,
+        previousImageUrl: run.previousImageUrl,
+        diffUrl: run.diffUrl,
+        ...(run.textDiff ? { textDiff: run.textDiff } : {}),
+        detectedAt: run.completedAt,
+      }
+    : {
+        event,
+        watchId: run.watchId,
+        runId: run.id,
+        error: run.error,
+        consecutiveFailures: s.consecutiveFailures,
+        paused: s.paused,
+      };
+}
 
 /** `job.completed {jobId, status, resultUrl, metadata, completedAt}` or `job.failed {…, error}`. */
 export function jobEvent(event: WebhookEvent, job: JobView): Record<string, unknown> {

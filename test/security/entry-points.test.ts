@@ -3,7 +3,7 @@
  * end the page (test/security/vectors.ts COMBINABLE, served as /sec/combined with its response
  * headers: Speculation-Rules, Link, Reporting-Endpoints, NEL, CSP report-only) plus, where the
  * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
- * render link, async job, batch, extraction and artifact (the page's HTML as the artifact's body
+ * render link, async job, batch, watch run, extraction and artifact (the page's HTML as the artifact's body
  * fragment: its markup vectors, not its response headers). The canary, the raw canary and the output must
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
  */
@@ -20,6 +20,7 @@ import {
   securityCtx,
   settle,
 } from "../helpers/security";
+import { fireAlarm, mustCreate, runs, waitForRun, watchAccount } from "../helpers/watches";
 import { COMBINABLE, insertRulesJs, tagger } from "./vectors";
 
 const RAW = 9;
@@ -117,6 +118,23 @@ describe("every entry point refuses the combined attack page", () => {
       const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
       expect(job.status, job.error ?? "").toBe("completed");
       return fetchBytes(job.resultUrl ?? "");
+    }));
+
+  it("watch run (POST /v1/watches, the alarm's run, its stored image and page text)", () =>
+    check("watch", async (run) => {
+      const acc = await watchAccount("pro");
+      const { url, ...capture } = attack(run, "watch");
+      const watch = await mustCreate(acc, {
+        url,
+        intervalMinutes: 60,
+        capture,
+        changeDetection: { mode: "both" },
+      });
+      await fireAlarm(acc.accountId);
+      const [first] = await runs(acc.accountId, watch.id);
+      const done = await waitForRun(acc.accountId, first?.id ?? "");
+      expect(done.status, done.error ?? "").toBe("completed");
+      return fetchBytes(done.imageUrl ?? "");
     }));
 
   it("batch (POST /v1/screenshot/batch, then each job's result)", () =>

@@ -22,6 +22,7 @@ import type { AuthContext } from "../../accounts/auth";
 import { withCredits } from "../../accounts/credits";
 import { ApiError } from "../../errors";
 import { extractFromCapture } from "../../extract/request";
+import { visibleText } from "../../extract/visible-text";
 import type { CaptureResult, PageCapture } from "../capture";
 import { failureToApiError, type CaptureFailure } from "../failures";
 import { captureHeaders } from "../response";
@@ -34,7 +35,9 @@ export type RequestedOutput =
   /** An image or PDF of the page: always billable. */
   | { kind: "image"; format: Format }
   /** Reader-mode content of the page's DOM; billable when it is what the caller buys (POST /v1/extract). */
-  | { kind: "extraction"; format: ExtractFormat; billable: boolean };
+  | { kind: "extraction"; format: ExtractFormat; billable: boolean }
+  /** The page's visible text, one line per block (watch runs' text comparison); never billable. */
+  | { kind: "text" };
 
 export interface PipelineInput {
   spec: CaptureSpec;
@@ -64,6 +67,7 @@ export type OutputResult =
       delivered: Delivery | null;
     }
   | { kind: "extraction"; ok: true; data: ExtractionData }
+  | { kind: "text"; ok: true; text: string }
   | { kind: RequestedOutput["kind"]; ok: false; failure: OutputFailure };
 
 export interface PipelineRun {
@@ -78,7 +82,7 @@ export async function runCapture(
   caller: AuthContext,
   input: PipelineInput,
 ): Promise<PipelineRun & { usage: Usage }> {
-  const billable = input.outputs.filter((o) => o.kind === "image" || o.billable).length;
+  const billable = input.outputs.filter(isBillable).length;
   if (billable === 0) throw new Error("runCapture: no billable output requested");
   const { value, usage } = await withCredits(
     caller,
@@ -103,13 +107,14 @@ export function runPrepaidCapture(
 }
 
 function isBillable(output: RequestedOutput | undefined): boolean {
-  return output !== undefined && (output.kind === "image" || output.billable);
+  if (output === undefined || output.kind === "text") return false;
+  return output.kind === "image" || output.billable;
 }
 
 async function execute(env: Env, accountId: string, input: PipelineInput): Promise<PipelineRun> {
   const { spec, outputs } = input;
   const formats = outputs.flatMap((o) => (o.kind === "image" ? [o.format] : []));
-  const dom = outputs.some((o) => o.kind === "extraction");
+  const dom = outputs.some((o) => o.kind === "extraction" || o.kind === "text");
   // A geo-targeted spec is rendered by the geo provider, whoever the caller's engine is.
   const engine = spec.geo ? geoEngine(env) : input.engine;
   const started = Date.now();
@@ -130,6 +135,8 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
     outputs.map((requested): Promise<OutputResult> | OutputResult => {
       if (requested.kind === "extraction")
         return extractionResult(page, spec, requested.format, loadTimeMs);
+      if (requested.kind === "text")
+        return { kind: "text", ok: true, text: visibleText(page.html ?? "", spec.hideSelectors) };
       const rendered = page.outputs[image++];
       if (!rendered) throw new Error("capture engine returned fewer outputs than requested");
       if (!rendered.ok) return { kind: "image", ok: false, failure: fromCapture(rendered.failure) };

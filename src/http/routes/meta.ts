@@ -29,6 +29,13 @@ export const ENDPOINTS = {
   storageDestination: "GET /v1/storage/destinations/{destinationId}",
   storageDestinationDelete: "DELETE /v1/storage/destinations/{destinationId}",
   storageDestinationTest: "POST /v1/storage/destinations/{destinationId}/test",
+  watchCreate: "POST /v1/watches",
+  watches: "GET /v1/watches",
+  watch: "GET /v1/watches/{watchId}",
+  watchUpdate: "PATCH /v1/watches/{watchId}",
+  watchDelete: "DELETE /v1/watches/{watchId}",
+  watchRun: "POST /v1/watches/{watchId}/run",
+  watchRuns: "GET /v1/watches/{watchId}/runs",
 } as const;
 
 export const metaRoutes = new Hono<AppEnv>()

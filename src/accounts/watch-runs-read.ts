@@ -1,0 +1,93 @@
+/**
+ * Reading watch runs back (GET /v1/watches/:id/runs, webhook bodies): rows → the Run shape.
+ * Listings are newest first by `seq`, paged by the last seq seen.
+ */
+import type { RunOutcome, RunStatus, RunTrigger, WatchRunView } from "../../schemas/watches";
+import type { RunEventSubject } from "../webhooks/events";
+import type { ListQuery, Page } from "./jobs-read";
+import { watchRow } from "./watches";
+
+export interface RunRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  id: string;
+  watch_id: string;
+  job_id: string | null;
+  status: RunStatus;
+  outcome: RunOutcome | null;
+  trigger: RunTrigger;
+  changed_percent: number | null;
+  image_key: string | null;
+  image_url: string | null;
+  diff_key: string | null;
+  diff_url: string | null;
+  previous_image_url: string | null;
+  text_key: string | null;
+  text_diff: string | null;
+  error: string | null;
+  failures_after: number | null;
+  paused_after: number | null;
+  created_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function runView(row: RunRow): WatchRunView {
+  return {
+    id: row.id,
+    watchId: row.watch_id,
+    jobId: row.job_id,
+    status: row.status,
+    outcome: row.outcome,
+    changedPercent: row.changed_percent,
+    imageUrl: row.image_url,
+    diffUrl: row.diff_url,
+    previousImageUrl: row.previous_image_url,
+    ...(row.text_diff === null
+      ? {}
+      : { textDiff: JSON.parse(row.text_diff) as NonNullable<WatchRunView["textDiff"]> }),
+    error: row.error,
+    startedAt: iso(row.started_at),
+    completedAt: iso(row.completed_at),
+    createdAt: new Date(row.created_at).toISOString(),
+    trigger: row.trigger,
+  };
+}
+
+export function getRun(sql: SqlStorage, runId: string): WatchRunView | null {
+  const row = sql.exec<RunRow>("SELECT * FROM watch_runs WHERE id = ?", runId).toArray()[0];
+  return row ? runView(row) : null;
+}
+
+export function listRuns(sql: SqlStorage, watchId: string, q: ListQuery): Page<WatchRunView> {
+  const rows = sql
+    .exec<RunRow>(
+      `SELECT * FROM watch_runs WHERE watch_id = ? AND (? IS NULL OR status = ?)
+         AND (? IS NULL OR seq < ?) ORDER BY seq DESC LIMIT ?`,
+      watchId,
+      q.status,
+      q.status,
+      q.before,
+      q.before,
+      q.limit + 1,
+    )
+    .toArray();
+  const items = rows.slice(0, q.limit);
+  const last = items[items.length - 1];
+  return { items: items.map(runView), nextBefore: rows.length > q.limit && last ? last.seq : null };
+}
+
+/** What a run's event body (watch.changed / watch.failed) is built from: fixed once it finished. */
+export function runEventSubject(sql: SqlStorage, runId: string): RunEventSubject | null {
+  const row = sql.exec<RunRow>("SELECT * FROM watch_runs WHERE id = ?", runId).toArray()[0];
+  if (!row) return null;
+  const watch = watchRow(sql, row.watch_id);
+  if (!watch) return null;
+  return {
+    run: runView(row),
+    url: watch.url,
+    consecutiveFailures: row.failures_after ?? 0,
+    paused: row.paused_after === 1,
+  };
+}
