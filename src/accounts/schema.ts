@@ -116,6 +116,8 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       created_at INTEGER NOT NULL
     )`,
   ],
+  // v4: credits committed per UTC day (src/accounts/ledger.ts), for the dashboard's chart.
+  [`CREATE TABLE credit_days (day TEXT PRIMARY KEY, used INTEGER NOT NULL CHECK (used >= 0))`],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */
