@@ -69,12 +69,13 @@ export interface MintedKey {
   key: NewKey;
 }
 
-export async function mintKey(): Promise<MintedKey> {
+export async function mintKey(name: string | null = null): Promise<MintedKey> {
   const apiKey = generateApiKey();
   const key = {
     keyId: generateKeyId(),
     keyHash: await hashApiKey(apiKey),
     prefix: displayPrefix(apiKey),
+    name,
   };
   return { apiKey, key };
 }

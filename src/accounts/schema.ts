@@ -116,8 +116,12 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       created_at INTEGER NOT NULL
     )`,
   ],
-  // v4: credits committed per UTC day (src/accounts/ledger.ts), for the dashboard's chart.
-  [`CREATE TABLE credit_days (day TEXT PRIMARY KEY, used INTEGER NOT NULL CHECK (used >= 0))`],
+  // v4: the dashboard's needs: credits committed per UTC day (src/accounts/ledger.ts) for its
+  // chart, and a name per API key (given when a key is created there).
+  [
+    `CREATE TABLE credit_days (day TEXT PRIMARY KEY, used INTEGER NOT NULL CHECK (used >= 0))`,
+    `ALTER TABLE api_keys ADD COLUMN name TEXT`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

@@ -9,6 +9,7 @@ import { log } from "../log";
 import { MESSAGES } from "../messages";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
+import { dashboardRoutes } from "./dashboard";
 import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
@@ -40,6 +41,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", artifactRoutes);
   app.route("/v1", storageRoutes);
   app.route("/admin", adminRoutes);
+  app.route("/dashboard", dashboardRoutes);
 
   let allowedMethods: ((path: string) => string[]) | null = null;
   app.notFound((c) => {
