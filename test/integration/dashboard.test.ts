@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { BASE, call, envelope } from "../helpers/http";
 import { bearer } from "../helpers/accounts";
+import { dashboardSession } from "../helpers/dashboard";
 
 const ORIGIN = { origin: BASE };
 let n = 0;
@@ -157,6 +158,41 @@ describe("dashboard sessions", () => {
     expect(res.headers.get("location")).toBe("/dashboard/usage");
     const usage = await get("/usage", sessionCookie(res));
     expect(usage.status).toBe(200);
+  });
+});
+
+describe("dashboard hostile input", () => {
+  it("the playground refuses API-only options, naming the field", async () => {
+    const session = await dashboardSession();
+    const res = await session.capture({ url: "https://example.com", async: true });
+    expect(res.status).toBe(400);
+    const body = await envelope(res);
+    expect(body.error?.code).toBe("VALIDATION_ERROR");
+    expect(body.error?.details?.[0]?.path).toBe("async");
+  });
+
+  it("the playground refuses a request without the CSRF header", async () => {
+    const session = await dashboardSession();
+    const res = await call("/dashboard/api/capture", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...ORIGIN, cookie: session.cookie },
+      body: JSON.stringify({ url: "https://example.com" }),
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("refuses an oversized form with 413 and a forged cookie with the login page", async () => {
+    const big = await post("/login", { email: "a@b.co", password: "x".repeat(40_000) });
+    expect(big.status).toBe(413);
+    for (const cookie of [
+      `__Secure-edgeshot_session=${"a".repeat(64)}.${"b".repeat(64)}`,
+      "__Secure-edgeshot_session=garbage",
+      `__Secure-edgeshot_session=${"z".repeat(5000)}`,
+    ]) {
+      const res = await get("/usage", cookie);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("/dashboard/login");
+    }
   });
 });
 

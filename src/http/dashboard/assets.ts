@@ -49,6 +49,7 @@ td.url { max-width: 280px; overflow:hidden; text-overflow:ellipsis; white-space:
 .stat { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:12px; }
 .stat span { display:block; color:var(--muted); font-size:.85em; }
 .stat strong { font-size:1.4rem; }
+.stat small { margin-left:4px; }
 svg.chart { width:100%; height:200px; display:block; }
 svg.chart .bar { fill:var(--accent); }
 svg.chart .bar.today { fill:#f59e0b; }
