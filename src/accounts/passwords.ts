@@ -1,10 +1,9 @@
 /**
- * Dashboard passwords: the signup rules and PBKDF2-SHA256 hashing through WebCrypto.
+ * Dashboard passwords: the common-password rule and PBKDF2-SHA256 hashing through WebCrypto.
  *
  * Stored as `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`, so the iteration count can rise
  * later without invalidating stored hashes. Comparison is constant-time.
  */
-import { LIMITS } from "../../schemas/limits";
 import { COMMON_PASSWORDS } from "../data/common-passwords";
 import { toHex } from "../encoding";
 import { timingSafeEqualDigests } from "../signing/hmac";
@@ -14,16 +13,12 @@ const SCHEME = "pbkdf2-sha256";
 const HASH_BITS = 256;
 const SALT_BYTES = 16;
 
-/** Why a new password is refused, or null when it is acceptable. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < LIMITS.passwordMinChars) {
-    return `must be at least ${LIMITS.passwordMinChars} characters`;
-  }
-  if (password.length > LIMITS.passwordMaxChars) {
-    return `must be at most ${LIMITS.passwordMaxChars} characters`;
-  }
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return "is too common; choose another";
-  return null;
+/**
+ * Whether a new password is on the common list (compared lower-cased). Its length rules are
+ * the signup form's schema (schemas/dashboard.ts).
+ */
+export function isCommonPassword(password: string): boolean {
+  return COMMON_PASSWORDS.has(password.toLowerCase());
 }
 
 function fromHex(hex: string): Uint8Array<ArrayBuffer> {

@@ -5,11 +5,11 @@
  */
 import { Hono, type Context } from "hono";
 import { html } from "hono/html";
-import { z } from "zod";
+import { credentialsFormSchema } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
 import { accountStub, indexKey, mintKey } from "../../accounts/directory";
 import { generateAccountId } from "../../accounts/keys";
-import { hashPassword, passwordProblem } from "../../accounts/passwords";
+import { hashPassword, isCommonPassword } from "../../accounts/passwords";
 import { sha256Hex } from "../../encoding";
 import { type Html, notice, page } from "./layout";
 import {
@@ -24,10 +24,9 @@ import {
 } from "./session";
 import { formField, formRecord } from "./forms";
 
-const emailSchema = z.email().max(LIMITS.emailChars);
-
 /** Emails are compared trimmed and lower-cased (one account per address, whatever the case). */
-export const normaliseEmail = (raw: string): string => raw.trim().toLowerCase();
+const normaliseEmail = (raw: string): string => raw.trim().toLowerCase();
+const LABELS: Record<string, string> = { email: "Email", password: "Password" };
 
 interface CredentialsForm {
   action: "signup" | "login";
@@ -96,13 +95,21 @@ export const authRoutes = new Hono<DashboardEnv>()
   .get("/signup", (c) => credentialsPage(c, { action: "signup", email: "", errors: [] }))
   .post("/signup", async (c) => {
     const form = await formRecord(c);
-    const email = normaliseEmail(formField(form, "email"));
-    const password = formField(form, "password");
-    const errors: string[] = [];
-    if (!emailSchema.safeParse(email).success) errors.push("Email: enter a valid email address.");
-    const problem = passwordProblem(password);
-    if (problem) errors.push(`Password: ${problem}.`);
-    if (errors.length > 0) return credentialsPage(c, { action: "signup", email, errors }, 400);
+    const parsed = credentialsFormSchema.safeParse({
+      email: formField(form, "email"),
+      password: formField(form, "password"),
+    });
+    const errors = parsed.success
+      ? []
+      : parsed.error.issues.map((i) => `${LABELS[String(i.path[0])] ?? "Form"}: ${i.message}.`);
+    if (parsed.success && isCommonPassword(parsed.data.password)) {
+      errors.push("Password: is too common; choose another.");
+    }
+    const email = parsed.success ? parsed.data.email : normaliseEmail(formField(form, "email"));
+    if (!parsed.success || errors.length > 0) {
+      return credentialsPage(c, { action: "signup", email, errors }, 400);
+    }
+    const { password } = parsed.data;
 
     const accountId = generateAccountId();
     const { apiKey, key } = await mintKey("Default");

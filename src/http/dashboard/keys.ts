@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
+import { keyNameFormSchema } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
 import { accountStub, indexKey, mintKey } from "../../accounts/directory";
 import { isKeyId } from "../../accounts/keys";
@@ -114,11 +115,11 @@ export const keyRoutes = new Hono<DashboardEnv>()
   .post("/keys", async (c) => {
     const form = await formRecord(c);
     await checkCsrf(c, formField(form, "_csrf"));
-    const name = formField(form, "name").trim();
-    if (name.length === 0 || name.length > LIMITS.keyNameChars) {
-      return keysPage(c, `Name: give 1 to ${LIMITS.keyNameChars} characters.`, 400);
+    const parsed = keyNameFormSchema.safeParse({ name: formField(form, "name") });
+    if (!parsed.success) {
+      return keysPage(c, `Name: ${parsed.error.issues[0]?.message ?? "invalid"}.`, 400);
     }
-    await createKey(c, name);
+    await createKey(c, parsed.data.name);
     return c.redirect(`${DASHBOARD}/keys`, 303);
   })
   .get("/keys/:keyId/revoke", async (c) => {

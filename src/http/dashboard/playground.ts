@@ -8,12 +8,13 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import { z } from "zod";
-import { captureFields, captureRequestSchema, type CaptureRequest } from "../../../schemas/capture";
+import { captureFields, type CaptureRequest } from "../../../schemas/capture";
+import { playgroundCaptureRequestSchema } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
 import { accountStub } from "../../accounts/directory";
 import { PLANS } from "../../accounts/plans";
 import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture/spec";
-import { ApiError, validationError } from "../../errors";
+import { ApiError } from "../../errors";
 import { jsonBody } from "../body";
 import { rateHeaders } from "../middleware/authenticate";
 import { sendJson } from "../routes/screenshot";
@@ -45,9 +46,6 @@ const GROUPS: readonly { title: string; fields: readonly FieldName[] }[] = [
   { title: "Page controls", fields: ["blockAds", "blockCookieBanners", "hideSelectors", "css"] },
   { title: "PDF", fields: ["pdfFormat", "pdfLandscape", "pdfPrintBackground", "pdfScale"] },
 ];
-
-/** Fields the playground endpoint refuses (the API has them). */
-const API_ONLY = ["async", "webhookUrl", "hosted", "storage", "cacheTtl"] as const;
 
 const DEFAULTS: Partial<Record<FieldName, string | number | boolean>> = {
   ...OPTION_DEFAULTS,
@@ -203,10 +201,7 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
   .post("/api/capture", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));
     const session = c.get("session");
-    const req: CaptureRequest = await jsonBody(c, captureRequestSchema);
-    for (const name of API_ONLY) {
-      if (req[name] !== undefined) throw validationError(name, "use the API for this option.");
-    }
+    const req: CaptureRequest = await jsonBody(c, playgroundCaptureRequestSchema);
     const account = accountStub(c.env, session.accountId);
     const result = await account.authorizeSession();
     if (result.status !== "ok")
