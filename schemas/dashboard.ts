@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { captureRequestSchema } from "./capture";
 import { LIMITS } from "./limits";
-import { captureJsonSchema } from "./responses";
+import { renderLinkRequestSchema } from "./render-link";
+import { captureJsonSchema, renderLinkSchema } from "./responses";
 
 /** POST /dashboard/signup and /dashboard/login. */
 export const credentialsFormSchema = z
@@ -65,4 +66,17 @@ export const playgroundCaptureRequestSchema = captureRequestSchema
 /** The playground's answer: exactly POST /v1/screenshot/json's `data`. */
 export const playgroundCaptureResponseSchema = captureJsonSchema.describe(
   "The capture (base64 image or PDF) with its metadata, as POST /v1/screenshot/json answers.",
+);
+
+/**
+ * POST /dashboard/api/render-link: the body of POST /v1/render/link; the link is signed for
+ * the account's newest active key. Session-authenticated with the `x-csrf-token` header.
+ */
+export const playgroundRenderLinkRequestSchema = renderLinkRequestSchema.describe(
+  "Render-link options from the playground (as POST /v1/render/link takes them).",
+);
+
+/** The playground's render link: exactly POST /v1/render/link's `data`. */
+export const playgroundRenderLinkResponseSchema = renderLinkSchema.describe(
+  "The signed render link, its expiry, format and cache lifetime.",
 );

@@ -30,6 +30,8 @@ const PASSWORD = "a long enough passphrase";
 let service: Service;
 let browser: Browser;
 let page: Page;
+/** Script errors on any page: the last test expects none. */
+const pageErrors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -40,6 +42,7 @@ beforeAll(async () => {
     args: ["--no-sandbox", "--disable-dev-shm-usage"],
   });
   page = await browser.newPage();
+  page.on("pageerror", (err) => pageErrors.push(String(err)));
   await page.setViewport({ width: 1200, height: 900 });
 });
 afterAll(async () => {
@@ -200,6 +203,15 @@ describe("dashboard in a browser", () => {
     expect(meta["load time"]).toMatch(/^\d+ ms$/);
     expect(meta["credits left"]).toBe("99");
     await shot("playground-result");
+
+    await page.click("#pg-link-button");
+    await page.waitForSelector("#pg-link-tags[data-url], #pg-link-tags[data-error-code]");
+    const tags = await page.$eval(
+      "#pg-link-tags",
+      (el) => (el as unknown as Dom).textContent ?? "",
+    );
+    expect(tags).toContain(`<img src="${service.base}/v1/render?`);
+    expect(tags).toContain('<meta property="og:image" content="');
   });
 
   it("the usage page's chart has a bar for today", async () => {
@@ -215,6 +227,13 @@ describe("dashboard in a browser", () => {
       await page.$eval("[data-testid=credits-used]", (el) => (el as unknown as Dom).textContent),
     ).toBe("1");
     await shot("usage");
+    await page.setViewport({ width: 390, height: 844 }); // a phone, for review
+    await shot("usage-phone");
+    const overflow = await page.evaluate(
+      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewport({ width: 1200, height: 900 });
     for (const path of ["/webhooks", "/plans"]) {
       expectHeaders(await page.goto(url(path)));
       await shot(path.slice(1));
@@ -273,5 +292,9 @@ describe("dashboard in a browser", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     expect(await page.content()).toContain("Too many sign-in attempts");
     await shot("login-throttled");
+  });
+
+  it("no page threw a script error along the way", () => {
+    expect(pageErrors).toEqual([]);
   });
 });

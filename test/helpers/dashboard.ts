@@ -10,6 +10,7 @@ export interface DashboardSession {
   cookie: string;
   csrf: string;
   capture: (body: unknown) => Promise<Response>;
+  renderLink: (body: unknown) => Promise<Response>;
 }
 
 export async function dashboardSession(): Promise<DashboardSession> {
@@ -27,11 +28,11 @@ export async function dashboardSession(): Promise<DashboardSession> {
   const page = await (await call("/dashboard/playground", { headers: { cookie } })).text();
   const csrf = /data-csrf="([0-9a-f]{64})"/.exec(page)?.[1];
   if (!csrf) throw new Error("playground page without its CSRF token");
-  const capture = (body: unknown) =>
-    call("/dashboard/api/capture", {
+  const api = (path: string) => (body: unknown) =>
+    call(`/dashboard/api/${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: BASE, cookie, "x-csrf-token": csrf },
       body: JSON.stringify(body),
     });
-  return { cookie, csrf, capture };
+  return { cookie, csrf, capture: api("capture"), renderLink: api("render-link") };
 }

@@ -5,7 +5,8 @@
  * security headers. The browser journey is test/e2e/dashboard.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { BASE, call, envelope } from "../helpers/http";
+import { BASE, call, envelope, FIXTURES } from "../helpers/http";
+import { decodeImage } from "../helpers/images";
 import { bearer } from "../helpers/accounts";
 import { dashboardSession } from "../helpers/dashboard";
 
@@ -193,6 +194,34 @@ describe("dashboard hostile input", () => {
       expect(res.status).toBe(303);
       expect(res.headers.get("location")).toBe("/dashboard/login");
     }
+  });
+});
+
+describe("dashboard playground render link", () => {
+  it("mints a link for the account's newest key that renders; with no active key, it refuses naming key", async () => {
+    const session = await dashboardSession();
+    const res = await session.renderLink({
+      url: `${FIXTURES}/boxes.html?run=dash-link`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+    });
+    const body = await envelope<{ url: string; format: string }>(res);
+    expect(res.status, JSON.stringify(body.error)).toBe(200);
+    expect(body.data?.url).toMatch(/^https:\/\/edgeshot\.test\/v1\/render\?/);
+    const path = (u: string) => new URL(u).pathname + new URL(u).search;
+    const image = await call(path(body.data?.url ?? ""));
+    expect(image.status).toBe(200);
+    const decoded = decodeImage(new Uint8Array(await image.arrayBuffer()));
+    expect([decoded.width, decoded.height]).toEqual([320, 240]);
+
+    const page = await (await get("/keys", session.cookie)).text();
+    const keyId = /data-key-id="(key_[0-9A-Za-z]{22})"/.exec(page)?.[1] ?? "";
+    await post(`/keys/${keyId}/revoke`, { _csrf: csrfOf(page) }, { cookie: session.cookie });
+    const again = await session.renderLink({ url: `${FIXTURES}/boxes.html?run=dash-link2` });
+    expect(again.status).toBe(400);
+    expect((await envelope(again)).error?.details?.[0]?.path).toBe("key");
   });
 });
 

@@ -28,7 +28,7 @@ input[type=checkbox] { display:inline-block; width:auto; margin:0 6px 0 0; }
 button { font:inherit; padding:8px 14px; border-radius:6px; border:1px solid var(--accent); background:var(--accent); color:#fff; cursor:pointer; }
 button.link { background:none; border:none; color:#e5e7eb; padding:0; text-decoration:underline; }
 button.danger { background:var(--bad); border-color:var(--bad); }
-button.copy, button.snippet { background:#fff; color:var(--accent); }
+button.copy, button.snippet, button.copy-like { background:#fff; color:var(--accent); }
 form.inline { display:inline-flex; flex-wrap:wrap; gap:8px; align-items:flex-end; margin-right:8px; }
 form.inline label { margin:0; }
 .notice { padding:10px 12px; border-radius:6px; }
@@ -144,6 +144,38 @@ export const APP_JS = `"use strict";
     list.append(dt, dd);
   }
 
+  async function post(path) {
+    const res = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": form.dataset.csrf },
+      body: JSON.stringify(body()),
+      credentials: "same-origin",
+    });
+    return res.json();
+  }
+
+  const escapeAttr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  $("#pg-link-button").addEventListener("click", async () => {
+    const status = $("#pg-status");
+    status.textContent = "Minting…";
+    try {
+      const json = await post("/dashboard/api/render-link");
+      const tags = $("#pg-link-tags");
+      $("#pg-link").hidden = false;
+      if (!json.success) {
+        tags.textContent = json.error.code + ": " + json.error.message;
+        tags.dataset.errorCode = json.error.code;
+      } else {
+        const u = escapeAttr(json.data.url);
+        tags.textContent = '<img src="' + u + '" alt="">\\n<meta property="og:image" content="' + u + '">';
+        tags.dataset.url = json.data.url;
+      }
+      status.textContent = "";
+    } catch (err) {
+      status.textContent = "Failed: " + err;
+    }
+  });
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const status = $("#pg-status");
@@ -152,13 +184,7 @@ export const APP_JS = `"use strict";
     status.textContent = "Capturing…";
     form.querySelector("button[type=submit]").disabled = true;
     try {
-      const res = await fetch("/dashboard/api/capture", {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-csrf-token": form.dataset.csrf },
-        body: JSON.stringify(body()),
-        credentials: "same-origin",
-      });
-      const json = await res.json();
+      const json = await post("/dashboard/api/capture");
       output.replaceChildren();
       meta.replaceChildren();
       $("#pg-result").hidden = false;

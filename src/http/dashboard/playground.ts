@@ -14,13 +14,14 @@ import { LIMITS } from "../../../schemas/limits";
 import { accountStub } from "../../accounts/directory";
 import { PLANS } from "../../accounts/plans";
 import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture/spec";
-import { ApiError } from "../../errors";
+import { ApiError, validationError } from "../../errors";
 import { jsonBody } from "../body";
 import { rateHeaders } from "../middleware/authenticate";
+import { mintLink } from "../routes/render";
 import { sendJson } from "../routes/screenshot";
 import { type Html, page } from "./layout";
 import type { AppEnv } from "../types";
-import { type DashboardEnv, checkCsrf } from "./session";
+import { type DashboardContext, type DashboardEnv, checkCsrf } from "./session";
 
 type FieldName = keyof typeof captureFields;
 
@@ -165,6 +166,7 @@ function playgroundForm(csrf: string): Html {
       )}
       <div class="actions">
         <button type="submit">Capture (1 credit)</button>
+        <button type="button" id="pg-link-button" class="copy-like">Create render link</button>
         <span id="pg-status" role="status"></span>
       </div>
     </form>
@@ -172,6 +174,16 @@ function playgroundForm(csrf: string): Html {
       <h2>Result</h2>
       <div id="pg-output"></div>
       <dl id="pg-meta" class="meta"></dl>
+    </section>
+    <section class="card" id="pg-link" hidden>
+      <h2>Render link</h2>
+      <p class="hint">
+        A signed URL that renders these options when first viewed (1 credit, then cached), for
+        <code>&lt;img&gt;</code> tags and social cards. Signed for your newest active key: once that
+        key is revoked, the link renders nothing new.
+      </p>
+      <pre><code id="pg-link-tags"></code></pre>
+      <button type="button" class="copy" data-copy="pg-link-tags">Copy</button>
     </section>
     <section class="card">
       <h2>Same request from code</h2>
@@ -200,30 +212,43 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
   })
   .post("/api/capture", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));
-    const session = c.get("session");
     const req: CaptureRequest = await jsonBody(c, playgroundCaptureRequestSchema);
-    const account = accountStub(c.env, session.accountId);
-    const result = await account.authorizeSession();
-    if (result.status !== "ok")
-      throw new ApiError("UNAUTHORIZED", "Sign in to the dashboard first.");
-    const headers = rateHeaders(result.rate);
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    if (result.rate.limited) {
-      const { retryAfter, limit } = result.rate;
-      throw new ApiError(
-        "RATE_LIMITED",
-        `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s.`,
-        {
-          headers: { ...headers, "retry-after": String(retryAfter) },
-        },
-      );
+    await actAsAccount(c, "dashboard");
+    return sendJson(asApp(c), req);
+  })
+  .post("/api/render-link", async (c) => {
+    await checkCsrf(c, c.req.header("x-csrf-token"));
+    const account = accountStub(c.env, c.get("session").accountId);
+    const active = (await account.listKeys()).filter((k) => k.status === "active");
+    const newest = active[active.length - 1];
+    if (!newest) {
+      throw validationError("key", "the account has no active API key; create one first.");
     }
-    c.set("auth", {
-      accountId: result.accountId,
-      keyId: "dashboard",
-      plan: PLANS[result.plan],
-      account,
-    });
-    // DashboardEnv only adds `session` to AppEnv's variables; Hono's Context is invariant in it.
-    return sendJson(c as unknown as Context<AppEnv>, req);
+    await actAsAccount(c, newest.keyId);
+    return mintLink(asApp(c));
   });
+
+/** DashboardEnv only adds `session` to AppEnv's variables; Hono's Context is invariant in it. */
+const asApp = (c: DashboardContext): Context<AppEnv> => c as unknown as Context<AppEnv>;
+
+/**
+ * The session's account as the caller, like `authenticate` does for a key: counts the call
+ * against the plan's per-minute limit (429 past it, with the rate headers) and sets `auth`.
+ * `keyId` is the key a render link is minted for ("dashboard" for a capture: none is used).
+ */
+async function actAsAccount(c: DashboardContext, keyId: string): Promise<void> {
+  const account = accountStub(c.env, c.get("session").accountId);
+  const result = await account.authorizeSession();
+  if (result.status !== "ok") throw new ApiError("UNAUTHORIZED", "Sign in to the dashboard first.");
+  const headers = rateHeaders(result.rate);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  if (result.rate.limited) {
+    const { retryAfter, limit } = result.rate;
+    throw new ApiError(
+      "RATE_LIMITED",
+      `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s.`,
+      { headers: { ...headers, "retry-after": String(retryAfter) } },
+    );
+  }
+  c.set("auth", { accountId: result.accountId, keyId, plan: PLANS[result.plan], account });
+}

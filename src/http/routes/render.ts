@@ -32,7 +32,8 @@ import { ApiError } from "../../errors";
 import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
-async function mint(c: Context<AppEnv>) {
+/** Mints a render link for the caller's key (also the dashboard playground's, for a key of its account). */
+export async function mintLink(c: Context<AppEnv>): Promise<Response> {
   const raw = await readJsonBody(c);
   const { expiresIn, ...req } = parseWith(renderLinkRequestSchema, raw);
   const auth = c.get("auth");
@@ -115,5 +116,5 @@ async function coalescedRender(
 }
 
 export const renderRoutes = new Hono<AppEnv>()
-  .post("/render/link", authenticate(), mint)
+  .post("/render/link", authenticate(), mintLink)
   .get("/render", serve);
