@@ -251,6 +251,13 @@ describe("dashboard pages", () => {
     }
   });
 
+  it("/dashboard sends a signed-in person to usage, anyone else to login", async () => {
+    const { cookie } = await signup();
+    expect((await get("", cookie)).headers.get("location")).toBe("/dashboard/usage");
+    const anonymous = await call("/dashboard", { redirect: "manual" });
+    expect(anonymous.headers.get("location")).toBe("/dashboard/login");
+  });
+
   it("pages without a session redirect to login", async () => {
     for (const path of ["/usage", "/keys", "/playground", "/plans"]) {
       const res = await call(`/dashboard${path}`, { redirect: "manual" });
