@@ -91,6 +91,13 @@ export const LIMITS = {
   outputBytes: 25 * MB,
   /** Account display names (admin API). */
   accountNameChars: 100,
+  /** Dashboard: email length (RFC 5321 path limit), password length, API-key names. */
+  emailChars: 254,
+  passwordMinChars: 10,
+  passwordMaxChars: 256,
+  keyNameChars: 64,
+  /** Dashboard session lifetime, sliding: every authenticated page view restarts it. */
+  sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
   /** Longest target URL (url, logo) the URL guard accepts. */
   urlChars: 8192,
   /** Longest webhookUrl the URL guard accepts. */

@@ -12,6 +12,9 @@ import { log } from "./log";
 export { Account } from "./accounts/account";
 export { BrowserHost } from "./capture/browser-host";
 export { RenderCoalescer } from "./render-links/coalescer";
+export { KeyDirectory } from "./accounts/key-directory";
+export { DashboardUser } from "./accounts/users";
+export { LoginThrottle } from "./accounts/throttle";
 
 const app = newApp();
 

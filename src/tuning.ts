@@ -91,4 +91,16 @@ export const TUNING = {
   imageResizeTimeoutMs: 15_000,
   /** Objects the hourly sweep looks at per run. */
   sweepMaxObjects: 10_000,
+  /** Authoritative key index (accounts/key-directory.ts): shards, by the key hash's first hex digits. */
+  keyDirectoryShardDigits: 1,
+  /** A key hash neither KV nor the key directory knows is answered 401 from memory this long. */
+  unknownKeyCacheMs: 30_000,
+  /** Entries of that per-isolate negative cache (cleared whole when full). */
+  unknownKeyCacheEntries: 10_000,
+  /** Dashboard passwords: PBKDF2-SHA256 iterations for new hashes (the Workers runtime caps it at 100,000). */
+  passwordIterations: 100_000,
+  /** Dashboard login throttle: failed attempts per email, and per client address, in one window. */
+  loginFailuresPerEmail: 5,
+  loginFailuresPerAddress: 20,
+  loginWindowMs: 15 * 60_000,
 } as const;

@@ -63,6 +63,8 @@ export function demoBanner(baseUrl, accounts) {
   const key = accounts.pro.apiKey;
   lines.push(
     "",
+    `Dashboard: ${baseUrl}/dashboard  (sign up there for an account of your own, on Free)`,
+    "",
     "Try it:",
     `  curl -o shot.png "${baseUrl}/v1/screenshot?url=https://example.com&key=${key}"`,
     `  curl -H "Authorization: Bearer ${key}" ${baseUrl}/v1/account`,

@@ -13,7 +13,7 @@ import { TUNING } from "../tuning";
 import { type NewKey, type KeyInfo, checkKey, insertKey, listKeys, revokeKey } from "./keystore";
 import type { CreditUsage } from "../../schemas/responses";
 import { type ReserveResult, type Settlement, type SettleResult, creditUsage } from "./ledger";
-import { reserve as reserveCredits, setUsed, settle } from "./ledger";
+import { creditsByDay, reserve as reserveCredits, setUsed, settle } from "./ledger";
 import { type RateState, hitRateLimit } from "./limiter";
 import { type Plan, type PlanId, PLANS } from "./plans";
 import { ACCOUNT_MIGRATIONS, migrate } from "./schema";
@@ -225,6 +225,30 @@ export class Account extends DurableObject<Env> {
         reservation: reserveCredits(this.sql, plan.monthlyCredits, reserve, ttlMs, now),
       };
     });
+  }
+
+  /**
+   * The dashboard's playground: the rate limit counted as for a key (the session stands in
+   * for it; src/http/dashboard/). "unknown" when there is no account.
+   */
+  authorizeSession(): AuthorizeResult {
+    const row = this.row();
+    if (!row) return { status: "unknown" };
+    const plan = this.plan(row);
+    return this.ctx.storage.transactionSync((): AuthorizeResult => {
+      const rate = hitRateLimit(
+        this.sql,
+        plan.rateLimitPerMinute,
+        this.clock(),
+        TUNING.rateWindowMs,
+      );
+      return { status: "ok", accountId: row.account_id, plan: plan.id, rate };
+    });
+  }
+
+  /** Credits committed per UTC day since `fromDay` (the dashboard's usage chart). */
+  creditsByDay(fromDay: string): { day: string; used: number }[] {
+    return creditsByDay(this.sql, fromDay);
   }
 
   /** Holds `cost` credits until settled (or until `ttlMs` passes). */

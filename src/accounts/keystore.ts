@@ -9,6 +9,8 @@ export interface NewKey {
   keyId: string;
   keyHash: string;
   prefix: string;
+  /** The customer's label (dashboard); null for keys made without one. */
+  name?: string | null;
 }
 
 export type KeyStatus = "active" | "revoked";
@@ -16,6 +18,7 @@ export type KeyStatus = "active" | "revoked";
 /** What anyone may see about a key (no hash). */
 export interface KeyInfo {
   keyId: string;
+  name: string | null;
   prefix: string;
   status: KeyStatus;
   createdAt: string;
@@ -26,6 +29,7 @@ export interface KeyInfo {
 interface KeyRow extends Record<string, SqlStorageValue> {
   key_id: string;
   key_hash: string;
+  name: string | null;
   prefix: string;
   created_at: number;
   revoked_at: number | null;
@@ -37,6 +41,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 function info(row: KeyRow): KeyInfo {
   return {
     keyId: row.key_id,
+    name: row.name,
     prefix: row.prefix,
     status: row.revoked_at === null ? "active" : "revoked",
     createdAt: new Date(row.created_at).toISOString(),
@@ -51,10 +56,11 @@ function row(sql: SqlStorage, keyId: string): KeyRow | undefined {
 
 export function insertKey(sql: SqlStorage, key: NewKey, now: number): KeyInfo {
   sql.exec(
-    "INSERT INTO api_keys (key_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?)",
+    "INSERT INTO api_keys (key_id, key_hash, prefix, name, created_at) VALUES (?, ?, ?, ?, ?)",
     key.keyId,
     key.keyHash,
     key.prefix,
+    key.name ?? null,
     now,
   );
   const inserted = row(sql, key.keyId);

@@ -9,7 +9,7 @@
  * atomically (the input gate admits no other call mid-way).
  */
 import type { CreditUsage } from "../../schemas/responses";
-import { creditPeriod, periodResetsAt } from "./windows";
+import { creditDay, creditPeriod, periodResetsAt } from "./windows";
 
 export type ReserveResult =
   { ok: true; reservationId: string; remaining: number | null } | { ok: false; usage: CreditUsage };
@@ -113,6 +113,13 @@ export function settle(
       held.period,
       committed,
     );
+    // Per UTC day of the commit, for the dashboard's usage chart (not used for limits).
+    sql.exec(
+      `INSERT INTO credit_days (day, used) VALUES (?, ?)
+       ON CONFLICT (day) DO UPDATE SET used = used + excluded.used`,
+      creditDay(now),
+      committed,
+    );
   }
   return { settled: held !== undefined, committed, usage: creditUsage(sql, limit, now) };
 }
@@ -125,4 +132,14 @@ export function setUsed(sql: SqlStorage, used: number, now: number): void {
     creditPeriod(now),
     used,
   );
+}
+
+/** Credits committed per UTC day (`YYYY-MM-DD`) from `fromDay` on, days without use left out. */
+export function creditsByDay(sql: SqlStorage, fromDay: string): { day: string; used: number }[] {
+  return sql
+    .exec<{ day: string; used: number }>(
+      "SELECT day, used FROM credit_days WHERE day >= ? ORDER BY day",
+      fromDay,
+    )
+    .toArray();
 }

@@ -111,8 +111,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
   },
 };
 
-export const PRICING_URL = "https://edgeshot.dev/pricing";
-export const BILLING_URL = "https://edgeshot.dev/billing";
+/** The dashboard's plans page (src/http/dashboard/): where upgrades and billing are explained. */
+export const PLANS_PATH = "/dashboard/plans";
 
 /** The lowest plan that has `feature` (every feature exists on some plan). */
 export function lowestPlanWith(feature: Feature): Plan {
@@ -121,14 +121,14 @@ export function lowestPlanWith(feature: Feature): Plan {
   return plan;
 }
 
-/** The next plan up, or null on the top plan. */
-export function upgradeFor(id: PlanId): UpgradeInfo | null {
+/** The next plan up, or null on the top plan; links point at the dashboard on `origin`. */
+export function upgradeFor(id: PlanId, origin: string): UpgradeInfo | null {
   const next = PLAN_IDS[PLAN_IDS.indexOf(id) + 1];
   if (!next) return null;
   return {
     recommendedPlan: next,
     recommendedPlanCredits: PLANS[next].monthlyCredits,
-    upgradeUrl: `${PRICING_URL}?plan=${next}`,
-    manageBillingUrl: BILLING_URL,
+    upgradeUrl: `${origin}${PLANS_PATH}?plan=${next}`,
+    manageBillingUrl: `${origin}${PLANS_PATH}`,
   };
 }

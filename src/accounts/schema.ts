@@ -210,6 +210,12 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE webhook_deliveries_v7 RENAME TO webhook_deliveries`,
     `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
   ],
+  // v8: the dashboard's needs: credits committed per UTC day (src/accounts/ledger.ts) for its
+  // chart, and a name per API key (given when a key is created there).
+  [
+    `CREATE TABLE credit_days (day TEXT PRIMARY KEY, used INTEGER NOT NULL CHECK (used >= 0))`,
+    `ALTER TABLE api_keys ADD COLUMN name TEXT`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

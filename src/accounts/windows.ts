@@ -22,6 +22,11 @@ export function creditPeriod(now: number): string {
   return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
+/** The UTC day holding `now` as `YYYY-MM-DD`. */
+export function creditDay(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
 /** When the credit period holding `now` ends: 00:00 UTC on the first day of the next month. */
 export function periodResetsAt(now: number): number {
   const d = new Date(now);

@@ -156,13 +156,20 @@ export const OPTION_DEFAULTS = {
 
 const D = OPTION_DEFAULTS;
 
+/** The other defaults of a capture request (the dashboard's playground shows them too). */
+export const REQUEST_DEFAULTS = {
+  format: "png",
+  waitUntil: "networkidle2",
+  bestAttempt: true,
+} as const satisfies Partial<CaptureRequest>;
+
 export function toCaptureSpec(
   req: CaptureRequest,
   options: { watermark: string | null },
 ): CaptureSpec {
   if (req.geo !== undefined) return toGeoSpec(req, req.geo, options);
   const preset = req.device ? DEVICE_PRESETS[req.device] : null;
-  const format = req.format ?? "png";
+  const format = req.format ?? REQUEST_DEFAULTS.format;
   const viewport = {
     width: req.width ?? preset?.width ?? LIMITS.width.default,
     height: req.height ?? preset?.height ?? LIMITS.height.default,
@@ -194,9 +201,9 @@ export function toCaptureSpec(
     userAgent: req.userAgent ?? preset?.userAgent ?? null,
     fullPage,
     darkMode: req.darkMode ?? D.darkMode,
-    waitUntil: req.waitUntil ?? "networkidle2",
+    waitUntil: req.waitUntil ?? REQUEST_DEFAULTS.waitUntil,
     timeoutMs: (req.timeout ?? LIMITS.timeoutSeconds.default) * 1000,
-    bestAttempt: req.bestAttempt ?? true,
+    bestAttempt: req.bestAttempt ?? REQUEST_DEFAULTS.bestAttempt,
     waitForSelector: req.waitForSelector ?? null,
     delayMs: req.delay ?? 0,
     selector: req.selector ?? null,

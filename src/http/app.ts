@@ -10,6 +10,7 @@ import { MESSAGES } from "../messages";
 import { BodyTooLarge, drainingBody } from "./body";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
+import { dashboardRoutes } from "./dashboard";
 import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
@@ -43,6 +44,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", storageRoutes);
   app.route("/v1", watchRoutes);
   app.route("/admin", adminRoutes);
+  app.route("/dashboard", dashboardRoutes);
 
   let allowedMethods: ((path: string) => string[]) | null = null;
   app.notFound((c) => {

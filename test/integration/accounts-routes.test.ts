@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { setClock } from "../helpers/account-do";
 import { bearer, createAccount, describeAuthCases, setAccount } from "../helpers/accounts";
-import { call, envelope } from "../helpers/http";
+import { BASE, call, envelope } from "../helpers/http";
 
 interface AccountData {
   plan: string;
@@ -59,8 +59,8 @@ describe("GET /v1/account", () => {
       upgrade: {
         recommendedPlan: "basic",
         recommendedPlanCredits: 1000,
-        upgradeUrl: "https://edgeshot.dev/pricing?plan=basic",
-        manageBillingUrl: "https://edgeshot.dev/billing",
+        upgradeUrl: `${BASE}/dashboard/plans?plan=basic`,
+        manageBillingUrl: `${BASE}/dashboard/plans`,
       },
       webhooks: { signingSecret: await expectedSigningSecret(acct.accountId) },
     });

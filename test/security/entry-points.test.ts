@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BatchView } from "../../schemas/responses";
 import { accountDo } from "../helpers/account-do";
 import { Capturer } from "../helpers/capture";
-import { call, envelope, FIXTURES, postJson, runId } from "../helpers/http";
+import { dashboardSession } from "../helpers/dashboard";
+import { call, CANARY, envelope, FIXTURES, postJson, runId } from "../helpers/http";
 import { waitForBatch, waitForJob } from "../helpers/jobs";
 import {
   expectCanaryUntouched,
@@ -153,6 +154,23 @@ describe("every entry point refuses the combined attack page", () => {
       );
       return fetchBytes(job?.resultUrl ?? "");
     }));
+
+  it("dashboard playground (POST /dashboard/api/capture, session-authenticated)", () =>
+    check("playground", async (run) => {
+      const session = await dashboardSession();
+      const res = await session.capture(attack(run, "playground"));
+      const body = await envelope<{ image: string }>(res);
+      expect(res.status, JSON.stringify(body.error)).toBe(200);
+      return fromBase64(body.data?.image ?? "");
+    }));
+
+  it("dashboard playground: the canary itself is refused before any browser work", async () => {
+    const run = runId();
+    const session = await dashboardSession();
+    const res = await session.capture({ url: `${CANARY}/sec/page?run=${run}` });
+    expect(res.status).toBe(400);
+    await expectCanaryUntouched(run, "through the playground's url");
+  });
 
   it("extraction (POST /v1/extract): the text holds nothing of the canary", () =>
     check("extract", async (run) => {

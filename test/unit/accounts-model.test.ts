@@ -30,15 +30,15 @@ describe("plans", () => {
   });
 
   it("recommend the next plan up, none on Enterprise", () => {
-    expect(upgradeFor("free")).toEqual({
+    expect(upgradeFor("free", "https://api.example")).toEqual({
       recommendedPlan: "basic",
       recommendedPlanCredits: 1000,
-      upgradeUrl: "https://edgeshot.dev/pricing?plan=basic",
-      manageBillingUrl: "https://edgeshot.dev/billing",
+      upgradeUrl: "https://api.example/dashboard/plans?plan=basic",
+      manageBillingUrl: "https://api.example/dashboard/plans",
     });
-    expect(upgradeFor("pro")?.recommendedPlan).toBe("enterprise");
-    expect(upgradeFor("pro")?.recommendedPlanCredits).toBeNull();
-    expect(upgradeFor("enterprise")).toBeNull();
+    expect(upgradeFor("pro", "")?.recommendedPlan).toBe("enterprise");
+    expect(upgradeFor("pro", "")?.recommendedPlanCredits).toBeNull();
+    expect(upgradeFor("enterprise", "")).toBeNull();
   });
 });
 

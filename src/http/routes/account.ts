@@ -5,6 +5,7 @@
 import { type Context, Hono } from "hono";
 import type { AccountData, CredentialCheckData } from "../../../schemas/responses";
 import { upgradeFor } from "../../accounts/plans";
+import { publicOrigin } from "../../storage/hosted";
 import { webhookSecretFor } from "../../webhooks/keys";
 import { successBody } from "../envelope";
 import { ApiError } from "../../errors";
@@ -20,7 +21,7 @@ async function accountSummary(c: Context<AppEnv>): Promise<Response> {
     plan: summary.plan,
     usage: summary.usage,
     rateLimitPerMinute: summary.rateLimitPerMinute,
-    upgrade: upgradeFor(summary.plan),
+    upgrade: upgradeFor(summary.plan, publicOrigin(c.env, c.req.url)),
     webhooks: { signingSecret: await webhookSecretFor(c.env, auth.accountId) },
   };
   return c.json(successBody(c.get("requestId"), data));

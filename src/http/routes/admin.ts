@@ -10,6 +10,7 @@ import { accountIdForKey, accountStub, indexKey, mintKey } from "../../accounts/
 import { generateAccountId, isAccountId, isKeyId } from "../../accounts/keys";
 import { PLAN_IDS } from "../../../schemas/responses";
 import { upgradeFor } from "../../accounts/plans";
+import { publicOrigin } from "../../storage/hosted";
 import { LIMITS } from "../../../schemas/limits";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
@@ -65,7 +66,11 @@ export const adminRoutes = new Hono<AppEnv>()
     const summary = await account.summary();
     if (!summary) throw notFound("Account");
     const keys = await account.listKeys();
-    const data = { ...summary, upgrade: upgradeFor(summary.plan), keys };
+    const data = {
+      ...summary,
+      upgrade: upgradeFor(summary.plan, publicOrigin(c.env, c.req.url)),
+      keys,
+    };
     return c.json(successBody(c.get("requestId"), data));
   })
   .patch("/accounts/:accountId", async (c) => {

@@ -33,7 +33,8 @@ import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
-async function mint(c: Context<AppEnv>) {
+/** Mints a render link for the caller's key (also the dashboard playground's, for a key of its account). */
+export async function mintLink(c: Context<AppEnv>): Promise<Response> {
   const raw = await readJsonBody(c);
   const { expiresIn, ...req } = parseWith(renderLinkRequestSchema, raw);
   const auth = c.get("auth");
@@ -116,5 +117,5 @@ async function coalescedRender(
 }
 
 export const renderRoutes = new Hono<AppEnv>()
-  .post("/render/link", authenticate(), idempotent(), mint)
+  .post("/render/link", authenticate(), idempotent(), mintLink)
   .get("/render", serve);

@@ -80,6 +80,24 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
   return c.json(successBody(c.get("requestId"), data, captured.usage));
 }
 
+/**
+ * A synchronous capture answered as JSON (base64 image plus metadata). Also the dashboard
+ * playground's answer (src/http/dashboard/playground.ts), so both follow the same rules.
+ */
+export async function sendJson(c: Context<AppEnv>, req: CaptureRequest): Promise<Response> {
+  const format = requestedExtraction(req);
+  const handled = ["extract", "extractFormat"] as const;
+  const extract =
+    format === null ? undefined : ({ kind: "extraction", format, billable: false } as const);
+  const captured = await run(c, req, { handled, extract });
+  const { spec, result } = imageOutput(captured);
+  const data: CaptureJsonData = {
+    ...captureData(result, spec, captured.capturedAt, captured.loadTimeMs),
+    ...(extract ? extractedField(captured.outputs[1]) : {}),
+  };
+  return c.json(successBody(c.get("requestId"), data, captured.usage));
+}
+
 /** A sync capture bills one output: its credit is reserved with authentication (one DO call). */
 const ONE_OUTPUT = { reserve: 1 } as const;
 
@@ -103,15 +121,5 @@ export const screenshotRoutes = new Hono<AppEnv>()
   .post("/screenshot/json", authenticate(ONE_OUTPUT), idempotent(), async (c) => {
     const req = await jsonBody(c, captureRequestSchema);
     if (req.async === true) return sendAsync(c, req);
-    const format = requestedExtraction(req);
-    const handled = ["extract", "extractFormat"] as const;
-    const extract =
-      format === null ? undefined : ({ kind: "extraction", format, billable: false } as const);
-    const captured = await run(c, req, { handled, extract });
-    const { spec, result } = imageOutput(captured);
-    const data: CaptureJsonData = {
-      ...captureData(result, spec, captured.capturedAt, captured.loadTimeMs),
-      ...(extract ? extractedField(captured.outputs[1]) : {}),
-    };
-    return c.json(successBody(c.get("requestId"), data, captured.usage));
+    return sendJson(c, req);
   });

@@ -1,0 +1,50 @@
+/**
+ * The self-serve dashboard under /dashboard: signup, login, keys, usage, webhooks, plans and
+ * the playground. Server-rendered pages (./layout.ts); every response carries the dashboard's
+ * security headers; every state-changing request must be same-origin, and those made in a
+ * session must carry its CSRF token. Decisions: docs/DASHBOARD.md.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../../errors";
+import { APP_JS, STYLE_CSS } from "./assets";
+import { authRoutes } from "./auth";
+import { FORM_BYTES } from "./forms";
+import { keyRoutes } from "./keys";
+import { pageRoutes } from "./pages";
+import { playgroundRoutes } from "./playground";
+import { type DashboardEnv, dashboardHeaders, requireSession, sameOrigin } from "./session";
+
+const asset = (body: string, type: string) =>
+  new Response(body, {
+    headers: { "content-type": `${type}; charset=utf-8`, "cache-control": "public, max-age=300" },
+  });
+
+const formLimit = bodyLimit({
+  maxSize: FORM_BYTES,
+  onError: () => {
+    throw new ApiError("PAYLOAD_TOO_LARGE", "Form too large.");
+  },
+});
+
+export const dashboardRoutes = new Hono<DashboardEnv>()
+  .use(dashboardHeaders)
+  .use(sameOrigin)
+  .get("/assets/style.css", () => asset(STYLE_CSS, "text/css"))
+  .get("/assets/app.js", () => asset(APP_JS, "text/javascript"))
+  .use("/signup", formLimit)
+  .use("/login", formLimit)
+  .use("/logout", formLimit)
+  .use("/keys/*", formLimit)
+  .use("/keys", formLimit)
+  .route("/", authRoutes)
+  .use("/usage", requireSession)
+  .use("/keys", requireSession)
+  .use("/keys/*", requireSession)
+  .use("/webhooks", requireSession)
+  .use("/plans", requireSession)
+  .use("/playground", requireSession)
+  .use("/api/*", requireSession)
+  .route("/", keyRoutes)
+  .route("/", pageRoutes)
+  .route("/", playgroundRoutes);

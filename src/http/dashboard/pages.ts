@@ -1,0 +1,210 @@
+/**
+ * Read-only pages: usage (plan, credits, chart, recent jobs and batches), webhooks (the
+ * signing secret, revealed on click, and how to verify) and plans (the table from
+ * src/accounts/plans.ts with the current plan marked).
+ */
+import { Hono } from "hono";
+import { html } from "hono/html";
+import { PLAN_IDS } from "../../../schemas/responses";
+import { accountStub } from "../../accounts/directory";
+import { PLANS, type Plan } from "../../accounts/plans";
+import { ApiError } from "../../errors";
+import { webhookSecretFor } from "../../webhooks/keys";
+import { chartDays, usageChart } from "./chart";
+import { type Html, page } from "./layout";
+import type { DashboardContext, DashboardEnv } from "./session";
+
+const RECENT = 10;
+const n = (v: number | null): string => (v === null ? "unlimited" : v.toLocaleString("en-US"));
+
+async function accountSummary(c: DashboardContext) {
+  const account = accountStub(c.env, c.get("session").accountId);
+  const summary = await account.summary();
+  if (!summary) throw new ApiError("NOT_FOUND", "Account not found.");
+  return { account, summary };
+}
+
+async function usagePage(c: DashboardContext) {
+  const session = c.get("session");
+  const { account, summary } = await accountSummary(c);
+  const now = Date.now();
+  const [days, jobs, batches] = await Promise.all([
+    account.creditsByDay(chartDays(now)[0] ?? ""),
+    account.listJobs({ status: null, limit: RECENT, before: null }),
+    account.listBatches({ status: null, limit: RECENT, before: null }),
+  ]);
+  const plan = PLANS[summary.plan];
+  const u = summary.usage;
+  const body = html`<section class="stats">
+      <div class="stat"><span>Plan</span><strong data-testid="plan">${plan.name}</strong></div>
+      <div class="stat">
+        <span>Credits used</span><strong data-testid="credits-used">${n(u.used)}</strong>
+        <small>of ${n(u.limit)}</small>
+      </div>
+      <div class="stat">
+        <span>Remaining</span><strong data-testid="credits-remaining">${n(u.remaining)}</strong>
+      </div>
+      <div class="stat"><span>Resets</span><strong>${u.resetsAt.slice(0, 10)}</strong></div>
+      <div class="stat">
+        <span>Rate limit</span><strong>${summary.rateLimitPerMinute}</strong
+        ><small>requests/min</small>
+      </div>
+    </section>
+    <section class="card">
+      <h2>Credits per day</h2>
+      ${usageChart(days, now)}
+    </section>
+    <section class="card">
+      <h2>Recent jobs</h2>
+      ${
+        jobs.items.length === 0
+          ? html`<p class="hint">No async jobs yet (<code>"async": true</code> on a capture).</p>`
+          : html`<div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Job</th>
+                    <th>URL</th>
+                    <th>Status</th>
+                    <th>Created</th>
+                    <th>Result</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${jobs.items.map(
+                    (j) =>
+                      html`<tr>
+                        <td><code>${j.jobId}</code></td>
+                        <td class="url">${j.url ?? "(html)"}</td>
+                        <td><span class="status ${j.status}">${j.status}</span></td>
+                        <td>${j.createdAt.slice(0, 16).replace("T", " ")}</td>
+                        <td>
+                          ${j.resultUrl ? html`<a href="${j.resultUrl}" rel="noreferrer">result</a>` : (j.error ?? "")}
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
+    </section>
+    <section class="card">
+      <h2>Recent batches</h2>
+      ${
+        batches.items.length === 0
+          ? html`<p class="hint">No batches yet.</p>`
+          : html`<div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Batch</th>
+                    <th>Status</th>
+                    <th>Jobs</th>
+                    <th>Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${batches.items.map(
+                    (b) =>
+                      html`<tr>
+                        <td><code>${b.batchId}</code></td>
+                        <td><span class="status ${b.status}">${b.outcome ?? b.status}</span></td>
+                        <td>
+                          ${b.completedJobs + b.failedJobs}/${b.totalJobs} (${b.failedJobs} failed)
+                        </td>
+                        <td>${b.createdAt.slice(0, 16).replace("T", " ")}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
+    </section>`;
+  return page(c, { title: "Usage", body, session, current: "usage" });
+}
+
+const VERIFY_SNIPPET = `// Node 18+, Workers, Deno: verify before parsing the body.
+const body = await request.text();
+const timestamp = request.headers.get("x-service-timestamp");
+const signature = request.headers.get("x-service-signature");
+const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(SECRET),
+  { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(\`\${timestamp}.\${body}\`));
+const expected = [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+// Compare in constant time, and refuse timestamps more than 300 s from your clock.`;
+
+async function webhooksPage(c: DashboardContext) {
+  const session = c.get("session");
+  const secret = await webhookSecretFor(c.env, session.accountId);
+  const body = html`<section class="card">
+      <h2>Signing secret</h2>
+      <p>
+        Every webhook carries <code>x-service-signature</code>: hex HMAC-SHA256 of
+        <code>&lt;x-service-timestamp&gt;.&lt;raw body&gt;</code> under this secret.
+      </p>
+      <details>
+        <summary>Reveal the secret</summary>
+        <div class="copyrow">
+          <code id="webhook-secret">${secret}</code>
+          <button type="button" class="copy" data-copy="webhook-secret">Copy</button>
+        </div>
+      </details>
+    </section>
+    <section class="card">
+      <h2>Verify a delivery</h2>
+      <pre><code>${VERIFY_SNIPPET}</code></pre>
+    </section>`;
+  return page(c, { title: "Webhooks", body, session, current: "webhooks" });
+}
+
+const yes = (v: boolean): Html => (v ? html`✓` : html`—`);
+
+function planColumn(plan: Plan, current: boolean, suggested: boolean): Html {
+  return html`<th scope="col" class="${current ? "current" : suggested ? "suggested" : ""}">
+    ${plan.name}${current ? html`<br /><small data-testid="current-plan">your plan</small>` : ""}
+  </th>`;
+}
+
+async function plansPage(c: DashboardContext) {
+  const session = c.get("session");
+  const { summary } = await accountSummary(c);
+  const suggested = c.req.query("plan");
+  const plans = PLAN_IDS.map((id) => PLANS[id]);
+  const row = (label: string, cell: (p: Plan) => Html | string) =>
+    html`<tr>
+      <th scope="row">${label}</th>
+      ${plans.map((p) => html`<td>${cell(p)}</td>`)}
+    </tr>`;
+  const body = html`<p>
+      Plan changes are made by an operator for now (the admin API or <code>npm run admin</code>);
+      write to support with the plan you want. Payment is not part of this dashboard.
+    </p>
+    <div class="table-wrap">
+      <table class="plans">
+        <thead>
+          <tr>
+            <th></th>
+            ${plans.map((p) => planColumn(p, p.id === summary.plan, p.id === suggested))}
+          </tr>
+        </thead>
+        <tbody>
+          ${row("Credits / month", (p) => n(p.monthlyCredits))}
+          ${row("Requests / minute", (p) => n(p.rateLimitPerMinute))}
+          ${row("Active async jobs", (p) => n(p.activeJobs))}
+          ${row("Largest batch", (p) => (p.batchCap === 0 ? "—" : n(p.batchCap)))}
+          ${row("Watches", (p) => n(p.watchCount))}
+          ${row("Shortest watch interval", (p) => `${p.watchFloorMinutes} min`)}
+          ${row("Watermark", (p) => yes(p.watermark))}
+          ${row("Cookies & headers", (p) => yes(p.features.cookies && p.features.headers))}
+          ${row("Geo captures", (p) => yes(p.features.geo))}
+          ${row("Storage destinations", (p) => yes(p.features.storageDestinations))}
+        </tbody>
+      </table>
+    </div>`;
+  return page(c, { title: "Plans", body, session, current: "plans" });
+}
+
+export const pageRoutes = new Hono<DashboardEnv>()
+  .get("/usage", usagePage)
+  .get("/webhooks", webhooksPage)
+  .get("/plans", plansPage);

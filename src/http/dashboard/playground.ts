@@ -1,0 +1,254 @@
+/**
+ * The playground: a capture form generated from the contract (schemas/capture.ts, through
+ * zod's JSON Schema: types, enums, bounds) with the defaults of src/capture/spec.ts, and the
+ * session-authenticated endpoint it posts to. A playground capture is a real one: billed to
+ * the account (1 credit), under the plan's rate limit and gates, answered exactly like
+ * POST /v1/screenshot/json. Asynchronous and stored outputs are left to the API.
+ */
+import { type Context, Hono } from "hono";
+import { html } from "hono/html";
+import { z } from "zod";
+import { captureFields, type CaptureRequest } from "../../../schemas/capture";
+import { playgroundCaptureRequestSchema } from "../../../schemas/dashboard";
+import { LIMITS } from "../../../schemas/limits";
+import { accountStub } from "../../accounts/directory";
+import { PLANS } from "../../accounts/plans";
+import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture/spec";
+import { ApiError, validationError } from "../../errors";
+import { jsonBody } from "../body";
+import { rateHeaders } from "../middleware/authenticate";
+import { mintLink } from "../routes/render";
+import { sendJson } from "../routes/screenshot";
+import { type Html, page } from "./layout";
+import type { AppEnv } from "../types";
+import { type DashboardContext, type DashboardEnv, checkCsrf } from "./session";
+
+type FieldName = keyof typeof captureFields;
+
+/** The fields shown, in groups. Left out: async/hosted/storage/webhooks (API only), cookies,
+ *  headers and geo (plan-gated structured inputs), js and data. */
+const GROUPS: readonly { title: string; fields: readonly FieldName[] }[] = [
+  { title: "What to capture (one of)", fields: ["url", "html", "markdown"] },
+  {
+    title: "Output",
+    fields: [
+      "format",
+      "quality",
+      "width",
+      "height",
+      "device",
+      "deviceScaleFactor",
+      "fullPage",
+      "darkMode",
+      "selector",
+    ],
+  },
+  { title: "Waiting", fields: ["waitUntil", "waitForSelector", "delay", "timeout", "bestAttempt"] },
+  { title: "Page controls", fields: ["blockAds", "blockCookieBanners", "hideSelectors", "css"] },
+  { title: "PDF", fields: ["pdfFormat", "pdfLandscape", "pdfPrintBackground", "pdfScale"] },
+];
+
+const DEFAULTS: Partial<Record<FieldName, string | number | boolean>> = {
+  ...OPTION_DEFAULTS,
+  ...REQUEST_DEFAULTS,
+  width: LIMITS.width.default,
+  height: LIMITS.height.default,
+  quality: LIMITS.quality.default,
+  delay: LIMITS.delayMs.default,
+  timeout: LIMITS.timeoutSeconds.default,
+  device: "desktop",
+};
+
+const TEXTAREAS: ReadonlySet<FieldName> = new Set(["html", "markdown", "css"]);
+
+interface JsonSchema {
+  type?: string;
+  enum?: (string | number)[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  maxItems?: number;
+  items?: JsonSchema;
+}
+
+function schemaOf(name: FieldName): JsonSchema {
+  return z.toJSONSchema(captureFields[name], { unrepresentable: "any", io: "input" }) as JsonSchema;
+}
+
+function bounds(s: JsonSchema): string {
+  if (s.minimum !== undefined && s.maximum !== undefined) return `${s.minimum}–${s.maximum}`;
+  if (s.maxItems !== undefined) return `up to ${s.maxItems}, one per line`;
+  return "";
+}
+
+function control(
+  name: FieldName,
+  s: JsonSchema,
+  dflt: string | number | boolean | undefined,
+): Html {
+  const id = `f-${name}`;
+  if (s.enum) {
+    return html`<select
+      id="${id}"
+      name="${name}"
+      data-kind="enum"
+      data-default="${String(dflt ?? "")}"
+    >
+      ${dflt === undefined ? html`<option value="">—</option>` : ""}
+      ${s.enum.map((v) => html`<option value="${v}" ${v === dflt ? "selected" : ""}>${v}</option>`)}
+    </select>`;
+  }
+  if (s.type === "boolean") {
+    return html`<input
+      type="checkbox"
+      id="${id}"
+      name="${name}"
+      data-kind="bool"
+      data-default="${String(dflt === true)}"
+      ${dflt === true ? "checked" : ""}
+    />`;
+  }
+  if (s.type === "integer" || s.type === "number") {
+    return html`<input
+      type="number"
+      id="${id}"
+      name="${name}"
+      data-kind="number"
+      min="${s.minimum ?? ""}"
+      max="${s.maximum ?? ""}"
+      step="${s.type === "integer" ? 1 : "any"}"
+      placeholder="${String(dflt ?? "")}"
+    />`;
+  }
+  if (s.type === "array") {
+    return html`<textarea id="${id}" name="${name}" data-kind="lines" rows="2"></textarea>`;
+  }
+  if (TEXTAREAS.has(name)) {
+    return html`<textarea
+      id="${id}"
+      name="${name}"
+      data-kind="text"
+      rows="3"
+      maxlength="${s.maxLength ?? ""}"
+    ></textarea>`;
+  }
+  return html`<input
+    type="${name === "url" ? "url" : "text"}"
+    id="${id}"
+    name="${name}"
+    data-kind="text"
+    maxlength="${s.maxLength ?? ""}"
+    ${name === "url" ? html`placeholder="https://example.com"` : ""}
+  />`;
+}
+
+function field(name: FieldName): Html {
+  const s = schemaOf(name);
+  const dflt = DEFAULTS[name];
+  const range = bounds(s);
+  const hint = [dflt !== undefined ? `default ${String(dflt)}` : "", range]
+    .filter(Boolean)
+    .join(", ");
+  return html`<div class="field ${s.type === "boolean" ? "check" : ""}">
+    <label for="f-${name}"><code>${name}</code></label>
+    ${control(name, s, dflt)} ${hint ? html`<small>${hint}</small>` : ""}
+  </div>`;
+}
+
+function playgroundForm(csrf: string): Html {
+  return html`<form id="playground" class="card" data-csrf="${csrf}" novalidate>
+      ${GROUPS.map(
+        (g) =>
+          html`<fieldset>
+            <legend>${g.title}</legend>
+            <div class="fields">${g.fields.map(field)}</div>
+          </fieldset>`,
+      )}
+      <div class="actions">
+        <button type="submit">Capture (1 credit)</button>
+        <button type="button" id="pg-link-button" class="copy-like">Create render link</button>
+        <span id="pg-status" role="status"></span>
+      </div>
+    </form>
+    <section class="card" id="pg-result" hidden>
+      <h2>Result</h2>
+      <div id="pg-output"></div>
+      <dl id="pg-meta" class="meta"></dl>
+    </section>
+    <section class="card" id="pg-link" hidden>
+      <h2>Render link</h2>
+      <p class="hint">
+        A signed URL that renders these options when first viewed (1 credit, then cached), for
+        <code>&lt;img&gt;</code> tags and social cards. Signed for your newest active key: once that
+        key is revoked, the link renders nothing new.
+      </p>
+      <pre><code id="pg-link-tags"></code></pre>
+      <button type="button" class="copy" data-copy="pg-link-tags">Copy</button>
+    </section>
+    <section class="card">
+      <h2>Same request from code</h2>
+      <div class="tabs">
+        <button type="button" class="snippet" data-lang="curl">curl</button>
+        <button type="button" class="snippet" data-lang="js">JavaScript</button>
+        <button type="button" class="snippet" data-lang="python">Python</button>
+      </div>
+      <pre><code id="pg-snippet">Fill the form, then pick a language.</code></pre>
+      <button type="button" class="copy" data-copy="pg-snippet">Copy</button>
+      <p class="hint">
+        The snippet carries a placeholder, <code>YOUR_API_KEY</code>: the dashboard never holds your
+        keys.
+      </p>
+    </section>`;
+}
+
+export const playgroundRoutes = new Hono<DashboardEnv>()
+  .get("/playground", (c) => {
+    const session = c.get("session");
+    const body = html`<p>
+        Runs a real capture on your account, billed like the API (1 credit, same limits).
+      </p>
+      ${playgroundForm(session.csrf)}`;
+    return page(c, { title: "Playground", body, session, current: "playground" });
+  })
+  .post("/api/capture", async (c) => {
+    await checkCsrf(c, c.req.header("x-csrf-token"));
+    const req: CaptureRequest = await jsonBody(c, playgroundCaptureRequestSchema);
+    await actAsAccount(c, "dashboard");
+    return sendJson(asApp(c), req);
+  })
+  .post("/api/render-link", async (c) => {
+    await checkCsrf(c, c.req.header("x-csrf-token"));
+    const account = accountStub(c.env, c.get("session").accountId);
+    const active = (await account.listKeys()).filter((k) => k.status === "active");
+    const newest = active[active.length - 1];
+    if (!newest) {
+      throw validationError("key", "the account has no active API key; create one first.");
+    }
+    await actAsAccount(c, newest.keyId);
+    return mintLink(asApp(c));
+  });
+
+/** DashboardEnv only adds `session` to AppEnv's variables; Hono's Context is invariant in it. */
+const asApp = (c: DashboardContext): Context<AppEnv> => c as unknown as Context<AppEnv>;
+
+/**
+ * The session's account as the caller, like `authenticate` does for a key: counts the call
+ * against the plan's per-minute limit (429 past it, with the rate headers) and sets `auth`.
+ * `keyId` is the key a render link is minted for ("dashboard" for a capture: none is used).
+ */
+async function actAsAccount(c: DashboardContext, keyId: string): Promise<void> {
+  const account = accountStub(c.env, c.get("session").accountId);
+  const result = await account.authorizeSession();
+  if (result.status !== "ok") throw new ApiError("UNAUTHORIZED", "Sign in to the dashboard first.");
+  const headers = rateHeaders(result.rate);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  if (result.rate.limited) {
+    const { retryAfter, limit } = result.rate;
+    throw new ApiError(
+      "RATE_LIMITED",
+      `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s.`,
+      { headers: { ...headers, "retry-after": String(retryAfter) } },
+    );
+  }
+  c.set("auth", { accountId: result.accountId, keyId, plan: PLANS[result.plan], account });
+}

@@ -1,0 +1,300 @@
+/**
+ * The dashboard in a real browser (Chromium through puppeteer-core) against `wrangler dev`,
+ * driven as a person would: sign up, copy the key shown once, use it over HTTP, make a second
+ * key, revoke the first, capture in the playground, read the chart, sign out. Screenshots of
+ * every page go to test-output/dashboard/ for review (not compared).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import puppeteer, { type Browser, type HTTPResponse, type Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_ORIGIN, ROOT, startService, type Service } from "../helpers/e2e";
+import { decodeImage, near } from "../helpers/images";
+
+/** The DOM bits the page callbacks read (this project's TypeScript has no DOM library); only
+ *  casts, since the callbacks run in the browser and can call nothing of this file. */
+interface Dom {
+  textContent: string | null;
+  value: string;
+  src: string;
+  dataset: Record<string, string>;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): Dom | null;
+}
+
+const SHOTS = join(ROOT, "test-output", "dashboard");
+const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
+const EMAIL = `person-${Date.now()}@example.com`;
+const PASSWORD = "a long enough passphrase";
+
+let service: Service;
+let browser: Browser;
+let page: Page;
+/** Script errors on any page: the last test expects none. */
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  service = await startService();
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+  page = await browser.newPage();
+  page.on("pageerror", (err) => pageErrors.push(String(err)));
+  await page.setViewport({ width: 1200, height: 900 });
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const url = (path: string) => `${service.base}/dashboard${path}`;
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Every dashboard page the browser loads must carry the CSP and its companions. */
+function expectHeaders(res: HTTPResponse | null): void {
+  const headers = res?.headers() ?? {};
+  const csp = headers["content-security-policy"] ?? "";
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain("unsafe-inline");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("same-origin");
+}
+
+async function submit(selector = "form button[type=submit]"): Promise<HTTPResponse | null> {
+  const [res] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
+  return res;
+}
+
+async function fillCredentials(email: string, password: string): Promise<void> {
+  await page.$eval("input[name=email]", (el) => ((el as unknown as Dom).value = ""));
+  await page.type("input[name=email]", email);
+  await page.type("input[name=password]", password);
+}
+
+const newKey = () =>
+  page.$eval("[data-testid=new-api-key]", (el) => (el as unknown as Dom).textContent ?? "");
+
+async function account(key: string): Promise<{ status: number; code?: string }> {
+  const res = await fetch(`${service.base}/v1/account`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const body = (await res.json()) as { error?: { code: string } };
+  return { status: res.status, code: body.error?.code };
+}
+
+describe("dashboard in a browser", () => {
+  let firstKey = "";
+  let secondKey = "";
+
+  it("signs up: the first key is shown once, and works over HTTP at once", async () => {
+    expectHeaders(await page.goto(url("/signup")));
+    await shot("signup");
+    await fillCredentials(EMAIL, PASSWORD);
+    const res = await submit();
+    expectHeaders(res);
+    expect(page.url()).toBe(url("/keys"));
+    firstKey = await newKey();
+    expect(firstKey).toMatch(/^svc_[0-9A-Za-z]{43}$/);
+    expect(await page.content()).toContain("you will not see this key again");
+    await shot("keys-first");
+
+    const cookies = await browser.cookies();
+    const session = cookies.find((c) => c.name === "edgeshot_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/dashboard" });
+    // http (wrangler dev): no Secure, so no __Secure-/__Host- prefix (docs/DASHBOARD.md).
+    expect(session?.secure).toBe(false);
+    expect(await page.evaluate("window.localStorage.length")).toBe(0);
+
+    expectHeaders(await page.reload());
+    expect(await page.$("[data-testid=new-api-key]")).toBeNull();
+    expect(await page.content()).not.toContain(firstKey);
+    expect(await page.content()).toContain(firstKey.slice(0, 8));
+
+    expect(await account(firstKey)).toEqual({ status: 200, code: undefined });
+  });
+
+  it("creates a second key, revokes the first: the first gets 403 KEY_DISABLED", async () => {
+    await page.type("input[name=name]", "second");
+    await submit("form.inline button[type=submit]");
+    secondKey = await newKey();
+    expect(secondKey).not.toBe(firstKey);
+    await shot("keys-second");
+
+    const prefix = firstKey.slice(0, 8);
+    const revokeLink = await page.$$eval(
+      "table.keys tbody tr",
+      (rows, p) =>
+        (rows as unknown as Dom[])
+          .find((r) => r.textContent?.includes(p))
+          ?.querySelector("a")
+          ?.getAttribute("href") ?? "",
+      prefix,
+    );
+    expectHeaders(await page.goto(`${service.base}${revokeLink}`));
+    await shot("revoke-confirm");
+    await submit("button.danger");
+    const status = await page.$$eval(
+      "table.keys tbody tr",
+      (rows, p) =>
+        (rows as unknown as Dom[]).find((r) => r.textContent?.includes(p))?.querySelector(".status")
+          ?.textContent,
+      prefix,
+    );
+    expect(status).toBe("revoked");
+    expect(await account(firstKey)).toEqual({ status: 403, code: "KEY_DISABLED" });
+  });
+
+  it("the playground captures: a decoded image of the right size and the response's metadata", async () => {
+    expectHeaders(await page.goto(url("/playground")));
+    await shot("playground");
+    await page.type("#f-url", `${FIXTURE_ORIGIN}/boxes.html?run=dashboard`);
+    await page.type("#f-width", "640");
+    await page.type("#f-height", "400");
+    await page.type("#f-deviceScaleFactor", "1");
+    await page.select("#f-waitUntil", "load");
+    await page.click("button.snippet[data-lang=curl]");
+    const snippet = await page.$eval(
+      "#pg-snippet",
+      (el) => (el as unknown as Dom).textContent ?? "",
+    );
+    expect(snippet).toContain("YOUR_API_KEY");
+    expect(snippet).toContain('"width":640');
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/dashboard/api/capture"), { timeout: 90_000 }),
+      page.click("#playground button[type=submit]"),
+    ]);
+    await page.waitForSelector("#pg-image, [data-error-code]", { timeout: 90_000 });
+    const error = await page.$eval("#pg-output", (el) => (el as unknown as Dom).textContent ?? "");
+    expect(error).not.toMatch(/^[A-Z_]+:/);
+    // The browser decoded the image it shows at the asked size…
+    await page.waitForFunction('document.getElementById("pg-image")?.complete');
+    const shown = await page.$eval("#pg-image", (img) => {
+      const i = img as unknown as { naturalWidth: number; naturalHeight: number };
+      return [i.naturalWidth, i.naturalHeight];
+    });
+    expect(shown).toEqual([640, 400]);
+    // …and the bytes it was given are a PNG of that size with the page's pixels.
+    const json = (await answer.json()) as { data: { image: string } };
+    const image = decodeImage(new Uint8Array(Buffer.from(json.data.image, "base64")));
+    expect([image.width, image.height]).toEqual([640, 400]);
+    // The fixture's red box (0–100 px); the Free plan's watermark may cross a sample or two.
+    const samples: [number, number][] = [
+      [10, 10],
+      [50, 50],
+      [90, 10],
+      [10, 90],
+      [90, 90],
+    ];
+    const red = samples.filter(([x, y]) => near(image.pixel(x, y), [255, 0, 0], 40));
+    expect(red.length).toBeGreaterThanOrEqual(3);
+    const meta = await page.$$eval("#pg-meta dd", (dds) =>
+      Object.fromEntries(
+        dds.map((d) => [(d as unknown as Dom).dataset.meta, (d as unknown as Dom).textContent]),
+      ),
+    );
+    expect(meta.size).toMatch(/^640 × 400 px/);
+    expect(meta["wait strategy"]).toBeTruthy();
+    expect(meta["load time"]).toMatch(/^\d+ ms$/);
+    expect(meta["credits left"]).toBe("99");
+    await shot("playground-result");
+
+    await page.click("#pg-link-button");
+    await page.waitForSelector("#pg-link-tags[data-url], #pg-link-tags[data-error-code]");
+    const tags = await page.$eval(
+      "#pg-link-tags",
+      (el) => (el as unknown as Dom).textContent ?? "",
+    );
+    expect(tags).toContain(`<img src="${service.base}/v1/render?`);
+    expect(tags).toContain('<meta property="og:image" content="');
+  });
+
+  it("the usage page's chart has a bar for today", async () => {
+    expectHeaders(await page.goto(url("/usage")));
+    const today = new Date().toISOString().slice(0, 10);
+    const bar = await page.$eval(`svg.chart rect[data-day="${today}"]`, (r) => ({
+      credits: Number(r.getAttribute("data-credits")),
+      height: Number(r.getAttribute("height")),
+    }));
+    expect(bar.credits).toBeGreaterThanOrEqual(1);
+    expect(bar.height).toBeGreaterThan(0);
+    expect(
+      await page.$eval("[data-testid=credits-used]", (el) => (el as unknown as Dom).textContent),
+    ).toBe("1");
+    await shot("usage");
+    await page.setViewport({ width: 390, height: 844 }); // a phone, for review
+    await shot("usage-phone");
+    const overflow = await page.evaluate(
+      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewport({ width: 1200, height: 900 });
+    for (const path of ["/webhooks", "/plans"]) {
+      expectHeaders(await page.goto(url(path)));
+      await shot(path.slice(1));
+    }
+    expect(
+      await page.$eval("[data-testid=current-plan]", (el) => (el as unknown as Dom).textContent),
+    ).toBe("your plan");
+  });
+
+  it("a same-origin post without the CSRF token is refused; so is a cross-site one", async () => {
+    const status = await page.evaluate(async () => {
+      const res = await fetch("/dashboard/keys", {
+        method: "POST",
+        body: new URLSearchParams({ name: "sneaky" }),
+      });
+      return res.status;
+    });
+    expect(status).toBe(403);
+    const crossSite = await fetch(url("/keys"), {
+      method: "POST",
+      headers: {
+        origin: "https://evil.example",
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: (await browser.cookies()).map((c) => `${c.name}=${c.value}`).join("; "),
+      },
+      body: "name=sneaky",
+      redirect: "manual",
+    });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it("signs out: the dashboard then redirects to login", async () => {
+    await page.goto(url("/usage"));
+    await submit("nav form.logout button");
+    expect(page.url()).toBe(url("/login"));
+    await page.goto(url("/usage"));
+    expect(page.url()).toBe(url("/login"));
+    await shot("login");
+  });
+
+  it("refuses a duplicate email", async () => {
+    await page.goto(url("/signup"));
+    await fillCredentials(EMAIL.toUpperCase(), PASSWORD);
+    const res = await submit();
+    expect(res?.status()).toBe(409);
+    expect(await page.content()).toContain("already exists");
+  });
+
+  it("refuses a wrong password, then rate limits (429)", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.goto(url("/login"));
+      await fillCredentials(EMAIL, `wrong password ${i}`);
+      statuses.push((await submit())?.status() ?? 0);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(await page.content()).toContain("Too many sign-in attempts");
+    await shot("login-throttled");
+  });
+
+  it("no page threw a script error along the way", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,282 @@
+/**
+ * The dashboard's server side through the worker's fetch handler (https origin): signup makes
+ * a Free account whose key works at once and is shown once; duplicate emails, weak passwords,
+ * cross-site and token-less posts are refused; login is throttled; every page carries the
+ * security headers. The browser journey is test/e2e/dashboard.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { BASE, call, envelope, FIXTURES } from "../helpers/http";
+import { decodeImage } from "../helpers/images";
+import { bearer } from "../helpers/accounts";
+import { dashboardSession } from "../helpers/dashboard";
+
+const ORIGIN = { origin: BASE };
+let n = 0;
+const freshEmail = () => `user${Date.now()}-${++n}@Example.com`;
+const PASSWORD = "correct horse battery";
+
+function post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return call(`/dashboard${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...ORIGIN, ...headers },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+}
+
+/** The session cookie pair (`name=value`) a response set. */
+function sessionCookie(res: Response): string {
+  const header = res.headers.get("set-cookie") ?? "";
+  const match = /(__Secure-edgeshot_session=[^;]+)/.exec(header);
+  if (!match?.[1]) throw new Error(`no session cookie in ${header}`);
+  return match[1];
+}
+
+async function signup(email = freshEmail(), address = `198.51.100.${++n % 250}`) {
+  const res = await post("/signup", { email, password: PASSWORD }, { "cf-connecting-ip": address });
+  expect(res.status).toBe(303);
+  expect(res.headers.get("location")).toBe("/dashboard/keys");
+  return { email, cookie: sessionCookie(res), res };
+}
+
+const get = (path: string, cookie: string) =>
+  call(`/dashboard${path}`, { headers: { cookie }, redirect: "manual" });
+
+const csrfOf = (page: string): string => {
+  const m = /name="_csrf" value="([0-9a-f]{64})"/.exec(page);
+  if (!m?.[1]) throw new Error("no csrf field");
+  return m[1];
+};
+
+describe("dashboard signup", () => {
+  it("creates a Free account whose key is shown once and works at once", async () => {
+    const { cookie, res } = await signup();
+    const attributes = res.headers.get("set-cookie") ?? "";
+    expect(attributes).toMatch(/HttpOnly/i);
+    expect(attributes).toMatch(/Secure/);
+    expect(attributes).toMatch(/SameSite=Lax/i);
+    expect(attributes).toMatch(/Path=\/dashboard/);
+    const first = await (await get("/keys", cookie)).text();
+    const key = /data-testid="new-api-key">(svc_[0-9A-Za-z]{43})</.exec(first)?.[1];
+    expect(key).toBeDefined();
+    expect(first).toContain("you will not see this key again");
+    const again = await (await get("/keys", cookie)).text();
+    expect(again).not.toContain(key);
+    expect(again).toContain(`${key?.slice(0, 8)}…`);
+    const account = await call("/v1/account", { headers: bearer(key ?? "") });
+    expect(account.status).toBe(200);
+    const data = (await envelope<{ plan: string; upgrade: { upgradeUrl: string } }>(account)).data;
+    expect(data?.plan).toBe("free");
+    expect(data?.upgrade.upgradeUrl).toBe(`${BASE}/dashboard/plans?plan=basic`);
+  });
+
+  it("refuses a second account for the same email, whatever its case", async () => {
+    const email = freshEmail();
+    await signup(email);
+    const res = await post("/signup", { email: email.toUpperCase(), password: PASSWORD });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("already exists");
+  });
+
+  it("refuses short and common passwords and bad emails, naming the field", async () => {
+    const short = await post("/signup", { email: freshEmail(), password: "short" });
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("Password: must be at least 10 characters");
+    const common = await post("/signup", { email: freshEmail(), password: "Password123" });
+    expect(await common.text()).toContain("Password: is too common");
+    const email = await post("/signup", { email: "not-an-email", password: PASSWORD });
+    expect(await email.text()).toContain("Email: enter a valid email address");
+  });
+
+  it("refuses a cross-site post", async () => {
+    const res = await post(
+      "/signup",
+      { email: freshEmail(), password: PASSWORD },
+      { origin: "https://evil.example" },
+    );
+    expect(res.status).toBe(403);
+    expect((await envelope(res)).error?.code).toBe("FORBIDDEN");
+  });
+});
+
+describe("dashboard sessions", () => {
+  it("a same-origin post without the session's CSRF token is refused", async () => {
+    const { cookie } = await signup();
+    const res = await post("/keys", { name: "x" }, { cookie });
+    expect(res.status).toBe(403);
+    const wrong = await post("/keys", { name: "x", _csrf: "0".repeat(64) }, { cookie });
+    expect(wrong.status).toBe(403);
+  });
+
+  it("revoking in the dashboard disables the key for the API at once", async () => {
+    const { cookie } = await signup();
+    const page = await (await get("/keys", cookie)).text();
+    const key = /data-testid="new-api-key">(svc_[0-9A-Za-z]{43})</.exec(page)?.[1] ?? "";
+    const keyId = /data-key-id="(key_[0-9A-Za-z]{22})"/.exec(page)?.[1] ?? "";
+    const revoke = await post(`/keys/${keyId}/revoke`, { _csrf: csrfOf(page) }, { cookie });
+    expect(revoke.status).toBe(303);
+    const res = await call("/v1/account", { headers: bearer(key) });
+    expect(res.status).toBe(403);
+    expect((await envelope(res)).error?.code).toBe("KEY_DISABLED");
+  });
+
+  it("logout ends the session: the cookie no longer opens pages", async () => {
+    const { cookie } = await signup();
+    const page = await (await get("/usage", cookie)).text();
+    const out = await post("/logout", { _csrf: csrfOf(page) }, { cookie });
+    expect(out.status).toBe(303);
+    const after = await get("/usage", cookie);
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toBe("/dashboard/login");
+  });
+
+  it("throttles wrong passwords per email with 429 and Retry-After", async () => {
+    const { email } = await signup();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await post(
+        "/login",
+        { email, password: `wrong password ${i}` },
+        { "cf-connecting-ip": `203.0.113.${i}` },
+      );
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Even the right password waits out the window.
+    const right = await post("/login", { email, password: PASSWORD });
+    expect(right.status).toBe(429);
+  });
+
+  it("logs in with the right password", async () => {
+    const { email } = await signup();
+    const res = await post(
+      "/login",
+      { email, password: PASSWORD },
+      { "cf-connecting-ip": "192.0.2.9" },
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard/usage");
+    const usage = await get("/usage", sessionCookie(res));
+    expect(usage.status).toBe(200);
+  });
+});
+
+describe("dashboard hostile input", () => {
+  it("the playground refuses API-only options, naming the field", async () => {
+    const session = await dashboardSession();
+    const res = await session.capture({ url: "https://example.com", async: true });
+    expect(res.status).toBe(400);
+    const body = await envelope(res);
+    expect(body.error?.code).toBe("VALIDATION_ERROR");
+    expect(body.error?.details?.[0]?.path).toBe("async");
+  });
+
+  it("the playground refuses a request without the CSRF header", async () => {
+    const session = await dashboardSession();
+    const res = await call("/dashboard/api/capture", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...ORIGIN, cookie: session.cookie },
+      body: JSON.stringify({ url: "https://example.com" }),
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("refuses an oversized form with 413 and a forged cookie with the login page", async () => {
+    const big = await post("/login", { email: "a@b.co", password: "x".repeat(40_000) });
+    expect(big.status).toBe(413);
+    for (const cookie of [
+      `__Secure-edgeshot_session=${"a".repeat(64)}.${"b".repeat(64)}`,
+      "__Secure-edgeshot_session=garbage",
+      `__Secure-edgeshot_session=${"z".repeat(5000)}`,
+    ]) {
+      const res = await get("/usage", cookie);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("/dashboard/login");
+    }
+  });
+});
+
+describe("dashboard playground render link", () => {
+  it("mints a link for the account's newest key that renders; with no active key, it refuses naming key", async () => {
+    const session = await dashboardSession();
+    const res = await session.renderLink({
+      url: `${FIXTURES}/boxes.html?run=dash-link`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+    });
+    const body = await envelope<{ url: string; format: string }>(res);
+    expect(res.status, JSON.stringify(body.error)).toBe(200);
+    expect(body.data?.url).toMatch(/^https:\/\/edgeshot\.test\/v1\/render\?/);
+    const path = (u: string) => new URL(u).pathname + new URL(u).search;
+    const image = await call(path(body.data?.url ?? ""));
+    expect(image.status).toBe(200);
+    const decoded = decodeImage(new Uint8Array(await image.arrayBuffer()));
+    expect([decoded.width, decoded.height]).toEqual([320, 240]);
+
+    const page = await (await get("/keys", session.cookie)).text();
+    const keyId = /data-key-id="(key_[0-9A-Za-z]{22})"/.exec(page)?.[1] ?? "";
+    await post(`/keys/${keyId}/revoke`, { _csrf: csrfOf(page) }, { cookie: session.cookie });
+    const again = await session.renderLink({ url: `${FIXTURES}/boxes.html?run=dash-link2` });
+    expect(again.status).toBe(400);
+    expect((await envelope(again)).error?.details?.[0]?.path).toBe("key");
+  });
+});
+
+describe("dashboard pages", () => {
+  it("every page carries the CSP and the other security headers", async () => {
+    const { cookie } = await signup();
+    for (const path of [
+      "/login",
+      "/signup",
+      "/usage",
+      "/keys",
+      "/webhooks",
+      "/plans",
+      "/playground",
+    ]) {
+      const res = await get(path, cookie);
+      expect(res.status, path).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).not.toContain("unsafe-inline");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("same-origin");
+      const text = await res.text();
+      expect(text, path).not.toMatch(/<script(?![^>]*\ssrc=)/);
+      expect(text, path).not.toContain("localStorage");
+    }
+  });
+
+  it("/dashboard sends a signed-in person to usage, anyone else to login", async () => {
+    const { cookie } = await signup();
+    expect((await get("", cookie)).headers.get("location")).toBe("/dashboard/usage");
+    const anonymous = await call("/dashboard", { redirect: "manual" });
+    expect(anonymous.headers.get("location")).toBe("/dashboard/login");
+  });
+
+  it("pages without a session redirect to login", async () => {
+    for (const path of ["/usage", "/keys", "/playground", "/plans"]) {
+      const res = await call(`/dashboard${path}`, { redirect: "manual" });
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get("location")).toBe("/dashboard/login");
+    }
+    const api = await call("/dashboard/api/capture", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...ORIGIN },
+      body: "{}",
+    });
+    expect(api.status).toBe(401);
+  });
+
+  it("the plans page shows the table from plans.ts with the current plan marked", async () => {
+    const { cookie } = await signup();
+    const text = await (await get("/plans", cookie)).text();
+    expect(text).toMatch(/class="current">\s*Free<br \/><small data-testid="current-plan">/);
+    expect(text).toContain("25,000"); // Pro's monthly credits
+    expect(text).toContain("admin API");
+  });
+});
