@@ -5,8 +5,13 @@
  * fonts from elsewhere).
  */
 import { Hono } from "hono";
-import scalarScript from "#scalar-standalone";
+// A Text module (wrangler.toml [[rules]]): the package does not export its browser bundle, so
+// it is imported by path, and a .js file without declarations has no type for TypeScript.
+// @ts-expect-error TS7016: the default export is the file's text (a string), checked below.
+import scalarText from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js";
 import type { AppEnv } from "../types";
+
+const scalarScript: string = typeof scalarText === "string" ? scalarText : "";
 
 const CSP = [
   "default-src 'self'",
@@ -28,6 +33,7 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Edgeshot API reference</title>
+    <link rel="icon" href="data:," />
   </head>
   <body>
     <div id="app"></div>
@@ -37,10 +43,11 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** No default fonts (they come from a CDN), no telemetry, this origin's document. */
+/** No default fonts (they come from a CDN), no telemetry, every tag open, this origin's document. */
 const INIT = `Scalar.createApiReference("#app", {
   url: "/openapi.json",
   withDefaultFonts: false,
+  defaultOpenAllTags: true,
   telemetry: false,
   hideClientButton: false,
   showDeveloperTools: "never",
