@@ -19,7 +19,39 @@ interface Operation {
 // The document's component references, rewritten to $defs so one schema carries them all.
 const doc = JSON.parse(
   JSON.stringify(openapi).replaceAll('"#/components/schemas/', '"#/$defs/'),
-) as { paths: Record<string, Record<string, Json>>; components: { schemas: Json } };
+) as {
+  paths: Record<string, Record<string, Json>>;
+  webhooks: Record<
+    string,
+    { post: { requestBody: { content: Record<string, { schema: Json }> } } }
+  >;
+  components: { schemas: Json };
+};
+
+function validatorOf(schema: Json): Validator {
+  const root = { $defs: doc.components.schemas, allOf: [schema] } as unknown as Schema;
+  return new Validator(root, "2020-12", false);
+}
+
+function problems(validator: Validator, body: unknown): string[] {
+  const result = validator.validate(body);
+  return result.valid
+    ? []
+    : result.errors
+        .filter((e) => e.keyword !== "allOf" && e.keyword !== "$ref")
+        .slice(0, 8)
+        .map((e) => `${e.instanceLocation}: ${e.error}`);
+}
+
+/** Throws when a webhook body does not match the document's `webhooks` entry for its event. */
+export function checkWebhookBody(body: Record<string, unknown>): void {
+  const event = String(body.event);
+  const schema = doc.webhooks[event]?.post.requestBody.content["application/json"]?.schema;
+  if (!schema) throw new Error(`contract: webhook event ${event} is not documented`);
+  const found = problems(validatorOf(schema), body);
+  if (found.length > 0)
+    throw new Error(`contract: webhook ${event} does not match:\n  ${found.join("\n  ")}`);
+}
 
 const operations: Operation[] = Object.entries(doc.paths)
   .flatMap(([template, item]) =>
@@ -50,8 +82,7 @@ function validatorFor(op: Operation, status: string): Validator | null {
   const content = response?.content as Record<string, { schema?: Json }> | undefined;
   const schema = content?.["application/json"]?.schema;
   if (!schema) return null;
-  const root = { $defs: doc.components.schemas, allOf: [schema] } as unknown as Schema;
-  const validator = new Validator(root, "2020-12", false);
+  const validator = validatorOf(schema);
   validators.set(id, validator);
   return validator;
 }
@@ -75,12 +106,7 @@ export async function checkContract(
   const validator = validatorFor(op, status);
   if (validator === null) throw new Error(`contract: ${where} is documented without JSON`);
   const body: unknown = await response.clone().json();
-  const result = validator.validate(body);
-  if (!result.valid) {
-    const errors = result.errors
-      .filter((e) => e.keyword !== "allOf" && e.keyword !== "$ref")
-      .slice(0, 8)
-      .map((e) => `${e.instanceLocation}: ${e.error}`);
+  const errors = problems(validator, body);
+  if (errors.length > 0)
     throw new Error(`contract: ${where} does not match its schema:\n  ${errors.join("\n  ")}`);
-  }
 }

@@ -9,7 +9,9 @@ import { newApp } from "../../src/http/app";
 import { ENDPOINTS } from "../../src/http/routes/meta";
 import { buildDocument } from "../../src/openapi/document";
 import { call } from "../helpers/http";
-import { checkContract } from "../helpers/contract";
+import type { JobView } from "../../schemas/responses";
+import { batchEvent, jobEvent } from "../../src/webhooks/events";
+import { checkContract, checkWebhookBody } from "../helpers/contract";
 
 /**
  * Routes that are not API operations: the HTML reference and its scripts, and the operator's
@@ -159,6 +161,48 @@ describe("response check", () => {
     ).resolves.toBeUndefined();
     await expect(check("GET", "/v1/jobs/abc", json(error("WATCH_NOT_FOUND"), 404))).rejects.toThrow(
       /code/,
+    );
+  });
+});
+
+describe("webhook bodies", () => {
+  const at = "2026-01-01T00:00:00.000Z";
+  const job: JobView = {
+    jobId: "4b3c2a1e-0000-4000-8000-000000000001",
+    batchId: null,
+    status: "completed",
+    url: "https://example.com/",
+    format: "png",
+    resultUrl: "https://edgeshot.test/v1/images/o/x.png?expires=1&sig=s",
+    error: null,
+    metadata: { url: "https://example.com/", format: "png", width: 1, height: 1, loadTimeMs: 1 },
+    createdAt: at,
+    startedAt: at,
+    completedAt: at,
+  };
+  const failed: JobView = { ...job, status: "failed", resultUrl: undefined, error: "x" };
+
+  it("what src/webhooks/events.ts builds matches the document's webhooks", () => {
+    checkWebhookBody(jobEvent("job.completed", job));
+    checkWebhookBody(jobEvent("job.failed", failed));
+    checkWebhookBody(
+      batchEvent("batch.completed", {
+        batchId: "4b3c2a1e-0000-4000-8000-000000000009",
+        status: "completed",
+        outcome: "partial",
+        totalJobs: 2,
+        completedJobs: 1,
+        failedJobs: 1,
+        createdAt: at,
+        completedAt: at,
+        jobs: [job, failed],
+      }),
+    );
+  });
+
+  it("a body that drifts fails", () => {
+    expect(() => checkWebhookBody({ ...jobEvent("job.failed", failed), extra: 1 })).toThrow(
+      /does not match/,
     );
   });
 });
