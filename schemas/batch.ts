@@ -25,6 +25,7 @@ export const PER_JOB_ONLY = [
 ] as const;
 
 /** Not meaningful for a batch of URLs (or set at the top level): refused too. */
+// Looked up with Object.hasOwn: `"__proto__" in` an object literal is true (Object.prototype).
 const NOT_IN_DEFAULTS: Readonly<Record<string, string>> = {
   markdown: "A batch captures URLs; markdown is not accepted.",
   data: "A batch captures URLs; template data is not accepted.",
@@ -61,7 +62,7 @@ export const batchDefaultsSchema = z
           path: [key],
           message: `${key} is per-job only; it is not accepted in batch defaults.`,
         });
-      } else if (key in NOT_IN_DEFAULTS) {
+      } else if (Object.hasOwn(NOT_IN_DEFAULTS, key)) {
         ctx.addIssue({
           code: "custom",
           path: [key],
