@@ -1,7 +1,8 @@
 /**
  * Webhook event bodies (spec: Events) as zod schemas: what a receiver of job.completed,
  * job.failed and batch.completed gets. `src/webhooks/events.ts` builds them; the OpenAPI
- * document publishes them as `webhooks`.
+ * document publishes them as `webhooks` (closed objects: a field sent but not listed fails the
+ * contract check).
  */
 import { z } from "zod";
 import { BATCH_OUTCOMES, jobSchema } from "./responses";
@@ -22,7 +23,11 @@ export const jobCompletedEventSchema = z
     metadata: jobSchema.shape.metadata,
     completedAt: iso.nullable(),
   })
-  .meta({ id: "JobCompletedEvent", description: "An async capture finished." });
+  .meta({
+    id: "JobCompletedEvent",
+    additionalProperties: false,
+    description: "An async capture finished.",
+  });
 
 export const jobFailedEventSchema = z
   .object({
@@ -32,7 +37,11 @@ export const jobFailedEventSchema = z
     error: z.string().nullable().describe("Sanitized, user-facing reason."),
     completedAt: iso.nullable(),
   })
-  .meta({ id: "JobFailedEvent", description: "An async capture failed after all retries." });
+  .meta({
+    id: "JobFailedEvent",
+    additionalProperties: false,
+    description: "An async capture failed after all retries.",
+  });
 
 export const batchCompletedEventSchema = z
   .object({
@@ -45,17 +54,20 @@ export const batchCompletedEventSchema = z
     failedJobs: z.number().int(),
     completedAt: iso.nullable(),
     jobs: z.array(
-      z.object({
-        jobId: z.string(),
-        url: z.string().nullable(),
-        status: z.enum(["completed", "failed"]),
-        resultUrl: z.string().optional(),
-        storage: deliverySchema.optional(),
-        error: z.string().nullable().optional(),
-      }),
+      z
+        .strictObject({
+          jobId: z.string(),
+          url: z.string().nullable(),
+          status: z.enum(["completed", "failed"]),
+          resultUrl: z.string().optional(),
+          storage: deliverySchema.optional(),
+          error: z.string().nullable().optional(),
+        })
+        .meta({ additionalProperties: false }),
     ),
   })
   .meta({
     id: "BatchCompletedEvent",
+    additionalProperties: false,
     description: "Every job of a batch finished (one event per batch, none per job).",
   });
