@@ -123,7 +123,8 @@ export const artifactRequestSchema = z
         ctx,
       );
     }
-  });
+  })
+  .meta({ id: "ArtifactRequest" });
 
 export type ArtifactRequest = z.output<typeof artifactRequestSchema>;
 export type ArtifactFormat = (typeof ARTIFACT_FORMATS)[number];

@@ -47,53 +47,61 @@ export type BatchDefaults = Omit<
   (typeof PER_JOB_ONLY)[number] | keyof typeof NOT_IN_DEFAULTS
 >;
 
-export const batchDefaultsSchema = z.unknown().transform((value, ctx): BatchDefaults => {
-  if (!isPlainObject(value)) {
-    ctx.addIssue({ code: "custom", message: "Must be an object of capture settings." });
-    return z.NEVER;
-  }
-  const shared: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if ((PER_JOB_ONLY as readonly string[]).includes(key)) {
-      ctx.addIssue({
-        code: "custom",
-        path: [key],
-        message: `${key} is per-job only; it is not accepted in batch defaults.`,
-      });
-    } else if (key in notInDefaults) {
-      ctx.addIssue({
-        code: "custom",
-        path: [key],
-        message: notInDefaults[key] ?? "Not accepted in batch defaults.",
-      });
-    } else {
-      Object.defineProperty(shared, key, {
-        value: v,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+export const batchDefaultsSchema = z
+  .unknown()
+  .transform((value, ctx): BatchDefaults => {
+    if (!isPlainObject(value)) {
+      ctx.addIssue({ code: "custom", message: "Must be an object of capture settings." });
+      return z.NEVER;
     }
-  }
-  // Cross-field rules of a capture (geoCity needs geo, …), checked with a stand-in url.
-  captureRules({ ...shared, url: "https://example.com/" } as Partial<CaptureRequest>, ctx);
-  const parsed = sharedSettings.safeParse(shared);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
-    return z.NEVER;
-  }
-  return parsed.data as BatchDefaults;
-});
+    const shared: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if ((PER_JOB_ONLY as readonly string[]).includes(key)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `${key} is per-job only; it is not accepted in batch defaults.`,
+        });
+      } else if (Object.hasOwn(notInDefaults, key)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: notInDefaults[key] ?? "Not accepted in batch defaults.",
+        });
+      } else {
+        Object.defineProperty(shared, key, {
+          value: v,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+    // Cross-field rules of a capture (geoCity needs geo, …), checked with a stand-in url.
+    captureRules({ ...shared, url: "https://example.com/" } as Partial<CaptureRequest>, ctx);
+    const parsed = sharedSettings.safeParse(shared);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+      return z.NEVER;
+    }
+    return parsed.data as BatchDefaults;
+  })
+  .meta({
+    description: `Capture settings shared by every job; per-job-only fields (${PER_JOB_ONLY.join(", ")}) are refused.`,
+    override: { type: "object", additionalProperties: true },
+  });
 
-export const batchRequestSchema = z.strictObject({
-  urls: z
-    .array(z.string().min(1, NOT_EMPTY))
-    .min(1, "At least one URL is required.")
-    .max(LIMITS.batchMaxUrls, `At most ${LIMITS.batchMaxUrls} URLs.`),
-  defaults: batchDefaultsSchema.optional(),
-  webhookUrl: z.string().min(1).optional(),
-  cacheTtl: intIn(LIMITS.cacheTtl.min, LIMITS.cacheTtl.max).optional(),
-  /** Every job's result goes to this storage destination (schemas/storage.ts). */
-  storage: storageOptionSchema.optional(),
-});
+export const batchRequestSchema = z
+  .strictObject({
+    urls: z
+      .array(z.string().min(1, NOT_EMPTY))
+      .min(1, "At least one URL is required.")
+      .max(LIMITS.batchMaxUrls, `At most ${LIMITS.batchMaxUrls} URLs.`),
+    defaults: batchDefaultsSchema.optional(),
+    webhookUrl: z.string().min(1).optional(),
+    cacheTtl: intIn(LIMITS.cacheTtl.min, LIMITS.cacheTtl.max).optional(),
+    /** Every job's result goes to this storage destination (schemas/storage.ts). */
+    storage: storageOptionSchema.optional(),
+  })
+  .meta({ id: "BatchRequest" });
 export type BatchRequest = z.output<typeof batchRequestSchema>;

@@ -209,46 +209,55 @@ export type CookieInput = z.infer<typeof cookieSchema>;
  * Custom request headers: validated by hand (not z.record) so a `__proto__` key can never be
  * assigned onto an object; the output is a list of pairs.
  */
-export const headersSchema = z.unknown().transform((value, ctx): Array<[string, string]> => {
-  if (!isPlainObject(value)) {
-    ctx.addIssue({
-      code: "custom",
-      message: "Must be an object of header names to string values.",
-    });
-    return z.NEVER;
-  }
-  const entries = Object.entries(value);
-  if (entries.length > LIMITS.headers) {
-    ctx.addIssue({ code: "custom", message: `At most ${LIMITS.headers} headers.` });
-    return z.NEVER;
-  }
-  const out: Array<[string, string]> = [];
-  for (const [name, v] of entries) {
-    const path = [name];
-    if (!HEADER_NAME.test(name)) {
-      ctx.addIssue({ code: "custom", path, message: "Invalid header name." });
-    } else if (isForbiddenHeader(name)) {
-      ctx.addIssue({ code: "custom", path, message: `The ${name} header cannot be overridden.` });
-    } else if (typeof v !== "string") {
-      ctx.addIssue({ code: "custom", path, message: "Header values must be strings." });
-    } else if (v.length > LIMITS.headerValueChars) {
+export const headersSchema = z
+  .unknown()
+  .transform((value, ctx): Array<[string, string]> => {
+    if (!isPlainObject(value)) {
       ctx.addIssue({
         code: "custom",
-        path,
-        message: `Must be at most ${LIMITS.headerValueChars} characters.`,
+        message: "Must be an object of header names to string values.",
       });
-    } else if (hasControlChars(v) || /[^\u0009\u0020-\u00ff]/.test(v)) {
-      ctx.addIssue({
-        code: "custom",
-        path,
-        message: "Header values must be printable Latin-1 without CR or LF.",
-      });
-    } else {
-      out.push([name, v]);
+      return z.NEVER;
     }
-  }
-  return out;
-});
+    const entries = Object.entries(value);
+    if (entries.length > LIMITS.headers) {
+      ctx.addIssue({ code: "custom", message: `At most ${LIMITS.headers} headers.` });
+      return z.NEVER;
+    }
+    const out: Array<[string, string]> = [];
+    for (const [name, v] of entries) {
+      const path = [name];
+      if (!HEADER_NAME.test(name)) {
+        ctx.addIssue({ code: "custom", path, message: "Invalid header name." });
+      } else if (isForbiddenHeader(name)) {
+        ctx.addIssue({ code: "custom", path, message: `The ${name} header cannot be overridden.` });
+      } else if (typeof v !== "string") {
+        ctx.addIssue({ code: "custom", path, message: "Header values must be strings." });
+      } else if (v.length > LIMITS.headerValueChars) {
+        ctx.addIssue({
+          code: "custom",
+          path,
+          message: `Must be at most ${LIMITS.headerValueChars} characters.`,
+        });
+      } else if (hasControlChars(v) || /[^\u0009\u0020-\u00ff]/.test(v)) {
+        ctx.addIssue({
+          code: "custom",
+          path,
+          message: "Header values must be printable Latin-1 without CR or LF.",
+        });
+      } else {
+        out.push([name, v]);
+      }
+    }
+    return out;
+  })
+  .meta({
+    override: {
+      type: "object",
+      maxProperties: LIMITS.headers,
+      additionalProperties: { type: "string", maxLength: LIMITS.headerValueChars },
+    },
+  });
 
 /** Mustache data: a JSON object of at most 256 KB serialized. */
 export const dataSchema = z
@@ -260,7 +269,8 @@ export const dataSchema = z
       ctx.addIssue({ code: "custom", message: "Must be at most 256 KB serialized." });
     }
   })
-  .transform((v) => v as Record<string, unknown>);
+  .transform((v) => v as Record<string, unknown>)
+  .meta({ override: { type: "object", additionalProperties: true } });
 
 /**
  * An IANA time zone name the runtime knows (its `Intl` list, aliases such as `UTC` included):
@@ -440,61 +450,166 @@ export const pdfPageRangesSchema = maxChars(LIMITS.pdfPageRangesChars).superRefi
 
 const L = LIMITS;
 export const captureFields = {
-  url: z.string().min(1, NOT_EMPTY),
-  html: maxBytes(L.htmlBytes).min(1, NOT_EMPTY),
-  markdown: maxBytes(L.markdownBytes).min(1, NOT_EMPTY),
-  data: dataSchema,
-  format: z.enum(FORMATS),
-  width: intIn(L.width.min, L.width.max),
-  height: intIn(L.height.min, L.height.max),
-  fullPage: z.boolean(),
-  darkMode: z.boolean(),
-  blockAds: z.boolean(),
-  quality: intIn(L.quality.min, L.quality.max),
-  delay: intIn(L.delayMs.min, L.delayMs.max),
-  deviceScaleFactor: numberIn(L.deviceScaleFactor.min, L.deviceScaleFactor.max),
-  blockResourceTypes: z.array(z.enum(RESOURCE_TYPES)).max(RESOURCE_TYPES.length),
-  timeout: intIn(L.timeoutSeconds.min, L.timeoutSeconds.max),
-  waitUntil: z.enum(WAIT_UNTIL),
-  waitForSelector: cssSelector(L.selectorChars),
-  bestAttempt: z.boolean(),
-  selector: cssSelector(L.selectorChars),
-  device: z.enum(DEVICES),
+  url: z.string().min(1, NOT_EMPTY).meta({
+    description: "The public http(s) URL to capture. Exactly one of url, html or markdown.",
+  }),
+  html: maxBytes(L.htmlBytes).min(1, NOT_EMPTY).meta({
+    description: "Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.",
+  }),
+  markdown: maxBytes(L.markdownBytes).min(1, NOT_EMPTY).meta({
+    description:
+      "Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.",
+  }),
+  data: dataSchema.meta({
+    description:
+      "Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.",
+  }),
+  format: z.enum(FORMATS).meta({ description: "Output format.", default: "png" }),
+  width: intIn(L.width.min, L.width.max).meta({
+    description: "Viewport width in CSS pixels.",
+    default: L.width.default,
+  }),
+  height: intIn(L.height.min, L.height.max).meta({
+    description: "Viewport height in CSS pixels.",
+    default: L.height.default,
+  }),
+  fullPage: z.boolean().meta({
+    description:
+      "Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).",
+    default: false,
+  }),
+  darkMode: z
+    .boolean()
+    .meta({ description: "Emulate prefers-color-scheme: dark.", default: false }),
+  blockAds: z.boolean().meta({ description: "Block ads and trackers.", default: true }),
+  quality: intIn(L.quality.min, L.quality.max).meta({
+    description: "JPEG/WebP quality; ignored for PNG and PDF.",
+    default: L.quality.default,
+  }),
+  delay: intIn(L.delayMs.min, L.delayMs.max).meta({
+    description: "Milliseconds to wait after the page loaded.",
+    default: L.delayMs.default,
+  }),
+  deviceScaleFactor: numberIn(L.deviceScaleFactor.min, L.deviceScaleFactor.max).meta({
+    description: "Device pixel ratio.",
+    default: L.deviceScaleFactor.default,
+  }),
+  blockResourceTypes: z
+    .array(z.enum(RESOURCE_TYPES))
+    .max(RESOURCE_TYPES.length)
+    .meta({ description: "Resource types not loaded." }),
+  timeout: intIn(L.timeoutSeconds.min, L.timeoutSeconds.max).meta({
+    description: "Navigation timeout in seconds.",
+    default: L.timeoutSeconds.default,
+  }),
+  waitUntil: z
+    .enum(WAIT_UNTIL)
+    .meta({ description: "When navigation counts as complete.", default: "networkidle2" }),
+  waitForSelector: cssSelector(L.selectorChars).meta({
+    description: "Wait until this CSS selector matches (at most 500 characters).",
+  }),
+  bestAttempt: z.boolean().meta({
+    description:
+      "On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).",
+    default: true,
+  }),
+  selector: cssSelector(L.selectorChars).meta({
+    description:
+      "Capture only the first element matching this CSS selector (at most 500 characters).",
+  }),
+  device: z.enum(DEVICES).meta({
+    description:
+      "Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.",
+  }),
   hideSelectors: z
     .array(cssSelector(L.selectorChars))
-    .max(L.hideSelectors, `At most ${L.hideSelectors} selectors.`),
-  blockCookieBanners: z.boolean(),
-  resizeWidth: intIn(L.resizeWidth.min, L.resizeWidth.max),
-  resizeHeight: intIn(L.resizeHeight.min, L.resizeHeight.max),
-  css: maxBytes(L.cssBytes),
-  js: maxBytes(L.jsBytes),
-  cookies: z.array(cookieSchema).max(L.cookies, `At most ${L.cookies} cookies.`),
-  headers: headersSchema,
-  userAgent: maxChars(L.userAgentChars).refine(
-    (s) => !hasControlChars(s),
-    "Must not contain control characters.",
-  ),
-  pdfFormat: z.enum(PDF_FORMATS),
-  pdfLandscape: z.boolean(),
-  pdfPrintBackground: z.boolean(),
-  pdfScale: numberIn(L.pdfScale.min, L.pdfScale.max),
-  pdfMargin: z.strictObject({
-    top: cssLength.optional(),
-    right: cssLength.optional(),
-    bottom: cssLength.optional(),
-    left: cssLength.optional(),
+    .max(L.hideSelectors, `At most ${L.hideSelectors} selectors.`)
+    .meta({
+      description:
+        "CSS selectors set to display:none before capture; no error when nothing matches.",
+    }),
+  blockCookieBanners: z
+    .boolean()
+    .meta({ description: "Hide common consent walls (a curated CSS list).", default: false }),
+  resizeWidth: intIn(L.resizeWidth.min, L.resizeWidth.max).meta({
+    description:
+      "Downscale the image to this width (never upscales; aspect kept when only one side is given). Images only.",
   }),
-  geo: z.enum(GEO_COUNTRIES),
-  geoCity: maxChars(L.geoPlaceChars).min(1),
-  geoState: maxChars(L.geoPlaceChars).min(1),
-  hosted: z.boolean(),
-  extract: z.boolean(),
-  extractFormat: z.enum(EXTRACT_FORMATS),
-  async: z.boolean(),
-  webhookUrl: z.string().min(1),
+  resizeHeight: intIn(L.resizeHeight.min, L.resizeHeight.max).meta({
+    description: "Downscale the image to this height (never upscales). Images only.",
+  }),
+  css: maxBytes(L.cssBytes).meta({ description: "CSS injected before capture, at most 50 KB." }),
+  js: maxBytes(L.jsBytes).meta({
+    description: "JavaScript run after navigation completes, at most 50 KB.",
+  }),
+  cookies: z
+    .array(cookieSchema)
+    .max(L.cookies, `At most ${L.cookies} cookies.`)
+    .meta({ description: "Cookies set before navigation (not on the Free plan), at most 50." }),
+  headers: headersSchema.meta({
+    description:
+      "Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.",
+  }),
+  userAgent: maxChars(L.userAgentChars)
+    .refine((s) => !hasControlChars(s), "Must not contain control characters.")
+    .meta({ description: "User-Agent string, at most 512 characters." }),
+  pdfFormat: z
+    .enum(PDF_FORMATS)
+    .meta({ description: "PDF paper size (format pdf only).", default: "A4" }),
+  pdfLandscape: z
+    .boolean()
+    .meta({ description: "Landscape PDF pages (format pdf only).", default: false }),
+  pdfPrintBackground: z
+    .boolean()
+    .meta({ description: "Print backgrounds in the PDF (format pdf only).", default: true }),
+  pdfScale: numberIn(L.pdfScale.min, L.pdfScale.max).meta({
+    description: "PDF rendering scale (format pdf only).",
+    default: L.pdfScale.default,
+  }),
+  pdfMargin: z
+    .strictObject({
+      top: cssLength.optional(),
+      right: cssLength.optional(),
+      bottom: cssLength.optional(),
+      left: cssLength.optional(),
+    })
+    .meta({ description: "PDF page margins as CSS lengths (format pdf only); zero when omitted." }),
+  geo: z.enum(GEO_COUNTRIES).meta({
+    description:
+      "Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.",
+  }),
+  geoCity: maxChars(L.geoPlaceChars)
+    .min(1)
+    .meta({ description: "City within geo, at most 100 characters; requires geo." }),
+  geoState: maxChars(L.geoPlaceChars)
+    .min(1)
+    .meta({ description: "State within geo, at most 100 characters; requires geo." }),
+  hosted: z.boolean().meta({
+    description: "Store the output and answer with a signed URL instead of bytes (POST only).",
+    default: false,
+  }),
+  extract: z.boolean().meta({
+    description: "Also return reader-mode content (POST /v1/screenshot/json only).",
+    default: false,
+  }),
+  extractFormat: z
+    .enum(EXTRACT_FORMATS)
+    .meta({ description: "Shape of the extracted content.", default: "markdown" }),
+  async: z
+    .boolean()
+    .meta({ description: "Queue the capture and answer 202 with a jobId.", default: false }),
+  webhookUrl: z.string().min(1).meta({
+    description: "Public HTTPS URL that receives job.completed / job.failed; requires async.",
+  }),
   /** Deliver the async result to a storage destination (schemas/storage.ts). */
-  storage: storageOptionSchema,
-  cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max),
+  storage: storageOptionSchema.meta({
+    description:
+      "Deliver the async result to a storage destination (Pro and Enterprise); requires async.",
+  }),
+  cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max).meta({
+    description: "Seconds the result (hosted URL, async result, render cache) stays available.",
+    default: L.cacheTtl.default,
+  }),
   clip: clipSchema,
   omitBackground: z
     .boolean()
@@ -689,6 +804,9 @@ export function captureRules(value: Partial<CaptureParams>, ctx: z.RefinementCtx
 }
 
 export const captureShape = optionalShape(captureFields);
-export const captureRequestSchema = z.strictObject(captureShape).superRefine(captureRules);
+export const captureRequestSchema = z
+  .strictObject(captureShape)
+  .superRefine(captureRules)
+  .meta({ id: "CaptureRequest" });
 export type CaptureParams = { [K in keyof Fields]: z.output<Fields[K]> };
 export type CaptureRequest = z.output<typeof captureRequestSchema>;

@@ -20,7 +20,10 @@ export const charLength = (s: string): number => {
 export const byteLength = (s: string): number => new TextEncoder().encode(s).byteLength;
 
 export const maxChars = (max: number) =>
-  z.string().refine((s) => charLength(s) <= max, { message: `Must be at most ${max} characters.` });
+  z
+    .string()
+    .refine((s) => charLength(s) <= max, { message: `Must be at most ${max} characters.` })
+    .meta({ maxLength: max });
 
 export const maxBytes = (max: number) =>
   z

@@ -51,8 +51,15 @@ export type RenderParams = z.output<typeof renderParamsSchema>;
 
 const E = LIMITS.renderLinkExpiry;
 export const renderLinkRequestSchema = z
-  .strictObject({ ...captureShape, expiresIn: intIn(E.min, E.max).optional() })
-  .superRefine(linkRules);
+  .strictObject({
+    ...captureShape,
+    expiresIn: intIn(E.min, E.max).optional().meta({
+      description: "Seconds the link stays valid; defaults to cacheTtl, else 30 days.",
+      default: E.default,
+    }),
+  })
+  .superRefine(linkRules)
+  .meta({ id: "RenderLinkRequest" });
 export type RenderLinkRequest = z.output<typeof renderLinkRequestSchema>;
 
 /** The decoded `p` token: the minting key's id and the parameters as the caller sent them. */

@@ -12,22 +12,28 @@ const iso = z.iso.datetime();
 
 // ---- The envelope ------------------------------------------------------------------------
 
-export const usageSchema = z.object({
-  /** Credits this request spent. */
-  credits: z.number().int(),
-  /** Credits left this month; null on unlimited plans. */
-  remaining: z.number().int().nullable(),
-});
+export const usageSchema = z
+  .object({
+    /** Credits this request spent. */
+    credits: z.number().int(),
+    /** Credits left this month; null on unlimited plans. */
+    remaining: z.number().int().nullable(),
+  })
+  .meta({ id: "Usage" });
 export type Usage = z.output<typeof usageSchema>;
 
-export const metaSchema = z.object({
-  requestId: z.string(),
-  timestamp: iso,
-  usage: usageSchema.optional(),
-});
+export const metaSchema = z
+  .object({
+    requestId: z.string(),
+    timestamp: iso,
+    usage: usageSchema.optional(),
+  })
+  .meta({ id: "Meta" });
 export type Meta = z.output<typeof metaSchema>;
 
-export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });
+export const errorDetailSchema = z
+  .object({ path: z.string(), message: z.string() })
+  .meta({ id: "ErrorDetail" });
 
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
@@ -46,20 +52,22 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
 // ---- Captures ----------------------------------------------------------------------------
 
 /** POST /v1/extract, and `extracted` on a JSON capture. */
-export const extractionSchema = z.object({
-  /** The page the content was read from (after redirects). */
-  url: z.string(),
-  format: z.enum(EXTRACT_FORMATS),
-  content: z.string(),
-  /** Article metadata; "" when the page does not say. */
-  title: z.string(),
-  byline: z.string(),
-  excerpt: z.string(),
-  siteName: z.string(),
-  /** Characters of article text. */
-  length: z.number().int(),
-  loadTimeMs: z.number(),
-});
+export const extractionSchema = z
+  .object({
+    /** The page the content was read from (after redirects). */
+    url: z.string(),
+    format: z.enum(EXTRACT_FORMATS),
+    content: z.string(),
+    /** Article metadata; "" when the page does not say. */
+    title: z.string(),
+    byline: z.string(),
+    excerpt: z.string(),
+    siteName: z.string(),
+    /** Characters of article text. */
+    length: z.number().int(),
+    loadTimeMs: z.number(),
+  })
+  .meta({ id: "Extraction" });
 export type ExtractionData = z.output<typeof extractionSchema>;
 
 /** What a captured page says about itself; "" where it says nothing. */
@@ -86,132 +94,150 @@ export const pageMetadataSchema = z
 export type PageMetadataData = z.output<typeof pageMetadataSchema>;
 
 /** POST /v1/screenshot/json. */
-export const captureJsonSchema = z.object({
-  image: z.string(),
-  contentType: z.string(),
-  url: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-  format: z.enum(FORMATS),
-  bytesSize: z.number().int(),
-  capturedAt: iso,
-  quality: z.string(),
-  waitStrategy: z.string(),
-  loadTimeMs: z.number(),
-  metadata: pageMetadataSchema,
-  /** With `extract: true`: the article, or null with `extractionError`. */
-  extracted: extractionSchema.nullable().optional(),
-  extractionError: z.object({ code: z.string(), message: z.string() }).optional(),
-});
+export const captureJsonSchema = z
+  .object({
+    image: z.string(),
+    contentType: z.string(),
+    url: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    format: z.enum(FORMATS),
+    bytesSize: z.number().int(),
+    capturedAt: iso,
+    quality: z.string(),
+    waitStrategy: z.string(),
+    loadTimeMs: z.number(),
+    metadata: pageMetadataSchema,
+    /** With `extract: true`: the article, or null with `extractionError`. */
+    extracted: extractionSchema.nullable().optional(),
+    extractionError: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .meta({ id: "CaptureJson" });
 export type CaptureJsonData = z.output<typeof captureJsonSchema>;
 
 /** POST /v1/screenshot with `hosted: true`. */
-export const hostedCaptureSchema = z.object({
-  url: z.string(),
-  expiresAt: iso,
-  contentType: z.string(),
-  format: z.enum(FORMATS),
-  width: z.number().int(),
-  height: z.number().int(),
-  bytesSize: z.number().int(),
-});
+export const hostedCaptureSchema = z
+  .object({
+    url: z.string(),
+    expiresAt: iso,
+    contentType: z.string(),
+    format: z.enum(FORMATS),
+    width: z.number().int(),
+    height: z.number().int(),
+    bytesSize: z.number().int(),
+  })
+  .meta({ id: "HostedCapture" });
 export type HostedCaptureData = z.output<typeof hostedCaptureSchema>;
 
 /** POST /v1/render/link. */
-export const renderLinkSchema = z.object({
-  url: z.string(),
-  expiresAt: iso,
-  format: z.enum(FORMATS),
-  cacheTtl: z.number().int(),
-});
+export const renderLinkSchema = z
+  .object({
+    url: z.string(),
+    expiresAt: iso,
+    format: z.enum(FORMATS),
+    cacheTtl: z.number().int(),
+  })
+  .meta({ id: "RenderLink" });
 export type RenderLinkData = z.output<typeof renderLinkSchema>;
 
 /** POST /v1/artifact: signed URLs of what was rendered, and the share page. */
-export const artifactSchema = z.object({
-  pdfUrl: z.string().optional(),
-  pngUrl: z.string().optional(),
-  shareUrl: z.string(),
-  expiresAt: iso,
-  title: z.string(),
-  /** Requested outputs that failed to render (their credits refunded), with the reason. */
-  failed: z
-    .array(z.object({ format: z.enum(["pdf", "png"]), code: z.string(), message: z.string() }))
-    .optional(),
-  metadata: z.object({ watermarked: z.boolean() }).optional(),
-});
+export const artifactSchema = z
+  .object({
+    pdfUrl: z.string().optional(),
+    pngUrl: z.string().optional(),
+    shareUrl: z.string(),
+    expiresAt: iso,
+    title: z.string(),
+    /** Requested outputs that failed to render (their credits refunded), with the reason. */
+    failed: z
+      .array(z.object({ format: z.enum(["pdf", "png"]), code: z.string(), message: z.string() }))
+      .optional(),
+    metadata: z.object({ watermarked: z.boolean() }).optional(),
+  })
+  .meta({ id: "Artifact" });
 export type ArtifactData = z.output<typeof artifactSchema>;
 
 // ---- Async jobs and batches --------------------------------------------------------------
 
 /** 202 of an async capture. */
-export const jobAcceptedSchema = z.object({ jobId: z.string(), status: z.literal("queued") });
+export const jobAcceptedSchema = z
+  .object({ jobId: z.string(), status: z.literal("queued") })
+  .meta({ id: "JobAccepted" });
 export type JobAccepted = z.output<typeof jobAcceptedSchema>;
 
 /** 202 of POST /v1/screenshot/batch, jobs in `urls` order. */
-export const batchAcceptedSchema = z.object({
-  batchId: z.string(),
-  status: z.literal("queued"),
-  totalJobs: z.number().int(),
-  jobs: z.array(
-    z.object({ jobId: z.string(), url: z.string().nullable(), status: z.literal("queued") }),
-  ),
-});
+export const batchAcceptedSchema = z
+  .object({
+    batchId: z.string(),
+    status: z.literal("queued"),
+    totalJobs: z.number().int(),
+    jobs: z.array(
+      z.object({ jobId: z.string(), url: z.string().nullable(), status: z.literal("queued") }),
+    ),
+  })
+  .meta({ id: "BatchAccepted" });
 export type BatchAccepted = z.output<typeof batchAcceptedSchema>;
 
-export const webhookStateSchema = z.object({
-  deliveryId: z.string().nullable(),
-  /** pending until delivered or given up on (null delivery id: the event is not due yet). */
-  status: z.enum(["pending", "delivered", "failed"]),
-  delivered: z.boolean(),
-  attempts: z.number().int(),
-  lastStatus: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  lastAttemptAt: iso.nullable(),
-});
+export const webhookStateSchema = z
+  .object({
+    deliveryId: z.string().nullable(),
+    /** pending until delivered or given up on (null delivery id: the event is not due yet). */
+    status: z.enum(["pending", "delivered", "failed"]),
+    delivered: z.boolean(),
+    attempts: z.number().int(),
+    lastStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    lastAttemptAt: iso.nullable(),
+  })
+  .meta({ id: "WebhookState" });
 export type WebhookView = z.output<typeof webhookStateSchema>;
 
 /** GET /v1/jobs/:jobId, and each item of GET /v1/jobs. */
-export const jobSchema = z.object({
-  jobId: z.string(),
-  batchId: z.string().nullable(),
-  status: z.enum(JOB_STATUSES),
-  url: z.string().nullable(),
-  format: z.string(),
-  resultUrl: z.string().optional(),
-  /** Where the result went when delivered to a storage destination (resultUrl is then its URL there). */
-  storage: deliverySchema.optional(),
-  error: z.string().nullable(),
-  metadata: z
-    .object({
-      url: z.string().nullable(),
-      format: z.string(),
-      width: z.number(),
-      height: z.number(),
-      loadTimeMs: z.number(),
-    })
-    .optional(),
-  createdAt: iso,
-  startedAt: iso.nullable(),
-  completedAt: iso.nullable(),
-  webhook: webhookStateSchema.optional(),
-});
+export const jobSchema = z
+  .object({
+    jobId: z.string(),
+    batchId: z.string().nullable(),
+    status: z.enum(JOB_STATUSES),
+    url: z.string().nullable(),
+    format: z.string(),
+    resultUrl: z.string().optional(),
+    /** Where the result went when delivered to a storage destination (resultUrl is then its URL there). */
+    storage: deliverySchema.optional(),
+    error: z.string().nullable(),
+    metadata: z
+      .object({
+        url: z.string().nullable(),
+        format: z.string(),
+        width: z.number(),
+        height: z.number(),
+        loadTimeMs: z.number(),
+      })
+      .optional(),
+    createdAt: iso,
+    startedAt: iso.nullable(),
+    completedAt: iso.nullable(),
+    webhook: webhookStateSchema.optional(),
+  })
+  .meta({ id: "Job" });
 export type JobView = z.output<typeof jobSchema>;
 
 export const BATCH_OUTCOMES = ["succeeded", "partial", "failed"] as const;
 
 /** GET /v1/batches/:batchId (with `jobs`), and each item of GET /v1/batches. */
-export const batchSchema = z.object({
-  batchId: z.string(),
-  status: z.enum(BATCH_STATUSES),
-  outcome: z.enum(BATCH_OUTCOMES).nullable(),
-  totalJobs: z.number().int(),
-  completedJobs: z.number().int(),
-  failedJobs: z.number().int(),
-  createdAt: iso,
-  completedAt: iso.nullable(),
-  webhook: webhookStateSchema.optional(),
-  jobs: z.array(jobSchema).optional(),
-});
+export const batchSchema = z
+  .object({
+    batchId: z.string(),
+    status: z.enum(BATCH_STATUSES),
+    outcome: z.enum(BATCH_OUTCOMES).nullable(),
+    totalJobs: z.number().int(),
+    completedJobs: z.number().int(),
+    failedJobs: z.number().int(),
+    createdAt: iso,
+    completedAt: iso.nullable(),
+    webhook: webhookStateSchema.optional(),
+    jobs: z.array(jobSchema).optional(),
+  })
+  .meta({ id: "Batch" });
 export type BatchView = z.output<typeof batchSchema>;
 
 /** GET /v1/jobs and GET /v1/batches: newest first, `nextCursor` null on the last page. */
@@ -226,65 +252,81 @@ export type Listing<T> = { items: T[]; nextCursor: string | null };
 
 export const PLAN_IDS = ["free", "basic", "starter", "pro", "enterprise"] as const;
 
-export const creditUsageSchema = z.object({
-  /** Credits committed this month. */
-  used: z.number().int(),
-  /** Monthly credits of the plan; null = unlimited. */
-  limit: z.number().int().nullable(),
-  /** Credits still available (limit minus used minus those held); null = unlimited. */
-  remaining: z.number().int().nullable(),
-  unlimited: z.boolean(),
-  /** ISO time of the monthly reset (first day of next UTC month). */
-  resetsAt: iso,
-});
+export const creditUsageSchema = z
+  .object({
+    /** Credits committed this month. */
+    used: z.number().int(),
+    /** Monthly credits of the plan; null = unlimited. */
+    limit: z.number().int().nullable(),
+    /** Credits still available (limit minus used minus those held); null = unlimited. */
+    remaining: z.number().int().nullable(),
+    unlimited: z.boolean(),
+    /** ISO time of the monthly reset (first day of next UTC month). */
+    resetsAt: iso,
+  })
+  .meta({ id: "CreditUsage" });
 export type CreditUsage = z.output<typeof creditUsageSchema>;
 
-export const upgradeSchema = z.object({
-  recommendedPlan: z.enum(PLAN_IDS),
-  /** Monthly credits of the recommended plan; null when it is unlimited. */
-  recommendedPlanCredits: z.number().int().nullable(),
-  upgradeUrl: z.string(),
-  manageBillingUrl: z.string(),
-});
+export const upgradeSchema = z
+  .object({
+    recommendedPlan: z.enum(PLAN_IDS),
+    /** Monthly credits of the recommended plan; null when it is unlimited. */
+    recommendedPlanCredits: z.number().int().nullable(),
+    upgradeUrl: z.string(),
+    manageBillingUrl: z.string(),
+  })
+  .meta({ id: "Upgrade" });
 export type UpgradeInfo = z.output<typeof upgradeSchema>;
 
 /** GET /v1/account (alias /v1/usage). */
-export const accountSchema = z.object({
-  plan: z.enum(PLAN_IDS),
-  usage: creditUsageSchema,
-  rateLimitPerMinute: z.number().int(),
-  upgrade: upgradeSchema.nullable(),
-  webhooks: z.object({ signingSecret: z.string() }),
-});
+export const accountSchema = z
+  .object({
+    plan: z.enum(PLAN_IDS),
+    usage: creditUsageSchema,
+    rateLimitPerMinute: z.number().int(),
+    upgrade: upgradeSchema.nullable(),
+    webhooks: z.object({ signingSecret: z.string() }),
+  })
+  .meta({ id: "Account" });
 export type AccountData = z.output<typeof accountSchema>;
 
 /** GET /v1/credential-check. */
-export const credentialCheckSchema = z.object({
-  valid: z.literal(true),
-  accountId: z.string(),
-  plan: z.enum(PLAN_IDS),
-  keyId: z.string(),
-});
+export const credentialCheckSchema = z
+  .object({
+    valid: z.literal(true),
+    accountId: z.string(),
+    plan: z.enum(PLAN_IDS),
+    keyId: z.string(),
+  })
+  .meta({ id: "CredentialCheck" });
 export type CredentialCheckData = z.output<typeof credentialCheckSchema>;
 
 // ---- Service -----------------------------------------------------------------------------
 
 /** GET /health (not enveloped). */
-export const healthSchema = z.object({
-  status: z.literal("ok"),
-  product: z.string(),
-  /** The deployment's version id ("local" in development). */
-  version: z.string(),
-  timestamp: iso,
-});
+export const healthSchema = z
+  .object({
+    status: z.literal("ok"),
+    product: z.string(),
+    /** The deployment's version id ("local" in development). */
+    version: z.string(),
+    timestamp: iso,
+  })
+  .meta({ id: "Health" });
 export type Health = z.output<typeof healthSchema>;
 
 /** GET / (not enveloped): the service index, every route that exists. */
-export const serviceIndexSchema = z.object({
-  name: z.string(),
-  version: z.string(),
-  docs: z.string(),
-  health: z.string(),
-  endpoints: z.record(z.string(), z.string()),
-});
+export const serviceIndexSchema = z
+  .object({
+    name: z.string(),
+    version: z.string(),
+    /** The interactive API reference (DOCS_URL; /docs on this service by default). */
+    docs: z.string(),
+    /** The OpenAPI 3.1 document. */
+    openapi: z.string(),
+    health: z.string(),
+    /** Every operation of the OpenAPI document as "METHOD /path", by operationId. */
+    endpoints: z.record(z.string(), z.string()),
+  })
+  .meta({ id: "ServiceIndex" });
 export type ServiceIndex = z.output<typeof serviceIndexSchema>;

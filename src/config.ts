@@ -52,7 +52,7 @@ const schema = z
       )
       .pipe(z.array(z.string().regex(hostPort, "entries must be host:port"))),
     PUBLIC_BASE_URL: z.string().default(""),
-    DOCS_URL: z.string().default("https://edgeshot.dev/docs"),
+    DOCS_URL: z.string().default("/docs"),
     BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(2),
     WATERMARK_TEXT: z.string().default("edgeshot.dev"),
     AD_BLOCK_EXTRA_HOSTS: z

@@ -17,6 +17,7 @@ import { accountRoutes } from "./routes/account";
 import { artifactRoutes } from "./routes/artifact";
 import { adminRoutes } from "./routes/admin";
 import { batchRoutes } from "./routes/batch";
+import { docsRoutes } from "./routes/docs";
 import { extractRoutes } from "./routes/extract";
 import { imageRoutes } from "./routes/images";
 import { jobRoutes } from "./routes/jobs";
@@ -33,6 +34,7 @@ export function newApp(): Hono<AppEnv> {
   app.use(checkConfig());
 
   app.route("/", metaRoutes);
+  app.route("/", docsRoutes);
   app.route("/v1", accountRoutes);
   app.route("/v1", screenshotRoutes);
   app.route("/v1", batchRoutes);

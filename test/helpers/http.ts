@@ -1,5 +1,6 @@
 /** Helpers for integration tests: call the worker through its own fetch handler. */
 import { env, exports } from "cloudflare:workers";
+import { checkContract } from "./contract";
 
 export const BASE = "https://edgeshot.test";
 /** The fixture server's origin (set per run in vitest.config.ts). */
@@ -7,8 +8,13 @@ export const FIXTURES = (env as unknown as { FIXTURE_ORIGIN: string }).FIXTURE_O
 /** A second allowlisted loopback origin (same server port + 1 when a test starts one). */
 export const FIXTURES_ALT = FIXTURES.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 1}`);
 
-export function call(path: string, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+/** The worker's answer, checked against the OpenAPI document (./contract.ts). */
+export async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const request = new Request(`${BASE}${path}`, init);
+  const { method, url } = request;
+  const response = await exports.default.fetch(request);
+  await checkContract(method, url, response);
+  return response;
 }
 
 export function postJson(

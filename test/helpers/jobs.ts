@@ -1,4 +1,5 @@
 /** Async jobs in tests: polling job/batch records, waiting for webhook deliveries, fixture scripts. */
+import { checkWebhookBody } from "./contract";
 import {
   createExecutionContext,
   createMessageBatch,
@@ -60,17 +61,23 @@ export function waitForBatch(
   ) as Promise<BatchView>;
 }
 
-/** Webhook deliveries the fixture receiver logged for `run`, once there are at least `count`. */
-export function waitForWebhooks(
+/**
+ * Webhook deliveries the fixture receiver logged for `run`, once there are at least `count`;
+ * each body checked against the OpenAPI document's `webhooks` (test/helpers/contract.ts).
+ */
+export async function waitForWebhooks(
   run: string,
   count = 1,
   timeoutMs?: number,
 ): Promise<LoggedRequest[]> {
-  return poll(
+  const deliveries = await poll(
     async () => (await fixtureLog(run)).filter((r) => r.path === "/webhook"),
     (l) => l.length >= count,
     timeoutMs,
   );
+  for (const delivery of deliveries)
+    checkWebhookBody(JSON.parse(delivery.body) as Record<string, unknown>);
+  return deliveries;
 }
 
 export function webhookUrl(run: string): string {

@@ -39,24 +39,24 @@ export const storageRoutes = new Hono<AppEnv>()
       successBody(c.get("requestId"), { items: await auth.account.listDestinations() }),
     );
   })
-  .get("/storage/destinations/:id", authenticate(), async (c) => {
+  .get("/storage/destinations/:destinationId", authenticate(), async (c) => {
     const auth = c.get("auth");
     requireFeature(auth, "storageDestinations");
-    const found = await record(auth, c.req.param("id"));
+    const found = await record(auth, c.req.param("destinationId"));
     return c.json(successBody(c.get("requestId"), destinationView(found)));
   })
-  .delete("/storage/destinations/:id", authenticate(), async (c) => {
+  .delete("/storage/destinations/:destinationId", authenticate(), async (c) => {
     const auth = c.get("auth");
     requireFeature(auth, "storageDestinations");
-    const id = c.req.param("id");
+    const id = c.req.param("destinationId");
     const deleted = ID.test(id) && (await auth.account.deleteDestination(id));
     if (!deleted) throw new ApiError("NOT_FOUND", "No storage destination with this id.");
     return c.json(successBody(c.get("requestId"), { destinationId: id, deleted: true }));
   })
-  .post("/storage/destinations/:id/test", authenticate(), async (c) => {
+  .post("/storage/destinations/:destinationId/test", authenticate(), async (c) => {
     const auth = c.get("auth");
     requireFeature(auth, "storageDestinations");
-    const found = await record(auth, c.req.param("id"));
+    const found = await record(auth, c.req.param("destinationId"));
     const open = await openDestination(c.env, found);
     await probeBucket(open.target, found);
     return c.json(

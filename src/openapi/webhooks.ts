@@ -1,0 +1,103 @@
+/** The webhook deliveries a receiver gets, as OpenAPI `webhooks` (spec: Events). */
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import {
+  batchCompletedEventSchema,
+  jobCompletedEventSchema,
+  jobFailedEventSchema,
+} from "../../schemas/webhooks";
+import { watchChangedEventSchema, watchFailedEventSchema } from "../../schemas/watches";
+
+const h = (description: string) => z.string().meta({ description });
+
+const deliveryHeaders = z.object({
+  "x-service-signature": h(
+    "Hex HMAC-SHA256 over `<timestamp>.<raw body>` with the signing secret.",
+  ),
+  "x-service-timestamp": h("Unix seconds when signed; reject deliveries older than 300 s."),
+  "x-service-event": h(
+    "job.completed, job.failed, batch.completed, watch.changed or watch.failed.",
+  ),
+  "x-service-delivery-id": h("Unique per delivery, identical across retries (idempotency)."),
+  "user-agent": h("Service-Webhook/1.0"),
+});
+
+function delivery(summary: string, schema: z.ZodType, example: Record<string, unknown>) {
+  return {
+    post: {
+      summary,
+      description:
+        "POSTed to the webhookUrl. Answer 2xx within 10 s; 5xx and timeouts are retried up to 3 times with backoff, 4xx are not.",
+      requestParams: { header: deliveryHeaders },
+      requestBody: { required: true, content: { "application/json": { schema, example } } },
+      responses: { "200": { description: "Received." } },
+    },
+  };
+}
+
+export const webhooks: ZodOpenApiPathsObject = {
+  "job.completed": delivery("job.completed", jobCompletedEventSchema, {
+    event: "job.completed",
+    jobId: "4b3c2a1e-0000-4000-8000-000000000001",
+    status: "completed",
+    resultUrl: "https://api.example.com/v1/images/o/abc.png?expires=1767225600&sig=…",
+    metadata: {
+      url: "https://example.com/",
+      format: "png",
+      width: 1280,
+      height: 800,
+      loadTimeMs: 812,
+    },
+    completedAt: "2026-01-01T00:00:00.000Z",
+  }),
+  "job.failed": delivery("job.failed", jobFailedEventSchema, {
+    event: "job.failed",
+    jobId: "4b3c2a1e-0000-4000-8000-000000000002",
+    status: "failed",
+    error: "The page took too long to load.",
+    completedAt: "2026-01-01T00:00:00.000Z",
+  }),
+  "batch.completed": delivery("batch.completed", batchCompletedEventSchema, {
+    event: "batch.completed",
+    batchId: "4b3c2a1e-0000-4000-8000-000000000003",
+    status: "completed",
+    outcome: "partial",
+    totalJobs: 2,
+    completedJobs: 1,
+    failedJobs: 1,
+    completedAt: "2026-01-01T00:00:00.000Z",
+    jobs: [
+      {
+        jobId: "4b3c2a1e-0000-4000-8000-000000000004",
+        url: "https://example.com/",
+        status: "completed",
+        resultUrl: "https://api.example.com/v1/images/o/def.png?expires=1767225600&sig=…",
+      },
+      {
+        jobId: "4b3c2a1e-0000-4000-8000-000000000005",
+        url: "https://example.org/",
+        status: "failed",
+        error: "Could not reach the target URL.",
+      },
+    ],
+  }),
+  "watch.changed": delivery("watch.changed", watchChangedEventSchema, {
+    event: "watch.changed",
+    watchId: "4b3c2a1e-0000-4000-8000-000000000006",
+    runId: "4b3c2a1e-0000-4000-8000-000000000007",
+    url: "https://example.com/pricing",
+    changedPercent: 4.2,
+    imageUrl: "https://api.example.com/v1/images/w/new.png?expires=1767225600&sig=…",
+    previousImageUrl: "https://api.example.com/v1/images/w/old.png?expires=1767225600&sig=…",
+    diffUrl: "https://api.example.com/v1/images/w/diff.png?expires=1767225600&sig=…",
+    detectedAt: "2026-01-01T00:00:00.000Z",
+  }),
+  "watch.failed": delivery("watch.failed", watchFailedEventSchema, {
+    event: "watch.failed",
+    watchId: "4b3c2a1e-0000-4000-8000-000000000006",
+    runId: "4b3c2a1e-0000-4000-8000-000000000008",
+    error: "Could not reach the target URL.",
+    consecutiveFailures: 1,
+    paused: false,
+  }),
+};

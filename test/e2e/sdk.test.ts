@@ -1,0 +1,87 @@
+/**
+ * The SDK (sdk/) driving a started `wrangler dev`: bytes with parsed metadata, a JSON capture,
+ * an async job polled to completion and its result fetched, a render link minted and fetched
+ * (miss, then hit), the account, and a typed EdgeshotError.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Edgeshot, EdgeshotError } from "../../sdk/src/index";
+import { createAccount, FIXTURE_ORIGIN, startService, type Service } from "../helpers/e2e";
+import { decodeImage } from "../helpers/images";
+
+let service: Service;
+let sdk: Edgeshot;
+beforeAll(async () => {
+  service = await startService();
+  const { apiKey } = await createAccount(service.base, "pro");
+  sdk = new Edgeshot({ apiKey, baseUrl: service.base });
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+const page = (run: string) => `${FIXTURE_ORIGIN}/boxes.html?run=${run}`;
+const small = { width: 400, height: 300, deviceScaleFactor: 1, waitUntil: "load" } as const;
+
+describe("@edgeshot/sdk against wrangler dev", () => {
+  it("screenshot(): PNG bytes with the metadata headers parsed", async () => {
+    const shot = await sdk.screenshot({ url: page("sdk-bytes"), ...small });
+    expect(shot.contentType).toBe("image/png");
+    const img = decodeImage(shot.bytes);
+    expect([img.width, img.height]).toEqual([400, 300]);
+    expect(img.pixel(10, 10)).toEqual([255, 0, 0]);
+    expect(shot.metadata).toMatchObject({ width: 400, height: 300, format: "png" });
+    expect(shot.metadata.size).toBe(shot.bytes.byteLength);
+    expect(shot.metadata.creditsCharged).toBe(1);
+    expect(shot.metadata.quality).toMatch(/^(full|degraded|best_attempt)$/);
+  });
+
+  it("screenshotJson(): base64 image and usage in meta", async () => {
+    const json = await sdk.screenshotJson({ url: page("sdk-json"), ...small, format: "jpeg" });
+    expect(json.format).toBe("jpeg");
+    expect(json.meta.usage?.credits).toBe(1);
+    const img = decodeImage(Uint8Array.from(atob(json.image), (c) => c.charCodeAt(0)));
+    expect(img.width).toBe(400);
+  });
+
+  it("screenshotAsync() + jobs.wait(): completes, and the result URL serves the image", async () => {
+    const accepted = await sdk.screenshotAsync({ url: page("sdk-async"), ...small });
+    expect(accepted.status).toBe("queued");
+    const job = await sdk.jobs.wait(accepted.jobId, { intervalMs: 500, timeoutMs: 90_000 });
+    expect(job.status).toBe("completed");
+    expect(job.resultUrl).toBeTruthy();
+    const result = await sdk.fetchSigned(job.resultUrl ?? "");
+    expect(decodeImage(result.bytes).width).toBe(400);
+  });
+
+  it("renderLinks.create(): the link renders (miss) then serves the cache (hit); tags escape it", async () => {
+    const link = await sdk.renderLinks.create({ url: page("sdk-link"), ...small });
+    const first = await sdk.fetchSigned(link.url);
+    expect(first.metadata.cache).toBe("miss");
+    expect(decodeImage(first.bytes).width).toBe(400);
+    const second = await sdk.fetchSigned(link.url);
+    expect(second.metadata.cache).toBe("hit");
+    expect(link.imgTag('a "quoted" alt', { width: 400 })).toBe(
+      `<img src="${link.url.replaceAll("&", "&#38;")}" alt="a &#34;quoted&#34; alt" width="400">`,
+    );
+    expect(link.ogImageTags()).toContain('property="og:image"');
+  });
+
+  it("account() and credentialCheck()", async () => {
+    const account = await sdk.account();
+    expect(account.plan).toBe("pro");
+    expect(account.usage.used).toBeGreaterThanOrEqual(3);
+    const check = await sdk.credentialCheck();
+    expect(check.valid).toBe(true);
+  });
+
+  it("errors surface as EdgeshotError with code, status, details and requestId", async () => {
+    const err = await sdk.screenshot({ url: page("sdk-bad"), width: 5 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EdgeshotError);
+    const e = err as EdgeshotError;
+    expect([e.code, e.status]).toEqual(["VALIDATION_ERROR", 400]);
+    expect(e.details.map((d) => d.path)).toContain("width");
+    expect(e.requestId).toMatch(/^req_/);
+    const bad = new Edgeshot({ apiKey: "svc_nope", baseUrl: service.base });
+    await expect(bad.account()).rejects.toMatchObject({ code: "INVALID_API_KEY", status: 401 });
+  });
+});
