@@ -165,6 +165,10 @@ describe("dashboard in a browser", () => {
     );
     expect(snippet).toContain("YOUR_API_KEY");
     expect(snippet).toContain('"width":640');
+    await page.click("button.snippet[data-lang=js]");
+    const js = await page.$eval("#pg-snippet", (el) => (el as unknown as Dom).textContent ?? "");
+    expect(js).toContain('import { Edgeshot } from "@edgeshot/sdk";');
+    expect(js).toContain('"width": 640');
     const [answer] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith("/dashboard/api/capture"), { timeout: 90_000 }),
       page.click("#playground button[type=submit]"),

@@ -9,6 +9,8 @@ import { BASE, call, envelope, FIXTURES } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
 import { bearer } from "../helpers/accounts";
 import { dashboardSession } from "../helpers/dashboard";
+import { setClock } from "../helpers/account-do";
+import { mustCreate, watchBody } from "../helpers/watches";
 
 const ORIGIN = { origin: BASE };
 let n = 0;
@@ -278,5 +280,42 @@ describe("dashboard pages", () => {
     expect(text).toMatch(/class="current">\s*Free<br \/><small data-testid="current-plan">/);
     expect(text).toContain("25,000"); // Pro's monthly credits
     expect(text).toContain("admin API");
+  });
+
+  it("the usage page lists the account's watches, escaped, with status, interval and runs", async () => {
+    const { cookie } = await signup();
+    const keys = await (await get("/keys", cookie)).text();
+    const apiKey = /data-testid="new-api-key">(svc_[0-9A-Za-z]{43})</.exec(keys)?.[1] ?? "";
+    const auth = bearer(apiKey);
+    const me = await envelope<{ accountId: string }>(await call("/v1/account", { headers: auth }));
+    // The DO's clock runs 10 days ahead, so the active watch's first run never fires here.
+    const ahead = Date.now() + 10 * 86_400_000;
+    await setClock(me.data?.accountId ?? "", () => ahead);
+    const named = await mustCreate(
+      { auth },
+      watchBody({ name: "<b>Pricing</b> & co", intervalMinutes: 1440 }),
+    );
+    const paused = await mustCreate({ auth }, watchBody({ intervalMinutes: 2880, paused: true }));
+    const text = await (await get("/usage", cookie)).text();
+    const table = text.slice(text.indexOf('data-testid="watches"'));
+    expect(table).toContain("&lt;b&gt;Pricing&lt;/b&gt; &amp; co");
+    expect(text).not.toContain("<b>Pricing");
+    expect(table).toContain(`title="${named.url}"`);
+    expect(table).toContain('<span class="status active">active</span>');
+    expect(table).toContain("<td>1 d</td>");
+    expect(table).toContain(named.nextRunAt?.slice(0, 16).replace("T", " ") ?? "no next run");
+    expect(table).toContain(`>${paused.url}</td>`);
+    expect(table).toContain('<span class="status paused">paused</span>');
+    expect(table).toContain("<td>2 d</td>");
+    expect(table.indexOf(paused.url)).toBeLessThan(table.indexOf("Pricing")); // newest first
+  });
+
+  it("the playground's JavaScript snippet uses @edgeshot/sdk with a placeholder key", async () => {
+    const js = await (await call("/dashboard/assets/app.js")).text();
+    const builder = /js: \(b\) => (.*)/.exec(js)?.[1] ?? "";
+    expect(builder).toContain('import { Edgeshot } from "@edgeshot/sdk";');
+    expect(builder).toContain('new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ');
+    expect(builder).toContain("edgeshot.screenshotJson(");
+    expect(builder).not.toContain("fetch(");
   });
 });

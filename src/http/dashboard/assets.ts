@@ -44,6 +44,7 @@ table { border-collapse:collapse; width:100%; background:var(--card); }
 th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 td.url { max-width: 280px; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
 .status.active, .status.completed { color:var(--good); }
+.status.paused { color:var(--muted); }
 .status.revoked, .status.failed { color:var(--bad); }
 .stats { display:grid; grid-template-columns:repeat(auto-fit, minmax(150px, 1fr)); gap:12px; margin-bottom:16px; }
 .stat { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:12px; }
@@ -125,7 +126,7 @@ export const APP_JS = `"use strict";
   const endpoint = location.origin + "/v1/screenshot/json";
   const snippets = {
     curl: (b) => "curl " + endpoint + " \\\\\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\\\\n  -H 'Content-Type: application/json' \\\\\\n  -d '" + JSON.stringify(b).replace(/'/g, "'\\\\''") + "'",
-    js: (b) => "const res = await fetch(" + JSON.stringify(endpoint) + ", {\\n  method: \\"POST\\",\\n  headers: { Authorization: \\"Bearer YOUR_API_KEY\\", \\"Content-Type\\": \\"application/json\\" },\\n  body: JSON.stringify(" + JSON.stringify(b, null, 2).replace(/\\n/g, "\\n  ") + "),\\n});\\nconst { data, meta } = await res.json();",
+    js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\\n\\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\\nconst shot = await edgeshot.screenshotJson(' + JSON.stringify(b, null, 2) + ');\\nconsole.log(shot.width, shot.height, shot.meta.usage);',
     python: (b) => "import requests\\n\\nres = requests.post(\\n    " + JSON.stringify(endpoint) + ",\\n    headers={\\"Authorization\\": \\"Bearer YOUR_API_KEY\\"},\\n    json=" + JSON.stringify(b) .replace(/\\btrue\\b/g, "True").replace(/\\bfalse\\b/g, "False") + ",\\n)\\ndata = res.json()[\\"data\\"]",
   };
   let lang = "curl";

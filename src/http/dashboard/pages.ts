@@ -1,5 +1,5 @@
 /**
- * Read-only pages: usage (plan, credits, chart, recent jobs and batches), webhooks (the
+ * Read-only pages: usage (plan, credits, chart, recent jobs, batches and watches), webhooks (the
  * signing secret, revealed on click, and how to verify) and plans (the table from
  * src/accounts/plans.ts with the current plan marked).
  */
@@ -16,6 +16,15 @@ import type { DashboardContext, DashboardEnv } from "./session";
 
 const RECENT = 10;
 const n = (v: number | null): string => (v === null ? "unlimited" : v.toLocaleString("en-US"));
+/** An ISO timestamp as `YYYY-MM-DD HH:MM` (UTC), or a dash for none. */
+const when = (iso: string | null): string => (iso ? iso.slice(0, 16).replace("T", " ") : "—");
+/** A watch interval in the largest whole unit: 30 min, 3 h, 1 d. */
+const every = (minutes: number): string =>
+  minutes % 1440 === 0
+    ? `${minutes / 1440} d`
+    : minutes % 60 === 0
+      ? `${minutes / 60} h`
+      : `${minutes} min`;
 
 async function accountSummary(c: DashboardContext) {
   const account = accountStub(c.env, c.get("session").accountId);
@@ -28,10 +37,11 @@ async function usagePage(c: DashboardContext) {
   const session = c.get("session");
   const { account, summary } = await accountSummary(c);
   const now = Date.now();
-  const [days, jobs, batches] = await Promise.all([
+  const [days, jobs, batches, watches] = await Promise.all([
     account.creditsByDay(chartDays(now)[0] ?? ""),
     account.listJobs({ status: null, limit: RECENT, before: null }),
     account.listBatches({ status: null, limit: RECENT, before: null }),
+    account.listWatches({ status: null, limit: RECENT, before: null }),
   ]);
   const plan = PLANS[summary.plan];
   const u = summary.usage;
@@ -113,6 +123,44 @@ async function usagePage(c: DashboardContext) {
                           ${b.completedJobs + b.failedJobs}/${b.totalJobs} (${b.failedJobs} failed)
                         </td>
                         <td>${b.createdAt.slice(0, 16).replace("T", " ")}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
+    </section>
+    <section class="card">
+      <h2>Watches</h2>
+      ${
+        watches.items.length === 0
+          ? html`<p class="hint">No watches yet (<code>POST /v1/watches</code>).</p>`
+          : html`<div class="table-wrap">
+              <table data-testid="watches">
+                <thead>
+                  <tr>
+                    <th>Watch</th>
+                    <th>Status</th>
+                    <th>Every</th>
+                    <th>Last run</th>
+                    <th>Last change</th>
+                    <th>Next run</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${watches.items.map(
+                    (w) =>
+                      html`<tr>
+                        <td class="url" title="${w.url}">${w.name ?? w.url}</td>
+                        <td>
+                          <span class="status ${w.status}">${w.status}</span>${
+                            w.pausedReason ? html`<br /><small>${w.pausedReason}</small>` : ""
+                          }
+                        </td>
+                        <td>${every(w.intervalMinutes)}</td>
+                        <td>${when(w.lastRunAt)}</td>
+                        <td>${when(w.lastChangeAt)}</td>
+                        <td>${when(w.nextRunAt)}</td>
                       </tr>`,
                   )}
                 </tbody>
