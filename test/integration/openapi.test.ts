@@ -75,6 +75,8 @@ describe("OpenAPI document", () => {
       "batch.completed",
       "job.completed",
       "job.failed",
+      "watch.changed",
+      "watch.failed",
     ]);
     expect(Object.keys(openapi.components.securitySchemes).sort()).toEqual([
       "apiKeyHeader",
