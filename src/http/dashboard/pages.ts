@@ -33,6 +33,35 @@ async function accountSummary(c: DashboardContext) {
   return { account, summary };
 }
 
+/** A card with a table of recent items, or a hint when there are none. */
+function recentTable(t: {
+  title: string;
+  testId?: string;
+  empty: Html;
+  headers: string[];
+  rows: Html[];
+}): Html {
+  return html`<section class="card">
+    <h2>${t.title}</h2>
+    ${
+      t.rows.length === 0
+        ? html`<p class="hint">${t.empty}</p>`
+        : html`<div class="table-wrap">
+            <table ${t.testId ? html`data-testid="${t.testId}"` : ""}>
+              <thead>
+                <tr>
+                  ${t.headers.map((h) => html`<th>${h}</th>`)}
+                </tr>
+              </thead>
+              <tbody>
+                ${t.rows}
+              </tbody>
+            </table>
+          </div>`
+    }
+  </section>`;
+}
+
 async function usagePage(c: DashboardContext) {
   const session = c.get("session");
   const { account, summary } = await accountSummary(c);
@@ -64,110 +93,58 @@ async function usagePage(c: DashboardContext) {
       <h2>Credits per day</h2>
       ${usageChart(days, now)}
     </section>
-    <section class="card">
-      <h2>Recent jobs</h2>
-      ${
-        jobs.items.length === 0
-          ? html`<p class="hint">No async jobs yet (<code>"async": true</code> on a capture).</p>`
-          : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Job</th>
-                    <th>URL</th>
-                    <th>Status</th>
-                    <th>Created</th>
-                    <th>Result</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${jobs.items.map(
-                    (j) =>
-                      html`<tr>
-                        <td><code>${j.jobId}</code></td>
-                        <td class="url">${j.url ?? "(html)"}</td>
-                        <td><span class="status ${j.status}">${j.status}</span></td>
-                        <td>${j.createdAt.slice(0, 16).replace("T", " ")}</td>
-                        <td>
-                          ${j.resultUrl ? html`<a href="${j.resultUrl}" rel="noreferrer">result</a>` : (j.error ?? "")}
-                        </td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-      }
-    </section>
-    <section class="card">
-      <h2>Recent batches</h2>
-      ${
-        batches.items.length === 0
-          ? html`<p class="hint">No batches yet.</p>`
-          : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Batch</th>
-                    <th>Status</th>
-                    <th>Jobs</th>
-                    <th>Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${batches.items.map(
-                    (b) =>
-                      html`<tr>
-                        <td><code>${b.batchId}</code></td>
-                        <td><span class="status ${b.status}">${b.outcome ?? b.status}</span></td>
-                        <td>
-                          ${b.completedJobs + b.failedJobs}/${b.totalJobs} (${b.failedJobs} failed)
-                        </td>
-                        <td>${b.createdAt.slice(0, 16).replace("T", " ")}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-      }
-    </section>
-    <section class="card">
-      <h2>Watches</h2>
-      ${
-        watches.items.length === 0
-          ? html`<p class="hint">No watches yet (<code>POST /v1/watches</code>).</p>`
-          : html`<div class="table-wrap">
-              <table data-testid="watches">
-                <thead>
-                  <tr>
-                    <th>Watch</th>
-                    <th>Status</th>
-                    <th>Every</th>
-                    <th>Last run</th>
-                    <th>Last change</th>
-                    <th>Next run</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${watches.items.map(
-                    (w) =>
-                      html`<tr>
-                        <td class="url" title="${w.url}">${w.name ?? w.url}</td>
-                        <td>
-                          <span class="status ${w.status}">${w.status}</span>${
-                            w.pausedReason ? html`<br /><small>${w.pausedReason}</small>` : ""
-                          }
-                        </td>
-                        <td>${every(w.intervalMinutes)}</td>
-                        <td>${when(w.lastRunAt)}</td>
-                        <td>${when(w.lastChangeAt)}</td>
-                        <td>${when(w.nextRunAt)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-      }
-    </section>`;
+    ${recentTable({
+      title: "Recent jobs",
+      empty: html`No async jobs yet (<code>"async": true</code> on a capture).`,
+      headers: ["Job", "URL", "Status", "Created", "Result"],
+      rows: jobs.items.map(
+        (j) =>
+          html`<tr>
+            <td><code>${j.jobId}</code></td>
+            <td class="url">${j.url ?? "(html)"}</td>
+            <td><span class="status ${j.status}">${j.status}</span></td>
+            <td>${when(j.createdAt)}</td>
+            <td>
+              ${j.resultUrl ? html`<a href="${j.resultUrl}" rel="noreferrer">result</a>` : (j.error ?? "")}
+            </td>
+          </tr>`,
+      ),
+    })}
+    ${recentTable({
+      title: "Recent batches",
+      empty: html`No batches yet.`,
+      headers: ["Batch", "Status", "Jobs", "Created"],
+      rows: batches.items.map(
+        (b) =>
+          html`<tr>
+            <td><code>${b.batchId}</code></td>
+            <td><span class="status ${b.status}">${b.outcome ?? b.status}</span></td>
+            <td>${b.completedJobs + b.failedJobs}/${b.totalJobs} (${b.failedJobs} failed)</td>
+            <td>${when(b.createdAt)}</td>
+          </tr>`,
+      ),
+    })}
+    ${recentTable({
+      title: "Watches",
+      testId: "watches",
+      empty: html`No watches yet (<code>POST /v1/watches</code>).`,
+      headers: ["Watch", "Status", "Every", "Last run", "Last change", "Next run"],
+      rows: watches.items.map(
+        (w) =>
+          html`<tr>
+            <td class="url" title="${w.url}">${w.name ?? w.url}</td>
+            <td>
+              <span class="status ${w.status}">${w.status}</span>${
+                w.pausedReason ? html`<br /><small>${w.pausedReason}</small>` : ""
+              }
+            </td>
+            <td>${every(w.intervalMinutes)}</td>
+            <td>${when(w.lastRunAt)}</td>
+            <td>${when(w.lastChangeAt)}</td>
+            <td>${when(w.nextRunAt)}</td>
+          </tr>`,
+      ),
+    })}`;
   return page(c, { title: "Usage", body, session, current: "usage" });
 }
 
