@@ -129,6 +129,10 @@ async function startService(allow) {
       `STORAGE_ENCRYPTION_KEY:${secret()}`,
     ],
     ...["--var", `TARGET_ALLOWLIST:${allow.join(",")}`],
+    // wrangler.toml ships the production pool (8 browsers); on a laptop or CI box every browser
+    // shares the same cores, and the RSS invariant compares like with like only when the pool
+    // is warm from the start. SOAK_BROWSER_HOSTS overrides (as BENCH_BROWSER_HOSTS for the bench).
+    ...["--var", `BROWSER_HOSTS:${process.env.SOAK_BROWSER_HOSTS || "1"}`],
   ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
