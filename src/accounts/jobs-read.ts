@@ -156,7 +156,12 @@ export function getBatch(sql: SqlStorage, batchId: string): BatchView | null {
   return { ...batchView(row), jobs: jobs.map(jobView) };
 }
 
-function page<R extends { seq: number }, V>(rows: R[], limit: number, view: (r: R) => V): Page<V> {
+/** The first `limit` rows as views, and the cursor of the next page when there is one. */
+export function page<R extends { seq: number }, V>(
+  rows: R[],
+  limit: number,
+  view: (r: R) => V,
+): Page<V> {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   return { items: items.map(view), nextBefore: rows.length > limit && last ? last.seq : null };

@@ -4,7 +4,7 @@
  */
 import type { RunOutcome, RunStatus, RunTrigger, WatchRunView } from "../../schemas/watches";
 import type { RunEventSubject } from "../webhooks/events";
-import type { ListQuery, Page } from "./jobs-read";
+import { type ListQuery, type Page, page } from "./jobs-read";
 import { watchRow } from "./watches";
 
 export interface RunRow extends Record<string, SqlStorageValue> {
@@ -73,9 +73,7 @@ export function listRuns(sql: SqlStorage, watchId: string, q: ListQuery): Page<W
       q.limit + 1,
     )
     .toArray();
-  const items = rows.slice(0, q.limit);
-  const last = items[items.length - 1];
-  return { items: items.map(runView), nextBefore: rows.length > q.limit && last ? last.seq : null };
+  return page(rows, q.limit, runView);
 }
 
 /** What a run's event body (watch.changed / watch.failed) is built from: fixed once it finished. */

@@ -14,7 +14,7 @@ import type {
   WatchView,
 } from "../../schemas/watches";
 import type { StorageOption } from "../../schemas/storage";
-import type { ListQuery, Page } from "./jobs-read";
+import { type ListQuery, type Page, page } from "./jobs-read";
 import type { Plan } from "./plans";
 
 /** A watch as the route prepared it: every input checked, the CaptureSpec built (JSON). */
@@ -271,10 +271,5 @@ export function listWatches(sql: SqlStorage, q: ListQuery): Page<WatchView> {
       q.limit + 1,
     )
     .toArray();
-  const items = rows.slice(0, q.limit);
-  const last = items[items.length - 1];
-  return {
-    items: items.map(watchView),
-    nextBefore: rows.length > q.limit && last ? last.seq : null,
-  };
+  return page(rows, q.limit, watchView);
 }
