@@ -44,6 +44,7 @@ function parseOptions(argv) {
     updateResults: null,
     rev: process.env.BENCH_REV || null,
     profile: process.env.BENCH_PROFILE === "1",
+    endurance: process.env.BENCH_ENDURANCE ? Number(process.env.BENCH_ENDURANCE) : null,
     report: null,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -61,6 +62,7 @@ function parseOptions(argv) {
     else if (flag === "--fixture-port") opt.fixturePort = Number(value());
     else if (flag === "--rev") opt.rev = value();
     else if (flag === "--profile") opt.profile = true;
+    else if (flag === "--endurance") opt.endurance = Number(value());
     else if (flag === "--report") opt.report = value();
     else if (flag === "--update-results") opt.updateResults = true;
     else if (flag === "--no-update-results") opt.updateResults = false;
@@ -73,6 +75,10 @@ function parseOptions(argv) {
   }
   opt.reps ??= opt.quick ? 1 : 3;
   opt.timeCapMin ??= opt.quick ? 15 : 45;
+  // The endurance run belongs to the runs that rewrite RESULTS.md: complete, all scenarios.
+  opt.endurance ??= !opt.quick && opt.scenarios === null ? ENDURANCE_DEFAULT : 0;
+  if (!Number.isInteger(opt.endurance) || opt.endurance < 0)
+    throw new Error("--endurance must be a non-negative integer");
   if (!Number.isInteger(opt.reps) || opt.reps < 1)
     throw new Error("--reps must be a positive integer");
   return opt;
@@ -81,6 +87,10 @@ function parseOptions(argv) {
 // ───────────────────────────── scenarios ─────────────────────────────
 
 const VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 1 };
+/** Captures in the endurance run (small page, c=4, service only) of a complete run. */
+const ENDURANCE_DEFAULT = 1000;
+/** Idle RSS is read after every this many endurance captures. */
+const ENDURANCE_STEP = 250;
 const REQUEST_TIMEOUT_MS = 60_000;
 /** The floor's networkidle2 wait in the default-wait scenarios (the spec's default timeout). */
 const FLOOR_IDLE_TIMEOUT_MS = 30_000;
@@ -1054,6 +1064,25 @@ function evaluateTargets(results) {
   for (const s of Object.keys(CAPTURE_SCENARIOS)) {
     ratioTarget(`${s} c4`, `throughput at c=4, ${s} ≥ 0.8× floor`, s, 4, "throughput", ">=", 0.8);
   }
+  // Issue 20's tighter bars on the pinned path and the cached render.
+  ratioTarget(
+    "small c4 tight",
+    "throughput at c=4, small ≥ 0.95× floor",
+    "small",
+    4,
+    "throughput",
+    ">=",
+    0.95,
+  );
+  ratioTarget(
+    "render c1 tight",
+    "render-link hit p50 (c=1) ≤ 1.2× GET /health",
+    "render",
+    1,
+    "p50",
+    "<=",
+    1.2,
+  );
   ratioTarget(
     "render c1",
     "render-link hit p50 (c=1) ≤ 2× GET /health",
@@ -1112,7 +1141,51 @@ function evaluateTargets(results) {
       result: pass ? "PASS" : "MISS",
     });
   }
+  const e = results.endurance;
+  const enduranceName = "service Chromium RSS flat over the endurance run (≤ +10 % or +64 MB)";
+  if (!e?.series) {
+    targets.push({
+      name: enduranceName,
+      measured: results.serviceUnavailable ?? "not run (--endurance 0)",
+      result: "N/A",
+    });
+  } else {
+    const first = e.series[0].idleRssMb;
+    const last = e.series[e.series.length - 1].idleRssMb;
+    targets.push({
+      name: enduranceName,
+      measured: `idle RSS after ${e.series.map((p) => p.captures).join(" / ")} captures: ${e.series.map((p) => p.idleRssMb.toFixed(0)).join(" → ")} MB`,
+      result: last <= Math.max(first * 1.1, first + 64) ? "PASS" : "MISS",
+    });
+  }
   return targets;
+}
+
+/**
+ * The endurance run: `total` small-page captures at c=4, in steps of ENDURANCE_STEP, the
+ * service Chromium's idle RSS (after 1 s of quiet, like the repetitions') read before the first
+ * step and after each one.
+ */
+async function runEndurance(service, scenario, total) {
+  const idleRssMb = async () => {
+    await sleep(1000);
+    const r = await samplerReport(true);
+    return Math.round((r.snapshot.rss.service / 1024) * 10) / 10;
+  };
+  log(`endurance: ${total} small-page captures at c=4 …`);
+  const series = [{ captures: 0, idleRssMb: await idleRssMb() }];
+  const latencies = [];
+  let wallMs = 0;
+  for (let done = 0; done < total;) {
+    const n = Math.min(ENDURANCE_STEP, total - done);
+    const r = await runBatch(() => service.capture(scenario), n, 4);
+    latencies.push(...r.latencies);
+    wallMs += r.wallMs;
+    done += n;
+    series.push({ captures: done, idleRssMb: await idleRssMb() });
+    log(`  endurance ${done}/${total}: idle RSS ${series.at(-1).idleRssMb} MB`);
+  }
+  return { captures: total, conc: 4, ...summarize(latencies, wallMs), series };
 }
 
 // ───────────────────────────── main ─────────────────────────────
@@ -1415,6 +1488,20 @@ async function main() {
     log(`stopped early: ${aborted}`);
   }
 
+  // ── endurance: many small-page captures at c=4 on the service alone; the service Chromium's
+  // idle RSS is read after warm-up and after every ENDURANCE_STEP captures (flat = no leak) ──
+  let endurance = null;
+  if (opt.endurance > 0 && service && !serviceUnavailable && !aborted) {
+    try {
+      endurance = await runEndurance(service, small, opt.endurance);
+      serviceRequests += endurance.captures;
+    } catch (err) {
+      if (!(err instanceof TimeCap)) throw err;
+      aborted = err.message;
+      log(`stopped early: ${aborted}`);
+    }
+  }
+
   // ── results ──
   const final = await samplerReport();
   const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
@@ -1430,6 +1517,7 @@ async function main() {
     },
     serviceSource,
     coldStart,
+    endurance,
     binaries,
     flags,
     serviceUnavailable,
@@ -1581,6 +1669,12 @@ function renderSummary(r) {
   if (r.flags?.service) {
     parts.push(
       `- Floor and service Chromium command lines: ${r.flags.identical ? "identical flags" : `differ — only floor: ${r.flags.diff.onlyFloor.join(" ") || "none"}; only service: ${r.flags.diff.onlyService.join(" ") || "none"}`} (binary ${r.binaries.floor} vs ${r.binaries.service}).`,
+    );
+  }
+  if (r.endurance) {
+    const e = r.endurance;
+    parts.push(
+      `- Endurance: ${e.captures} small-page captures at c=${e.conc} on the service: p50 ${fmt(e.p50)} ms, p95 ${fmt(e.p95)} ms, ${fmt(e.throughput, 2)}/s; idle RSS ${e.series.map((p) => `${p.idleRssMb} MB after ${p.captures}`).join(", ")}.`,
     );
   }
   if (r.coldStart?.serviceMs !== undefined) {
