@@ -22,6 +22,13 @@ export const TUNING = {
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   busyRetryAfterSeconds: 10,
+  /**
+   * Render links (src/storage/render-cache.ts): outputs up to this size are kept in the
+   * isolate's memory after their first edge-cache hit, this many bytes in all (of an isolate's
+   * 128 MB).
+   */
+  renderMemoryEntryBytes: 512 * 1024,
+  renderMemoryBytes: 16 * 1024 * 1024,
   /** BrowserHost: close the browser after this long without a capture. */
   browserIdleCloseMs: 10 * 60_000,
   /** BrowserHost: session keep-alive asked of the binding (its maximum), and the alarm period. */

@@ -1,11 +1,17 @@
 /**
  * Where a render link's output lives once rendered, fastest first:
+ *   0. this isolate's memory: small outputs (an og:image card, a thumbnail) read from tier 1,
+ *      bounded in count of bytes, least recently used out first — a hot link is answered with
+ *      no subrequest at all;
  *   1. the Workers Cache API (`caches.default`, this data centre), keyed by a synthetic URL;
  *   2. KV `RENDER_CACHE` `render:<cacheKey>` → RenderEntry (expirationTtl = cacheTtl);
  *   3. the R2 object the entry names (its own expiry in metadata, like every hosted output).
- * Both cache tiers hold the response headers of the render, so a hit answers exactly as the miss did.
+ * Every cache tier holds the response headers of the render, so a hit answers exactly as the
+ * miss did. An output never changes under its key (the key is the hash of the signed
+ * parameters), so the tiers need no invalidation: each entry only expires.
  */
 import { z } from "zod";
+import { TUNING } from "../tuning";
 import { objectLifetime } from "./hosted";
 
 export const renderEntrySchema = z.object({
@@ -59,23 +65,72 @@ const EXPIRES_HEADER = "x-edgeshot-render-expires";
 export const edgeRequest = (cacheKey: string): Request => new Request(`${EDGE_ORIGIN}/${cacheKey}`);
 
 export interface EdgeHit {
-  body: ReadableStream | null;
+  /** Bytes when the output came from (or just went into) this isolate's memory. */
+  body: ReadableStream | Uint8Array | null;
   headers: Headers;
   /** Unix seconds. */
   expires: number;
 }
 
+/**
+ * A cached output, from this isolate's memory or the edge cache. An edge hit small enough for
+ * memory is read whole and kept there for the next request.
+ */
 export async function edgeMatch(cacheKey: string): Promise<EdgeHit | null> {
+  const now = Math.floor(Date.now() / 1000);
+  const kept = memory.get(cacheKey);
+  if (kept) {
+    forgetKept(cacheKey);
+    if (kept.expires > now) {
+      remember(cacheKey, kept); // most recently used last
+      return { body: kept.body, headers: new Headers(kept.headers), expires: kept.expires };
+    }
+  }
   const cached = await caches.default.match(edgeRequest(cacheKey));
   if (!cached) return null;
   const headers = new Headers(cached.headers);
   const expires = Number(headers.get(EXPIRES_HEADER));
   headers.delete(EXPIRES_HEADER);
-  if (!(expires > Math.floor(Date.now() / 1000))) {
+  if (!(expires > now)) {
     await cached.body?.cancel();
     return null;
   }
-  return { body: cached.body, headers, expires };
+  const length = Number(headers.get("content-length"));
+  if (!(length > 0 && length <= TUNING.renderMemoryEntryBytes)) {
+    return { body: cached.body, headers, expires };
+  }
+  const body = new Uint8Array(await cached.arrayBuffer());
+  remember(cacheKey, { body, headers: [...headers], expires });
+  return { body, headers, expires };
+}
+
+interface KeptOutput {
+  body: Uint8Array;
+  headers: [string, string][];
+  /** Unix seconds. */
+  expires: number;
+}
+
+/** Tier 0: insertion order is recency (a hit moves its entry last). */
+const memory = new Map<string, KeptOutput>();
+let memoryBytes = 0;
+
+/** Drops an output from this isolate's memory (tests walk the tiers below it). */
+export function forgetKept(cacheKey: string): void {
+  const kept = memory.get(cacheKey);
+  if (!kept) return;
+  memory.delete(cacheKey);
+  memoryBytes -= kept.body.byteLength;
+}
+
+function remember(cacheKey: string, output: KeptOutput): void {
+  memory.set(cacheKey, output);
+  memoryBytes += output.body.byteLength;
+  for (const [key, old] of memory) {
+    if (memoryBytes <= TUNING.renderMemoryBytes) break;
+    memory.delete(key);
+    memoryBytes -= old.body.byteLength;
+  }
 }
 
 /** Stores a copy of a served response (its body must be unread) until the output expires. */

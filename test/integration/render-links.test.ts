@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { edgeRequest, readEntry } from "../../src/storage/render-cache";
+import { edgeRequest, forgetKept, readEntry } from "../../src/storage/render-cache";
 import { encodePayload, renderCacheKey, signRenderLink } from "../../src/render-links/links";
 import { accountDo } from "../helpers/account-do";
 import {
@@ -202,7 +202,7 @@ describe("GET /v1/render", () => {
     expect(cached.bytes.byteLength).toBe(0);
   });
 
-  it("hits come from the edge cache, then KV + R2 when the edge has none; a vanished output renders again", async () => {
+  it("hits come from memory, the edge cache, then KV + R2 when the edge has none; a vanished output renders again", async () => {
     const run = runId();
     const link = await mint(owner, page(run));
     const first = await get(link.url);
@@ -218,9 +218,16 @@ describe("GET /v1/render", () => {
     expect(fromEdge.res.headers.get("x-service-cache")).toBe("hit");
     expect(fromEdge.bytes).toEqual(first.bytes);
 
+    // That edge hit went into this isolate's memory: with the edge entry gone too, still a hit.
+    await caches.default.delete(edgeRequest(key));
+    const fromMemory = await get(link.url);
+    expect(fromMemory.res.headers.get("x-service-cache")).toBe("hit");
+    expect(fromMemory.res.headers.get("etag")).toBe(fromEdge.res.headers.get("etag"));
+    expect(fromMemory.bytes).toEqual(first.bytes);
+    forgetKept(key);
+
     // KV + R2 tier only.
     await env.RENDER_CACHE.put(`render:${key}`, JSON.stringify(entry));
-    await caches.default.delete(edgeRequest(key));
     const fromKv = await get(link.url);
     expect(fromKv.res.headers.get("x-service-cache")).toBe("hit");
     expect(fromKv.bytes).toEqual(first.bytes);
@@ -228,6 +235,7 @@ describe("GET /v1/render", () => {
     // Neither: the link renders again (and is charged again).
     await waitForEdge(key);
     await caches.default.delete(edgeRequest(key));
+    forgetKept(key);
     await env.OUTPUTS.delete(entry?.r2Key ?? "");
     const before = await used(owner);
     const again = await get(link.url);

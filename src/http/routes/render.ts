@@ -65,7 +65,11 @@ export async function mintLink(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** 200 with the body, or 304 when the client's If-None-Match names the ETag. */
-function respond(c: Context<AppEnv>, body: ReadableStream | null, headers: Headers): Response {
+function respond(
+  c: Context<AppEnv>,
+  body: ReadableStream | Uint8Array | null,
+  headers: Headers,
+): Response {
   const etag = headers.get("etag");
   const tags =
     c.req
@@ -73,7 +77,7 @@ function respond(c: Context<AppEnv>, body: ReadableStream | null, headers: Heade
       ?.split(",")
       .map((t) => t.trim()) ?? [];
   if (etag !== null && (tags.includes(etag) || tags.includes("*"))) {
-    void body?.cancel();
+    if (body instanceof ReadableStream) void body.cancel();
     headers.delete("content-length");
     return new Response(null, { status: 304, headers });
   }
