@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExtractionData } from "../../schemas/responses";
 import { extractArticle } from "../../src/extract/extract";
+import { readHtml } from "../helpers/extract";
 import { ApiError } from "../../src/errors";
 import type { ExtractFormat } from "../../schemas/extract";
 
@@ -14,13 +15,8 @@ const page = (article: string) => `<!doctype html><html lang="en"><head>${HEAD}<
   <script>var secret = 1;</script></body></html>`;
 
 function run(html: string, format: ExtractFormat = "markdown"): ExtractionData {
-  return extractArticle({
-    html,
-    pageUrl: "https://example.com/post",
-    format,
-    removeSelectors: [],
-    loadTimeMs: 42,
-  });
+  const pageUrl = "https://example.com/post";
+  return extractArticle({ article: readHtml(html, pageUrl), pageUrl, format, loadTimeMs: 42 });
 }
 
 function failure(fn: () => unknown): ApiError {
