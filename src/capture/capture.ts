@@ -6,7 +6,7 @@
  * PDFs, then watermark → screenshots (resized). An output that fails on its own (element not
  * found, too large) is reported as failed beside the others; a failed load fails them all.
  */
-import type { Browser, Page } from "@cloudflare/puppeteer";
+import type { Browser, CDPSession, Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
@@ -191,6 +191,8 @@ async function captureLoaded(
   tracker: NetworkTracker,
   assertUntainted: () => void,
 ): Promise<PageCapture> {
+  // The reader's CDP session attaches while the page loads: off the extraction's critical path.
+  const reader = spec.outputs.article ? attachReader(page) : null;
   const nav = await navigate(page, spec, tracker);
   const targetStatus = spec.source.kind === "url" ? tracker.mainStatus : null;
   if (targetStatus !== null && spec.failOnStatus && statusMatches(spec.failOnStatus, targetStatus))
@@ -234,7 +236,7 @@ async function captureLoaded(
   assertUntainted();
   const metadata = await readMetadata(page, targetStatus);
   const html = spec.outputs.dom ? await boundedContent(page) : null;
-  const article = spec.outputs.article ? await readArticle(page, spec) : null;
+  const article = reader ? await readArticle(await reader, spec) : null;
   const outputs = await renderOutputs(page, spec);
   assertUntainted();
   return {
@@ -297,13 +299,13 @@ async function boundedContent(page: Page): Promise<string> {
  * never mutated). Only the article's strings cross CDP. A document over LIMITS.domBytes fails in
  * the page before anything is read (413, as when the DOM itself is asked for).
  */
-async function readArticle(page: Page, spec: CaptureSpec): Promise<ReadResult> {
+async function readArticle(reader: IsolatedReader, spec: CaptureSpec): Promise<ReadResult> {
   const removeSelectors = [
     ...spec.hideSelectors,
     ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
   ];
   const article = await evaluateIsolated<PageArticle>(
-    page,
+    reader,
     `(${READ_ARTICLE})(${JSON.stringify(LIMITS.domBytes)}, ${JSON.stringify(removeSelectors)})`,
   );
   if (article.kind === "too-large")
@@ -311,17 +313,37 @@ async function readArticle(page: Page, spec: CaptureSpec): Promise<ReadResult> {
   return article;
 }
 
+/** A CDP session of ours on the page and its main frame's id (stable across navigations). */
+interface IsolatedReader {
+  session: CDPSession;
+  frameId: string;
+}
+
+/**
+ * Attaches the reader's session. Started before navigation and awaited only when the article is
+ * read (profiled: attaching is most of the in-page read's cost); when the load fails first, the
+ * session is never used and goes with the context.
+ */
+function attachReader(page: Page): Promise<IsolatedReader> {
+  const ready = (async () => {
+    const session = await page.createCDPSession();
+    const { frameTree } = await session.send("Page.getFrameTree");
+    return { session, frameId: frameTree.frame.id };
+  })();
+  ready.catch(() => {}); // a failure surfaces where it is awaited
+  return ready;
+}
+
 /**
  * Evaluates `expression` in a fresh isolated world of the main frame (CDP
  * Page.createIsolatedWorld; puppeteer's own isolated realm is not public API) and returns its
- * JSON value. A script error rejects; the world goes with the page.
+ * JSON value. A script error rejects; the world goes with the document, the session is detached.
  */
-async function evaluateIsolated<T>(page: Page, expression: string): Promise<T> {
-  const session = await page.createCDPSession();
+async function evaluateIsolated<T>(reader: IsolatedReader, expression: string): Promise<T> {
+  const { session, frameId } = reader;
   try {
-    const { frameTree } = await session.send("Page.getFrameTree");
     const { executionContextId } = await session.send("Page.createIsolatedWorld", {
-      frameId: frameTree.frame.id,
+      frameId,
       worldName: "edgeshot-reader",
     });
     const { result, exceptionDetails } = await session.send("Runtime.evaluate", {
@@ -333,7 +355,7 @@ async function evaluateIsolated<T>(page: Page, expression: string): Promise<T> {
       throw new Error(`in-page script failed: ${exceptionDetails.exception?.description ?? ""}`);
     return result.value as T;
   } finally {
-    await session.detach().catch(() => {});
+    void session.detach().catch(() => {});
   }
 }
 
