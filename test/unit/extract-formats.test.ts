@@ -158,6 +158,22 @@ describe("result and errors", () => {
     });
   });
 
+  it("a page the reader could not read (it threw in the page) → 422 EXTRACTION_FAILED", () => {
+    const err = failure(() =>
+      extractArticle({
+        article: { kind: "failed", error: "TypeError: x is not a function" },
+        pageUrl: "https://example.com/post",
+        format: "markdown",
+        loadTimeMs: 1,
+      }),
+    );
+    expect([err.code, err.status, err.message]).toEqual([
+      "EXTRACTION_FAILED",
+      422,
+      "The page could not be read as an article.",
+    ]);
+  });
+
   it("no article → 422 EXTRACTION_FAILED", () => {
     const err = failure(() => run("<html><body><button>Sign in</button></body></html>"));
     expect([err.code, err.status]).toEqual(["EXTRACTION_FAILED", 422]);
