@@ -292,8 +292,8 @@ async function boundedContent(page: Page): Promise<string> {
 }
 
 /**
- * The page's article, read by the page-reader bundle (src/extract/reader.ts) in the puppeteer
- * ISOLATED world — its own JS globals and prototypes over the same DOM, so a page that patched
+ * The page's article, read by the page-reader bundle (src/extract/reader.ts) in an ISOLATED
+ * world of ours — its own JS globals and prototypes over the same DOM, so a page that patched
  * `Element.prototype` or `document.querySelectorAll` in its main world cannot steer or break the
  * reading — on a clone of the document (the live page, which may still be screenshotted, is
  * never mutated). Only the article's strings cross CDP. A document over LIMITS.domBytes fails in

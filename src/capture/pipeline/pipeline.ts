@@ -5,7 +5,8 @@
  *   caller + prepared spec + requested outputs + storage target + engine
  *     → reserve one credit per billable output (charged runs)
  *     → the engine loads the page ONCE and renders every output
- *     → per output: extraction (the article read in the page), storage (hosted R2 / render cache / customer bucket)
+ *     → per output: extraction (of the article read in the page), storage (hosted R2 / render
+ *       cache / customer bucket)
  *     → commit the credits of the outputs that succeeded, refund the rest
  *     → per-output results with one `loadTimeMs`
  *
