@@ -187,8 +187,10 @@ const OTHER_SCENARIOS = {
     n: { 1: 40, 16: 96 },
     quickN: { 1: 10, 16: 32 },
   },
+  // Issue 20, target 4: extraction against a screenshot of the same page, both on the service.
   extract: {
-    title: "extract article (markdown) vs Readability in node",
+    title: "extract article (markdown) vs a screenshot of the same page",
+    path: "/article?words=2000",
     n: { 1: 10, 4: 12 },
     quickN: { 1: 3, 4: 4 },
   },
@@ -818,7 +820,7 @@ function makeService(base, apiKey, fixtureBase) {
     },
 
     async extract() {
-      const { url } = fixtureUrl(fixtureBase, "/article?words=2000");
+      const { url } = fixtureUrl(fixtureBase, OTHER_SCENARIOS.extract.path);
       const t0 = performance.now();
       const res = await fetch(`${base}/v1/extract`, {
         method: "POST",
@@ -840,23 +842,6 @@ function makeService(base, apiKey, fixtureBase) {
 }
 
 const countWords = (s) => s.split(/\s+/).filter((w) => /\w/.test(w)).length;
-
-async function makeReadabilityFloor(fixtureBase) {
-  const { parseHTML } = await import("linkedom");
-  const { Readability } = await import("@mozilla/readability");
-  return async () => {
-    const { url } = fixtureUrl(fixtureBase, "/article?words=2000");
-    const t0 = performance.now();
-    const res = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    const html = await res.text();
-    const { document } = parseHTML(html);
-    const article = new Readability(document).parse();
-    const ms = performance.now() - t0;
-    const words = article?.textContent ? countWords(article.textContent) : 0;
-    if (words < 1500) throw new Error(`Readability: ${words} words, expected ≈2,000`);
-    return { ms, words };
-  };
-}
 
 // ───────────────────────────── batches ─────────────────────────────
 
@@ -1102,6 +1087,38 @@ function evaluateTargets(results) {
     2,
   );
 
+  ratioTarget(
+    "extract p50",
+    "extract p50 ≤ 1.1× capture of the same page (c=1)",
+    "extract",
+    1,
+    "p50",
+    "<=",
+    1.1,
+  );
+  // Scaling of extraction with itself: c=4 throughput ÷ c=1 throughput, paired per repetition.
+  const e1 = cell("extract", 1)?.edgeshot;
+  const e4 = cell("extract", 4)?.edgeshot;
+  const scaleLabel = "extract throughput c=4 ≥ 1.5× its c=1";
+  if (e1?.status !== "ok" || e4?.status !== "ok") {
+    targets.push({
+      name: scaleLabel,
+      measured: !e1 || !e4 ? "extract not run" : `${e4.status}: ${e4.reason ?? e1.reason}`,
+      result: "N/A",
+    });
+  } else {
+    const paired = e4.reps
+      .map((r, i) => (e1.reps[i] ? r.throughput / e1.reps[i].throughput : null))
+      .filter((v) => v !== null && Number.isFinite(v));
+    const v = median(paired);
+    targets.push({
+      name: scaleLabel,
+      measured: `${v.toFixed(2)}× (${e1.median.throughput.toFixed(2)}/s → ${e4.median.throughput.toFixed(2)}/s; limit ≥ 1.5×)`,
+      value: v,
+      result: v >= 1.5 ? "PASS" : "MISS",
+    });
+  }
+
   const l = results.launches;
   const serviceCaptured = results.scenarios.some(
     (s) =>
@@ -1308,7 +1325,6 @@ async function main() {
   log(`floor Chromium pid ${state.floorPid} launched in ${floorLaunchMs.toFixed(0)} ms`);
   const floorUserAgent = (await state.browser.userAgent()).replace("HeadlessChrome", "Chrome");
   const floor = makeFloor(state.browser, fixtureBase, floorUserAgent);
-  const readabilityFloor = await makeReadabilityFloor(fixtureBase);
 
   // Scenario table: for each, the two systems' one-request functions and the concurrencies.
   const scenarios = [];
@@ -1332,8 +1348,14 @@ async function main() {
       labels = { floor: "GET /health (static route)", edgeshot: "GET render link (cache hit)" };
       one = { floor: () => service.health(), edgeshot: () => service.renderHit() };
     } else {
-      labels = { floor: "Readability + linkedom in node", edgeshot: "edgeshot POST /v1/extract" };
-      one = { floor: () => readabilityFloor(), edgeshot: () => service.extract() };
+      // The "floor" is a viewport screenshot of the same article page on the same service.
+      const shot = {
+        path: spec.path,
+        fullPage: false,
+        expect: { width: 1280, height: 800 },
+      };
+      labels = { floor: "POST /v1/screenshot, same page", edgeshot: "edgeshot POST /v1/extract" };
+      one = { floor: () => service.capture(shot), edgeshot: () => service.extract() };
     }
     const status = {
       floor: { status: "ok" },
@@ -1342,8 +1364,8 @@ async function main() {
         ? { status: "not available", reason: serviceUnavailable }
         : { status: "ok" },
     };
-    // The render scenario's "floor" is a route of the same service.
-    if (name === "render" && serviceUnavailable)
+    // The render and extract scenarios' "floor" is a route of the same service.
+    if ((name === "render" || name === "extract") && serviceUnavailable)
       status.floor = { status: "not available", reason: serviceUnavailable };
     scenarios.push({
       name,

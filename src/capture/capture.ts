@@ -1,17 +1,20 @@
 /**
  * CaptureSpec → bytes, inside one incognito browser context that is always closed afterwards.
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, delay)
- * → auto-scroll for full pages → the DOM if asked → every requested output from that one load:
+ * → auto-scroll for full pages → the DOM and the article if asked → every requested output from
+ * that one load:
  * PDFs, then watermark → screenshots (resized). An output that fails on its own (element not
  * found, too large) is reported as failed beside the others; a failed load fails them all.
  */
-import type { Browser, Page } from "@cloudflare/puppeteer";
+import type { Browser, CDPSession, Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import type { BrowserGuard, ContextWatch } from "./browser-guard";
 import { runActions } from "./actions";
-import { CONSENT_WALL_CSS } from "./consent-walls";
+import { CONSENT_HIDE_SELECTORS, CONSENT_WALL_CSS } from "./consent-walls";
+import type { PageArticle, ReadResult } from "../extract/reader";
+import { PAGE_READER } from "../extract/page-reader.generated";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
 import { captureDeadlineMs } from "./deadline";
@@ -33,6 +36,8 @@ import { statusMatches, type CaptureSpec, type Format } from "./spec";
 export interface PageCapture {
   /** The rendered DOM serialized, when the spec asked for it; else null. */
   html: string | null;
+  /** The page's article (never "too-large": that fails the capture), when asked; else null. */
+  article: ReadResult | null;
   quality: CaptureQuality;
   waitStrategy: string;
   autoScrolled: boolean;
@@ -186,6 +191,8 @@ async function captureLoaded(
   tracker: NetworkTracker,
   assertUntainted: () => void,
 ): Promise<PageCapture> {
+  // The reader's CDP session attaches while the page loads: off the extraction's critical path.
+  const reader = spec.outputs.article ? attachReader(page) : null;
   const nav = await navigate(page, spec, tracker);
   const targetStatus = spec.source.kind === "url" ? tracker.mainStatus : null;
   if (targetStatus !== null && spec.failOnStatus && statusMatches(spec.failOnStatus, targetStatus))
@@ -229,10 +236,12 @@ async function captureLoaded(
   assertUntainted();
   const metadata = await readMetadata(page, targetStatus);
   const html = spec.outputs.dom ? await boundedContent(page) : null;
+  const article = reader ? await readArticle(await reader, spec) : null;
   const outputs = await renderOutputs(page, spec);
   assertUntainted();
   return {
     html,
+    article,
     quality: nav.quality,
     waitStrategy: nav.waitStrategy,
     autoScrolled,
@@ -281,6 +290,81 @@ async function boundedContent(page: Page): Promise<string> {
     throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
   return html;
 }
+
+/**
+ * The page's article, read by the page-reader bundle (src/extract/reader.ts) in an ISOLATED
+ * world of ours — its own JS globals and prototypes over the same DOM, so a page that patched
+ * `Element.prototype` or `document.querySelectorAll` in its main world cannot steer or break the
+ * reading — on a clone of the document (the live page, which may still be screenshotted, is
+ * never mutated). Only the article's strings cross CDP. A document over LIMITS.domBytes fails in
+ * the page before anything is read (413, as when the DOM itself is asked for).
+ */
+async function readArticle(reader: IsolatedReader, spec: CaptureSpec): Promise<ReadResult> {
+  const removeSelectors = [
+    ...spec.hideSelectors,
+    ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
+  ];
+  const article = await evaluateIsolated<PageArticle>(
+    reader,
+    `(${READ_ARTICLE})(${JSON.stringify(LIMITS.domBytes)}, ${JSON.stringify(removeSelectors)})`,
+  );
+  if (article.kind === "too-large")
+    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
+  return article;
+}
+
+/** A CDP session of ours on the page and its main frame's id (stable across navigations). */
+interface IsolatedReader {
+  session: CDPSession;
+  frameId: string;
+}
+
+/**
+ * Attaches the reader's session. Started before navigation and awaited only when the article is
+ * read (profiled: attaching is most of the in-page read's cost); when the load fails first, the
+ * session is never used and goes with the context.
+ */
+function attachReader(page: Page): Promise<IsolatedReader> {
+  const ready = (async () => {
+    const session = await page.createCDPSession();
+    const { frameTree } = await session.send("Page.getFrameTree");
+    return { session, frameId: frameTree.frame.id };
+  })();
+  ready.catch(() => {}); // a failure surfaces where it is awaited
+  return ready;
+}
+
+/**
+ * Evaluates `expression` in a fresh isolated world of the main frame (CDP
+ * Page.createIsolatedWorld; puppeteer's own isolated realm is not public API) and returns its
+ * JSON value. A script error rejects; the world goes with the document, the session is detached.
+ */
+async function evaluateIsolated<T>(reader: IsolatedReader, expression: string): Promise<T> {
+  const { session, frameId } = reader;
+  try {
+    const { executionContextId } = await session.send("Page.createIsolatedWorld", {
+      frameId,
+      worldName: "edgeshot-reader",
+    });
+    const { result, exceptionDetails } = await session.send("Runtime.evaluate", {
+      expression,
+      contextId: executionContextId,
+      returnByValue: true,
+    });
+    if (exceptionDetails)
+      throw new Error(`in-page script failed: ${exceptionDetails.exception?.description ?? ""}`);
+    return result.value as T;
+  } finally {
+    void session.detach().catch(() => {});
+  }
+}
+
+/** In the page: the DOM-size rule of `serializeWithin`, then the reader on a clone. */
+const READ_ARTICLE = `(limit, removeSelectors) => {
+  if ((${serializeWithin})(limit) === null) return { kind: "too-large" };
+  ${PAGE_READER}
+  return EdgeshotReader.readPage(removeSelectors);
+}`;
 
 /**
  * Every requested format from the loaded page, outcomes in request order. PDFs print first:

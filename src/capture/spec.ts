@@ -28,7 +28,10 @@ export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
 export interface OutputPlan {
   formats: Format[];
+  /** The rendered DOM serialized (watch runs' visible text). */
   dom: boolean;
+  /** The page's article, read in the page (extraction: src/extract/reader.ts). */
+  article: boolean;
 }
 
 export interface SpecCookie {
@@ -192,7 +195,7 @@ export function toCaptureSpec(
           }),
         };
   return {
-    outputs: { formats: [format], dom: false },
+    outputs: { formats: [format], dom: false, article: false },
     source,
     format,
     quality:

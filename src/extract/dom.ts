@@ -1,10 +1,9 @@
 /**
- * The DOM the extractor works on: linkedom, parsed in the Worker. The project compiles without
- * the "dom" lib (Workers have no DOM), so linkedom's documents arrive untyped; these are the
- * few members the extractor uses, declared once, and `parseDocument` is the one place an
- * untyped value becomes a typed one.
+ * The DOM the extractor works on: Chromium's, in the page (./reader.ts), and linkedom's, in the
+ * Worker (./parse.ts). The project compiles without the "dom" lib (Workers have no DOM), so
+ * these are the few members the extractor uses, declared once. Nothing here imports linkedom:
+ * this module is bundled into the page.
  */
-import { parseHTML } from "linkedom";
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -22,6 +21,7 @@ export interface DomElement extends DomNode {
   readonly tagName: string;
   readonly children: ArrayLike<DomElement>;
   readonly parentElement: DomElement | null;
+  readonly firstElementChild: DomElement | null;
   innerHTML: string;
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
@@ -42,16 +42,6 @@ export interface DomDocument {
   createElement(tagName: string, options?: unknown): DomElement;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
-}
-
-export function parseDocument(html: string): DomDocument {
-  const parsed: { document: DomDocument } = parseHTML(html);
-  const document = parsed.document;
-  // Readability creates elements as "DIV", "P"; an HTML document lower-cases the name (DOM spec),
-  // linkedom keeps it as given and would serialize `<DIV>` into the html format.
-  const create = document.createElement.bind(document);
-  document.createElement = (name: string, options?: unknown) => create(name.toLowerCase(), options);
-  return document;
 }
 
 export const isElement = (node: DomNode): node is DomElement => node.nodeType === ELEMENT_NODE;

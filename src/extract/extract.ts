@@ -1,47 +1,52 @@
 /**
- * Reader-mode extraction: a rendered page's serialized DOM → the spec's Extraction result data,
- * content in one of three formats:
+ * Reader-mode extraction: the article the page reader found (./reader.ts, run in the page) →
+ * the spec's Extraction result data, content in one of three formats:
  * - markdown: the article as Markdown (./markdown.ts);
- * - html: Readability's cleaned article HTML;
+ * - html: Readability's cleaned article HTML, as the page serialized it;
  * - json: `{title, byline, excerpt, siteName, lang, publishedTime, text, blocks}` serialized.
- * Throws 422 EXTRACTION_FAILED when the page has no article-like content (or cannot be parsed),
+ * Markdown and json parse only the article's HTML (linkedom, ./parse.ts), never the page.
+ * Throws 422 EXTRACTION_FAILED when the page has no article-like content (or it cannot be read),
  * 413 PAYLOAD_TOO_LARGE when the content is over LIMITS.extractedBytes.
  */
 import type { ExtractFormat } from "../../schemas/extract";
 import type { ExtractionData } from "../../schemas/responses";
 import { ApiError } from "../errors";
 import { formatBytes, LIMITS } from "../../schemas/limits";
-import { type Article, readArticle } from "./article";
+import type { DomElement } from "./dom";
 import { blocksText, toBlocks } from "./blocks";
 import { toMarkdown } from "./markdown";
+import { parseDocument } from "./parse";
+import type { ReadResult } from "./reader";
 import { log } from "../log";
 
 export interface ExtractInput {
-  html: string;
+  /** What the page reader returned. */
+  article: ReadResult;
   pageUrl: string;
   format: ExtractFormat;
-  /** Elements to drop before reading (hideSelectors, consent walls). */
-  removeSelectors: readonly string[];
   loadTimeMs: number;
 }
 
+type Found = Extract<ReadResult, { kind: "article" }>;
+
 export const NO_ARTICLE = "No article-like content was found on the page.";
+const UNREADABLE = "The page could not be read as an article.";
 
 export function extractArticle(input: ExtractInput): ExtractionData {
-  let article: Article | null;
+  const { article } = input;
+  if (article.kind === "failed") {
+    log("error", "extraction failed", { url: input.pageUrl, error: article.error });
+    throw new ApiError("EXTRACTION_FAILED", UNREADABLE);
+  }
+  if (article.kind === "none") throw new ApiError("EXTRACTION_FAILED", NO_ARTICLE);
   let content: string;
   try {
-    article = readArticle(input.html, {
-      pageUrl: input.pageUrl,
-      removeSelectors: input.removeSelectors,
-    });
-    content = article ? render(article, input.format) : "";
+    content = render(article, input.format);
   } catch (err) {
-    // A page the parser or converter chokes on has, for the caller, no readable article.
+    // An article the parser or converter chokes on has, for the caller, no readable article.
     log("error", "extraction failed", { url: input.pageUrl, error: String(err) });
-    throw new ApiError("EXTRACTION_FAILED", "The page could not be read as an article.");
+    throw new ApiError("EXTRACTION_FAILED", UNREADABLE);
   }
-  if (!article) throw new ApiError("EXTRACTION_FAILED", NO_ARTICLE);
   const limit = LIMITS.extractedBytes;
   if (new TextEncoder().encode(content).byteLength > limit) {
     throw new ApiError(
@@ -62,10 +67,11 @@ export function extractArticle(input: ExtractInput): ExtractionData {
   };
 }
 
-function render(article: Article, format: ExtractFormat): string {
-  if (format === "markdown") return toMarkdown(article.content);
-  if (format === "html") return article.content.innerHTML;
-  const blocks = toBlocks(article.content);
+function render(article: Found, format: ExtractFormat): string {
+  if (format === "html") return article.html;
+  const content = contentElement(article.html);
+  if (format === "markdown") return toMarkdown(content);
+  const blocks = toBlocks(content);
   const { title, byline, excerpt, siteName, lang, publishedTime } = article;
   return JSON.stringify({
     title,
@@ -77,4 +83,12 @@ function render(article: Article, format: ExtractFormat): string {
     text: blocksText(blocks),
     blocks,
   });
+}
+
+/** The article's HTML as the element Readability returned: a <div> holding it. */
+function contentElement(html: string): DomElement {
+  const body = parseDocument(`<!doctype html><html><body><div>${html}</div></body></html>`).body;
+  const div = body?.firstElementChild;
+  if (!div) throw new Error("the article's HTML did not parse");
+  return div;
 }

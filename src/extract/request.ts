@@ -1,13 +1,13 @@
 /**
- * Extraction on top of the capture engine. POST /v1/extract loads the page as a DOM-only capture
- * ("text only": images, media and fonts are not fetched); `extract: true` on the JSON capture
- * route asks the same page load for its DOM next to the image. Either way the page goes through
- * the capture's navigation, URL guard, waits, cookie-banner and hide rules.
+ * Extraction on top of the capture engine. POST /v1/extract loads the page as an article-only
+ * capture ("text only": images, media and fonts are not fetched); `extract: true` on the JSON
+ * capture route asks the same page load for its article next to the image. Either way the page
+ * goes through the capture's navigation, URL guard, waits, cookie-banner and hide rules, and the
+ * article is read in the page (src/capture/capture.ts, `readArticle`).
  */
 import type { CaptureRequest } from "../../schemas/capture";
 import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
 import type { CaptureResult } from "../capture/capture";
-import { CONSENT_HIDE_SELECTORS } from "../capture/consent-walls";
 import type { CaptureSpec } from "../capture/spec";
 import { validationError } from "../errors";
 import type { ExtractionData } from "../../schemas/responses";
@@ -22,33 +22,27 @@ export function toCaptureRequest(req: ExtractRequest): CaptureRequest {
   return capture;
 }
 
-/** A capture spec turned into the DOM-only, text-only load of POST /v1/extract. */
+/** A capture spec turned into the article-only, text-only load of POST /v1/extract. */
 export function extractOnlySpec(spec: CaptureSpec): CaptureSpec {
   return {
     ...spec,
-    outputs: { formats: [], dom: true },
+    outputs: { formats: [], dom: false, article: true },
     blockResourceTypes: [...TEXT_ONLY_BLOCKED],
     fullPage: false,
   };
 }
 
-/** Reads the article out of a capture that kept its DOM; throws the extraction's ApiError. */
+/** The extraction of a capture that read its article; throws the extraction's ApiError. */
 export function extractFromCapture(
-  result: Pick<CaptureResult, "html" | "finalUrl">,
-  spec: CaptureSpec,
+  result: Pick<CaptureResult, "article" | "finalUrl">,
   format: ExtractFormat,
   loadTimeMs: number,
 ): ExtractionData {
-  if (result.html === null) throw new Error("extractFromCapture: the capture kept no DOM");
-  const removeSelectors = [
-    ...spec.hideSelectors,
-    ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
-  ];
+  if (result.article === null) throw new Error("extractFromCapture: the capture read no article");
   return extractArticle({
-    html: result.html,
+    article: result.article,
     pageUrl: result.finalUrl,
     format,
-    removeSelectors,
     loadTimeMs,
   });
 }

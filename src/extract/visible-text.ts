@@ -4,7 +4,8 @@
  * capture hid (hideSelectors, a watch's ignored selectors). linkedom does no layout, so "block"
  * is the HTML element's default display, which is what matters for line-by-line comparison.
  */
-import { type DomNode, parseDocument, TEXT_NODE } from "./dom";
+import { type DomNode, TEXT_NODE } from "./dom";
+import { parseDocument } from "./parse";
 
 const DROPPED = "script, style, noscript, template, head, [hidden], [aria-hidden='true']";
 

@@ -1,8 +1,11 @@
-/** Reading the article out of a DOM: metadata, absolute URLs, removed elements, "article-like". */
+/**
+ * Reading the article out of a DOM: metadata, absolute URLs, removed elements, "article-like".
+ * The page reader runs here on linkedom (test/helpers/extract.ts); in Chromium in the
+ * integration tests.
+ */
 import { describe, expect, it } from "vitest";
 import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
-import { readArticle } from "../../src/extract/article";
-import { toMarkdown } from "../../src/extract/markdown";
+import { contentOf, found, readHtml } from "../helpers/extract";
 
 const PROSE =
   "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
@@ -13,12 +16,9 @@ const read = (
   html: string,
   pageUrl = "https://example.com/dir/page.html",
   removeSelectors: string[] = [],
-) => readArticle(html, { pageUrl, removeSelectors });
-const markdown = (html: string, pageUrl?: string) => {
-  const article = read(html, pageUrl);
-  if (!article) throw new Error("no article");
-  return toMarkdown(article.content);
-};
+) => found(readHtml(html, pageUrl, removeSelectors));
+const markdown = (html: string, pageUrl = "https://example.com/dir/page.html") =>
+  contentOf(readHtml(html, pageUrl), "markdown", pageUrl);
 
 describe("readArticle", () => {
   it("takes title, byline, site name, excerpt, language and published time from the page", () => {
@@ -80,8 +80,10 @@ describe("readArticle", () => {
     const kept = markdown(html);
     expect(kept).toContain("PROMOTED WIDGETS");
     expect(kept).toContain("WE USE COOKIES");
-    const article = read(html, undefined, [".promo", ...CONSENT_HIDE_SELECTORS]);
-    const md = article ? toMarkdown(article.content) : "";
+    const md = contentOf(
+      readHtml(html, undefined, [".promo", ...CONSENT_HIDE_SELECTORS]),
+      "markdown",
+    );
     expect(md).toContain("Readable prose");
     expect(md).not.toContain("PROMOTED WIDGETS");
     expect(md).not.toContain("WE USE COOKIES");
@@ -132,9 +134,10 @@ describe("readArticle — what is not an article", () => {
 });
 
 describe("readArticle — removed elements", () => {
-  it("a selector linkedom cannot evaluate does not stop the others from applying", () => {
+  it("a selector the DOM cannot evaluate does not stop the others from applying", () => {
     const html = doc(`<article>${para()}<p class="gone">${PROSE}GONE</p>${para()}</article>`);
-    const article = read(html, undefined, ["p:has-text(x)", ".gone"]);
-    expect(article && toMarkdown(article.content)).not.toContain("GONE");
+    const md = contentOf(readHtml(html, undefined, ["p:has-text(x)", ".gone"]));
+    expect(md).toContain("Readable prose");
+    expect(md).not.toContain("GONE");
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExtractionData } from "../../schemas/responses";
 import { extractArticle } from "../../src/extract/extract";
+import { readHtml } from "../helpers/extract";
 import { ApiError } from "../../src/errors";
 import type { ExtractFormat } from "../../schemas/extract";
 
@@ -14,13 +15,8 @@ const page = (article: string) => `<!doctype html><html lang="en"><head>${HEAD}<
   <script>var secret = 1;</script></body></html>`;
 
 function run(html: string, format: ExtractFormat = "markdown"): ExtractionData {
-  return extractArticle({
-    html,
-    pageUrl: "https://example.com/post",
-    format,
-    removeSelectors: [],
-    loadTimeMs: 42,
-  });
+  const pageUrl = "https://example.com/post";
+  return extractArticle({ article: readHtml(html, pageUrl), pageUrl, format, loadTimeMs: 42 });
 }
 
 function failure(fn: () => unknown): ApiError {
@@ -160,6 +156,22 @@ describe("result and errors", () => {
       title: "Formats",
       loadTimeMs: 42,
     });
+  });
+
+  it("a page the reader could not read (it threw in the page) → 422 EXTRACTION_FAILED", () => {
+    const err = failure(() =>
+      extractArticle({
+        article: { kind: "failed", error: "TypeError: x is not a function" },
+        pageUrl: "https://example.com/post",
+        format: "markdown",
+        loadTimeMs: 1,
+      }),
+    );
+    expect([err.code, err.status, err.message]).toEqual([
+      "EXTRACTION_FAILED",
+      422,
+      "The page could not be read as an article.",
+    ]);
   });
 
   it("no article → 422 EXTRACTION_FAILED", () => {

@@ -1,6 +1,7 @@
 /** Extraction on top of the capture engine: the DOM-only spec, the JSON route's `extracted`. */
 import { describe, expect, it } from "vitest";
 import { NO_METADATA, type CaptureResult } from "../../src/capture/capture";
+import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
 import { toCaptureSpec } from "../../src/capture/spec";
 import { extractedField, extractionResult } from "../../src/capture/pipeline/pipeline";
 import {
@@ -10,6 +11,7 @@ import {
   toCaptureRequest,
 } from "../../src/extract/request";
 import { ApiError } from "../../src/errors";
+import { readHtml } from "../helpers/extract";
 
 const PROSE =
   "Readable prose about rendering pages at the edge, long enough to count as a real sentence. ";
@@ -20,9 +22,11 @@ const ARTICLE = `<html><head><title>T</title></head><body><article><p>${PROSE.re
 const spec = (extra: Parameters<typeof toCaptureSpec>[0] = {}) =>
   toCaptureSpec({ url: "https://example.com/post", ...extra }, { watermark: null });
 
-const result = (html: string | null): CaptureResult => ({
+/** A capture whose page reader read `html` (null: the capture was not asked to read). */
+const result = (html: string | null, removeSelectors: readonly string[] = []): CaptureResult => ({
   bytes: new Uint8Array(0),
-  html,
+  html: null,
+  article: html === null ? null : readHtml(html, "https://example.com/final", removeSelectors),
   contentType: "text/html",
   width: 1280,
   height: 800,
@@ -54,20 +58,19 @@ describe("POST /v1/extract's capture", () => {
 
   it("is a DOM-only, text-only load: no images, media or fonts, no full-page scroll", () => {
     const s = extractOnlySpec(spec({ fullPage: true }));
-    expect(s.outputs).toEqual({ formats: [], dom: true });
+    expect(s.outputs).toEqual({ formats: [], dom: false, article: true });
     expect(s.blockResourceTypes).toEqual(["image", "media", "font"]);
     expect(s.fullPage).toBe(false);
     expect(s.waitUntil).toBe("networkidle2");
   });
 
-  it("reads against the final URL and drops hidden and consent-wall elements", () => {
-    const plain = extractFromCapture(result(ARTICLE), spec(), "markdown", 7);
+  it("reads against the final URL; the elements the reader is told to remove are gone", () => {
+    const plain = extractFromCapture(result(ARTICLE), "markdown", 7);
     expect(plain).toMatchObject({ url: "https://example.com/final", loadTimeMs: 7 });
     expect(plain.content).toContain("NOTE TEXT");
     expect(plain.content).toContain("COOKIE TEXT");
     const hidden = extractFromCapture(
-      result(ARTICLE),
-      spec({ hideSelectors: [".note"], blockCookieBanners: true }),
+      result(ARTICLE, [".note", ...CONSENT_HIDE_SELECTORS]),
       "markdown",
       7,
     );
@@ -76,7 +79,7 @@ describe("POST /v1/extract's capture", () => {
   });
 
   it("a capture without a DOM is a programming error, not an extraction failure", () => {
-    expect(() => extractFromCapture(result(null), spec(), "markdown", 0)).toThrow(/kept no DOM/);
+    expect(() => extractFromCapture(result(null), "markdown", 0)).toThrow(/read no article/);
   });
 });
 
@@ -107,19 +110,14 @@ describe("extract on POST /v1/screenshot/json", () => {
   });
 
   it("`extracted` is the extraction data when the page has an article", () => {
-    const field = extractedField(extractionResult(result(ARTICLE), spec(), "html", 3));
+    const field = extractedField(extractionResult(result(ARTICLE), "html", 3));
     expect(field.extracted?.format).toBe("html");
     expect(field).not.toHaveProperty("extractionError");
   });
 
   it("no article: extracted null with the error the extract endpoint would give", () => {
     const field = extractedField(
-      extractionResult(
-        result("<html><body><button>Sign in</button></body></html>"),
-        spec(),
-        "markdown",
-        3,
-      ),
+      extractionResult(result("<html><body><button>Sign in</button></body></html>"), "markdown", 3),
     );
     expect(field).toEqual({
       extracted: null,
@@ -129,7 +127,7 @@ describe("extract on POST /v1/screenshot/json", () => {
 
   it("over the size cap: extracted null with PAYLOAD_TOO_LARGE", () => {
     const big = `<html><body><article>${`<p>${"word ".repeat(150)}</p>`.repeat(1500)}</article></body></html>`;
-    const field = extractedField(extractionResult(result(big), spec(), "json", 3));
+    const field = extractedField(extractionResult(result(big), "json", 3));
     expect(field).toMatchObject({
       extracted: null,
       extractionError: { code: "PAYLOAD_TOO_LARGE" },

@@ -80,6 +80,7 @@ export async function captureThroughProvider(
     ok: true,
     result: {
       html: null,
+      article: null,
       quality: "full",
       waitStrategy: provider.waitStrategy,
       autoScrolled: false,

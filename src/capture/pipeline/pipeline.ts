@@ -5,7 +5,8 @@
  *   caller + prepared spec + requested outputs + storage target + engine
  *     → reserve one credit per billable output (charged runs)
  *     → the engine loads the page ONCE and renders every output
- *     → per output: extraction (DOM outputs), storage (hosted R2 / render cache / customer bucket)
+ *     → per output: extraction (of the article read in the page), storage (hosted R2 / render
+ *       cache / customer bucket)
  *     → commit the credits of the outputs that succeeded, refund the rest
  *     → per-output results with one `loadTimeMs`
  *
@@ -114,11 +115,12 @@ function isBillable(output: RequestedOutput | undefined): boolean {
 async function execute(env: Env, accountId: string, input: PipelineInput): Promise<PipelineRun> {
   const { spec, outputs } = input;
   const formats = outputs.flatMap((o) => (o.kind === "image" ? [o.format] : []));
-  const dom = outputs.some((o) => o.kind === "extraction" || o.kind === "text");
+  const dom = outputs.some((o) => o.kind === "text");
+  const article = outputs.some((o) => o.kind === "extraction");
   // A geo-targeted spec is rendered by the geo provider, whoever the caller's engine is.
   const engine = spec.geo ? geoEngine(env) : input.engine;
   const started = Date.now();
-  const outcome = await engine.capture({ ...spec, outputs: { formats, dom } }, accountId);
+  const outcome = await engine.capture({ ...spec, outputs: { formats, dom, article } }, accountId);
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();
   if (!outcome.ok) {
@@ -134,7 +136,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const results = await Promise.all(
     outputs.map((requested): Promise<OutputResult> | OutputResult => {
       if (requested.kind === "extraction")
-        return extractionResult(page, spec, requested.format, loadTimeMs);
+        return extractionResult(page, requested.format, loadTimeMs);
       if (requested.kind === "text")
         return { kind: "text", ok: true, text: visibleText(page.html ?? "", spec.hideSelectors) };
       const rendered = page.outputs[image++];
@@ -160,10 +162,9 @@ function fromCapture(failure: CaptureFailure): OutputFailure {
   return { error: failureToApiError(failure), transient: failure.transient };
 }
 
-/** Reads the article out of the page's DOM; no article (422) or too large (413) fails this output only. */
+/** The page's article in its format; no article (422) or too large (413) fails this output only. */
 export function extractionResult(
-  page: Pick<PageCapture, "html" | "finalUrl">,
-  spec: CaptureSpec,
+  page: Pick<PageCapture, "article" | "finalUrl">,
   format: ExtractFormat,
   loadTimeMs: number,
 ): OutputResult {
@@ -171,7 +172,7 @@ export function extractionResult(
     return {
       kind: "extraction",
       ok: true,
-      data: extractFromCapture(page, spec, format, loadTimeMs),
+      data: extractFromCapture(page, format, loadTimeMs),
     };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
