@@ -1,36 +1,32 @@
 /**
  * CaptureSpec → bytes, inside one incognito browser context that is always closed afterwards.
- * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, delay)
- * → auto-scroll for full pages → the DOM and the article if asked → every requested output from
- * that one load:
- * PDFs, then watermark → screenshots (resized). An output that fails on its own (element not
- * found, too large) is reported as failed beside the others; a failed load fails them all.
+ * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, actions,
+ * delay) → auto-scroll for full pages → what is read from the page (./page-read.ts: metadata,
+ * the DOM and the article if asked) → every requested output from that one load (./outputs.ts).
+ * A failed load fails every output; an output failing on its own fails alone.
  */
-import type { Browser, CDPSession, Page } from "@cloudflare/puppeteer";
-import { formatBytes, LIMITS } from "../../schemas/limits";
+import type { Browser, Page } from "@cloudflare/puppeteer";
+import { LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import type { BrowserGuard, ContextWatch } from "./browser-guard";
 import { runActions } from "./actions";
-import { CONSENT_HIDE_SELECTORS, CONSENT_WALL_CSS } from "./consent-walls";
-import type { PageArticle, ReadResult } from "../extract/reader";
-import { PAGE_READER } from "../extract/page-reader.generated";
-import { CaptureError, failures, type CaptureFailure } from "./failures";
-import { imageSize } from "./image-info";
+import { CONSENT_WALL_CSS } from "./consent-walls";
+import type { ReadResult } from "../extract/reader";
+import { CaptureError, failures } from "./failures";
 import { captureDeadlineMs } from "./deadline";
 import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
+import { renderOutputs, type OutputOutcome, type RenderedOutput } from "./outputs";
+import { autoScroll, injectStyles, inPage } from "./page-scripts";
 import {
-  autoScroll,
-  injectStyles,
-  inPage,
-  pageHeight,
-  pageMetadata,
-  resizeInPage,
-  serializeWithin,
-  tileWatermark,
-} from "./page-scripts";
+  attachReader,
+  boundedContent,
+  readArticle,
+  readMetadata,
+  type PageMetadata,
+} from "./page-read";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
-import { statusMatches, type CaptureSpec, type Format } from "./spec";
+import { statusMatches, type CaptureSpec } from "./spec";
 
 /** One page load: what is known about the page, and each requested output's outcome. */
 export interface PageCapture {
@@ -49,43 +45,8 @@ export interface PageCapture {
   outputs: OutputOutcome[];
 }
 
-export interface PageMetadata {
-  title: string;
-  /** The main document's final HTTP status; null for html/markdown sources. */
-  targetStatus: number | null;
-  openGraph: { title: string; description: string; image: string; siteName: string };
-}
-
-/** Metadata of a page we know nothing about (geo captures, a failed read). */
-export const NO_METADATA: PageMetadata = {
-  title: "",
-  targetStatus: null,
-  openGraph: { title: "", description: "", image: "", siteName: "" },
-};
-
-export interface RenderedOutput {
-  format: Format;
-  bytes: Uint8Array;
-  contentType: string;
-  /** Output pixel size (after resize); for PDFs the viewport's CSS size. */
-  width: number;
-  height: number;
-  truncated: boolean;
-  watermarked: boolean;
-}
-
-export type OutputOutcome =
-  { ok: true; output: RenderedOutput } | { ok: false; failure: CaptureFailure };
-
 /** One output with the facts of the page it came from: what responses and storage describe. */
 export type CaptureResult = Omit<PageCapture, "outputs"> & Omit<RenderedOutput, "format">;
-
-const CONTENT_TYPES = {
-  png: "image/png",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  pdf: "application/pdf",
-} as const;
 
 /** What the BrowserHost learns about a capture that overran (its counters, its recycling). */
 export interface CaptureHooks {
@@ -251,25 +212,6 @@ async function captureLoaded(
   };
 }
 
-/** The page's title and Open Graph tags; only strings, each cut to the limit. */
-async function readMetadata(page: Page, targetStatus: number | null): Promise<PageMetadata> {
-  const raw = await inPage<unknown>(page, pageMetadata, LIMITS.pageMetadataChars).catch(() => null);
-  const text = (v: unknown) => (typeof v === "string" ? v.slice(0, LIMITS.pageMetadataChars) : "");
-  const record = (v: unknown): Record<string, unknown> =>
-    typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
-  const og = record(record(raw).openGraph);
-  return {
-    title: text(record(raw).title),
-    targetStatus,
-    openGraph: {
-      title: text(og.title),
-      description: text(og.description),
-      image: text(og.image),
-      siteName: text(og.siteName),
-    },
-  };
-}
-
 /**
  * The customer's `js`, run for its effects only: its completion value (a returned promise is
  * awaited) is dropped in the page and never crosses CDP, so a script returning 100 MB costs the
@@ -278,263 +220,4 @@ async function readMetadata(page: Page, targetStatus: number | null): Promise<Pa
  */
 export function valuelessScript(js: string): string {
   return `(async () => { await (0, eval)(${JSON.stringify(js)}); })()`;
-}
-
-/**
- * The serialized DOM, measured in the page: a document over LIMITS.domBytes fails there, before
- * its bytes cross CDP (413, like any output over its cap).
- */
-async function boundedContent(page: Page): Promise<string> {
-  const html = await inPage<string | null>(page, serializeWithin, LIMITS.domBytes);
-  if (html === null)
-    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
-  return html;
-}
-
-/**
- * The page's article, read by the page-reader bundle (src/extract/reader.ts) in an ISOLATED
- * world of ours — its own JS globals and prototypes over the same DOM, so a page that patched
- * `Element.prototype` or `document.querySelectorAll` in its main world cannot steer or break the
- * reading — on a clone of the document (the live page, which may still be screenshotted, is
- * never mutated). Only the article's strings cross CDP. A document over LIMITS.domBytes fails in
- * the page before anything is read (413, as when the DOM itself is asked for).
- */
-async function readArticle(reader: IsolatedReader, spec: CaptureSpec): Promise<ReadResult> {
-  const removeSelectors = [
-    ...spec.hideSelectors,
-    ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
-  ];
-  const article = await evaluateIsolated<PageArticle>(
-    reader,
-    `(${READ_ARTICLE})(${JSON.stringify(LIMITS.domBytes)}, ${JSON.stringify(removeSelectors)})`,
-  );
-  if (article.kind === "too-large")
-    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
-  return article;
-}
-
-/** A CDP session of ours on the page and its main frame's id (stable across navigations). */
-interface IsolatedReader {
-  session: CDPSession;
-  frameId: string;
-}
-
-/**
- * Attaches the reader's session. Started before navigation and awaited only when the article is
- * read (profiled: attaching is most of the in-page read's cost); when the load fails first, the
- * session is never used and goes with the context.
- */
-function attachReader(page: Page): Promise<IsolatedReader> {
-  const ready = (async () => {
-    const session = await page.createCDPSession();
-    const { frameTree } = await session.send("Page.getFrameTree");
-    return { session, frameId: frameTree.frame.id };
-  })();
-  ready.catch(() => {}); // a failure surfaces where it is awaited
-  return ready;
-}
-
-/**
- * Evaluates `expression` in a fresh isolated world of the main frame (CDP
- * Page.createIsolatedWorld; puppeteer's own isolated realm is not public API) and returns its
- * JSON value. A script error rejects; the world goes with the document, the session is detached.
- */
-async function evaluateIsolated<T>(reader: IsolatedReader, expression: string): Promise<T> {
-  const { session, frameId } = reader;
-  try {
-    const { executionContextId } = await session.send("Page.createIsolatedWorld", {
-      frameId,
-      worldName: "edgeshot-reader",
-    });
-    const { result, exceptionDetails } = await session.send("Runtime.evaluate", {
-      expression,
-      contextId: executionContextId,
-      returnByValue: true,
-    });
-    if (exceptionDetails)
-      throw new Error(`in-page script failed: ${exceptionDetails.exception?.description ?? ""}`);
-    return result.value as T;
-  } finally {
-    void session.detach().catch(() => {});
-  }
-}
-
-/** In the page: the DOM-size rule of `serializeWithin`, then the reader on a clone. */
-const READ_ARTICLE = `(limit, removeSelectors) => {
-  if ((${serializeWithin})(limit) === null) return { kind: "too-large" };
-  ${PAGE_READER}
-  return EdgeshotReader.readPage(removeSelectors);
-}`;
-
-/**
- * Every requested format from the loaded page, outcomes in request order. PDFs print first:
- * the tiled watermark is for images (a PDF carries it as a footer), and it goes on the page
- * once, before the first screenshot.
- */
-async function renderOutputs(page: Page, spec: CaptureSpec): Promise<OutputOutcome[]> {
-  const order = spec.outputs.formats.map((format, index) => ({ format, index }));
-  order.sort((a, b) => Number(a.format !== "pdf") - Number(b.format !== "pdf"));
-  const outcomes = new Array<OutputOutcome>(order.length);
-  let tiled = false;
-  for (const { format, index } of order) {
-    if (format !== "pdf" && spec.watermark !== null && !tiled) {
-      await inPage(page, tileWatermark, spec.watermark);
-      tiled = true;
-    }
-    const one = formatSpec(spec, format);
-    try {
-      const shot = format === "pdf" ? await printPdf(page, one) : await screenshot(page, one);
-      if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
-      const output = {
-        ...shot,
-        format,
-        contentType: CONTENT_TYPES[format],
-        watermarked: spec.watermark !== null,
-      };
-      outcomes[index] = { ok: true, output };
-    } catch (err) {
-      if (!(err instanceof CaptureError)) throw err; // the page or browser broke: the load failed
-      outcomes[index] = { ok: false, failure: err.failure };
-    }
-  }
-  return outcomes;
-}
-
-/** The spec as one output format sees it: its own quality (JPEG/WebP only), no resize for PDFs. */
-function formatSpec(spec: CaptureSpec, format: Format): CaptureSpec {
-  if (format === spec.format) return spec;
-  const lossy = format === "jpeg" || format === "webp";
-  return {
-    ...spec,
-    format,
-    quality: lossy ? (spec.quality ?? LIMITS.quality.default) : null,
-    resize: format === "pdf" ? null : spec.resize,
-  };
-}
-
-type Shot = { bytes: Uint8Array; width: number; height: number; truncated: boolean };
-
-async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
-  const type = spec.format === "pdf" ? "png" : spec.format;
-  const options = {
-    type,
-    ...(spec.quality !== null ? { quality: spec.quality } : {}),
-    ...(spec.omitBackground === true && type !== "jpeg" ? { omitBackground: true } : {}),
-    optimizeForSpeed: true,
-  } as const;
-  let bytes: Uint8Array;
-  let truncated = false;
-  const dsf = spec.viewport.deviceScaleFactor;
-  if (spec.selector) {
-    const element = await page.$(spec.selector);
-    const box = element ? await element.boundingBox() : null;
-    if (!element || !box || box.width < 1 || box.height < 1)
-      throw new CaptureError(failures.elementNotFound());
-    const fit = fitToEncoder(type, box.width, box.height, dsf);
-    truncated = fit.truncated;
-    // The clip is relative to the element's box: the element from its top-left, cut to the budget.
-    bytes = await element.screenshot(
-      fit.truncated
-        ? { ...options, clip: { x: 0, y: 0, width: fit.width, height: fit.height } }
-        : options,
-    );
-  } else if (spec.clip) {
-    const clip = spec.clip;
-    if (spec.fullPage) {
-      const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
-      if (clip.y + clip.height > height) throw new CaptureError(failures.clipOutside(height));
-    }
-    const fit = fitToEncoder(type, clip.width, clip.height, dsf);
-    truncated = fit.truncated;
-    bytes = await page.screenshot({
-      ...options,
-      captureBeyondViewport: spec.fullPage,
-      clip: { x: clip.x, y: clip.y, width: fit.width, height: fit.height },
-    });
-  } else if (spec.fullPage) {
-    // A page with no height (or `overflow: hidden` on an empty body) is still its viewport.
-    const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
-    const fit = fitToEncoder(
-      type,
-      spec.viewport.width,
-      Math.min(height, LIMITS.fullPageMaxCssPx),
-      dsf,
-    );
-    truncated = height > LIMITS.fullPageMaxCssPx || fit.truncated;
-    bytes = await page.screenshot({
-      ...options,
-      captureBeyondViewport: true,
-      clip: { x: 0, y: 0, width: fit.width, height: fit.height },
-    });
-  } else {
-    bytes = await page.screenshot(options);
-  }
-  if (spec.resize) bytes = await resizeInPage(page, bytes, spec.resize, type, spec.quality);
-  const size = imageSize(bytes);
-  if (!size) throw new CaptureError(failures.generic());
-  return { bytes, width: size.width, height: size.height, truncated };
-}
-
-/**
- * What the image encoders can produce, in device pixels: WebP stops at 16,383 per side; JPEG at
- * 65,535; and one capture's bitmap stays within LIMITS.encoderMaxDevicePixels (Chromium fails
- * larger ones with "Unable to capture screenshot"). An area beyond them is cut from the bottom
- * (then the right) and reported as truncated, like any page taller than the full-page limit.
- */
-export function fitToEncoder(
-  type: "png" | "jpeg" | "webp",
-  cssWidth: number,
-  cssHeight: number,
-  dsf: number,
-): { width: number; height: number; truncated: boolean } {
-  const side = LIMITS.encoderMaxDeviceSide[type] / dsf;
-  const width = Math.min(cssWidth, Math.floor(side));
-  const byArea = LIMITS.encoderMaxDevicePixels / (width * dsf * dsf);
-  const height = Math.max(1, Math.min(cssHeight, Math.floor(side), Math.floor(byArea)));
-  return { width, height, truncated: width < cssWidth || height < cssHeight };
-}
-
-/**
- * The PDF of the loaded page. Running header/footer templates (artifacts) print on every page;
- * the Free-plan watermark is a footer line, below the spec's own footer when it has one.
- */
-async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
-  const mark = spec.watermark
-    ? `<div style="width:100%;font:9px Arial,sans-serif;color:#999;text-align:center;">${escapeHtml(spec.watermark)}</div>`
-    : "";
-  const { headerTemplate, footerTemplate } = spec.pdf;
-  const footer = footerTemplate !== null || mark ? `${footerTemplate ?? ""}${mark}` : null;
-  const templated = headerTemplate !== null || footer !== null;
-  const bottom = spec.pdf.margin.bottom;
-  const bytes = await page
-    .pdf({
-      format: spec.pdf.format,
-      landscape: spec.pdf.landscape,
-      printBackground: spec.pdf.printBackground,
-      scale: spec.pdf.scale,
-      margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
-      ...(templated
-        ? {
-            displayHeaderFooter: true,
-            headerTemplate: headerTemplate ?? "<span></span>",
-            footerTemplate: footer ?? "<span></span>",
-          }
-        : {}),
-      // Chromium builds the outline from the tagged structure: an outline implies tagging.
-      outline: spec.pdf.outline,
-      tagged: spec.pdf.outline || spec.pdf.tagged !== false,
-      ...(spec.pdf.pageRanges ? { pageRanges: spec.pdf.pageRanges } : {}),
-      timeout: spec.timeoutMs,
-    })
-    .catch((err: unknown) => {
-      // A range past the last page: the caller's input against this document, not our failure.
-      if (err instanceof Error && /page range/i.test(err.message))
-        throw new CaptureError(failures.pageRanges());
-      throw err;
-    });
-  return { bytes, width: spec.viewport.width, height: spec.viewport.height, truncated: false };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,6 +1,7 @@
 /** Extraction on top of the capture engine: the DOM-only spec, the JSON route's `extracted`. */
 import { describe, expect, it } from "vitest";
-import { NO_METADATA, type CaptureResult } from "../../src/capture/capture";
+import type { CaptureResult } from "../../src/capture/capture";
+import { NO_METADATA } from "../../src/capture/page-read";
 import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
 import { toCaptureSpec } from "../../src/capture/spec";
 import { extractedField, extractionResult } from "../../src/capture/pipeline/pipeline";

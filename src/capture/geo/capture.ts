@@ -9,7 +9,7 @@ import type { GeoConfig } from "../../config";
 import { log } from "../../log";
 import { TUNING } from "../../tuning";
 import type { CaptureOutcome } from "../browser-host";
-import { NO_METADATA } from "../capture";
+import { NO_METADATA } from "../page-read";
 import { failures, type CaptureFailure } from "../failures";
 import { imageSize, sniff } from "../image-info";
 import type { CaptureSpec, GeoTarget } from "../spec";

@@ -6,7 +6,8 @@
  */
 import { config } from "../../config";
 import type { BrowserHost, CaptureOutcome } from "../browser-host";
-import type { OutputOutcome, PageCapture } from "../capture";
+import type { PageCapture } from "../capture";
+import type { OutputOutcome } from "../outputs";
 import { failures } from "../failures";
 import { imageSize } from "../image-info";
 import { log } from "../../log";

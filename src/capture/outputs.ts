@@ -1,0 +1,205 @@
+/**
+ * The outputs of one loaded page: every requested format in request order (PDFs first, then
+ * the tiled watermark, then screenshots, resized), each bounded by the encoders and the output
+ * cap. An output that fails on its own (element not found, too large) fails alone.
+ */
+import type { Page } from "@cloudflare/puppeteer";
+import { LIMITS } from "../../schemas/limits";
+import { CaptureError, failures, type CaptureFailure } from "./failures";
+import { imageSize } from "./image-info";
+import { inPage, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
+import type { CaptureSpec, Format } from "./spec";
+
+export interface RenderedOutput {
+  format: Format;
+  bytes: Uint8Array;
+  contentType: string;
+  /** Output pixel size (after resize); for PDFs the viewport's CSS size. */
+  width: number;
+  height: number;
+  truncated: boolean;
+  watermarked: boolean;
+}
+
+export type OutputOutcome =
+  { ok: true; output: RenderedOutput } | { ok: false; failure: CaptureFailure };
+
+const CONTENT_TYPES = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  pdf: "application/pdf",
+} as const;
+
+/**
+ * Every requested format from the loaded page, outcomes in request order. PDFs print first:
+ * the tiled watermark is for images (a PDF carries it as a footer), and it goes on the page
+ * once, before the first screenshot.
+ */
+export async function renderOutputs(page: Page, spec: CaptureSpec): Promise<OutputOutcome[]> {
+  const order = spec.outputs.formats.map((format, index) => ({ format, index }));
+  order.sort((a, b) => Number(a.format !== "pdf") - Number(b.format !== "pdf"));
+  const outcomes = new Array<OutputOutcome>(order.length);
+  let tiled = false;
+  for (const { format, index } of order) {
+    if (format !== "pdf" && spec.watermark !== null && !tiled) {
+      await inPage(page, tileWatermark, spec.watermark);
+      tiled = true;
+    }
+    const one = formatSpec(spec, format);
+    try {
+      const shot = format === "pdf" ? await printPdf(page, one) : await screenshot(page, one);
+      if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
+      const output = {
+        ...shot,
+        format,
+        contentType: CONTENT_TYPES[format],
+        watermarked: spec.watermark !== null,
+      };
+      outcomes[index] = { ok: true, output };
+    } catch (err) {
+      if (!(err instanceof CaptureError)) throw err; // the page or browser broke: the load failed
+      outcomes[index] = { ok: false, failure: err.failure };
+    }
+  }
+  return outcomes;
+}
+
+/** The spec as one output format sees it: its own quality (JPEG/WebP only), no resize for PDFs. */
+function formatSpec(spec: CaptureSpec, format: Format): CaptureSpec {
+  if (format === spec.format) return spec;
+  const lossy = format === "jpeg" || format === "webp";
+  return {
+    ...spec,
+    format,
+    quality: lossy ? (spec.quality ?? LIMITS.quality.default) : null,
+    resize: format === "pdf" ? null : spec.resize,
+  };
+}
+
+type Shot = { bytes: Uint8Array; width: number; height: number; truncated: boolean };
+
+async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
+  const type = spec.format === "pdf" ? "png" : spec.format;
+  const options = {
+    type,
+    ...(spec.quality !== null ? { quality: spec.quality } : {}),
+    ...(spec.omitBackground === true && type !== "jpeg" ? { omitBackground: true } : {}),
+    optimizeForSpeed: true,
+  } as const;
+  let bytes: Uint8Array;
+  let truncated = false;
+  const dsf = spec.viewport.deviceScaleFactor;
+  if (spec.selector) {
+    const element = await page.$(spec.selector);
+    const box = element ? await element.boundingBox() : null;
+    if (!element || !box || box.width < 1 || box.height < 1)
+      throw new CaptureError(failures.elementNotFound());
+    const fit = fitToEncoder(type, box.width, box.height, dsf);
+    truncated = fit.truncated;
+    // The clip is relative to the element's box: the element from its top-left, cut to the budget.
+    bytes = await element.screenshot(
+      fit.truncated
+        ? { ...options, clip: { x: 0, y: 0, width: fit.width, height: fit.height } }
+        : options,
+    );
+  } else if (spec.clip) {
+    const clip = spec.clip;
+    if (spec.fullPage) {
+      const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
+      if (clip.y + clip.height > height) throw new CaptureError(failures.clipOutside(height));
+    }
+    const fit = fitToEncoder(type, clip.width, clip.height, dsf);
+    truncated = fit.truncated;
+    bytes = await page.screenshot({
+      ...options,
+      captureBeyondViewport: spec.fullPage,
+      clip: { x: clip.x, y: clip.y, width: fit.width, height: fit.height },
+    });
+  } else if (spec.fullPage) {
+    // A page with no height (or `overflow: hidden` on an empty body) is still its viewport.
+    const height = Math.max(await inPage<number>(page, pageHeight), spec.viewport.height);
+    const fit = fitToEncoder(
+      type,
+      spec.viewport.width,
+      Math.min(height, LIMITS.fullPageMaxCssPx),
+      dsf,
+    );
+    truncated = height > LIMITS.fullPageMaxCssPx || fit.truncated;
+    bytes = await page.screenshot({
+      ...options,
+      captureBeyondViewport: true,
+      clip: { x: 0, y: 0, width: fit.width, height: fit.height },
+    });
+  } else {
+    bytes = await page.screenshot(options);
+  }
+  if (spec.resize) bytes = await resizeInPage(page, bytes, spec.resize, type, spec.quality);
+  const size = imageSize(bytes);
+  if (!size) throw new CaptureError(failures.generic());
+  return { bytes, width: size.width, height: size.height, truncated };
+}
+
+/**
+ * What the image encoders can produce, in device pixels: WebP stops at 16,383 per side; JPEG at
+ * 65,535; and one capture's bitmap stays within LIMITS.encoderMaxDevicePixels (Chromium fails
+ * larger ones with "Unable to capture screenshot"). An area beyond them is cut from the bottom
+ * (then the right) and reported as truncated, like any page taller than the full-page limit.
+ */
+export function fitToEncoder(
+  type: "png" | "jpeg" | "webp",
+  cssWidth: number,
+  cssHeight: number,
+  dsf: number,
+): { width: number; height: number; truncated: boolean } {
+  const side = LIMITS.encoderMaxDeviceSide[type] / dsf;
+  const width = Math.min(cssWidth, Math.floor(side));
+  const byArea = LIMITS.encoderMaxDevicePixels / (width * dsf * dsf);
+  const height = Math.max(1, Math.min(cssHeight, Math.floor(side), Math.floor(byArea)));
+  return { width, height, truncated: width < cssWidth || height < cssHeight };
+}
+
+/**
+ * The PDF of the loaded page. Running header/footer templates (artifacts) print on every page;
+ * the Free-plan watermark is a footer line, below the spec's own footer when it has one.
+ */
+async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
+  const mark = spec.watermark
+    ? `<div style="width:100%;font:9px Arial,sans-serif;color:#999;text-align:center;">${escapeHtml(spec.watermark)}</div>`
+    : "";
+  const { headerTemplate, footerTemplate } = spec.pdf;
+  const footer = footerTemplate !== null || mark ? `${footerTemplate ?? ""}${mark}` : null;
+  const templated = headerTemplate !== null || footer !== null;
+  const bottom = spec.pdf.margin.bottom;
+  const bytes = await page
+    .pdf({
+      format: spec.pdf.format,
+      landscape: spec.pdf.landscape,
+      printBackground: spec.pdf.printBackground,
+      scale: spec.pdf.scale,
+      margin: mark && bottom === "0" ? { ...spec.pdf.margin, bottom: "0.4in" } : spec.pdf.margin,
+      ...(templated
+        ? {
+            displayHeaderFooter: true,
+            headerTemplate: headerTemplate ?? "<span></span>",
+            footerTemplate: footer ?? "<span></span>",
+          }
+        : {}),
+      // Chromium builds the outline from the tagged structure: an outline implies tagging.
+      outline: spec.pdf.outline,
+      tagged: spec.pdf.outline || spec.pdf.tagged !== false,
+      ...(spec.pdf.pageRanges ? { pageRanges: spec.pdf.pageRanges } : {}),
+      timeout: spec.timeoutMs,
+    })
+    .catch((err: unknown) => {
+      // A range past the last page: the caller's input against this document, not our failure.
+      if (err instanceof Error && /page range/i.test(err.message))
+        throw new CaptureError(failures.pageRanges());
+      throw err;
+    });
+  return { bytes, width: spec.viewport.width, height: spec.viewport.height, truncated: false };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
