@@ -10,7 +10,7 @@ import {
   extractOnlySpec,
   requestedExtraction,
   toCaptureRequest,
-} from "../../src/extract/request";
+} from "../../src/capture/pipeline/extraction";
 import { ApiError } from "../../src/errors";
 import { readHtml } from "../helpers/extract";
 

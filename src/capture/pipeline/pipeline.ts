@@ -22,7 +22,7 @@ import type { ExtractionData, Usage } from "../../../schemas/responses";
 import type { AuthContext } from "../../accounts/auth";
 import { withCredits } from "../../accounts/credits";
 import { ApiError } from "../../errors";
-import { extractFromCapture } from "../../extract/request";
+import { extractFromCapture } from "./extraction";
 import { visibleText } from "../../extract/visible-text";
 import type { CaptureResult, PageCapture } from "../capture";
 import { failureToApiError, type CaptureFailure } from "../failures";

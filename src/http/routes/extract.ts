@@ -4,7 +4,7 @@ import { extractRequestSchema } from "../../../schemas/extract";
 import { browserEngine } from "../../capture/pipeline/engine";
 import { runCapture } from "../../capture/pipeline/pipeline";
 import { prepareCapture } from "../../capture/request";
-import { extractOnlySpec, toCaptureRequest } from "../../extract/request";
+import { extractOnlySpec, toCaptureRequest } from "../../capture/pipeline/extraction";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";

@@ -16,7 +16,7 @@ import type { StorageTarget } from "../../capture/pipeline/storage";
 import { prepareCapture, type PrepareOptions } from "../../capture/request";
 import { captureData } from "../../capture/response";
 import { ApiError } from "../../errors";
-import { requestedExtraction } from "../../extract/request";
+import { requestedExtraction } from "../../capture/pipeline/extraction";
 import { submitAsyncCapture } from "../../jobs/submit";
 import { publicOrigin, signedImageUrl } from "../../storage/hosted";
 import { jsonBody, parseWith } from "../body";

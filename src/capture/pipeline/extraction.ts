@@ -3,15 +3,16 @@
  * capture ("text only": images, media and fonts are not fetched); `extract: true` on the JSON
  * capture route asks the same page load for its article next to the image. Either way the page
  * goes through the capture's navigation, URL guard, waits, cookie-banner and hide rules, and the
- * article is read in the page (src/capture/capture.ts, `readArticle`).
+ * article is read in the page (src/capture/page-read.ts, `readArticle`) and converted in the
+ * Worker (src/extract/).
  */
-import type { CaptureRequest } from "../../schemas/capture";
-import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
-import type { CaptureResult } from "../capture/capture";
-import type { CaptureSpec } from "../capture/spec";
-import { validationError } from "../errors";
-import type { ExtractionData } from "../../schemas/responses";
-import { extractArticle } from "./extract";
+import type { CaptureRequest } from "../../../schemas/capture";
+import type { ExtractFormat, ExtractRequest } from "../../../schemas/extract";
+import type { CaptureResult } from "../capture";
+import type { CaptureSpec } from "../spec";
+import { validationError } from "../../errors";
+import type { ExtractionData } from "../../../schemas/responses";
+import { extractArticle } from "../../extract/extract";
 
 /** Resource types a DOM-only load skips: they never change the text. */
 export const TEXT_ONLY_BLOCKED: CaptureSpec["blockResourceTypes"] = ["image", "media", "font"];
