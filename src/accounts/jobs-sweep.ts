@@ -4,8 +4,8 @@
  * never comes back — lost, or dropped by a restart — so they would stay `queued`/`processing`
  * forever, holding an active-job slot and a credit reservation.
  *
- * A job is stuck when it has not moved for TUNING.jobStuckAfterMs since it was admitted, started
- * or last swept. The first time it is re-enqueued (back to `queued`, so any delivery may start
+ * A job is stuck when it has not moved for `stuckAfterMs` (the JOB_STUCK_AFTER_SECONDS setting,
+ * src/config.ts) since it was admitted, started or last swept. The first time it is re-enqueued (back to `queued`, so any delivery may start
  * it); the second time it fails with the spec's generic message through the guarded
  * `finishJob`: credit refunded, slot released, its webhooks emitted — exactly once, whoever
  * else races it.
@@ -13,7 +13,6 @@
 import { MESSAGES } from "../messages";
 import type { JobStore } from "./jobs";
 import { finishRun } from "./watch-runs";
-import { TUNING } from "../tuning";
 
 export interface SweepResult {
   /** Jobs to put back on the capture queue. */
@@ -27,9 +26,9 @@ export interface SweepResult {
 /** When a job last moved: swept, else started, else admitted. */
 const LAST_MOVED = "COALESCE(swept_at, started_at, created_at)";
 
-export function sweepStuckJobs(store: JobStore): SweepResult {
+export function sweepStuckJobs(store: JobStore, stuckAfterMs: number): SweepResult {
   const { sql, now } = store;
-  const stuckBefore = now - TUNING.jobStuckAfterMs;
+  const stuckBefore = now - stuckAfterMs;
   const stuck = sql
     .exec<{ id: string; swept_at: number | null }>(
       `SELECT id, swept_at FROM jobs WHERE status IN ('queued', 'processing')
@@ -55,15 +54,15 @@ export function sweepStuckJobs(store: JobStore): SweepResult {
     const result = finishRun(store, job.id, { status: "failed", error: MESSAGES.captureFailed });
     webhooks.push(...result.webhooks);
   }
-  return { requeue, webhooks, nextDue: nextStuckDue(sql) };
+  return { requeue, webhooks, nextDue: nextStuckDue(sql, stuckAfterMs) };
 }
 
 /** When the next active job could become stuck, or null: none is active. */
-export function nextStuckDue(sql: SqlStorage): number | null {
+export function nextStuckDue(sql: SqlStorage, stuckAfterMs: number): number | null {
   const next = sql
     .exec<{ due: number | null }>(
       `SELECT MIN(${LAST_MOVED}) AS due FROM jobs WHERE status IN ('queued', 'processing')`,
     )
     .one().due;
-  return next === null ? null : next + TUNING.jobStuckAfterMs;
+  return next === null ? null : next + stuckAfterMs;
 }

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Account } from "../../src/accounts/account";
 import { toCaptureSpec } from "../../src/capture/spec";
+import { config } from "../../src/config";
 import { writeJobDocument } from "../../src/jobs/messages";
 import { TUNING } from "../../src/tuning";
 import { accountDo, dumpStorage, setClock } from "../helpers/account-do";
@@ -35,6 +36,17 @@ async function lostJob(webhookUrl: string | null = null) {
 
 const alarmAt = (accountId: string) =>
   runInDurableObject(accountDo(accountId), (_i: Account, state) => state.storage.getAlarm());
+
+/**
+ * Gives the account's DO instance an environment with JOB_STUCK_AFTER_SECONDS set, as
+ * `wrangler dev --var` or a deployment's vars would (the instance keeps it for the test).
+ */
+async function withStuckAfter(accountId: string, seconds: string) {
+  await runInDurableObject(accountDo(accountId), (instance: Account) => {
+    const held = instance as unknown as { env: Env };
+    held.env = { ...held.env, JOB_STUCK_AFTER_SECONDS: seconds } as Env;
+  });
+}
 
 describe("stuck-job sweep", () => {
   it("admission arms the alarm; nothing is touched before the job is stuck", async () => {
@@ -107,5 +119,107 @@ describe("stuck-job sweep", () => {
     expect(await alarmAt(accountId)).toBeNull();
     await runInDurableObject(account, (instance: Account) => instance.alarm());
     expect((await dumpStorage(accountId)).webhook_deliveries).toHaveLength(1);
+  });
+
+  it("JOB_STUCK_AFTER_SECONDS sets the deadline: the alarm, the re-enqueue and the failure follow it", async () => {
+    // Set before the job is admitted, so the alarm admission arms already follows it.
+    const { accountId } = await createAccount("pro");
+    await withStuckAfter(accountId, "40");
+    const account = accountDo(accountId);
+    const jobId = crypto.randomUUID();
+    const before = Date.now();
+    const admitted = await account.admitJobs({
+      jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
+      batchId: null,
+      webhookUrl: null,
+      reservationTtlMs: TUNING.jobReservationTtlMs,
+    });
+    expect(admitted.ok).toBe(true);
+    const at = await alarmAt(accountId);
+    expect(at).toBeGreaterThanOrEqual(before + 40_000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 40_000); // not the 15-minute default
+    await setClock(accountId, () => before + 39_000); // not stuck yet
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    expect((await dumpStorage(accountId)).jobs).toMatchObject([{ id: jobId, swept_at: null }]);
+    // 41 s without moving: re-enqueued, and the new message really runs it.
+    const spec = toCaptureSpec(
+      {
+        url: `${FIXTURES}/boxes.html?run=${runId()}`,
+        width: 320,
+        height: 240,
+        deviceScaleFactor: 1,
+        waitUntil: "load",
+        blockAds: false,
+      },
+      { watermark: null },
+    );
+    await writeJobDocument(
+      env,
+      { v: 1, accountId, jobId, spec, cacheTtl: 3600, origin: "https://edgeshot.test" },
+      3600,
+    );
+    const swept = before + 41_000;
+    await setClock(accountId, () => swept);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    const job = await poll(
+      () => account.getJob(jobId),
+      (j) => j?.status === "completed" || j?.status === "failed",
+    );
+    expect(job?.status).toBe("completed");
+    expect((await dumpStorage(accountId)).jobs).toMatchObject([{ id: jobId, swept_at: swept }]);
+    expect((await account.summary())?.usage).toMatchObject({ used: 1 });
+  });
+
+  it("JOB_STUCK_AFTER_SECONDS: swept once and stuck 40 s more, the job fails and is refunded", async () => {
+    const { accountId } = await createAccount("pro");
+    await withStuckAfter(accountId, "40");
+    const account = accountDo(accountId);
+    const jobId = crypto.randomUUID();
+    expect(
+      (
+        await account.admitJobs({
+          jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
+          batchId: null,
+          webhookUrl: "https://hooks.example.com/short",
+          reservationTtlMs: TUNING.jobReservationTtlMs,
+        })
+      ).ok,
+    ).toBe(true);
+    const now = Date.now();
+    // Its first sweep's message was lost too (no message is sent here).
+    await runInDurableObject(account, (_i: Account, state) => {
+      state.storage.sql.exec("UPDATE jobs SET swept_at = ? WHERE id = ?", now, jobId);
+    });
+    await setClock(accountId, () => now + 39_000);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    expect((await account.getJob(jobId))?.status).toBe("queued"); // 39 s: not yet
+    await setClock(accountId, () => now + 40_000);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    expect(await account.getJob(jobId)).toMatchObject({
+      status: "failed",
+      error: "Screenshot capture failed.",
+    });
+    const summary = await account.summary();
+    expect(summary?.activeJobs).toBe(0);
+    expect(summary?.usage).toMatchObject({ used: 0 });
+    const { webhook_deliveries: deliveries, credit_reservations: reservations } =
+      await dumpStorage(accountId);
+    expect(deliveries).toMatchObject([{ event: "job.failed", subject_id: jobId }]);
+    expect(reservations).toEqual([]);
+  });
+});
+
+describe("JOB_STUCK_AFTER_SECONDS", () => {
+  const withVar = (value: string | undefined) =>
+    ({ ...env, JOB_STUCK_AFTER_SECONDS: value }) as unknown as Env;
+
+  it("defaults to TUNING.jobStuckAfterMs and accepts 30 s to a day", () => {
+    expect(config(withVar(undefined)).jobStuckAfterMs).toBe(TUNING.jobStuckAfterMs);
+    expect(config(withVar("30")).jobStuckAfterMs).toBe(30_000);
+    expect(config(withVar("86400")).jobStuckAfterMs).toBe(86_400_000);
+  });
+
+  it.each(["29", "86401", "1.5", "soon"])("refuses %j as a configuration error", (value) => {
+    expect(() => config(withVar(value))).toThrow("not configured correctly");
   });
 });
