@@ -18,6 +18,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { browserContexts, cleanup, freePort, serviceChromium, sleep } from "./lib/soak-service.mjs";
 import { soakedService, startFixture, startReceiver } from "./lib/soak-service.mjs";
+import { mb, printReport } from "./lib/soak-report.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -653,37 +654,6 @@ async function main() {
   }
   return ok;
 }
-
-function printReport(r) {
-  console.log("\nroute                  count  p50 ms  p95 ms  statuses");
-  for (const [route, x] of Object.entries(r.routes))
-    console.log(
-      `${route.padEnd(22)} ${String(x.count).padStart(5)} ${String(x.p50).padStart(7)} ${String(x.p95).padStart(7)}  ${JSON.stringify(x.statuses)}`,
-    );
-  console.log("\naccount plan      charged  delivered  reserved  killed  activeJobs");
-  for (const a of r.accounts)
-    console.log(
-      `${a.accountId.slice(0, 7)} ${a.plan.padEnd(9)} ${String(a.charged).padStart(7)} ${String(a.billableDelivered).padStart(10)} ${String(a.openReservations).padStart(9)} ${String(a.killedInFlight).padStart(7)} ${String(a.activeJobs).padStart(11)}`,
-    );
-  const f = r.faults;
-  console.log(
-    `\nfaults: Chromium killed ${f.chromiumKilled}×; injected: ${JSON.stringify(f.injected5xx.map((i) => `${i.fault}:${i.code ?? i.status}`))}`,
-  );
-  console.log(`restart: ${JSON.stringify({ ...f.restart, jobsOpenAtKill: undefined })}`);
-  console.log(`jobs open at the kill: ${JSON.stringify(f.restart.jobsOpenAtKill)}`);
-  console.log(
-    `watch runs: ${JSON.stringify(r.watchRuns.byStatus)} ${JSON.stringify(r.watchRuns.byOutcome)}; render links: ${JSON.stringify(r.renderLinks)}`,
-  );
-  const c = r.chromium;
-  console.log(
-    `Chromium idle RSS: warm ${mb(c.warmIdle.rss)} (${c.warmIdle.processes} procs) → end ${mb(c.endIdle.rss)} (${c.endIdle.processes} procs): ${(c.growth * 100).toFixed(1)}%; contexts at the end ${JSON.stringify(c.endIdle.contexts)}`,
-  );
-  console.log(
-    `drained in ${r.drainedMs} ms; webhook deliveries ${r.webhooks.deliveries}; report: ${r.options.report}\n`,
-  );
-}
-
-const mb = (b) => (b ? `${(b / 2 ** 20).toFixed(0)} MB` : "n/a");
 
 main().then(
   (ok) => {
