@@ -311,7 +311,7 @@ export class Account extends DurableObject<Env> {
     const swept = this.tx((s) => sweepStuckJobs(s, config(this.env).jobStuckAfterMs));
     await sendInBatches(
       this.env.CAPTURE_JOBS,
-      swept.requeue.map((jobId) => ({ accountId, jobId })),
+      swept.requeue.map((job) => ({ accountId, ...job })),
     );
     if (swept.webhooks.length > 0) {
       await sendInBatches(

@@ -216,6 +216,9 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `CREATE TABLE credit_days (day TEXT PRIMARY KEY, used INTEGER NOT NULL CHECK (used >= 0))`,
     `ALTER TABLE api_keys ADD COLUMN name TEXT`,
   ],
+  // v9: when the stuck-work sweep last re-sent a webhook delivery whose queue message was lost
+  // (src/accounts/jobs-sweep.ts), so it is re-sent once per deadline, not at every alarm.
+  [`ALTER TABLE webhook_deliveries ADD COLUMN swept_at INTEGER`],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

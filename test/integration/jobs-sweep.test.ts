@@ -14,8 +14,9 @@ import { writeJobDocument } from "../../src/jobs/messages";
 import { TUNING } from "../../src/tuning";
 import { accountDo, dumpStorage, setClock } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";
-import { FIXTURES, runId } from "../helpers/http";
-import { poll } from "../helpers/jobs";
+import { FIXTURES, fixtureLog, runId } from "../helpers/http";
+import { poll, webhookUrl } from "../helpers/jobs";
+import { mustCreate, runs, waitForRun, watchAccount, watchBody } from "../helpers/watches";
 
 const STUCK = TUNING.jobStuckAfterMs;
 
@@ -38,15 +39,24 @@ const alarmAt = (accountId: string) =>
   runInDurableObject(accountDo(accountId), (_i: Account, state) => state.storage.getAlarm());
 
 /**
- * Gives the account's DO instance an environment with JOB_STUCK_AFTER_SECONDS set, as
- * `wrangler dev --var` or a deployment's vars would (the instance keeps it for the test).
+ * Gives the account's DO instance the test environment with `vars` on top, as `wrangler dev
+ * --var` or a deployment's vars would (the instance keeps it for the test; called again, it
+ * starts from the test environment, so a binding replaced before is restored).
  */
-async function withStuckAfter(accountId: string, seconds: string) {
+async function withEnv(accountId: string, vars: Record<string, unknown>) {
   await runInDurableObject(accountDo(accountId), (instance: Account) => {
-    const held = instance as unknown as { env: Env };
-    held.env = { ...held.env, JOB_STUCK_AFTER_SECONDS: seconds } as Env;
+    (instance as unknown as { env: Env }).env = { ...env, ...vars } as Env;
   });
 }
+const withStuckAfter = (accountId: string, seconds: string) =>
+  withEnv(accountId, { JOB_STUCK_AFTER_SECONDS: seconds });
+
+/** A queue binding whose messages are lost, as a runtime restart loses local ones. */
+const dropped = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
+const LOST: Pick<Queue, "send" | "sendBatch"> = {
+  send: async () => dropped,
+  sendBatch: async () => dropped,
+};
 
 describe("stuck-job sweep", () => {
   it("admission arms the alarm; nothing is touched before the job is stuck", async () => {
@@ -115,8 +125,9 @@ describe("stuck-job sweep", () => {
     expect(deliveries?.[0]).toMatchObject({ event: "job.failed", subject_id: jobId });
     expect((deliveries?.[0] as { state: string }).state).not.toBe("pending"); // queued
     expect(reservations).toEqual([]); // settled: no credit held
-    // Nothing is active any more: the alarm is not re-armed; a second run changes nothing.
-    expect(await alarmAt(accountId)).toBeNull();
+    // No job is active any more; the alarm stays armed only for the job.failed delivery (in
+    // case its message is lost too); a second run changes nothing.
+    expect(await alarmAt(accountId)).toBe(now + STUCK + 1000 + STUCK);
     await runInDurableObject(account, (instance: Account) => instance.alarm());
     expect((await dumpStorage(accountId)).webhook_deliveries).toHaveLength(1);
   });
@@ -206,6 +217,70 @@ describe("stuck-job sweep", () => {
       await dumpStorage(accountId);
     expect(deliveries).toMatchObject([{ event: "job.failed", subject_id: jobId }]);
     expect(reservations).toEqual([]);
+  });
+});
+
+describe("stuck-work sweep: what a restart loses", () => {
+  it("a watch run's lost job is re-enqueued as that watch's run: the run completes", async () => {
+    const acc = await watchAccount("pro");
+    // Every capture message this account sends is lost, as in a restart.
+    await withEnv(acc.accountId, { JOB_STUCK_AFTER_SECONDS: "40", CAPTURE_JOBS: LOST });
+    const watch = await mustCreate(
+      acc,
+      watchBody({ url: `${FIXTURES}/boxes.html?run=${runId()}` }),
+    );
+    expect(await runDurableObjectAlarm(accountDo(acc.accountId))).toBe(true); // the baseline is due
+    const [baseline] = await runs(acc.accountId, watch.id);
+    expect(baseline).toMatchObject({ status: "queued" }); // admitted; its message never came
+    await withStuckAfter(acc.accountId, "40"); // the queue works again
+    // 41 s after its admission, on the account's clock (watch accounts run on their own).
+    const [job] = (await dumpStorage(acc.accountId)).jobs as Array<{ created_at: number }>;
+    const later = (job?.created_at ?? 0) + 41_000;
+    await setClock(acc.accountId, () => later);
+    expect(await runDurableObjectAlarm(accountDo(acc.accountId))).toBe(true);
+    expect((await dumpStorage(acc.accountId)).jobs).toMatchObject([{ swept_at: later }]);
+    const run = await waitForRun(acc.accountId, baseline?.id ?? "");
+    expect(run).toMatchObject({ status: "completed", outcome: "baseline" });
+    expect(await accountDo(acc.accountId).getJob(run.jobId ?? "")).toMatchObject({
+      status: "completed",
+    });
+  });
+
+  it("a webhook delivery whose message was lost is sent again, same delivery id", async () => {
+    const { accountId } = await createAccount("pro");
+    await withStuckAfter(accountId, "40");
+    const account = accountDo(accountId);
+    const jobId = crypto.randomUUID();
+    const hook = runId();
+    const admitted = await account.admitJobs({
+      jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
+      batchId: null,
+      webhookUrl: webhookUrl(hook),
+      reservationTtlMs: TUNING.jobReservationTtlMs,
+    });
+    expect(admitted.ok).toBe(true);
+    expect((await account.startJob(jobId, 1)).ok).toBe(true);
+    // It finishes, and its job.failed delivery is emitted but never put on the queue.
+    const finished = await account.finishJob(jobId, { status: "failed", error: "x" });
+    const [deliveryId] = finished.webhooks;
+    expect(deliveryId).toBeDefined();
+    const now = Date.now();
+    await setClock(accountId, () => now + 39_000);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    expect((await dumpStorage(accountId)).webhook_deliveries).toMatchObject([
+      { delivery_id: deliveryId, state: "pending", swept_at: null },
+    ]);
+    // The alarm stays armed for the open delivery although no job is active any more.
+    expect(await alarmAt(accountId)).not.toBeNull();
+    await setClock(accountId, () => now + 41_000);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    const posts = await poll(
+      () => fixtureLog(hook),
+      (log) => log.some((e) => e.method === "POST"),
+    );
+    expect(posts.map((e) => e.headers["x-service-delivery-id"])).toEqual([deliveryId]);
+    const [row] = (await dumpStorage(accountId)).webhook_deliveries ?? [];
+    expect(row).toMatchObject({ delivery_id: deliveryId, swept_at: now + 41_000 });
   });
 });
 
