@@ -28,8 +28,9 @@ export interface SweepResult {
   nextDue: number | null;
 }
 
-/** When a job last moved: swept, else started, else admitted. */
-const LAST_MOVED = "COALESCE(swept_at, started_at, created_at)";
+/** When a job last moved: admitted, started (the latest start) or swept, whichever is last. */
+const LAST_MOVED =
+  "MAX(created_at, COALESCE(started_at, 0), COALESCE(last_started_at, 0), COALESCE(swept_at, 0))";
 /** When an open webhook delivery last moved: created, attempted or swept. */
 const DELIVERY_MOVED = "MAX(created_at, COALESCE(last_attempt_at, 0), COALESCE(swept_at, 0))";
 const OPEN_DELIVERY = "state IN ('pending', 'queued')";

@@ -218,6 +218,36 @@ describe("stuck-job sweep", () => {
     expect(deliveries).toMatchObject([{ event: "job.failed", subject_id: jobId }]);
     expect(reservations).toEqual([]);
   });
+  it("a job started again after its re-enqueue has moved: failed only a deadline after that start", async () => {
+    const { accountId } = await createAccount("pro");
+    await withStuckAfter(accountId, "40");
+    const account = accountDo(accountId);
+    const jobId = crypto.randomUUID();
+    const admitted = await account.admitJobs({
+      jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
+      batchId: null,
+      webhookUrl: null,
+      reservationTtlMs: TUNING.jobReservationTtlMs,
+    });
+    expect(admitted.ok).toBe(true);
+    const now = Date.now();
+    // Swept at `now` (its message lost), then its re-enqueued message starts it 10 s later.
+    await runInDurableObject(account, (_i: Account, state) => {
+      state.storage.sql.exec("UPDATE jobs SET swept_at = ? WHERE id = ?", now, jobId);
+    });
+    await setClock(accountId, () => now + 10_000);
+    expect((await account.startJob(jobId, 1)).ok).toBe(true);
+    // 41 s after the sweep, 31 s after the new start: still being captured, not stuck.
+    await setClock(accountId, () => now + 41_000);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    expect((await account.getJob(jobId))?.status).toBe("processing");
+    expect(await alarmAt(accountId)).toBe(now + 50_000);
+    // 40 s after that start without moving: failed and refunded.
+    await setClock(accountId, () => now + 50_000);
+    expect(await runDurableObjectAlarm(account)).toBe(true);
+    expect(await account.getJob(jobId)).toMatchObject({ status: "failed" });
+    expect((await account.summary())?.usage).toMatchObject({ used: 0 });
+  });
 });
 
 describe("stuck-work sweep: what a restart loses", () => {
