@@ -231,11 +231,19 @@ function cdpCall(url, method) {
   });
 }
 
+/**
+ * Kills every child the soak started. The service's Chromium is launched in a session of its
+ * own, so killing wrangler's process group would leave it running, orphaned: it is killed first,
+ * found while the process tree still leads to it.
+ */
 export function cleanup() {
   for (const c of children) {
-    try {
-      if (c.exitCode === null && c.signalCode === null)
-        process.kill(c.spawnargs.includes("dev") ? -c.pid : c.pid, "SIGKILL");
-    } catch {}
+    if (c.exitCode !== null || c.signalCode !== null) continue;
+    const dev = c.spawnargs.includes("dev");
+    const chromium = dev ? serviceChromium(c.pid).all : [];
+    for (const p of [...chromium, { pid: dev ? -c.pid : c.pid }])
+      try {
+        process.kill(p.pid, "SIGKILL");
+      } catch {}
   }
 }
