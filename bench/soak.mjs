@@ -1,32 +1,31 @@
 #!/usr/bin/env node
 // Edgeshot soak: the whole service under mixed load while things break, then count everything.
 // See bench/SOAK.md. Usage: npm run soak [-- --duration 300] [-- --concurrency 8] [-- --faults]
-//   [-- --no-faults] [-- --report file.json] [-- --fixture-port 4520]
+//   [-- --no-faults] [-- --report file.json] [-- --fixture-port 4520] [-- --port 4260]
 // The JSON report goes to bench/results/soak-<time>.json (git-ignored) unless --report says.
 //
 // Starts the fixture server (bench/fixture.mjs), a local webhook receiver (answers 500 to the
 // first try of every delivery id, then 200) and `wrangler dev` with its own --persist-to dir.
-// N customers on different plans send a mix of captures, extractions, async jobs and batches
-// with webhooks, and invalid requests. Faults (--faults, the default): the service's Chromium
-// browser process killed mid-capture, a slow target past its timeout, the webhook 500s.
-// After the load stops it waits (≤ 60 s) for every job to end, then checks the invariants and
-// exits non-zero when one is broken. Writes a JSON report.
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
+// N customers on different plans send a mix of captures, extractions, render links, artifacts,
+// async jobs and batches with webhooks, watch runs and invalid requests. Faults (--faults, the
+// default): the service's Chromium browser process killed mid-capture, `wrangler dev` killed
+// and restarted once with jobs queued and processing, a slow target past its timeout, the
+// webhook 500s. After the load stops it waits for every job to end, then checks the invariants
+// and exits non-zero when one is broken. Writes a JSON report.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { browserContexts, cleanup, freePort, serviceChromium, sleep } from "./lib/soak-service.mjs";
+import { soakedService, startFixture, startReceiver } from "./lib/soak-service.mjs";
+import { mb, printReport } from "./lib/soak-report.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function options(argv) {
-  const opt = { duration: 300, concurrency: 8, faults: true, report: null };
+  const opt = { duration: 300, concurrency: 8, faults: true, report: null, port: null };
   opt.fixturePort = Number(process.env.FIXTURE_PORT ?? 4520);
+  opt.stuckAfter = 45;
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s);
     const value = () => inline ?? argv[++i];
@@ -36,6 +35,8 @@ function options(argv) {
     else if (flag === "--no-faults") opt.faults = false;
     else if (flag === "--report") opt.report = value();
     else if (flag === "--fixture-port") opt.fixturePort = Number(value());
+    else if (flag === "--port") opt.port = Number(value());
+    else if (flag === "--stuck-after") opt.stuckAfter = Number(value());
     else throw new Error(`unknown option ${argv[i]} (see bench/SOAK.md)`);
   }
   opt.report ??= join(
@@ -50,179 +51,91 @@ function options(argv) {
 
 const opt = options(process.argv.slice(2));
 const tmp = mkdtempSync(join(os.tmpdir(), "edgeshot-soak-"));
-const children = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startFixture(port) {
-  const child = spawn(
-    process.execPath,
-    [
-      ...["--import", join(ROOT, "bench/lib/ts-register.mjs")],
-      ...["--experimental-strip-types", "--no-warnings"],
-      ...[join(ROOT, "bench/fixture.mjs"), String(port)],
-    ],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  children.push(child);
-  await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => String(d).includes("ready") && resolve());
-    child.once("exit", (code) => reject(new Error(`fixture server exited with ${code}`)));
-  });
-}
-
-/** Webhook receiver: every delivery id's first try gets 500 (fault), later ones 200. */
-function startReceiver(faults) {
-  const byDelivery = new Map(); // deliveryId -> {event, subject, tries, ok}
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", () => {
-      const id = String(req.headers["x-service-delivery-id"] ?? "");
-      const event = String(req.headers["x-service-event"] ?? "");
-      let subject = "";
-      try {
-        const json = JSON.parse(body);
-        subject = json.jobId ?? json.batchId ?? json.data?.jobId ?? json.data?.batchId ?? "";
-      } catch {}
-      const seen = byDelivery.get(id) ?? { event, subject, tries: 0, ok: 0 };
-      seen.tries++;
-      const fail = faults && seen.tries === 1;
-      if (!fail) seen.ok++;
-      byDelivery.set(id, seen);
-      res.writeHead(fail ? 500 : 200).end();
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({ server, byDelivery, port: server.address().port }),
-    ),
-  );
-}
-
-async function startService(allow) {
-  const port = await freePort();
-  const inspector = await freePort();
-  const adminToken = randomBytes(24).toString("base64url");
-  const secret = () => randomBytes(24).toString("base64url");
-  const log = join(tmp, "wrangler.log");
-  const fd = openSync(log, "a");
-  const args = [
-    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
-    "dev",
-    ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector)],
-    ...["--persist-to", join(tmp, "state"), "--show-interactive-dev-session=false"],
-    ...["--var", `ADMIN_TOKEN:${adminToken}`, "--var", `URL_SIGNING_SECRET:${secret()}`],
-    ...[
-      "--var",
-      `WEBHOOK_SIGNING_SECRET:${secret()}`,
-      "--var",
-      `STORAGE_ENCRYPTION_KEY:${secret()}`,
-    ],
-    ...["--var", `TARGET_ALLOWLIST:${allow.join(",")}`],
-    // wrangler.toml ships the production pool (8 browsers); on a laptop or CI box every browser
-    // shares the same cores, and the RSS invariant compares like with like only when the pool
-    // is warm from the start. SOAK_BROWSER_HOSTS overrides (as BENCH_BROWSER_HOSTS for the bench).
-    ...["--var", `BROWSER_HOSTS:${process.env.SOAK_BROWSER_HOSTS || "1"}`],
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", fd, fd],
-    env: {
-      ...process.env,
-      PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
-      WRANGLER_SEND_METRICS: "false",
-    },
-  });
-  closeSync(fd);
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (const until = Date.now() + 180_000; Date.now() < until; await sleep(500)) {
-    if (child.exitCode !== null)
-      throw new Error(`wrangler dev exited:\n${readFileSync(log, "utf8").slice(-3000)}`);
-    const ok = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { base, adminToken, pid: child.pid };
-  }
-  throw new Error("wrangler dev did not answer /health within 180 s");
-}
-
-// ─────────────────────── Chromium: the service's browsers, RSS, the kill fault ───────────────────────
-
-function procs() {
-  const out = [];
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      out.push({ pid: Number(pid), ppid, rss, cmd });
-    } catch {}
-  }
-  return out;
-}
-
-/** Chromium processes descending from our wrangler dev: browsers (no --type) and all RSS. */
-function serviceChromium(rootPid) {
-  const all = procs();
-  const children = new Map();
-  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const mine = [];
-  const stack = [rootPid];
-  while (stack.length) {
-    for (const c of children.get(stack.pop()) ?? []) {
-      if (/chrom/i.test(c.cmd)) mine.push(c);
-      stack.push(c.pid);
-    }
-  }
-  const browsers = mine.filter((p) => !p.cmd.includes("--type="));
-  return { browsers, rss: mine.reduce((s, p) => s + p.rss, 0), processes: mine.length };
-}
+/** How long an unsettled credit reservation holds credits (TUNING.creditReservationTtlMs). */
+const RESERVATION_TTL_MS = 10 * 60_000;
 
 // ─────────────────────────────── the load ───────────────────────────────
 
 const PLANS = ["pro", "starter", "pro", "basic", "pro", "starter", "pro", "pro"];
+/** The plans' watch interval floors (src/accounts/plans.ts), in minutes. */
+const WATCH_FLOOR = { basic: 180, starter: 60, pro: 30 };
 
 async function main() {
   const started = Date.now();
-  await startFixture(opt.fixturePort);
+  await startFixture(ROOT, opt.fixturePort);
   const FIX = `http://127.0.0.1:${opt.fixturePort}`;
-  const receiver = await startReceiver(opt.faults);
+  // --port P: wrangler dev on P, its inspector on P+1, the webhook receiver on P+2.
+  const receiver = await startReceiver(opt.faults, opt.port ? opt.port + 2 : 0);
   const HOOK = `http://127.0.0.1:${receiver.port}/hook`;
-  const svc = await startService([`127.0.0.1:${opt.fixturePort}`, `127.0.0.1:${receiver.port}`]);
+  const svc = soakedService({
+    root: ROOT,
+    tmp,
+    port: opt.port ?? (await freePort()),
+    inspectorPort: opt.port ? opt.port + 1 : await freePort(),
+    allow: [`127.0.0.1:${opt.fixturePort}`, `127.0.0.1:${receiver.port}`],
+    vars: {
+      // wrangler.toml ships the production pool (8 browsers); on a laptop or CI box every
+      // browser shares the same cores, and the RSS invariant compares like with like only when
+      // the pool is warm from the start. SOAK_BROWSER_HOSTS overrides.
+      BROWSER_HOSTS: process.env.SOAK_BROWSER_HOSTS || "1",
+      // Jobs whose queue messages the restart lost are swept (re-enqueued, then failed and
+      // refunded) after this, so they end within the drain rather than after 15 minutes.
+      JOB_STUCK_AFTER_SECONDS: String(opt.stuckAfter),
+    },
+  });
+  await svc.start();
   console.log(`[soak] service ${svc.base}, fixtures ${FIX}, webhooks ${HOOK}`);
   const admin = (path, init = {}) =>
     fetch(`${svc.base}/admin${path}`, {
       ...init,
       headers: { authorization: `Bearer ${svc.adminToken}`, "content-type": "application/json" },
     }).then((r) => r.json());
+  const api = (c, path, init = {}) =>
+    fetch(`${svc.base}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${c.key}`, "content-type": "application/json" },
+    });
+  const setPage = (run, html) =>
+    fetch(`${FIX}/__page`, { method: "POST", body: JSON.stringify({ run, html }) });
 
+  const small = { width: 400, height: 300, deviceScaleFactor: 1, blockAds: false };
   const customers = [];
   for (let i = 0; i < opt.concurrency; i++) {
     const plan = PLANS[i % PLANS.length];
     const { data } = await admin("/accounts", { method: "POST", body: JSON.stringify({ plan }) });
-    customers.push({
+    const c = {
       plan,
       accountId: data.accountId,
       key: data.apiKey,
       billable: 0,
-      jobs: new Set(),
+      jobs: new Set(), // not seen terminal yet
+      ended: new Set(),
       batches: new Set(),
       hooked: new Set(),
-    });
+      inflight: new Set(),
+      killedCredits: 0,
+      watch: null,
+    };
+    // Every third customer watches a page of its own that the soak changes before each run.
+    if (i % 3 === 0) {
+      const run = `soak-${i}-${started}`;
+      await setPage(run, `<h1>soak watch ${i}</h1><p>version 0</p>`);
+      const res = await api(c, "/v1/watches", {
+        method: "POST",
+        body: JSON.stringify({
+          url: `${FIX}/watched?run=${run}`,
+          intervalMinutes: WATCH_FLOOR[plan],
+          capture: { ...small, waitUntil: "load" },
+          changeDetection: { mode: "text" },
+          webhookUrl: HOOK,
+        }),
+      });
+      const json = await res.json();
+      if (res.status !== 201)
+        throw new Error(`watch create: ${res.status} ${JSON.stringify(json)}`);
+      c.watch = { id: json.data.id, run, version: 0 };
+    }
+    customers.push(c);
   }
 
   const stats = new Map(); // route -> {statuses: {}, times: []}
@@ -234,109 +147,236 @@ async function main() {
   };
   const unexpected5xx = [];
   const injected = [];
+  const kills = [];
+  /** The restart fault: when the process was killed and when the new one answered. */
+  const restart = { killAt: null, upAt: null, openJobsAtKill: {}, trackedJobs: [] };
+  const overlapsRestart = (t, end) =>
+    restart.killAt !== null &&
+    end >= restart.killAt &&
+    (restart.upAt === null || t <= restart.upAt);
+  const renderLinks = { miss: 0, hit: 0, repeatMiss: 0 };
 
-  const small = { width: 400, height: 300, deviceScaleFactor: 1, blockAds: false };
+  /**
+   * One request of a customer: records route, status and time, and sorts 5xx and network
+   * errors into injected (overlapping a fault) and unexpected. `cost` = credits a sync request
+   * may hold while in flight (for the restart's reservation accounting).
+   */
+  async function call(c, route, path, init = {}, cost = 0) {
+    const t = Date.now();
+    const flight = { cost };
+    c.inflight.add(flight);
+    let status = 0;
+    let res = null;
+    let buf = Buffer.alloc(0);
+    try {
+      res = await (path.startsWith("http") ? fetch(path, init) : api(c, path, init));
+      status = res.status;
+      buf = Buffer.from(await res.arrayBuffer());
+    } catch (err) {
+      c.inflight.delete(flight);
+      record(route, "network", Date.now() - t);
+      if (overlapsRestart(t, Date.now()))
+        injected.push({ route, status: "network", fault: "restart" });
+      else unexpected5xx.push({ route, status: "network", code: String(err.cause ?? err) });
+      if (restart.killAt !== null && restart.upAt === null) await sleep(1000);
+      return { status: 0, res: null, json: null };
+    }
+    c.inflight.delete(flight);
+    record(route, status, Date.now() - t);
+    const isJson = res.headers.get("content-type")?.includes("json");
+    const json = isJson ? JSON.parse(buf.toString() || "{}") : null;
+    if (status >= 500) {
+      const code = json?.error?.code;
+      // Injected: a capture on a browser we killed (retried once, else failed and refunded:
+      // the credit invariant checks the refund); SERVICE_BUSY is the documented overload answer.
+      const killedUnder = kills.some((k) => k >= t - 5000 && k <= Date.now());
+      if (code === "SERVICE_BUSY") injected.push({ route, status, code, fault: "overload" });
+      else if (code === "CAPTURE_FAILED" && killedUnder)
+        injected.push({ route, status, code, fault: "browser kill" });
+      else if (overlapsRestart(t, Date.now()))
+        injected.push({ route, status, code, fault: "restart" });
+      else unexpected5xx.push({ route, status, code });
+    }
+    if (status === 429) await sleep(2000);
+    return { status, res, json, buf };
+  }
+  const post = (body) => ({ method: "POST", body: JSON.stringify(body) });
+  const admitted = (c, data, hooked) => {
+    if (data?.jobId) c.jobs.add(data.jobId);
+    if (data?.batchId) {
+      c.batches.add(data.batchId);
+      for (const j of data.jobs) c.jobs.add(j.jobId);
+    }
+    if (hooked) c.hooked.add(data?.batchId ?? data?.jobId);
+  };
+  const capture = (route, path, body) => async (c) => {
+    const { status } = await call(c, route, path, post(body()), 1);
+    if (status === 200) c.billable++;
+  };
+
   const MIX = [
     [
       "screenshot.bin",
       4,
-      () => ({
-        path: "/v1/screenshot",
-        body: { ...small, url: `${FIX}/article?words=300`, waitUntil: "load" },
-      }),
+      capture("screenshot.bin", "/v1/screenshot", () => ({
+        ...small,
+        url: `${FIX}/article?words=300`,
+        waitUntil: "load",
+      })),
     ],
     [
       "screenshot.json.html",
       3,
-      () => ({
-        path: "/v1/screenshot/json",
-        body: { ...small, html: "<h1>hello</h1><p>soak</p>" },
-      }),
+      capture("screenshot.json.html", "/v1/screenshot/json", () => ({
+        ...small,
+        html: "<h1>hello</h1><p>soak</p>",
+      })),
     ],
     [
       "extract",
       2,
-      () => ({ path: "/v1/extract", body: { url: `${FIX}/article?words=800`, waitUntil: "load" } }),
+      capture("extract", "/v1/extract", () => ({
+        url: `${FIX}/article?words=800`,
+        waitUntil: "load",
+      })),
+    ],
+    [
+      // Mint a link to a page nobody rendered yet (first view: a miss, charged to the owner),
+      // then view it again (a hit from the cache: free).
+      "render-link",
+      2,
+      async (c) => {
+        const html = `<h1>render link</h1><p>${Math.random().toString(36).slice(2)}</p>`;
+        const minted = await call(c, "render.mint", "/v1/render/link", post({ ...small, html }));
+        if (minted.status !== 200) return;
+        for (const view of ["render.first", "render.repeat"]) {
+          const { status, res } = await call(c, view, minted.json.data.url, {}, 1);
+          if (status !== 200) continue;
+          const cache = res.headers.get("x-service-cache");
+          renderLinks[cache === "hit" ? "hit" : "miss"]++;
+          if (view === "render.repeat" && cache !== "hit") renderLinks.repeatMiss++;
+          if (cache === "miss") c.billable++;
+        }
+      },
+    ],
+    [
+      // One credit per output delivered (a failed output is refunded and listed in `failed`).
+      "artifact",
+      1,
+      async (c) => {
+        const formats = Math.random() < 0.5 ? ["png"] : ["pdf", "png"];
+        const body = { content: "# Soak\n\nA *branded* artifact.\n\n- one\n- two", formats };
+        const { status, json } = await call(
+          c,
+          "artifact",
+          "/v1/artifact",
+          post(body),
+          formats.length,
+        );
+        if (status === 200) c.billable += ["pdfUrl", "pngUrl"].filter((k) => json.data[k]).length;
+      },
     ],
     [
       "async",
       2,
-      () => ({
-        path: "/v1/screenshot",
-        body: {
+      async (c) => {
+        const body = {
           ...small,
           url: `${FIX}/article?words=100`,
           waitUntil: "load",
           async: true,
           webhookUrl: HOOK,
-        },
-      }),
+        };
+        const { status, json } = await call(c, "async", "/v1/screenshot", post(body));
+        if (status === 202) admitted(c, json.data, true);
+      },
     ],
     [
       "batch",
       1,
-      () => ({
-        path: "/v1/screenshot/batch",
-        body: {
-          urls: [`${FIX}/article?words=50`, `${FIX}/article?words=60`],
-          defaults: { ...small, waitUntil: "load" },
-          webhookUrl: HOOK,
-        },
-      }),
+      async (c) => {
+        const { status, json } = await call(c, "batch", "/v1/screenshot/batch", post(batchBody(2)));
+        if (status === 202) admitted(c, json.data, true);
+      },
     ],
-    ["invalid", 2, () => ({ path: "/v1/screenshot", body: { url: `${FIX}/x`, width: 5 } })],
+    [
+      // Change the watched page, then ask for a manual run: its job is charged like an async
+      // job, and a changed run sends watch.changed (a failed one watch.failed).
+      "watch-run",
+      1,
+      async (c) => {
+        const w = c.watch;
+        await setPage(w.run, `<h1>soak watch</h1><p>version ${++w.version}</p>`);
+        const { status, json } = await call(c, "watch-run", `/v1/watches/${w.id}/run`, post({}));
+        if (status === 202) c.jobs.add(json.data.jobId);
+      },
+    ],
+    [
+      "invalid",
+      2,
+      async (c) =>
+        void (await call(c, "invalid", "/v1/screenshot", post({ url: `${FIX}/x`, width: 5 }))),
+    ],
     ...(opt.faults
       ? [
           [
             "slow-target",
             1,
-            () => ({
-              path: "/v1/screenshot",
-              body: { ...small, url: `${FIX}/slow?ms=9000`, timeout: 5, bestAttempt: false },
-            }),
+            capture("slow-target", "/v1/screenshot", () => ({
+              ...small,
+              url: `${FIX}/slow?ms=9000`,
+              timeout: 5,
+              bestAttempt: false,
+            })),
           ],
         ]
       : []),
   ];
-  const weights = MIX.reduce((s, m) => s + m[1], 0);
-  const pick = () => {
-    let r = Math.random() * weights;
-    for (const m of MIX) if ((r -= m[1]) < 0) return m;
-    return MIX[0];
+  function batchBody(n) {
+    return {
+      urls: Array.from({ length: n }, (_, i) => `${FIX}/article?words=${50 + i * 10}`),
+      defaults: { ...small, waitUntil: "load" },
+      webhookUrl: HOOK,
+    };
+  }
+  const pick = (c) => {
+    const mix = MIX.filter(([route]) => route !== "watch-run" || c.watch);
+    let r = Math.random() * mix.reduce((s, m) => s + m[1], 0);
+    for (const m of mix) if ((r -= m[1]) < 0) return m;
+    return mix[0];
   };
 
   // Warm-up: one capture per customer, then the idle RSS every later value is compared with.
   await Promise.all(
     customers.map((c) =>
-      fetch(`${svc.base}/v1/screenshot`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${c.key}`, "content-type": "application/json" },
-        body: JSON.stringify({ ...small, html: "<p>warm-up</p>" }),
-      }).then(async (r) => {
-        await r.arrayBuffer();
-        if (r.status === 200) c.billable++;
-      }),
+      capture("warm-up", "/v1/screenshot", () => ({ ...small, html: "<p>warm-up</p>" }))(c),
     ),
   );
   const idle = async () => {
     await sleep(5000);
-    return serviceChromium(svc.pid);
+    const chromium = serviceChromium(svc.pid);
+    return { ...chromium, contexts: await browserContexts(chromium.browsers) };
   };
   const warm = await idle();
-  console.log(`[soak] warm: Chromium idle RSS ${mb(warm.rss)} in ${warm.processes} processes`);
+  console.log(
+    `[soak] warm: Chromium idle RSS ${mb(warm.rss)} in ${warm.processes} processes, contexts ${JSON.stringify(warm.contexts)}`,
+  );
   const rss = [];
+  const contextSamples = [];
   let killed = 0;
-  const kills = [];
-  const stopAt = Date.now() + opt.duration * 1000;
+  const loadStart = Date.now();
+  const stopAt = loadStart + opt.duration * 1000;
   const sampler = setInterval(() => {
     const c = serviceChromium(svc.pid);
-    rss.push({
-      t: Math.round((Date.now() - started) / 1000),
-      rss: c.rss,
-      processes: c.processes,
-      browsers: c.browsers.length,
-    });
+    const t = Math.round((Date.now() - started) / 1000);
+    rss.push({ t, rss: c.rss, processes: c.processes, browsers: c.browsers.length });
   }, 2000);
+  // Open contexts during the load too: shows the measurement sees the captures' contexts.
+  const contextSampler = setInterval(async () => {
+    const browsers = serviceChromium(svc.pid).browsers;
+    const t = Math.round((Date.now() - started) / 1000);
+    contextSamples.push({ t, contexts: await browserContexts(browsers) });
+  }, 10_000);
   const killer = opt.faults
     ? setInterval(
         () => {
@@ -354,72 +394,124 @@ async function main() {
       )
     : null;
 
-  async function customer(c) {
-    while (Date.now() < stopAt) {
-      const [route, , make] = pick();
-      const { path, body } = make();
-      const t = Date.now();
-      let status = 0;
-      try {
-        const res = await fetch(`${svc.base}${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${c.key}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(240_000),
-        });
-        status = res.status;
-        const buf = Buffer.from(await res.arrayBuffer());
-        if (status === 200) c.billable++;
-        if (status === 202) {
-          const json = JSON.parse(buf.toString());
-          if (json.data.jobId) (c.jobs.add(json.data.jobId), c.hooked.add(json.data.jobId));
-          if (json.data.batchId) {
-            c.batches.add(json.data.batchId);
-            c.hooked.add(json.data.batchId);
-            for (const j of json.data.jobs) c.jobs.add(j.jobId);
-          }
-        }
-        if (status >= 500) {
-          const code = JSON.parse(buf.toString() || "{}")?.error?.code;
-          // Injected: a capture on a browser we killed (retried once, else failed and refunded:
-          // the credit invariant checks the refund); SERVICE_BUSY is the documented overload answer.
-          const killedUnder = kills.some((k) => k >= t - 5000 && k <= Date.now());
-          if (code === "SERVICE_BUSY") injected.push({ route, status, code });
-          else if (code === "CAPTURE_FAILED" && killedUnder) injected.push({ route, status, code });
-          else unexpected5xx.push({ route, status, code });
-        }
-      } catch (err) {
-        unexpected5xx.push({ route, status: "network", code: String(err) });
-      }
-      record(route, status, Date.now() - t);
-      if (status === 429) await sleep(2000);
+  /**
+   * The restart fault, once, early in the load (so that in a long run the reservations it
+   * strands expire before the final count): a burst of batches so jobs are queued and
+   * processing, then SIGKILL of the whole wrangler dev and a start on the same port and state.
+   */
+  async function restartFault() {
+    await sleep(Math.max(15_000, opt.duration * 150));
+    const paid = customers.filter((c) => c.plan !== "free").slice(0, 2);
+    for (const c of paid) {
+      const { status, json } = await call(c, "batch", "/v1/screenshot/batch", post(batchBody(4)));
+      if (status === 202) admitted(c, json.data, true);
     }
+    await sleep(2000);
+    const open = customers.flatMap((c) => [...c.jobs].map((id) => [c, id]));
+    const views = await Promise.all(
+      open.map(([c, id]) =>
+        api(c, `/v1/jobs/${id}`)
+          .then((r) => r.json())
+          .then((j) => [c, id, j.data?.status]),
+      ),
+    );
+    for (const [, , st] of views)
+      restart.openJobsAtKill[st] = (restart.openJobsAtKill[st] ?? 0) + 1;
+    restart.trackedJobs = views
+      .filter(([, , st]) => st === "queued" || st === "processing")
+      .map(([c, id, st]) => ({ c, id, atKill: st, endedAfterUpMs: null, final: null }));
+    restart.killAt = Date.now();
+    for (const c of customers) c.killedCredits = [...c.inflight].reduce((s, f) => s + f.cost, 0);
+    await svc.kill();
+    console.log(
+      `[soak] fault: killed wrangler dev (jobs open: ${JSON.stringify(restart.openJobsAtKill)}); restarting`,
+    );
+    await svc.start();
+    restart.upAt = Date.now();
+    console.log(
+      `[soak] service back after ${((restart.upAt - restart.killAt) / 1000).toFixed(1)} s`,
+    );
+    // When each job open at the kill ends: right after the restart if its message survived,
+    // only after the stuck deadline if the sweep had to re-enqueue it.
+    while (restart.trackedJobs.some((j) => j.final === null) && Date.now() < stopAt + 300_000) {
+      for (const j of restart.trackedJobs.filter((x) => x.final === null)) {
+        const st = await api(j.c, `/v1/jobs/${j.id}`)
+          .then((r) => r.json())
+          .then(
+            (x) => x.data?.status,
+            () => null,
+          );
+        if (st === "completed" || st === "failed") {
+          j.final = st;
+          j.endedAfterUpMs = Date.now() - restart.upAt;
+        }
+      }
+      await sleep(2000);
+    }
+  }
+  const restarting = opt.faults ? restartFault() : Promise.resolve();
+
+  async function customer(c) {
+    while (Date.now() < stopAt) await pick(c)[2](c);
   }
   await Promise.all(customers.map(customer));
   if (killer) clearInterval(killer);
-  console.log(`[soak] load stopped after ${opt.duration} s; draining (≤ 60 s)`);
+  console.log(`[soak] load stopped after ${opt.duration} s; draining`);
 
   // ─────────────────────────── drain, then count ───────────────────────────
-  const get = (c, path) =>
-    fetch(`${svc.base}${path}`, { headers: { authorization: `Bearer ${c.key}` } }).then((r) =>
-      r.json(),
-    );
-  const drainUntil = Date.now() + 60_000;
+  const get = (c, path) => api(c, path).then((r) => r.json());
+  /** Every item of a listing, page by page. */
+  const listAll = async (c, path) => {
+    const items = [];
+    for (let cursor = ""; cursor !== null;) {
+      const { data } = await get(c, `${path}?limit=100${cursor && `&cursor=${cursor}`}`);
+      items.push(...data.items);
+      cursor = data.nextCursor;
+    }
+    return items;
+  };
+  const runsOf = (c) => (c.watch ? listAll(c, `/v1/watches/${c.watch.id}/runs`) : []);
+  // The account's own list of its jobs: every watch run's (the scheduled baseline's too), and
+  // any admitted by a request the restart killed before its 202 reached us — the sweep runs
+  // those, so they are charged and counted like the others.
+  let unansweredJobs = 0;
+  for (const c of customers)
+    for (const job of await listAll(c, "/v1/jobs"))
+      if (!c.jobs.has(job.jobId) && !c.ended.has(job.jobId)) {
+        c.jobs.add(job.jobId);
+        if (!(await runsOf(c)).some((r) => r.jobId === job.jobId)) unansweredJobs++;
+      }
+  // Jobs lost to the restart end only after the stuck deadline (twice, if re-enqueued and lost).
+  const drainMs = 60_000 + (opt.faults ? 2 * opt.stuckAfter * 1000 : 0);
+  const drainUntil = Date.now() + drainMs;
   let open = [];
   do {
     open = [];
     for (const c of customers)
       for (const id of c.jobs) {
         const { data } = await get(c, `/v1/jobs/${id}`);
-        if (data?.status === "completed") (c.billable++, c.jobs.delete(id));
-        else if (data?.status === "failed") c.jobs.delete(id);
+        if (data?.status === "completed") c.billable++;
+        if (data?.status === "completed" || data?.status === "failed")
+          (c.jobs.delete(id), c.ended.add(id));
         else open.push(id);
       }
     if (open.length === 0) break;
     await sleep(2000);
   } while (Date.now() < drainUntil);
-  // Webhook retries after the 500 fault (first retry ≈ 5 s): until each hooked job/batch has a
-  // delivery that got a 200, at most 45 s.
+  const drainedMs = drainMs - Math.max(0, drainUntil - Date.now());
+  await restarting;
+  // Watch runs: every run terminal; a changed or failed one is hooked (watch.changed/failed).
+  const runs = { total: 0, byStatus: {}, byOutcome: {}, notTerminal: [] };
+  for (const c of customers)
+    for (const run of await runsOf(c)) {
+      runs.total++;
+      runs.byStatus[run.status] = (runs.byStatus[run.status] ?? 0) + 1;
+      if (run.outcome) runs.byOutcome[run.outcome] = (runs.byOutcome[run.outcome] ?? 0) + 1;
+      if (!["completed", "failed", "skipped"].includes(run.status)) runs.notTerminal.push(run.id);
+      if (run.outcome === "changed" || run.status === "failed") c.hooked.add(run.id);
+    }
+  // Webhook retries after the 500 fault (first retry ≈ 5 s): until each hooked job/batch/run
+  // has a delivery that got a 200, at most 45 s.
   const hookedAll = customers.flatMap((c) => [...c.hooked]);
   const delivered = () => {
     const ok = new Set(
@@ -429,33 +521,50 @@ async function main() {
   };
   for (const until = Date.now() + 45_000; !delivered() && Date.now() < until;) await sleep(1000);
   clearInterval(sampler);
-  const endIdle = await idle();
+  clearInterval(contextSampler);
 
-  const accounts = [];
-  for (const c of customers) {
-    const { data } = await get(c, "/v1/account");
-    const { data: summary } = await admin(`/accounts/${c.accountId}`);
-    const u = data.usage;
-    accounts.push({
-      plan: c.plan,
-      accountId: c.accountId,
-      charged: u.used,
-      billableDelivered: c.billable,
-      openReservations: u.limit - u.used - u.remaining,
-      activeJobs: summary.activeJobs,
-    });
+  const readAccounts = () =>
+    Promise.all(
+      customers.map(async (c) => {
+        const { data } = await get(c, "/v1/account");
+        const { data: summary } = await admin(`/accounts/${c.accountId}`);
+        const u = data.usage;
+        return {
+          plan: c.plan,
+          accountId: c.accountId,
+          charged: u.used,
+          billableDelivered: c.billable,
+          openReservations: u.limit - u.used - u.remaining,
+          killedInFlight: c.killedCredits,
+          activeJobs: summary.activeJobs,
+        };
+      }),
+    );
+  let accounts = await readAccounts();
+  // Credits held by requests the restart killed expire with their reservation's TTL: when that
+  // is near, wait for it and count again, so the long run's invariant is a plain 0.
+  const reservationsExpireAt = restart.killAt === null ? null : restart.killAt + RESERVATION_TTL_MS;
+  if (
+    accounts.some((a) => a.openReservations > 0) &&
+    reservationsExpireAt !== null &&
+    reservationsExpireAt - Date.now() < 150_000
+  ) {
+    console.log(`[soak] waiting for the killed requests' reservations to expire`);
+    await sleep(Math.max(0, reservationsExpireAt - Date.now()) + 2000);
+    accounts = await readAccounts();
   }
+  const endIdle = await idle();
   const deliveriesBySubject = new Map();
   for (const [id, d] of receiver.byDelivery) {
     deliveriesBySubject.set(d.subject, [...(deliveriesBySubject.get(d.subject) ?? []), id]);
   }
-  const hooked = customers.flatMap((c) => [...c.hooked]);
-  const webhookProblems = hooked
+  const webhookProblems = hookedAll
     .map((s) => ({ subject: s, deliveries: (deliveriesBySubject.get(s) ?? []).length }))
     .filter((w) => w.deliveries !== 1);
   const neverOk = [...receiver.byDelivery].filter(([, d]) => d.ok < 1).map(([id]) => id);
   const end = endIdle;
   const rssGrowth = warm.rss > 0 ? end.rss / warm.rss - 1 : 0;
+  const openContexts = end.contexts.reduce((s, b) => s + (b.contexts ?? NaN), 0);
 
   const routes = Object.fromEntries(
     [...stats].map(([route, s]) => {
@@ -464,16 +573,27 @@ async function main() {
       return [route, { statuses: s.statuses, count: sorted.length, p50: q(0.5), p95: q(0.95) }];
     }),
   );
+  const stillHeld = reservationsExpireAt !== null && Date.now() < reservationsExpireAt;
   const invariants = {
     "0 unexpected 5xx": unexpected5xx.length === 0,
+    // A sync request the restart killed may have been settled before its answer was lost
+    // (charged, never delivered) or not (its reservation held until the TTL): never both, never
+    // more than it cost. Everyone else: charged = delivered exactly.
     "credits charged = billable outputs delivered": accounts.every(
-      (a) => a.charged === a.billableDelivered,
+      (a) =>
+        a.charged >= a.billableDelivered &&
+        a.charged - a.billableDelivered + (stillHeld ? a.openReservations : 0) <= a.killedInFlight,
     ),
-    "0 open reservations": accounts.every((a) => a.openReservations === 0),
+    "0 open reservations": accounts.every(
+      (a) => a.openReservations === 0 || (stillHeld && a.openReservations <= a.killedInFlight),
+    ),
     "0 active-job slots after drain": accounts.every((a) => a.activeJobs === 0),
-    "0 jobs non-terminal 60 s after the load": open.length === 0,
-    "every job/batch event: exactly one delivery id": webhookProblems.length === 0,
+    "0 jobs non-terminal after the drain": open.length === 0,
+    "every watch run terminal": runs.notTerminal.length === 0,
+    "every job/batch/run event: exactly one delivery id": webhookProblems.length === 0,
     "every delivery id received with 200 at least once": neverOk.length === 0,
+    "render links: every repeat view a hit": renderLinks.repeatMiss === 0,
+    "0 open browser contexts at the end": openContexts === 0,
     "Chromium RSS at the end within 20% of warm-up": rssGrowth <= 0.2,
   };
   const report = {
@@ -482,47 +602,51 @@ async function main() {
       cpus: os.cpus().length,
       model: os.cpus()[0]?.model,
       memGB: Math.round(os.totalmem() / 2 ** 30),
+      loadavg: os.loadavg(),
     },
     options: opt,
     routes,
     unexpected5xx,
     accounts,
+    drainedMs,
     jobsOpenAfterDrain: open,
+    unansweredJobs,
+    watchRuns: runs,
+    renderLinks,
     webhooks: { deliveries: receiver.byDelivery.size, problems: webhookProblems, neverOk },
-    faults: { chromiumKilled: killed, injected5xx: injected },
+    faults: {
+      chromiumKilled: killed,
+      injected5xx: injected,
+      restart: {
+        killAt: restart.killAt && new Date(restart.killAt).toISOString(),
+        downMs: restart.upAt && restart.upAt - restart.killAt,
+        openJobsAtKill: restart.openJobsAtKill,
+        killedInFlightCredits: customers.reduce((s, c) => s + c.killedCredits, 0),
+        jobsOpenAtKill: restart.trackedJobs.map(({ id, atKill, final, endedAfterUpMs }) => ({
+          id,
+          atKill,
+          final,
+          endedAfterUpMs,
+        })),
+      },
+    },
     chromium: {
-      warmIdle: { rss: warm.rss, processes: warm.processes, browsers: warm.browsers.length },
-      endIdle: { rss: end.rss, processes: end.processes, browsers: end.browsers.length },
+      warmIdle: { rss: warm.rss, processes: warm.processes, contexts: warm.contexts },
+      endIdle: { rss: end.rss, processes: end.processes, contexts: end.contexts },
       growth: rssGrowth,
       samples: rss,
+      contextSamples,
     },
     invariants,
     // What the service logged as errors and warnings (sanitized answers hide them).
-    serviceLog: readFileSync(join(tmp, "wrangler.log"), "utf8")
+    serviceLog: readFileSync(svc.log, "utf8")
       .split("\n")
       .filter((l) => /"level":"(error|warn)"/.test(l))
       .slice(-100),
   };
   mkdirSync(dirname(opt.report), { recursive: true });
   writeFileSync(opt.report, JSON.stringify(report, null, 2));
-
-  console.log("\nroute                  count  p50 ms  p95 ms  statuses");
-  for (const [route, r] of Object.entries(routes))
-    console.log(
-      `${route.padEnd(22)} ${String(r.count).padStart(5)} ${String(r.p50).padStart(7)} ${String(r.p95).padStart(7)}  ${JSON.stringify(r.statuses)}`,
-    );
-  console.log("\naccount plan      charged  delivered  reserved  activeJobs");
-  for (const a of accounts)
-    console.log(
-      `${a.accountId.slice(0, 7)} ${a.plan.padEnd(9)} ${String(a.charged).padStart(7)} ${String(a.billableDelivered).padStart(10)} ${String(a.openReservations).padStart(9)} ${String(a.activeJobs).padStart(11)}`,
-    );
-  console.log(
-    `\nfaults: Chromium killed ${killed}×; injected 5xx: ${injected.length} ${JSON.stringify(injected.map((i) => i.code))}`,
-  );
-  console.log(
-    `Chromium idle RSS: warm ${mb(warm.rss)} (${warm.processes} procs) → end ${mb(end.rss)} (${end.processes} procs): ${(rssGrowth * 100).toFixed(1)}%`,
-  );
-  console.log(`webhook deliveries ${receiver.byDelivery.size}; report: ${opt.report}\n`);
+  printReport(report);
   let ok = true;
   for (const [name, held] of Object.entries(invariants)) {
     console.log(`${held ? "PASS" : "FAIL"}  ${name}`);
@@ -531,26 +655,16 @@ async function main() {
   return ok;
 }
 
-const mb = (b) => (b ? `${(b / 2 ** 20).toFixed(0)} MB` : "n/a");
-
-function cleanup() {
-  for (const c of children) {
-    try {
-      if (c.exitCode === null)
-        process.kill(c.spawnargs.includes("dev") ? -c.pid : c.pid, "SIGKILL");
-    } catch {}
-  }
-  rmSync(tmp, { recursive: true, force: true });
-}
-
 main().then(
   (ok) => {
     cleanup();
+    rmSync(tmp, { recursive: true, force: true });
     process.exit(ok ? 0 : 1);
   },
   (err) => {
     console.error(err);
     cleanup();
+    rmSync(tmp, { recursive: true, force: true });
     process.exit(2);
   },
 );

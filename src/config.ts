@@ -9,6 +9,7 @@ import { canonicalHostPattern, SAFE_BROWSING_URL } from "./security/reputation";
 import { GEO_PROVIDERS, type GeoProviderName } from "./capture/geo/providers";
 import { normalizeHost } from "./hosts";
 import { log } from "./log";
+import { TUNING } from "./tuning";
 
 const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
 
@@ -54,6 +55,14 @@ const schema = z
     PUBLIC_BASE_URL: z.string().default(""),
     DOCS_URL: z.string().default("/docs"),
     BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(2),
+    // Below 30 s a job still being captured (or waiting out a retry backoff) would be taken for
+    // stuck; above a day it is not a deadline any more.
+    JOB_STUCK_AFTER_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(30)
+      .max(86_400)
+      .default(TUNING.jobStuckAfterMs / 1000),
     WATERMARK_TEXT: z.string().default("edgeshot.dev"),
     AD_BLOCK_EXTRA_HOSTS: z
       .string()
@@ -104,6 +113,8 @@ export interface Config {
   publicBaseUrl: string;
   docsUrl: string;
   browserHosts: number;
+  /** A queued/processing job that has not moved for this long is swept (jobs-sweep.ts). */
+  jobStuckAfterMs: number;
   watermarkText: string;
   /** Hosts blocked with blockAds on top of the curated list (src/data/ad-hosts.ts). */
   adBlockExtraHosts: readonly string[];
@@ -139,6 +150,7 @@ export function config(env: Env): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
     docsUrl: e.DOCS_URL,
     browserHosts: e.BROWSER_HOSTS,
+    jobStuckAfterMs: e.JOB_STUCK_AFTER_SECONDS * 1000,
     watermarkText: e.WATERMARK_TEXT,
     adBlockExtraHosts: e.AD_BLOCK_EXTRA_HOSTS,
     geo:

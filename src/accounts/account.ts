@@ -10,6 +10,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { LIMITS } from "../../schemas/limits";
 import { TUNING } from "../tuning";
+import { config } from "../config";
 import { type NewKey, type KeyInfo, checkKey, insertKey, listKeys, revokeKey } from "./keystore";
 import type { CreditUsage } from "../../schemas/responses";
 import { type ReserveResult, type Settlement, type SettleResult, creditUsage } from "./ledger";
@@ -307,10 +308,10 @@ export class Account extends DurableObject<Env> {
     const row = this.row();
     if (!row) return;
     const accountId = row.account_id;
-    const swept = this.tx((s) => sweepStuckJobs(s));
+    const swept = this.tx((s) => sweepStuckJobs(s, config(this.env).jobStuckAfterMs));
     await sendInBatches(
       this.env.CAPTURE_JOBS,
-      swept.requeue.map((jobId) => ({ accountId, jobId })),
+      swept.requeue.map((job) => ({ accountId, ...job })),
     );
     if (swept.webhooks.length > 0) {
       await sendInBatches(
@@ -325,7 +326,10 @@ export class Account extends DurableObject<Env> {
 
   /** Sets the one alarm to the earliest time any of its users needs it (none: no alarm). */
   private async rearm(): Promise<void> {
-    await armAlarm(this.ctx.storage, [nextWatchDue(this.sql), nextStuckDue(this.sql)]);
+    await armAlarm(this.ctx.storage, [
+      nextWatchDue(this.sql),
+      nextStuckDue(this.sql, config(this.env).jobStuckAfterMs),
+    ]);
   }
 
   abandonJobs(jobIds: string[], batchId: string | null): number {

@@ -50,10 +50,12 @@ export function startJob(store: JobStore, jobId: string, attempt: number): Start
   const { sql, now } = store;
   const won = sql
     .exec<{ batch_id: string | null }>(
-      `UPDATE jobs SET status = 'processing', lease = ?, started_at = COALESCE(started_at, ?)
+      `UPDATE jobs SET status = 'processing', lease = ?, started_at = COALESCE(started_at, ?),
+         last_started_at = ?
        WHERE id = ? AND (status = 'queued' OR (status = 'processing' AND lease < ?))
        RETURNING batch_id`,
       attempt,
+      now,
       now,
       jobId,
       attempt,

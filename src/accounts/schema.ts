@@ -216,6 +216,13 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `CREATE TABLE credit_days (day TEXT PRIMARY KEY, used INTEGER NOT NULL CHECK (used >= 0))`,
     `ALTER TABLE api_keys ADD COLUMN name TEXT`,
   ],
+  // v9, for the stuck-work sweep (src/accounts/jobs-sweep.ts): when it last re-sent a webhook
+  // delivery whose queue message was lost (so once per deadline, not at every alarm), and when a
+  // job was last started (`started_at` keeps the first start; a start after a sweep is a move).
+  [
+    `ALTER TABLE webhook_deliveries ADD COLUMN swept_at INTEGER`,
+    `ALTER TABLE jobs ADD COLUMN last_started_at INTEGER`,
+  ],
 ];
 
 /** Applies the migrations not yet applied; returns the resulting schema version. */

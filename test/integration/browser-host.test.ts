@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import type { BrowserHost } from "../../src/capture/browser-host";
 import type { CaptureSpec } from "../../src/capture/spec";
 import { toCaptureSpec } from "../../src/capture/spec";
-import { FIXTURES, runId } from "../helpers/http";
+import { FAILURE } from "../../src/capture/failures";
+import { FIXTURES, fixtureLog, runId } from "../helpers/http";
+import { poll } from "../helpers/jobs";
 import { decodeImage } from "../helpers/images";
 
 function hostStub(name: string): DurableObjectStub<BrowserHost> {
@@ -35,6 +37,38 @@ async function captureOk(host: DurableObjectStub<BrowserHost>): Promise<void> {
   expect(decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([255, 0, 0]);
 }
 
+/** A page whose response takes `ms`: a capture of it is in flight that long. */
+function slowSpec(run: string, ms: number): CaptureSpec {
+  return toCaptureSpec(
+    {
+      url: `${FIXTURES}/slow?ms=${ms}&run=${run}`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      blockAds: false,
+      timeout: 30,
+    },
+    { watermark: null },
+  );
+}
+
+/** Closes the host's warm browser as a crash would (its connection drops). */
+async function killBrowser(host: DurableObjectStub<BrowserHost>): Promise<void> {
+  await runInDurableObject(host, async (instance: BrowserHost) => {
+    await (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser
+      .close()
+      .catch(() => {});
+  });
+}
+
+/** Waits until the fixture server has seen `n` requests of `run` (the page is loading). */
+const requested = (run: string, n: number) =>
+  poll(
+    () => fixtureLog(run),
+    (log) => log.length >= n,
+  );
+
 describe("BrowserHost", () => {
   it("launches once and reuses the warm browser for every later capture", async () => {
     const host = hostStub(`t-warm-${runId()}`);
@@ -59,6 +93,43 @@ describe("BrowserHost", () => {
     });
     await captureOk(host);
     expect((await host.getStats()).launches).toBe(2);
+  });
+
+  it("a capture in flight when its browser dies is retried once on a fresh browser", async () => {
+    const host = hostStub(`t-inflight-${runId()}`);
+    await captureOk(host);
+    const run = runId();
+    const pending = host.capture(slowSpec(run, 1500), "acct-host-test");
+    await requested(run, 1); // the page is loading on the first browser
+    await killBrowser(host);
+    const outcome = await pending;
+    if (!outcome.ok) throw new Error(outcome.failure.message);
+    const [shot] = outcome.result.outputs;
+    if (!shot?.ok) throw new Error("no output");
+    expect(decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([0, 170, 0]); // the slow page
+    expect((await fixtureLog(run)).length).toBe(2); // loaded again on the new browser
+    const stats = await host.getStats();
+    expect(stats.launches).toBe(2);
+    expect(stats.inFlight).toBe(0);
+  });
+
+  it("a capture whose retry's browser dies too fails with the generic message; the slot is back", async () => {
+    const host = hostStub(`t-inflight2-${runId()}`);
+    await captureOk(host);
+    const run = runId();
+    const pending = host.capture(slowSpec(run, 1500), "acct-host-test");
+    await requested(run, 1);
+    await killBrowser(host);
+    await requested(run, 2); // the retry, on the second browser
+    await killBrowser(host);
+    const outcome = await pending;
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failure.message).toBe(FAILURE.generic); // nothing of the crash leaks
+    expect((await fixtureLog(run)).length).toBe(2); // retried once, not more
+    expect((await host.getStats()).inFlight).toBe(0);
+    await captureOk(host); // and the host captures again on a third browser
+    expect((await host.getStats()).launches).toBe(3);
   });
 
   it("a fresh instance (after a reset) reconnects to the kept session instead of launching", async () => {
