@@ -459,7 +459,20 @@ async function main() {
   console.log(`[soak] load stopped after ${opt.duration} s; draining`);
 
   // ─────────────────────────── drain, then count ───────────────────────────
-  const get = (c, path) => api(c, path).then((r) => r.json());
+  /**
+   * A read after the load: the customers' plans still rate-limit it, so a 429 waits its
+   * Retry-After and tries again; any other failure stops the soak with what it was.
+   */
+  const get = async (c, path) => {
+    for (let tries = 1; ; tries++) {
+      const res = await api(c, path);
+      const json = await res.json().catch(() => null);
+      if (res.ok && json) return json;
+      if (res.status !== 429 || tries >= 30)
+        throw new Error(`GET ${path} → ${res.status} ${json?.error?.code ?? ""}`);
+      await sleep(1000 * Math.max(1, Number(res.headers.get("retry-after")) || 1));
+    }
+  };
   /** Every item of a listing, page by page. */
   const listAll = async (c, path) => {
     const items = [];
@@ -475,12 +488,17 @@ async function main() {
   // any admitted by a request the restart killed before its 202 reached us — the sweep runs
   // those, so they are charged and counted like the others.
   let unansweredJobs = 0;
-  for (const c of customers)
-    for (const job of await listAll(c, "/v1/jobs"))
-      if (!c.jobs.has(job.jobId) && !c.ended.has(job.jobId)) {
-        c.jobs.add(job.jobId);
-        if (!(await runsOf(c)).some((r) => r.jobId === job.jobId)) unansweredJobs++;
-      }
+  for (const c of customers) {
+    const unknown = (await listAll(c, "/v1/jobs")).filter(
+      (job) => !c.jobs.has(job.jobId) && !c.ended.has(job.jobId),
+    );
+    if (unknown.length === 0) continue;
+    const runJobs = new Set((await runsOf(c)).map((r) => r.jobId));
+    for (const job of unknown) {
+      c.jobs.add(job.jobId);
+      if (!runJobs.has(job.jobId)) unansweredJobs++;
+    }
+  }
   // Jobs lost to the restart end only after the stuck deadline (twice, if re-enqueued and lost).
   const drainMs = 60_000 + (opt.faults ? 2 * opt.stuckAfter * 1000 : 0);
   const drainUntil = Date.now() + drainMs;

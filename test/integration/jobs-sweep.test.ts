@@ -35,6 +35,26 @@ async function lostJob(webhookUrl: string | null = null) {
   return { accountId, account, jobId };
 }
 
+/** The job's stored document (what a redelivered message runs): a small fixture page. */
+async function storeJobDocument(accountId: string, jobId: string): Promise<void> {
+  const spec = toCaptureSpec(
+    {
+      url: `${FIXTURES}/boxes.html?run=${runId()}`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      blockAds: false,
+    },
+    { watermark: null },
+  );
+  await writeJobDocument(
+    env,
+    { v: 1, accountId, jobId, spec, cacheTtl: 3600, origin: "https://edgeshot.test" },
+    3600,
+  );
+}
+
 const alarmAt = (accountId: string) =>
   runInDurableObject(accountDo(accountId), (_i: Account, state) => state.storage.getAlarm());
 
@@ -72,22 +92,7 @@ describe("stuck-job sweep", () => {
 
   it("a lost message: the job is re-enqueued once and then completes for real, charged once", async () => {
     const { accountId, account, jobId } = await lostJob();
-    const spec = toCaptureSpec(
-      {
-        url: `${FIXTURES}/boxes.html?run=${runId()}`,
-        width: 320,
-        height: 240,
-        deviceScaleFactor: 1,
-        waitUntil: "load",
-        blockAds: false,
-      },
-      { watermark: null },
-    );
-    await writeJobDocument(
-      env,
-      { v: 1, accountId, jobId, spec, cacheTtl: 3600, origin: "https://edgeshot.test" },
-      3600,
-    );
+    await storeJobDocument(accountId, jobId);
     const later = Date.now() + STUCK + 1000;
     await setClock(accountId, () => later);
     expect(await runDurableObjectAlarm(account)).toBe(true);
@@ -153,22 +158,7 @@ describe("stuck-job sweep", () => {
     expect(await runDurableObjectAlarm(account)).toBe(true);
     expect((await dumpStorage(accountId)).jobs).toMatchObject([{ id: jobId, swept_at: null }]);
     // 41 s without moving: re-enqueued, and the new message really runs it.
-    const spec = toCaptureSpec(
-      {
-        url: `${FIXTURES}/boxes.html?run=${runId()}`,
-        width: 320,
-        height: 240,
-        deviceScaleFactor: 1,
-        waitUntil: "load",
-        blockAds: false,
-      },
-      { watermark: null },
-    );
-    await writeJobDocument(
-      env,
-      { v: 1, accountId, jobId, spec, cacheTtl: 3600, origin: "https://edgeshot.test" },
-      3600,
-    );
+    await storeJobDocument(accountId, jobId);
     const swept = before + 41_000;
     await setClock(accountId, () => swept);
     expect(await runDurableObjectAlarm(account)).toBe(true);
