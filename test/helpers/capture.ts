@@ -2,6 +2,30 @@
 import { call, envelope, postJson, type Envelope } from "./http";
 import { bearer, createAccount, type TestAccount } from "./accounts";
 import type { PlanId } from "../../src/accounts/plans";
+import { toCaptureSpec, type CaptureSpec } from "../../src/capture/spec";
+import { FIXTURES, runId } from "./http";
+
+/**
+ * A small, quick capture spec for tests that drive the engine or the queue directly: 320×240
+ * at 1×, `load`, no ad blocking, no watermark; by default the red boxes page, one run id each.
+ */
+export function smallSpec(
+  url = `${FIXTURES}/boxes.html?run=${runId()}`,
+  extra: { timeout?: number } = {},
+): CaptureSpec {
+  return toCaptureSpec(
+    {
+      url,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      blockAds: false,
+      ...extra,
+    },
+    { watermark: null },
+  );
+}
 
 export interface Shot {
   res: Response;

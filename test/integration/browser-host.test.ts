@@ -5,7 +5,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { BrowserHost } from "../../src/capture/browser-host";
 import type { CaptureSpec } from "../../src/capture/spec";
-import { toCaptureSpec } from "../../src/capture/spec";
+import { smallSpec } from "../helpers/capture";
 import { FAILURE } from "../../src/capture/failures";
 import { FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { poll } from "../helpers/jobs";
@@ -15,22 +15,8 @@ function hostStub(name: string): DurableObjectStub<BrowserHost> {
   return env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(name));
 }
 
-function spec(): CaptureSpec {
-  return toCaptureSpec(
-    {
-      url: `${FIXTURES}/boxes.html?run=${runId()}`,
-      width: 320,
-      height: 240,
-      deviceScaleFactor: 1,
-      waitUntil: "load",
-      blockAds: false,
-    },
-    { watermark: null },
-  );
-}
-
 async function captureOk(host: DurableObjectStub<BrowserHost>): Promise<void> {
-  const outcome = await host.capture(spec(), "acct-host-test");
+  const outcome = await host.capture(smallSpec(), "acct-host-test");
   if (!outcome.ok) throw new Error(outcome.failure.message);
   const [shot] = outcome.result.outputs;
   if (!shot?.ok) throw new Error(shot?.failure.message ?? "no output");
@@ -39,18 +25,7 @@ async function captureOk(host: DurableObjectStub<BrowserHost>): Promise<void> {
 
 /** A page whose response takes `ms`: a capture of it is in flight that long. */
 function slowSpec(run: string, ms: number): CaptureSpec {
-  return toCaptureSpec(
-    {
-      url: `${FIXTURES}/slow?ms=${ms}&run=${run}`,
-      width: 320,
-      height: 240,
-      deviceScaleFactor: 1,
-      waitUntil: "load",
-      blockAds: false,
-      timeout: 30,
-    },
-    { watermark: null },
-  );
+  return smallSpec(`${FIXTURES}/slow?ms=${ms}&run=${run}`, { timeout: 30 });
 }
 
 /** Closes the host's warm browser as a crash would (its connection drops). */

@@ -8,7 +8,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Account } from "../../src/accounts/account";
-import { toCaptureSpec } from "../../src/capture/spec";
+import { smallSpec } from "../helpers/capture";
 import { config } from "../../src/config";
 import { writeJobDocument } from "../../src/jobs/messages";
 import { TUNING } from "../../src/tuning";
@@ -20,9 +20,13 @@ import { mustCreate, runs, waitForRun, watchAccount, watchBody } from "../helper
 
 const STUCK = TUNING.jobStuckAfterMs;
 
-/** A pro account with one admitted job whose queue message was never sent (lost). */
-async function lostJob(webhookUrl: string | null = null) {
+/**
+ * A pro account with one admitted job whose queue message was never sent (lost); with
+ * `stuckAfter`, JOB_STUCK_AFTER_SECONDS is set before admission, so the alarm it arms follows it.
+ */
+async function lostJob(webhookUrl: string | null = null, stuckAfter?: string) {
   const { accountId } = await createAccount("pro");
+  if (stuckAfter !== undefined) await withStuckAfter(accountId, stuckAfter);
   const account = accountDo(accountId);
   const jobId = crypto.randomUUID();
   const admitted = await account.admitJobs({
@@ -37,17 +41,7 @@ async function lostJob(webhookUrl: string | null = null) {
 
 /** The job's stored document (what a redelivered message runs): a small fixture page. */
 async function storeJobDocument(accountId: string, jobId: string): Promise<void> {
-  const spec = toCaptureSpec(
-    {
-      url: `${FIXTURES}/boxes.html?run=${runId()}`,
-      width: 320,
-      height: 240,
-      deviceScaleFactor: 1,
-      waitUntil: "load",
-      blockAds: false,
-    },
-    { watermark: null },
-  );
+  const spec = smallSpec();
   await writeJobDocument(
     env,
     { v: 1, accountId, jobId, spec, cacheTtl: 3600, origin: "https://edgeshot.test" },
@@ -139,18 +133,8 @@ describe("stuck-job sweep", () => {
 
   it("JOB_STUCK_AFTER_SECONDS sets the deadline: the alarm, the re-enqueue and the failure follow it", async () => {
     // Set before the job is admitted, so the alarm admission arms already follows it.
-    const { accountId } = await createAccount("pro");
-    await withStuckAfter(accountId, "40");
-    const account = accountDo(accountId);
-    const jobId = crypto.randomUUID();
     const before = Date.now();
-    const admitted = await account.admitJobs({
-      jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
-      batchId: null,
-      webhookUrl: null,
-      reservationTtlMs: TUNING.jobReservationTtlMs,
-    });
-    expect(admitted.ok).toBe(true);
+    const { accountId, account, jobId } = await lostJob(null, "40");
     const at = await alarmAt(accountId);
     expect(at).toBeGreaterThanOrEqual(before + 40_000);
     expect(at).toBeLessThanOrEqual(Date.now() + 40_000); // not the 15-minute default
@@ -209,17 +193,7 @@ describe("stuck-job sweep", () => {
     expect(reservations).toEqual([]);
   });
   it("a job started again after its re-enqueue has moved: failed only a deadline after that start", async () => {
-    const { accountId } = await createAccount("pro");
-    await withStuckAfter(accountId, "40");
-    const account = accountDo(accountId);
-    const jobId = crypto.randomUUID();
-    const admitted = await account.admitJobs({
-      jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
-      batchId: null,
-      webhookUrl: null,
-      reservationTtlMs: TUNING.jobReservationTtlMs,
-    });
-    expect(admitted.ok).toBe(true);
+    const { accountId, account, jobId } = await lostJob(null, "40");
     const now = Date.now();
     // Swept at `now` (its message lost), then its re-enqueued message starts it 10 s later.
     await runInDurableObject(account, (_i: Account, state) => {
