@@ -582,7 +582,9 @@ async function main() {
   const neverOk = [...receiver.byDelivery].filter(([, d]) => d.ok < 1).map(([id]) => id);
   const end = endIdle;
   const rssGrowth = warm.rss > 0 ? end.rss / warm.rss - 1 : 0;
-  const openContexts = end.contexts.reduce((s, b) => s + (b.contexts ?? NaN), 0);
+  // Each browser keeps one blank spare page open for its next capture: not a leak.
+  const openContexts = end.contexts.reduce((s, b) => s + (b.contexts ?? NaN) - (b.spares ?? 0), 0);
+  const sparesPerBrowser = Math.max(0, ...end.contexts.map((b) => b.spares ?? 0));
 
   const routes = Object.fromEntries(
     [...stats].map(([route, s]) => {
@@ -611,7 +613,8 @@ async function main() {
     "every job/batch/run event: exactly one delivery id": webhookProblems.length === 0,
     "every delivery id received with 200 at least once": neverOk.length === 0,
     "render links: every repeat view a hit": renderLinks.repeatMiss === 0,
-    "0 open browser contexts at the end": openContexts === 0,
+    "0 open browser contexts at the end (besides ≤ 1 spare per browser)":
+      openContexts === 0 && sparesPerBrowser <= 1,
     "Chromium RSS at the end within 20% of warm-up": rssGrowth <= 0.2,
   };
   const report = {

@@ -191,7 +191,8 @@ export function serviceChromium(rootPid) {
  * Open browser contexts of each of the service's browsers, asked of Chromium itself: miniflare
  * launches it with --remote-debugging-port=0, and Chromium writes the port it took to
  * DevToolsActivePort in its --user-data-dir; a second CDP client there calls
- * Target.getBrowserContexts (every context but the default one, whoever created it).
+ * Target.getBrowserContexts (every context but the default one, whoever created it). `spares`:
+ * those that are a BrowserHost's spare page, opened ahead of the next capture (one blank page).
  */
 export async function browserContexts(browsers) {
   const out = [];
@@ -205,8 +206,24 @@ export async function browserContexts(browsers) {
       continue;
     }
     try {
-      const ids = await cdpCall(`ws://127.0.0.1:${port}${path}`, "Target.getBrowserContexts");
-      out.push({ pid: b.pid, contexts: ids.browserContextIds.length });
+      const ws = `ws://127.0.0.1:${port}${path}`;
+      const { browserContextIds } = await cdpCall(ws, "Target.getBrowserContexts");
+      const { targetInfos } = await cdpCall(ws, "Target.getTargets");
+      // The BrowserHost's spare (src/capture/blank-page.ts): one context holding one blank page.
+      const byContext = browserContextIds.map((id) =>
+        targetInfos
+          // Chromium's own UI targets (type browser_ui: omnibox pop-ups) come with every page.
+          .filter((t) => t.browserContextId === id && t.type !== "browser_ui")
+          .map((t) => `${t.type} ${t.url.slice(0, 80)}`),
+      );
+      const spare = (targets) => targets.length === 1 && targets[0] === "page about:blank";
+      out.push({
+        pid: b.pid,
+        contexts: browserContextIds.length,
+        spares: byContext.filter(spare).length,
+        // What the other contexts hold: the first place to look when one is left open.
+        others: byContext.filter((targets) => !spare(targets)),
+      });
     } catch (err) {
       out.push({ pid: b.pid, contexts: null, error: String(err) });
     }

@@ -4,6 +4,8 @@
  *
  * - Steady state never launches: the browser is reused across requests; after an eviction the
  *   DO reconnects to its still-running session before launching a new one.
+ * - Each capture gets a new incognito context, opened ahead: the browser keeps one blank page
+ *   ready for the next capture (blank-page.ts), so a capture does not wait for a renderer to start.
  * - A crash or disconnect drops the browser; the failed capture is retried once on a new one.
  * - Pages in flight are capped, and so is one account's share of them; callers beyond a cap wait
  *   in one bounded FIFO line across accounts, and past the wait budget are refused (503
@@ -17,6 +19,7 @@ import { DurableObject } from "cloudflare:workers";
 import { config } from "../config";
 import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
+import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { runCapture, type CaptureHooks, type PageCapture } from "./capture";
 import type { RequestPolicy } from "./page";
@@ -52,11 +55,15 @@ const { browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
 const { browserKeepAliveMs: KEEP_ALIVE_MS, browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
 const SESSION_KEY = "browser-session";
 
-/** A connected browser with its browser-wide guard and its de-"Headless"-ed user agent. */
+/**
+ * A connected browser with its browser-wide guard, its de-"Headless"-ed user agent and the blank
+ * page it keeps open for the next capture.
+ */
 interface Warm {
   browser: Browser;
   guard: BrowserGuard;
   userAgent: string;
+  spare: SparePage;
 }
 
 export class BrowserHost extends DurableObject<Env> {
@@ -107,14 +114,8 @@ export class BrowserHost extends DurableObject<Env> {
           contextStuck: () => this.recycle(browser),
         };
         try {
-          const result = await runCapture(
-            browser,
-            spec,
-            this.policy(),
-            warm.userAgent,
-            warm.guard,
-            hooks,
-          );
+          const blank = await warm.spare.take();
+          const result = await runCapture(blank, spec, this.policy(), warm.userAgent, hooks);
           this.stats.captures++;
           return { ok: true, result };
         } catch (err) {
@@ -152,16 +153,14 @@ export class BrowserHost extends DurableObject<Env> {
     if (!(await this.acquire(accountId))) throw new CaptureError(failures.busy());
     this.lastUsed = Date.now();
     try {
-      const { browser } = await this.getBrowser();
-      const context = await browser.createBrowserContext();
+      const blank = await (await this.getBrowser()).spare.take();
       try {
-        const page = await context.newPage();
         return await withTimeout(
-          resizeInPage(page, bytes, box, "png", null),
+          resizeInPage(blank.page, bytes, box, "png", null),
           TUNING.imageResizeTimeoutMs,
         );
       } finally {
-        await context.close().catch(() => {});
+        await closeBlankPage(blank);
       }
     } finally {
       this.lastUsed = Date.now();
@@ -204,33 +203,51 @@ export class BrowserHost extends DurableObject<Env> {
     return this.starting;
   }
 
+  /**
+   * The kept session when it still answers (after an eviction), else a new browser. A session
+   * that connects but fails to set up (it died with its browser a moment ago) is given up.
+   */
   private async start(): Promise<Warm> {
     const previous = await this.ctx.storage.get<string>(SESSION_KEY);
-    let browser: Browser | null = null;
     if (previous) {
-      browser = await puppeteer.connect(this.env.BROWSER, previous).catch(() => null);
-      if (browser) this.stats.reconnects++;
+      const browser = await puppeteer.connect(this.env.BROWSER, previous).catch(() => null);
+      if (browser) {
+        // Contexts left by the previous instance (its spare, captures it never finished) have
+        // no owner any more.
+        for (const context of browser.browserContexts())
+          if (context !== browser.defaultBrowserContext()) void context.close().catch(() => {});
+        const warm = await this.setUp(browser).catch(() => null);
+        if (warm) {
+          this.stats.reconnects++;
+          return warm;
+        }
+        void browser.close().catch(() => {});
+      }
     }
-    if (!browser) {
-      browser = await puppeteer.launch(this.env.BROWSER, { keep_alive: KEEP_ALIVE_MS });
-      this.stats.launches++;
-      await this.ctx.storage.put(SESSION_KEY, browser.sessionId());
-    }
-    const launched = browser;
-    launched.on("disconnected", () => this.drop(launched));
+    const browser = await puppeteer.launch(this.env.BROWSER, { keep_alive: KEEP_ALIVE_MS });
+    this.stats.launches++;
+    await this.ctx.storage.put(SESSION_KEY, browser.sessionId());
+    return this.setUp(browser);
+  }
+
+  /** The browser-wide guard, the user agent and the spare page: a browser ready for captures. */
+  private async setUp(browser: Browser): Promise<Warm> {
+    browser.on("disconnected", () => this.drop(browser));
     const [guard, userAgent] = await Promise.all([
-      installBrowserGuard(launched, config(this.env).targetAllowlist),
-      launched.userAgent(),
+      installBrowserGuard(browser, config(this.env).targetAllowlist),
+      browser.userAgent(),
     ]);
     this.warm = {
-      browser: launched,
+      browser,
       guard,
       userAgent: userAgent.replace("HeadlessChrome", "Chrome"),
+      spare: new SparePage(() => openBlankPage(browser, guard)),
     };
     await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
     return this.warm;
   }
 
+  /** Forgets a browser that is gone or being closed (its spare page goes with it). */
   private drop(browser: Browser | null): void {
     if (browser && this.warm?.browser === browser) this.warm = null;
   }

@@ -1,15 +1,17 @@
 /**
- * CaptureSpec → bytes, inside one incognito browser context that is always closed afterwards.
+ * CaptureSpec → bytes, inside one fresh incognito browser context (./blank-page.ts) that is
+ * always closed afterwards.
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, actions,
  * delay) → auto-scroll for full pages → what is read from the page (./page-read.ts: metadata,
  * the DOM and the article if asked) → every requested output from that one load (./outputs.ts).
  * A failed load fails every output; an output failing on its own fails alone.
  */
-import type { Browser, Page } from "@cloudflare/puppeteer";
+import type { Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
-import type { BrowserGuard, ContextWatch } from "./browser-guard";
+import { closeBlankPage, type BlankPage } from "./blank-page";
+import type { ContextWatch } from "./browser-guard";
 import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import type { ReadResult } from "../extract/reader";
@@ -57,24 +59,19 @@ export interface CaptureHooks {
 }
 
 /**
- * Runs one capture under its hard deadline (deadline.ts). Past it the capture fails with
- * 408 TIMEOUT; its context is disposed either way, and one that will not close in
+ * Runs one capture in `blank` (./blank-page.ts) under its hard deadline (deadline.ts). Past it the
+ * capture fails with 408 TIMEOUT; the page is closed either way, and one that will not close in
  * TUNING.contextCloseMs is reported through `hooks.contextStuck`.
  */
 export async function runCapture(
-  browser: Browser,
+  blank: BlankPage,
   spec: CaptureSpec,
   policy: RequestPolicy,
   defaultUserAgent: string,
-  guard: BrowserGuard,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
-  const context = await browser.createBrowserContext();
-  const contextId = context.id;
-  if (contextId === undefined) throw new Error("incognito context without an id");
-  let watch: ContextWatch | null = null;
+  const { context, page, watch } = blank;
   try {
-    const [page] = await Promise.all([context.newPage(), guard.denyDownloads(contextId)]);
     // Any other page in this context is a pop-up: close it at once (its requests already
     // pass the browser-wide guard).
     context.on("targetcreated", (target) => {
@@ -84,7 +81,6 @@ export async function runCapture(
           .then((p) => p?.close())
           .catch(() => {});
     });
-    watch = guard.watch(page, contextId);
     return await withTimeout(
       capturePage(page, spec, policy, defaultUserAgent, watch),
       captureDeadlineMs(spec),
@@ -96,13 +92,7 @@ export async function runCapture(
       throw err;
     });
   } finally {
-    watch?.end();
-    // Disposing the context kills its renderer, even one spinning in `while (true) {}`.
-    const closed = await withTimeout(context.close(), TUNING.contextCloseMs).then(
-      () => true,
-      (err: unknown) => !(err instanceof DeadlineError), // an error: the browser is gone anyway
-    );
-    if (!closed) hooks.contextStuck();
+    if (!(await closeBlankPage(blank))) hooks.contextStuck();
   }
 }
 

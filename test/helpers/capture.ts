@@ -11,7 +11,7 @@ import { FIXTURES, runId } from "./http";
  */
 export function smallSpec(
   url = `${FIXTURES}/boxes.html?run=${runId()}`,
-  extra: { timeout?: number } = {},
+  extra: { timeout?: number; js?: string } = {},
 ): CaptureSpec {
   return toCaptureSpec(
     {

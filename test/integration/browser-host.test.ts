@@ -121,6 +121,33 @@ describe("BrowserHost", () => {
     expect(stats.launches).toBe(0);
   });
 
+  it("every capture gets a context opened ahead of it, and nothing of the one before", async () => {
+    const host = hostStub(`t-spare-${runId()}`);
+    const url = `${FIXTURES}/boxes.html?run=${runId()}`;
+    /** Contexts open in the host's browser (the default one not counted). */
+    const openContexts = () =>
+      runInDurableObject(host, (instance: BrowserHost) => {
+        const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm
+          ?.browser;
+        return browser ? browser.browserContexts().length - 1 : -1;
+      });
+    // The page paints itself green when it starts clean, blue when a capture before left state.
+    const check =
+      "const left = localStorage.getItem('left') !== null || document.cookie.includes('left=');" +
+      "document.body.innerHTML = ''; document.documentElement.style.background = left ? '#00f' : '#0f0';";
+    const leave = `${check} localStorage.setItem('left', '1'); document.cookie = 'left=1; max-age=3600';`;
+    for (const js of [leave, check, leave, check]) {
+      const outcome = await host.capture(smallSpec(url, { js }), "acct-host-test");
+      if (!outcome.ok) throw new Error(outcome.failure.message);
+      const [shot] = outcome.result.outputs;
+      if (!shot?.ok) throw new Error("no output");
+      expect(decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([0, 255, 0]);
+      // The capture's own context is closed; the next one is already open, waiting.
+      expect(await poll(openContexts, (n) => n === 1)).toBe(1);
+    }
+    expect((await host.getStats()).launches).toBe(1);
+  });
+
   it("the alarm closes a browser that has been idle too long", async () => {
     const host = hostStub(`t-idle-${runId()}`);
     await captureOk(host);

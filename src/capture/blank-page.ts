@@ -1,0 +1,74 @@
+/**
+ * The page a capture runs in: a new incognito browser context with one blank page, downloads
+ * denied and the browser guard watching it, closed after that one capture.
+ *
+ * Opening one costs ~150–250 ms on a warm browser (measured, bench/RESULTS.md): most of it is
+ * Chromium starting the context's renderer process, which no capture setting influences. So each
+ * browser keeps one opened ahead (`SparePage`): a capture takes the spare, and the next spare is
+ * opened at once, while the capture runs. A spare has never loaded anything and is used by exactly
+ * one capture, so it is as fresh as a page opened on demand; what a capture configures (viewport,
+ * user agent, interception, cookies) is set on it afterwards, as on a new page.
+ */
+import type { Browser, BrowserContext, Page } from "@cloudflare/puppeteer";
+import { TUNING } from "../tuning";
+import type { BrowserGuard, ContextWatch } from "./browser-guard";
+import { DeadlineError, withTimeout } from "./navigate";
+
+export interface BlankPage {
+  context: BrowserContext;
+  page: Page;
+  watch: ContextWatch;
+}
+
+export async function openBlankPage(browser: Browser, guard: BrowserGuard): Promise<BlankPage> {
+  const context = await browser.createBrowserContext();
+  const contextId = context.id;
+  if (contextId === undefined) throw new Error("incognito context without an id");
+  try {
+    const [page] = await Promise.all([context.newPage(), guard.denyDownloads(contextId)]);
+    const watch = guard.watch(page, contextId);
+    // Awaited by the capture (in parallel with its page setup); a spare nobody takes never is.
+    watch.ready.catch(() => {});
+    return { context, page, watch };
+  } catch (err) {
+    await context.close().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Ends the guard's watch and disposes the context, which kills its renderer, even one spinning in
+ * `while (true) {}`. False when it would not close within TUNING.contextCloseMs (the browser
+ * holding it must then be recycled).
+ */
+export async function closeBlankPage(blank: BlankPage): Promise<boolean> {
+  blank.watch.end();
+  return withTimeout(blank.context.close(), TUNING.contextCloseMs).then(
+    () => true,
+    (err: unknown) => !(err instanceof DeadlineError), // an error: the browser is gone anyway
+  );
+}
+
+/**
+ * One blank page kept open ahead of the next capture on a browser. It lives and dies with its
+ * browser: a browser that is dropped is closed (or already gone), and its spare with it.
+ */
+export class SparePage {
+  private spare: Promise<BlankPage> | null = null;
+
+  constructor(private readonly open: () => Promise<BlankPage>) {}
+
+  /**
+   * A blank page for one capture: the spare (waiting for it if it is still opening) when it is
+   * sound, else a new one. Either way the next spare starts opening now.
+   */
+  async take(): Promise<BlankPage> {
+    const spare = this.spare;
+    this.spare = this.open();
+    this.spare.catch(() => {}); // a failed spare is replaced by the next take
+    const blank = spare ? await spare.catch(() => null) : null;
+    if (blank && !blank.page.isClosed()) return blank;
+    if (blank) void closeBlankPage(blank);
+    return this.open();
+  }
+}
