@@ -28,6 +28,9 @@ const LONG_LIVED: ReadonlySet<string> = new Set(["websocket", "eventsource", "me
 
 export type IdleThreshold = 0 | 2;
 
+/** What identifies one request: CDP's request id where known, else the browser's request object. */
+export type RequestKey = string | object;
+
 export interface IdleClock {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -50,7 +53,7 @@ interface Waiter {
 }
 
 export class NetworkIdle {
-  private readonly inFlight = new Set<object>();
+  private readonly inFlight = new Set<RequestKey>();
   private armedAt: number | null = null;
   /** A main-frame navigation whose document has not loaded yet. */
   private navigating: object | null = null;
@@ -68,15 +71,15 @@ export class NetworkIdle {
     return this.inFlight.size;
   }
 
-  /** A request started. `key` identifies it for `end` (the browser's request object). */
-  start(key: object, resourceType: string): void {
+  /** A request started. `key` identifies it for `end`; a key already in flight counts once. */
+  start(key: RequestKey, resourceType: string): void {
     if (LONG_LIVED.has(resourceType) || this.inFlight.has(key)) return;
     this.inFlight.add(key);
     this.changed();
   }
 
   /** A request finished or failed; unknown or already ended requests are ignored. */
-  end(key: object): void {
+  end(key: RequestKey): void {
     if (this.inFlight.delete(key)) this.changed();
   }
 

@@ -6,7 +6,7 @@
 import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { getDomain } from "tldts";
 import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
-import { NetworkIdle, type IdleClock, type IdleThreshold } from "./network-idle";
+import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from "./network-idle";
 import { hardening } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
 
@@ -37,16 +37,28 @@ export class NetworkTracker {
   /** Why the page's output must not be used (e.g. a response from a blocked address), or null. */
   violation: string | null = null;
 
+  /** Each request's key in `network`: its CDP request id where puppeteer exposes it. */
+  private readonly keys = new WeakMap<object, RequestKey>();
+
   constructor(clock?: IdleClock) {
     this.network = new NetworkIdle(clock);
   }
 
-  onStart(request: object, resourceType: string): void {
+  /**
+   * A request started. Keyed by its CDP request id (`id`) where known: puppeteer can report one
+   * request twice, as two objects with one id, and end only the second. Keyed by object, the
+   * first stayed in flight for good: a page with a web font that failed (a 404 font, which
+   * Chromium aborts) never reached networkidle0 and waited out its whole timeout.
+   */
+  onStart(request: object, resourceType: string, id: string | undefined): void {
     this.started++;
-    this.network.start(request, resourceType);
+    const key = id ?? request;
+    this.keys.set(request, key);
+    this.network.start(key, resourceType);
   }
+  /** Puppeteer reports the request finished or failed. */
   onEnd(request: object): void {
-    this.network.end(request);
+    this.network.end(this.keys.get(request) ?? request);
   }
   /** True when at most `max` requests have been in flight for the last 500 ms. */
   idle(max: IdleThreshold): boolean {
@@ -117,7 +129,7 @@ export async function preparePage(
 
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("request", (request) => {
-    tracker.onStart(request, request.resourceType());
+    tracker.onStart(request, request.resourceType(), requestId(request));
     if (request.isNavigationRequest() && request.frame() === page.mainFrame())
       tracker.network.navigationStarted(request);
     void decide(request).catch(() => {});
@@ -192,6 +204,15 @@ export async function preparePage(
   }
 
   return tracker;
+}
+
+/**
+ * Puppeteer's id of a request: CDP's Network requestId. Every request has it; puppeteer leaves it
+ * out of its public types (pinned version; test/integration/network-idle.test.ts fails without it).
+ */
+function requestId(request: HTTPRequest): string | undefined {
+  const { id } = request as unknown as { id?: unknown };
+  return typeof id === "string" ? id : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { NETWORK_QUIET_MS, NetworkIdle, type IdleClock } from "../../src/capture/network-idle";
+import { NetworkTracker } from "../../src/capture/page";
 
 class FakeClock implements IdleClock {
   private t = 1_000_000;
@@ -242,5 +243,40 @@ describe("NetworkIdle", () => {
     expect(net.idle(0)).toBe(false);
     net.navigationFailed(nav);
     expect(net.idle(0)).toBe(true);
+  });
+});
+
+describe("NetworkTracker", () => {
+  it("one request reported twice (two objects, one id) ends with either: idle0 holds", async () => {
+    const clock = new FakeClock();
+    const tracker = new NetworkTracker(clock);
+    tracker.network.arm();
+    tracker.network.loaded();
+    const first = req();
+    const second = req();
+    tracker.onStart(first, "font", "27902.7");
+    tracker.onStart(second, "font", "27902.7"); // puppeteer saw the paused request again
+    expect(tracker.network.pending).toBe(1);
+    tracker.onEnd(second); // and only ever ends this one
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(tracker.idle(0)).toBe(true);
+    expect(tracker.started).toBe(2);
+  });
+
+  it("without an id each object is its own request", async () => {
+    const clock = new FakeClock();
+    const tracker = new NetworkTracker(clock);
+    tracker.network.arm();
+    tracker.network.loaded();
+    const a = req();
+    const b = req();
+    tracker.onStart(a, "image", undefined);
+    tracker.onStart(b, "image", undefined);
+    tracker.onEnd(a);
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(tracker.idle(0)).toBe(false);
+    tracker.onEnd(b);
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(tracker.idle(0)).toBe(true);
   });
 });
