@@ -246,12 +246,18 @@ describe("NetworkIdle", () => {
   });
 });
 
+/** A tracker whose navigation has started and loaded, on a fake clock. */
+function loadedTracker() {
+  const clock = new FakeClock();
+  const tracker = new NetworkTracker(clock);
+  tracker.network.arm();
+  tracker.network.loaded();
+  return { clock, tracker };
+}
+
 describe("NetworkTracker", () => {
   it("one request reported twice (two objects, one id) ends with either: idle0 holds", async () => {
-    const clock = new FakeClock();
-    const tracker = new NetworkTracker(clock);
-    tracker.network.arm();
-    tracker.network.loaded();
+    const { clock, tracker } = loadedTracker();
     const first = req();
     const second = req();
     tracker.onStart(first, "font", "27902.7");
@@ -264,10 +270,7 @@ describe("NetworkTracker", () => {
   });
 
   it("without an id each object is its own request", async () => {
-    const clock = new FakeClock();
-    const tracker = new NetworkTracker(clock);
-    tracker.network.arm();
-    tracker.network.loaded();
+    const { clock, tracker } = loadedTracker();
     const a = req();
     const b = req();
     tracker.onStart(a, "image", undefined);
