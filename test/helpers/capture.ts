@@ -5,26 +5,24 @@ import type { PlanId } from "../../src/accounts/plans";
 import { toCaptureSpec, type CaptureSpec } from "../../src/capture/spec";
 import { FIXTURES, runId } from "./http";
 
+/** The request fields of a small, quick capture: 320×240 at 1×, `load`, no ad blocking. */
+export const SMALL_CAPTURE = {
+  width: 320,
+  height: 240,
+  deviceScaleFactor: 1,
+  waitUntil: "load",
+  blockAds: false,
+} as const;
+
 /**
- * A small, quick capture spec for tests that drive the engine or the queue directly: 320×240
- * at 1×, `load`, no ad blocking, no watermark; by default the red boxes page, one run id each.
+ * A small, quick capture spec (SMALL_CAPTURE, no watermark) for tests that drive the engine or
+ * the queue directly; by default the red boxes page, one run id each.
  */
 export function smallSpec(
   url = `${FIXTURES}/boxes.html?run=${runId()}`,
   extra: { timeout?: number; js?: string } = {},
 ): CaptureSpec {
-  return toCaptureSpec(
-    {
-      url,
-      width: 320,
-      height: 240,
-      deviceScaleFactor: 1,
-      waitUntil: "load",
-      blockAds: false,
-      ...extra,
-    },
-    { watermark: null },
-  );
+  return toCaptureSpec({ url, ...SMALL_CAPTURE, ...extra }, { watermark: null });
 }
 
 export interface Shot {

@@ -18,6 +18,7 @@ import { jobDocumentKey } from "../../src/jobs/messages";
 import { createJobs, type Admitted } from "../../src/jobs/submit";
 import { accountDo } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";
+import { SMALL_CAPTURE } from "../helpers/capture";
 import { BASE, FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { authFor, deliver } from "../helpers/jobs";
 
@@ -27,15 +28,7 @@ async function admitted(
 ): Promise<{ accountId: string; job: Admitted }> {
   const { accountId } = await createAccount("pro");
   const auth = authFor(accountId);
-  const spec = await prepareCapture(env, auth, {
-    url,
-    width: 320,
-    height: 240,
-    deviceScaleFactor: 1,
-    waitUntil: "load",
-    blockAds: false,
-    ...extra,
-  });
+  const spec = await prepareCapture(env, auth, { url, ...SMALL_CAPTURE, ...extra });
   const job = await createJobs(env, auth, {
     specs: [spec],
     batch: false,
