@@ -7,7 +7,7 @@
  */
 import type { Page } from "@cloudflare/puppeteer";
 import { CaptureError, failures } from "./failures";
-import type { IdleThreshold } from "./network-idle";
+import { LOAD_SETTLE_MS, type IdleThreshold } from "./network-idle";
 import type { NetworkTracker } from "./page";
 import type { CaptureSpec, WaitUntil } from "./spec";
 
@@ -59,6 +59,7 @@ async function load(page: Page, spec: CaptureSpec, tracker: NetworkTracker): Pro
   if (spec.source.kind === "url") await page.goto(spec.source.url, options);
   else await page.setContent(spec.source.html, options);
   if (idle === undefined) return;
+  await new Promise((r) => setTimeout(r, LOAD_SETTLE_MS));
   await tracker.network.whenIdle(idle, spec.timeoutMs - (Date.now() - started));
 }
 

@@ -23,6 +23,14 @@
 /** The documented quiet period of networkidle0/2. */
 export const NETWORK_QUIET_MS = 500;
 
+/**
+ * How long after `load` "idle" waits at least, when the quiet window has already passed by then:
+ * requests the page's load handlers start reach us a moment after the `load` event itself (their
+ * interception is reported by the browser process, the event by the renderer). Seen in CI: a
+ * page that starts three endless fetches on load was judged idle before they were reported.
+ */
+export const LOAD_SETTLE_MS = 100;
+
 /** Resource types that hold a connection open by design and never make a page "busy". */
 const LONG_LIVED: ReadonlySet<string> = new Set(["websocket", "eventsource", "media"]);
 
