@@ -2,19 +2,11 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import type { WatchRunView, WatchView } from "../../schemas/watches";
 import { accountDo, setClock } from "./account-do";
+import { SMALL_CAPTURE } from "./capture";
 import { bearer, createAccount, type TestAccount } from "./accounts";
 import { call, envelope, FIXTURES, postJson, type Envelope } from "./http";
 import { poll } from "./jobs";
 import type { PlanId } from "../../src/accounts/plans";
-
-/** Small, fast captures of fixture pages. */
-export const SMALL_CAPTURE = {
-  width: 320,
-  height: 240,
-  deviceScaleFactor: 1,
-  waitUntil: "load",
-  blockAds: false,
-} as const;
 
 export interface WatchAccount extends TestAccount {
   auth: Record<string, string>;

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { edgeRequest, forgetKept, readEntry } from "../../src/storage/render-cache";
 import { encodePayload, renderCacheKey, signRenderLink } from "../../src/render-links/links";
 import { accountDo } from "../helpers/account-do";
+import { SMALL_CAPTURE as small } from "../helpers/capture";
 import {
   addKey,
   bearer,
@@ -29,13 +30,6 @@ interface LinkData {
 
 /** A public name in the test resolver (test/fixtures/fakes/doh.ts); never fetched here. */
 const PUBLIC = "https://public.rebind.example.com/";
-const small = {
-  width: 320,
-  height: 240,
-  deviceScaleFactor: 1,
-  waitUntil: "load",
-  blockAds: false,
-} as const;
 const page = (run: string) => ({ ...small, url: `${FIXTURES}/small.html?run=${run}` });
 const path = (url: string) => url.slice(url.indexOf("/v1/render"));
 const now = () => Math.floor(Date.now() / 1000);

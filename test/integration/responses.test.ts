@@ -21,6 +21,7 @@ import {
   successEnvelope,
 } from "../../schemas/responses";
 import { bearer, createAccount } from "../helpers/accounts";
+import { SMALL_CAPTURE as base } from "../helpers/capture";
 import { call, FIXTURES, postJson, runId } from "../helpers/http";
 
 async function parsed<S extends z.ZodType>(res: Response, schema: S): Promise<z.output<S>> {
@@ -32,13 +33,6 @@ async function parsed<S extends z.ZodType>(res: Response, schema: S): Promise<z.
 }
 
 const page = () => `${FIXTURES}/boxes.html?run=${runId()}`;
-const base = {
-  width: 320,
-  height: 240,
-  deviceScaleFactor: 1,
-  waitUntil: "load",
-  blockAds: false,
-} as const;
 
 describe("responses match schemas/responses.ts", () => {
   it("service routes and the error envelope", async () => {

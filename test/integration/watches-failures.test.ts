@@ -14,11 +14,11 @@ import {
   patchWatch,
   runNow,
   runs,
-  SMALL_CAPTURE,
   waitForRun,
   watchAccount,
   watchOf,
 } from "../helpers/watches";
+import { SMALL_CAPTURE } from "../helpers/capture";
 
 async function setPage(run: string, html: string | null): Promise<void> {
   const res = await fetch(`${FIXTURES}/__page`, {

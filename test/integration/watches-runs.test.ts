@@ -19,11 +19,11 @@ import {
   mustCreate,
   runNow,
   runs,
-  SMALL_CAPTURE,
   waitForRun,
   watchAccount,
   type WatchAccount,
 } from "../helpers/watches";
+import { SMALL_CAPTURE } from "../helpers/capture";
 
 const box = (x: number, y: number, w: number, h: number, color: string) =>
   `<div style="position:absolute;left:${x}px;top:${y}px;width:${w}px;height:${h}px;background:${color}"></div>`;

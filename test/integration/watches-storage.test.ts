@@ -13,11 +13,11 @@ import {
   fireAlarm,
   mustCreate,
   runs,
-  SMALL_CAPTURE,
   waitForRun,
   watchAccount,
   watchBody,
 } from "../helpers/watches";
+import { SMALL_CAPTURE } from "../helpers/capture";
 
 describe("watches delivering to a storage destination", () => {
   it("each run's image goes to the bucket under the watch id; the R2 copy stays", async () => {
