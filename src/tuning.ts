@@ -5,7 +5,7 @@
  */
 export const TUNING = {
   /** BrowserHost: contexts in flight per browser (Cloudflare's guidance: a few per browser). */
-  browserContextsInFlight: 4,
+  browserContextsInFlight: 5,
   /**
    * Hard capture deadline (src/capture/deadline.ts): the fixed grace beyond the spec's own waits
    * for encoding and transfer; and how long disposing a context may take before its browser is
@@ -18,7 +18,7 @@ export const TUNING = {
    * browserContextsInFlight), the longest line of waiting captures, how long one may wait, and
    * the Retry-After of a capture refused for want of a slot.
    */
-  browserContextsPerAccount: 3,
+  browserContextsPerAccount: 4,
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   busyRetryAfterSeconds: 10,
