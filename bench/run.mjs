@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { decode as decodePng } from "fast-png";
 import { chromiumVersion, diffFlags, floorLaunchPlan } from "./lib/chromium.mjs";
+import { cpuPerCapture, cpuSnapshot } from "./lib/cpu.mjs";
 import { checkPng, median, medianOfReps, parseServerTiming, summarize } from "./lib/stats.mjs";
 
 // The page scripts come from the service's sources (TypeScript with extension-less imports).
@@ -212,6 +213,7 @@ const state = {
   wranglerLog: null,
   browser: null, // puppeteer Browser (floor)
   floorPid: null,
+  wranglerPid: null,
   sampler: null, // Worker
   lastReport: null,
   cleaning: null,
@@ -857,6 +859,7 @@ async function runBatch(one, n, c) {
   const extras = [];
   let next = 0;
   let failure = null;
+  const cpuBefore = cpuSnapshot(state);
   const t0 = performance.now();
   const worker = async () => {
     while (failure === null) {
@@ -875,11 +878,13 @@ async function runBatch(one, n, c) {
   await Promise.all(Array.from({ length: Math.min(c, n) }, worker));
   const wallMs = performance.now() - t0;
   if (failure) throw failure;
+  const cpuMs = cpuPerCapture(cpuBefore, cpuSnapshot(state), n);
   const s = summarize(latencies, wallMs);
   const serverMs = extras.map((e) => e.serverMs).filter((v) => typeof v === "number");
   const timingNames = new Set(extras.flatMap((e) => Object.keys(e.timing ?? {})));
   return {
     ...s,
+    cpuMs,
     latencies: latencies.map((v) => Math.round(v * 10) / 10),
     serverMsP50: serverMs.length ? median(serverMs) : null,
     serverTiming: Object.fromEntries(
@@ -977,6 +982,29 @@ function table(results) {
     }
   }
   return lines.join("\n");
+}
+
+/**
+ * CPU milliseconds per capture, medians over repetitions (bench/lib/cpu.mjs): on a machine where
+ * throughput is bounded by CPU, this is what a capture costs and who pays it.
+ */
+function cpuTable(results) {
+  const lines = [
+    "| scenario | conc | system | machine | floor Chromium | service Chromium | workerd + wrangler | bench client |",
+    "|---|---:|---|---:|---:|---:|---:|---:|",
+  ];
+  const keys = ["machine", "floor", "serviceBrowser", "serviceRuntime", "client"];
+  for (const sc of results.scenarios) {
+    for (const cell of sc.cells) {
+      for (const sys of sc.systems) {
+        const reps = (cell[sys].reps ?? []).filter((r) => r.cpuMs);
+        if (cell[sys].status !== "ok" || reps.length === 0) continue;
+        const cols = keys.map((k) => fmt(median(reps.map((r) => r.cpuMs[k]))));
+        lines.push(`| ${sc.name} | ${cell.conc} | ${sc.labels[sys]} | ${cols.join(" | ")} |`);
+      }
+    }
+  }
+  return lines.length > 2 ? lines.join("\n") : null;
 }
 
 function targetsTable(targets) {
@@ -1286,6 +1314,7 @@ async function main() {
     log("starting wrangler dev …");
     svc = await startService(fixturePort, snap.dir);
     log(`service on ${svc.base} (wrangler pid ${svc.pid})`);
+    state.wranglerPid = svc.pid;
   }
 
   state.sampler = new Worker(new URL("./lib/sampler.mjs", import.meta.url), {
@@ -1482,7 +1511,7 @@ async function main() {
               if (sys === "edgeshot" || sc.name === "render") serviceRequests += cell.n;
               cell[sys].reps.push(r);
               log(
-                `  ${sc.name} c=${cell.conc} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s`,
+                `  ${sc.name} c=${cell.conc} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s; CPU ${fmt(r.cpuMs.machine)} ms per request`,
               );
             } catch (err) {
               markFailed(sc, sys, err);
@@ -1672,6 +1701,17 @@ function renderSummary(r) {
   parts.push("");
   parts.push(targetsTable(r.targets));
   parts.push("");
+  const cpu = cpuTable(r);
+  if (cpu) {
+    parts.push("### CPU per capture (ms)");
+    parts.push("");
+    parts.push(
+      "Busy CPU time per request, medians over repetitions, read from /proc around each batch (all cores; the machine column includes everything running, other test runs too).",
+    );
+    parts.push("");
+    parts.push(cpu);
+    parts.push("");
+  }
   parts.push("### Browser processes");
   parts.push("");
   const m = r.memory;
