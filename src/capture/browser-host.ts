@@ -233,15 +233,16 @@ export class BrowserHost extends DurableObject<Env> {
   /** The browser-wide guard, the user agent and the spare page: a browser ready for captures. */
   private async setUp(browser: Browser): Promise<Warm> {
     browser.on("disconnected", () => this.drop(browser));
-    const [guard, userAgent] = await Promise.all([
+    const [guard, userAgent, browserSession] = await Promise.all([
       installBrowserGuard(browser, config(this.env).targetAllowlist),
       browser.userAgent(),
+      browser.target().createCDPSession(),
     ]);
     this.warm = {
       browser,
       guard,
       userAgent: userAgent.replace("HeadlessChrome", "Chrome"),
-      spare: new SparePage(() => openBlankPage(browser, guard)),
+      spare: new SparePage(() => openBlankPage(browser, guard, browserSession)),
     };
     await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
     return this.warm;

@@ -148,6 +148,61 @@ describe("BrowserHost", () => {
     expect((await host.getStats()).launches).toBe(1);
   });
 
+  it("a context's window UI (the omnibox popup's WebUI pages) is frozen as it opens", async () => {
+    const host = hostStub(`t-window-ui-${runId()}`);
+    await captureOk(host); // the capture's context is closed; the spare's is open
+    const states = await runInDurableObject(host, async (instance: BrowserHost) => {
+      const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser;
+      if (!browser) throw new Error("no warm browser");
+      const session = await browser.target().createCDPSession();
+      const connection = session.connection();
+      if (!connection) throw new Error("no connection");
+      /** "runs" when a 50 ms timer fires in the page within 3 s; "frozen" when it does not. */
+      const liveness = async (targetId: string) => {
+        const { sessionId } = await session.send("Target.attachToTarget", {
+          targetId,
+          flatten: true,
+        });
+        const ui = connection.session(sessionId);
+        const timer = ui
+          ?.send("Runtime.evaluate", {
+            expression: "new Promise((r) => setTimeout(() => r('runs'), 50))",
+            awaitPromise: true,
+          })
+          .then((r) => String(r.result.value));
+        const state = await Promise.race([
+          timer ?? Promise.resolve("no session"),
+          new Promise<string>((r) => setTimeout(() => r("frozen"), 3000)),
+        ]);
+        await session.send("Target.detachFromTarget", { sessionId }).catch(() => {});
+        return state;
+      };
+      try {
+        const { targetInfos } = await session.send("Target.getTargets", {
+          filter: [{ type: "browser_ui" }],
+        });
+        const incognito = new Set(browser.browserContexts().map((c) => c.id));
+        const isCapture = (t: { browserContextId?: string }) =>
+          t.browserContextId !== undefined && incognito.has(t.browserContextId);
+        return {
+          capture: await Promise.all(
+            targetInfos.filter(isCapture).map((t) => liveness(t.targetId)),
+          ),
+          // The default context's window is left alone: proof that the check tells them apart.
+          default: await Promise.all(
+            targetInfos.filter((t) => !isCapture(t)).map((t) => liveness(t.targetId)),
+          ),
+        };
+      } finally {
+        await session.detach().catch(() => {});
+      }
+    });
+    expect(states.capture.length).toBeGreaterThan(0);
+    expect(states.capture.every((s) => s === "frozen")).toBe(true);
+    expect(states.default.length).toBeGreaterThan(0);
+    expect(states.default.every((s) => s === "runs")).toBe(true);
+  });
+
   it("the alarm closes a browser that has been idle too long", async () => {
     const host = hostStub(`t-idle-${runId()}`);
     await captureOk(host);
