@@ -5,6 +5,7 @@
  */
 import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { getDomain } from "tldts";
+import { toBase64 } from "../encoding";
 import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
 import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from "./network-idle";
 import { hardening } from "./page-scripts";
@@ -100,7 +101,12 @@ export async function preparePage(
   /** The target's own site is never "an ad host" for its page (capturing criteo.com works). */
   const firstParty = (host: string) =>
     targetSite !== null && (getDomain(host, { allowPrivateDomains: true }) ?? host) === targetSite;
-  const extraHeaders = Object.fromEntries(spec.headers);
+  // URL credentials answer the target's origin only: sent with its requests as Basic auth
+  // (puppeteer's page.authenticate would answer a 401 challenge from any origin, a third-party
+  // <img> or frame included).
+  const extraHeaders: Record<string, string> = Object.fromEntries(spec.headers);
+  if (spec.credentials) extraHeaders.authorization = basicAuth(spec.credentials);
+  const addsHeaders = Object.keys(extraHeaders).length > 0;
   const customerCookieDomains = spec.cookies.map((c) => c.domain);
   const sameSchemeAndPort = (url: URL) =>
     target !== null && url.protocol === target.protocol && url.port === target.port;
@@ -119,7 +125,6 @@ export async function preparePage(
     page.setRequestInterception(true),
     page.evaluateOnNewDocument(hardening),
     spec.cookies.length > 0 ? page.setCookie(...spec.cookies) : Promise.resolve(),
-    spec.credentials ? page.authenticate(spec.credentials) : Promise.resolve(),
   ]);
   // setContent writes into the current about:blank document, which no "new document" hook sees:
   // harden it directly (a URL navigation gets a new document, hardened by the hook). Not inside
@@ -187,7 +192,7 @@ export async function preparePage(
     // Custom headers go to the target's origin only (scheme, host and port), never to third
     // parties nor to another port of the same host; redirect hops are decided afresh.
     if (target !== null && verdict.url.origin === target.origin) {
-      return spec.headers.length > 0
+      return addsHeaders
         ? request.continue({ headers: { ...request.headers(), ...extraHeaders } })
         : request.continue();
     }
@@ -204,6 +209,11 @@ export async function preparePage(
   }
 
   return tracker;
+}
+
+/** An `Authorization` header value for HTTP Basic (RFC 7617: user-id ":" password, UTF-8). */
+function basicAuth({ username, password }: { username: string; password: string }): string {
+  return `Basic ${toBase64(new TextEncoder().encode(`${username}:${password}`))}`;
 }
 
 /**
