@@ -12,6 +12,9 @@
  *    its responses, so a response from a blocked address (DNS rebinding) or a URL the guard
  *    refuses is seen; the page reports speculative loads (Preload domain) and has prerendering
  *    switched off.
+ * 3. Fail closed: every target the browser creates is discovered; in a capture's context, one the
+ *    guard did not harden (a second page — a pop-up by any API —, a service worker, a worklet
+ *    target outside HARDENED_TYPES) is closed before it is resumed and taints the capture.
  * Whatever the watcher sees is a violation of the capture's browser context: the capture asks
  * before it produces any output and fails instead (src/capture/capture.ts).
  */
@@ -29,6 +32,24 @@ const BROWSER_FETCH_HEADERS = new Set([
   "reporting-endpoints",
   "report-to",
   "nel",
+]);
+
+/**
+ * Targets in a capture's context that the guard hardens or that cannot reach the network: frames
+ * (the page's new-document script), workers (hardened while paused, below), audio worklets (a
+ * "worklet" target: its global scope has no fetch, socket or worker API, and its modules are
+ * fetched by the document, through page interception), and the window's own browser UI. Any
+ * other target there — a second page (a pop-up by whatever API, noopener or not), a service
+ * worker, a Shared Storage or auction worklet, a prerender — ran or would run script the guard did
+ * not prepare: it taints the capture and is closed.
+ */
+const HARDENED_TYPES = new Set([
+  "iframe",
+  "worker",
+  "shared_worker",
+  "worklet",
+  "browser_ui",
+  "tab",
 ]);
 
 /** Targets the watcher attaches to: a capture's page and what it spawns. */
@@ -72,7 +93,8 @@ export async function installBrowserGuard(
   browser: Browser,
   allowlist: ReadonlySet<string>,
 ): Promise<BrowserGuard> {
-  const [fetchSession, relatedSession, sharedSession] = await Promise.all([
+  const [fetchSession, relatedSession, sharedSession, discoverySession] = await Promise.all([
+    browser.target().createCDPSession(),
     browser.target().createCDPSession(),
     browser.target().createCDPSession(),
     browser.target().createCDPSession(),
@@ -80,6 +102,8 @@ export async function installBrowserGuard(
   const connection = fetchSession.connection();
   if (!connection) throw new Error("browser guard: no CDP connection");
   const violations = new Map<string, string[]>();
+  /** Each watched context's capture page (once its target id is known). */
+  const capturePages = new Map<string, string>();
   /** Workers we attached while paused at start (so hardened before they ran) → their context. */
   const heldWorkers = new Map<string, string | undefined>();
   let blocked = 0;
@@ -130,6 +154,11 @@ export async function installBrowserGuard(
     if (!session) return;
     const contextId = targetInfo.browserContextId;
     const type = targetInfo.type;
+    if (type === "page" && contextId !== undefined && stray(targetInfo)) {
+      // A second page of the context (a pop-up): never resumed, closed at once.
+      unhardened(targetInfo);
+      return;
+    }
     session.on("Target.attachedToTarget", onAttached);
     const setup: Array<Promise<unknown>> = [];
     if (type === "page") {
@@ -192,6 +221,30 @@ export async function installBrowserGuard(
     });
   };
 
+  /**
+   * Whether a target in a watched context is one the guard did not harden: any page but the
+   * capture's own, and any type outside HARDENED_TYPES. Targets of unwatched contexts (a spare
+   * page being opened, the default context) are not ours to judge.
+   */
+  const stray = (info: Protocol.Target.TargetInfo): boolean => {
+    const contextId = info.browserContextId;
+    if (contextId === undefined || !violations.has(contextId)) return false;
+    if (info.type === "page") {
+      const own = capturePages.get(contextId);
+      return own !== undefined && info.targetId !== own;
+    }
+    return !HARDENED_TYPES.has(info.type);
+  };
+  /** Fail closed: the capture is tainted, and the target closed before it does more. */
+  const unhardened = (info: Protocol.Target.TargetInfo): void => {
+    flag(info.browserContextId, `unhardened ${info.type} target (${info.url.slice(0, 200)})`);
+    void raw(relatedSession)("Target.closeTarget", { targetId: info.targetId }).catch(() => {});
+  };
+  // Every target the browser creates is announced here, whether or not anything attaches to it.
+  discoverySession.on("Target.targetCreated", (e: Protocol.Target.TargetCreatedEvent) => {
+    if (stray(e.targetInfo)) unhardened(e.targetInfo);
+  });
+
   /** A speculative load (prefetch/prerender) the page-level removal did not stop. */
   const speculated = (contextId: string | undefined, url: string) => {
     if (!checkUrl(url, "navigation", allowlist).ok)
@@ -207,6 +260,7 @@ export async function installBrowserGuard(
         { urlPattern: "*", resourceType: "Document", requestStage: "Response" },
       ],
     }),
+    discoverySession.send("Target.setDiscoverTargets", { discover: true }),
     // Shared workers are not "related" to the page that creates them: attach to all of them.
     raw(sharedSession)("Target.setAutoAttach", {
       autoAttach: true,
@@ -224,6 +278,7 @@ export async function installBrowserGuard(
       const reasons: string[] = [];
       violations.set(browserContextId, reasons);
       const ready = targetIdOf(page, browserContextId).then(async (targetId) => {
+        capturePages.set(browserContextId, targetId);
         await raw(relatedSession)("Target.autoAttachRelated", {
           targetId,
           waitForDebuggerOnStart: true,
@@ -235,6 +290,7 @@ export async function installBrowserGuard(
         violation: () => reasons[0] ?? null,
         end: () => {
           violations.delete(browserContextId);
+          capturePages.delete(browserContextId);
           for (const [targetId, contextId] of heldWorkers)
             if (contextId === browserContextId) heldWorkers.delete(targetId);
         },

@@ -70,17 +70,8 @@ export async function runCapture(
   defaultUserAgent: string,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
-  const { context, page, watch } = blank;
+  const { page, watch } = blank;
   try {
-    // Any other page in this context is a pop-up: close it at once (its requests already
-    // pass the browser-wide guard).
-    context.on("targetcreated", (target) => {
-      if (target.type() === "page" && target !== page.target())
-        void target
-          .page()
-          .then((p) => p?.close())
-          .catch(() => {});
-    });
     return await withTimeout(
       capturePage(page, spec, policy, defaultUserAgent, watch),
       captureDeadlineMs(spec),

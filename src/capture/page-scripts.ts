@@ -287,21 +287,85 @@ export const hardening = `(() => {
   // (Speculation-Rules) is stripped by the browser-wide guard.
   const speculative = (node) => node && node.nodeType === 1 && node.localName === "script"
     && String(node.getAttribute("type") || "").trim().toLowerCase() === "speculationrules";
-  const sweep = (node) => {
-    if (speculative(node)) { node.remove(); return; }
-    if (node && node.firstElementChild) for (const s of Array.from(node.getElementsByTagName("script"))) if (speculative(s)) s.remove();
+  // Shadow roots are trees of their own: an observer of the document sees neither their
+  // insertions nor their scripts. Every root we can reach is swept and observed: imperative ones
+  // (open or closed) as attachShadow creates them, declarative open ones as their host arrives.
+  const roots = new WeakSet();
+  let observer = null;
+  const watchRoot = (root) => {
+    if (!root || roots.has(root)) return;
+    roots.add(root);
+    observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["type"] });
+    // A closed root hides its nodes from the window's listeners (below): guard its links here.
+    root.addEventListener("click", onClick, true);
+    root.addEventListener("submit", onSubmit, true);
+    sweep(root);
   };
-  new MutationObserver((records) => {
+  const sweep = (node) => {
+    if (!node) return;
+    if (speculative(node)) { node.remove(); return; }
+    if (node.shadowRoot) watchRoot(node.shadowRoot);
+    if (!node.querySelectorAll) return;
+    for (const el of Array.from(node.querySelectorAll("*"))) {
+      if (speculative(el)) el.remove();
+      else if (el.shadowRoot) watchRoot(el.shadowRoot);
+    }
+  };
+  observer = new MutationObserver((records) => {
     for (const r of records) {
       // A script given its type or its text after insertion is prepared again: check the target.
       if (r.target.localName === "script") sweep(r.target);
       for (const n of r.addedNodes) sweep(n);
     }
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["type"] });
+  });
+  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["type"] });
   sweep(document);
+  const attach = Element.prototype.attachShadow;
+  Object.defineProperty(Element.prototype, "attachShadow", {
+    value: function attachShadow(init) {
+      const root = attach.call(this, init);
+      watchRoot(root);
+      return root;
+    },
+    writable: true,
+    configurable: true,
+  });
+  // Markup parsed by script with declarative shadow roots: swept as soon as it exists.
+  for (const [proto, name] of [[globalThis.Element && Element.prototype, "setHTMLUnsafe"], [globalThis.ShadowRoot && ShadowRoot.prototype, "setHTMLUnsafe"]]) {
+    const native = proto && proto[name];
+    if (typeof native !== "function") continue;
+    Object.defineProperty(proto, name, {
+      value: function (html) { const r = native.apply(this, arguments); sweep(this); return r; },
+      writable: true,
+      configurable: true,
+    });
+  }
+  if (globalThis.Document && typeof Document.parseHTMLUnsafe === "function") {
+    const parse = Document.parseHTMLUnsafe;
+    Object.defineProperty(Document, "parseHTMLUnsafe", {
+      value: function (html) { const d = parse.apply(this, arguments); sweep(d); return d; },
+      writable: true,
+      configurable: true,
+    });
+  }
   // Ordinary (writable, configurable) descriptors, like the originals: a page's own top-level
   // \`let open\` must keep working, and deleting the stand-ins brings nothing native back.
   Object.defineProperty(globalThis, "open", { value: () => null, writable: true, configurable: true });
+  // document.open(url, name, features) IS window.open (the three-argument form): the same stub.
+  // With fewer arguments it keeps its meaning (setContent and document.write rely on it).
+  // Opening the window's own document erases the window's event listeners (HTML's document open
+  // steps; setContent does it): the link and form guards below are added again.
+  const docOpen = Document.prototype.open;
+  Object.defineProperty(Document.prototype, "open", {
+    value: function open() {
+      if (arguments.length >= 3) return null;
+      const opened = docOpen.apply(this, arguments);
+      if (this === document) listenForTargets();
+      return opened;
+    },
+    writable: true,
+    configurable: true,
+  });
   if (globalThis.navigator && navigator.serviceWorker) {
     const reject = () => Promise.reject(new DOMException("Service workers are disabled during capture.", "SecurityError"));
     Object.defineProperty(Object.getPrototypeOf(navigator.serviceWorker), "register", { value: reject, writable: true, configurable: true });
@@ -335,12 +399,62 @@ export const hardening = `(() => {
       set(value) { if (value) hooks++; handler.set.call(this, value); },
     });
   }
-  const external = (target) => target && !["", "_self", "_top", "_parent"].includes(String(target).toLowerCase());
-  addEventListener("click", (event) => {
-    const link = event.target && event.target.closest ? event.target.closest("a[target], area[target]") : null;
-    if (link && external(link.target)) event.preventDefault();
-  }, true);
-  addEventListener("submit", (event) => {
-    if (event.target && external(event.target.target)) event.preventDefault();
-  }, true);
+  // Links and forms aimed at another browsing context (a target, a submitter's formtarget, or
+  // the document's <base target>) do nothing: none of them is needed for a capture.
+  const external = (target) => target && !["", "_self", "_top", "_parent"].includes(String(target).trim().toLowerCase());
+  const baseTarget = (node) => {
+    const doc = node && node.ownerDocument;
+    const base = doc && doc.querySelector("base[target]");
+    return base ? base.getAttribute("target") : "";
+  };
+  const targetOf = (el, submitter) => {
+    if (submitter && submitter.hasAttribute && submitter.hasAttribute("formtarget")) return submitter.getAttribute("formtarget");
+    return el.hasAttribute("target") ? el.getAttribute("target") : baseTarget(el);
+  };
+  const linkOf = (event) => {
+    for (const node of event.composedPath ? event.composedPath() : [event.target]) {
+      if (node && (node.localName === "a" || node.localName === "area") && node.hasAttribute("href")) return node;
+    }
+    return null;
+  };
+  function onClick(event) {
+    const link = linkOf(event);
+    if (link && external(targetOf(link))) event.preventDefault();
+  }
+  function onSubmit(event) {
+    if (event.target && event.target.localName === "form" && external(targetOf(event.target, event.submitter))) event.preventDefault();
+  }
+  function listenForTargets() {
+    addEventListener("click", onClick, true);
+    addEventListener("submit", onSubmit, true);
+  }
+  listenForTargets();
+  // form.submit() fires no submit event, and a click on a link outside the document never
+  // reaches this window: both are checked where they start.
+  const submit = HTMLFormElement.prototype.submit;
+  Object.defineProperty(HTMLFormElement.prototype, "submit", {
+    value: function () { if (!external(targetOf(this))) return submit.call(this); },
+    writable: true,
+    configurable: true,
+  });
+  const detachedLink = (node) => {
+    if (!node || node.isConnected || !node.closest) return false;
+    const link = node.closest("a[href], area[href]");
+    return link !== null && external(targetOf(link));
+  };
+  const click = HTMLElement.prototype.click;
+  Object.defineProperty(HTMLElement.prototype, "click", {
+    value: function () { if (!detachedLink(this)) return click.call(this); },
+    writable: true,
+    configurable: true,
+  });
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  Object.defineProperty(EventTarget.prototype, "dispatchEvent", {
+    value: function (event) {
+      if (event && (event.type === "click" || event.type === "DOMActivate") && detachedLink(this)) return false;
+      return dispatch.call(this, event);
+    },
+    writable: true,
+    configurable: true,
+  });
 })()`;

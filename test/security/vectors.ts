@@ -10,7 +10,8 @@
  * too): outputs are checked for that colour and that text.
  *
  * Classes: "A" = the vectors of issue 13 (expected to fail until its fixes land), "B" = vectors
- * that were already refused (must always pass).
+ * that were already refused (must always pass), "R" = new realms (pop-ups by every API, shadow
+ * trees, named and base targets): docs/SECURITY.md "Realm inventory" names each.
  */
 
 export interface Ctx {
@@ -59,11 +60,12 @@ export type Group =
   | "socket"
   | "speculation"
   | "worker-socket"
-  | "browser-fetch";
+  | "browser-fetch"
+  | "realm";
 
 export interface Vector {
   name: string;
-  cls: "A" | "B";
+  cls: "A" | "B" | "R";
   group: Group;
   /** Body markup. `u(path, extra)` is a canary URL tagged with this vector. */
   html: (u: Tagger, c: Ctx) => string;
@@ -71,7 +73,10 @@ export interface Vector {
   headers?: (u: Tagger, c: Ctx) => Record<string, string>;
   /** `Link` values sent in a 103 Early Hints before the page. */
   earlyHints?: (u: Tagger, c: Ctx) => string[];
-  /** Ends or replaces the page: not part of the combined page. */
+  /**
+   * Ends or replaces the page, or may make the guard refuse the capture (fail closed): not part
+   * of the combined page, and a 400 is an acceptable answer.
+   */
   navigates?: boolean;
   /** Changes the whole page (base URL, CSP): run alone only. */
   solo?: boolean;
@@ -688,6 +693,149 @@ export const VECTORS: readonly Vector[] = [
     group: "subresource",
     html: (u, c) =>
       `<iframe src="${at(`${c.fixtures.replace("127.0.0.1", "ads.localhost")}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}"></iframe>`,
+  },
+
+  // ── R: realms — new browsing contexts by every API, shadow trees ───────────────────────────
+  {
+    name: "document.open pop-up: WebSocket and fetch from its realm",
+    cls: "R",
+    group: "realm",
+    delay: 300,
+    html: (u) =>
+      `<script>try { const w = document.open("about:blank", "p1", ""); if (w) { try { const s = new w.WebSocket(${js(ws(u("/ws")))}); s.onmessage = (e) => { document.title = e.data; __leak(); }; } catch (e) {} ${readAndLeak(`w.fetch(${js(u("/paint", "f=1"))}).then((r) => r.text())`)} } } catch (e) {}</script>`,
+  },
+  {
+    name: "document.open pop-up: WebRTC STUN from its realm",
+    cls: "R",
+    group: "realm",
+    raw: true,
+    delay: 800,
+    html: (_u, c) =>
+      `<script>try { const w = document.open("about:blank", "p2", ""); if (w) { const pc = new w.RTCPeerConnection({ iceServers: [{ urls: ${js(`stun:${c.raw.replace("http://", "")}`)} }] }); pc.createDataChannel("x"); pc.createOffer().then((o) => pc.setLocalDescription(o)).catch(() => {}); } } catch (e) {}</script>`,
+  },
+  {
+    name: "document.open pop-up: speculation rules written into it",
+    cls: "R",
+    group: "realm",
+    delay: 1500,
+    html: (u) =>
+      `<script>try { const w = document.open("about:blank", "p3", ""); if (w) w.document.write(${js(specRules({ prefetch: [{ source: "list", urls: [u()], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=prerender")], eagerness: "immediate" }] }))}); } catch (e) {}</script>`,
+  },
+  {
+    name: "document.open pop-up from a fresh iframe's document",
+    cls: "R",
+    group: "realm",
+    delay: 300,
+    html: (u) =>
+      `<script>try { const f = document.createElement("iframe"); document.body.appendChild(f); const w = f.contentDocument.open("about:blank", "p4", ""); if (w) new w.WebSocket(${js(ws(u("/ws")))}); } catch (e) {}</script>`,
+  },
+  {
+    name: "Document.prototype.open of a fresh iframe's realm, on the page's document",
+    cls: "R",
+    group: "realm",
+    delay: 300,
+    html: (u) =>
+      `<script>try { const f = document.createElement("iframe"); document.body.appendChild(f); const w = f.contentWindow.Document.prototype.open.call(document, "about:blank", "p5", ""); if (w) new w.WebSocket(${js(ws(u("/ws")))}); } catch (e) {}</script>`,
+  },
+  {
+    name: "form.submit() target=_blank to an allowed page that attacks",
+    cls: "R",
+    group: "realm",
+    delay: 800,
+    html: (u, c) =>
+      `<form action="${at(`${c.fixtures}/controls-probe.html`)}" target="_blank" method="get"><input type="hidden" name="run" value="${at(c.run)}"><input type="hidden" name="t" value="${at(u())}"></form><script>${PREV}.submit();</script>`,
+  },
+  {
+    name: "requestSubmit with a formtarget=_blank submitter",
+    cls: "R",
+    group: "realm",
+    delay: 800,
+    html: (u, c) =>
+      `<form action="${at(`${c.fixtures}/controls-probe.html`)}" method="get"><input type="hidden" name="run" value="${at(c.run)}"><input type="hidden" name="t" value="${at(u())}"><button formtarget="_blank">go</button></form><script>{ const f = ${PREV}; f.requestSubmit(f.querySelector("button")); }</script>`,
+  },
+  {
+    name: "detached a target=_blank: click() and dispatchEvent",
+    cls: "R",
+    group: "realm",
+    delay: 800,
+    html: (u, c) =>
+      `<script>for (const fire of [(a) => a.click(), (a) => a.dispatchEvent(new MouseEvent("click"))]) { const a = document.createElement("a"); a.href = ${js(`${c.fixtures}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}; a.target = "_blank"; fire(a); }</script>`,
+  },
+  {
+    name: "named target opened by a link, then its handle from open()",
+    cls: "R",
+    group: "realm",
+    delay: 800,
+    html: (u, c) =>
+      `<a href="${at(`${c.fixtures}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}" target="named-r">x</a><script>${PREV}.click(); try { const w = open("", "named-r"); if (w) new w.WebSocket(${js(ws(u("/ws", "k=handle")))}); } catch (e) {}</script>`,
+  },
+  {
+    name: "area target=_blank click",
+    cls: "R",
+    group: "realm",
+    delay: 800,
+    html: (u, c) =>
+      `<img usemap="#m-r" alt="" width="20" height="20"><map name="m-r"><area shape="rect" coords="0,0,20,20" href="${at(`${c.fixtures}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}" target="_blank"></map><script>document.querySelector('map[name="m-r"] area').click();</script>`,
+  },
+  {
+    name: "frames nested three deep running attacks",
+    cls: "R",
+    group: "realm",
+    delay: 600,
+    html: (u) => {
+      const attack = `<script>try { new WebSocket(${js(ws(u("/ws", "k=deep")))}); } catch (e) {} try { open(${js(u("/paint", "k=deep-open"))}); } catch (e) {} try { document.open(${js(u("/paint", "k=deep-doc-open"))}, "d", ""); } catch (e) {} fetch(${js(u("/paint", "k=deep-fetch"))}).catch(() => {});</script>`;
+      const nest = (inner: string) => `<iframe srcdoc="${at(inner)}"></iframe>`;
+      return nest(nest(nest(attack)));
+    },
+  },
+  {
+    name: "base target=_blank for every link",
+    cls: "R",
+    group: "realm",
+    solo: true,
+    delay: 800,
+    html: (u, c) =>
+      `<base target="_blank"><a href="${at(`${c.fixtures}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}">x</a><script>${PREV}.click();</script>`,
+  },
+  {
+    name: "target=_blank link inside a closed shadow root",
+    cls: "R",
+    group: "realm",
+    delay: 800,
+    html: (u, c) =>
+      `<span></span><script>{ const root = ${PREV}.attachShadow({ mode: "closed" }); root.innerHTML = ${js(`<a href="${at(`${c.fixtures}/controls-probe.html?run=${c.run}&t=${encodeURIComponent(u())}`)}" target="_blank">x</a>`)}; root.querySelector("a").click(); }</script>`,
+  },
+  {
+    name: "speculation rules in an open and a closed shadow root",
+    cls: "R",
+    group: "realm",
+    delay: 1500,
+    html: (u) =>
+      `<span></span><span></span><script>{ const hosts = document.currentScript.parentElement.querySelectorAll("span"); ["open", "closed"].forEach((mode, i) => { const root = hosts[i].attachShadow({ mode }); const s = document.createElement("script"); s.type = "speculationrules"; s.textContent = ${js(JSON.stringify({ prefetch: [{ source: "list", urls: [u("/paint", "k=shadow")], eagerness: "immediate" }] }))}.replace("k=shadow", "k=" + mode); root.appendChild(s); }); }</script>`,
+  },
+  {
+    name: "speculation rules in declarative shadow DOM (open)",
+    cls: "R",
+    group: "realm",
+    delay: 1500,
+    html: (u) =>
+      `<div><template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd")], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=dsd-prerender")], eagerness: "immediate" }] })}</template></div>`,
+  },
+  {
+    name: "speculation rules in declarative shadow DOM from setHTMLUnsafe",
+    cls: "R",
+    group: "realm",
+    delay: 1500,
+    html: (u) =>
+      `<div></div><script>try { ${PREV}.setHTMLUnsafe(${js(`<div><template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=set-html")], eagerness: "immediate" }] })}</template></div>`)}); } catch (e) {}</script>`,
+  },
+  {
+    name: "speculation rules written by document.write",
+    cls: "R",
+    group: "realm",
+    delay: 1500,
+    html: (u) =>
+      `<script>document.write(${js(specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=write")], eagerness: "immediate" }] }))});</script>`,
   },
 
   // ── A1: speculation rules ──────────────────────────────────────────────────────────────────
