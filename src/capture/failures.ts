@@ -88,6 +88,14 @@ export const failures = {
       },
     ],
   }),
+  /** The `selector` element has no part inside the document (e.g. placed at negative offsets). */
+  elementOutside: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The element lies outside the page.",
+    transient: false,
+    details: [{ path: "selector", message: "No part of the element is inside the page." }],
+  }),
   /** `path` names the parameter whose selector found nothing (e.g. an action's index). */
   elementNotFound: (path?: string): CaptureFailure => ({
     code: "CAPTURE_FAILED",
