@@ -159,6 +159,17 @@ export const failures = {
     message: FAILURE.geoUnavailable,
     transient,
   }),
+  /**
+   * The geo provider answered 200 with something that is not the capture (an HTML page, a
+   * broken or wrong-size image): an upstream fault, 502. The message names no provider and
+   * carries nothing of its answer; not in FAILURE, so a job reports the generic string.
+   */
+  geoBadAnswer: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 502,
+    message: "The geo-targeting provider returned an invalid screenshot.",
+    transient: true,
+  }),
   /** No browser slot came free within the wait budget (capture/slots.ts): nothing ran. */
   busy: (): CaptureFailure => ({
     code: "SERVICE_BUSY",

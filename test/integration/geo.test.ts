@@ -29,6 +29,9 @@ function countryPixel(country: string): [number, number, number] {
   return [cc.charCodeAt(0), cc.charCodeAt(1), 0x42];
 }
 
+/** A provider's 200 that is not the capture (HTML, a broken or wrong-size image): 502. */
+const BAD_ANSWER = "The geo-targeting provider returned an invalid screenshot.";
+
 async function used(apiKey: string): Promise<number> {
   const body = await envelope<{ usage: { used: number } }>(
     await call("/v1/usage", { headers: bearer(apiKey) }),
@@ -240,8 +243,11 @@ describe("geo captures through the provider", () => {
       ["error", 503, "CONFIGURATION_ERROR", "Geo-targeted capture is temporarily unavailable."],
       ["target404", 400, "CAPTURE_FAILED", "Could not reach the target URL."],
       ["target500", 400, "CAPTURE_FAILED", "Could not reach the target URL."],
-      ["html", 500, "CAPTURE_FAILED", "Screenshot capture failed."],
-      ["smallpng", 500, "CAPTURE_FAILED", "Screenshot capture failed."],
+      // A 200 that is not the capture: the provider's fault, a 502.
+      ["html", 502, "CAPTURE_FAILED", BAD_ANSWER],
+      ["smallpng", 502, "CAPTURE_FAILED", BAD_ANSWER],
+      ["tinypng", 502, "CAPTURE_FAILED", BAD_ANSWER],
+      ["truncpng", 502, "CAPTURE_FAILED", BAD_ANSWER],
     ] as const;
     for (const [mode, status, code, message] of cases) {
       const run = runId();
@@ -254,7 +260,9 @@ describe("geo captures through the provider", () => {
       const body = JSON.parse(text) as { error: { code: string; message: string } };
       expect([body.error.code, body.error.message], mode).toEqual([code, message]);
       expect(text, mode).not.toContain(GEO_TEST_KEY);
-      expect(text, mode).not.toMatch(/limit reached|Server responded|Internal error|<html/);
+      expect(text, mode).not.toMatch(
+        /limit reached|Server responded|Internal error|<html|scrapingbee|spb-|\bat \w+ \(/i,
+      );
       expect(await providerLog(run), mode).toHaveLength(1);
     }
     vi.restoreAllMocks();

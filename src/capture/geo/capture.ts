@@ -1,8 +1,8 @@
 /**
  * A geo capture: the spec's page rendered by the configured provider in the target country.
  * One place for what every adapter shares — the deadline, the size cap on the answer, the key
- * kept out of logs, and the rule that only a decodable PNG of the fixed viewport becomes an
- * output (a provider's error page is never passed through as an image).
+ * kept out of logs, and the rule that only a whole PNG of the fixed viewport becomes an output
+ * (a provider's error page or broken image is never passed through: 502).
  */
 import { LIMITS } from "../../../schemas/limits";
 import type { GeoConfig } from "../../config";
@@ -11,7 +11,7 @@ import { TUNING } from "../../tuning";
 import type { CaptureOutcome } from "../browser-host";
 import { NO_METADATA } from "../page-read";
 import { failures, type CaptureFailure } from "../failures";
-import { imageSize, sniff } from "../image-info";
+import { imageSize, pngComplete } from "../image-info";
 import type { CaptureSpec, GeoTarget } from "../spec";
 import { GEO_PROVIDERS } from "./providers";
 
@@ -71,10 +71,13 @@ export async function captureThroughProvider(
       ...answer.detail,
     });
 
-  const size = sniff(answer.png) === "png" ? imageSize(answer.png) : null;
+  const size = pngComplete(answer.png) ? imageSize(answer.png) : null;
   const { width, height } = spec.viewport;
   if (!size || size.width !== width || size.height !== height) {
-    return fail(failures.generic(), "geo provider answer is not the expected PNG", { size });
+    return fail(failures.geoBadAnswer(), "geo provider answer is not the expected PNG", {
+      size,
+      bytes: answer.png.byteLength,
+    });
   }
   return {
     ok: true,
