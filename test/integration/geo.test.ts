@@ -115,6 +115,34 @@ describe("geo captures through the provider", () => {
   });
 
   // The spec says "59" but lists 63 codes; schemas/capture.ts follows the list.
+  it("the provider's Spb-Resolved-Url is echoed only as an http(s) URL the URL guard passes; anything else reports the requested URL", async () => {
+    const cap = await Capturer.create("pro");
+    const cases: Array<[string, string | null]> = [
+      ["javascript:alert(1)//<script>", null],
+      ["data:text/html,<script>alert(1)</script>", null],
+      ["file:///etc/passwd", null],
+      ["http://169.254.169.254/latest/meta-data/", null],
+      ["https://user:pass@[not a host/", null],
+      ["not a url <script>", null],
+      // Passes: echoed in its canonical form (the query's <> percent-encoded).
+      [
+        "https://public.rebind.example.com/landed?from=<b>",
+        "https://public.rebind.example.com/landed?from=%3Cb%3E",
+      ],
+    ];
+    for (const [resolved, echoed] of cases) {
+      const url = target(runId(), `&spb-resolved=${encodeURIComponent(resolved)}`);
+      const expected = echoed ?? url;
+      const shot = await cap.post({ url, geo: "DE" });
+      expect(shot.res.status, resolved).toBe(200);
+      expect(shot.res.headers.get("x-service-final-url"), resolved).toBe(expected);
+      expect(shot.res.headers.get("x-screenshot-url"), resolved).toBe(expected);
+      const { res, body } = await cap.json<{ url: string }>({ url, geo: "DE" });
+      expect(res.status, resolved).toBe(200);
+      expect(body.data?.url, resolved).toBe(expected);
+    }
+  });
+
   it("resizeWidth / resizeHeight apply to geo PNGs with the usual rules (aspect kept, never upscaled)", async () => {
     const cap = await Capturer.create("pro");
     const run = runId();

@@ -7,6 +7,7 @@
 import { LIMITS } from "../../../schemas/limits";
 import type { GeoConfig } from "../../config";
 import { log } from "../../log";
+import { checkUrl } from "../../security/url-guard";
 import { TUNING } from "../../tuning";
 import type { CaptureOutcome } from "../browser-host";
 import { NO_METADATA } from "../page-read";
@@ -18,9 +19,14 @@ import { GEO_PROVIDERS } from "./providers";
 /** The rendering engine a geo capture reports (`x-service-rendering-engine`). */
 export const GEO_RENDERING_ENGINE = "geo-proxy";
 
+/**
+ * `allowlist` is the URL guard's (TARGET_ALLOWLIST): the provider's report of where the page
+ * ended up is echoed (`x-service-final-url`, JSON `url`) only as an http(s) URL the guard passes.
+ */
 export async function captureThroughProvider(
   geo: GeoConfig,
   spec: CaptureSpec,
+  allowlist: ReadonlySet<string>,
 ): Promise<CaptureOutcome> {
   const provider = GEO_PROVIDERS[geo.provider];
   const target = spec.geo;
@@ -87,7 +93,7 @@ export async function captureThroughProvider(
       quality: "full",
       waitStrategy: provider.waitStrategy,
       autoScrolled: false,
-      finalUrl: answer.finalUrl ?? source.url,
+      finalUrl: reportedUrl(answer.finalUrl, allowlist) ?? source.url,
       page: NO_METADATA,
       outputs: [
         {
@@ -105,6 +111,17 @@ export async function captureThroughProvider(
       ],
     },
   };
+}
+
+/**
+ * The provider's resolved URL in its canonical form when it is an http(s) URL the URL guard
+ * passes as a target; null otherwise (`javascript:`, `data:`, a private host, unparseable), and
+ * the requested URL is reported instead. The provider's headers are not ours to echo as is.
+ */
+function reportedUrl(raw: string | null, allowlist: ReadonlySet<string>): string | null {
+  if (raw === null) return null;
+  const verdict = checkUrl(raw, "target", allowlist);
+  return verdict.ok ? verdict.url.href : null;
 }
 
 /** The body up to `max` bytes; null past it (the rest is not read). */
