@@ -88,6 +88,14 @@ export const failures = {
       },
     ],
   }),
+  /** The `selector` element has no part inside the document (e.g. placed at negative offsets). */
+  elementOutside: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The element lies outside the page.",
+    transient: false,
+    details: [{ path: "selector", message: "No part of the element is inside the page." }],
+  }),
   /** `path` names the parameter whose selector found nothing (e.g. an action's index). */
   elementNotFound: (path?: string): CaptureFailure => ({
     code: "CAPTURE_FAILED",
@@ -150,6 +158,17 @@ export const failures = {
     status: 503,
     message: FAILURE.geoUnavailable,
     transient,
+  }),
+  /**
+   * The geo provider answered 200 with something that is not the capture (an HTML page, a
+   * broken or wrong-size image): an upstream fault, 502. The message names no provider and
+   * carries nothing of its answer; not in FAILURE, so a job reports the generic string.
+   */
+  geoBadAnswer: (): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 502,
+    message: "The geo-targeting provider returned an invalid screenshot.",
+    transient: true,
   }),
   /** No browser slot came free within the wait budget (capture/slots.ts): nothing ran. */
   busy: (): CaptureFailure => ({

@@ -58,3 +58,18 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
       return null;
   }
 }
+
+/** The IEND chunk every complete PNG ends with: length 0, type, CRC. */
+const PNG_END = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
+
+/**
+ * A PNG whose structure is whole, read without decoding it: the signature, an IHDR chunk first
+ * and IEND last. Catches a body cut short or padded after its end (the header alone says nothing
+ * of the pixels that follow it).
+ */
+export function pngComplete(bytes: Uint8Array): boolean {
+  if (sniff(bytes) !== "png" || bytes.length < 8 + 25 + PNG_END.length) return false;
+  if (String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR") return false;
+  const tail = bytes.subarray(bytes.length - PNG_END.length);
+  return PNG_END.every((v, i) => tail[i] === v);
+}

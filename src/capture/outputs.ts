@@ -3,11 +3,11 @@
  * the tiled watermark, then screenshots, resized), each bounded by the encoders and the output
  * cap. An output that fails on its own (element not found, too large) fails alone.
  */
-import type { Page } from "@cloudflare/puppeteer";
+import type { Page, ScreenshotOptions } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../schemas/limits";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
-import { inPage, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
+import { inPage, pageExtent, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
 import type { CaptureSpec, Format } from "./spec";
 
 export interface RenderedOutput {
@@ -81,28 +81,19 @@ type Shot = { bytes: Uint8Array; width: number; height: number; truncated: boole
 
 async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const type = spec.format === "pdf" ? "png" : spec.format;
-  const options = {
+  const options: ScreenshotOptions = {
     type,
     ...(spec.quality !== null ? { quality: spec.quality } : {}),
     ...(spec.omitBackground === true && type !== "jpeg" ? { omitBackground: true } : {}),
     optimizeForSpeed: true,
-  } as const;
+  };
   let bytes: Uint8Array;
   let truncated = false;
   const dsf = spec.viewport.deviceScaleFactor;
   if (spec.selector) {
-    const element = await page.$(spec.selector);
-    const box = element ? await element.boundingBox() : null;
-    if (!element || !box || box.width < 1 || box.height < 1)
-      throw new CaptureError(failures.elementNotFound());
-    const fit = fitToEncoder(type, box.width, box.height, dsf);
-    truncated = fit.truncated;
-    // The clip is relative to the element's box: the element from its top-left, cut to the budget.
-    bytes = await element.screenshot(
-      fit.truncated
-        ? { ...options, clip: { x: 0, y: 0, width: fit.width, height: fit.height } }
-        : options,
-    );
+    const shot = await elementShot(page, spec.selector, type, dsf, options);
+    bytes = shot.bytes;
+    truncated = shot.truncated;
   } else if (spec.clip) {
     const clip = spec.clip;
     if (spec.fullPage) {
@@ -138,6 +129,47 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const size = imageSize(bytes);
   if (!size) throw new CaptureError(failures.generic());
   return { bytes, width: size.width, height: size.height, truncated };
+}
+
+/**
+ * The `selector` element, scrolled into view as puppeteer's element screenshot does, and
+ * captured by its box in document coordinates. Only its part inside the document can be drawn
+ * (a box at negative offsets reaches off the page's canvas, and Chromium fails such a clip), and
+ * that part is then fitted to the encoder: either cut (of a pixel or more) is reported as
+ * truncated. No part inside the page → 400 naming `selector`.
+ */
+async function elementShot(
+  page: Page,
+  selector: string,
+  type: "png" | "jpeg" | "webp",
+  dsf: number,
+  options: ScreenshotOptions,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const element = await page.$(selector);
+  if (element && !(await element.isIntersectingViewport({ threshold: 1 })))
+    await element.scrollIntoView();
+  const box = element ? await element.boundingBox() : null;
+  if (!element || !box || box.width < 1 || box.height < 1)
+    throw new CaptureError(failures.elementNotFound());
+  const extent = await inPage<{ left: number; top: number; width: number; height: number }>(
+    page,
+    pageExtent,
+  );
+  // The element's box in document coordinates, and the part of it inside the document.
+  const left = box.x + extent.left;
+  const top = box.y + extent.top;
+  const x = Math.max(left, 0);
+  const y = Math.max(top, 0);
+  const width = Math.min(left + box.width, extent.width) - x;
+  const height = Math.min(top + box.height, extent.height) - y;
+  if (width < 1 || height < 1) throw new CaptureError(failures.elementOutside());
+  const fit = fitToEncoder(type, width, height, dsf);
+  const truncated = fit.truncated || box.width - width >= 1 || box.height - height >= 1;
+  const bytes = await page.screenshot({
+    ...options,
+    clip: { x, y, width: fit.width, height: fit.height },
+  });
+  return { bytes, truncated };
 }
 
 /**

@@ -44,6 +44,23 @@ export const pageHeight = `() => Math.max(
 )`;
 
 /**
+ * Where the page is scrolled to and how far the document reaches, in CSS px: an element's
+ * viewport box plus the scroll offsets is its place in the document, which spans
+ * [0, width] × [0, height] (at least the viewport).
+ */
+export const pageExtent = `() => {
+  const root = document.documentElement;
+  const body = document.body;
+  const vv = window.visualViewport;
+  return {
+    left: vv ? vv.pageLeft : window.scrollX,
+    top: vv ? vv.pageTop : window.scrollY,
+    width: Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0, window.innerWidth),
+    height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0, window.innerHeight),
+  };
+}`;
+
+/**
  * The page's title and Open Graph tags (first of each), each cut to `max` characters. Read
  * through the prototypes' own getters so a page redefining `document.title` cannot throw here.
  */

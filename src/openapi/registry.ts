@@ -64,7 +64,7 @@ export const SERVICE_ERRORS: ErrorCode[] = ["INTERNAL_ERROR", "CONFIGURATION_ERR
 /** Errors of reading a JSON body (jsonBody). */
 export const BODY_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE"];
 
-/** An error code at a status other than its usual one (CAPTURE_FAILED is 400 or 500). */
+/** An error code at a status other than its usual one (CAPTURE_FAILED is 400, 500 or 502). */
 export type ErrorAt = ErrorCode | readonly [ErrorCode, number];
 
 const REASONS: Record<number, string> = {
@@ -78,6 +78,7 @@ const REASONS: Record<number, string> = {
   422: "Unprocessable",
   429: "Too many requests",
   500: "Internal error",
+  502: "Bad gateway",
   503: "Service unavailable",
 };
 

@@ -1,8 +1,9 @@
 /**
  * Storage destinations, the service between the routes / job code and the Account DO's table:
- * the endpoint's URL checks (URL guard as for webhooks — https only, public host, no
- * credentials; an allowlisted `host:port` may use http — then DNS and reputation like any
- * target, at creation and before every upload), the probe write, sealing the secret, opening a
+ * the URL checks of every host an upload contacts — the endpoint's, and `<bucket>.<host>` when
+ * virtual-hosted (URL guard as for webhooks — https only, public host, no credentials; an
+ * allowlisted `host:port` may use http — then DNS and reputation like any target, at creation,
+ * at `/test` and before every upload), the probe write, sealing the secret, opening a
  * stored destination for an upload, and object-key templates.
  */
 import type { DestinationRequest, DestinationView, StorageOption } from "../../schemas/storage";
@@ -20,19 +21,32 @@ import {
   type BucketFailureReason,
   type BucketTarget,
   deleteObject,
+  objectUrl,
   type PutOptions,
   putObject,
 } from "./s3";
 import { decryptSecret, encryptSecret } from "./secrets";
 
-const ENDPOINT_MESSAGE = "Must be a public https URL without credentials.";
+/** What each refusal names: the endpoint itself, or the bucket's virtual-hosted name under it. */
+const REFUSALS = {
+  endpoint: {
+    message: "The endpoint must be a public https URL.",
+    detail: "Must be a public https URL without credentials.",
+  },
+  bucket: {
+    message: "The bucket's host (<bucket>.<endpoint host>) must be a public host.",
+    detail: "With pathStyle false, <bucket>.<endpoint host> must resolve to a public address.",
+  },
+} as const;
 
-/** The endpoint, canonical; 400 INVALID_URL naming `endpoint` when a check refuses it. */
-export async function requireEndpoint(env: Env, raw: string): Promise<URL> {
+/**
+ * One host the uploads contact, through the URL guard (webhook purpose) and `checkTarget` (DNS,
+ * reputation): 400 INVALID_URL, or UNSAFE_URL, naming `path`.
+ */
+async function requireHost(env: Env, raw: string, path: keyof typeof REFUSALS): Promise<URL> {
+  const { message, detail } = REFUSALS[path];
   const refused = () =>
-    new ApiError("INVALID_URL", "The endpoint must be a public https URL.", {
-      details: [{ path: "endpoint", message: ENDPOINT_MESSAGE }],
-    });
+    new ApiError("INVALID_URL", message, { details: [{ path, message: detail }] });
   const verdict = checkUrl(raw, "webhook", config(env).targetAllowlist);
   if (!verdict.ok) throw refused();
   const { url } = verdict;
@@ -43,12 +57,26 @@ export async function requireEndpoint(env: Env, raw: string): Promise<URL> {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === "UNSAFE_URL") {
       throw new ApiError("UNSAFE_URL", err.message, {
-        details: [{ path: "endpoint", message: "Flagged as unsafe." }],
+        details: [{ path, message: "Flagged as unsafe." }],
       });
     }
     throw refused();
   }
   return url;
+}
+
+/**
+ * The checks on every host an upload contacts, at creation, at `/test` and before each upload:
+ * the endpoint (naming `endpoint`) and, virtual-hosted, `<bucket>.<endpoint host>` (naming
+ * `bucket`) — a name of its own, which may resolve anywhere. The endpoint, canonical.
+ */
+export async function requireBucketHosts(
+  env: Env,
+  target: Pick<BucketTarget, "endpoint" | "bucket" | "pathStyle">,
+): Promise<string> {
+  const endpoint = (await requireHost(env, target.endpoint, "endpoint")).href.replace(/\/+$/, "");
+  if (!target.pathStyle) await requireHost(env, objectUrl({ ...target, endpoint }, ""), "bucket");
+  return endpoint;
 }
 
 const PROBE_MESSAGES: Readonly<Record<BucketFailureReason, string>> = {
@@ -109,7 +137,7 @@ export async function createDestination(
   auth: AuthContext,
   req: DestinationRequest,
 ): Promise<DestinationView> {
-  const endpoint = (await requireEndpoint(env, req.endpoint)).href.replace(/\/+$/, "");
+  const endpoint = await requireBucketHosts(env, req);
   const { region, bucket, pathStyle, accessKeyId, secretAccessKey } = req;
   const target: BucketTarget = {
     endpoint,
@@ -156,7 +184,7 @@ function limitReached(): ApiError {
   );
 }
 
-/** A destination ready for uploads: the checks re-run on its endpoint, its secret unsealed. */
+/** A destination ready for uploads: the checks re-run on its hosts, its secret unsealed. */
 export interface OpenDestination {
   record: DestinationRecord;
   target: BucketTarget;
@@ -166,7 +194,7 @@ export async function openDestination(
   env: Env,
   record: DestinationRecord,
 ): Promise<OpenDestination> {
-  await requireEndpoint(env, record.endpoint);
+  await requireBucketHosts(env, record);
   const secretAccessKey = await decryptSecret(env, record.secretSealed, record.destinationId);
   const { endpoint, region, bucket, pathStyle, accessKeyId } = record;
   return { record, target: { endpoint, region, bucket, pathStyle, accessKeyId, secretAccessKey } };

@@ -29,6 +29,9 @@ function countryPixel(country: string): [number, number, number] {
   return [cc.charCodeAt(0), cc.charCodeAt(1), 0x42];
 }
 
+/** A provider's 200 that is not the capture (HTML, a broken or wrong-size image): 502. */
+const BAD_ANSWER = "The geo-targeting provider returned an invalid screenshot.";
+
 async function used(apiKey: string): Promise<number> {
   const body = await envelope<{ usage: { used: number } }>(
     await call("/v1/usage", { headers: bearer(apiKey) }),
@@ -112,6 +115,34 @@ describe("geo captures through the provider", () => {
   });
 
   // The spec says "59" but lists 63 codes; schemas/capture.ts follows the list.
+  it("the provider's Spb-Resolved-Url is echoed only as an http(s) URL the URL guard passes; anything else reports the requested URL", async () => {
+    const cap = await Capturer.create("pro");
+    const cases: Array<[string, string | null]> = [
+      ["javascript:alert(1)//<script>", null],
+      ["data:text/html,<script>alert(1)</script>", null],
+      ["file:///etc/passwd", null],
+      ["http://169.254.169.254/latest/meta-data/", null],
+      ["https://user:pass@[not a host/", null],
+      ["not a url <script>", null],
+      // Passes: echoed in its canonical form (the query's <> percent-encoded).
+      [
+        "https://public.rebind.example.com/landed?from=<b>",
+        "https://public.rebind.example.com/landed?from=%3Cb%3E",
+      ],
+    ];
+    for (const [resolved, echoed] of cases) {
+      const url = target(runId(), `&spb-resolved=${encodeURIComponent(resolved)}`);
+      const expected = echoed ?? url;
+      const shot = await cap.post({ url, geo: "DE" });
+      expect(shot.res.status, resolved).toBe(200);
+      expect(shot.res.headers.get("x-service-final-url"), resolved).toBe(expected);
+      expect(shot.res.headers.get("x-screenshot-url"), resolved).toBe(expected);
+      const { res, body } = await cap.json<{ url: string }>({ url, geo: "DE" });
+      expect(res.status, resolved).toBe(200);
+      expect(body.data?.url, resolved).toBe(expected);
+    }
+  });
+
   it("resizeWidth / resizeHeight apply to geo PNGs with the usual rules (aspect kept, never upscaled)", async () => {
     const cap = await Capturer.create("pro");
     const run = runId();
@@ -240,8 +271,11 @@ describe("geo captures through the provider", () => {
       ["error", 503, "CONFIGURATION_ERROR", "Geo-targeted capture is temporarily unavailable."],
       ["target404", 400, "CAPTURE_FAILED", "Could not reach the target URL."],
       ["target500", 400, "CAPTURE_FAILED", "Could not reach the target URL."],
-      ["html", 500, "CAPTURE_FAILED", "Screenshot capture failed."],
-      ["smallpng", 500, "CAPTURE_FAILED", "Screenshot capture failed."],
+      // A 200 that is not the capture: the provider's fault, a 502.
+      ["html", 502, "CAPTURE_FAILED", BAD_ANSWER],
+      ["smallpng", 502, "CAPTURE_FAILED", BAD_ANSWER],
+      ["tinypng", 502, "CAPTURE_FAILED", BAD_ANSWER],
+      ["truncpng", 502, "CAPTURE_FAILED", BAD_ANSWER],
     ] as const;
     for (const [mode, status, code, message] of cases) {
       const run = runId();
@@ -254,7 +288,9 @@ describe("geo captures through the provider", () => {
       const body = JSON.parse(text) as { error: { code: string; message: string } };
       expect([body.error.code, body.error.message], mode).toEqual([code, message]);
       expect(text, mode).not.toContain(GEO_TEST_KEY);
-      expect(text, mode).not.toMatch(/limit reached|Server responded|Internal error|<html/);
+      expect(text, mode).not.toMatch(
+        /limit reached|Server responded|Internal error|<html|scrapingbee|spb-|\bat \w+ \(/i,
+      );
       expect(await providerLog(run), mode).toHaveLength(1);
     }
     vi.restoreAllMocks();

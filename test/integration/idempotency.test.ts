@@ -89,6 +89,33 @@ describe("Idempotency-Key", () => {
     expect(route.status).toBe(422);
   });
 
+  it("the same key with another query string → 422 IDEMPOTENCY_KEY_REUSED; the same query replays", async () => {
+    const key = `k-${runId()}`;
+    const body = { ...small, html: "<p>query</p>" };
+    const first = await post(body, key, "/v1/screenshot/json?x=1");
+    expect(first.status).toBe(200);
+    for (const path of [
+      "/v1/screenshot/json",
+      "/v1/screenshot/json?x=2",
+      "/v1/screenshot/json?x=1&y=1",
+    ]) {
+      const other = await post(body, key, path);
+      expect(other.status, path).toBe(422);
+      expect((await envelope(other)).error?.code, path).toBe("IDEMPOTENCY_KEY_REUSED");
+      expect(other.headers.get("idempotent-replayed"), path).toBeNull();
+    }
+    const again = await post(body, key, "/v1/screenshot/json?x=1");
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+
+    // And the other way round: a key first used without a query.
+    const plain = `k-${runId()}`;
+    expect((await post(body, plain, "/v1/screenshot/json")).status).toBe(200);
+    const queried = await post(body, plain, "/v1/screenshot/json?x=1");
+    expect(queried.status).toBe(422);
+    expect((await envelope(queried)).error?.code).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
   it("errors that are the caller's are kept too; retryable ones free the key", async () => {
     const key = `k-${runId()}`;
     const before = await used();

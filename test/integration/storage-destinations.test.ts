@@ -1,14 +1,19 @@
 /**
  * Storage destinations against a real S3-compatible server (s3rver, checking SigV4): creation
- * with its probe, the sealed secret, list/read/delete/test, plan gate, limit of 10, SSRF.
+ * with its probe, the sealed secret, list/read/delete/test, plan gate, limit of 10, SSRF (the
+ * endpoint, and the virtual-hosted `<bucket>.<endpoint host>` the uploads actually contact).
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DestinationView } from "../../schemas/storage";
+import type { Account } from "../../src/accounts/account";
 import { decryptSecret } from "../../src/storage/secrets";
 import { bearer, createAccount, describeAuthCases } from "../helpers/accounts";
-import { dumpStorage } from "../helpers/account-do";
-import { CANARY, call, canaryLog, envelope, postJson, runId } from "../helpers/http";
+import { accountDo, dumpStorage } from "../helpers/account-do";
+import { Capturer } from "../helpers/capture";
+import { CANARY, call, canaryLog, envelope, FIXTURES, postJson, runId } from "../helpers/http";
+import { waitForJob } from "../helpers/jobs";
 import {
   createDestination,
   destinationBody,
@@ -25,6 +30,29 @@ let key: KeyPair;
 beforeAll(async () => {
   key = await newKeyPair();
 });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/**
+ * A public endpoint name, and a bucket whose virtual-hosted name under it
+ * (`internal.public.rebind.example.com`) the DNS check's fake resolver maps to 169.254.169.254.
+ */
+const PUBLIC_ENDPOINT = "https://public.rebind.example.com";
+const INTERNAL_BUCKET = "internal";
+const INTERNAL_HOST = `${INTERNAL_BUCKET}.public.rebind.example.com`;
+
+/** Every host the worker fetches from now on (passed through to the real fetch). */
+function watchFetches(): string[] {
+  const hosts: string[] = [];
+  const real = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
+    hosts.push(new URL(input instanceof Request ? input.url : input).hostname);
+    return real(input, init);
+  });
+  return hosts;
+}
 
 describe("POST /v1/storage/destinations", () => {
   describeAuthCases((headers) => postJson(PATH, destinationBody(key), headers));
@@ -165,6 +193,26 @@ describe("POST /v1/storage/destinations", () => {
     expect(await canaryLog(run)).toEqual([]);
   });
 
+  it("SSRF: a virtual-hosted bucket whose <bucket>.<endpoint host> resolves to an internal address → 400 INVALID_URL naming bucket; that host is never contacted", async () => {
+    const { apiKey, accountId } = await createAccount("pro");
+    const hosts = watchFetches();
+    const res = await postJson(
+      PATH,
+      destinationBody(key, {
+        endpoint: PUBLIC_ENDPOINT,
+        bucket: INTERNAL_BUCKET,
+        pathStyle: false,
+      }),
+      bearer(apiKey),
+    );
+    const body = await envelope(res);
+    expect(res.status).toBe(400);
+    expect(body.error?.code).toBe("INVALID_URL");
+    expect(body.error?.details?.[0]?.path).toBe("bucket");
+    expect(hosts).not.toContain(INTERNAL_HOST);
+    expect((await dumpStorage(accountId)).storage_destinations).toEqual([]);
+  });
+
   it("at most 10 per account: the 11th → 400", async () => {
     const { apiKey } = await createAccount("pro");
     for (let i = 0; i < 10; i++) await createDestination(bearer(apiKey), key, { name: `d${i}` });
@@ -230,5 +278,40 @@ describe("GET / DELETE / test", () => {
     const res = await call(`${PATH}/${id}/test`, { method: "POST", headers: bearer(apiKey) });
     expect(res.status).toBe(400);
     expect((await envelope(res)).error?.message).toContain("signature mismatch");
+  });
+
+  it("a destination re-pointed to a virtual-hosted bucket resolving internally: /test → 400 INVALID_URL naming bucket, an upload fails the job (credit refunded); that host is never contacted", async () => {
+    const cap = await Capturer.create("pro");
+    const { accountId } = cap.account;
+    const id = await createDestination(cap.auth, await newKeyPair());
+    await runInDurableObject(accountDo(accountId), (_instance: Account, state) => {
+      state.storage.sql.exec(
+        "UPDATE storage_destinations SET endpoint = ?, bucket = ?, path_style = 0 WHERE id = ?",
+        PUBLIC_ENDPOINT,
+        INTERNAL_BUCKET,
+        id,
+      );
+    });
+    const hosts = watchFetches();
+
+    const tested = await call(`${PATH}/${id}/test`, { method: "POST", headers: cap.auth });
+    const body = await envelope(tested);
+    expect(tested.status).toBe(400);
+    expect(body.error?.code).toBe("INVALID_URL");
+    expect(body.error?.details?.[0]?.path).toBe("bucket");
+
+    const submitted = await cap.json<{ jobId: string }>({
+      url: `${FIXTURES}/boxes.html?run=${runId()}`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+      waitUntil: "load",
+      async: true,
+      storage: { destinationId: id },
+    });
+    const job = await waitForJob(accountId, submitted.body.data?.jobId ?? "");
+    expect(job).toMatchObject({ status: "failed", error: "Failed to store capture result." });
+    expect((await accountDo(accountId).summary())?.usage.used).toBe(0);
+    expect(hosts).not.toContain(INTERNAL_HOST);
   });
 });

@@ -5,12 +5,12 @@
  *   be in `details`), never the page's text.
  * - Outputs the encoders cannot produce are a clean 4xx or a correct (possibly truncated)
  *   capture, never a 500: WebP's 16,383 px limit, a zero-height page, a huge `selector`
- *   element, 3840 × 16,384 CSS px at scale 3.
+ *   element, one 100,000 px square at −50,000 px, 3840 × 16,384 CSS px at scale 3.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
 import { FIXTURES, runId } from "../helpers/http";
-import { outputSize, sniff } from "../helpers/images";
+import { decodeImage, near, outputSize, sniff } from "../helpers/images";
 import { SMALL } from "./run";
 
 let cap: Capturer;
@@ -132,5 +132,47 @@ describe.concurrent("encoder limits: a clean answer, never a 500 (class A)", () 
     expect([200, 413], new TextDecoder().decode(bytes.slice(0, 200))).toContain(res.status);
     if (res.status === 413) await expectCleanLimit(res, bytes);
     else expect(sniff(bytes)).toBe("png");
+  });
+});
+
+// One at a time: the 2^28 px capture below takes the browser for half a minute.
+describe("a selector element off the page's canvas: clipped to the page, never a 500", () => {
+  it("a selector element 100,000 × 100,000 px at −50,000 px as JPEG → 200: its part inside the page, cut to the encoder, truncated", async () => {
+    // Blue, with a red 100 px square at the page's top-left corner (the element's centre).
+    const element = (position: string) =>
+      `<body style="margin:0"><div id="x" style="position:${position};left:-50000px;top:-50000px;width:100000px;height:100000px;background:#00f"><div style="position:absolute;left:50000px;top:50000px;width:100px;height:100px;background:#f00"></div></div></body>`;
+    const shoot = (html: string) =>
+      cap.post({ ...SMALL, html, selector: "#x", format: "jpeg", quality: 90, timeout: 60 });
+
+    // Fixed: the part inside the page is the viewport; decoded, it is the element's centre.
+    const fixed = await shoot(element("fixed"));
+    expect(fixed.res.status, new TextDecoder().decode(fixed.bytes.slice(0, 300))).toBe(200);
+    expect(fixed.res.headers.get("x-service-truncated")).toBe("true");
+    const image = decodeImage(fixed.bytes);
+    expect([image.width, image.height]).toEqual([320, 240]);
+    expect(near(image.pixel(50, 50), [255, 0, 0], 24)).toBe(true);
+    expect(near(image.pixel(200, 150), [0, 0, 255], 24)).toBe(true);
+
+    // Absolute: the page reaches 50,000 px each way; the capture is 50,000 px wide and as tall
+    // as the 2^28 px bitmap budget allows (its 1 GiB of pixels is too much to decode here).
+    const absolute = await shoot(element("absolute"));
+    expect(absolute.res.status, new TextDecoder().decode(absolute.bytes.slice(0, 300))).toBe(200);
+    expect(absolute.res.headers.get("x-service-truncated")).toBe("true");
+    expect(sniff(absolute.bytes)).toBe("jpeg");
+    expect(outputSize(absolute.bytes)).toEqual({
+      width: 50_000,
+      height: Math.floor(2 ** 28 / 50_000),
+    });
+  }, 120_000);
+
+  it("a selector element wholly outside the page → 400 naming selector", async () => {
+    const html = `<body style="margin:0"><div id="x" style="position:absolute;left:-200000px;top:-50000px;width:100000px;height:100000px;background:#00f"></div></body>`;
+    const { res, bytes } = await cap.post({ ...SMALL, html, selector: "#x", format: "jpeg" });
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+      error?: { code: string; details?: Array<{ path: string }> };
+    };
+    expect(res.status).toBe(400);
+    expect(body.error?.code).toBe("CAPTURE_FAILED");
+    expect(body.error?.details?.[0]?.path).toBe("selector");
   });
 });

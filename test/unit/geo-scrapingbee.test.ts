@@ -71,7 +71,7 @@ describe("ScrapingBee adapter", () => {
         { "content-type": "text/html", "spb-initial-status-code": "200" },
         "<html>oops</html>",
         "CAPTURE_FAILED",
-        500,
+        502,
         true,
       ],
       [

@@ -1563,6 +1563,14 @@ export type CaptureScreenshotGetErrors = {
     };
   };
   /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
    * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
@@ -1683,6 +1691,14 @@ export type CaptureScreenshotErrors = {
   500: ErrorEnvelope & {
     error?: {
       code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
     };
   };
   /**
@@ -1820,6 +1836,14 @@ export type CaptureScreenshotJsonErrors = {
     };
   };
   /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
    * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
@@ -1953,6 +1977,14 @@ export type CaptureBatchErrors = {
   500: ErrorEnvelope & {
     error?: {
       code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
     };
   };
   /**
@@ -2383,6 +2415,14 @@ export type CreateRenderLinkErrors = {
     };
   };
   /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
    * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
@@ -2736,6 +2776,14 @@ export type ExtractErrors = {
     };
   };
   /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
    * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
@@ -2844,6 +2892,14 @@ export type CreateArtifactErrors = {
   500: ErrorEnvelope & {
     error?: {
       code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
     };
   };
   /**

@@ -1,26 +1,32 @@
 /**
  * A geo capture: the spec's page rendered by the configured provider in the target country.
  * One place for what every adapter shares — the deadline, the size cap on the answer, the key
- * kept out of logs, and the rule that only a decodable PNG of the fixed viewport becomes an
- * output (a provider's error page is never passed through as an image).
+ * kept out of logs, and the rule that only a whole PNG of the fixed viewport becomes an output
+ * (a provider's error page or broken image is never passed through: 502).
  */
 import { LIMITS } from "../../../schemas/limits";
 import type { GeoConfig } from "../../config";
 import { log } from "../../log";
+import { checkUrl } from "../../security/url-guard";
 import { TUNING } from "../../tuning";
 import type { CaptureOutcome } from "../browser-host";
 import { NO_METADATA } from "../page-read";
 import { failures, type CaptureFailure } from "../failures";
-import { imageSize, sniff } from "../image-info";
+import { imageSize, pngComplete } from "../image-info";
 import type { CaptureSpec, GeoTarget } from "../spec";
 import { GEO_PROVIDERS } from "./providers";
 
 /** The rendering engine a geo capture reports (`x-service-rendering-engine`). */
 export const GEO_RENDERING_ENGINE = "geo-proxy";
 
+/**
+ * `allowlist` is the URL guard's (TARGET_ALLOWLIST): the provider's report of where the page
+ * ended up is echoed (`x-service-final-url`, JSON `url`) only as an http(s) URL the guard passes.
+ */
 export async function captureThroughProvider(
   geo: GeoConfig,
   spec: CaptureSpec,
+  allowlist: ReadonlySet<string>,
 ): Promise<CaptureOutcome> {
   const provider = GEO_PROVIDERS[geo.provider];
   const target = spec.geo;
@@ -71,10 +77,13 @@ export async function captureThroughProvider(
       ...answer.detail,
     });
 
-  const size = sniff(answer.png) === "png" ? imageSize(answer.png) : null;
+  const size = pngComplete(answer.png) ? imageSize(answer.png) : null;
   const { width, height } = spec.viewport;
   if (!size || size.width !== width || size.height !== height) {
-    return fail(failures.generic(), "geo provider answer is not the expected PNG", { size });
+    return fail(failures.geoBadAnswer(), "geo provider answer is not the expected PNG", {
+      size,
+      bytes: answer.png.byteLength,
+    });
   }
   return {
     ok: true,
@@ -84,7 +93,7 @@ export async function captureThroughProvider(
       quality: "full",
       waitStrategy: provider.waitStrategy,
       autoScrolled: false,
-      finalUrl: answer.finalUrl ?? source.url,
+      finalUrl: reportedUrl(answer.finalUrl, allowlist) ?? source.url,
       page: NO_METADATA,
       outputs: [
         {
@@ -102,6 +111,17 @@ export async function captureThroughProvider(
       ],
     },
   };
+}
+
+/**
+ * The provider's resolved URL in its canonical form when it is an http(s) URL the URL guard
+ * passes as a target; null otherwise (`javascript:`, `data:`, a private host, unparseable), and
+ * the requested URL is reported instead. The provider's headers are not ours to echo as is.
+ */
+function reportedUrl(raw: string | null, allowlist: ReadonlySet<string>): string | null {
+  if (raw === null) return null;
+  const verdict = checkUrl(raw, "target", allowlist);
+  return verdict.ok ? verdict.url.href : null;
 }
 
 /** The body up to `max` bytes; null past it (the rest is not read). */

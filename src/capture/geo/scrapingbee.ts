@@ -62,7 +62,11 @@ export const scrapingBee: GeoProvider = {
         return { ok: false, failure: failures.unreachable(), detail };
       const type = res.headers.get("content-type") ?? "";
       if (!/^image\/png\b/i.test(type))
-        return { ok: false, failure: failures.generic(), detail: { ...detail, contentType: type } };
+        return {
+          ok: false,
+          failure: failures.geoBadAnswer(),
+          detail: { ...detail, contentType: type },
+        };
       return { ok: true, png: res.body, finalUrl: res.headers.get("spb-resolved-url") };
     }
     // The target answered (404/410 passed through, its 5xx as a 500): it could not be captured.

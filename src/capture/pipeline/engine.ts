@@ -40,9 +40,9 @@ export function browserEngine(env: Env): CaptureEngine {
 export function geoEngine(env: Env): CaptureEngine {
   return {
     capture: async (spec, accountId) => {
-      const geo = config(env).geo;
+      const { geo, targetAllowlist } = config(env);
       if (geo === null) return { ok: false, failure: failures.geoUnavailable(false) };
-      const outcome = await captureThroughProvider(geo, spec);
+      const outcome = await captureThroughProvider(geo, spec, targetAllowlist);
       return outcome.ok && spec.resize !== null
         ? resizeOnHost(env, outcome.result, spec.resize, accountId)
         : outcome;

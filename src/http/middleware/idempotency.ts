@@ -5,8 +5,8 @@
  *
  *   - first request with a key: runs; its response (status, headers, body — bytes included) is
  *     kept, unless it is worth retrying (408, 429, 5xx), in which case the key is freed;
- *   - same key, same request (method, path and body): the kept response, not run, not charged,
- *     with `idempotent-replayed: true`;
+ *   - same key, same request (method, path, query and body): the kept response, not run, not
+ *     charged, with `idempotent-replayed: true`;
  *   - same key, another request: 422 IDEMPOTENCY_KEY_REUSED;
  *   - same key while the first still runs: waits for its response (up to 2 minutes), else 409
  *     IDEMPOTENCY_KEY_IN_USE.
@@ -38,7 +38,11 @@ function invalidKey(message: string): ApiError {
   });
 }
 
-/** The request's identity: method, path and body bytes (at most the body cap; null when over it). */
+/**
+ * The request's identity: method, path, query string and body bytes (at most the body cap; null
+ * when over it). The query is kept as sent (`?a=1&b=2` and `?b=2&a=1` are different requests);
+ * without one the fingerprint is what it was before queries counted, so kept keys stay valid.
+ */
 async function fingerprint(req: Request): Promise<string | null> {
   const body = req.clone().body;
   const chunks: Uint8Array[] = [];
@@ -63,7 +67,8 @@ async function fingerprint(req: Request): Promise<string | null> {
     offset += chunk.byteLength;
   }
   const bodyHash = toHex(await crypto.subtle.digest("SHA-256", bytes));
-  return sha256Hex(`${req.method} ${new URL(req.url).pathname}\n${bodyHash}`);
+  const { pathname, search } = new URL(req.url);
+  return sha256Hex(`${req.method} ${pathname}${search}\n${bodyHash}`);
 }
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;

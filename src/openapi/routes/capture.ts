@@ -71,6 +71,8 @@ export const CAPTURE_ERRORS: ErrorAt[] = [
   "TIMEOUT",
   ["CAPTURE_FAILED", 400],
   ["CAPTURE_FAILED", 500],
+  // A geo provider's answer that is not a capture (docs/GEO.md).
+  ["CAPTURE_FAILED", 502],
   "USAGE_EXCEEDED",
   "PAYLOAD_TOO_LARGE",
   "VALIDATION_ERROR",
