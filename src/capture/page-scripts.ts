@@ -368,6 +368,12 @@ export const hardening = `(() => {
   // Ordinary (writable, configurable) descriptors, like the originals: a page's own top-level
   // \`let open\` must keep working, and deleting the stand-ins brings nothing native back.
   Object.defineProperty(globalThis, "open", { value: () => null, writable: true, configurable: true });
+  // Document Picture-in-Picture opens a same-origin window whose realm the opener scripts
+  // synchronously, exactly like a pop-up. Headless Chromium 156 does not expose it (measured);
+  // a browser that does gets it removed.
+  for (const name of ["documentPictureInPicture", "DocumentPictureInPicture"]) {
+    if (name in globalThis) Object.defineProperty(globalThis, name, { value: undefined, writable: true, configurable: true });
+  }
   // document.open(url, name, features) IS window.open (the three-argument form): the same stub.
   // With fewer arguments it keeps its meaning (setContent and document.write rely on it).
   // Opening the window's own document erases the window's event listeners (HTML's document open
