@@ -21,7 +21,7 @@
 import type { Browser, CDPSession, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
 import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
-import { workerHardening } from "./page-scripts";
+import { workerHardening } from "./socket-lock";
 
 /**
  * Response headers that make the browser process fetch on the document's behalf: speculation

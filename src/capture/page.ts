@@ -8,7 +8,7 @@ import { getDomain } from "tldts";
 import { toBase64 } from "../encoding";
 import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
 import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from "./network-idle";
-import { hardening } from "./page-scripts";
+import { hardening } from "./hardening";
 import type { CaptureSpec } from "./spec";
 
 export interface RequestPolicy {
