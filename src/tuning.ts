@@ -19,6 +19,20 @@ export const TUNING = {
    * the Retry-After of a capture refused for want of a slot.
    */
   browserContextsPerAccount: 4,
+  /**
+   * BrowserHost slots by weight (src/capture/weight.ts: the device pixels a capture may render):
+   * one account's captures in flight, one capture at the encoder limit (2^28 px: a 3840-wide
+   * WebP full page at scale 3 is 189 M px, so one account's run one at a time; three default
+   * full pages fit); and the host's, that plus 2^26 px of other accounts' captures beside it.
+   */
+  browserPixelsPerAccount: 2 ** 28,
+  browserPixelsInFlight: 2 ** 28 + 2 ** 26,
+  /**
+   * A page's script may hold its main thread this long at once before it is stopped
+   * (src/capture/script-hold.ts); how often the main thread is asked whether it answers.
+   */
+  scriptHoldMs: 2_000,
+  scriptHoldCheckMs: 250,
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   busyRetryAfterSeconds: 10,
