@@ -79,7 +79,6 @@ export class BrowserHost extends DurableObject<Env> {
     total: TUNING.browserContextsInFlight,
     perAccount: TUNING.browserContextsPerAccount,
     accountWeight: TUNING.browserPixelsPerAccount,
-    totalWeight: TUNING.browserPixelsInFlight,
     maxWaiting: TUNING.browserQueueMax,
     waitMs: TUNING.browserQueueWaitMs,
   });

@@ -3,14 +3,16 @@
  *
  * - at most `total` captures in flight, and at most `perAccount` (< total) of one account, so
  *   one customer can never hold every slot;
+ * - a newcomer always finds a slot: an account that already holds one may not take the host's
+ *   last free slot, which is kept for an account with nothing in flight (so accounts already
+ *   served, however many, never fill the host between them);
  * - every capture carries a weight, the device pixels it may render (./weight.ts): an account's
- *   captures in flight weigh at most `accountWeight`, the host's at most `totalWeight`. Pixels
- *   are what a capture costs the browser's shared threads (raster, compositor copy, encoder), so
- *   one account's giant full pages run one at a time while its light captures, and everyone
- *   else's, pass them. A capture heavier than a budget still runs when nothing else holds any
- *   of that budget, never "never". A full page is weighed at the most it could render and made
- *   lighter (`lighten`) once its height is known: weights only ever shrink in flight, so
- *   captures of one account can never wait for each other;
+ *   captures in flight weigh at most `accountWeight`. Pixels are what a capture costs the
+ *   browser's shared threads (raster, compositor copy, encoder), so one account's giant full
+ *   pages run one at a time, queued behind each other, while its light captures and everyone
+ *   else's pass them. A capture heavier than the budget still runs when its account holds none
+ *   of it, never "never". A full page is weighed at the most it could render and made lighter
+ *   (`lighten`) once its height is known: weights only ever shrink in flight;
  * - callers beyond a cap or a budget wait in ONE line across accounts: freed capacity goes to
  *   the caller that fits whose account has the fewest captures in flight, the longest-waiting
  *   among equals (first-in-first-out between accounts that hold the same; a light caller passes
@@ -26,9 +28,8 @@ export class SlotsBusy extends Error {
 export interface SlotLimits {
   total: number;
   perAccount: number;
-  /** The weight one account's captures in flight may reach, and all captures' together. */
+  /** The weight (device pixels) one account's captures in flight may reach together. */
   accountWeight: number;
-  totalWeight: number;
   maxWaiting: number;
   waitMs: number;
 }
@@ -60,7 +61,7 @@ export class FairSlots {
     if (limits.perAccount >= limits.total) throw new Error("perAccount must be below total");
   }
 
-  /** Resolves with a slot of `weight` for `account` (give it back with `release`); rejects with SlotsBusy. */
+  /** A slot of `weight` for `account` (give it back with `release`); rejects with SlotsBusy. */
   acquire(account: string, weight: number): Promise<Slot> {
     // Everyone still in line is blocked by a cap (admit() ran at every change): one who fits goes.
     if (this.fits(account, weight)) return Promise.resolve(this.take(account, weight));
@@ -131,13 +132,12 @@ export class FairSlots {
   }
 
   private fits(account: string, weight: number): boolean {
-    const held = this.byAccount.get(account) ?? { count: 0, weight: 0 };
-    const within = (inUse: number, budget: number) => inUse === 0 || inUse + weight <= budget;
+    const held = this.byAccount.get(account);
+    if (!held) return this.inFlight < this.limits.total; // a newcomer: any free slot
     return (
-      this.inFlight < this.limits.total &&
+      this.inFlight < this.limits.total - 1 && // the last free slot is kept for a newcomer
       held.count < this.limits.perAccount &&
-      within(held.weight, this.limits.accountWeight) &&
-      within(this.weight, this.limits.totalWeight)
+      held.weight + weight <= this.limits.accountWeight
     );
   }
 

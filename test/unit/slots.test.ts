@@ -1,6 +1,6 @@
 /**
- * FairSlots: caps per browser and per account, weight budgets per account and per browser, one
- * FIFO line across accounts, bounded waits.
+ * FairSlots: caps per browser and per account, the last free slot kept for a newcomer, a weight
+ * budget per account, one line across accounts (least served first, else FIFO), bounded waits.
  */
 import { describe, expect, it } from "vitest";
 import { FairSlots, SlotsBusy, type Slot } from "../../src/capture/slots";
@@ -10,7 +10,6 @@ const limits = {
   total: 4,
   perAccount: 3,
   accountWeight: 100,
-  totalWeight: 150,
   maxWaiting: 3,
   waitMs: 200,
 };
@@ -54,19 +53,45 @@ describe("FairSlots", () => {
   });
 
   it("a freed slot goes to the waiting account holding the fewest, not to one already served", async () => {
-    const slots = new FairSlots(limits);
-    const a = await Promise.all([slots.acquire("a", 1), slots.acquire("a", 1)]);
-    const b = await Promise.all([slots.acquire("b", 1), slots.acquire("b", 1)]);
+    const slots = new FairSlots({ ...limits, total: 5, perAccount: 4 });
+    await Promise.all([slots.acquire("a", 1), slots.acquire("a", 1)]);
+    await slots.acquire("b", 1);
+    const x = await slots.acquire("x", 1);
+    const y = await slots.acquire("y", 1);
     const order: string[] = [];
-    const wait = (who: string) => slots.acquire(who, 1).then(() => order.push(who));
-    const waits = [wait("b"), wait("c")]; // "b" holds two already, "c" nothing
-    slots.release(a[0]!);
+    const granted: Slot[] = [];
+    const wait = (who: string) =>
+      slots.acquire(who, 1).then((s) => (order.push(who), granted.push(s)));
+    // In line order: "a" holds two already, "b" one, "c" nothing.
+    const waits = [wait("a"), wait("b"), wait("c")];
+    slots.release(x);
     await settled();
     expect(order).toEqual(["c"]);
-    slots.release(a[1]!);
+    slots.release(y);
+    await settled();
+    expect(order).toEqual(["c"]); // the one free slot is the last: kept for a newcomer
+    slots.release(granted[0]!);
+    await settled();
+    expect(order).toEqual(["c", "b"]); // two free: the one holding fewer goes first
+    slots.release(granted[1]!);
     await Promise.all(waits);
-    expect(order).toEqual(["c", "b"]);
-    void b;
+    expect(order).toEqual(["c", "b", "a"]);
+  });
+
+  it("a newcomer always finds a slot: accounts already served never take the last free one", async () => {
+    const slots = new FairSlots(limits);
+    await slots.acquire("a", 1);
+    await slots.acquire("a", 1);
+    await slots.acquire("b", 1);
+    let more = 0;
+    const busy = () => {}; // they wait out their budget (SlotsBusy): nothing came free
+    void slots.acquire("a", 1).then(() => more++, busy); // under a's cap, but the last free slot
+    void slots.acquire("b", 1).then(() => more++, busy);
+    await settled();
+    expect(more).toBe(0);
+    expect(slots.stats()).toMatchObject({ inFlight: 3, waiting: 2 });
+    await slots.acquire("c", 1); // nothing in flight: it gets the last slot at once
+    expect(slots.stats()).toMatchObject({ inFlight: 4, waiting: 2, accounts: 3 });
   });
 
   it("a wait past the budget and a full line are refused with SlotsBusy, leaving no trace", async () => {
@@ -94,40 +119,46 @@ describe("FairSlots by weight", () => {
     const order: string[] = [];
     const second = slots.acquire("a", 80).then((s) => (order.push("a-heavy"), s));
     const light = await slots.acquire("a", 10); // within a's budget beside the first
-    const other = await slots.acquire("b", 50); // the host's budget: 80 + 10 + 50 ≤ 150
+    const other = await slots.acquire("b", 90); // b's own budget: a's weight is not b's
     await settled();
     expect(order).toEqual([]); // 80 + 10 + 80 is over a's budget
-    expect(slots.stats()).toMatchObject({ inFlight: 3, waiting: 1, weight: 140 });
+    expect(slots.stats()).toMatchObject({ inFlight: 3, waiting: 1, weight: 180 });
     slots.release(light);
+    await settled();
+    expect(order).toEqual([]); // 80 + 80 still is
     slots.release(heavy);
-    // a's budget has room again, and the host's too (50 + 80 ≤ 150): it goes.
     expect(await second).toMatchObject({ account: "a", weight: 80 });
-    expect(slots.stats()).toMatchObject({ inFlight: 2, waiting: 0, weight: 130 });
+    expect(slots.stats()).toMatchObject({ inFlight: 2, waiting: 0, weight: 170 });
     slots.release(other);
   });
 
-  it("the host's budget holds a heavy caller of another account while light ones pass", async () => {
-    const slots = new FairSlots(limits);
-    await slots.acquire("a", 100);
-    let waited = false;
-    const heavy = slots.acquire("b", 60).then((s) => ((waited = true), s)); // 160 > 150
-    const light = await slots.acquire("c", 5); // passes the waiting heavy one
+  it("one account's giants queue behind each other, never in front of other accounts", async () => {
+    const slots = new FairSlots({ ...limits, maxWaiting: 8 });
+    const first = await slots.acquire("a", 90);
+    const order: string[] = [];
+    const giants = [2, 3].map((n) => slots.acquire("a", 90).then((s) => (order.push(`a${n}`), s)));
+    // Other accounts arrive after a's giants and go at once, a slot each.
+    const others = await Promise.all(["b", "c", "d"].map((who) => slots.acquire(who, 1)));
+    expect(slots.stats()).toMatchObject({ inFlight: 4, waiting: 2 });
+    slots.release(first);
+    const second = await giants[0]!;
     await settled();
-    expect(waited).toBe(false);
-    slots.release(light);
-    await settled();
-    expect(waited).toBe(false); // 100 + 60 is still over the host's budget
-    expect(slots.stats()).toMatchObject({ inFlight: 1, waiting: 1, weight: 100 });
-    await expect(heavy).rejects.toBeInstanceOf(SlotsBusy); // it waited out its budget
+    expect(order).toEqual(["a2"]); // the next giant, alone: the third still waits behind it
+    slots.release(second);
+    slots.release((await giants[1])!);
+    expect(order).toEqual(["a2", "a3"]);
+    for (const slot of others) slots.release(slot);
+    expect(slots.stats()).toMatchObject({ inFlight: 0, waiting: 0, weight: 0 });
   });
 
-  it("a capture heavier than a budget runs when nothing else holds it, never never", async () => {
+  it("a capture heavier than the budget runs when its account holds nothing, never never", async () => {
     const slots = new FairSlots(limits);
     const huge = await slots.acquire("a", 500);
     expect(slots.stats()).toMatchObject({ inFlight: 1, weight: 500 });
-    const next = slots.acquire("b", 1);
+    const next = slots.acquire("a", 1);
     await settled();
-    expect(slots.stats().waiting).toBe(1); // the host's budget is spent
+    expect(slots.stats().waiting).toBe(1); // a's budget is spent
+    await slots.acquire("b", 1); // another account's budget is not
     slots.release(huge);
     await next;
   });
