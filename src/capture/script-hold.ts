@@ -20,6 +20,12 @@
  * through it): so the browser is asked too (`Browser.getVersion`, over the same connection), and
  * only if it answers while the page still does not is the page's script stopped.
  *
+ * A hold need not be a script: Blink parsing an 11 MB `innerHTML` or laying out its text holds
+ * the main thread in C++ (test/fixtures/pages/extract-huge.html: 1–2.5 s alone, up to 24 s with
+ * three at once on a loaded 2-core machine). terminateExecution cannot cut that short: measured,
+ * such a page's scripts ran to their end and it was captured complete. Only a page that answers
+ * within STOPPED_ANSWER_MS of the stop is counted as stopped.
+ *
  * The watch runs while the page loads and its controls (`js`, actions, delay) run, and stops
  * before outputs are rendered: then the main thread is busy with our own work (layout and
  * raster of a full page), which the weights of ./slots.ts account for.
@@ -27,6 +33,9 @@
 import type { Page } from "@cloudflare/puppeteer";
 import { TUNING } from "../tuning";
 import { DeadlineError, withTimeout } from "./navigate";
+
+/** How soon a page whose script was stopped answers again (measured: 3–5 ms; slack for load). */
+const STOPPED_ANSWER_MS = 1_000;
 
 export interface ScriptHoldWatch {
   /** Stops watching (idempotent); the page's scripts run unwatched from then on. */
@@ -49,7 +58,9 @@ export async function watchScriptHolds(page: Page, onStop: () => void): Promise<
         const connected = await within(page.browser().version(), TUNING.scriptHoldMs);
         if (connected && watching && !(await within(probe, 0))) {
           await session.send("Runtime.terminateExecution").catch(() => {});
-          onStop();
+          // A stopped script frees its thread at once; a thread still held is busy parsing or
+          // laying out a huge document (not a script): nothing was stopped, nothing is counted.
+          if (await within(probe, STOPPED_ANSWER_MS)) onStop();
         }
       }
       if (!(await probe)) return;
