@@ -172,6 +172,8 @@ describe("per-account fairness in the browser pool", () => {
   it("a capture of one account in every slot it may take leaves one for another account", async () => {
     const stub = host(`t-fair-${runId()}`);
     const slots = TUNING.browserContextsInFlight;
+    // The browser's launch is not what is bounded here: it is warm before the greedy account asks.
+    expect((await timed(stub, boxes(), "acct-polite")).value.ok).toBe(true);
     const held = Array.from({ length: slots }, () => timed(stub, neverAnswers(), "acct-greedy"));
     await new Promise((r) => setTimeout(r, 500)); // the greedy account asked first
     const other = boxes();
