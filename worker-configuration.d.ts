@@ -11,6 +11,7 @@ interface __BaseEnv_Env {
 	PUBLIC_BASE_URL: string;
 	DOCS_URL: string;
 	BROWSER_HOSTS: string;
+	HEAVY_BROWSER_HOSTS: string;
 	WATERMARK_TEXT: string;
 	AD_BLOCK_EXTRA_HOSTS: string;
 	UNSAFE_HOST_PATTERNS: string;
@@ -44,7 +45,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "TARGET_ALLOWLIST" | "PUBLIC_BASE_URL" | "DOCS_URL" | "BROWSER_HOSTS" | "WATERMARK_TEXT" | "AD_BLOCK_EXTRA_HOSTS" | "UNSAFE_HOST_PATTERNS" | "SAFE_BROWSING_ENDPOINT" | "DNS_CHECK" | "DOH_ENDPOINT" | "GEO_PROVIDER" | "GEO_ENDPOINT" | "ADMIN_TOKEN" | "URL_SIGNING_SECRET" | "WEBHOOK_SIGNING_SECRET" | "STORAGE_ENCRYPTION_KEY" | "SAFE_BROWSING_API_KEY" | "GEO_API_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "TARGET_ALLOWLIST" | "PUBLIC_BASE_URL" | "DOCS_URL" | "BROWSER_HOSTS" | "HEAVY_BROWSER_HOSTS" | "WATERMARK_TEXT" | "AD_BLOCK_EXTRA_HOSTS" | "UNSAFE_HOST_PATTERNS" | "SAFE_BROWSING_ENDPOINT" | "DNS_CHECK" | "DOH_ENDPOINT" | "GEO_PROVIDER" | "GEO_ENDPOINT" | "ADMIN_TOKEN" | "URL_SIGNING_SECRET" | "WEBHOOK_SIGNING_SECRET" | "STORAGE_ENCRYPTION_KEY" | "SAFE_BROWSING_API_KEY" | "GEO_API_KEY">> {}
 }
 declare module "*.woff2" {
 	const value: ArrayBuffer;

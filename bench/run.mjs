@@ -1261,8 +1261,10 @@ async function main() {
   if (opt.report) return reReport(opt);
   const selected = opt.scenarios ?? ALL_SCENARIOS;
   for (const s of selected)
-    if (!ALL_SCENARIOS.includes(s))
-      throw new Error(`unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")})`);
+    if (!ALL_SCENARIOS.includes(s) && s !== "fairness")
+      throw new Error(`unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")}, fairness)`);
+  if (selected.includes("fairness") && (selected.length > 1 || opt.floorOnly))
+    throw new Error("the fairness scenario runs alone, on the service: --scenarios fairness");
   const started = new Date();
   deadline = Date.now() + opt.timeCapMin * 60_000;
   // Hard stop: if something hangs past the cap despite per-request timeouts, clean up and leave.
@@ -1333,6 +1335,8 @@ async function main() {
       log(`service not available: ${serviceUnavailable}`);
     }
   }
+
+  if (selected.includes("fairness")) return runFairnessOnly(opt, svc, fixtureBase, started);
 
   const { default: puppeteer } = await import("puppeteer-core");
   const t0 = performance.now();
@@ -1674,6 +1678,33 @@ async function main() {
     return 1;
   }
   if (aborted) return 1;
+  return 0;
+}
+
+/** The fairness scenario (bench/scenarios/fairness.mjs): service only, no floor. */
+async function runFairnessOnly(opt, svc, fixtureBase, started) {
+  const { runFairness, fairnessTable } = await import("./scenarios/fairness.mjs");
+  const fairness = await runFairness({
+    base: svc.base,
+    createAccount: () => createAccount(svc.base, svc.adminToken),
+    smallUrl: () => fixtureUrl(fixtureBase, "/small.html").url,
+    log,
+    reps: opt.reps,
+    quick: opt.quick,
+  });
+  const results = {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    options: opt,
+    loadAvgAtEnd: os.loadavg().map((v) => Math.round(v * 100) / 100),
+    fairness,
+  };
+  mkdirSync(join(BENCH, "results"), { recursive: true });
+  const stamp = started.toISOString().replace(/[:.]/g, "-");
+  const jsonPath = join(BENCH, "results", `${stamp}-fairness.json`);
+  writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\n${fairnessTable(fairness)}\n\nresults: ${jsonPath}`);
+  await cleanup();
   return 0;
 }
 

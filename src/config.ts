@@ -55,6 +55,7 @@ const schema = z
     PUBLIC_BASE_URL: z.string().default(""),
     DOCS_URL: z.string().default("/docs"),
     BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(2),
+    HEAVY_BROWSER_HOSTS: z.coerce.number().int().min(1).max(32).default(1),
     // Below 30 s a job still being captured (or waiting out a retry backoff) would be taken for
     // stuck; above a day it is not a deadline any more.
     JOB_STUCK_AFTER_SECONDS: z.coerce
@@ -113,6 +114,8 @@ export interface Config {
   publicBaseUrl: string;
   docsUrl: string;
   browserHosts: number;
+  /** The heavy lane's BrowserHost shards (pipeline/engine.ts): captures of giant rasters. */
+  heavyBrowserHosts: number;
   /** A queued/processing job that has not moved for this long is swept (jobs-sweep.ts). */
   jobStuckAfterMs: number;
   watermarkText: string;
@@ -150,6 +153,7 @@ export function config(env: Env): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
     docsUrl: e.DOCS_URL,
     browserHosts: e.BROWSER_HOSTS,
+    heavyBrowserHosts: e.HEAVY_BROWSER_HOSTS,
     jobStuckAfterMs: e.JOB_STUCK_AFTER_SECONDS * 1000,
     watermarkText: e.WATERMARK_TEXT,
     adBlockExtraHosts: e.AD_BLOCK_EXTRA_HOSTS,

@@ -19,6 +19,26 @@ export const TUNING = {
    * the Retry-After of a capture refused for want of a slot.
    */
   browserContextsPerAccount: 4,
+  /**
+   * BrowserHost slots by weight (src/capture/weight.ts: the device pixels a capture may render):
+   * one account's captures in flight weigh at most one capture at the encoder limit (2^28 px).
+   * A 3840-wide WebP full page at scale 3 weighs 189 M px until measured, so one account's giants
+   * run one at a time; a default full page (1280 × 16,384 at scale 1) weighs 21 M px.
+   */
+  browserPixelsPerAccount: 2 ** 28,
+  /**
+   * A capture that may render more device pixels than this (a full page at its maximum height,
+   * before it is measured) goes to the heavy lane: the HEAVY_BROWSER_HOSTS shards, so its raster
+   * never shares a browser (and its GPU process) with ordinary captures. 2^25 px keeps a default
+   * full page (21 M px) and any viewport up to 4K at scale 2 (33 M px) in the ordinary lane.
+   */
+  heavyCapturePixels: 2 ** 25,
+  /**
+   * A page's script may hold its main thread this long at once before it is stopped
+   * (src/capture/script-hold.ts); how often the main thread is asked whether it answers.
+   */
+  scriptHoldMs: 2_000,
+  scriptHoldCheckMs: 250,
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   busyRetryAfterSeconds: 10,

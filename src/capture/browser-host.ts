@@ -24,10 +24,12 @@ import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { runCapture, type CaptureHooks, type PageCapture } from "./capture";
 import type { RequestPolicy } from "./page";
 import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
-import { FairSlots, SlotsBusy } from "./slots";
+import { imageSize } from "./image-info";
+import { FairSlots, SlotsBusy, type Slot } from "./slots";
 import { withTimeout } from "./navigate";
 import { resizeInPage } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
+import { captureWeight } from "./weight";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 
@@ -49,6 +51,10 @@ export interface HostStats {
   recycles: number;
   /** Captures refused because no slot came free in time. */
   busyRefusals: number;
+  /** Page scripts stopped for holding their main thread too long (script-hold.ts). */
+  scriptStops: number;
+  /** The weight (device pixels, weight.ts) of the captures in flight. */
+  weight: number;
 }
 
 const { browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
@@ -72,6 +78,7 @@ export class BrowserHost extends DurableObject<Env> {
   private readonly slots = new FairSlots({
     total: TUNING.browserContextsInFlight,
     perAccount: TUNING.browserContextsPerAccount,
+    accountWeight: TUNING.browserPixelsPerAccount,
     maxWaiting: TUNING.browserQueueMax,
     waitMs: TUNING.browserQueueWaitMs,
   });
@@ -83,6 +90,7 @@ export class BrowserHost extends DurableObject<Env> {
     deadlineKills: 0,
     recycles: 0,
     busyRefusals: 0,
+    scriptStops: 0,
   };
   private requestPolicy: RequestPolicy | null = null;
 
@@ -100,7 +108,8 @@ export class BrowserHost extends DurableObject<Env> {
 
   /** One capture for `accountId` (whose share of the slots it counts against). */
   async capture(spec: CaptureSpec, accountId: string): Promise<CaptureOutcome> {
-    if (!(await this.acquire(accountId))) return { ok: false, failure: failures.busy() };
+    const slot = await this.acquire(accountId, captureWeight(spec));
+    if (!slot) return { ok: false, failure: failures.busy() };
     this.lastUsed = Date.now();
     try {
       for (let attempt = 0; ; attempt++) {
@@ -112,6 +121,13 @@ export class BrowserHost extends DurableObject<Env> {
             log("warn", "capture passed its deadline", { timeoutMs: spec.timeoutMs });
           },
           contextStuck: () => this.recycle(browser),
+          scriptStopped: () => {
+            this.stats.scriptStops++;
+            log("warn", "page script stopped: it held the main thread", {
+              holdMs: TUNING.scriptHoldMs,
+            });
+          },
+          measured: (weight) => this.slots.lighten(slot, weight),
         };
         try {
           const blank = await warm.spare.take();
@@ -137,7 +153,7 @@ export class BrowserHost extends DurableObject<Env> {
       return { ok: false, failure: toFailure(err) };
     } finally {
       this.lastUsed = Date.now();
-      this.slots.release(accountId);
+      this.slots.release(slot);
     }
   }
 
@@ -150,7 +166,10 @@ export class BrowserHost extends DurableObject<Env> {
     box: { width: number | null; height: number | null },
     accountId: string,
   ): Promise<Uint8Array> {
-    if (!(await this.acquire(accountId))) throw new CaptureError(failures.busy());
+    // The bitmap is decoded and scaled on the page: it weighs its pixels.
+    const size = imageSize(bytes);
+    const slot = await this.acquire(accountId, size ? size.width * size.height : 1);
+    if (!slot) throw new CaptureError(failures.busy());
     this.lastUsed = Date.now();
     try {
       const blank = await (await this.getBrowser()).spare.take();
@@ -164,7 +183,7 @@ export class BrowserHost extends DurableObject<Env> {
       }
     } finally {
       this.lastUsed = Date.now();
-      this.slots.release(accountId);
+      this.slots.release(slot);
     }
   }
 
@@ -175,6 +194,7 @@ export class BrowserHost extends DurableObject<Env> {
       connected: this.warm?.browser.isConnected() ?? false,
       inFlight: slots.inFlight,
       waiting: slots.waiting,
+      weight: slots.weight,
       guardBlocked: this.warm?.guard.blocked ?? 0,
     };
   }
@@ -266,15 +286,14 @@ export class BrowserHost extends DurableObject<Env> {
     void this.ctx.storage.delete(SESSION_KEY);
   }
 
-  /** True once `accountId` holds a slot; false when none came free in time (nothing ran). */
-  private async acquire(accountId: string): Promise<boolean> {
+  /** `accountId`'s slot of `weight`; null when none came free in time (nothing ran). */
+  private async acquire(accountId: string, weight: number): Promise<Slot | null> {
     try {
-      await this.slots.acquire(accountId);
-      return true;
+      return await this.slots.acquire(accountId, weight);
     } catch (err) {
       if (!(err instanceof SlotsBusy)) throw err;
       this.stats.busyRefusals++;
-      return false;
+      return null;
     }
   }
 }

@@ -19,7 +19,7 @@ import { CaptureError, failures } from "./failures";
 import { captureDeadlineMs } from "./deadline";
 import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
 import { renderOutputs, type OutputOutcome, type RenderedOutput } from "./outputs";
-import { autoScroll, injectStyles, inPage } from "./page-scripts";
+import { autoScroll, injectStyles, inPage, pageHeight } from "./page-scripts";
 import {
   attachReader,
   boundedContent,
@@ -28,7 +28,9 @@ import {
   type PageMetadata,
 } from "./page-read";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
+import { watchScriptHolds, type ScriptHoldWatch } from "./script-hold";
 import { statusMatches, type CaptureSpec } from "./spec";
+import { measuredWeight } from "./weight";
 
 /** One page load: what is known about the page, and each requested output's outcome. */
 export interface PageCapture {
@@ -56,6 +58,10 @@ export interface CaptureHooks {
   deadlineExceeded(): void;
   /** The context would not close in time: the browser holding it must be recycled. */
   contextStuck(): void;
+  /** The page's script held the main thread too long and was stopped (./script-hold.ts). */
+  scriptStopped(): void;
+  /** The full page was measured: the capture now weighs `weight` (./weight.ts). */
+  measured(weight: number): void;
 }
 
 /**
@@ -73,7 +79,7 @@ export async function runCapture(
   const { page, watch } = blank;
   try {
     return await withTimeout(
-      capturePage(page, spec, policy, defaultUserAgent, watch),
+      capturePage(page, spec, policy, defaultUserAgent, watch, hooks),
       captureDeadlineMs(spec),
     ).catch((err: unknown) => {
       if (err instanceof DeadlineError) {
@@ -93,9 +99,11 @@ async function capturePage(
   policy: RequestPolicy,
   defaultUserAgent: string,
   watch: ContextWatch,
+  hooks: CaptureHooks,
 ): Promise<PageCapture> {
-  const [tracker] = await Promise.all([
+  const [tracker, holds] = await Promise.all([
     preparePage(page, spec, policy, defaultUserAgent),
+    watchScriptHolds(page, () => hooks.scriptStopped()),
     watch.ready,
   ]);
   /** Why the page must not become output (logged, never returned), or null. */
@@ -108,7 +116,7 @@ async function capturePage(
     return new CaptureError(failures.unreachable());
   };
   try {
-    return await captureLoaded(page, spec, tracker, () => {
+    return await captureLoaded(page, spec, tracker, holds, hooks, () => {
       const reason = taint();
       if (reason !== null) throw refuse(reason);
     });
@@ -118,6 +126,8 @@ async function capturePage(
     const reason = err instanceof CaptureError ? null : taint();
     if (reason !== null) throw refuse(reason);
     throw err;
+  } finally {
+    holds.stop();
   }
 }
 
@@ -131,6 +141,8 @@ async function captureLoaded(
   page: Page,
   spec: CaptureSpec,
   tracker: NetworkTracker,
+  holds: ScriptHoldWatch,
+  hooks: CaptureHooks,
   assertUntainted: () => void,
 ): Promise<PageCapture> {
   // The reader's CDP session attaches while the page loads: off the extraction's critical path.
@@ -165,6 +177,8 @@ async function captureLoaded(
   if (spec.actions && spec.actions.length > 0)
     await runActions(page, spec.actions, spec.timeoutMs, assertUntainted);
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
+  // From here on the main thread works for us (scrolling, layout, raster): no longer watched.
+  holds.stop();
 
   let autoScrolled = false;
   if (spec.fullPage) {
@@ -174,6 +188,9 @@ async function captureLoaded(
     // Settle for lazy content the scroll woke up; nothing woke → nothing to wait for.
     if (autoScrolled && tracker.started > before)
       await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
+    // Its height is known now: the slot weighs what will really be rendered.
+    if (!spec.clip && !spec.selector)
+      hooks.measured(measuredWeight(spec, await inPage<number>(page, pageHeight)));
   }
   assertUntainted();
   const metadata = await readMetadata(page, targetStatus);

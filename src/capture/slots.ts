@@ -1,10 +1,23 @@
 /**
- * The browser slots of one BrowserHost, shared fairly between accounts:
+ * The browser slots of one BrowserHost, shared fairly between accounts, by count and by weight:
  *
  * - at most `total` captures in flight, and at most `perAccount` (< total) of one account, so
  *   one customer can never hold every slot;
- * - callers beyond either cap wait in ONE first-in-first-out line across accounts: a freed slot
- *   goes to the longest-waiting caller whose account is under its cap;
+ * - a newcomer always finds a slot: an account that already holds one may not take the host's
+ *   last free slot, which is kept for an account with nothing in flight (so accounts already
+ *   served, however many, never fill the host between them);
+ * - every capture carries a weight, the device pixels it may render (./weight.ts): an account's
+ *   captures in flight weigh at most `accountWeight`. Pixels are what a capture costs the
+ *   browser's shared threads (raster, compositor copy, encoder), so one account's giant full
+ *   pages run one at a time, queued behind each other, while its light captures and everyone
+ *   else's pass them. A capture heavier than the budget still runs when its account holds none
+ *   of it, never "never". A full page is weighed at the most it could render and made lighter
+ *   (`lighten`) once its height is known: weights only ever shrink in flight;
+ * - callers beyond a cap or a budget wait in ONE line across accounts: freed capacity goes to
+ *   the caller that fits whose account has the fewest captures in flight, the longest-waiting
+ *   among equals (first-in-first-out between accounts that hold the same; a light caller passes
+ *   a heavy one that does not fit yet; an account with nothing in flight passes one already
+ *   holding slots, so two accounts filling every slot do not keep a third waiting behind them);
  * - the line is bounded (`maxWaiting`) and so is each wait (`waitMs`): past either the caller is
  *   refused with `SlotsBusy` at once, never left to pile up or to time out while charged.
  */
@@ -15,33 +28,45 @@ export class SlotsBusy extends Error {
 export interface SlotLimits {
   total: number;
   perAccount: number;
+  /** The weight (device pixels) one account's captures in flight may reach together. */
+  accountWeight: number;
   maxWaiting: number;
   waitMs: number;
 }
 
+/** One capture's hold on a slot: pass it to `lighten` and `release`. */
+export interface Slot {
+  readonly account: string;
+  weight: number;
+}
+
 interface Waiter {
   account: string;
+  weight: number;
   grant: () => void;
+}
+
+interface Held {
+  count: number;
+  weight: number;
 }
 
 export class FairSlots {
   private inFlight = 0;
-  private readonly byAccount = new Map<string, number>();
+  private weight = 0;
+  private readonly byAccount = new Map<string, Held>();
   private readonly line: Waiter[] = [];
 
   constructor(private readonly limits: SlotLimits) {
     if (limits.perAccount >= limits.total) throw new Error("perAccount must be below total");
   }
 
-  /** Resolves when `account` holds a slot (release it with `release`); rejects with SlotsBusy. */
-  acquire(account: string): Promise<void> {
-    // Everyone still in line is blocked by a cap (admit() ran at every release): one who fits goes.
-    if (this.fits(account)) {
-      this.take(account);
-      return Promise.resolve();
-    }
+  /** A slot of `weight` for `account` (give it back with `release`); rejects with SlotsBusy. */
+  acquire(account: string, weight: number): Promise<Slot> {
+    // Everyone still in line is blocked by a cap (admit() ran at every change): one who fits goes.
+    if (this.fits(account, weight)) return Promise.resolve(this.take(account, weight));
     if (this.line.length >= this.limits.maxWaiting) return Promise.reject(new SlotsBusy());
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Slot>((resolve, reject) => {
       const timer = setTimeout(() => {
         const at = this.line.indexOf(waiter);
         if (at >= 0) this.line.splice(at, 1);
@@ -49,48 +74,86 @@ export class FairSlots {
       }, this.limits.waitMs);
       const waiter: Waiter = {
         account,
+        weight,
         grant: () => {
           clearTimeout(timer);
-          this.take(account);
-          resolve();
+          resolve(this.take(account, weight));
         },
       };
       this.line.push(waiter);
     });
   }
 
-  release(account: string): void {
-    this.inFlight--;
-    const held = (this.byAccount.get(account) ?? 1) - 1;
-    if (held > 0) this.byAccount.set(account, held);
-    else this.byAccount.delete(account);
+  /** `slot` now weighs `weight` if that is less (its full page was measured): frees the rest. */
+  lighten(slot: Slot, weight: number): void {
+    if (weight >= slot.weight) return;
+    const held = this.held(slot.account);
+    held.weight -= slot.weight - weight;
+    this.weight -= slot.weight - weight;
+    slot.weight = weight;
     this.admit();
   }
 
-  stats(): { inFlight: number; waiting: number; accounts: number } {
-    return { inFlight: this.inFlight, waiting: this.line.length, accounts: this.byAccount.size };
+  release(slot: Slot): void {
+    this.inFlight--;
+    this.weight -= slot.weight;
+    const held = this.held(slot.account);
+    held.count--;
+    held.weight -= slot.weight;
+    if (held.count === 0) this.byAccount.delete(slot.account);
+    this.admit();
   }
 
-  /** Grants freed slots in line order, skipping (not reordering) accounts at their cap. */
+  stats(): { inFlight: number; waiting: number; accounts: number; weight: number } {
+    return {
+      inFlight: this.inFlight,
+      waiting: this.line.length,
+      accounts: this.byAccount.size,
+      weight: this.weight,
+    };
+  }
+
+  /** Grants freed capacity, one caller at a time: of those who fit, the least served first. */
   private admit(): void {
-    for (let i = 0; i < this.line.length && this.inFlight < this.limits.total;) {
-      const waiter = this.line[i];
-      if (waiter && this.fits(waiter.account)) {
-        this.line.splice(i, 1);
-        waiter.grant();
-      } else i++;
+    for (;;) {
+      let next = -1;
+      let fewest = Infinity;
+      this.line.forEach((waiter, i) => {
+        const count = this.byAccount.get(waiter.account)?.count ?? 0;
+        if (count < fewest && this.fits(waiter.account, waiter.weight)) {
+          next = i;
+          fewest = count;
+        }
+      });
+      const [waiter] = next < 0 ? [] : this.line.splice(next, 1);
+      if (!waiter) return;
+      waiter.grant();
     }
   }
 
-  private fits(account: string): boolean {
+  private fits(account: string, weight: number): boolean {
+    const held = this.byAccount.get(account);
+    if (!held) return this.inFlight < this.limits.total; // a newcomer: any free slot
     return (
-      this.inFlight < this.limits.total &&
-      (this.byAccount.get(account) ?? 0) < this.limits.perAccount
+      this.inFlight < this.limits.total - 1 && // the last free slot is kept for a newcomer
+      held.count < this.limits.perAccount &&
+      held.weight + weight <= this.limits.accountWeight
     );
   }
 
-  private take(account: string): void {
+  private take(account: string, weight: number): Slot {
     this.inFlight++;
-    this.byAccount.set(account, (this.byAccount.get(account) ?? 0) + 1);
+    this.weight += weight;
+    const held = this.byAccount.get(account) ?? { count: 0, weight: 0 };
+    held.count++;
+    held.weight += weight;
+    this.byAccount.set(account, held);
+    return { account, weight };
+  }
+
+  private held(account: string): Held {
+    const held = this.byAccount.get(account);
+    if (!held) throw new Error(`no slot held by ${account}`);
+    return held;
   }
 }

@@ -1,55 +1,182 @@
-/** FairSlots: caps per browser and per account, one FIFO line across accounts, bounded waits. */
+/**
+ * FairSlots: caps per browser and per account, the last free slot kept for a newcomer, a weight
+ * budget per account, one line across accounts (least served first, else FIFO), bounded waits.
+ */
 import { describe, expect, it } from "vitest";
-import { FairSlots, SlotsBusy } from "../../src/capture/slots";
+import { FairSlots, SlotsBusy, type Slot } from "../../src/capture/slots";
 
-const limits = { total: 4, perAccount: 3, maxWaiting: 3, waitMs: 200 };
+/** Weights far below the budgets: only the counts decide. */
+const limits = {
+  total: 4,
+  perAccount: 3,
+  accountWeight: 100,
+  maxWaiting: 3,
+  waitMs: 200,
+};
 const settled = () => new Promise((r) => setTimeout(r, 0));
 
 describe("FairSlots", () => {
   it("one account never holds every slot; another account's caller goes at once", async () => {
     const slots = new FairSlots(limits);
-    for (let i = 0; i < 3; i++) await slots.acquire("a");
+    const held: Slot[] = [];
+    for (let i = 0; i < 3; i++) held.push(await slots.acquire("a", 1));
     let fourth = false;
-    void slots.acquire("a").then(() => (fourth = true));
-    await slots.acquire("b"); // the free slot, although "a" asked first
+    void slots.acquire("a", 1).then(() => (fourth = true));
+    const b = await slots.acquire("b", 1); // the free slot, although "a" asked first
     await settled();
     expect(fourth).toBe(false);
-    expect(slots.stats()).toEqual({ inFlight: 4, waiting: 1, accounts: 2 });
-    slots.release("b");
+    expect(slots.stats()).toEqual({ inFlight: 4, waiting: 1, accounts: 2, weight: 4 });
+    slots.release(b);
     await settled();
     expect(fourth).toBe(false); // "a" is still at its cap: the slot stays free for others
-    slots.release("a");
+    slots.release(held[0]!);
     await settled();
     expect(fourth).toBe(true);
   });
 
   it("freed slots go first-in-first-out across accounts", async () => {
     const slots = new FairSlots(limits);
-    await Promise.all([slots.acquire("a"), slots.acquire("a"), slots.acquire("b")]);
-    await slots.acquire("c");
+    const held = await Promise.all([
+      slots.acquire("a", 1),
+      slots.acquire("a", 1),
+      slots.acquire("b", 1),
+    ]);
+    const c = await slots.acquire("c", 1);
     const order: string[] = [];
-    const wait = (who: string) => slots.acquire(who).then(() => order.push(who));
+    const wait = (who: string) => slots.acquire(who, 1).then(() => order.push(who));
     const waits = [wait("d"), wait("e"), wait("f")];
-    slots.release("a");
-    slots.release("b");
-    slots.release("c");
+    slots.release(held[0]!);
+    slots.release(held[2]!);
+    slots.release(c);
     await Promise.all(waits);
     expect(order).toEqual(["d", "e", "f"]);
   });
 
+  it("a freed slot goes to the waiting account holding the fewest, not to one already served", async () => {
+    const slots = new FairSlots({ ...limits, total: 5, perAccount: 4 });
+    await Promise.all([slots.acquire("a", 1), slots.acquire("a", 1)]);
+    await slots.acquire("b", 1);
+    const x = await slots.acquire("x", 1);
+    const y = await slots.acquire("y", 1);
+    const order: string[] = [];
+    const granted: Slot[] = [];
+    const wait = (who: string) =>
+      slots.acquire(who, 1).then((s) => (order.push(who), granted.push(s)));
+    // In line order: "a" holds two already, "b" one, "c" nothing.
+    const waits = [wait("a"), wait("b"), wait("c")];
+    slots.release(x);
+    await settled();
+    expect(order).toEqual(["c"]);
+    slots.release(y);
+    await settled();
+    expect(order).toEqual(["c"]); // the one free slot is the last: kept for a newcomer
+    slots.release(granted[0]!);
+    await settled();
+    expect(order).toEqual(["c", "b"]); // two free: the one holding fewer goes first
+    slots.release(granted[1]!);
+    await Promise.all(waits);
+    expect(order).toEqual(["c", "b", "a"]);
+  });
+
+  it("a newcomer always finds a slot: accounts already served never take the last free one", async () => {
+    const slots = new FairSlots(limits);
+    await slots.acquire("a", 1);
+    await slots.acquire("a", 1);
+    await slots.acquire("b", 1);
+    let more = 0;
+    const busy = () => {}; // they wait out their budget (SlotsBusy): nothing came free
+    void slots.acquire("a", 1).then(() => more++, busy); // under a's cap, but the last free slot
+    void slots.acquire("b", 1).then(() => more++, busy);
+    await settled();
+    expect(more).toBe(0);
+    expect(slots.stats()).toMatchObject({ inFlight: 3, waiting: 2 });
+    await slots.acquire("c", 1); // nothing in flight: it gets the last slot at once
+    expect(slots.stats()).toMatchObject({ inFlight: 4, waiting: 2, accounts: 3 });
+  });
+
   it("a wait past the budget and a full line are refused with SlotsBusy, leaving no trace", async () => {
     const slots = new FairSlots(limits);
-    for (const who of ["a", "b", "c", "d"]) await slots.acquire(who);
-    const waits = ["e", "f", "g"].map((who) => slots.acquire(who));
-    await expect(slots.acquire("h")).rejects.toBeInstanceOf(SlotsBusy); // line full: at once
+    const held: Slot[] = [];
+    for (const who of ["a", "b", "c", "d"]) held.push(await slots.acquire(who, 1));
+    const waits = ["e", "f", "g"].map((who) => slots.acquire(who, 1));
+    await expect(slots.acquire("h", 1)).rejects.toBeInstanceOf(SlotsBusy); // line full: at once
     for (const wait of waits) await expect(wait).rejects.toBeInstanceOf(SlotsBusy);
-    expect(slots.stats()).toEqual({ inFlight: 4, waiting: 0, accounts: 4 });
-    slots.release("a");
-    await slots.acquire("e"); // the line is empty again: a new caller gets the free slot
+    expect(slots.stats()).toEqual({ inFlight: 4, waiting: 0, accounts: 4, weight: 4 });
+    slots.release(held[0]!);
+    await slots.acquire("e", 1); // the line is empty again: a new caller gets the free slot
     expect(slots.stats().inFlight).toBe(4);
   });
 
   it("refuses a per-account cap that is not below the pool size", () => {
     expect(() => new FairSlots({ ...limits, perAccount: 4 })).toThrow();
+  });
+});
+
+describe("FairSlots by weight", () => {
+  it("one account's heavy captures run one at a time; its light ones and others' pass them", async () => {
+    const slots = new FairSlots(limits);
+    const heavy = await slots.acquire("a", 80);
+    const order: string[] = [];
+    const second = slots.acquire("a", 80).then((s) => (order.push("a-heavy"), s));
+    const light = await slots.acquire("a", 10); // within a's budget beside the first
+    const other = await slots.acquire("b", 90); // b's own budget: a's weight is not b's
+    await settled();
+    expect(order).toEqual([]); // 80 + 10 + 80 is over a's budget
+    expect(slots.stats()).toMatchObject({ inFlight: 3, waiting: 1, weight: 180 });
+    slots.release(light);
+    await settled();
+    expect(order).toEqual([]); // 80 + 80 still is
+    slots.release(heavy);
+    expect(await second).toMatchObject({ account: "a", weight: 80 });
+    expect(slots.stats()).toMatchObject({ inFlight: 2, waiting: 0, weight: 170 });
+    slots.release(other);
+  });
+
+  it("one account's giants queue behind each other, never in front of other accounts", async () => {
+    const slots = new FairSlots({ ...limits, maxWaiting: 8 });
+    const first = await slots.acquire("a", 90);
+    const order: string[] = [];
+    const giants = [2, 3].map((n) => slots.acquire("a", 90).then((s) => (order.push(`a${n}`), s)));
+    // Other accounts arrive after a's giants and go at once, a slot each.
+    const others = await Promise.all(["b", "c", "d"].map((who) => slots.acquire(who, 1)));
+    expect(slots.stats()).toMatchObject({ inFlight: 4, waiting: 2 });
+    slots.release(first);
+    const second = await giants[0]!;
+    await settled();
+    expect(order).toEqual(["a2"]); // the next giant, alone: the third still waits behind it
+    slots.release(second);
+    slots.release((await giants[1])!);
+    expect(order).toEqual(["a2", "a3"]);
+    for (const slot of others) slots.release(slot);
+    expect(slots.stats()).toMatchObject({ inFlight: 0, waiting: 0, weight: 0 });
+  });
+
+  it("a capture heavier than the budget runs when its account holds nothing, never never", async () => {
+    const slots = new FairSlots(limits);
+    const huge = await slots.acquire("a", 500);
+    expect(slots.stats()).toMatchObject({ inFlight: 1, weight: 500 });
+    const next = slots.acquire("a", 1);
+    await settled();
+    expect(slots.stats().waiting).toBe(1); // a's budget is spent
+    await slots.acquire("b", 1); // another account's budget is not
+    slots.release(huge);
+    await next;
+  });
+
+  it("lighten frees what a measured full page will not render, admitting who now fits", async () => {
+    const slots = new FairSlots(limits);
+    const page = await slots.acquire("a", 90);
+    let second = false;
+    void slots.acquire("a", 90).then(() => (second = true));
+    await settled();
+    expect(second).toBe(false);
+    slots.lighten(page, 120); // never heavier in flight
+    expect(page.weight).toBe(90);
+    slots.lighten(page, 5);
+    await settled();
+    expect(second).toBe(true);
+    expect(slots.stats()).toMatchObject({ inFlight: 2, weight: 95 });
+    slots.release(page);
+    expect(slots.stats()).toMatchObject({ inFlight: 1, weight: 90, accounts: 1 });
   });
 });

@@ -13,6 +13,8 @@ import { imageSize } from "../image-info";
 import { log } from "../../log";
 import { captureThroughProvider } from "../geo/capture";
 import type { CaptureSpec } from "../spec";
+import { captureWeight } from "../weight";
+import { TUNING } from "../../tuning";
 
 export interface CaptureEngine {
   /**
@@ -22,15 +24,25 @@ export interface CaptureEngine {
   capture(spec: CaptureSpec, accountId: string): Promise<CaptureOutcome>;
 }
 
-/** One of the BROWSER_HOSTS shards, at random. */
-function browserHost(env: Env): DurableObjectStub<BrowserHost> {
-  const shard = Math.floor(Math.random() * config(env).browserHosts);
-  return env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(`host-${shard}`));
+/**
+ * One BrowserHost shard, at random: of the heavy lane (HEAVY_BROWSER_HOSTS, `heavy-<n>`) for a
+ * capture that may render more than TUNING.heavyCapturePixels device pixels (a full page counts
+ * at its maximum height: it is not measured yet), else of the BROWSER_HOSTS (`host-<n>`). A giant
+ * raster holds its browser's GPU process for tens of seconds, and that process is shared by every
+ * capture of the browser: in its own lane it slows only other giants.
+ */
+function browserHost(env: Env, weight = 0): DurableObjectStub<BrowserHost> {
+  const { browserHosts, heavyBrowserHosts } = config(env);
+  const heavy = weight > TUNING.heavyCapturePixels;
+  const shard = Math.floor(Math.random() * (heavy ? heavyBrowserHosts : browserHosts));
+  return env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(`${heavy ? "heavy" : "host"}-${shard}`));
 }
 
-/** The BrowserHost engine: each capture on a randomly chosen shard. */
+/** The BrowserHost engine: each capture on a randomly chosen shard of its lane. */
 export function browserEngine(env: Env): CaptureEngine {
-  return { capture: (spec, accountId) => browserHost(env).capture(spec, accountId) };
+  return {
+    capture: (spec, accountId) => browserHost(env, captureWeight(spec)).capture(spec, accountId),
+  };
 }
 
 /**
