@@ -23,16 +23,18 @@ export const TUNING = {
    * BrowserHost slots by weight (src/capture/weight.ts: the device pixels a capture may render):
    * one account's captures in flight weigh at most one capture at the encoder limit (2^28 px).
    * A 3840-wide WebP full page at scale 3 weighs 189 M px until measured, so one account's giants
-   * run one at a time; a default full page (1280 × 16,384 at scale 1) weighs 21 M px.
+   * run one at a time; a default full page (1280 × 16,384 at the default scale 2) weighs 84 M px,
+   * so three run at once per account until their real heights are known.
    */
   browserPixelsPerAccount: 2 ** 28,
   /**
    * A capture that may render more device pixels than this (a full page at its maximum height,
    * before it is measured) goes to the heavy lane: the HEAVY_BROWSER_HOSTS shards, so its raster
-   * never shares a browser (and its GPU process) with ordinary captures. 2^25 px keeps a default
-   * full page (21 M px) and any viewport up to 4K at scale 2 (33 M px) in the ordinary lane.
+   * never shares a browser (and its GPU process) with ordinary captures. 2^27 px keeps a default
+   * full page (84 M px at scale 2) and any viewport in the ordinary lane; wide full pages at scale
+   * 3 (up to 189 M px as WebP, 268 M px as PNG/JPEG) go heavy.
    */
-  heavyCapturePixels: 2 ** 25,
+  heavyCapturePixels: 2 ** 27,
   /**
    * A page's script may hold its main thread this long at once before it is stopped
    * (src/capture/script-hold.ts); how often the main thread is asked whether it answers.

@@ -20,14 +20,14 @@ const stub = (name: string): DurableObjectStub<BrowserHost> =>
 const heavy = () => stub("heavy-0");
 const ordinary = () => stub("host-0");
 
-/** A full page at scale 2: a short page, but weighed at its maximum height until measured. */
+/** A 3840-wide full page at scale 3: a short page, but weighed at its maximum height until measured. */
 const fullPage = () =>
   toCaptureSpec(
     {
       url: `${FIXTURES}/boxes.html?run=${runId()}`,
-      width: 1280,
+      width: 3840,
       height: 800,
-      deviceScaleFactor: 2,
+      deviceScaleFactor: 3,
       fullPage: true,
       blockAds: false,
     },
