@@ -260,7 +260,11 @@ export async function installBrowserGuard(
         { urlPattern: "*", resourceType: "Document", requestStage: "Response" },
       ],
     }),
-    discoverySession.send("Target.setDiscoverTargets", { discover: true }),
+    // Announced: every target but those of the types the guard lets run (fewer events per capture).
+    raw(discoverySession)("Target.setDiscoverTargets", {
+      discover: true,
+      filter: [...[...HARDENED_TYPES].map((type) => ({ type, exclude: true })), {}],
+    }),
     // Shared workers are not "related" to the page that creates them: attach to all of them.
     raw(sharedSession)("Target.setAutoAttach", {
       autoAttach: true,
