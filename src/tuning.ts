@@ -42,12 +42,6 @@ export const TUNING = {
    * 3 (up to 189 M px as WebP, 268 M px as PNG/JPEG) go heavy.
    */
   heavyCapturePixels: 2 ** 27,
-  /**
-   * A page's script may hold its main thread this long at once before it is stopped
-   * (src/capture/script-hold.ts); how often the main thread is asked whether it answers.
-   */
-  scriptHoldMs: 2_000,
-  scriptHoldCheckMs: 250,
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   busyRetryAfterSeconds: 10,

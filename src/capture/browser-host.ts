@@ -54,8 +54,6 @@ export interface HostStats {
   recycles: number;
   /** Captures refused because no slot came free in time. */
   busyRefusals: number;
-  /** Page scripts stopped for holding their main thread too long (script-hold.ts). */
-  scriptStops: number;
   /** The weight (device pixels, weight.ts) of the captures in flight. */
   weight: number;
   /** Browsers given up whose `close()` failed, so their session was ended through the binding. */
@@ -97,7 +95,6 @@ export class BrowserHost extends DurableObject<Env> {
     deadlineKills: 0,
     recycles: 0,
     busyRefusals: 0,
-    scriptStops: 0,
     forcedCloses: 0,
     unclosed: 0,
   };
@@ -130,12 +127,6 @@ export class BrowserHost extends DurableObject<Env> {
             log("warn", "capture passed its deadline", { timeoutMs: spec.timeoutMs });
           },
           contextStuck: () => this.recycle(browser),
-          scriptStopped: () => {
-            this.stats.scriptStops++;
-            log("warn", "page script stopped: it held the main thread", {
-              holdMs: TUNING.scriptHoldMs,
-            });
-          },
           measured: (weight) => this.slots.lighten(slot, weight),
         };
         try {

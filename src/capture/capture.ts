@@ -28,7 +28,6 @@ import {
   type PageMetadata,
 } from "./page-read";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
-import { watchScriptHolds, type ScriptHoldWatch } from "./script-hold";
 import { statusMatches, type CaptureSpec } from "./spec";
 import { measuredWeight } from "./weight";
 
@@ -58,8 +57,6 @@ export interface CaptureHooks {
   deadlineExceeded(): void;
   /** The context would not close in time: the browser holding it must be recycled. */
   contextStuck(): void;
-  /** The page's script held the main thread too long and was stopped (./script-hold.ts). */
-  scriptStopped(): void;
   /** The full page was measured: the capture now weighs `weight` (./weight.ts). */
   measured(weight: number): void;
 }
@@ -101,9 +98,8 @@ async function capturePage(
   watch: ContextWatch,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
-  const [tracker, holds] = await Promise.all([
+  const [tracker] = await Promise.all([
     preparePage(page, spec, policy, defaultUserAgent),
-    watchScriptHolds(page, () => hooks.scriptStopped()),
     watch.ready,
   ]);
   /** Why the page must not become output (logged, never returned), or null. */
@@ -116,7 +112,7 @@ async function capturePage(
     return new CaptureError(failures.unreachable());
   };
   try {
-    return await captureLoaded(page, spec, tracker, holds, hooks, () => {
+    return await captureLoaded(page, spec, tracker, hooks, () => {
       const reason = taint();
       if (reason !== null) throw refuse(reason);
     });
@@ -126,8 +122,6 @@ async function capturePage(
     const reason = err instanceof CaptureError ? null : taint();
     if (reason !== null) throw refuse(reason);
     throw err;
-  } finally {
-    holds.stop();
   }
 }
 
@@ -141,7 +135,6 @@ async function captureLoaded(
   page: Page,
   spec: CaptureSpec,
   tracker: NetworkTracker,
-  holds: ScriptHoldWatch,
   hooks: CaptureHooks,
   assertUntainted: () => void,
 ): Promise<PageCapture> {
@@ -177,8 +170,6 @@ async function captureLoaded(
   if (spec.actions && spec.actions.length > 0)
     await runActions(page, spec.actions, spec.timeoutMs, assertUntainted);
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
-  // From here on the main thread works for us (scrolling, layout, raster): no longer watched.
-  holds.stop();
 
   let autoScrolled = false;
   if (spec.fullPage) {

@@ -57,7 +57,7 @@ async function load(page: Page, spec: CaptureSpec, tracker: NetworkTracker): Pro
   // The quiet window is counted from the start of the navigation, never from earlier page setup.
   tracker.network.arm();
   if (spec.source.kind === "url") await page.goto(spec.source.url, options);
-  else await page.setContent(spec.source.html, options).catch(scriptStopped);
+  else await page.setContent(spec.source.html, options);
   if (idle === undefined) return;
   await new Promise((r) => setTimeout(r, LOAD_SETTLE_MS));
   await tracker.network.whenIdle(idle, spec.timeoutMs - (Date.now() - started));
@@ -87,17 +87,6 @@ async function fallback(
     if (holds[strategy]) return { quality: "degraded", waitStrategy: strategy };
   }
   return { quality: "best_attempt", waitStrategy: "none" };
-}
-
-/**
- * `setContent` writes the document from a script of ours, so an inline script that held the
- * main thread and was stopped (./script-hold.ts) ends ours too: the document stays as far as it
- * was parsed, and the capture goes on as a load that timed out (the best-attempt ladder).
- */
-function scriptStopped(err: unknown): never {
-  if (err instanceof Error && /Execution was terminated/.test(err.message))
-    throw new DeadlineError("the page's script was stopped");
-  throw err;
 }
 
 function isTimeout(err: unknown): boolean {

@@ -1,8 +1,7 @@
 /**
  * A capture's weight for the fair slots (./slots.ts): the device pixels it may render. Pixels
- * are what a capture costs the browser beyond its page's own script (which ./script-hold.ts
- * bounds in time): the raster of every tile, the compositor's copy of the bitmap and the
- * encoder all grow with them, and the compositor and the encoder are shared by every capture of
+ * are what a capture costs the browser beyond its page's own script: the raster of every tile,
+ * the compositor's copy of the bitmap and the encoder all grow with them, and the compositor and the encoder are shared by every capture of
  * the browser.
  *
  * Before the page is loaded, a full page (or a `selector` element) is weighed at the most it

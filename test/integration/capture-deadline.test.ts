@@ -32,10 +32,7 @@ const spin = (extra: Partial<CaptureRequest> = {}): CaptureSpec =>
     { ...small, html: "<p>spinning</p><script>while (true) {}</script>", timeout: 5, ...extra },
     { watermark: null },
   );
-/**
- * A full page whose script spins once it is scrolled: the auto-scroll runs after the script
- * watch (script-hold.ts) has stopped, so only the hard deadline ends it.
- */
+/** A full page whose script spins once it is scrolled: only the hard deadline ends it. */
 const spinOnScroll = (): CaptureSpec =>
   toCaptureSpec(
     {
@@ -110,32 +107,6 @@ describe("hard per-capture deadline", () => {
     expect((await envelope(res)).error?.code).toBe("TIMEOUT");
     expect(Date.now() - started).toBeLessThan(bound(neverAnswers()));
     expect((await accountDo(cap.account.accountId).summary())?.usage).toMatchObject({ used: 0 });
-  });
-});
-
-describe("a page script holding the main thread", () => {
-  it("while(true) is stopped and the page captured as it stood: delivered, so charged", async () => {
-    const cap = await Capturer.create("pro");
-    const started = Date.now();
-    const { res, bytes } = await cap.post({
-      ...small,
-      html: "<body style='margin:0;background:rgb(0,128,255)'><script>while (true) {}</script>",
-      timeout: 5,
-    });
-    expect(res.status).toBe(200);
-    // Painted before the script spun, captured after it was stopped.
-    expect(decodeImage(bytes).pixel(10, 10)).toEqual([0, 128, 255]);
-    expect(Date.now() - started).toBeLessThan(bound(spin()));
-    expect((await accountDo(cap.account.accountId).summary())?.usage).toMatchObject({ used: 1 });
-  });
-
-  it("the host counts the stop and its browser serves the next capture", async () => {
-    const stub = host(`t-stop-${runId()}`);
-    const { value: outcome } = await timed(stub, spin(), "acct-spin");
-    expect(outcome.ok).toBe(true);
-    expect(await stub.getStats()).toMatchObject({ scriptStops: 1, deadlineKills: 0, inFlight: 0 });
-    expect((await timed(stub, boxes(), "acct-spin")).value.ok).toBe(true);
-    expect((await stub.getStats()).launches).toBe(1);
   });
 });
 
