@@ -5,7 +5,6 @@
 // and prints their keys with ready-to-run curl lines.
 import { spawn } from "node:child_process";
 import { devVar } from "./lib/admin-client.mjs";
-import { reapChromium, watchChromium } from "./lib/chromium-procs.mjs";
 import { demoBanner, seedDemoAccounts, waitForHealth } from "./lib/demo-seed.mjs";
 
 const passThrough = process.argv.slice(2);
@@ -31,20 +30,9 @@ function adminToken(args) {
 
 const child = spawn("wrangler", ["dev", ...passThrough], { stdio: "inherit", env: process.env });
 let exited = false;
-// Every browser wrangler dev starts: its local browsers are detached from it, and its own exit
-// leaves some running (measured: one of two on SIGINT or SIGTERM). Those still running 5 s after
-// it exits are killed here (docs/RELIABILITY.md).
-const chromium = watchChromium(child.pid);
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", async (code, signal) => {
+child.on("exit", (code, signal) => {
   exited = true;
-  const seen = chromium.seen();
-  chromium.stop();
-  const { killed } = await reapChromium(seen, { graceMs: 5000 });
-  if (killed.length)
-    console.error(
-      `[start] killed ${killed.length} browser(s) wrangler dev left running: ${killed}`,
-    );
   process.exit(signal ? 1 : (code ?? 0));
 });
 

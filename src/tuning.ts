@@ -14,13 +14,6 @@ export const TUNING = {
   captureGraceMs: 10_000,
   contextCloseMs: 5_000,
   /**
-   * A browser the host no longer uses (recycled, dead, idle) is closed until the binding no
-   * longer lists its session: `browser.close()`, then ending the session through the binding,
-   * this many tries in all, waiting browserCloseCheckMs × 2^(n−1) before each check.
-   */
-  browserCloseTries: 4,
-  browserCloseCheckMs: 1_000,
-  /**
    * BrowserHost slots (src/capture/slots.ts): one account's share of a browser's contexts (below
    * browserContextsInFlight), the longest line of waiting captures, how long one may wait, and
    * the Retry-After of a capture refused for want of a slot.

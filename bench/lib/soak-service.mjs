@@ -5,12 +5,11 @@
 // and, over CDP, its open browser contexts.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import WebSocket from "ws";
-import { chromiumUnder, reapChromium, watchChromium } from "../../scripts/lib/chromium-procs.mjs";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -118,9 +117,6 @@ export function soakedService({ root, tmp, port, inspectorPort, allow, vars }) {
     children.push(child);
     svc.child = child;
     svc.pid = child.pid;
-    // Every browser this wrangler dev starts, so those that outlive it can still be found.
-    svc.chromium?.stop();
-    svc.chromium = watchChromium(child.pid);
     for (const until = Date.now() + 180_000; Date.now() < until; await sleep(500)) {
       if (child.exitCode !== null)
         throw new Error(`wrangler dev exited:\n${readFileSync(log, "utf8").slice(-3000)}`);
@@ -155,32 +151,41 @@ export function soakedService({ root, tmp, port, inspectorPort, allow, vars }) {
       await sleep(100);
     }
   };
-  /**
-   * Stops `wrangler dev` the way an operator does (SIGINT), waits for it to exit, then gives
-   * its browsers `graceMs` to exit too and kills those still running. `leftBehind`: the
-   * browsers that outlived the service (pids and profile dirs) — the soak's invariant wants none.
-   */
-  svc.stop = async ({ graceMs = 5000 } = {}) => {
-    const seen = svc.chromium.seen();
-    try {
-      process.kill(svc.pid, "SIGINT");
-    } catch {}
-    for (let i = 0; i < 300 && svc.child.exitCode === null && svc.child.signalCode === null; i++)
-      await sleep(100);
-    svc.chromium.stop();
-    if (svc.child.exitCode === null && svc.child.signalCode === null)
-      try {
-        process.kill(-svc.pid, "SIGKILL");
-      } catch {}
-    return { browsers: seen.length, ...(await reapChromium(seen, { graceMs })) };
-  };
   return svc;
 }
 
 // ─────────────────────── Chromium: the service's browsers, RSS, contexts ───────────────────────
 
+function procs() {
+  const out = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      out.push({ pid: Number(pid), ppid, rss, cmd });
+    } catch {}
+  }
+  return out;
+}
+
 /** Chromium processes descending from our wrangler dev: browsers (no --type) and all RSS. */
-export const serviceChromium = chromiumUnder;
+export function serviceChromium(rootPid) {
+  const all = procs();
+  const byParent = new Map();
+  for (const p of all) byParent.set(p.ppid, [...(byParent.get(p.ppid) ?? []), p]);
+  const mine = [];
+  const stack = [rootPid];
+  while (stack.length) {
+    for (const c of byParent.get(stack.pop()) ?? []) {
+      if (/chrom/i.test(c.cmd)) mine.push(c);
+      stack.push(c.pid);
+    }
+  }
+  const browsers = mine.filter((p) => !p.cmd.includes("--type="));
+  return { browsers, all: mine, rss: mine.reduce((s, p) => s + p.rss, 0), processes: mine.length };
+}
 
 /**
  * Open browser contexts of each of the service's browsers, asked of Chromium itself: miniflare

@@ -13,9 +13,6 @@
  * - Every capture has a hard deadline (deadline.ts): its context is then disposed, and a browser
  *   whose context will not close is recycled.
  * - An alarm keeps an in-use browser alive and closes it after a period of no use.
- * - A browser given up (recycled, dead, idle) is closed until it is gone (`retire`): when
- *   `browser.close()` fails or times out, its session is ended through the binding, which kills
- *   a browser that will not close (docs/RELIABILITY.md, "A browser that will not close").
  */
 import puppeteer, { type Browser } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
@@ -56,10 +53,6 @@ export interface HostStats {
   busyRefusals: number;
   /** The weight (device pixels, weight.ts) of the captures in flight. */
   weight: number;
-  /** Browsers given up whose `close()` failed, so their session was ended through the binding. */
-  forcedCloses: number;
-  /** Browsers the binding still listed after every try to end them (logged as errors). */
-  unclosed: number;
 }
 
 const { browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
@@ -95,8 +88,6 @@ export class BrowserHost extends DurableObject<Env> {
     deadlineKills: 0,
     recycles: 0,
     busyRefusals: 0,
-    forcedCloses: 0,
-    unclosed: 0,
   };
   private requestPolicy: RequestPolicy | null = null;
 
@@ -138,7 +129,8 @@ export class BrowserHost extends DurableObject<Env> {
           if (!(err instanceof CaptureError) && attempt === 0 && (await dead(browser, err))) {
             this.drop(browser);
             // One that is merely unresponsive is closed, not left running unowned.
-            void this.retire(browser);
+            if (browser.isConnected())
+              void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
             continue; // the browser died under us: retry once on a fresh one
           }
           if (!(err instanceof CaptureError)) {
@@ -203,8 +195,8 @@ export class BrowserHost extends DurableObject<Env> {
     const browser = this.warm?.browser ?? null;
     if (browser && this.slots.stats().inFlight === 0 && idle > IDLE_CLOSE_MS) {
       this.drop(browser);
+      await browser.close().catch(() => {});
       await this.ctx.storage.delete(SESSION_KEY);
-      await this.retire(browser);
       return;
     }
     if (browser) {
@@ -240,7 +232,7 @@ export class BrowserHost extends DurableObject<Env> {
           this.stats.reconnects++;
           return warm;
         }
-        void this.retire(browser);
+        void browser.close().catch(() => {});
       }
     }
     const browser = await puppeteer.launch(this.env.BROWSER, { keep_alive: KEEP_ALIVE_MS });
@@ -281,36 +273,8 @@ export class BrowserHost extends DurableObject<Env> {
     this.stats.recycles++;
     log("warn", "browser recycled: a capture context would not close");
     this.drop(browser);
-    void this.retire(browser);
+    void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
     void this.ctx.storage.delete(SESSION_KEY);
-  }
-
-  /**
-   * Closes a browser this host has given up until the binding no longer lists its session
-   * (measured: a browser whose CDP socket hangs ignores `browser.close()`, and the local binding
-   * keeps it running until `wrangler dev` exits). First `browser.close()` within
-   * TUNING.contextCloseMs; then, while the session is still listed, it is ended through the
-   * binding (DELETE /v1/devtools/browser/<session>: locally miniflare closes the browser and
-   * kills its process group if it will not close), TUNING.browserCloseTries tries in all.
-   */
-  private async retire(browser: Browser): Promise<void> {
-    const sessionId = browser.sessionId();
-    for (let attempt = 0; attempt < TUNING.browserCloseTries; attempt++) {
-      if (attempt === 0) {
-        const closed = await withTimeout(browser.close(), TUNING.contextCloseMs).then(
-          () => true,
-          () => false,
-        );
-        if (!closed) void browser.disconnect().catch(() => {});
-      } else {
-        if (attempt === 1) this.stats.forcedCloses++;
-        await endSession(this.env.BROWSER, sessionId);
-      }
-      await new Promise((r) => setTimeout(r, TUNING.browserCloseCheckMs * 2 ** attempt));
-      if ((await listed(this.env.BROWSER, sessionId)) === false) return;
-    }
-    this.stats.unclosed++;
-    log("error", "browser would not close", { sessionId, tries: TUNING.browserCloseTries });
   }
 
   /** `accountId`'s slot of `weight`; null when none came free in time (nothing ran). */
@@ -323,27 +287,6 @@ export class BrowserHost extends DurableObject<Env> {
       return null;
     }
   }
-}
-
-/** Is the binding's session `sessionId` still active? null when the binding did not say. */
-async function listed(binding: Env["BROWSER"], sessionId: string): Promise<boolean | null> {
-  return withTimeout(puppeteer.sessions(binding), TUNING.contextCloseMs).then(
-    (sessions) => sessions.some((s) => s.sessionId === sessionId),
-    () => null,
-  );
-}
-
-/**
- * Ends a browser session through the binding, whatever state its browser is in (Browser
- * Rendering's DELETE /v1/devtools/browser/<session>; the host part of the URL is ignored).
- */
-async function endSession(binding: Env["BROWSER"], sessionId: string): Promise<void> {
-  const url = `https://browser.binding/v1/devtools/browser/${encodeURIComponent(sessionId)}`;
-  // The local binding waits for the browser to close, then kills it: up to 2 × 5 s.
-  await withTimeout(binding.fetch(url, { method: "DELETE" }), 3 * TUNING.contextCloseMs).then(
-    (r) => r.body?.cancel(),
-    () => {},
-  );
 }
 
 /**
