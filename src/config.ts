@@ -116,7 +116,7 @@ export interface Config {
   browserHosts: number;
   /** The heavy lane's BrowserHost shards (pipeline/engine.ts): captures of giant rasters. */
   heavyBrowserHosts: number;
-  /** A queued/processing job that has not moved for this long is swept (jobs-sweep.ts). */
+  /** A queued/processing job that has not moved for this long is swept (src/jobs/store/sweep.ts). */
   jobStuckAfterMs: number;
   watermarkText: string;
   /** Hosts blocked with blockAds on top of the curated list (src/data/ad-hosts.ts). */

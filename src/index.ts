@@ -5,11 +5,11 @@
  */
 import { config } from "./config";
 import { newApp } from "./http/app";
-import { handleQueue } from "./jobs/queue";
+import { handleQueue } from "./queues/queue";
 import { sweepExpired } from "./storage/hosted";
 import { log } from "./log";
 
-export { Account } from "./accounts/account";
+export { Account } from "./account-do/account";
 export { BrowserHost } from "./capture/browser-host";
 export { RenderCoalescer } from "./render-links/coalescer";
 export { KeyDirectory } from "./accounts/key-directory";

@@ -83,7 +83,7 @@ export const TUNING = {
   jobReservationTtlMs: 24 * 60 * 60 * 1000,
   /**
    * A queued/processing job that has not moved for this long is stuck (its queue message was
-   * lost): re-enqueued once, then failed and refunded (src/accounts/jobs-sweep.ts). Longer
+   * lost): re-enqueued once, then failed and refunded (src/jobs/store/sweep.ts). Longer
    * than every delivery of a job with its backoffs (3 × the longest capture + 5 s + 15 s).
    * The default of the JOB_STUCK_AFTER_SECONDS setting (src/config.ts), which is what is used.
    */

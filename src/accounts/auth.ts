@@ -2,7 +2,7 @@
  * Who is calling: the account an authenticated request acts for. Set by the `authenticate`
  * middleware (src/http/middleware/authenticate.ts); render links build one for the link's owner.
  */
-import type { Account } from "./account";
+import type { AccountStub } from "./directory";
 import type { Plan } from "./plans";
 import type { PrepaidCredits } from "./prepaid";
 
@@ -10,7 +10,7 @@ export interface AuthContext {
   accountId: string;
   keyId: string;
   plan: Plan;
-  account: DurableObjectStub<Account>;
+  account: AccountStub;
   /** Credits reserved with authentication (capture routes), for the pipeline to claim. */
   prepaid?: PrepaidCredits;
 }

@@ -7,7 +7,7 @@
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
 import type { Usage } from "../../schemas/responses";
-import type { Account } from "./account";
+import type { AccountStub } from "./directory";
 import type { AuthContext } from "./auth";
 import type { ReserveResult, Settlement } from "./ledger";
 import { log } from "../log";
@@ -26,11 +26,11 @@ export interface ReserveOptions {
 
 /** Holds `cost` credits; 429 USAGE_EXCEEDED when the month's credits do not cover them. */
 export async function reserveCredits(
-  account: DurableObjectStub<Account>,
+  account: AccountStub,
   cost: number,
   options: ReserveOptions = {},
 ): Promise<Reservation> {
-  return reservation(await account.reserveCredits(cost, options.ttlMs), cost);
+  return reservation(await account.credits().reserve(cost, options.ttlMs), cost);
 }
 
 /**
@@ -44,7 +44,7 @@ async function claimOrReserve(
   const prepaid = auth.prepaid?.claim(cost);
   if (prepaid) return reservation(prepaid, cost);
   const unfit = auth.prepaid?.unclaimed();
-  if (unfit) await auth.account.settleCredits(unfit, false);
+  if (unfit) await auth.account.credits().settle(unfit, false);
   return reserveCredits(auth.account, cost);
 }
 
@@ -58,11 +58,11 @@ function reservation(result: ReserveResult, cost: number): Reservation {
 
 /** Commits (`ok`), refunds or partly commits a reservation; returns what the caller was charged. */
 export async function settleReservation(
-  account: DurableObjectStub<Account>,
+  account: AccountStub,
   reservation: Reservation,
   ok: Settlement,
 ): Promise<Usage> {
-  const result = await account.settleCredits(reservation.reservationId, ok);
+  const result = await account.credits().settle(reservation.reservationId, ok);
   return { credits: result.committed, remaining: result.usage.remaining };
 }
 

@@ -8,7 +8,6 @@
  * indexes only say where to look; the Account DO stays authoritative for key status.
  */
 import { TUNING } from "../tuning";
-import type { Account } from "./account";
 import type { KeyDirectory } from "./key-directory";
 import type { NewKey } from "./keystore";
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "./keys";
@@ -18,7 +17,10 @@ export interface KeyIndexEntry {
   keyId: string;
 }
 
-export function accountStub(env: Env, accountId: string): DurableObjectStub<Account> {
+/** A stub of the account's Durable Object (src/account-do/account.ts), typed by the binding. */
+export type AccountStub = ReturnType<Env["ACCOUNT"]["get"]>;
+
+export function accountStub(env: Env, accountId: string): AccountStub {
   return env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId));
 }
 

@@ -6,7 +6,7 @@
  * up to about a minute).
  */
 import { DurableObject } from "cloudflare:workers";
-import { migrate, type Migration } from "./schema";
+import { migrate, type Migration } from "./migrate";
 
 export interface DirectoryEntry {
   accountId: string;

@@ -2,7 +2,9 @@
  * The `api_keys` table of the Account DO: hashes only, never a key. Synchronous functions,
  * called from DO methods.
  */
+import { RpcTarget } from "cloudflare:workers";
 import { timingSafeEqualDigests } from "../signing/hmac";
+import type { AccountDb } from "./store";
 
 /** A key being added: its id, the sha256 hex of the full key and the display prefix. */
 export interface NewKey {
@@ -98,4 +100,23 @@ export function checkKey(
   if (found.revoked_at !== null) return "revoked";
   sql.exec("UPDATE api_keys SET last_used_at = ? WHERE key_id = ?", now, keyId);
   return "active";
+}
+
+/** The account's API keys, reached over RPC as `account.keys`; add and revoke: null = no account. */
+export class KeyStore extends RpcTarget {
+  constructor(private readonly db: AccountDb) {
+    super();
+  }
+
+  add(key: NewKey): KeyInfo | null {
+    return this.db.exists() ? insertKey(this.db.sql, key, this.db.now()) : null;
+  }
+
+  revoke(keyId: string): KeyInfo | null {
+    return this.db.exists() ? revokeKey(this.db.sql, keyId, this.db.now()) : null;
+  }
+
+  list(): KeyInfo[] {
+    return listKeys(this.db.sql);
+  }
 }

@@ -8,7 +8,10 @@
  * request cannot leak them. Every function is synchronous: called from a DO method, each runs
  * atomically (the input gate admits no other call mid-way).
  */
+import { RpcTarget } from "cloudflare:workers";
 import type { CreditUsage } from "../../schemas/responses";
+import { TUNING } from "../tuning";
+import type { AccountDb } from "./store";
 import { creditDay, creditPeriod, periodResetsAt } from "./windows";
 
 export type ReserveResult =
@@ -142,4 +145,29 @@ export function creditsByDay(sql: SqlStorage, fromDay: string): { day: string; u
       fromDay,
     )
     .toArray();
+}
+
+/**
+ * The ledger of the Account DO, reached over RPC as `account.credits` — by src/accounts/credits.ts
+ * (reserve, settle) and the dashboard's chart only.
+ */
+export class CreditLedger extends RpcTarget {
+  constructor(private readonly db: AccountDb) {
+    super();
+  }
+
+  /** Holds `cost` credits until settled (or until `ttlMs` passes). */
+  reserve(cost: number, ttlMs: number = TUNING.creditReservationTtlMs): ReserveResult {
+    return this.db.tx((s) => reserve(s.sql, s.creditLimit, cost, ttlMs, s.now));
+  }
+
+  /** Commits (`commit` true), refunds (false) or partly commits (a count) a reservation. */
+  settle(reservationId: string, commit: Settlement): SettleResult {
+    return this.db.tx((s) => settle(s.sql, s.creditLimit, reservationId, commit, s.now));
+  }
+
+  /** Credits committed per UTC day since `fromDay` (the dashboard's usage chart). */
+  byDay(fromDay: string): { day: string; used: number }[] {
+    return creditsByDay(this.db.sql, fromDay);
+  }
 }

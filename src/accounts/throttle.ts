@@ -5,7 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { TUNING } from "../tuning";
-import { migrate, type Migration } from "./schema";
+import { migrate, type Migration } from "./migrate";
 
 export const FAILURES_TABLE = "CREATE TABLE login_failures (at INTEGER NOT NULL)";
 

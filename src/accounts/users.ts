@@ -13,7 +13,7 @@ import { LIMITS } from "../../schemas/limits";
 import { sha256Hex, toHex } from "../encoding";
 import { TUNING } from "../tuning";
 import { DECOY_HASH, verifyPassword } from "./passwords";
-import { migrate, type Migration } from "./schema";
+import { migrate, type Migration } from "./migrate";
 import { FAILURES_TABLE, clearFailures, recordFailure, retryAfterSeconds } from "./throttle";
 
 const USER_MIGRATIONS: readonly Migration[] = [

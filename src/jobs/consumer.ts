@@ -1,7 +1,7 @@
 /**
- * The `capture-jobs` consumer and its dead-letter queue.
+ * A capture job on the `capture-jobs` queue (its consumer: src/queues/capture-jobs.ts).
  *
- * Per message: take the job (queued → processing, guarded in the Account DO; refused = a
+ * Per delivery: take the job (queued → processing, guarded in the Account DO; refused = a
  * duplicate or a racing delivery: ack and stop), capture, store the output in R2, finish
  * (processing → completed with a signed result URL valid for cacheTtl). A transient failure
  * (browser crash, network, timeout) is retried with backoff while attempts remain; a
@@ -9,23 +9,22 @@
  * carries one of the spec's sanitized error strings; its credit is refunded.
  *
  * A message that still ends up on `capture-jobs-dlq` (the consumer itself kept failing) fails
- * its job with the generic error, if it is not finished already.
+ * its job with the generic error, if it is not finished already (`abortCaptureJob`).
  */
 import { accountStub } from "../accounts/directory";
-import type { JobOutcome } from "../accounts/jobs";
+import type { JobOutcome } from "./store/transitions";
 import type { CaptureOutcome } from "../capture/browser-host";
 import { FAILURE, failures, failureToApiError, toFailure } from "../capture/failures";
-import type { ResultMeta } from "../accounts/jobs-read";
+import type { ResultMeta } from "./store/read";
 import type { StorageTarget } from "../capture/pipeline/storage";
 import { expandKey, extensionFor, openDestination } from "../storage/destinations";
-import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
+import type { CaptureEngine } from "../capture/pipeline/engine";
 import { type OutputFailure, runPrepaidCapture } from "../capture/pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";
 import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
 import {
   type CaptureJobMessage,
   type JobDocument,
-  captureJobMessage,
   deleteJobDocument,
   readJobDocument,
 } from "./messages";
@@ -33,105 +32,54 @@ import { enqueueWebhooks } from "../webhooks/deliver";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { jobError } from "./errors";
-import { runWatchJob } from "../watches/run";
-import { deleteWatchOutputs } from "../watches/outputs";
 
 export interface CaptureDeps {
   /** Runs one capture; the default is a BrowserHost. Tests replace it. */
   capture: (env: Env, spec: CaptureSpec, accountId: string) => Promise<CaptureOutcome>;
 }
 
-const DEFAULT_DEPS: CaptureDeps = {
-  capture: (env, spec, accountId) => browserEngine(env).capture(spec, accountId),
-};
-
-/** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
-export function captureRetryDelay(attempt: number): number {
-  return TUNING.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
-}
-
-export async function handleCaptureBatch(
-  batch: MessageBatch,
+/**
+ * Runs one capture job's delivery: "retry" for a transient failure with attempts left (the
+ * queue consumer, src/queues/capture-jobs.ts, retries the message), else "done".
+ */
+export async function runCaptureJob(
   env: Env,
-  deps: CaptureDeps = DEFAULT_DEPS,
-): Promise<void> {
-  await Promise.all(batch.messages.map((message) => handleCaptureMessage(message, env, deps)));
-}
-
-async function handleCaptureMessage(message: Message, env: Env, deps: CaptureDeps): Promise<void> {
-  const parsed = captureJobMessage.safeParse(message.body);
-  if (!parsed.success) {
-    log("error", "capture-jobs: malformed message dropped", { id: message.id });
-    message.ack();
-    return;
-  }
-  try {
-    if (parsed.data.watchId !== undefined) {
-      const verdict = await runWatchJob(
-        env,
-        { ...parsed.data, watchId: parsed.data.watchId },
-        {
-          attempt: message.attempts,
-          capture: (e, spec) => deps.capture(e, spec, parsed.data.accountId),
-        },
-      );
-      if (verdict === "retry") message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
-      else message.ack();
-      return;
-    }
-    await processJob(parsed.data, message, env, deps);
-  } catch (err) {
-    // Our own failure (DO, R2, queue unreachable): retry; past max_retries the DLQ fails the job.
-    log("error", "capture-jobs: processing error, retrying", {
-      jobId: parsed.data.jobId,
-      error: String(err),
-    });
-    message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
-  }
-}
-
-async function processJob(
   msg: CaptureJobMessage,
-  message: Message,
-  env: Env,
+  attempt: number,
   deps: CaptureDeps,
-): Promise<void> {
+): Promise<"done" | "retry"> {
   const account = accountStub(env, msg.accountId);
-  const start = await account.startJob(msg.jobId, message.attempts);
+  const start = await account.jobs().start(msg.jobId, attempt);
   if (!start.ok) {
     log("info", "capture-jobs: job not taken", {
       jobId: msg.jobId,
       status: start.status,
-      attempt: message.attempts,
+      attempt: attempt,
     });
     await enqueueWebhooks(env, msg.accountId, start.pendingWebhooks);
-    message.ack();
-    return;
+    return "done";
   }
   const doc = await readJobDocument(env, msg);
   if (!doc) {
     log("error", "capture-jobs: job document missing", { jobId: msg.jobId });
     await finish(env, msg, { status: "failed", error: FAILURE.generic });
-    message.ack();
-    return;
+    return "done";
   }
 
   const failure = await complete(env, msg, doc, deps, start.batchId);
   if (failure === null) {
-    message.ack();
-    return;
+    return "done";
   }
-  if (failure.transient && message.attempts < TUNING.captureAttempts) {
+  if (failure.transient && attempt < TUNING.captureAttempts) {
     log("info", "capture-jobs: transient failure, retrying", {
       jobId: msg.jobId,
-      attempt: message.attempts,
+      attempt: attempt,
       error: failure.error.message,
     });
-    message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
-    return;
+    return "retry";
   }
   await finish(env, msg, { status: "failed", error: jobError(failure.error) });
-  message.ack();
+  return "done";
 }
 
 /**
@@ -148,7 +96,9 @@ async function storageTarget(
   const context = `capture job ${msg.jobId}`;
   const hosted = { kind: "hosted", ttlSeconds: doc.cacheTtl, prefix: "j", context } as const;
   if (!doc.storage) return hosted;
-  const record = await accountStub(env, msg.accountId).destinationRecord(doc.storage.destinationId);
+  const record = await accountStub(env, msg.accountId)
+    .destinations()
+    .record(doc.storage.destinationId);
   if (!record) {
     log("info", "capture-jobs: storage destination deleted", {
       jobId: msg.jobId,
@@ -229,40 +179,16 @@ async function complete(
 
 /** processing → completed | failed; then the document goes and the webhooks are queued. */
 async function finish(env: Env, msg: CaptureJobMessage, outcome: JobOutcome): Promise<boolean> {
-  const result = await accountStub(env, msg.accountId).finishJob(msg.jobId, outcome);
+  const result = await accountStub(env, msg.accountId).jobs().finish(msg.jobId, outcome);
   if (result.changed) await deleteJobDocument(env, msg.accountId, msg.jobId);
   await enqueueWebhooks(env, msg.accountId, result.webhooks);
   return result.changed;
 }
 
-/** `capture-jobs-dlq`: the job fails with the generic reason unless it already finished. */
-export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
-  for (const message of batch.messages) {
-    const parsed = captureJobMessage.safeParse(message.body);
-    if (!parsed.success) {
-      message.ack();
-      continue;
-    }
-    const { accountId, jobId, watchId } = parsed.data;
-    try {
-      if (watchId !== undefined) {
-        const run = await accountStub(env, accountId).abortWatchRun(jobId, FAILURE.generic);
-        await deleteWatchOutputs(env, run.deleteKeys);
-        await enqueueWebhooks(env, accountId, run.webhooks);
-        message.ack();
-        continue;
-      }
-      const result = await accountStub(env, accountId).abortJob(jobId, FAILURE.generic);
-      if (result.changed) await deleteJobDocument(env, accountId, jobId);
-      await enqueueWebhooks(env, accountId, result.webhooks);
-      log("error", "capture-jobs-dlq: job dead-lettered", { jobId, failed: result.changed });
-      message.ack();
-    } catch (err) {
-      log("error", "capture-jobs-dlq: could not fail the job, retrying", {
-        jobId,
-        error: String(err),
-      });
-      message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });
-    }
-  }
+/** The dead-letter path of a capture job: it fails with the generic reason unless finished. */
+export async function abortCaptureJob(env: Env, accountId: string, jobId: string): Promise<void> {
+  const result = await accountStub(env, accountId).jobs().abort(jobId, FAILURE.generic);
+  if (result.changed) await deleteJobDocument(env, accountId, jobId);
+  await enqueueWebhooks(env, accountId, result.webhooks);
+  log("error", "capture-jobs-dlq: job dead-lettered", { jobId, failed: result.changed });
 }

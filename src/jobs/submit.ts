@@ -7,7 +7,7 @@
  */
 import type { CaptureRequest } from "../../schemas/capture";
 import type { AuthContext } from "../accounts/auth";
-import type { AdmitResult } from "../accounts/jobs-admit";
+import type { AdmitResult } from "./store/admit";
 import { prepareCapture } from "../capture/request";
 import type { CaptureSpec } from "../capture/spec";
 import type { JobAccepted, Usage } from "../../schemas/responses";
@@ -65,7 +65,7 @@ export async function createJobs(
   }));
   const batchId = input.batch ? crypto.randomUUID() : null;
   const webhookUrl = input.webhookUrl;
-  const admitted = await auth.account.admitJobs({
+  const admitted = await auth.account.jobs().admit({
     jobs,
     batchId,
     webhookUrl,
@@ -143,13 +143,16 @@ async function undo(
     accountId: auth.accountId,
     error: String(err),
   });
-  await auth.account.abandonJobs(ids, batchId).catch((undoError: unknown) => {
-    // Credits lapse with their reservations; slots stay taken until an operator fixes them.
-    log("error", "async submit: undo failed", {
-      accountId: auth.accountId,
-      error: String(undoError),
+  await auth.account
+    .jobs()
+    .abandon(ids, batchId)
+    .catch((undoError: unknown) => {
+      // Credits lapse with their reservations; slots stay taken until an operator fixes them.
+      log("error", "async submit: undo failed", {
+        accountId: auth.accountId,
+        error: String(undoError),
+      });
     });
-  });
   return new ApiError("INTERNAL_ERROR", "The capture could not be queued; nothing was charged.");
 }
 

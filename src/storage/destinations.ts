@@ -10,7 +10,7 @@ import type { DestinationRequest, DestinationView, StorageOption } from "../../s
 import { LIMITS } from "../../schemas/limits";
 import { byteLength } from "../../schemas/primitives";
 import type { AuthContext } from "../accounts/auth";
-import type { DestinationRecord } from "../accounts/destinations";
+import type { DestinationRecord } from "./destination-store";
 import { config } from "../config";
 import { ApiError, validationError } from "../errors";
 import { requireFeature } from "../accounts/policy";
@@ -147,7 +147,7 @@ export async function createDestination(
     accessKeyId,
     secretAccessKey,
   };
-  const current = await auth.account.listDestinations();
+  const current = await auth.account.destinations().list();
   if (current.length >= LIMITS.destinationsPerAccount) throw limitReached();
   await probeBucket(target, {
     prefix: req.prefix ?? null,
@@ -155,7 +155,7 @@ export async function createDestination(
     storageClass: req.storageClass ?? null,
   });
   const destinationId = newDestinationId();
-  const added = await auth.account.addDestination({
+  const added = await auth.account.destinations().add({
     destinationId,
     name: req.name,
     endpoint,
@@ -285,7 +285,7 @@ export async function requireStorage(
   path = "storage",
 ): Promise<StorageChoice> {
   requireFeature(auth, "storageDestinations");
-  const record = await auth.account.destinationRecord(option.destinationId);
+  const record = await auth.account.destinations().record(option.destinationId);
   if (!record) {
     throw new ApiError("NOT_FOUND", `${path}.destinationId: no storage destination with this id.`, {
       details: [{ path: `${path}.destinationId`, message: "No storage destination with this id." }],

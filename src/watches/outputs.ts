@@ -11,7 +11,7 @@ export async function deleteWatchOutputs(env: Env, keys: readonly string[]): Pro
 
 /**
  * How long a run's objects live in R2: retention's age limit plus one interval and a day, so the
- * baseline is still there for the next run; retention (src/accounts/watch-runs.ts) usually
+ * baseline is still there for the next run; retention (src/watches/store/runs.ts) usually
  * deletes them earlier, the hourly sweep is the backstop.
  */
 export function outputTtlSeconds(retentionDays: number, intervalMinutes: number): number {

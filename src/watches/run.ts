@@ -9,7 +9,7 @@
  */
 import type { ChangeDetection } from "../../schemas/watches";
 import { accountStub } from "../accounts/directory";
-import type { RunContext, RunResult, WatchRunMessage } from "../accounts/watch-runs";
+import type { RunContext, RunResult, WatchRunMessage } from "./store/runs";
 import type { CaptureOutcome } from "../capture/browser-host";
 import { FAILURE, toFailure } from "../capture/failures";
 import type { CaptureEngine } from "../capture/pipeline/engine";
@@ -41,12 +41,12 @@ export async function runWatchJob(
   deps: WatchRunDeps,
 ): Promise<Verdict> {
   const account = accountStub(env, msg.accountId);
-  const start = await account.startJob(msg.jobId, deps.attempt);
+  const start = await account.jobs().start(msg.jobId, deps.attempt);
   if (!start.ok) {
     await enqueueWebhooks(env, msg.accountId, start.pendingWebhooks);
     return "done";
   }
-  const ctx = await account.watchRunContext(msg.jobId);
+  const ctx = await account.watches().runContext(msg.jobId);
   if (!ctx) {
     log("error", "watches: run context missing", { jobId: msg.jobId });
     await finish(env, msg, { status: "failed", error: FAILURE.generic }, []);
@@ -148,7 +148,7 @@ async function deliverCopy(
 ): Promise<boolean> {
   const choice = JSON.parse(ctx.storage ?? "null") as StorageChoice | null;
   if (choice === null) return true;
-  const record = await accountStub(env, msg.accountId).destinationRecord(choice.destinationId);
+  const record = await accountStub(env, msg.accountId).destinations().record(choice.destinationId);
   if (!record) return false;
   try {
     const destination = await openDestination(env, record);
@@ -278,7 +278,14 @@ async function finish(
   result: RunResult,
   written: string[],
 ): Promise<void> {
-  const done = await accountStub(env, msg.accountId).finishWatchRun(msg.jobId, result);
+  const done = await accountStub(env, msg.accountId).watches().finishRun(msg.jobId, result);
   await deleteWatchOutputs(env, done.changed ? done.deleteKeys : written);
   await enqueueWebhooks(env, msg.accountId, done.webhooks);
+}
+
+/** The dead-letter path of a watch run: it fails with the generic reason unless finished. */
+export async function abortWatchRun(env: Env, accountId: string, jobId: string): Promise<void> {
+  const run = await accountStub(env, accountId).watches().abortRun(jobId, FAILURE.generic);
+  await deleteWatchOutputs(env, run.deleteKeys);
+  await enqueueWebhooks(env, accountId, run.webhooks);
 }

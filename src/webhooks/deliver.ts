@@ -10,7 +10,7 @@
  * are recorded on the delivery (GET /v1/jobs/:id, /v1/batches/:id show them).
  */
 import { accountStub } from "../accounts/directory";
-import type { AttemptRecord, WebhookDelivery } from "../accounts/jobs-webhooks";
+import type { AttemptRecord, WebhookDelivery } from "./store/deliveries";
 import { WEBHOOKS } from "../../schemas/limits";
 import { z } from "zod";
 import { plainId } from "../../schemas/primitives";
@@ -54,7 +54,7 @@ export async function enqueueWebhooks(
   if (deliveryIds.length === 0) return;
   const messages: WebhookMessage[] = deliveryIds.map((deliveryId) => ({ accountId, deliveryId }));
   await env.WEBHOOKS.sendBatch(messages.map((body) => ({ body })));
-  await accountStub(env, accountId).markWebhooksQueued(deliveryIds);
+  await accountStub(env, accountId).webhooks().markQueued(deliveryIds);
 }
 
 type Sent = AttemptRecord & { retryable: boolean };
@@ -119,7 +119,7 @@ async function handleWebhookMessage(message: Message, env: Env, deps: WebhookDep
   const { accountId, deliveryId } = parsed.data;
   try {
     const account = accountStub(env, accountId);
-    const delivery = await account.webhookDelivery(deliveryId);
+    const delivery = await account.webhooks().get(deliveryId);
     if (!delivery || delivery.state === "delivered" || delivery.state === "failed") {
       message.ack(); // unknown, or a duplicate of a finished delivery
       return;
@@ -135,7 +135,7 @@ async function handleWebhookMessage(message: Message, env: Env, deps: WebhookDep
         };
     const last = message.attempts >= WEBHOOKS.attempts;
     const outcome = sent.outcome === "retry" && last ? "failed" : sent.outcome;
-    await account.recordWebhookAttempt(deliveryId, {
+    await account.webhooks().recordAttempt(deliveryId, {
       status: sent.status,
       error: sent.error,
       outcome,
@@ -159,10 +159,9 @@ export async function handleWebhookDeadLetters(batch: MessageBatch, env: Env): P
     }
     const { accountId, deliveryId } = parsed.data;
     try {
-      await accountStub(env, accountId).failWebhook(
-        deliveryId,
-        "delivery abandoned after repeated errors",
-      );
+      await accountStub(env, accountId)
+        .webhooks()
+        .fail(deliveryId, "delivery abandoned after repeated errors");
       message.ack();
     } catch (err) {
       log("error", "webhooks-dlq: could not record", { deliveryId, error: String(err) });

@@ -13,7 +13,7 @@ const storageOf = (job: JobView): { storage?: JobView["storage"] } =>
 export type WebhookEvent =
   "job.completed" | "job.failed" | "batch.completed" | "watch.changed" | "watch.failed";
 
-/** What a watch run's event is built from (src/accounts/watch-runs.ts `runEventSubject`). */
+/** What a watch run's event is built from (src/watches/store/runs.ts `runEventSubject`). */
 export interface RunEventSubject {
   run: WatchRunView;
   /** The watched URL. */

@@ -1,7 +1,7 @@
 /** Reaching into an Account Durable Object from a test: its stub, its clock, its storage. */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { Account } from "../../src/accounts/account";
+import type { Account } from "../../src/account-do/account";
 import { PLANS, type PlanId } from "../../src/accounts/plans";
 
 export function accountDo(accountId: string): DurableObjectStub<Account> {

@@ -43,7 +43,7 @@ const finished = (s: string | undefined) => s === "completed" || s === "failed";
 /** Polls the DO directly (no rate limit) until the job finished. */
 export function waitForJob(accountId: string, jobId: string, timeoutMs?: number): Promise<JobView> {
   return poll(
-    async () => accountDo(accountId).getJob(jobId),
+    async () => accountDo(accountId).jobs().get(jobId),
     (j) => finished(j?.status),
     timeoutMs,
   ) as Promise<JobView>;
@@ -55,7 +55,7 @@ export function waitForBatch(
   timeoutMs?: number,
 ): Promise<BatchView> {
   return poll(
-    async () => accountDo(accountId).getBatch(batchId),
+    async () => accountDo(accountId).jobs().getBatch(batchId),
     (b) => b?.status === "completed",
     timeoutMs,
   ) as Promise<BatchView>;

@@ -79,7 +79,7 @@ export async function runNow(
 }
 
 export async function runs(accountId: string, watchId: string): Promise<WatchRunView[]> {
-  const page = await accountDo(accountId).listWatchRuns(watchId, {
+  const page = await accountDo(accountId).watches().listRuns(watchId, {
     status: null,
     limit: 100,
     before: null,
@@ -88,7 +88,7 @@ export async function runs(accountId: string, watchId: string): Promise<WatchRun
 }
 
 export async function watchOf(accountId: string, watchId: string): Promise<WatchView> {
-  const watch = await accountDo(accountId).getWatch(watchId);
+  const watch = await accountDo(accountId).watches().get(watchId);
   if (!watch) throw new Error("no such watch");
   return watch;
 }
@@ -108,7 +108,7 @@ export async function waitForRun(
   timeoutMs = 90_000,
 ): Promise<WatchRunView> {
   return (await poll(
-    async () => accountDo(accountId).getWatchRun(runId),
+    async () => accountDo(accountId).watches().getRun(runId),
     (r) => finished(r ?? undefined),
     timeoutMs,
   )) as WatchRunView;

@@ -15,7 +15,10 @@ import { accountDo, setClock } from "../helpers/account-do";
 import { bearer, createAccount, setAccount } from "../helpers/accounts";
 import { BASE, envelope, FIXTURES, postJson, runId } from "../helpers/http";
 
-/** `env` whose ACCOUNT stubs record the name of every RPC made through them. */
+/**
+ * `env` whose ACCOUNT stubs record the name of every RPC made through them; a feature's call
+ * (`account.credits().settle(…)`, one round trip) as `credits.settle`.
+ */
 function countingEnv(calls: string[]): Env {
   const ns = env.ACCOUNT;
   const counted = Object.create(ns) as typeof ns;
@@ -26,8 +29,19 @@ function countingEnv(calls: string[]): Env {
         const value: unknown = Reflect.get(target, prop, receiver);
         if (typeof value !== "function" || typeof prop !== "string") return value;
         return (...args: unknown[]) => {
-          calls.push(prop);
-          return Reflect.apply(value, target, args) as unknown;
+          const index = calls.push(prop) - 1;
+          const result = Reflect.apply(value, target, args) as object;
+          return new Proxy(result, {
+            get(inner, method, innerReceiver) {
+              const member: unknown = Reflect.get(inner, method, innerReceiver);
+              if (typeof member !== "function" || typeof method !== "string") return member;
+              if (["then", "catch", "finally"].includes(method)) return member.bind(inner);
+              return (...innerArgs: unknown[]) => {
+                calls[index] = `${prop}.${method}`;
+                return Reflect.apply(member, inner, innerArgs) as unknown;
+              };
+            },
+          });
         };
       },
     });
@@ -75,10 +89,10 @@ describe("credits reserved with authentication", () => {
     const res = await probe("/probe/capture", apiKey, calls);
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-credits-charged")).toBe("1");
-    expect(calls).toEqual(["authorize", "settleCredits"]);
+    expect(calls).toEqual(["authorize", "credits.settle"]);
     const before: string[] = [];
     await probe("/probe/unprepaid", apiKey, before);
-    expect(before).toEqual(["authorize", "reserveCredits", "settleCredits"]);
+    expect(before).toEqual(["authorize", "credits.reserve", "credits.settle"]);
     expect((await accountDo(accountId).summary())?.usage).toMatchObject({
       used: 2,
       remaining: 998,
@@ -91,7 +105,7 @@ describe("credits reserved with authentication", () => {
     const calls: string[] = [];
     const res = await probe("/probe/invalid", apiKey, calls);
     expect(res.status).toBe(400);
-    expect(calls).toEqual(["authorize", "settleCredits"]);
+    expect(calls).toEqual(["authorize", "credits.settle"]);
     expect(await remaining(accountId)).toBe(1);
     expect((await probe("/probe/capture", apiKey)).status).toBe(200);
     expect(await remaining(accountId)).toBe(0);
@@ -113,7 +127,7 @@ describe("credits reserved with authentication", () => {
     const calls: string[] = [];
     const res = await probe("/probe/two", apiKey, calls);
     expect((await envelope(res)).meta.usage).toEqual({ credits: 2, remaining: 998 });
-    expect(calls).toEqual(["authorize", "settleCredits", "reserveCredits", "settleCredits"]);
+    expect(calls).toEqual(["authorize", "credits.settle", "credits.reserve", "credits.settle"]);
     expect((await accountDo(accountId).summary())?.usage).toMatchObject({
       used: 2,
       remaining: 998,

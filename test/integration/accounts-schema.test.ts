@@ -1,7 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Account } from "../../src/accounts/account";
-import { ACCOUNT_MIGRATIONS, migrate } from "../../src/accounts/schema";
+import type { Account } from "../../src/account-do/account";
+import { ACCOUNT_MIGRATIONS } from "../../src/account-do/migrations";
+import { migrate } from "../../src/accounts/migrate";
 import { accountDo } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";
 

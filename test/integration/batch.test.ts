@@ -39,7 +39,7 @@ async function nothingQueued(accountId: string, credits: number | null): Promise
   expect(summary?.usage.remaining).toBe(credits);
   expect(summary?.activeJobs).toBe(0);
   expect(
-    (await accountDo(accountId).listBatches({ status: null, limit: 5, before: null })).items,
+    (await accountDo(accountId).jobs().listBatches({ status: null, limit: 5, before: null })).items,
   ).toEqual([]);
 }
 

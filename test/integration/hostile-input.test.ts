@@ -1624,10 +1624,12 @@ describe("refusals have no side effects", () => {
       expect(await usage(account.apiKey)).toBe(0);
       const account_ = accountDo(account.accountId);
       expect((await account_.summary())?.activeJobs).toBe(0);
-      expect((await account_.listJobs({ status: null, limit: 5, before: null })).items).toEqual([]);
-      expect((await account_.listBatches({ status: null, limit: 5, before: null })).items).toEqual(
+      expect((await account_.jobs().list({ status: null, limit: 5, before: null })).items).toEqual(
         [],
       );
+      expect(
+        (await account_.jobs().listBatches({ status: null, limit: 5, before: null })).items,
+      ).toEqual([]);
     }
     expect((await env.OUTPUTS.list()).objects.length).toBe(outputsBefore);
     const canary = (await (await fetch(`${CANARY}/__log?run=${RUN}`)).json()) as unknown[];

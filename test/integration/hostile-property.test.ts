@@ -450,7 +450,9 @@ describe("generated bodies never break a JSON route", () => {
       expect(body.data.usage.used).toBe(0);
       const stub = accountDo(account.accountId);
       expect((await stub.summary())?.activeJobs).toBe(0);
-      expect((await stub.listBatches({ status: null, limit: 5, before: null })).items).toEqual([]);
+      expect(
+        (await stub.jobs().listBatches({ status: null, limit: 5, before: null })).items,
+      ).toEqual([]);
     }
   });
 

@@ -8,12 +8,12 @@ import { describe, expect, it } from "vitest";
 import { failures } from "../../src/capture/failures";
 import type { CaptureOutcome } from "../../src/capture/browser-host";
 import { prepareCapture } from "../../src/capture/request";
+import type { CaptureDeps } from "../../src/jobs/consumer";
 import {
   captureRetryDelay,
   handleCaptureBatch,
   handleCaptureDeadLetters,
-  type CaptureDeps,
-} from "../../src/jobs/consumer";
+} from "../../src/queues/capture-jobs";
 import { jobDocumentKey } from "../../src/jobs/messages";
 import { createJobs, type Admitted } from "../../src/jobs/submit";
 import { accountDo } from "../helpers/account-do";
@@ -78,7 +78,7 @@ describe("capture-jobs consumer", () => {
       expect(result.explicitAcks).toHaveLength(1);
     }
     const jobId = job.jobs[0]?.jobId ?? "";
-    expect((await accountDo(accountId).getJob(jobId))?.status).toBe("completed");
+    expect((await accountDo(accountId).jobs().get(jobId))?.status).toBe("completed");
     expect((await fixtureLog(run)).filter((r) => r.path === "/boxes.html")).toHaveLength(1);
     expect(await usage(accountId)).toMatchObject({ used: 1, remaining: 25_000 - 1 });
     expect(await active(accountId)).toBe(0);
@@ -93,7 +93,7 @@ describe("capture-jobs consumer", () => {
     const handler = (batch: MessageBatch, e: Env) => handleCaptureBatch(batch, e, deps);
     const first = await deliver("capture-jobs", job.messages, handler, 1);
     expect(first.retryMessages).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
-    expect((await accountDo(accountId).getJob(jobId))?.status).toBe("processing");
+    expect((await accountDo(accountId).jobs().get(jobId))?.status).toBe("processing");
     // A duplicate of attempt 1 while attempt 1 holds the job: refused, no capture.
     const dup = await deliver("capture-jobs", job.messages, handler, 1);
     expect(dup.explicitAcks).toHaveLength(1);
@@ -104,7 +104,7 @@ describe("capture-jobs consumer", () => {
     expect(third.retryMessages).toEqual([]);
     expect(third.explicitAcks).toHaveLength(1);
     expect(deps.calls).toBe(3);
-    const failed = await accountDo(accountId).getJob(jobId);
+    const failed = await accountDo(accountId).jobs().get(jobId);
     expect(failed).toMatchObject({ status: "failed", error: "Could not reach the target URL." });
     expect(failed?.resultUrl).toBeUndefined();
     expect(await usage(accountId)).toMatchObject({ used: 0, remaining: 25_000 });
@@ -121,7 +121,9 @@ describe("capture-jobs consumer", () => {
     );
     expect(result.retryMessages).toEqual([]);
     expect(deps.calls).toBe(1);
-    const jobView = await accountDo(accountId).getJob(job.jobs[0]?.jobId ?? "");
+    const jobView = await accountDo(accountId)
+      .jobs()
+      .get(job.jobs[0]?.jobId ?? "");
     expect(jobView).toMatchObject({
       status: "failed",
       error: "The specified element was not found.",
@@ -135,7 +137,9 @@ describe("capture-jobs consumer", () => {
     });
     const result = await deliver("capture-jobs", job.messages, handleCaptureBatch);
     expect(result.retryMessages).toEqual([]);
-    const jobView = await accountDo(accountId).getJob(job.jobs[0]?.jobId ?? "");
+    const jobView = await accountDo(accountId)
+      .jobs()
+      .get(job.jobs[0]?.jobId ?? "");
     expect(jobView).toMatchObject({
       status: "failed",
       error: "The specified element was not found.",
@@ -146,7 +150,9 @@ describe("capture-jobs consumer", () => {
     const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`);
     const deps = failing(failures.script());
     await deliver("capture-jobs", job.messages, (b, e) => handleCaptureBatch(b, e, deps));
-    const jobView = await accountDo(accountId).getJob(job.jobs[0]?.jobId ?? "");
+    const jobView = await accountDo(accountId)
+      .jobs()
+      .get(job.jobs[0]?.jobId ?? "");
     expect(jobView).toMatchObject({ status: "failed", error: "Screenshot capture failed." });
   });
 
@@ -155,7 +161,7 @@ describe("capture-jobs consumer", () => {
     const jobId = job.jobs[0]?.jobId ?? "";
     const result = await deliver("capture-jobs-dlq", job.messages, handleCaptureDeadLetters);
     expect(result.explicitAcks).toHaveLength(1);
-    expect(await accountDo(accountId).getJob(jobId)).toMatchObject({
+    expect(await accountDo(accountId).jobs().get(jobId)).toMatchObject({
       status: "failed",
       error: "Screenshot capture failed.",
     });
@@ -163,7 +169,7 @@ describe("capture-jobs consumer", () => {
     expect(await active(accountId)).toBe(0);
     // Dead-lettered again (or after completion): nothing moves.
     await deliver("capture-jobs-dlq", job.messages, handleCaptureDeadLetters);
-    expect(await accountDo(accountId).getJob(jobId)).toMatchObject({ status: "failed" });
+    expect(await accountDo(accountId).jobs().get(jobId)).toMatchObject({ status: "failed" });
     expect(await active(accountId)).toBe(0);
   });
 
@@ -183,7 +189,7 @@ describe("capture-jobs consumer", () => {
     const jobId = job.jobs[0]?.jobId ?? "";
     await env.OUTPUTS.delete(jobDocumentKey(accountId, jobId));
     await deliver("capture-jobs", job.messages, handleCaptureBatch);
-    expect(await accountDo(accountId).getJob(jobId)).toMatchObject({
+    expect(await accountDo(accountId).jobs().get(jobId)).toMatchObject({
       status: "failed",
       error: "Screenshot capture failed.",
     });

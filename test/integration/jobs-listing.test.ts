@@ -24,7 +24,7 @@ async function admit(
     url: `https://example.com/${i}`,
     format: "png",
   }));
-  const result = await accountDo(accountId).admitJobs({
+  const result = await accountDo(accountId).jobs().admit({
     jobs,
     batchId,
     webhookUrl: null,
@@ -69,8 +69,8 @@ describe("GET /v1/jobs", () => {
     const { accountId, apiKey } = await createAccount("pro");
     const ids = await admit(accountId, 23);
     const first = ids[0] ?? "";
-    await accountDo(accountId).startJob(first, 1);
-    await accountDo(accountId).finishJob(first, {
+    await accountDo(accountId).jobs().start(first, 1);
+    await accountDo(accountId).jobs().finish(first, {
       status: "failed",
       error: "Screenshot capture failed.",
     });

@@ -21,7 +21,7 @@ async function setup(n: number, options: { batch?: boolean; webhookUrl?: string 
   const ids = Array.from({ length: n }, () => crypto.randomUUID());
   const batchId = options.batch ? crypto.randomUUID() : null;
   const jobs = ids.map((id) => ({ id, url: "https://example.com/", format: "png" }));
-  const admitted = await account.admitJobs({
+  const admitted = await account.jobs().admit({
     jobs,
     batchId,
     webhookUrl: options.webhookUrl ?? null,
@@ -35,28 +35,28 @@ describe("job transitions", () => {
   it("only queued → processing → completed|failed; every other move is refused", async () => {
     const { account, ids } = await setup(2);
     const [a = "", b = ""] = ids;
-    expect(await account.finishJob(a, done)).toEqual({ changed: false, webhooks: [] }); // queued → completed
-    expect((await account.startJob(a, 1)).ok).toBe(true);
-    expect(await account.startJob(a, 1)).toMatchObject({ ok: false, status: "processing" }); // same attempt
-    expect((await account.startJob(a, 2)).ok).toBe(true); // a later attempt takes over
-    expect(await account.startJob(a, 2)).toMatchObject({ ok: false });
-    expect((await account.finishJob(a, done)).changed).toBe(true);
-    expect((await account.finishJob(a, failed)).changed).toBe(false); // completed → failed
-    expect(await account.startJob(a, 9)).toMatchObject({ ok: false, status: "completed" }); // completed → processing
-    expect(await account.startJob(crypto.randomUUID(), 1)).toMatchObject({
+    expect(await account.jobs().finish(a, done)).toEqual({ changed: false, webhooks: [] }); // queued → completed
+    expect((await account.jobs().start(a, 1)).ok).toBe(true);
+    expect(await account.jobs().start(a, 1)).toMatchObject({ ok: false, status: "processing" }); // same attempt
+    expect((await account.jobs().start(a, 2)).ok).toBe(true); // a later attempt takes over
+    expect(await account.jobs().start(a, 2)).toMatchObject({ ok: false });
+    expect((await account.jobs().finish(a, done)).changed).toBe(true);
+    expect((await account.jobs().finish(a, failed)).changed).toBe(false); // completed → failed
+    expect(await account.jobs().start(a, 9)).toMatchObject({ ok: false, status: "completed" }); // completed → processing
+    expect(await account.jobs().start(crypto.randomUUID(), 1)).toMatchObject({
       ok: false,
       status: "unknown",
     });
-    expect((await account.getJob(a))?.status).toBe("completed");
-    expect((await account.getJob(b))?.status).toBe("queued");
+    expect((await account.jobs().get(a))?.status).toBe("completed");
+    expect((await account.jobs().get(b))?.status).toBe("queued");
   });
 
   it("racing finishes: exactly one wins, one credit committed, one slot released", async () => {
     const { account, ids } = await setup(1, { webhookUrl: "https://hooks.example.com/x" });
     const id = ids[0] ?? "";
-    await account.startJob(id, 1);
+    await account.jobs().start(id, 1);
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => account.finishJob(id, i % 2 ? done : failed)),
+      Array.from({ length: 10 }, (_, i) => account.jobs().finish(id, i % 2 ? done : failed)),
     );
     expect(results.filter((r) => r.changed)).toHaveLength(1);
     expect(results.flatMap((r) => r.webhooks)).toHaveLength(1);
@@ -73,20 +73,20 @@ describe("batches", () => {
       batch: true,
       webhookUrl: "https://hooks.example.com/b",
     });
-    expect((await account.getBatch(batchId))?.status).toBe("queued");
-    for (const id of ids) await account.startJob(id, 1);
-    expect((await account.getBatch(batchId))?.status).toBe("processing");
+    expect((await account.jobs().getBatch(batchId))?.status).toBe("queued");
+    for (const id of ids) await account.jobs().start(id, 1);
+    expect((await account.jobs().getBatch(batchId))?.status).toBe("processing");
     const [a = "", b = "", c = ""] = ids;
-    expect((await account.finishJob(a, done)).webhooks).toEqual([]);
-    expect((await account.finishJob(b, failed)).webhooks).toEqual([]);
+    expect((await account.jobs().finish(a, done)).webhooks).toEqual([]);
+    expect((await account.jobs().finish(b, failed)).webhooks).toEqual([]);
     const last = await Promise.all([
-      account.finishJob(c, done),
-      account.finishJob(c, failed),
-      account.finishJob(c, done),
+      account.jobs().finish(c, done),
+      account.jobs().finish(c, failed),
+      account.jobs().finish(c, done),
     ]);
     const emitted = last.flatMap((r) => r.webhooks);
     expect(emitted).toHaveLength(1);
-    const batch = await account.getBatch(batchId);
+    const batch = await account.jobs().getBatch(batchId);
     expect(batch).toMatchObject({
       status: "completed",
       totalJobs: 3,
@@ -101,7 +101,7 @@ describe("batches", () => {
     });
     // No per-job events for batch jobs.
     expect(batch?.jobs?.every((j) => j.webhook === undefined)).toBe(true);
-    const delivery = await account.webhookDelivery(emitted[0] ?? "");
+    const delivery = await account.webhooks().get(emitted[0] ?? "");
     expect(delivery?.event).toBe("batch.completed");
     expect(JSON.parse(delivery?.body ?? "{}")).toMatchObject({
       batchId,
@@ -113,16 +113,16 @@ describe("batches", () => {
 
   it("outcome succeeded / failed; no webhook without a webhookUrl", async () => {
     const good = await setup(2, { batch: true });
-    for (const id of good.ids) await good.account.startJob(id, 1);
+    for (const id of good.ids) await good.account.jobs().start(id, 1);
     for (const id of good.ids)
-      expect((await good.account.finishJob(id, done)).webhooks).toEqual([]);
-    expect(await good.account.getBatch(good.batchId)).toMatchObject({
+      expect((await good.account.jobs().finish(id, done)).webhooks).toEqual([]);
+    expect(await good.account.jobs().getBatch(good.batchId)).toMatchObject({
       outcome: "succeeded",
       status: "completed",
     });
     const bad = await setup(1, { batch: true });
-    await bad.account.abortJob(bad.ids[0] ?? "", "Screenshot capture failed.");
-    expect(await bad.account.getBatch(bad.batchId)).toMatchObject({
+    await bad.account.jobs().abort(bad.ids[0] ?? "", "Screenshot capture failed.");
+    expect(await bad.account.jobs().getBatch(bad.batchId)).toMatchObject({
       outcome: "failed",
       failedJobs: 1,
     });
@@ -134,10 +134,10 @@ describe("admission", () => {
     const { account, ids, batchId } = await setup(3, { batch: true });
     expect((await account.summary())?.activeJobs).toBe(3);
     expect((await account.summary())?.usage.remaining).toBe(25_000 - 3);
-    expect(await account.abandonJobs(ids, batchId)).toBe(3);
+    expect(await account.jobs().abandon(ids, batchId)).toBe(3);
     expect((await account.summary())?.activeJobs).toBe(0);
     expect((await account.summary())?.usage.remaining).toBe(25_000);
-    expect(await account.getBatch(batchId)).toBeNull();
+    expect(await account.jobs().getBatch(batchId)).toBeNull();
   });
 });
 
@@ -147,28 +147,28 @@ describe("retention", () => {
       webhookUrl: "https://hooks.example.com/x",
     });
     const [old = "", open = ""] = ids;
-    await account.startJob(old, 1);
-    await account.finishJob(old, done);
+    await account.jobs().start(old, 1);
+    await account.jobs().finish(old, done);
     const batch = await setup(1, { batch: true });
     const now = Date.now();
     await setClock(accountId, () => now + 29 * 86_400_000);
-    await account.admitJobs({
+    await account.jobs().admit({
       jobs: [{ id: crypto.randomUUID(), url: null, format: "png" }],
       batchId: null,
       webhookUrl: null,
       reservationTtlMs: 60_000,
     });
-    expect(await account.getJob(old)).not.toBeNull();
+    expect(await account.jobs().get(old)).not.toBeNull();
     await setClock(accountId, () => now + 31 * 86_400_000);
-    await account.admitJobs({
+    await account.jobs().admit({
       jobs: [{ id: crypto.randomUUID(), url: null, format: "png" }],
       batchId: null,
       webhookUrl: null,
       reservationTtlMs: 60_000,
     });
-    expect(await account.getJob(old)).toBeNull();
-    expect(await account.getJob(open)).not.toBeNull(); // unfinished jobs stay
-    expect(await batch.account.getBatch(batch.batchId)).not.toBeNull(); // other accounts untouched
+    expect(await account.jobs().get(old)).toBeNull();
+    expect(await account.jobs().get(open)).not.toBeNull(); // unfinished jobs stay
+    expect(await batch.account.jobs().getBatch(batch.batchId)).not.toBeNull(); // other accounts untouched
   });
 });
 
@@ -178,13 +178,16 @@ describe("stranded webhooks", () => {
       webhookUrl: "https://hooks.example.com/x",
     });
     const id = ids[0] ?? "";
-    await account.startJob(id, 1);
-    const { webhooks } = await account.finishJob(id, done);
-    expect(await account.startJob(id, 2)).toMatchObject({ ok: false, pendingWebhooks: [] }); // too fresh
+    await account.jobs().start(id, 1);
+    const { webhooks } = await account.jobs().finish(id, done);
+    expect(await account.jobs().start(id, 2)).toMatchObject({ ok: false, pendingWebhooks: [] }); // too fresh
     const now = Date.now();
     await setClock(accountId, () => now + 61_000);
-    expect(await account.startJob(id, 2)).toMatchObject({ ok: false, pendingWebhooks: webhooks });
-    await account.markWebhooksQueued(webhooks);
-    expect(await account.startJob(id, 3)).toMatchObject({ ok: false, pendingWebhooks: [] });
+    expect(await account.jobs().start(id, 2)).toMatchObject({
+      ok: false,
+      pendingWebhooks: webhooks,
+    });
+    await account.webhooks().markQueued(webhooks);
+    expect(await account.jobs().start(id, 3)).toMatchObject({ ok: false, pendingWebhooks: [] });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The stuck-job sweep (Account DO alarm, src/accounts/jobs-sweep.ts): a job whose queue message
+ * The stuck-job sweep (Account DO alarm, src/jobs/store/sweep.ts): a job whose queue message
  * never comes back is re-enqueued once — and then really runs — and a job stuck again after
  * that fails with the spec's generic message, its credit refunded, its slot released and its
  * webhook queued exactly once.
@@ -7,7 +7,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Account } from "../../src/accounts/account";
+import type { Account } from "../../src/account-do/account";
 import { smallSpec } from "../helpers/capture";
 import { config } from "../../src/config";
 import { writeJobDocument } from "../../src/jobs/messages";
@@ -29,7 +29,7 @@ async function lostJob(webhookUrl: string | null = null, stuckAfter?: string) {
   if (stuckAfter !== undefined) await withStuckAfter(accountId, stuckAfter);
   const account = accountDo(accountId);
   const jobId = crypto.randomUUID();
-  const admitted = await account.admitJobs({
+  const admitted = await account.jobs().admit({
     jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
     batchId: null,
     webhookUrl,
@@ -80,7 +80,7 @@ describe("stuck-job sweep", () => {
     expect(at).toBeGreaterThanOrEqual(before + STUCK);
     expect(at).toBeLessThanOrEqual(Date.now() + STUCK);
     expect(await runDurableObjectAlarm(account)).toBe(true); // early: the job is not stuck yet
-    expect((await account.getJob(jobId))?.status).toBe("queued");
+    expect((await account.jobs().get(jobId))?.status).toBe("queued");
     expect(await alarmAt(accountId)).toBeGreaterThan(Date.now()); // re-armed for when it would be
   });
 
@@ -91,7 +91,7 @@ describe("stuck-job sweep", () => {
     await setClock(accountId, () => later);
     expect(await runDurableObjectAlarm(account)).toBe(true);
     const job = await poll(
-      () => account.getJob(jobId),
+      () => account.jobs().get(jobId),
       (j) => j?.status === "completed" || j?.status === "failed",
     );
     expect(job?.status).toBe("completed");
@@ -104,7 +104,7 @@ describe("stuck-job sweep", () => {
 
   it("stuck again after its re-enqueue: failed with the generic message, refunded, slot and webhook back", async () => {
     const { accountId, account, jobId } = await lostJob("https://hooks.example.com/sweep");
-    expect((await account.startJob(jobId, 1)).ok).toBe(true); // processing, then its worker died
+    expect((await account.jobs().start(jobId, 1)).ok).toBe(true); // processing, then its worker died
     const now = Date.now();
     // The first sweep re-enqueued it (that message got lost too).
     await runInDurableObject(account, (_i: Account, state) => {
@@ -113,7 +113,7 @@ describe("stuck-job sweep", () => {
     await setClock(accountId, () => now + STUCK + 1000);
     expect(await runDurableObjectAlarm(account)).toBe(true);
 
-    const job = await account.getJob(jobId);
+    const job = await account.jobs().get(jobId);
     expect(job).toMatchObject({ status: "failed", error: "Screenshot capture failed." });
     const summary = await account.summary();
     expect(summary?.activeJobs).toBe(0);
@@ -147,7 +147,7 @@ describe("stuck-job sweep", () => {
     await setClock(accountId, () => swept);
     expect(await runDurableObjectAlarm(account)).toBe(true);
     const job = await poll(
-      () => account.getJob(jobId),
+      () => account.jobs().get(jobId),
       (j) => j?.status === "completed" || j?.status === "failed",
     );
     expect(job?.status).toBe("completed");
@@ -162,7 +162,7 @@ describe("stuck-job sweep", () => {
     const jobId = crypto.randomUUID();
     expect(
       (
-        await account.admitJobs({
+        await account.jobs().admit({
           jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
           batchId: null,
           webhookUrl: "https://hooks.example.com/short",
@@ -177,10 +177,10 @@ describe("stuck-job sweep", () => {
     });
     await setClock(accountId, () => now + 39_000);
     expect(await runDurableObjectAlarm(account)).toBe(true);
-    expect((await account.getJob(jobId))?.status).toBe("queued"); // 39 s: not yet
+    expect((await account.jobs().get(jobId))?.status).toBe("queued"); // 39 s: not yet
     await setClock(accountId, () => now + 40_000);
     expect(await runDurableObjectAlarm(account)).toBe(true);
-    expect(await account.getJob(jobId)).toMatchObject({
+    expect(await account.jobs().get(jobId)).toMatchObject({
       status: "failed",
       error: "Screenshot capture failed.",
     });
@@ -200,16 +200,16 @@ describe("stuck-job sweep", () => {
       state.storage.sql.exec("UPDATE jobs SET swept_at = ? WHERE id = ?", now, jobId);
     });
     await setClock(accountId, () => now + 10_000);
-    expect((await account.startJob(jobId, 1)).ok).toBe(true);
+    expect((await account.jobs().start(jobId, 1)).ok).toBe(true);
     // 41 s after the sweep, 31 s after the new start: still being captured, not stuck.
     await setClock(accountId, () => now + 41_000);
     expect(await runDurableObjectAlarm(account)).toBe(true);
-    expect((await account.getJob(jobId))?.status).toBe("processing");
+    expect((await account.jobs().get(jobId))?.status).toBe("processing");
     expect(await alarmAt(accountId)).toBe(now + 50_000);
     // 40 s after that start without moving: failed and refunded.
     await setClock(accountId, () => now + 50_000);
     expect(await runDurableObjectAlarm(account)).toBe(true);
-    expect(await account.getJob(jobId)).toMatchObject({ status: "failed" });
+    expect(await account.jobs().get(jobId)).toMatchObject({ status: "failed" });
     expect((await account.summary())?.usage).toMatchObject({ used: 0 });
   });
 });
@@ -235,7 +235,11 @@ describe("stuck-work sweep: what a restart loses", () => {
     expect((await dumpStorage(acc.accountId)).jobs).toMatchObject([{ swept_at: later }]);
     const run = await waitForRun(acc.accountId, baseline?.id ?? "");
     expect(run).toMatchObject({ status: "completed", outcome: "baseline" });
-    expect(await accountDo(acc.accountId).getJob(run.jobId ?? "")).toMatchObject({
+    expect(
+      await accountDo(acc.accountId)
+        .jobs()
+        .get(run.jobId ?? ""),
+    ).toMatchObject({
       status: "completed",
     });
   });
@@ -246,16 +250,16 @@ describe("stuck-work sweep: what a restart loses", () => {
     const account = accountDo(accountId);
     const jobId = crypto.randomUUID();
     const hook = runId();
-    const admitted = await account.admitJobs({
+    const admitted = await account.jobs().admit({
       jobs: [{ id: jobId, url: `${FIXTURES}/boxes.html`, format: "png" }],
       batchId: null,
       webhookUrl: webhookUrl(hook),
       reservationTtlMs: TUNING.jobReservationTtlMs,
     });
     expect(admitted.ok).toBe(true);
-    expect((await account.startJob(jobId, 1)).ok).toBe(true);
+    expect((await account.jobs().start(jobId, 1)).ok).toBe(true);
     // It finishes, and its job.failed delivery is emitted but never put on the queue.
-    const finished = await account.finishJob(jobId, { status: "failed", error: "x" });
+    const finished = await account.jobs().finish(jobId, { status: "failed", error: "x" });
     const [deliveryId] = finished.webhooks;
     expect(deliveryId).toBeDefined();
     const now = Date.now();

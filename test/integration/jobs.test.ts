@@ -3,7 +3,7 @@
  * a signed result URL; failures refunded; the active-job cap; polling, listing and ownership.
  */
 import { describe, expect, it } from "vitest";
-import { handleCaptureBatch } from "../../src/jobs/consumer";
+import { handleCaptureBatch } from "../../src/queues/capture-jobs";
 import { accountDo, acquireJobSlots, releaseJobSlots } from "../helpers/account-do";
 import { bearer, createAccount, describeAuthCases } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";
@@ -132,8 +132,11 @@ describe("async capture", () => {
     const summary = await accountDo(cap.account.accountId).summary();
     expect(summary?.usage.remaining).toBe(1000);
     expect(
-      (await accountDo(cap.account.accountId).listJobs({ status: null, limit: 10, before: null }))
-        .items,
+      (
+        await accountDo(cap.account.accountId)
+          .jobs()
+          .list({ status: null, limit: 10, before: null })
+      ).items,
     ).toEqual([]);
     await releaseJobSlots(cap.account.accountId, 1);
     expect((await cap.json({ ...small(runId()), async: true })).res.status).toBe(202);

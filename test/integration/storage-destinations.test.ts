@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DestinationView } from "../../schemas/storage";
-import type { Account } from "../../src/accounts/account";
+import type { Account } from "../../src/account-do/account";
 import { decryptSecret } from "../../src/storage/secrets";
 import { bearer, createAccount, describeAuthCases } from "../helpers/accounts";
 import { accountDo, dumpStorage } from "../helpers/account-do";

@@ -150,12 +150,12 @@ describe("watch runs (real browser, real queues)", () => {
     const failed = await manual(acc, watch.id);
     expect(failed).toMatchObject({ status: "failed", outcome: "error", imageUrl: null });
     expect(failed.error).toBe("Could not reach the target URL.");
-    expect((await accountDo(acc.accountId).getWatch(watch.id))?.consecutiveFailures).toBe(1);
+    expect((await accountDo(acc.accountId).watches().get(watch.id))?.consecutiveFailures).toBe(1);
     await setPage(run, PAGE_B);
     const again = await manual(acc, watch.id);
     expect(again).toMatchObject({ outcome: "unchanged", changedPercent: 0 });
     expect(again.previousImageUrl).toBe(changed.imageUrl);
-    expect((await accountDo(acc.accountId).getWatch(watch.id))?.consecutiveFailures).toBe(0);
+    expect((await accountDo(acc.accountId).watches().get(watch.id))?.consecutiveFailures).toBe(0);
 
     // Credits: one per completed run (4), none for the failed one.
     const usedAfter = (await accountDo(acc.accountId).summary())?.usage.used ?? 0;

@@ -43,7 +43,13 @@ describe("watches delivering to a storage destination", () => {
     const ours = await call((run.imageUrl ?? "").slice(BASE.length));
     expect(ours.status).toBe(200);
     expect(stored?.bytes).toEqual(new Uint8Array(await ours.arrayBuffer()));
-    expect((await accountDo(acc.accountId).getJob(run.jobId ?? ""))?.status).toBe("completed");
+    expect(
+      (
+        await accountDo(acc.accountId)
+          .jobs()
+          .get(run.jobId ?? "")
+      )?.status,
+    ).toBe("completed");
   });
 
   it("refused at creation: below Pro (403) and an unknown destination (404)", async () => {

@@ -282,7 +282,7 @@ describe("watch routes", () => {
 
 /**
  * The Account DO's one alarm is set to the earliest time any of its users needs: the next watch
- * run, or the stuck-job check of a run's job that is still active (src/accounts/jobs-sweep.ts)
+ * run, or the stuck-job check of a run's job that is still active (src/jobs/store/sweep.ts)
  * — gone once the consumer finished that job.
  */
 const armedFor = (nextRunAt: number, jobMovedAt: number) => [
@@ -317,7 +317,7 @@ describe("watch schedule (the Account DO alarm)", () => {
 
     // Not due yet: the alarm fires early, nothing runs.
     await acc.setNow(t0 + 30 * MIN);
-    await stub.getWatch(watch.id); // (keeps the instance and its clock)
+    await stub.watches().get(watch.id); // (keeps the instance and its clock)
     await fireAlarm(acc.accountId);
     expect((await runs(acc.accountId, watch.id)).length).toBe(2);
 

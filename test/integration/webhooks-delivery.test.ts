@@ -26,15 +26,15 @@ async function finishedJob(url: string): Promise<{
   const { accountId } = await createAccount("pro");
   const account = accountDo(accountId);
   const jobId = crypto.randomUUID();
-  await account.admitJobs({
+  await account.jobs().admit({
     jobs: [{ id: jobId, url: "https://example.com/", format: "png" }],
     batchId: null,
     webhookUrl: url,
     reservationTtlMs: 60_000,
   });
-  await account.startJob(jobId, 1);
+  await account.jobs().start(jobId, 1);
   const meta = { width: 10, height: 10, loadTimeMs: 5, bytesSize: 100 };
-  const { webhooks } = await account.finishJob(jobId, {
+  const { webhooks } = await account.jobs().finish(jobId, {
     status: "completed",
     resultUrl: "https://edgeshot.test/v1/images/j/x.png",
     meta,
@@ -46,7 +46,7 @@ async function finishedJob(url: string): Promise<{
 
 const hooks = async (run: string) => (await fixtureLog(run)).filter((r) => r.path === "/webhook");
 const webhookOf = async (accountId: string, jobId: string) =>
-  (await accountDo(accountId).getJob(jobId))?.webhook;
+  (await accountDo(accountId).jobs().get(jobId))?.webhook;
 
 describe("webhook delivery attempts", () => {
   it("2xx: delivered once; a duplicate message afterwards sends nothing", async () => {

@@ -145,13 +145,13 @@ describe("every entry point refuses the combined attack page", () => {
       const accepted = await envelope<{ batchId: string; jobs: Array<{ jobId: string }> }>(res);
       expect(res.status, JSON.stringify(accepted.error)).toBe(202);
       await waitForBatch(cap.account.accountId, accepted.data?.batchId ?? "");
-      const batch = (await accountDo(cap.account.accountId).getBatch(
-        accepted.data?.batchId ?? "",
-      )) as BatchView;
+      const batch = (await accountDo(cap.account.accountId)
+        .jobs()
+        .getBatch(accepted.data?.batchId ?? "")) as BatchView;
       expect(batch.completedJobs).toBe(1);
-      const job = await accountDo(cap.account.accountId).getJob(
-        accepted.data?.jobs[0]?.jobId ?? "",
-      );
+      const job = await accountDo(cap.account.accountId)
+        .jobs()
+        .get(accepted.data?.jobs[0]?.jobId ?? "");
       return fetchBytes(job?.resultUrl ?? "");
     }));
 

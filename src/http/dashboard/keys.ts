@@ -55,7 +55,7 @@ function keyRow(key: KeyInfo): Html {
 async function keysPage(c: DashboardContext, error: string | null = null, status: 200 | 400 = 200) {
   const session = c.get("session");
   const reveal = await session.user.takeReveal(session.tokenHash);
-  const keys = await accountStub(c.env, session.accountId).listKeys();
+  const keys = await accountStub(c.env, session.accountId).keys().list();
   const body = html`${reveal ? revealBox(reveal) : ""} ${notice("error", error)}
     <div class="table-wrap">
       <table class="keys">
@@ -93,7 +93,7 @@ async function keysPage(c: DashboardContext, error: string | null = null, status
 async function createKey(c: DashboardContext, name: string): Promise<void> {
   const session = c.get("session");
   const { apiKey, key } = await mintKey(name);
-  const info = await accountStub(c.env, session.accountId).addKey(key);
+  const info = await accountStub(c.env, session.accountId).keys().add(key);
   if (!info) throw new ApiError("NOT_FOUND", "Account not found.");
   await indexKey(c.env, session.accountId, key);
   await session.user.holdReveal(session.tokenHash, apiKey);
@@ -103,7 +103,7 @@ async function createKey(c: DashboardContext, name: string): Promise<void> {
 async function ownKey(c: DashboardContext): Promise<KeyInfo> {
   const keyId = c.req.param("keyId") ?? "";
   const keys = isKeyId(keyId)
-    ? await accountStub(c.env, c.get("session").accountId).listKeys()
+    ? await accountStub(c.env, c.get("session").accountId).keys().list()
     : [];
   const key = keys.find((k) => k.keyId === keyId);
   if (!key) throw new ApiError("NOT_FOUND", "Key not found.");
@@ -146,14 +146,14 @@ export const keyRoutes = new Hono<DashboardEnv>()
     const form = await formRecord(c);
     await checkCsrf(c, formField(form, "_csrf"));
     const key = await ownKey(c);
-    await accountStub(c.env, c.get("session").accountId).revokeKey(key.keyId);
+    await accountStub(c.env, c.get("session").accountId).keys().revoke(key.keyId);
     return c.redirect(`${DASHBOARD}/keys`, 303);
   })
   .post("/keys/:keyId/replace", async (c) => {
     const form = await formRecord(c);
     await checkCsrf(c, formField(form, "_csrf"));
     const key = await ownKey(c);
-    await accountStub(c.env, c.get("session").accountId).revokeKey(key.keyId);
+    await accountStub(c.env, c.get("session").accountId).keys().revoke(key.keyId);
     await createKey(c, key.name ?? "Replacement");
     return c.redirect(`${DASHBOARD}/keys`, 303);
   });

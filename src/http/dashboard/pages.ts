@@ -67,10 +67,10 @@ async function usagePage(c: DashboardContext) {
   const { account, summary } = await accountSummary(c);
   const now = Date.now();
   const [days, jobs, batches, watches] = await Promise.all([
-    account.creditsByDay(chartDays(now)[0] ?? ""),
-    account.listJobs({ status: null, limit: RECENT, before: null }),
-    account.listBatches({ status: null, limit: RECENT, before: null }),
-    account.listWatches({ status: null, limit: RECENT, before: null }),
+    account.credits().byDay(chartDays(now)[0] ?? ""),
+    account.jobs().list({ status: null, limit: RECENT, before: null }),
+    account.jobs().listBatches({ status: null, limit: RECENT, before: null }),
+    account.watches().list({ status: null, limit: RECENT, before: null }),
   ]);
   const plan = PLANS[summary.plan];
   const u = summary.usage;

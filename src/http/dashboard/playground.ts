@@ -219,7 +219,7 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
   .post("/api/render-link", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));
     const account = accountStub(c.env, c.get("session").accountId);
-    const active = (await account.listKeys()).filter((k) => k.status === "active");
+    const active = (await account.keys().list()).filter((k) => k.status === "active");
     const newest = active[active.length - 1];
     if (!newest) {
       throw validationError("key", "the account has no active API key; create one first.");

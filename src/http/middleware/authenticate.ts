@@ -14,7 +14,7 @@ import { hashApiKey, isWellFormedKey } from "../../accounts/keys";
 import type { RateState } from "../../accounts/limiter";
 import { PLANS } from "../../accounts/plans";
 import { PrepaidCredits } from "../../accounts/prepaid";
-import type { Account } from "../../accounts/account";
+import type { Account } from "../../account-do/account";
 import { log } from "../../log";
 import { ApiError } from "../../errors";
 import { MESSAGES } from "../../messages";
@@ -111,7 +111,7 @@ async function refund(
   accountId: string,
 ): Promise<void> {
   try {
-    await account.settleCredits(reservationId, false);
+    await account.credits().settle(reservationId, false);
   } catch (err) {
     // The reservation expires on its own (TUNING.creditReservationTtlMs).
     log("error", "prepaid credit refund failed", { accountId, error: String(err) });

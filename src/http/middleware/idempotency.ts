@@ -1,7 +1,7 @@
 /**
  * `Idempotency-Key` on POSTs that spend credits or queue work (captures, async jobs, batches,
  * artifacts, extraction, render-link minting). Stripe's semantics, keys scoped per account and
- * kept in the Account DO (src/accounts/idempotency.ts) for 24 h:
+ * kept in the Account DO (src/idempotency/store.ts) for 24 h:
  *
  *   - first request with a key: runs; its response (status, headers, body — bytes included) is
  *     kept, unless it is worth retrying (408, 429, 5xx), in which case the key is freed;
@@ -22,7 +22,7 @@ import {
 } from "../../../schemas/idempotency";
 import { LIMITS } from "../../../schemas/limits";
 import { accountStub } from "../../accounts/directory";
-import type { StoredResponse } from "../../accounts/idempotency";
+import type { StoredResponse } from "../../idempotency/store";
 import { sha256Hex, toHex } from "../../encoding";
 import { ApiError } from "../../errors";
 import { storeOutput } from "../../storage/hosted";
@@ -85,7 +85,7 @@ export const idempotent = (): MiddlewareHandler<AppEnv> =>
 
     const deadline = Date.now() + TUNING.idempotencyWaitMs;
     for (;;) {
-      const claim = await account.claimIdempotencyKey(key, print);
+      const claim = await account.idempotency().claim(key, print);
       if (claim.kind === "mismatch")
         throw new ApiError(
           "IDEMPOTENCY_KEY_REUSED",
@@ -105,19 +105,22 @@ export const idempotent = (): MiddlewareHandler<AppEnv> =>
     try {
       await next();
     } catch (err) {
-      await account.releaseIdempotencyKey(key);
+      await account.idempotency().release(key);
       throw err;
     }
     const res = c.res;
     if (retryable(res.status)) {
-      await account.releaseIdempotencyKey(key);
+      await account.idempotency().release(key);
       return;
     }
     try {
       const stored = await keep(c.env, c.get("auth").accountId, res);
-      await account.completeIdempotencyKey(key, stored);
+      await account.idempotency().complete(key, stored);
     } catch (err) {
-      await account.releaseIdempotencyKey(key).catch(() => {});
+      await account
+        .idempotency()
+        .release(key)
+        .catch(() => {});
       throw err;
     }
   };

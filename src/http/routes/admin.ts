@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Account } from "../../accounts/account";
+import type { Account } from "../../account-do/account";
 import { accountIdForKey, accountStub, indexKey, mintKey } from "../../accounts/directory";
 import { generateAccountId, isAccountId, isKeyId } from "../../accounts/keys";
 import { PLAN_IDS } from "../../../schemas/responses";
@@ -65,7 +65,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const account = accountFor(c.env, c.req.param("accountId"));
     const summary = await account.summary();
     if (!summary) throw notFound("Account");
-    const keys = await account.listKeys();
+    const keys = await account.keys().list();
     const data = {
       ...summary,
       upgrade: upgradeFor(summary.plan, publicOrigin(c.env, c.req.url)),
@@ -84,7 +84,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const accountId = c.req.param("accountId");
     const account = accountFor(c.env, accountId);
     const { apiKey, key } = await mintKey();
-    const info = await account.addKey(key);
+    const info = await account.keys().add(key);
     if (!info) throw notFound("Account");
     await indexKey(c.env, accountId, key);
     return c.json(successBody(c.get("requestId"), { keyId: key.keyId, apiKey }), 201);
@@ -93,7 +93,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const keyId = c.req.param("keyId");
     const accountId = isKeyId(keyId) ? await accountIdForKey(c.env, keyId) : null;
     if (!accountId) throw notFound("Key");
-    const info = await accountStub(c.env, accountId).revokeKey(keyId);
+    const info = await accountStub(c.env, accountId).keys().revoke(keyId);
     if (!info) throw notFound("Key");
     return c.json(successBody(c.get("requestId"), { accountId, ...info }));
   });

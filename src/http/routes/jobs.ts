@@ -25,17 +25,20 @@ function query(url: string): Record<string, string> {
 export const jobRoutes = new Hono<AppEnv>()
   .get("/jobs/:jobId", authenticate(), async (c) => {
     const jobId = c.req.param("jobId");
-    const job = UUID.test(jobId) ? await c.get("auth").account.getJob(jobId) : null;
+    const job = UUID.test(jobId) ? await c.get("auth").account.jobs().get(jobId) : null;
     if (!job) throw notFound("job");
     return c.json(successBody(c.get("requestId"), job));
   })
   .get("/jobs", authenticate(), async (c) => {
     const q = parseWith(jobListQuery, query(c.req.url));
-    const page = await c.get("auth").account.listJobs({
-      status: q.status ?? null,
-      limit: q.limit ?? LIMITS.listDefault,
-      before: q.cursor ?? null,
-    });
+    const page = await c
+      .get("auth")
+      .account.jobs()
+      .list({
+        status: q.status ?? null,
+        limit: q.limit ?? LIMITS.listDefault,
+        before: q.cursor ?? null,
+      });
     const data: Listing<JobView> = {
       items: page.items,
       nextCursor: page.nextBefore === null ? null : encodeCursor("job", page.nextBefore),
@@ -44,17 +47,20 @@ export const jobRoutes = new Hono<AppEnv>()
   })
   .get("/batches/:batchId", authenticate(), async (c) => {
     const batchId = c.req.param("batchId");
-    const batch = UUID.test(batchId) ? await c.get("auth").account.getBatch(batchId) : null;
+    const batch = UUID.test(batchId) ? await c.get("auth").account.jobs().getBatch(batchId) : null;
     if (!batch) throw notFound("batch");
     return c.json(successBody(c.get("requestId"), batch));
   })
   .get("/batches", authenticate(), async (c) => {
     const q = parseWith(batchListQuery, query(c.req.url));
-    const page = await c.get("auth").account.listBatches({
-      status: q.status ?? null,
-      limit: q.limit ?? LIMITS.listDefault,
-      before: q.cursor ?? null,
-    });
+    const page = await c
+      .get("auth")
+      .account.jobs()
+      .listBatches({
+        status: q.status ?? null,
+        limit: q.limit ?? LIMITS.listDefault,
+        before: q.cursor ?? null,
+      });
     const data: Listing<BatchView> = {
       items: page.items,
       nextCursor: page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore),

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { destinationRequestSchema } from "../../../schemas/storage";
-import { type DestinationRecord, destinationView } from "../../accounts/destinations";
+import { type DestinationRecord, destinationView } from "../../storage/destination-store";
 import { requireFeature } from "../../accounts/policy";
 import type { AuthContext } from "../../accounts/auth";
 import { ApiError } from "../../errors";
@@ -19,7 +19,9 @@ import type { AppEnv } from "../types";
 const ID = /^dst_[A-Za-z0-9]{1,40}$/;
 
 async function record(auth: AuthContext, destinationId: string): Promise<DestinationRecord> {
-  const found = ID.test(destinationId) ? await auth.account.destinationRecord(destinationId) : null;
+  const found = ID.test(destinationId)
+    ? await auth.account.destinations().record(destinationId)
+    : null;
   if (!found) throw new ApiError("NOT_FOUND", "No storage destination with this id.");
   return found;
 }
@@ -36,7 +38,7 @@ export const storageRoutes = new Hono<AppEnv>()
     const auth = c.get("auth");
     requireFeature(auth, "storageDestinations");
     return c.json(
-      successBody(c.get("requestId"), { items: await auth.account.listDestinations() }),
+      successBody(c.get("requestId"), { items: await auth.account.destinations().list() }),
     );
   })
   .get("/storage/destinations/:destinationId", authenticate(), async (c) => {
@@ -49,7 +51,7 @@ export const storageRoutes = new Hono<AppEnv>()
     const auth = c.get("auth");
     requireFeature(auth, "storageDestinations");
     const id = c.req.param("destinationId");
-    const deleted = ID.test(id) && (await auth.account.deleteDestination(id));
+    const deleted = ID.test(id) && (await auth.account.destinations().delete(id));
     if (!deleted) throw new ApiError("NOT_FOUND", "No storage destination with this id.");
     return c.json(successBody(c.get("requestId"), { destinationId: id, deleted: true }));
   })

@@ -42,17 +42,20 @@ export const watchRoutes = new Hono<AppEnv>()
     const auth = c.get("auth");
     const body = await jsonBody(c, watchCreateSchema);
     const input = await prepareWatch(c.env, auth, body, publicOrigin(c.env, c.req.url));
-    const result = await auth.account.createWatch(input);
+    const result = await auth.account.watches().create(input);
     if (!result.ok) throw watchRefusal(result, auth.plan);
     return c.json(successBody(c.get("requestId"), result.watch), 201);
   })
   .get("/watches", authenticate(), async (c) => {
     const q = parseWith(watchListQuery, query(c.req.url));
-    const page = await c.get("auth").account.listWatches({
-      status: q.status ?? null,
-      limit: q.limit ?? LIMITS.listDefault,
-      before: q.cursor ?? null,
-    });
+    const page = await c
+      .get("auth")
+      .account.watches()
+      .list({
+        status: q.status ?? null,
+        limit: q.limit ?? LIMITS.listDefault,
+        before: q.cursor ?? null,
+      });
     const data: Listing<WatchView> = {
       items: page.items,
       nextCursor: page.nextBefore === null ? null : encodeCursor("watch", page.nextBefore),
@@ -60,7 +63,10 @@ export const watchRoutes = new Hono<AppEnv>()
     return c.json(successBody(c.get("requestId"), data));
   })
   .get("/watches/:watchId", authenticate(), async (c) => {
-    const watch = await c.get("auth").account.getWatch(watchId(c.req.param("watchId")));
+    const watch = await c
+      .get("auth")
+      .account.watches()
+      .get(watchId(c.req.param("watchId")));
     if (!watch) throw watchNotFound();
     return c.json(successBody(c.get("requestId"), watch));
   })
@@ -68,7 +74,7 @@ export const watchRoutes = new Hono<AppEnv>()
     const auth = c.get("auth");
     const id = watchId(c.req.param("watchId"));
     const patch = await jsonBody(c, watchPatchSchema);
-    const current = await auth.account.getWatch(id);
+    const current = await auth.account.watches().get(id);
     if (!current) throw watchNotFound();
     const change = await prepareChange(
       c.env,
@@ -80,13 +86,13 @@ export const watchRoutes = new Hono<AppEnv>()
       },
       patch,
     );
-    const result = await auth.account.updateWatch(id, change);
+    const result = await auth.account.watches().update(id, change);
     if (!result.ok) throw watchRefusal(result, auth.plan);
     return c.json(successBody(c.get("requestId"), result.watch));
   })
   .delete("/watches/:watchId", authenticate(), async (c) => {
     const id = watchId(c.req.param("watchId"));
-    const keys = await c.get("auth").account.deleteWatch(id);
+    const keys = await c.get("auth").account.watches().delete(id);
     if (keys === null) throw watchNotFound();
     await deleteWatchOutputs(c.env, keys);
     const data: WatchDeleted = { id, deleted: true };
@@ -94,7 +100,7 @@ export const watchRoutes = new Hono<AppEnv>()
   })
   .post("/watches/:watchId/run", authenticate(), async (c) => {
     const id = watchId(c.req.param("watchId"));
-    const result = await c.get("auth").account.runWatchNow(id);
+    const result = await c.get("auth").account.watches().runNow(id);
     if (!result.ok) {
       if (!("cause" in result)) {
         if (result.reason === "not_found") throw watchNotFound();
@@ -111,11 +117,14 @@ export const watchRoutes = new Hono<AppEnv>()
   .get("/watches/:watchId/runs", authenticate(), async (c) => {
     const id = watchId(c.req.param("watchId"));
     const q = parseWith(runListQuery, query(c.req.url));
-    const page = await c.get("auth").account.listWatchRuns(id, {
-      status: q.status ?? null,
-      limit: q.limit ?? LIMITS.listDefault,
-      before: q.cursor ?? null,
-    });
+    const page = await c
+      .get("auth")
+      .account.watches()
+      .listRuns(id, {
+        status: q.status ?? null,
+        limit: q.limit ?? LIMITS.listDefault,
+        before: q.cursor ?? null,
+      });
     if (!page) throw watchNotFound();
     const data: Listing<WatchRunView> = {
       items: page.items,

@@ -3,7 +3,10 @@
  * secret arrives here already sealed (src/storage/secrets.ts) and leaves only sealed; the
  * view never carries it, and shows the access key id's last 4 characters only.
  */
+import { RpcTarget } from "cloudflare:workers";
+import { LIMITS } from "../../schemas/limits";
 import type { DestinationView } from "../../schemas/storage";
+import type { AccountDb } from "../accounts/store";
 
 /** A destination as stored: everything the uploader needs, the secret still sealed. */
 export interface DestinationRecord {
@@ -67,7 +70,7 @@ export type AddDestinationResult =
   { ok: true; destination: DestinationView } | { ok: false; reason: "limit"; limit: number };
 
 /** Inserts unless the account already holds `limit` destinations (checked in the same transaction). */
-export function addDestination(
+function addDestination(
   sql: SqlStorage,
   d: Omit<DestinationRecord, "createdAt">,
   limit: number,
@@ -98,21 +101,45 @@ export function addDestination(
   return { ok: true, destination: destinationView(added) };
 }
 
-export function getDestination(sql: SqlStorage, destinationId: string): DestinationRecord | null {
+function getDestination(sql: SqlStorage, destinationId: string): DestinationRecord | null {
   const row = sql
     .exec<Row>("SELECT * FROM storage_destinations WHERE id = ?", destinationId)
     .toArray()[0];
   return row ? record(row) : null;
 }
 
-export function listDestinations(sql: SqlStorage): DestinationView[] {
+function listDestinations(sql: SqlStorage): DestinationView[] {
   return sql
     .exec<Row>("SELECT * FROM storage_destinations ORDER BY seq")
     .toArray()
     .map((r) => destinationView(record(r)));
 }
 
-/** True when it existed. */
-export function deleteDestination(sql: SqlStorage, destinationId: string): boolean {
+function deleteDestination(sql: SqlStorage, destinationId: string): boolean {
   return sql.exec("DELETE FROM storage_destinations WHERE id = ?", destinationId).rowsWritten > 0;
+}
+
+/** The destinations feature of the Account DO, reached over RPC as `account.destinations`. */
+export class DestinationStore extends RpcTarget {
+  constructor(private readonly db: AccountDb) {
+    super();
+  }
+
+  add(d: Omit<DestinationRecord, "createdAt">): AddDestinationResult {
+    return this.db.tx((s) => addDestination(s.sql, d, LIMITS.destinationsPerAccount, s.now));
+  }
+
+  /** The stored record, secret sealed: for the uploader (and the `test` call) only. */
+  record(destinationId: string): DestinationRecord | null {
+    return getDestination(this.db.sql, destinationId);
+  }
+
+  list(): DestinationView[] {
+    return listDestinations(this.db.sql);
+  }
+
+  /** True when it existed. */
+  delete(destinationId: string): boolean {
+    return this.db.tx((s) => deleteDestination(s.sql, destinationId));
+  }
 }

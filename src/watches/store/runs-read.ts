@@ -2,9 +2,9 @@
  * Reading watch runs back (GET /v1/watches/:id/runs, webhook bodies): rows → the Run shape.
  * Listings are newest first by `seq`, paged by the last seq seen.
  */
-import type { RunOutcome, RunStatus, RunTrigger, WatchRunView } from "../../schemas/watches";
-import type { RunEventSubject } from "../webhooks/events";
-import { type ListQuery, type Page, page } from "./jobs-read";
+import type { RunOutcome, RunStatus, RunTrigger, WatchRunView } from "../../../schemas/watches";
+import type { RunEventSubject } from "../../webhooks/events";
+import { type ListQuery, type Page, page } from "../../jobs/store/read";
 import { watchRow } from "./watches";
 
 export interface RunRow extends Record<string, SqlStorageValue> {

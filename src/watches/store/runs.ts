@@ -1,20 +1,21 @@
 /**
  * Watch runs in the Account DO (docs/WATCHES.md). A run is admitted exactly like an async job
- * (jobs-admit.ts: a slot, a credit reservation, a `queued` job row) and recorded beside it; an
+ * (src/jobs/store/admit.ts: a slot, a credit reservation, a `queued` job row) and recorded beside it; an
  * account with no credit or no free slot gets a `skipped` run that costs nothing. The job's
  * guarded transitions settle the credit (finishJob), so a run is charged once, when it
  * completes. A failed run never moves the baseline; the 5th failure in a row pauses the watch.
  * Retention deletes runs past `retention.runs` or `retention.days` (never the baseline's run)
  * and hands back their R2 keys for the caller to delete.
  */
-import { LIMITS } from "../../schemas/limits";
-import type { ChangeDetection, RunOutcome, RunTrigger } from "../../schemas/watches";
-import { TUNING } from "../tuning";
-import { type AdmitResult, admitJobs } from "./jobs-admit";
-import { finishJob, type JobStore } from "./jobs";
-import { emitWebhook } from "./jobs-webhooks";
-import type { ResultMeta } from "./jobs-read";
-import type { RunRow } from "./watch-runs-read";
+import { LIMITS } from "../../../schemas/limits";
+import type { ChangeDetection, RunOutcome, RunTrigger } from "../../../schemas/watches";
+import { TUNING } from "../../tuning";
+import { type AdmitResult, admitJobs } from "../../jobs/store/admit";
+import type { AccountTx } from "../../accounts/store";
+import { finishJob } from "../../jobs/store/transitions";
+import { emitWebhook } from "../../webhooks/store/deliveries";
+import type { ResultMeta } from "../../jobs/store/read";
+import type { RunRow } from "./runs-read";
 import { pauseWatch, type WatchRow, watchRow } from "./watches";
 
 /** What travels on capture-jobs for a watch run (the consumer reads the rest from the DO). */
@@ -38,7 +39,7 @@ function skipReason(result: Extract<AdmitResult, { ok: false }>): string {
 }
 
 /** Admits one run of `watch` now (a job, its slot and credit) or records it skipped. */
-export function admitRun(store: JobStore, watch: WatchRow, trigger: RunTrigger): RunAdmission {
+export function admitRun(store: AccountTx, watch: WatchRow, trigger: RunTrigger): RunAdmission {
   const { sql, now } = store;
   const runId = crypto.randomUUID();
   const jobId = crypto.randomUUID();
@@ -89,7 +90,7 @@ export function unqueueRun(sql: SqlStorage, runId: string): void {
  * it was due at — or, when that is already past (the object was idle, a deploy), one interval
  * from now. So a missed window gives one catch-up run, never a replay of each missed one.
  */
-export function admitDueRuns(store: JobStore): RunAdmission[] {
+export function admitDueRuns(store: AccountTx): RunAdmission[] {
   const { sql, now } = store;
   const due = sql
     .exec<WatchRow>(
@@ -195,7 +196,7 @@ export interface RunFinish {
 }
 
 /** processing → completed | failed for the run and its job, in one transaction. */
-export function finishRun(store: JobStore, jobId: string, result: RunResult): RunFinish {
+export function finishRun(store: AccountTx, jobId: string, result: RunResult): RunFinish {
   const { sql, now } = store;
   const done = result.status === "completed";
   const job = finishJob(

@@ -1,6 +1,6 @@
 /**
  * Async jobs and batches over the Account DO's SQLite storage: the guarded state machine
- * (admission is in jobs-admit.ts, read-outs in jobs-read.ts). Every transition
+ * (admission is in admit.ts, read-outs in read.ts). Every transition
  * is one `UPDATE … WHERE status = <allowed from>` whose changed rows decide who won, so a
  * duplicate queue delivery or a racing consumer cannot move a job twice:
  *
@@ -11,19 +11,12 @@
  * completion (with its `batch.completed` webhook) happens once: guarded in SQL too.
  * Functions are synchronous; the DO wraps them in `transactionSync`.
  */
-import type { JobStatus } from "../../schemas/jobs";
-import type { ResultMeta } from "./jobs-read";
-import { emitWebhook } from "./jobs-webhooks";
-import { TUNING } from "../tuning";
-import { settle } from "./ledger";
-
-export interface JobStore {
-  sql: SqlStorage;
-  now: number;
-  /** The plan's monthly credits (null = unlimited) and active-job cap. */
-  creditLimit: number | null;
-  activeJobLimit: number;
-}
+import type { JobStatus } from "../../../schemas/jobs";
+import type { ResultMeta } from "./read";
+import { emitWebhook } from "../../webhooks/store/deliveries";
+import { TUNING } from "../../tuning";
+import { settle } from "../../accounts/ledger";
+import type { AccountTx } from "../../accounts/store";
 
 /** Job outcome reported by the consumer. */
 export type JobOutcome =
@@ -46,7 +39,7 @@ export interface FinishResult {
  * queued → processing, or a later delivery attempt taking over a processing job whose earlier
  * attempt failed transiently (or died). The same attempt twice is refused.
  */
-export function startJob(store: JobStore, jobId: string, attempt: number): StartResult {
+export function startJob(store: AccountTx, jobId: string, attempt: number): StartResult {
   const { sql, now } = store;
   const won = sql
     .exec<{ batch_id: string | null }>(
@@ -92,7 +85,7 @@ const STRANDED_AFTER_MS = TUNING.webhookStrandedAfterMs;
  * delivery that finished the job failed to queue them. A later delivery of the job's message
  * queues them instead, so no webhook is lost.
  */
-function strandedWebhooks(store: JobStore, jobId: string, batchId: string | null): string[] {
+function strandedWebhooks(store: AccountTx, jobId: string, batchId: string | null): string[] {
   return store.sql
     .exec<{ delivery_id: string }>(
       `SELECT delivery_id FROM webhook_deliveries WHERE state = 'pending' AND created_at <= ?
@@ -112,7 +105,7 @@ interface FinishedRow extends Record<string, SqlStorageValue> {
 }
 
 /** processing → completed | failed: settles the credit, frees the slot, advances the batch. */
-export function finishJob(store: JobStore, jobId: string, outcome: JobOutcome): FinishResult {
+export function finishJob(store: AccountTx, jobId: string, outcome: JobOutcome): FinishResult {
   const { sql, now } = store;
   const done = outcome.status === "completed";
   const row = sql
@@ -171,7 +164,7 @@ function advanceBatch(sql: SqlStorage, batchId: string, done: boolean, now: numb
  * The dead-letter path: a job whose message exhausted its deliveries ends failed through the
  * legal moves (queued → processing → failed), each guarded; a finished job is left alone.
  */
-export function abortJob(store: JobStore, jobId: string, error: string): FinishResult {
+export function abortJob(store: AccountTx, jobId: string, error: string): FinishResult {
   store.sql.exec(
     "UPDATE jobs SET status = 'processing', started_at = COALESCE(started_at, ?) WHERE id = ? AND status = 'queued'",
     store.now,

@@ -1,5 +1,5 @@
 /** The worker's `queue` handler: one branch per queue, dead-letter queues on their own. */
-import { handleCaptureBatch, handleCaptureDeadLetters } from "./consumer";
+import { handleCaptureBatch, handleCaptureDeadLetters } from "./capture-jobs";
 import { handleWebhookBatch, handleWebhookDeadLetters } from "../webhooks/deliver";
 import { log } from "../log";
 

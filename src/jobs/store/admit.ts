@@ -4,9 +4,9 @@
  * all or nothing, in the caller's transaction. Also the undo of an admission that could not be
  * queued, and the pruning of long-finished jobs.
  */
-import type { CreditUsage } from "../../schemas/responses";
-import { creditUsage, reserve, settle } from "./ledger";
-import type { JobStore } from "./jobs";
+import type { CreditUsage } from "../../../schemas/responses";
+import { creditUsage, reserve, settle } from "../../accounts/ledger";
+import type { AccountTx } from "../../accounts/store";
 
 export interface NewJob {
   id: string;
@@ -31,7 +31,7 @@ export type AdmitResult =
   | { ok: false; reason: "credits"; usage: CreditUsage };
 
 /** Takes the slots and credits for `input.jobs` and records them queued, or refuses. */
-export function admitJobs(store: JobStore, input: AdmitInput): AdmitResult {
+export function admitJobs(store: AccountTx, input: AdmitInput): AdmitResult {
   const { sql, now } = store;
   if (input.release) settle(sql, store.creditLimit, input.release, false, now);
   const n = input.jobs.length;
@@ -82,7 +82,7 @@ export function admitJobs(store: JobStore, input: AdmitInput): AdmitResult {
  * Undoes an admission whose jobs could not be queued (storage or queue failure before the 202):
  * still-queued jobs are deleted, their credits refunded and slots released.
  */
-export function abandonJobs(store: JobStore, jobIds: string[], batchId: string | null): number {
+export function abandonJobs(store: AccountTx, jobIds: string[], batchId: string | null): number {
   const { sql, now } = store;
   let removed = 0;
   for (const id of jobIds) {
@@ -108,7 +108,7 @@ export function abandonJobs(store: JobStore, jobIds: string[], batchId: string |
 }
 
 /** Finished jobs and batches older than `retentionMs` are forgotten (their results expired). */
-export function pruneJobs(store: JobStore, retentionMs: number): void {
+export function pruneJobs(store: AccountTx, retentionMs: number): void {
   const { sql } = store;
   const before = store.now - retentionMs;
   sql.exec("DELETE FROM webhook_deliveries WHERE created_at < ?", before);

@@ -5,6 +5,8 @@
  * still running, duplicates wait (the HTTP layer polls) and are never run.
  * Synchronous over SQLite, so a claim is atomic: exactly one caller gets "run".
  */
+import { RpcTarget } from "cloudflare:workers";
+import type { AccountDb } from "../accounts/store";
 import { TUNING } from "../tuning";
 
 /** A kept response: status, headers, and the body inline or as an R2 key. */
@@ -33,12 +35,7 @@ interface Row extends Record<string, SqlStorageValue> {
 }
 
 /** Claims `key` for a request with `fingerprint`, or says what became of the earlier one. */
-export function claimKey(
-  sql: SqlStorage,
-  key: string,
-  fingerprint: string,
-  now: number,
-): ClaimResult {
+function claimKey(sql: SqlStorage, key: string, fingerprint: string, now: number): ClaimResult {
   sql.exec("DELETE FROM idempotency_keys WHERE expires_at <= ?", now);
   const row = sql.exec<Row>("SELECT * FROM idempotency_keys WHERE key = ?", key).toArray()[0];
   if (row && row.fingerprint !== fingerprint) return { kind: "mismatch" };
@@ -69,7 +66,7 @@ export function claimKey(
 }
 
 /** Keeps the response of the run that claimed `key`. */
-export function completeKey(sql: SqlStorage, key: string, response: StoredResponse): void {
+function completeKey(sql: SqlStorage, key: string, response: StoredResponse): void {
   sql.exec(
     `UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ?, body_key = ?
      WHERE key = ? AND state = 'running'`,
@@ -82,6 +79,25 @@ export function completeKey(sql: SqlStorage, key: string, response: StoredRespon
 }
 
 /** Forgets a run whose answer must not be replayed (a retryable failure): the key is free again. */
-export function releaseKey(sql: SqlStorage, key: string): void {
+function releaseKey(sql: SqlStorage, key: string): void {
   sql.exec("DELETE FROM idempotency_keys WHERE key = ? AND state = 'running'", key);
+}
+
+/** Idempotency-Key records, reached over RPC as `account.idempotency`. */
+export class IdempotencyKeys extends RpcTarget {
+  constructor(private readonly db: AccountDb) {
+    super();
+  }
+
+  claim(key: string, fingerprint: string): ClaimResult {
+    return claimKey(this.db.sql, key, fingerprint, this.db.now());
+  }
+
+  complete(key: string, response: StoredResponse): void {
+    completeKey(this.db.sql, key, response);
+  }
+
+  release(key: string): void {
+    releaseKey(this.db.sql, key);
+  }
 }

@@ -8,16 +8,21 @@
  * setting, src/config.ts) since it was admitted, started or last swept, holding an active-job
  * slot and a credit reservation. The first time it is re-enqueued (back to `queued`, so any
  * delivery may start it; a watch run's job with its `watchId`, so it runs as that run); the
- * second time it fails with the spec's generic message through the guarded `finishRun`: credit
+ * second time it fails with the spec's generic message through its owner's guarded transition: credit
  * refunded, slot released, its webhooks emitted — exactly once, whoever else races it.
  *
  * Webhook deliveries: one still `pending` or `queued` that has not moved (created, attempted,
  * swept) for as long is put on the webhooks queue again, with the same delivery id, once per
  * deadline; the delivery consumer's attempt count still ends it.
  */
-import { MESSAGES } from "../messages";
-import type { JobStore } from "./jobs";
-import { finishRun } from "./watch-runs";
+import { MESSAGES } from "../../messages";
+import type { AccountTx } from "../../accounts/store";
+
+/**
+ * Fails a stuck job through its owner's guarded transition (a watch run's job with its run:
+ * the watches store's finishRun; no run: exactly finishJob); returns the webhooks it emitted.
+ */
+export type FailStuck = (tx: AccountTx, jobId: string, error: string) => { webhooks: string[] };
 
 export interface SweepResult {
   /** Jobs to put back on the capture queue (a watch run's with its watch). */
@@ -35,7 +40,11 @@ const LAST_MOVED =
 const DELIVERY_MOVED = "MAX(created_at, COALESCE(last_attempt_at, 0), COALESCE(swept_at, 0))";
 const OPEN_DELIVERY = "state IN ('pending', 'queued')";
 
-export function sweepStuckJobs(store: JobStore, stuckAfterMs: number): SweepResult {
+export function sweepStuckJobs(
+  store: AccountTx,
+  stuckAfterMs: number,
+  fail: FailStuck,
+): SweepResult {
   const { sql, now } = store;
   const stuckBefore = now - stuckAfterMs;
   const webhooks = sql
@@ -69,8 +78,7 @@ export function sweepStuckJobs(store: JobStore, stuckAfterMs: number): SweepResu
     }
     // queued → processing → failed, the legal moves, each guarded.
     sql.exec("UPDATE jobs SET status = 'processing' WHERE id = ? AND status = 'queued'", job.id);
-    // finishRun: a watch run's job fails with its run (no run: exactly finishJob).
-    const result = finishRun(store, job.id, { status: "failed", error: MESSAGES.captureFailed });
+    const result = fail(store, job.id, MESSAGES.captureFailed);
     webhooks.push(...result.webhooks);
   }
   return { requeue, webhooks, nextDue: nextStuckDue(sql, stuckAfterMs) };

@@ -3,9 +3,9 @@
  * spec's Job and Batch shapes plus our additions (batchId, url, format, metadata, outcome,
  * webhook delivery state). Listings are newest first by `seq`, paged by the last seq seen.
  */
-import type { Delivery } from "../../schemas/storage";
-import type { BatchStatus, JobStatus } from "../../schemas/jobs";
-import type { BatchView, JobView, WebhookView } from "../../schemas/responses";
+import type { Delivery } from "../../../schemas/storage";
+import type { BatchStatus, JobStatus } from "../../../schemas/jobs";
+import type { BatchView, JobView, WebhookView } from "../../../schemas/responses";
 
 /** What a completed job records about its output (its row's result_meta). */
 export interface ResultMeta {

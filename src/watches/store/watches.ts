@@ -3,19 +3,19 @@
  * changing and deleting watches, and the limits checked atomically with each change — the
  * plan's watch count (active plus paused), its interval floor, and at most
  * `LIMITS.watchActivePerSite` ACTIVE watches per registrable domain (`site`, from tldts).
- * Runs, the schedule and retention are watch-runs.ts.
+ * Runs, the schedule and retention are runs.ts and schedule.ts.
  */
-import { LIMITS } from "../../schemas/limits";
+import { LIMITS } from "../../../schemas/limits";
 import type {
   ChangeDetection,
   Retention,
   WatchCapture,
   WatchStatus,
   WatchView,
-} from "../../schemas/watches";
-import type { StorageOption } from "../../schemas/storage";
-import { type ListQuery, type Page, page } from "./jobs-read";
-import type { Plan } from "./plans";
+} from "../../../schemas/watches";
+import type { StorageOption } from "../../../schemas/storage";
+import { type ListQuery, type Page, page } from "../../jobs/store/read";
+import type { Plan } from "../../accounts/plans";
 
 /** A watch as the route prepared it: every input checked, the CaptureSpec built (JSON). */
 export interface NewWatch {

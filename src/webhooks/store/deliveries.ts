@@ -6,9 +6,9 @@
  * The event body is rebuilt from the finished job/batch at each attempt: the same bytes every
  * time, since a finished record no longer changes.
  */
-import { batchEvent, jobEvent, watchEvent, type WebhookEvent } from "../webhooks/events";
-import { getBatch, getJob } from "./jobs-read";
-import { runEventSubject } from "./watch-runs-read";
+import { RpcTarget } from "cloudflare:workers";
+import type { AccountDb } from "../../accounts/store";
+import type { WebhookEvent } from "../events";
 
 export interface WebhookDelivery {
   deliveryId: string;
@@ -63,13 +63,27 @@ export function emitWebhook(
   return inserted.length > 0 ? deliveryId : null;
 }
 
+/**
+ * Builds a delivery's event body (src/webhooks/events.ts) from its subject as stored now; null
+ * when the subject is gone. The features that own the subjects provide it (the Account DO).
+ */
+export type EventBody = (
+  kind: SubjectKind,
+  subjectId: string,
+  event: WebhookEvent,
+) => Record<string, unknown> | null;
+
 /** The delivery with its event body, or null when unknown (or its subject is gone). */
-export function webhookDelivery(sql: SqlStorage, deliveryId: string): WebhookDelivery | null {
+function webhookDelivery(
+  sql: SqlStorage,
+  deliveryId: string,
+  eventBody: EventBody,
+): WebhookDelivery | null {
   const row = sql
     .exec<DeliveryRow>("SELECT * FROM webhook_deliveries WHERE delivery_id = ?", deliveryId)
     .toArray()[0];
   if (!row) return null;
-  const event = eventBody(sql, row);
+  const event = eventBody(row.subject_kind, row.subject_id, row.event);
   if (!event) return null;
   const body = JSON.stringify(event);
   return {
@@ -82,21 +96,8 @@ export function webhookDelivery(sql: SqlStorage, deliveryId: string): WebhookDel
   };
 }
 
-function eventBody(sql: SqlStorage, row: DeliveryRow): Record<string, unknown> | null {
-  if (row.subject_kind === "run") {
-    const subject = runEventSubject(sql, row.subject_id);
-    return subject ? watchEvent(row.event, subject) : null;
-  }
-  if (row.subject_kind === "job") {
-    const job = getJob(sql, row.subject_id);
-    return job ? jobEvent(row.event, job) : null;
-  }
-  const batch = getBatch(sql, row.subject_id);
-  return batch ? batchEvent(row.event, batch) : null;
-}
-
 /** pending → queued once the message is on the webhooks queue. */
-export function markWebhooksQueued(sql: SqlStorage, deliveryIds: string[]): void {
+function markWebhooksQueued(sql: SqlStorage, deliveryIds: string[]): void {
   for (const id of deliveryIds) {
     sql.exec(
       "UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ? AND state = 'pending'",
@@ -106,7 +107,7 @@ export function markWebhooksQueued(sql: SqlStorage, deliveryIds: string[]): void
 }
 
 /** Counts one attempt and its answer; false when the delivery was already final. */
-export function recordWebhookAttempt(
+function recordWebhookAttempt(
   sql: SqlStorage,
   deliveryId: string,
   attempt: AttemptRecord,
@@ -129,12 +130,7 @@ export function recordWebhookAttempt(
 }
 
 /** The dead-letter path: gives up on a delivery that is still open. */
-export function failWebhook(
-  sql: SqlStorage,
-  deliveryId: string,
-  error: string,
-  now: number,
-): boolean {
+function failWebhook(sql: SqlStorage, deliveryId: string, error: string, now: number): boolean {
   const changed = sql
     .exec(
       `UPDATE webhook_deliveries SET state = 'failed', last_error = ?, last_attempt_at = COALESCE(last_attempt_at, ?)
@@ -145,4 +141,32 @@ export function failWebhook(
     )
     .toArray();
   return changed.length > 0;
+}
+
+/** Webhook deliveries of the Account DO, reached over RPC as `account.webhooks`. */
+export class WebhookDeliveries extends RpcTarget {
+  constructor(
+    private readonly db: AccountDb,
+    private readonly eventBody: EventBody,
+  ) {
+    super();
+  }
+
+  get(deliveryId: string): WebhookDelivery | null {
+    return webhookDelivery(this.db.sql, deliveryId, this.eventBody);
+  }
+
+  markQueued(deliveryIds: string[]): void {
+    this.db.tx((s) => markWebhooksQueued(s.sql, deliveryIds));
+  }
+
+  /** Counts one attempt and its answer; false when the delivery was already final. */
+  recordAttempt(deliveryId: string, attempt: AttemptRecord): boolean {
+    return this.db.tx((s) => recordWebhookAttempt(s.sql, deliveryId, attempt, s.now));
+  }
+
+  /** The dead-letter path: gives up on a delivery that is still open. */
+  fail(deliveryId: string, error: string): boolean {
+    return this.db.tx((s) => failWebhook(s.sql, deliveryId, error, s.now));
+  }
 }

@@ -4,16 +4,16 @@
  * transitions) and its next time set; then the runs' messages are queued. A run whose message
  * cannot be queued is undone (credit refunded) and recorded skipped.
  */
-import { log } from "../log";
-import { abandonJobs } from "./jobs-admit";
-import type { JobStore } from "./jobs";
-import { admitDueRuns, nextWatchDue, type RunAdmission, unqueueRun } from "./watch-runs";
-import type { WatchRunMessage } from "./watch-runs";
+import { log } from "../../log";
+import { abandonJobs } from "../../jobs/store/admit";
+import type { AccountTx } from "../../accounts/store";
+import { admitDueRuns, nextWatchDue, type RunAdmission, unqueueRun } from "./runs";
+import type { WatchRunMessage } from "./runs";
 
 export interface ScheduleDeps {
   accountId: string;
-  /** Runs `work` in one storage transaction with a fresh JobStore. */
-  tx: <T>(work: (store: JobStore) => T) => T;
+  /** Runs `work` in one storage transaction with a fresh AccountTx. */
+  tx: <T>(work: (store: AccountTx) => T) => T;
   queue: Queue<WatchRunMessage>;
 }
 

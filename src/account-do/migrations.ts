@@ -1,12 +1,10 @@
 /**
- * The Account Durable Object's SQLite schema and the helper that brings a stored database up
- * to date. `schema_version` holds the number of migrations applied; each migration runs once,
- * all pending ones in a single transaction. Later features append migrations; never edit one
- * that has shipped.
+ * The Account Durable Object's SQLite schema: one database for the account and the features it
+ * composes (jobs, watches, webhook deliveries, storage destinations, idempotency keys), brought
+ * up to date by `migrate` (src/accounts/migrate.ts). Later features append migrations; never
+ * edit one that has shipped, and never rename a table: stored data keeps these names.
  */
-
-/** A migration: SQL statements run in order. */
-export type Migration = readonly string[];
+import type { Migration } from "../accounts/migrate";
 
 export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
   [
@@ -44,7 +42,7 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       count INTEGER NOT NULL
     )`,
   ],
-  // v2: async jobs, batches and their webhook deliveries (src/accounts/jobs.ts). `seq` orders
+  // v2: async jobs, batches and their webhook deliveries (src/jobs/store/). `seq` orders
   // listings newest first; `lease` is the queue delivery attempt holding a processing job.
   [
     `CREATE TABLE batches (
@@ -97,7 +95,7 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     )`,
     `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
   ],
-  // v3: storage destinations (customer S3-compatible buckets; src/accounts/destinations.ts).
+  // v3: storage destinations (customer S3-compatible buckets; src/storage/destination-store.ts).
   // `secret_sealed` is the secret access key sealed with AES-GCM (src/storage/secrets.ts).
   [
     `CREATE TABLE storage_destinations (
@@ -121,9 +119,9 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE storage_destinations
        ADD COLUMN deliver_only INTEGER NOT NULL DEFAULT 0 CHECK (deliver_only IN (0, 1))`,
   ],
-  // v5: the stuck-job sweep (src/accounts/jobs-sweep.ts): when the sweep re-enqueued a job.
+  // v5: the stuck-job sweep (src/jobs/store/sweep.ts): when the sweep re-enqueued a job.
   [`ALTER TABLE jobs ADD COLUMN swept_at INTEGER`],
-  // v6: Idempotency-Key records (src/accounts/idempotency.ts): the first response per key.
+  // v6: Idempotency-Key records (src/idempotency/store.ts): the first response per key.
   [
     `CREATE TABLE idempotency_keys (
       key TEXT PRIMARY KEY,
@@ -138,7 +136,7 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     )`,
     `CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at)`,
   ],
-  // v7: watches and their runs (src/accounts/watches.ts, watch-runs.ts); webhook deliveries
+  // v7: watches and their runs (src/watches/store/); webhook deliveries
   // gain the subject kind 'run' (watch.changed / watch.failed), so that table is rebuilt.
   [
     `CREATE TABLE watches (
@@ -216,7 +214,7 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `CREATE TABLE credit_days (day TEXT PRIMARY KEY, used INTEGER NOT NULL CHECK (used >= 0))`,
     `ALTER TABLE api_keys ADD COLUMN name TEXT`,
   ],
-  // v9, for the stuck-work sweep (src/accounts/jobs-sweep.ts): when it last re-sent a webhook
+  // v9, for the stuck-work sweep (src/jobs/store/sweep.ts): when it last re-sent a webhook
   // delivery whose queue message was lost (so once per deadline, not at every alarm), and when a
   // job was last started (`started_at` keeps the first start; a start after a sweep is a move).
   [
@@ -224,24 +222,3 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE jobs ADD COLUMN last_started_at INTEGER`,
   ],
 ];
-
-/** Applies the migrations not yet applied; returns the resulting schema version. */
-export function migrate(storage: DurableObjectStorage, migrations: readonly Migration[]): number {
-  return storage.transactionSync(() => {
-    const sql = storage.sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-    const row = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0];
-    const current = row?.version ?? 0;
-    if (current > migrations.length) {
-      throw new Error(`stored schema v${current} is newer than this code (v${migrations.length})`);
-    }
-    for (const migration of migrations.slice(current)) {
-      for (const statement of migration) sql.exec(statement);
-    }
-    if (!row) sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
-    else if (current < migrations.length) {
-      sql.exec("UPDATE schema_version SET version = ?", migrations.length);
-    }
-    return migrations.length;
-  });
-}
