@@ -35,6 +35,14 @@ export const TUNING = {
    * 3 (up to 189 M px as WebP, 268 M px as PNG/JPEG) go heavy.
    */
   heavyCapturePixels: 2 ** 27,
+  /**
+   * Fair CPU (src/capture/cpu-share.ts): the main-thread busy time after which an account's
+   * younger capture is held while other accounts have captures in flight; how often captures are
+   * measured and the holds decided; how long a measurement may take.
+   */
+  cpuHeavyMs: 1_000,
+  cpuShareTickMs: 250,
+  cpuMeterTimeoutMs: 1_000,
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   busyRetryAfterSeconds: 10,

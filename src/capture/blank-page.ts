@@ -16,6 +16,7 @@ import { DeadlineError, withTimeout } from "./navigate";
 
 export interface BlankPage {
   context: BrowserContext;
+  contextId: string;
   page: Page;
   watch: ContextWatch;
 }
@@ -37,7 +38,7 @@ export async function openBlankPage(
     const watch = guard.watch(page, contextId);
     // Awaited by the capture (in parallel with its page setup); a spare nobody takes never is.
     watch.ready.catch(() => {});
-    return { context, page, watch };
+    return { context, contextId, page, watch };
   } catch (err) {
     await context.close().catch(() => {});
     throw err;

@@ -89,9 +89,16 @@ export interface BrowserGuard {
 type RawSend = (method: string, params?: object) => Promise<unknown>;
 const raw = (session: CDPSession): RawSend => session.send.bind(session) as unknown as RawSend;
 
+/**
+ * Told of every frame and worker attached in a watched context, while it is still paused before
+ * its first script; the target is resumed once the returned promise settles (./cpu-share.ts).
+ */
+export type RealmHook = (contextId: string | undefined, session: CDPSession) => Promise<void>;
+
 export async function installBrowserGuard(
   browser: Browser,
   allowlist: ReadonlySet<string>,
+  onRealm: RealmHook,
 ): Promise<BrowserGuard> {
   const [fetchSession, relatedSession, sharedSession, discoverySession] = await Promise.all([
     browser.target().createCDPSession(),
@@ -187,6 +194,7 @@ export async function installBrowserGuard(
           filter: CHILDREN,
         }),
         session.send("Network.enable"),
+        onRealm(contextId, session),
       );
     }
     const isWorker = type === "worker" || type === "shared_worker";

@@ -22,6 +22,7 @@ import { adHostMatcher } from "./ad-block";
 import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { runCapture, type CaptureHooks, type PageCapture } from "./capture";
+import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "./page";
 import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
@@ -53,6 +54,9 @@ export interface HostStats {
   busyRefusals: number;
   /** The weight (device pixels, weight.ts) of the captures in flight. */
   weight: number;
+  /** Captures held for using more than their account's share of CPU (cpu-share.ts), and now. */
+  cpuHolds: number;
+  cpuHeld: number;
 }
 
 const { browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
@@ -66,6 +70,7 @@ const SESSION_KEY = "browser-session";
 interface Warm {
   browser: Browser;
   guard: BrowserGuard;
+  cpu: CpuShare;
   userAgent: string;
   spare: SparePage;
 }
@@ -90,6 +95,8 @@ export class BrowserHost extends DurableObject<Env> {
     busyRefusals: 0,
   };
   private requestPolicy: RequestPolicy | null = null;
+  /** Holds counted on browsers since dropped (cpu-share.ts). */
+  private cpuHolds = 0;
 
   /** The request policy is the same for every capture of this object: built once. */
   private policy(): RequestPolicy {
@@ -122,9 +129,14 @@ export class BrowserHost extends DurableObject<Env> {
         };
         try {
           const blank = await warm.spare.take();
-          const result = await runCapture(blank, spec, this.policy(), warm.userAgent, hooks);
-          this.stats.captures++;
-          return { ok: true, result };
+          const share = await warm.cpu.track(blank.page, blank.contextId, accountId);
+          try {
+            const result = await runCapture(blank, spec, this.policy(), warm.userAgent, hooks);
+            this.stats.captures++;
+            return { ok: true, result };
+          } finally {
+            share.end();
+          }
         } catch (err) {
           if (!(err instanceof CaptureError) && attempt === 0 && (await dead(browser, err))) {
             this.drop(browser);
@@ -187,6 +199,8 @@ export class BrowserHost extends DurableObject<Env> {
       waiting: slots.waiting,
       weight: slots.weight,
       guardBlocked: this.warm?.guard.blocked ?? 0,
+      cpuHolds: this.cpuHolds + (this.warm?.cpu.holds ?? 0),
+      cpuHeld: this.warm?.cpu.holding ?? 0,
     };
   }
 
@@ -244,14 +258,20 @@ export class BrowserHost extends DurableObject<Env> {
   /** The browser-wide guard, the user agent and the spare page: a browser ready for captures. */
   private async setUp(browser: Browser): Promise<Warm> {
     browser.on("disconnected", () => this.drop(browser));
+    const cpu: CpuShare = new CpuShare((held) => {
+      if (this.warm?.cpu === cpu) this.slots.lend(held);
+    });
     const [guard, userAgent, browserSession] = await Promise.all([
-      installBrowserGuard(browser, config(this.env).targetAllowlist),
+      installBrowserGuard(browser, config(this.env).targetAllowlist, (contextId, session) =>
+        cpu.attached(contextId, session),
+      ),
       browser.userAgent(),
       browser.target().createCDPSession(),
     ]);
     this.warm = {
       browser,
       guard,
+      cpu,
       userAgent: userAgent.replace("HeadlessChrome", "Chrome"),
       spare: new SparePage(() => openBlankPage(browser, guard, browserSession)),
     };
@@ -261,7 +281,11 @@ export class BrowserHost extends DurableObject<Env> {
 
   /** Forgets a browser that is gone or being closed (its spare page goes with it). */
   private drop(browser: Browser | null): void {
-    if (browser && this.warm?.browser === browser) this.warm = null;
+    if (browser && this.warm?.browser === browser) {
+      this.cpuHolds += this.warm.cpu.holds;
+      this.slots.lend(0);
+      this.warm = null;
+    }
   }
 
   /**

@@ -13,6 +13,9 @@
  *   else's pass them. A capture heavier than the budget still runs when its account holds none
  *   of it, never "never". A full page is weighed at the most it could render and made lighter
  *   (`lighten`) once its height is known: weights only ever shrink in flight;
+ * - a capture held for its account's use of CPU (./cpu-share.ts) lends its slot to newcomers
+ *   (`lend`): it uses no CPU while held, so the browser may run one more newcomer's capture in
+ *   its place — two accounts whose spinning pages fill every slot keep no third one waiting;
  * - callers beyond a cap or a budget wait in ONE line across accounts: freed capacity goes to
  *   the caller that fits whose account has the fewest captures in flight, the longest-waiting
  *   among equals (first-in-first-out between accounts that hold the same; a light caller passes
@@ -54,6 +57,8 @@ interface Held {
 export class FairSlots {
   private inFlight = 0;
   private weight = 0;
+  /** Slots lent by held captures (`lend`): room for newcomers above `total`. */
+  private lent = 0;
   private readonly byAccount = new Map<string, Held>();
   private readonly line: Waiter[] = [];
 
@@ -91,6 +96,12 @@ export class FairSlots {
     held.weight -= slot.weight - weight;
     this.weight -= slot.weight - weight;
     slot.weight = weight;
+    this.admit();
+  }
+
+  /** `held` captures in flight are held (./cpu-share.ts) now: as many slots lent to newcomers. */
+  lend(held: number): void {
+    this.lent = held;
     this.admit();
   }
 
@@ -133,7 +144,7 @@ export class FairSlots {
 
   private fits(account: string, weight: number): boolean {
     const held = this.byAccount.get(account);
-    if (!held) return this.inFlight < this.limits.total; // a newcomer: any free slot
+    if (!held) return this.inFlight < this.limits.total + this.lent; // a newcomer: any free slot
     return (
       this.inFlight < this.limits.total - 1 && // the last free slot is kept for a newcomer
       held.count < this.limits.perAccount &&

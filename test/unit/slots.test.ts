@@ -94,6 +94,32 @@ describe("FairSlots", () => {
     expect(slots.stats()).toMatchObject({ inFlight: 4, waiting: 2, accounts: 3 });
   });
 
+  it("held captures lend their slots to newcomers only, and take them back", async () => {
+    const slots = new FairSlots(limits);
+    for (const who of ["a", "a", "a", "b"]) await slots.acquire(who, 1);
+    let a = false;
+    let c = false;
+    void slots.acquire("a", 1).then(
+      () => (a = true),
+      () => {},
+    );
+    void slots.acquire("c", 1).then(
+      () => (c = true),
+      () => {},
+    );
+    await settled();
+    expect([a, c]).toEqual([false, false]); // every slot taken
+    slots.lend(2); // two of a's captures are held for their CPU
+    await settled();
+    expect([a, c]).toEqual([false, true]); // the newcomer goes, a waits for a slot of its own
+    slots.lend(0);
+    expect(slots.stats()).toMatchObject({ inFlight: 5, waiting: 1 });
+    await slots.acquire("d", 1).then(
+      () => expect.unreachable("nothing is lent any more"),
+      (err: unknown) => expect(err).toBeInstanceOf(SlotsBusy),
+    );
+  });
+
   it("a wait past the budget and a full line are refused with SlotsBusy, leaving no trace", async () => {
     const slots = new FairSlots(limits);
     const held: Slot[] = [];
