@@ -1,18 +1,16 @@
 /**
  * The `capture-jobs` consumer and its dead-letter queue: each message is a capture job
- * (src/jobs/consumer.ts) or, with a `watchId`, a watch run's job (src/watches/run.ts). Either
- * answers "retry" (a transient failure with attempts left: retried with backoff) or "done".
+ * (src/jobs/consumer.ts) or, with a `watchId`, a watch run's job (src/watches/run.ts), both run
+ * by the one job runner (src/jobs/runner.ts). It answers "retry" (a transient failure with
+ * attempts left: retried with backoff) or "done".
  */
-import { browserEngine } from "../capture/pipeline/engine";
-import { type CaptureDeps, abortCaptureJob, runCaptureJob } from "../jobs/consumer";
+import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
+import { abortCaptureJob, captureJob } from "../jobs/consumer";
 import { captureJobMessage } from "../jobs/messages";
+import { runJob } from "../jobs/runner";
 import { log } from "../log";
 import { TUNING } from "../tuning";
-import { abortWatchRun, runWatchJob } from "../watches/run";
-
-const DEFAULT_DEPS: CaptureDeps = {
-  capture: (env, spec, accountId) => browserEngine(env).capture(spec, accountId),
-};
+import { abortWatchRun, watchRun } from "../watches/run";
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
 export function captureRetryDelay(attempt: number): number {
@@ -22,12 +20,16 @@ export function captureRetryDelay(attempt: number): number {
 export async function handleCaptureBatch(
   batch: MessageBatch,
   env: Env,
-  deps: CaptureDeps = DEFAULT_DEPS,
+  engine: CaptureEngine = browserEngine(env),
 ): Promise<void> {
-  await Promise.all(batch.messages.map((message) => handleCaptureMessage(message, env, deps)));
+  await Promise.all(batch.messages.map((message) => handleCaptureMessage(message, env, engine)));
 }
 
-async function handleCaptureMessage(message: Message, env: Env, deps: CaptureDeps): Promise<void> {
+async function handleCaptureMessage(
+  message: Message,
+  env: Env,
+  engine: CaptureEngine,
+): Promise<void> {
   const parsed = captureJobMessage.safeParse(message.body);
   if (!parsed.success) {
     log("error", "capture-jobs: malformed message dropped", { id: message.id });
@@ -38,15 +40,13 @@ async function handleCaptureMessage(message: Message, env: Env, deps: CaptureDep
   try {
     const verdict =
       msg.watchId !== undefined
-        ? await runWatchJob(
+        ? await runJob(
             env,
-            { ...msg, watchId: msg.watchId },
-            {
-              attempt: message.attempts,
-              capture: (e, spec) => deps.capture(e, spec, msg.accountId),
-            },
+            watchRun(env, { ...msg, watchId: msg.watchId }),
+            message.attempts,
+            engine,
           )
-        : await runCaptureJob(env, msg, message.attempts, deps);
+        : await runJob(env, captureJob(env, msg), message.attempts, engine);
     if (verdict === "retry") message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
     else message.ack();
   } catch (err) {

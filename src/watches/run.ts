@@ -1,131 +1,95 @@
 /**
- * One watch run on the capture-jobs consumer (docs/WATCHES.md): take the job (guarded, as any
- * async job), re-check the target (URL guard, DNS, reputation: at every run, not only at
- * creation), capture through the pipeline (PNG, plus the page's visible text for text
- * comparison, from the same page load), compare with the last good run, store the diff image
- * beside the run, and finish run and job in one Account DO transaction: the credit committed
- * (refunded on failure), the baseline moved only by a good run, webhooks emitted, retention
- * applied. Returns "retry" for a transient failure with attempts left; the consumer retries.
+ * One watch run on the capture-jobs consumer (docs/WATCHES.md), run by the job runner
+ * (jobs/runner.ts: a run is a job — start, engine, retry decision, finish, webhooks). What is
+ * its own: the target is re-checked (URL guard, DNS, reputation: at every run, not only at
+ * creation); the pipeline captures a PNG (plus the page's visible text for text comparison,
+ * from the same page load) into our R2 — and, with a storage destination, into the customer's
+ * bucket too, our copy kept whatever the destination says (the next run compares with it); the
+ * run is compared with the last good run, the diff image stored beside it, and run and job
+ * finish in one Account DO transaction: the credit committed (refunded on failure), the
+ * baseline moved only by a good run, webhooks emitted, retention applied.
  */
 import type { ChangeDetection } from "../../schemas/watches";
 import { accountStub } from "../accounts/directory";
 import type { RunContext, RunResult, WatchRunMessage } from "./store/runs";
-import type { CaptureOutcome } from "../capture/browser-host";
-import { FAILURE, toFailure } from "../capture/failures";
-import type { CaptureEngine } from "../capture/pipeline/engine";
-import { runPrepaidCapture, type OutputResult } from "../capture/pipeline/pipeline";
+import { FAILURE } from "../capture/failures";
+import type { OutputResult, PipelineRun } from "../capture/pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";
 import { ApiError } from "../errors";
-import { jobError } from "../jobs/errors";
-import { log } from "../log";
+import type { JobKind } from "../jobs/runner";
+import { jobStorageTarget } from "../jobs/storage-target";
 import { checkTarget } from "../security/target-check";
 import { signedImageUrl } from "../storage/hosted";
-import { expandKey, openDestination, type StorageChoice } from "../storage/destinations";
-import { deliverResult } from "../capture/pipeline/storage";
-import { TUNING } from "../tuning";
+import type { StorageChoice } from "../storage/destinations";
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { compareImages, compareText } from "./compare";
 import { deleteWatchOutputs, outputTtlSeconds, storeWatchOutput } from "./outputs";
 
-export interface WatchRunDeps {
-  /** The queue delivery attempt (1-based). */
-  attempt: number;
-  capture: (env: Env, spec: CaptureSpec) => Promise<CaptureOutcome>;
+/** A watch run's job as the runner's job kind. */
+export function watchRun(env: Env, msg: WatchRunMessage): JobKind<RunContext> {
+  return {
+    name: "watches",
+    accountId: msg.accountId,
+    jobId: msg.jobId,
+    load: () => accountStub(env, msg.accountId).watches().runContext(msg.jobId),
+    guard: async (ctx) => {
+      try {
+        await checkTarget(env, new URL(ctx.url));
+        return null;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return FAILURE.unreachable;
+      }
+    },
+    plan: async (ctx) => {
+      const storage = await jobStorageTarget(env, {
+        accountId: msg.accountId,
+        choice: JSON.parse(ctx.storage ?? "null") as StorageChoice | null,
+        hosted: {
+          kind: "hosted",
+          ttlSeconds: outputTtlSeconds(ctx.retentionDays, ctx.intervalMinutes),
+          prefix: "w",
+          context: `watch run ${ctx.runId}`,
+        },
+        keyValues: {
+          jobId: msg.jobId,
+          batchId: null,
+          watchId: ctx.watchId,
+          host: new URL(ctx.url).hostname,
+          ext: "png",
+        },
+        keep: "always",
+      });
+      const text = wantsText(ctx.changeDetection);
+      return {
+        spec: JSON.parse(ctx.spec) as CaptureSpec,
+        outputs: [{ kind: "image", format: "png" }, ...(text ? [{ kind: "text" } as const] : [])],
+        storage,
+      };
+    },
+    complete: (ctx, run) => settle(env, msg, ctx, captured(run)),
+    fail: (error) => finish(env, msg, { status: "failed", error }, []),
+  };
 }
 
-type Verdict = "done" | "retry";
-
-export async function runWatchJob(
-  env: Env,
-  msg: WatchRunMessage,
-  deps: WatchRunDeps,
-): Promise<Verdict> {
-  const account = accountStub(env, msg.accountId);
-  const start = await account.jobs().start(msg.jobId, deps.attempt);
-  if (!start.ok) {
-    await enqueueWebhooks(env, msg.accountId, start.pendingWebhooks);
-    return "done";
-  }
-  const ctx = await account.watches().runContext(msg.jobId);
-  if (!ctx) {
-    log("error", "watches: run context missing", { jobId: msg.jobId });
-    await finish(env, msg, { status: "failed", error: FAILURE.generic }, []);
-    return "done";
-  }
-  try {
-    await checkTarget(env, new URL(ctx.url));
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    await finish(env, msg, { status: "failed", error: FAILURE.unreachable }, []);
-    return "done";
-  }
-  const outcome = await capture(env, msg, ctx, deps);
-  if (outcome.kind === "failed") {
-    if (outcome.transient && deps.attempt < TUNING.captureAttempts) return "retry";
-    await finish(env, msg, { status: "failed", error: outcome.error }, []);
-    return "done";
-  }
-  if (ctx.storage !== null && !(await deliverCopy(env, msg, ctx, outcome))) {
-    await finish(env, msg, { status: "failed", error: FAILURE.storage }, [outcome.imageKey]);
-    return "done";
-  }
-  await settle(env, msg, ctx, outcome);
-  return "done";
+interface Captured {
+  png: Uint8Array;
+  imageKey: string;
+  imageExpires: number;
+  text: string | null;
+  width: number;
+  height: number;
+  loadTimeMs: number;
 }
-
-type Captured =
-  | { kind: "failed"; error: string; transient: boolean }
-  | {
-      kind: "ok";
-      png: Uint8Array;
-      imageKey: string;
-      imageExpires: number;
-      text: string | null;
-      width: number;
-      height: number;
-      loadTimeMs: number;
-    };
 
 const wantsText = (cd: ChangeDetection) => cd.mode === "text" || cd.mode === "both";
 const wantsVisual = (cd: ChangeDetection) => cd.mode === "visual" || cd.mode === "both";
 
-async function capture(
-  env: Env,
-  msg: WatchRunMessage,
-  ctx: RunContext,
-  deps: WatchRunDeps,
-): Promise<Captured> {
-  const spec = JSON.parse(ctx.spec) as CaptureSpec;
-  const engine: CaptureEngine = {
-    capture: (s) =>
-      deps
-        .capture(env, s)
-        .catch((err: unknown): CaptureOutcome => ({ ok: false, failure: toFailure(err) })),
-  };
-  const text = wantsText(ctx.changeDetection);
-  const run = await runPrepaidCapture(env, msg.accountId, {
-    spec,
-    outputs: [{ kind: "image", format: "png" }, ...(text ? [{ kind: "text" } as const] : [])],
-    storage: {
-      kind: "hosted",
-      ttlSeconds: outputTtlSeconds(ctx.retentionDays, ctx.intervalMinutes),
-      prefix: "w",
-      context: `watch run ${ctx.runId}`,
-    },
-    engine,
-  });
+function captured(run: PipelineRun): Captured {
   const [image, page] = run.outputs;
-  if (!image) throw new Error("watch run returned no output");
-  if (!image.ok) {
-    return {
-      kind: "failed",
-      error: jobError(image.failure.error),
-      transient: image.failure.transient,
-    };
-  }
-  if (image.kind !== "image" || !image.stored) throw new Error("watch run image was not stored");
+  if (image?.kind !== "image" || !image.ok || !image.stored)
+    throw new Error("watch run image was not stored");
   return {
-    kind: "ok",
     png: image.result.bytes,
     imageKey: image.stored.key,
     imageExpires: image.stored.expires,
@@ -134,46 +98,6 @@ async function capture(
     height: image.result.height,
     loadTimeMs: run.loadTimeMs,
   };
-}
-
-/**
- * The watch's storage destination gets a copy of the run's image (our R2 keeps the original:
- * the next run compares with it). False when the destination is gone or the upload failed.
- */
-async function deliverCopy(
-  env: Env,
-  msg: WatchRunMessage,
-  ctx: RunContext,
-  shot: Extract<Captured, { kind: "ok" }>,
-): Promise<boolean> {
-  const choice = JSON.parse(ctx.storage ?? "null") as StorageChoice | null;
-  if (choice === null) return true;
-  const record = await accountStub(env, msg.accountId).destinations().record(choice.destinationId);
-  if (!record) return false;
-  try {
-    const destination = await openDestination(env, record);
-    const key = expandKey(choice.key, record.prefix, {
-      jobId: msg.jobId,
-      batchId: null,
-      watchId: ctx.watchId,
-      host: new URL(ctx.url).hostname,
-      ext: "png",
-      now: new Date(),
-    });
-    const context = `watch run ${ctx.runId}`;
-    await deliverResult(
-      { kind: "bucket", destination, key, context, keep: null }, // our copy is imageKey
-      { bytes: shot.png, contentType: "image/png" },
-    );
-    return true;
-  } catch (err) {
-    // Never the error itself: a failed unseal must not put anything of the secret in the logs.
-    log("error", "watches: storage destination delivery failed", {
-      runId: ctx.runId,
-      kind: err instanceof Error ? err.name : "unknown",
-    });
-    return false;
-  }
 }
 
 function textOf(output: OutputResult | undefined): string | null {
@@ -191,8 +115,8 @@ async function settle(
   env: Env,
   msg: WatchRunMessage,
   ctx: RunContext,
-  shot: Extract<Captured, { kind: "ok" }>,
-): Promise<void> {
+  shot: Captured,
+): Promise<string[]> {
   const written: string[] = [shot.imageKey];
   const ttlSeconds = outputTtlSeconds(ctx.retentionDays, ctx.intervalMinutes);
   const cd = ctx.changeDetection;
@@ -263,7 +187,7 @@ async function settle(
         bytesSize: shot.png.byteLength,
       },
     };
-    await finish(env, msg, result, written);
+    return await finish(env, msg, result, written);
   } catch (err) {
     // Our own failure after the capture (R2, a corrupt baseline): nothing of it is kept.
     await deleteWatchOutputs(env, written);
@@ -271,16 +195,19 @@ async function settle(
   }
 }
 
-/** Finishes run and job; deletes what retention removed (and our outputs if we lost the race). */
+/**
+ * Finishes run and job; deletes what retention removed (and our outputs if we lost the race).
+ * Returns the webhook deliveries to queue.
+ */
 async function finish(
   env: Env,
   msg: WatchRunMessage,
   result: RunResult,
   written: string[],
-): Promise<void> {
+): Promise<string[]> {
   const done = await accountStub(env, msg.accountId).watches().finishRun(msg.jobId, result);
   await deleteWatchOutputs(env, done.changed ? done.deleteKeys : written);
-  await enqueueWebhooks(env, msg.accountId, done.webhooks);
+  return done.webhooks;
 }
 
 /** The dead-letter path of a watch run: it fails with the generic reason unless finished. */

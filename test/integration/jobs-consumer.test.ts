@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { failures } from "../../src/capture/failures";
 import type { CaptureOutcome } from "../../src/capture/browser-host";
 import { prepareCapture } from "../../src/capture/request";
-import type { CaptureDeps } from "../../src/jobs/consumer";
+import type { CaptureEngine } from "../../src/capture/pipeline/engine";
 import {
   captureRetryDelay,
   handleCaptureBatch,
@@ -42,7 +42,7 @@ async function admitted(
 const usage = async (accountId: string) => (await accountDo(accountId).summary())?.usage;
 const active = async (accountId: string) => (await accountDo(accountId).summary())?.activeJobs;
 
-function failing(failure = failures.unreachable()): CaptureDeps & { calls: number } {
+function failing(failure = failures.unreachable()): CaptureEngine & { calls: number } {
   const deps = {
     calls: 0,
     capture: async (): Promise<CaptureOutcome> => {
