@@ -4,7 +4,7 @@
  */
 import type { AccountStub } from "./directory";
 import type { Plan } from "./plans";
-import type { PrepaidCredits } from "./prepaid";
+import type { PrepaidCredits } from "./credits";
 
 export interface AuthContext {
   accountId: string;

@@ -1,16 +1,97 @@
 /**
- * Spending credits: reserve before the work, commit when it succeeded, refund when it failed,
- * so a failed render never costs a credit. `withCredits` does all three for synchronous work
- * (the capture pipeline is its caller); async jobs reserve at admission, in the Account DO, and
- * settle with the job's guarded transition.
+ * Spending credits — the one way in for every caller: reserve before the work, commit when it
+ * succeeded, refund when it failed, so a failed render never costs a credit.
+ *
+ * - What a capture costs: `creditsFor` its requested outputs (one credit per billable output),
+ *   for the pipeline's charge and for the credits a route reserves with authentication alike.
+ * - Synchronous work: `withCredits` reserves (or claims the prepaid reservation), runs, commits
+ *   what the work earned and refunds the rest (the capture pipeline is its caller).
+ * - Prepaid: a capture route reserves in the same Account DO call that authenticates
+ *   (`PrepaidCredits`); the pipeline claims it, `refundUnclaimed` gives back what nobody
+ *   claimed, `releasePrepaid` hands it to job admission.
+ * - Async jobs reserve at admission, in the Account DO (jobs/store/admit.ts), and settle with
+ *   the job's guarded transition.
  */
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
 import type { Usage } from "../../schemas/responses";
 import type { AccountStub } from "./directory";
-import type { AuthContext } from "./auth";
 import type { ReserveResult, Settlement } from "./ledger";
 import { log } from "../log";
+
+/**
+ * What a capture output bills, in the terms of the pipeline's requested outputs: an image or
+ * PDF always, an extraction when it is what the caller buys (POST /v1/extract), the page's
+ * visible text never.
+ */
+export type BilledOutput =
+  { kind: "image" } | { kind: "extraction"; billable: boolean } | { kind: "text" };
+
+/** One credit per billable output. */
+export function creditsFor(outputs: readonly BilledOutput[]): number {
+  return outputs.filter((o) => o.kind === "image" || (o.kind === "extraction" && o.billable))
+    .length;
+}
+
+/**
+ * Credits reserved together with authentication (`Account.authorize(…, reserve)`): a capture
+ * route asks for its credits in the same Account DO call that checks the key and the rate
+ * limit, so the capture starts after one round trip instead of two. The pipeline claims the
+ * reservation when it would have reserved (`withCredits`) — after validation and the URL
+ * checks, so what a request is told first does not change: a bad request is still a 400 on an
+ * account with no credits left. What nobody claimed (a 400, an async job that reserves at
+ * admission, a different cost) is refunded when the response is sent (`refundUnclaimed`).
+ */
+export class PrepaidCredits {
+  private claimed = false;
+
+  constructor(
+    /** The DO's answer to the reservation: held, or refused (the month's credits are used). */
+    private readonly result: ReserveResult,
+    readonly cost: number,
+  ) {}
+
+  /** The reservation, once, for work costing exactly what was reserved; otherwise null. */
+  claim(cost: number): ReserveResult | null {
+    if (this.claimed || cost !== this.cost) return null;
+    this.claimed = true;
+    return this.result;
+  }
+
+  /** The id of held credits nobody claimed (to refund), or null. Claims them: asks once. */
+  unclaimed(): string | null {
+    if (this.claimed) return null;
+    this.claimed = true;
+    return this.result.ok ? this.result.reservationId : null;
+  }
+}
+
+/** Who pays (an authenticated caller's context has this shape): the account and its prepaid credits. */
+export interface Payer {
+  accountId: string;
+  account: AccountStub;
+  prepaid?: PrepaidCredits;
+}
+
+/** The prepaid reservation nobody claimed, handed over (job admission refunds it), or null. */
+export function releasePrepaid(payer: Pick<Payer, "prepaid">): string | null {
+  return payer.prepaid?.unclaimed() ?? null;
+}
+
+/** Gives back credits reserved with authentication that the request did not use. */
+export async function refundUnclaimed(payer: Payer): Promise<void> {
+  const unclaimed = releasePrepaid(payer);
+  if (!unclaimed) return;
+  try {
+    await payer.account.credits().settle(unclaimed, false);
+  } catch (err) {
+    // The reservation expires on its own (TUNING.creditReservationTtlMs).
+    log("error", "prepaid credit refund failed", {
+      accountId: payer.accountId,
+      error: String(err),
+    });
+  }
+}
 
 export interface Reservation {
   reservationId: string;
@@ -38,7 +119,7 @@ export async function reserveCredits(
  * other back (so the usage we report does not count it).
  */
 async function claimOrReserve(
-  auth: Pick<AuthContext, "account" | "prepaid">,
+  auth: Pick<Payer, "account" | "prepaid">,
   cost: number,
 ): Promise<Reservation> {
   const prepaid = auth.prepaid?.claim(cost);
@@ -72,7 +153,7 @@ export async function settleReservation(
  * refunded — one credit per output, for work that yields several and may lose some.
  */
 export async function withCredits<T>(
-  auth: Pick<AuthContext, "accountId" | "account" | "prepaid">,
+  auth: Payer,
   cost: number,
   work: () => Promise<T>,
   earned: (value: T) => number = () => cost,
@@ -102,7 +183,7 @@ export async function withCredits<T>(
   }
 }
 
-function logSettleFailure(auth: Pick<AuthContext, "accountId">, step: string, err: unknown): void {
+function logSettleFailure(auth: Pick<Payer, "accountId">, step: string, err: unknown): void {
   log("error", `credit ${step} failed`, { accountId: auth.accountId, error: String(err) });
 }
 

@@ -7,6 +7,7 @@
  */
 import type { CaptureRequest } from "../../schemas/capture";
 import type { AuthContext } from "../accounts/auth";
+import { releasePrepaid } from "../accounts/credits";
 import type { AdmitResult } from "./store/admit";
 import { prepareCapture } from "../capture/request";
 import type { CaptureSpec } from "../capture/spec";
@@ -71,7 +72,7 @@ export async function createJobs(
     webhookUrl,
     reservationTtlMs: TUNING.jobReservationTtlMs,
     // Jobs hold their own credits: the credit reserved with authentication goes back first.
-    release: auth.prepaid?.unclaimed() ?? null,
+    release: releasePrepaid(auth),
   });
   if (!admitted.ok) throw refusal(admitted, jobs.length);
 

@@ -1,6 +1,6 @@
 /**
  * One Account DO round trip before a capture's work: the key, the rate limit and the credit
- * reservation in one `authorize` call (authenticate({ reserve })), the pipeline claiming that
+ * reservation in one `authorize` call (authenticate({ reserveFor })), the pipeline claiming that
  * reservation instead of making its own. Counted on the DO stub: every RPC the request makes.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
@@ -51,7 +51,7 @@ function countingEnv(calls: string[]): Env {
 }
 
 const app = newApp();
-app.post("/probe/capture", authenticate({ reserve: 1 }), async (c) => {
+app.post("/probe/capture", authenticate({ reserveFor: [{ kind: "image" }] }), async (c) => {
   const { value, usage } = await withCredits(c.get("auth"), 1, async () => "bytes");
   return new Response(value, { headers: usageHeaders(usage) });
 });
@@ -59,10 +59,10 @@ app.post("/probe/unprepaid", authenticate(), async (c) => {
   const { value, usage } = await withCredits(c.get("auth"), 1, async () => "bytes");
   return new Response(value, { headers: usageHeaders(usage) });
 });
-app.post("/probe/invalid", authenticate({ reserve: 1 }), () => {
+app.post("/probe/invalid", authenticate({ reserveFor: [{ kind: "image" }] }), () => {
   throw new ApiError("VALIDATION_ERROR", "Invalid request: url.");
 });
-app.post("/probe/two", authenticate({ reserve: 1 }), async (c) => {
+app.post("/probe/two", authenticate({ reserveFor: [{ kind: "image" }] }), async (c) => {
   const { usage } = await withCredits(c.get("auth"), 2, async () => "two outputs");
   return c.json(successBody(c.get("requestId"), { ok: true }, usage));
 });

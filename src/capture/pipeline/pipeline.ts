@@ -20,7 +20,7 @@
 import type { ExtractFormat } from "../../../schemas/extract";
 import type { ExtractionData, Usage } from "../../../schemas/responses";
 import type { AuthContext } from "../../accounts/auth";
-import { withCredits } from "../../accounts/credits";
+import { creditsFor, withCredits } from "../../accounts/credits";
 import { ApiError } from "../../errors";
 import { extractFromCapture } from "./extraction";
 import { visibleText } from "../../extract/visible-text";
@@ -83,13 +83,14 @@ export async function runCapture(
   caller: AuthContext,
   input: PipelineInput,
 ): Promise<PipelineRun & { usage: Usage }> {
-  const billable = input.outputs.filter(isBillable).length;
+  const billable = creditsFor(input.outputs);
   if (billable === 0) throw new Error("runCapture: no billable output requested");
   const { value, usage } = await withCredits(
     caller,
     billable,
     () => execute(env, caller.accountId, input),
-    (run) => run.outputs.filter((o, i) => o.ok && isBillable(input.outputs[i])).length,
+    // The same rule, over the outputs that succeeded.
+    (run) => creditsFor(input.outputs.filter((_, i) => run.outputs[i]?.ok === true)),
   );
   return { ...value, usage };
 }
@@ -105,11 +106,6 @@ export function runPrepaidCapture(
   input: PipelineInput,
 ): Promise<PipelineRun> {
   return execute(env, accountId, input);
-}
-
-function isBillable(output: RequestedOutput | undefined): boolean {
-  if (output === undefined || output.kind === "text") return false;
-  return output.kind === "image" || output.billable;
 }
 
 async function execute(env: Env, accountId: string, input: PipelineInput): Promise<PipelineRun> {

@@ -13,9 +13,12 @@ import { accountStub, lookupKeyHash } from "../../accounts/directory";
 import { hashApiKey, isWellFormedKey } from "../../accounts/keys";
 import type { RateState } from "../../accounts/limiter";
 import { PLANS } from "../../accounts/plans";
-import { PrepaidCredits } from "../../accounts/prepaid";
-import type { Account } from "../../account-do/account";
-import { log } from "../../log";
+import {
+  type BilledOutput,
+  creditsFor,
+  PrepaidCredits,
+  refundUnclaimed,
+} from "../../accounts/credits";
 import { ApiError } from "../../errors";
 import { MESSAGES } from "../../messages";
 import type { AppEnv } from "../types";
@@ -24,10 +27,11 @@ export interface AuthenticateOptions {
   /** Accept `?key=` (GET /v1/screenshot only, so keys can sit in image tags). */
   allowQueryKey?: boolean;
   /**
-   * Credits to reserve in the same Account DO call (capture routes: 1), claimed by the
-   * pipeline; refunded after the response when nothing claimed them (src/accounts/prepaid.ts).
+   * The billable outputs the route's capture requests: their credits (`creditsFor`) are
+   * reserved in the same Account DO call, claimed by the pipeline, and refunded after the
+   * response when nothing claimed them (src/accounts/credits.ts).
    */
-  reserve?: number;
+  reserveFor?: readonly BilledOutput[];
 }
 
 /** The presented key, or null when none was presented in an accepted place. */
@@ -70,7 +74,7 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
     const entry = await lookupKeyHash(c.env, keyHash);
     if (!entry) throw invalid();
     const account = accountStub(c.env, entry.accountId);
-    const reserve = options.reserve ?? 0;
+    const reserve = creditsFor(options.reserveFor ?? []);
     const result = await account.authorize(entry.keyId, keyHash, reserve);
     if (result.status === "unknown") throw invalid();
     if (result.status === "revoked") {
@@ -87,36 +91,22 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
       );
     }
     const prepaid = result.reservation && new PrepaidCredits(result.reservation, reserve);
-    c.set("auth", {
+    const auth = {
       accountId: result.accountId,
       keyId: entry.keyId,
       plan: PLANS[result.plan],
       account,
       ...(prepaid ? { prepaid } : {}),
-    });
+    };
+    c.set("auth", auth);
     try {
       await next();
     } finally {
-      const unclaimed = prepaid?.unclaimed();
-      if (unclaimed) background(c, refund(account, unclaimed, result.accountId));
+      if (prepaid) background(c, refundUnclaimed(auth));
     }
     // A handler that returned its own Response (binary captures) bypassed the prepared headers.
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
   };
-
-/** Gives back credits reserved with authentication that the request did not use. */
-async function refund(
-  account: DurableObjectStub<Account>,
-  reservationId: string,
-  accountId: string,
-): Promise<void> {
-  try {
-    await account.credits().settle(reservationId, false);
-  } catch (err) {
-    // The reservation expires on its own (TUNING.creditReservationTtlMs).
-    log("error", "prepaid credit refund failed", { accountId, error: String(err) });
-  }
-}
 
 /** Work that must finish but not delay the response. */
 function background(c: Context<AppEnv>, work: Promise<void>): void {

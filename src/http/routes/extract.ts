@@ -11,10 +11,12 @@ import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
+/** The route's one output, billable: reserved with authentication, then requested. */
+const EXTRACTION = { kind: "extraction", billable: true } as const;
+
 export const extractRoutes = new Hono<AppEnv>().post(
   "/extract",
-  // One billable output (the extraction): its credit is reserved with authentication.
-  authenticate({ reserve: 1 }),
+  authenticate({ reserveFor: [EXTRACTION] }),
   idempotent(),
   async (c) => {
     const req = await jsonBody(c, extractRequestSchema);
@@ -24,7 +26,7 @@ export const extractRoutes = new Hono<AppEnv>().post(
     // The extraction is the billable output: no article (422) or too large (413) is refunded.
     const captured = await runCapture(c.env, auth, {
       spec,
-      outputs: [{ kind: "extraction", format, billable: true }],
+      outputs: [{ ...EXTRACTION, format }],
       storage: { kind: "none" },
       engine: browserEngine(c.env),
     });

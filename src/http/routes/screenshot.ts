@@ -31,6 +31,9 @@ async function sendAsync(c: Context<AppEnv>, req: CaptureRequest) {
   return c.json(successBody(c.get("requestId"), data, usage), 202);
 }
 
+/** The billable output of every sync capture: reserved with authentication, then requested. */
+const IMAGE = { kind: "image" } as const;
+
 interface RunOptions extends PrepareOptions {
   /** With `extract: true` on the JSON route: the article from the same page load. */
   extract?: RequestedOutput & { kind: "extraction" };
@@ -41,7 +44,7 @@ interface RunOptions extends PrepareOptions {
 async function run(c: Context<AppEnv>, req: CaptureRequest, options: RunOptions = {}) {
   const auth = c.get("auth");
   const spec = await prepareCapture(c.env, auth, req, options);
-  const outputs: RequestedOutput[] = [{ kind: "image", format: spec.format }];
+  const outputs: RequestedOutput[] = [{ ...IMAGE, format: spec.format }];
   if (options.extract) outputs.push(options.extract);
   const storage = options.storage ?? { kind: "none" };
   return runCapture(c.env, auth, { spec, outputs, storage, engine: browserEngine(c.env) });
@@ -98,8 +101,8 @@ export async function sendJson(c: Context<AppEnv>, req: CaptureRequest): Promise
   return c.json(successBody(c.get("requestId"), data, captured.usage));
 }
 
-/** A sync capture bills one output: its credit is reserved with authentication (one DO call). */
-const ONE_OUTPUT = { reserve: 1 } as const;
+/** A sync capture reserves with authentication what it bills: its image (an extraction is free). */
+const ONE_OUTPUT = { reserveFor: [IMAGE] } as const;
 
 export const screenshotRoutes = new Hono<AppEnv>()
   .post("/screenshot", authenticate(ONE_OUTPUT), idempotent(), async (c) => {
