@@ -69,6 +69,8 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/e2e/**/*.test.ts"],
+          // One `wrangler dev` for every e2e file (scripts/lib/service.mjs).
+          globalSetup: ["./test/fixtures/e2e-service.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
