@@ -80,6 +80,10 @@ export default defineConfig({
         ],
         test: {
           name: "workers",
+          // One workerd (and one Chromium, through the BROWSER binding) for all these files,
+          // rather than a fresh pair per file: their data is apart by account and run id
+          // (docs/ARCHITECTURE.md, "How the tests run").
+          isolate: false,
           include: [...WORKERD_UNIT, "test/integration/**/*.test.ts", "test/security/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
