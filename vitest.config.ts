@@ -22,10 +22,35 @@ export const TEST_SECRETS = {
   SAFE_BROWSING_API_KEY: "",
 };
 
+/**
+ * Unit files that run inside workerd: those reading the worker's bindings (`env` of
+ * cloudflare:workers), and those bounding the time of CPU-heavy work (Mustache, Markdown),
+ * whose bounds were set against workerd's V8 and stay measured there. Every other unit file is
+ * plain code and runs in Node (the "unit" project), without a workerd or a browser to start.
+ */
+const WORKERD_UNIT = [
+  "test/unit/ad-block.test.ts",
+  "test/unit/content.test.ts",
+  "test/unit/dns.test.ts",
+  "test/unit/markdown-budget.test.ts",
+  "test/unit/render-link.test.ts",
+  "test/unit/reputation.test.ts",
+];
+
 export default defineConfig({
   test: {
     globalSetup: ["./test/fixtures/global-setup.ts"],
     projects: [
+      {
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["test/unit/**/*.test.ts"],
+          exclude: WORKERD_UNIT,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
       {
         plugins: [
           cloudflareTest({
@@ -55,11 +80,11 @@ export default defineConfig({
         ],
         test: {
           name: "workers",
-          include: [
-            "test/unit/**/*.test.ts",
-            "test/integration/**/*.test.ts",
-            "test/security/**/*.test.ts",
-          ],
+          // One workerd (and one Chromium, through the BROWSER binding) for all these files,
+          // rather than a fresh pair per file: their data is apart by account and run id
+          // (docs/ARCHITECTURE.md, "How the tests run").
+          isolate: false,
+          include: [...WORKERD_UNIT, "test/integration/**/*.test.ts", "test/security/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -69,6 +94,8 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/e2e/**/*.test.ts"],
+          // One `wrangler dev` for every e2e file (scripts/lib/service.mjs).
+          globalSetup: ["./test/fixtures/e2e-service.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -4,23 +4,21 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
-  closeSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { decode as decodePng } from "fast-png";
+import { createService, freePort } from "../scripts/lib/service.mjs";
 import { chromiumVersion, diffFlags, floorLaunchPlan } from "./lib/chromium.mjs";
 import { cpuPerCapture, cpuSnapshot } from "./lib/cpu.mjs";
 import { checkPng, median, medianOfReps, parseServerTiming, summarize } from "./lib/stats.mjs";
@@ -233,19 +231,6 @@ function withTimeout(promise, ms, what) {
       timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
-}
-
-function freePort(preferred) {
-  const tryPort = (port) =>
-    new Promise((resolve) => {
-      const srv = createServer();
-      srv.once("error", () => resolve(null));
-      srv.listen(port, "127.0.0.1", () => {
-        const { port: got } = srv.address();
-        srv.close(() => resolve(got));
-      });
-    });
-  return (async () => (preferred && (await tryPort(preferred))) || (await tryPort(0)))();
 }
 
 function alive(pid) {
@@ -477,74 +462,28 @@ function prepareSnapshot(rev) {
 }
 
 async function startService(fixturePort, serviceDir) {
-  const port = await freePort(0);
-  const inspectorPort = await freePort(0);
-  const persist = join(state.tmp, "state");
-  mkdirSync(persist, { recursive: true });
   const adminToken = randomBytes(24).toString("base64url"); // 32 chars
   const secret = () => randomBytes(24).toString("base64url");
   state.wranglerLog = join(state.tmp, "wrangler.log");
-  const fd = openSync(state.wranglerLog, "a");
-  const bin = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-  const args = [
-    bin,
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--inspector-port",
-    String(inspectorPort),
-    "--persist-to",
-    persist,
-    "--show-interactive-dev-session=false",
-    "--log-level",
-    "log",
-    "--var",
-    `ADMIN_TOKEN:${adminToken}`,
-    "--var",
-    `URL_SIGNING_SECRET:${secret()}`,
-    "--var",
-    `WEBHOOK_SIGNING_SECRET:${secret()}`,
-    "--var",
-    `STORAGE_ENCRYPTION_KEY:${secret()}`,
-    "--var",
-    `TARGET_ALLOWLIST:127.0.0.1:${fixturePort}`,
-    // wrangler.toml ships the production pool (8); locally every browser shares the same cores.
-    "--var",
-    `BROWSER_HOSTS:${process.env.BENCH_BROWSER_HOSTS || "1"}`,
-  ];
-  const child = spawn(process.execPath, args, {
+  const service = await createService({
     cwd: serviceDir,
-    detached: true, // its own process group, so the whole tree is stopped together
-    stdio: ["ignore", fd, fd],
-    env: {
-      ...process.env,
-      PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
-      WRANGLER_SEND_METRICS: "false",
+    persistTo: join(state.tmp, "state"),
+    output: state.wranglerLog,
+    args: ["--log-level", "log"],
+    vars: {
+      ADMIN_TOKEN: adminToken,
+      URL_SIGNING_SECRET: secret(),
+      WEBHOOK_SIGNING_SECRET: secret(),
+      STORAGE_ENCRYPTION_KEY: secret(),
+      TARGET_ALLOWLIST: `127.0.0.1:${fixturePort}`,
+      // wrangler.toml ships the production pool (8); locally every browser shares the same cores.
+      BROWSER_HOSTS: process.env.BENCH_BROWSER_HOSTS || "1",
     },
   });
-  closeSync(fd);
-  state.wrangler = child;
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 180_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `wrangler dev exited (${child.exitCode ?? child.signalCode}) before serving:\n${logTail()}`,
-      );
-    }
-    const ok = await fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { base, port, adminToken, pid: child.pid };
-    if (/Build failed/.test(readFileSync(state.wranglerLog, "utf8"))) {
-      throw new Error(`the service does not build:\n${logTail()}`);
-    }
-    await sleep(500);
-  }
-  throw new Error(`wrangler dev did not answer /health within 180 s:\n${logTail()}`);
+  const started = service.start();
+  state.wrangler = service.child; // spawned at once: cleanup() stops it from here on
+  await started;
+  return { base: service.base, port: service.port, adminToken, pid: service.pid };
 }
 
 async function readJson(res) {

@@ -67,7 +67,7 @@ async function main() {
   // --port P: wrangler dev on P, its inspector on P+1, the webhook receiver on P+2.
   const receiver = await startReceiver(opt.faults, opt.port ? opt.port + 2 : 0);
   const HOOK = `http://127.0.0.1:${receiver.port}/hook`;
-  const svc = soakedService({
+  const svc = await soakedService({
     root: ROOT,
     tmp,
     port: opt.port ?? (await freePort()),

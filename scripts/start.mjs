@@ -3,9 +3,9 @@
 // browser. Every argument passes through to wrangler; defaults live in wrangler.toml [dev].
 // Once /health answers, it makes sure one demo account per plan exists (scripts/lib/demo-seed)
 // and prints their keys with ready-to-run curl lines.
-import { spawn } from "node:child_process";
 import { devVar } from "./lib/admin-client.mjs";
-import { demoBanner, seedDemoAccounts, waitForHealth } from "./lib/demo-seed.mjs";
+import { demoBanner, seedDemoAccounts } from "./lib/demo-seed.mjs";
+import { spawnWrangler, waitForHealth } from "./lib/service.mjs";
 
 const passThrough = process.argv.slice(2);
 
@@ -28,7 +28,7 @@ function adminToken(args) {
   return fromVar ?? devVar("ADMIN_TOKEN");
 }
 
-const child = spawn("wrangler", ["dev", ...passThrough], { stdio: "inherit", env: process.env });
+const child = spawnWrangler(["dev", ...passThrough], { output: "inherit", detached: false });
 let exited = false;
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => {
@@ -44,7 +44,7 @@ async function seed() {
   const persistDir = flag(passThrough, "persist-to") ?? ".wrangler/state";
   const token = adminToken(passThrough);
   if (!token) throw new Error("ADMIN_TOKEN is not set (.dev.vars or --var ADMIN_TOKEN:…)");
-  await waitForHealth(baseUrl, 180_000, () => !exited);
+  await waitForHealth(baseUrl, { child, timeoutMs: 180_000 });
   const { accounts, created, path } = await seedDemoAccounts({ baseUrl, token, persistDir });
   const note = created > 0 ? `created ${created}, ` : "";
   console.log(`${demoBanner(baseUrl, accounts)}(${note}kept in ${path})\n`);

@@ -5,27 +5,18 @@
 // and, over CDP, its open browser contexts.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import WebSocket from "ws";
+import { createService, serviceChromium } from "../../scripts/lib/service.mjs";
+
+export { freePort, serviceChromium } from "../../scripts/lib/service.mjs";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Every child process the soak started, killed by `cleanup` (process groups for wrangler). */
 export const children = [];
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startFixture(root, port) {
   const child = spawn(
@@ -77,115 +68,38 @@ export function startReceiver(faults, port = 0) {
   );
 }
 
+/** The soaked service, killed by `cleanup` with the other children. */
+let soaked = null;
+
 /**
- * The soaked `wrangler dev`. Ports and secrets are chosen once, so a restart comes back where
- * clients, signed URLs and persisted state expect it. `vars` are extra `--var NAME:value`.
+ * The soaked `wrangler dev` (scripts/lib/service.mjs). Ports and secrets are chosen once, so a
+ * restart (`kill()` then `start()`) comes back where clients, signed URLs and persisted state
+ * expect it. `vars` are extra `--var NAME:value`.
  */
-export function soakedService({ root, tmp, port, inspectorPort, allow, vars }) {
+export async function soakedService({ root, tmp, port, inspectorPort, allow, vars }) {
   const adminToken = randomBytes(24).toString("base64url");
   const secret = () => randomBytes(24).toString("base64url");
-  const secrets = {
-    ADMIN_TOKEN: adminToken,
-    URL_SIGNING_SECRET: secret(),
-    WEBHOOK_SIGNING_SECRET: secret(),
-    STORAGE_ENCRYPTION_KEY: secret(),
-  };
   const log = join(tmp, "wrangler.log");
-  const svc = { base: `http://127.0.0.1:${port}`, adminToken, pid: 0, log, child: null };
-
-  svc.start = async () => {
-    const fd = openSync(log, "a");
-    const allVars = { ...secrets, TARGET_ALLOWLIST: allow.join(","), ...vars };
-    const args = [
-      join(root, "node_modules/wrangler/bin/wrangler.js"),
-      "dev",
-      ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort)],
-      ...["--persist-to", join(tmp, "state"), "--show-interactive-dev-session=false"],
-      ...Object.entries(allVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
-    ];
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      detached: true,
-      stdio: ["ignore", fd, fd],
-      env: {
-        ...process.env,
-        PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}`,
-        WRANGLER_SEND_METRICS: "false",
-      },
-    });
-    closeSync(fd);
-    children.push(child);
-    svc.child = child;
-    svc.pid = child.pid;
-    for (const until = Date.now() + 180_000; Date.now() < until; await sleep(500)) {
-      if (child.exitCode !== null)
-        throw new Error(`wrangler dev exited:\n${readFileSync(log, "utf8").slice(-3000)}`);
-      const ok = await fetch(`${svc.base}/health`, { signal: AbortSignal.timeout(3000) }).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
-    }
-    throw new Error("wrangler dev did not answer /health within 180 s");
-  };
-
-  /** SIGKILL the whole `wrangler dev` (its process group and every Chromium under it). */
-  svc.kill = async () => {
-    const chromium = serviceChromium(svc.pid).all;
-    try {
-      process.kill(-svc.pid, "SIGKILL");
-    } catch {}
-    for (const p of chromium)
-      try {
-        process.kill(p.pid, "SIGKILL");
-      } catch {}
-    while (svc.child.exitCode === null && svc.child.signalCode === null) await sleep(100);
-    // The port is free once nothing listens on it any more.
-    for (let i = 0; i < 100; i++) {
-      const free = await new Promise((resolve) => {
-        const probe = createNetServer();
-        probe.once("error", () => resolve(false));
-        probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-      });
-      if (free) return;
-      await sleep(100);
-    }
-  };
-  return svc;
+  const service = await createService({
+    cwd: root,
+    port,
+    inspectorPort,
+    persistTo: join(tmp, "state"),
+    output: log,
+    vars: {
+      ADMIN_TOKEN: adminToken,
+      URL_SIGNING_SECRET: secret(),
+      WEBHOOK_SIGNING_SECRET: secret(),
+      STORAGE_ENCRYPTION_KEY: secret(),
+      TARGET_ALLOWLIST: allow.join(","),
+      ...vars,
+    },
+  });
+  soaked = Object.assign(service, { adminToken, log });
+  return soaked;
 }
 
 // ─────────────────────── Chromium: the service's browsers, RSS, contexts ───────────────────────
-
-function procs() {
-  const out = [];
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      out.push({ pid: Number(pid), ppid, rss, cmd });
-    } catch {}
-  }
-  return out;
-}
-
-/** Chromium processes descending from our wrangler dev: browsers (no --type) and all RSS. */
-export function serviceChromium(rootPid) {
-  const all = procs();
-  const byParent = new Map();
-  for (const p of all) byParent.set(p.ppid, [...(byParent.get(p.ppid) ?? []), p]);
-  const mine = [];
-  const stack = [rootPid];
-  while (stack.length) {
-    for (const c of byParent.get(stack.pop()) ?? []) {
-      if (/chrom/i.test(c.cmd)) mine.push(c);
-      stack.push(c.pid);
-    }
-  }
-  const browsers = mine.filter((p) => !p.cmd.includes("--type="));
-  return { browsers, all: mine, rss: mine.reduce((s, p) => s + p.rss, 0), processes: mine.length };
-}
 
 /**
  * Open browser contexts of each of the service's browsers, asked of Chromium itself: miniflare
@@ -254,7 +168,7 @@ function cdpCall(url, method) {
  * found while the process tree still leads to it.
  */
 export function cleanup() {
-  for (const c of children) {
+  for (const c of [...children, soaked?.child].filter(Boolean)) {
     if (c.exitCode !== null || c.signalCode !== null) continue;
     const dev = c.spawnargs.includes("dev");
     const chromium = dev ? serviceChromium(c.pid).all : [];

@@ -18,20 +18,6 @@ function load(file) {
   }
 }
 
-/** Waits until GET /health answers 200, or throws after `timeoutMs`. */
-export async function waitForHealth(baseUrl, timeoutMs, isAlive = () => true) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && isAlive()) {
-    const ok = await fetch(`${baseUrl}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${baseUrl}/health did not answer`);
-}
-
 /** Ensures one working demo key per plan; returns {plan: {accountId, keyId, apiKey}}. */
 export async function seedDemoAccounts({ baseUrl, token, persistDir, file }) {
   const path = resolve(file ?? process.env.EDGESHOT_DEMO_KEYS ?? ".demo-keys.json");

@@ -1,18 +1,14 @@
 /** End to end: a customer drives a real `wrangler dev` over HTTP and gets real images back. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, FIXTURE_ORIGIN, startService, type Service } from "../helpers/e2e";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createAccount, FIXTURE_ORIGIN, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage, outputSize, sniff } from "../helpers/images";
 
 let service: Service;
 let key = "";
 beforeAll(async () => {
-  service = await startService();
+  service = sharedService();
   key = (await createAccount(service.base, "pro")).apiKey;
 });
-afterAll(async () => {
-  await service?.stop();
-});
-
 describe("capture over HTTP against wrangler dev", () => {
   it("POST /v1/screenshot returns a PNG with the right pixels and headers", async () => {
     const res = await fetch(`${service.base}/v1/screenshot`, {

@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer, { type Browser, type HTTPResponse, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_ORIGIN, ROOT, startService, type Service } from "../helpers/e2e";
+import { FIXTURE_ORIGIN, ROOT, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage, near } from "../helpers/images";
 
 /** The DOM bits the page callbacks read (this project's TypeScript has no DOM library); only
@@ -35,7 +35,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  service = await startService();
+  service = sharedService();
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -47,7 +47,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await service?.stop();
 });
 
 const url = (path: string) => `${service.base}/dashboard${path}`;

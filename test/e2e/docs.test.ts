@@ -6,7 +6,7 @@
 import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import openapi from "../../schemas/openapi.json";
-import { startService, type Service } from "../helpers/e2e";
+import { sharedService, type Service } from "../helpers/e2e";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
@@ -14,7 +14,7 @@ const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
 let service: Service;
 let browser: Browser;
 beforeAll(async () => {
-  service = await startService();
+  service = sharedService();
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-dev-shm-usage"],
@@ -22,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await service?.stop();
 });
 
 describe("GET /docs in Chromium", () => {

@@ -11,8 +11,8 @@
  * test/integration/hostile-input.test.ts).
  */
 import { connect, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, rawHttp, startService, type Service } from "../helpers/e2e";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createAccount, rawHttp, sharedService, type Service } from "../helpers/e2e";
 
 const CAP = 6 * 1024 * 1024;
 const BLOCKED_BODY = '{"url":"http://10.0.0.1/"}';
@@ -40,13 +40,9 @@ let apiKey = "";
 const output = () => service.output();
 
 beforeAll(async () => {
-  service = await startService();
+  service = sharedService();
   port = Number(new URL(service.base).port);
   apiKey = (await createAccount(service.base, "enterprise")).apiKey;
-});
-
-afterAll(async () => {
-  await service?.stop();
 });
 
 /** Request head for POST /v1/screenshot/json with the extra header lines given. */

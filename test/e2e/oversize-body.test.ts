@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, startService, type Service } from "../helpers/e2e";
+import { createAccount, sharedService, type Service } from "../helpers/e2e";
 
 const MB = 1024 * 1024;
 const run = promisify(execFile);
@@ -21,13 +21,12 @@ let apiKey = "";
 let dir = "";
 
 beforeAll(async () => {
-  service = await startService();
+  service = sharedService();
   apiKey = (await createAccount(service.base, "enterprise")).apiKey;
   dir = mkdtempSync(join(tmpdir(), "edgeshot-oversize-"));
 });
 
 afterAll(async () => {
-  await service?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,22 +3,18 @@
  * an async job polled to completion and its result fetched, a render link minted and fetched
  * (miss, then hit), the account, and a typed EdgeshotError.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Edgeshot, EdgeshotError } from "../../sdk/src/index";
-import { createAccount, FIXTURE_ORIGIN, startService, type Service } from "../helpers/e2e";
+import { createAccount, FIXTURE_ORIGIN, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage } from "../helpers/images";
 
 let service: Service;
 let sdk: Edgeshot;
 beforeAll(async () => {
-  service = await startService();
+  service = sharedService();
   const { apiKey } = await createAccount(service.base, "pro");
   sdk = new Edgeshot({ apiKey, baseUrl: service.base });
 });
-afterAll(async () => {
-  await service?.stop();
-});
-
 const page = (run: string) => `${FIXTURE_ORIGIN}/boxes.html?run=${run}`;
 const small = { width: 400, height: 300, deviceScaleFactor: 1, waitUntil: "load" } as const;
 

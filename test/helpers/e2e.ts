@@ -1,95 +1,28 @@
 /**
- * End-to-end plumbing (node side): a free port, a `wrangler dev` of this worker on it with its own
- * storage and test secrets, and a clean stop of its whole process group.
+ * End-to-end plumbing (node side): the `wrangler dev` all e2e files share (started once by
+ * test/fixtures/e2e-service.ts through scripts/lib/service.mjs), free ports, and raw HTTP.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
+import { inject } from "vitest";
+import { ROOT } from "../../scripts/lib/service.mjs";
 import { TEST_SECRETS } from "../../vitest.config";
 
-export const ROOT = join(import.meta.dirname, "../..");
+export { freePort, ROOT } from "../../scripts/lib/service.mjs";
 export const BIN = join(ROOT, "node_modules/.bin");
 export const FIXTURE_ORIGIN = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 4010}`;
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 export interface Service {
   base: string;
-  child: ChildProcess;
+  /** Everything the service printed so far (its log file). */
   output: () => string;
-  stop: () => Promise<void>;
 }
 
-/** `wrangler dev` on free ports, own persist dir, test secrets and the fixture allowlist. */
-export async function startService(extraVars: Record<string, string> = {}): Promise<Service> {
-  const [port, inspector] = [await freePort(), await freePort()];
-  const dir = mkdtempSync(join(tmpdir(), "edgeshot-e2e-"));
-  const vars = {
-    ...TEST_SECRETS,
-    // wrangler.toml ships the production pool (8 browsers); one shares the test machine's cores.
-    BROWSER_HOSTS: "1",
-    TARGET_ALLOWLIST: new URL(FIXTURE_ORIGIN).host,
-    ...extraVars,
-  };
-  const args = [
-    "dev",
-    "--port",
-    String(port),
-    "--ip",
-    "127.0.0.1",
-    "--inspector-port",
-    String(inspector),
-    "--persist-to",
-    join(dir, "state"),
-    "--show-interactive-dev-session=false",
-    ...Object.entries(vars).flatMap(([k, v]) => (v ? ["--var", `${k}:${v}`] : [])),
-  ];
-  const child = spawn(join(BIN, "wrangler"), args, {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PATH: `${BIN}:${process.env.PATH}` },
-  });
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-  const base = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.pid && child.exitCode === null) {
-      const exited = new Promise((r) => child.once("exit", r));
-      process.kill(-child.pid, "SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${base}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler dev did not start:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { base, child, output: () => out, stop };
+/** The e2e project's one `wrangler dev`: test secrets, the fixture server allowlisted. */
+export function sharedService(): Service {
+  const { base, log } = inject("e2eService");
+  return { base, output: () => readFileSync(log, "utf8") };
 }
 
 /** Creates an account through the admin API of a started service. */
