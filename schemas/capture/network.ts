@@ -4,9 +4,10 @@ import { LIMITS } from "../limits";
 import { byteLength, hasControlChars, isPlainObject, maxChars, NOT_EMPTY } from "../primitives";
 
 /**
- * Request headers a customer may never set: the spec's four, plus the hop-by-hop and proxy
- * headers Chromium's network stack will not send (with one of them set, the navigation stalls
- * until the timeout instead of failing). `Proxy-*` as a whole.
+ * Request headers a customer may never set: Host, Connection, Content-Length and
+ * Transfer-Encoding (they describe our request, not the customer's), plus the hop-by-hop and
+ * proxy headers Chromium's network stack will not send (with one of them set, the navigation
+ * stalls until the timeout instead of failing). `Proxy-*` as a whole.
  */
 export const FORBIDDEN_HEADERS = new Set([
   "host",

@@ -22,7 +22,7 @@ export type {
   WaitUntil,
 } from "./spec-types";
 
-/** A geo capture's fixed viewport (spec, capture behavior 3); the provider ignores scale factors. */
+/** A geo capture's fixed viewport (docs/GEO.md); the provider ignores scale factors. */
 export const GEO_VIEWPORT = {
   width: 1280,
   height: 800,
