@@ -1,12 +1,14 @@
 /**
  * The response contract: every JSON body the service answers with, as zod schemas beside the
  * request schemas. Handlers type what they return from these (`z.output<…>`), so a shape
- * changes here first; an SDK or an OpenAPI document can be generated from them.
+ * changes here first; an SDK or an OpenAPI document can be generated from them. Those about
+ * async jobs and batches, and about the account, are in ./responses/ (re-exported here).
  */
-import { deliverySchema } from "./storage";
 import { z } from "zod";
 import { EXTRACT_FORMATS, FORMATS } from "./capture";
-import { BATCH_STATUSES, JOB_STATUSES } from "./jobs";
+
+export * from "./responses/jobs";
+export * from "./responses/account";
 
 const iso = z.iso.datetime();
 
@@ -156,150 +158,6 @@ export const artifactSchema = z
   })
   .meta({ id: "Artifact" });
 export type ArtifactData = z.output<typeof artifactSchema>;
-
-// ---- Async jobs and batches --------------------------------------------------------------
-
-/** 202 of an async capture. */
-export const jobAcceptedSchema = z
-  .object({ jobId: z.string(), status: z.literal("queued") })
-  .meta({ id: "JobAccepted" });
-export type JobAccepted = z.output<typeof jobAcceptedSchema>;
-
-/** 202 of POST /v1/screenshot/batch, jobs in `urls` order. */
-export const batchAcceptedSchema = z
-  .object({
-    batchId: z.string(),
-    status: z.literal("queued"),
-    totalJobs: z.number().int(),
-    jobs: z.array(
-      z.object({ jobId: z.string(), url: z.string().nullable(), status: z.literal("queued") }),
-    ),
-  })
-  .meta({ id: "BatchAccepted" });
-export type BatchAccepted = z.output<typeof batchAcceptedSchema>;
-
-export const webhookStateSchema = z
-  .object({
-    deliveryId: z.string().nullable(),
-    /** pending until delivered or given up on (null delivery id: the event is not due yet). */
-    status: z.enum(["pending", "delivered", "failed"]),
-    delivered: z.boolean(),
-    attempts: z.number().int(),
-    lastStatus: z.number().int().nullable(),
-    lastError: z.string().nullable(),
-    lastAttemptAt: iso.nullable(),
-  })
-  .meta({ id: "WebhookState" });
-export type WebhookView = z.output<typeof webhookStateSchema>;
-
-/** GET /v1/jobs/:jobId, and each item of GET /v1/jobs. */
-export const jobSchema = z
-  .object({
-    jobId: z.string(),
-    batchId: z.string().nullable(),
-    status: z.enum(JOB_STATUSES),
-    url: z.string().nullable(),
-    format: z.string(),
-    resultUrl: z.string().optional(),
-    /** Where the result went when delivered to a storage destination (resultUrl is then its URL there). */
-    storage: deliverySchema.optional(),
-    error: z.string().nullable(),
-    metadata: z
-      .object({
-        url: z.string().nullable(),
-        format: z.string(),
-        width: z.number(),
-        height: z.number(),
-        loadTimeMs: z.number(),
-      })
-      .optional(),
-    createdAt: iso,
-    startedAt: iso.nullable(),
-    completedAt: iso.nullable(),
-    webhook: webhookStateSchema.optional(),
-  })
-  .meta({ id: "Job" });
-export type JobView = z.output<typeof jobSchema>;
-
-export const BATCH_OUTCOMES = ["succeeded", "partial", "failed"] as const;
-
-/** GET /v1/batches/:batchId (with `jobs`), and each item of GET /v1/batches. */
-export const batchSchema = z
-  .object({
-    batchId: z.string(),
-    status: z.enum(BATCH_STATUSES),
-    outcome: z.enum(BATCH_OUTCOMES).nullable(),
-    totalJobs: z.number().int(),
-    completedJobs: z.number().int(),
-    failedJobs: z.number().int(),
-    createdAt: iso,
-    completedAt: iso.nullable(),
-    webhook: webhookStateSchema.optional(),
-    jobs: z.array(jobSchema).optional(),
-  })
-  .meta({ id: "Batch" });
-export type BatchView = z.output<typeof batchSchema>;
-
-/** GET /v1/jobs and GET /v1/batches: newest first, `nextCursor` null on the last page. */
-export function listingSchema<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
-}
-export const jobListingSchema = listingSchema(jobSchema);
-export const batchListingSchema = listingSchema(batchSchema);
-export type Listing<T> = { items: T[]; nextCursor: string | null };
-
-// ---- Account -----------------------------------------------------------------------------
-
-export const PLAN_IDS = ["free", "basic", "starter", "pro", "enterprise"] as const;
-
-export const creditUsageSchema = z
-  .object({
-    /** Credits committed this month. */
-    used: z.number().int(),
-    /** Monthly credits of the plan; null = unlimited. */
-    limit: z.number().int().nullable(),
-    /** Credits still available (limit minus used minus those held); null = unlimited. */
-    remaining: z.number().int().nullable(),
-    unlimited: z.boolean(),
-    /** ISO time of the monthly reset (first day of next UTC month). */
-    resetsAt: iso,
-  })
-  .meta({ id: "CreditUsage" });
-export type CreditUsage = z.output<typeof creditUsageSchema>;
-
-export const upgradeSchema = z
-  .object({
-    recommendedPlan: z.enum(PLAN_IDS),
-    /** Monthly credits of the recommended plan; null when it is unlimited. */
-    recommendedPlanCredits: z.number().int().nullable(),
-    upgradeUrl: z.string(),
-    manageBillingUrl: z.string(),
-  })
-  .meta({ id: "Upgrade" });
-export type UpgradeInfo = z.output<typeof upgradeSchema>;
-
-/** GET /v1/account (alias /v1/usage). */
-export const accountSchema = z
-  .object({
-    plan: z.enum(PLAN_IDS),
-    usage: creditUsageSchema,
-    rateLimitPerMinute: z.number().int(),
-    upgrade: upgradeSchema.nullable(),
-    webhooks: z.object({ signingSecret: z.string() }),
-  })
-  .meta({ id: "Account" });
-export type AccountData = z.output<typeof accountSchema>;
-
-/** GET /v1/credential-check. */
-export const credentialCheckSchema = z
-  .object({
-    valid: z.literal(true),
-    accountId: z.string(),
-    plan: z.enum(PLAN_IDS),
-    keyId: z.string(),
-  })
-  .meta({ id: "CredentialCheck" });
-export type CredentialCheckData = z.output<typeof credentialCheckSchema>;
 
 // ---- Service -----------------------------------------------------------------------------
 

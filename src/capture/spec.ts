@@ -2,132 +2,27 @@
  * CaptureSpec: the one normalised description of a capture — defaults applied, device preset
  * resolved, html/markdown/template rendered to a document. It is all the capture engine sees,
  * whether the request came in sync, async, as a batch job or a render link; it is plain data so
- * it crosses RPC and queue boundaries unchanged.
+ * it crosses RPC and queue boundaries unchanged. Its type is in ./spec-types.ts, the
+ * resolution of cookie domains in ./cookies.ts.
  */
-import { getDomain } from "tldts";
-import type {
-  Action,
-  CaptureRequest,
-  Clip,
-  CookieInput,
-  FORMATS,
-  MEDIA_TYPES,
-  StatusMatcher,
-  PDF_FORMATS,
-  RESOURCE_TYPES,
-  WAIT_UNTIL,
-} from "../../schemas/capture";
+import type { CaptureRequest, Clip, StatusMatcher } from "../../schemas/capture";
 import { ApiError } from "../errors";
 import { LIMITS } from "../../schemas/limits";
 import { renderContent } from "./content";
+import { resolveCookies } from "./cookies";
 import { DEVICE_PRESETS } from "./devices";
-import { FAILURE } from "./failures";
+import type { CaptureSpec } from "./spec-types";
 
-export type Format = (typeof FORMATS)[number];
-export type WaitUntil = (typeof WAIT_UNTIL)[number];
+export type {
+  CaptureSpec,
+  Format,
+  GeoTarget,
+  OutputPlan,
+  SpecCookie,
+  WaitUntil,
+} from "./spec-types";
 
-export interface OutputPlan {
-  formats: Format[];
-  /** The rendered DOM serialized (watch runs' visible text). */
-  dom: boolean;
-  /** The page's article, read in the page (extraction: src/extract/reader.ts). */
-  article: boolean;
-}
-
-export interface SpecCookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  httpOnly?: boolean;
-  secure?: boolean;
-  sameSite?: "Strict" | "Lax" | "None";
-  expires?: number;
-}
-
-export interface CaptureSpec {
-  /**
-   * What the one page load renders: image/PDF outputs in this order, and/or the rendered DOM
-   * (for reader-mode extraction). The capture pipeline sets it from the requested outputs.
-   */
-  outputs: OutputPlan;
-  source: { kind: "url"; url: string } | { kind: "html"; html: string };
-  format: Format;
-  /** JPEG/WebP quality; null for PNG and PDF. */
-  quality: number | null;
-  viewport: {
-    width: number;
-    height: number;
-    deviceScaleFactor: number;
-    isMobile: boolean;
-    hasTouch: boolean;
-  };
-  /** null = the browser's own user agent, de-"Headless"-ed. */
-  userAgent: string | null;
-  fullPage: boolean;
-  darkMode: boolean;
-  waitUntil: WaitUntil;
-  timeoutMs: number;
-  bestAttempt: boolean;
-  waitForSelector: string | null;
-  delayMs: number;
-  selector: string | null;
-  blockAds: boolean;
-  blockCookieBanners: boolean;
-  blockResourceTypes: Array<(typeof RESOURCE_TYPES)[number]>;
-  hideSelectors: string[];
-  css: string | null;
-  js: string | null;
-  cookies: SpecCookie[];
-  headers: Array<[string, string]>;
-  resize: { width: number | null; height: number | null } | null;
-  pdf: {
-    format: (typeof PDF_FORMATS)[number];
-    landscape: boolean;
-    printBackground: boolean;
-    scale: number;
-    margin: { top: string; right: string; bottom: string; left: string };
-    /** Running header/footer as Chromium print templates (artifacts); null = none. */
-    headerTemplate: string | null;
-    footerTemplate: string | null;
-    /** A document outline (bookmarks) from the headings, and tagged (accessible) output. */
-    outline: boolean;
-    /** Tagged (accessible) output, Chromium's default; absent in older job documents (= true). */
-    tagged?: boolean;
-    /** Pages to keep ("1-3,5"); null/absent = all. */
-    pageRanges?: string | null;
-  };
-  /** Text tiled over images (Free plan); null = no watermark. */
-  watermark: string | null;
-  /** HTTP credentials taken out of a `user:pass@host` URL. */
-  credentials: { username: string; password: string } | null;
-  /**
-   * Geo-targeted capture: rendered by the geo provider in this country (capture/geo/), not by
-   * our browsers; null = an ordinary capture. Absent in job documents written before it existed.
-   */
-  geo?: GeoTarget | null;
-  /**
-   * Page emulation and capture options (docs/CAPTURE-OPTIONS.md). Optional because job documents
-   * written before they existed lack them: absent means the default (null / false).
-   */
-  clip?: Clip | null;
-  omitBackground?: boolean;
-  timezone?: string | null;
-  locale?: string | null;
-  mediaType?: (typeof MEDIA_TYPES)[number] | null;
-  reducedMotion?: boolean;
-  failOnStatus?: StatusMatcher[] | null;
-  actions?: Action[];
-}
-
-export interface GeoTarget {
-  /** ISO 3166-1 alpha-2, upper case as the spec lists it. */
-  country: string;
-  city: string | null;
-  state: string | null;
-}
-
-/** A geo capture's fixed viewport (spec, capture behavior 3); the provider ignores scale factors. */
+/** A geo capture's fixed viewport (docs/GEO.md); the provider ignores scale factors. */
 export const GEO_VIEWPORT = {
   width: 1280,
   height: 800,
@@ -324,55 +219,6 @@ function toGeoSpec(
     viewport: { ...GEO_VIEWPORT },
     geo: { country, city: req.geoCity ?? null, state: req.geoState ?? null },
   };
-}
-
-const INVALID_COOKIE_DOMAIN = FAILURE.cookieDomain;
-
-/**
- * A cookie's domain must equal the target host or be a parent of it that is not a public
- * suffix (`.com`, `co.uk`); omitted, it is the target host. Cookies need a URL target.
- */
-export function resolveCookies(cookies: CookieInput[], target: string | undefined): SpecCookie[] {
-  if (cookies.length === 0) return [];
-  const host = target ? safeHostname(target) : null;
-  if (!host) {
-    throw new ApiError("VALIDATION_ERROR", "Cookies need a url target.", {
-      details: [{ path: "cookies", message: "Cookies can only be set for a url capture." }],
-    });
-  }
-  const registrable = getDomain(host, { allowPrivateDomains: true });
-  return cookies.map((cookie, i) => {
-    const domain = (cookie.domain ?? host).toLowerCase().replace(/^\./, "");
-    const isHost = domain === host;
-    const isParent =
-      host.endsWith(`.${domain}`) &&
-      registrable !== null &&
-      (domain === registrable || domain.endsWith(`.${registrable}`));
-    if (!isHost && !isParent) {
-      throw new ApiError("VALIDATION_ERROR", INVALID_COOKIE_DOMAIN, {
-        details: [{ path: `cookies[${i}].domain`, message: INVALID_COOKIE_DOMAIN }],
-      });
-    }
-    const out: SpecCookie = {
-      name: cookie.name,
-      value: cookie.value,
-      domain,
-      path: cookie.path ?? "/",
-    };
-    if (cookie.httpOnly !== undefined) out.httpOnly = cookie.httpOnly;
-    if (cookie.secure !== undefined) out.secure = cookie.secure;
-    if (cookie.sameSite !== undefined) out.sameSite = cookie.sameSite;
-    if (cookie.expires !== undefined) out.expires = cookie.expires;
-    return out;
-  });
-}
-
-function safeHostname(raw: string): string | null {
-  try {
-    return new URL(raw).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
 }
 
 /** True when `status` is one of `matchers`: an exact code or its class ("4xx"). */

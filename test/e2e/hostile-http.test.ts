@@ -1,6 +1,6 @@
 /**
- * Hostile input that needs a real socket (shared/checklists/hostile-input.md, items 1, 2, 15,
- * 21): chunked bodies without Content-Length, Content-Length that lies, broken framing, raw
+ * Hostile input that needs a real socket (the checklist in docs/SECURITY.md, "Hostile input",
+ * items 1, 2, 15, 21): chunked bodies without Content-Length, Content-Length that lies, broken framing, raw
  * header bytes. Against `wrangler dev` on a free port with its own storage, like
  * the other e2e suites (test/helpers/e2e.ts).
  *

@@ -1,6 +1,6 @@
 /**
- * Hostile input (shared/checklists/hostile-input.md, one `describe` per item): every case gets a
- * clear 4xx in the spec's envelope naming the field — never a 500, a hang or a side effect.
+ * Hostile input (the checklist in docs/SECURITY.md, "Hostile input", one `describe` per item):
+ * every case gets a clear 4xx in the error envelope naming the field — never a 500, a hang or a side effect.
  *
  * capture-validation.test.ts holds the first table of bad bodies; this file adds what it lacks.
  * Refusals run on accounts of their own (`refuser`), so the last test can prove that none of

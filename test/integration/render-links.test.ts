@@ -275,7 +275,7 @@ describe("GET /v1/render", () => {
     expect(await fixtureLog(run)).toHaveLength(0);
   });
 
-  it("hostile queries (checklist 18) → 403, never a 500", async () => {
+  it("hostile queries (hostile-input item 18, docs/SECURITY.md) → 403, never a 500", async () => {
     const link = await mint(owner, page(runId()));
     const { p, uid, exp } = parts(link.url);
     const sig = new URL(link.url).searchParams.get("sig") ?? "";

@@ -10,7 +10,7 @@ import { creditPeriod, periodResetsAt, rateWindow, secondsUntil } from "../../sr
 import { ApiError } from "../../src/errors";
 
 describe("plans", () => {
-  it("carry DESIGN.md's decided numbers", () => {
+  it("carry the published plan numbers (README.md, src/accounts/plans.ts)", () => {
     const pick = (f: (id: (typeof PLAN_IDS)[number]) => unknown) => PLAN_IDS.map(f);
     expect(pick((id) => PLANS[id].monthlyCredits)).toEqual([100, 1000, 5000, 25000, null]);
     expect(pick((id) => PLANS[id].rateLimitPerMinute)).toEqual([3, 20, 60, 300, 1000]);

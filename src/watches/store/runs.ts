@@ -4,8 +4,7 @@
  * account with no credit or no free slot gets a `skipped` run that costs nothing. The job's
  * guarded transitions settle the credit (finishJob), so a run is charged once, when it
  * completes. A failed run never moves the baseline; the 5th failure in a row pauses the watch.
- * Retention deletes runs past `retention.runs` or `retention.days` (never the baseline's run)
- * and hands back their R2 keys for the caller to delete.
+ * A finished run applies the watch's retention (./retention.ts).
  */
 import { LIMITS } from "../../../schemas/limits";
 import type { ChangeDetection, RunOutcome, RunTrigger } from "../../../schemas/watches";
@@ -16,6 +15,7 @@ import { finishJob } from "../../jobs/store/transitions";
 import { emitWebhook } from "../../webhooks/store/deliveries";
 import type { ResultMeta } from "../../jobs/store/read";
 import type { RunRow } from "./runs-read";
+import { applyRetention } from "./retention";
 import { pauseWatch, type WatchRow, watchRow } from "./watches";
 
 /** What travels on capture-jobs for a watch run (the consumer reads the rest from the DO). */
@@ -286,45 +286,4 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
   }
   const deleteKeys = watch ? applyRetention(sql, watch.id, now) : [];
   return { changed: true, webhooks, deleteKeys };
-}
-
-const runKeys = (r: Pick<RunRow, "image_key" | "diff_key" | "text_key">): string[] =>
-  [r.image_key, r.diff_key, r.text_key].filter((k): k is string => k !== null);
-
-/**
- * Deletes the watch's finished runs past its retention (count, then age), except the run that
- * holds the baseline; returns their R2 keys.
- */
-export function applyRetention(sql: SqlStorage, watchId: string, now: number): string[] {
-  const watch = watchRow(sql, watchId);
-  if (!watch) return [];
-  const oldest = now - watch.retention_days * 86_400_000;
-  const removed = sql
-    .exec<RunRow>(
-      `DELETE FROM watch_runs WHERE watch_id = ? AND id != ? AND status IN ('completed', 'failed', 'skipped')
-         AND (created_at < ? OR seq NOT IN
-           (SELECT seq FROM watch_runs WHERE watch_id = ? ORDER BY seq DESC LIMIT ?))
-       RETURNING *`,
-      watchId,
-      watch.baseline_run_id ?? "",
-      oldest,
-      watchId,
-      watch.retention_runs,
-    )
-    .toArray();
-  for (const r of removed)
-    sql.exec("DELETE FROM webhook_deliveries WHERE subject_kind = 'run' AND subject_id = ?", r.id);
-  return removed.flatMap(runKeys);
-}
-
-/** Deletes a watch and its runs; returns their R2 keys (null when unknown). */
-export function deleteWatch(sql: SqlStorage, watchId: string): string[] | null {
-  const gone = sql.exec("DELETE FROM watches WHERE id = ? RETURNING id", watchId).toArray();
-  if (gone.length === 0) return null;
-  const runs = sql
-    .exec<RunRow>("DELETE FROM watch_runs WHERE watch_id = ? RETURNING *", watchId)
-    .toArray();
-  for (const r of runs)
-    sql.exec("DELETE FROM webhook_deliveries WHERE subject_kind = 'run' AND subject_id = ?", r.id);
-  return runs.flatMap(runKeys);
 }

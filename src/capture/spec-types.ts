@@ -1,0 +1,118 @@
+/**
+ * The shape of a CaptureSpec (built by ./spec.ts): plain data, so it crosses RPC and queue
+ * boundaries unchanged. Fields added later are optional, as older job documents lack them.
+ */
+import type {
+  Action,
+  Clip,
+  FORMATS,
+  MEDIA_TYPES,
+  PDF_FORMATS,
+  RESOURCE_TYPES,
+  StatusMatcher,
+  WAIT_UNTIL,
+} from "../../schemas/capture";
+
+export type Format = (typeof FORMATS)[number];
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export interface OutputPlan {
+  formats: Format[];
+  /** The rendered DOM serialized (watch runs' visible text). */
+  dom: boolean;
+  /** The page's article, read in the page (extraction: src/extract/reader.ts). */
+  article: boolean;
+}
+
+export interface SpecCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: "Strict" | "Lax" | "None";
+  expires?: number;
+}
+
+export interface CaptureSpec {
+  /**
+   * What the one page load renders: image/PDF outputs in this order, and/or the rendered DOM
+   * (for reader-mode extraction). The capture pipeline sets it from the requested outputs.
+   */
+  outputs: OutputPlan;
+  source: { kind: "url"; url: string } | { kind: "html"; html: string };
+  format: Format;
+  /** JPEG/WebP quality; null for PNG and PDF. */
+  quality: number | null;
+  viewport: {
+    width: number;
+    height: number;
+    deviceScaleFactor: number;
+    isMobile: boolean;
+    hasTouch: boolean;
+  };
+  /** null = the browser's own user agent, de-"Headless"-ed. */
+  userAgent: string | null;
+  fullPage: boolean;
+  darkMode: boolean;
+  waitUntil: WaitUntil;
+  timeoutMs: number;
+  bestAttempt: boolean;
+  waitForSelector: string | null;
+  delayMs: number;
+  selector: string | null;
+  blockAds: boolean;
+  blockCookieBanners: boolean;
+  blockResourceTypes: Array<(typeof RESOURCE_TYPES)[number]>;
+  hideSelectors: string[];
+  css: string | null;
+  js: string | null;
+  cookies: SpecCookie[];
+  headers: Array<[string, string]>;
+  resize: { width: number | null; height: number | null } | null;
+  pdf: {
+    format: (typeof PDF_FORMATS)[number];
+    landscape: boolean;
+    printBackground: boolean;
+    scale: number;
+    margin: { top: string; right: string; bottom: string; left: string };
+    /** Running header/footer as Chromium print templates (artifacts); null = none. */
+    headerTemplate: string | null;
+    footerTemplate: string | null;
+    /** A document outline (bookmarks) from the headings, and tagged (accessible) output. */
+    outline: boolean;
+    /** Tagged (accessible) output, Chromium's default; absent in older job documents (= true). */
+    tagged?: boolean;
+    /** Pages to keep ("1-3,5"); null/absent = all. */
+    pageRanges?: string | null;
+  };
+  /** Text tiled over images (Free plan); null = no watermark. */
+  watermark: string | null;
+  /** HTTP credentials taken out of a `user:pass@host` URL. */
+  credentials: { username: string; password: string } | null;
+  /**
+   * Geo-targeted capture: rendered by the geo provider in this country (capture/geo/), not by
+   * our browsers; null = an ordinary capture. Absent in job documents written before it existed.
+   */
+  geo?: GeoTarget | null;
+  /**
+   * Page emulation and capture options (docs/CAPTURE-OPTIONS.md). Optional because job documents
+   * written before they existed lack them: absent means the default (null / false).
+   */
+  clip?: Clip | null;
+  omitBackground?: boolean;
+  timezone?: string | null;
+  locale?: string | null;
+  mediaType?: (typeof MEDIA_TYPES)[number] | null;
+  reducedMotion?: boolean;
+  failOnStatus?: StatusMatcher[] | null;
+  actions?: Action[];
+}
+
+export interface GeoTarget {
+  /** ISO 3166-1 alpha-2, upper case as the spec lists it. */
+  country: string;
+  city: string | null;
+  state: string | null;
+}
