@@ -594,6 +594,12 @@ async function main() {
     }),
   );
   const stillHeld = reservationsExpireAt !== null && Date.now() < reservationsExpireAt;
+  // The service stopped as an operator stops it; the launcher kills Chromium that outlives
+  // wrangler's own exit (the browser binding starts it in a session of its own) and counts.
+  const stopped = await svc.stop();
+  console.log(
+    `[soak] service stopped: ${stopped.chromium} Chromium process(es), ${stopped.outlived} outlived wrangler dev (killed), ${stopped.alive} still alive`,
+  );
   const invariants = {
     "0 unexpected 5xx": unexpected5xx.length === 0,
     // A sync request the restart killed may have been settled before its answer was lost
@@ -616,6 +622,7 @@ async function main() {
     "0 open browser contexts at the end (besides ≤ 1 spare per browser)":
       openContexts === 0 && sparesPerBrowser <= 1,
     "Chromium RSS at the end within 20% of warm-up": rssGrowth <= 0.2,
+    "no Chromium process outlives the service": stopped.chromium > 0 && stopped.alive === 0,
   };
   const report = {
     date: new Date().toISOString(),
@@ -655,6 +662,7 @@ async function main() {
       warmIdle: { rss: warm.rss, processes: warm.processes, contexts: warm.contexts },
       endIdle: { rss: end.rss, processes: end.processes, contexts: end.contexts },
       growth: rssGrowth,
+      afterStop: stopped,
       samples: rss,
       contextSamples,
     },

@@ -40,7 +40,8 @@ export interface Service {
   output: () => string;
   start: () => Promise<void>;
   kill: () => Promise<void>;
-  stop: (graceMs?: number) => Promise<void>;
+  /** Chromium processes at the stop, those that outlived wrangler's exit, and those still alive. */
+  stop: (graceMs?: number) => Promise<{ chromium: number; outlived: number; alive: number }>;
 }
 
 export function createService(options?: ServiceOptions): Promise<Service>;

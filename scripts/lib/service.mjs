@@ -152,17 +152,29 @@ export async function createService({
     while (child.exitCode === null && child.signalCode === null) await sleep(100);
     for (let i = 0; i < 100 && !(await portIsFree(port)); i++) await sleep(100);
   };
-  /** SIGTERM to the process group, SIGKILL after `graceMs`; then any Chromium left. */
+  /**
+   * SIGTERM to the process group, SIGKILL after `graceMs`; then any Chromium left. Resolves to
+   * the count of Chromium processes the service ran at the stop, how many outlived wrangler's
+   * own exit (and were killed here), and how many are still alive after that (should be 0).
+   */
   service.stop = async (graceMs = 8000) => {
     const { child } = service;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null)
+      return { chromium: 0, outlived: 0, alive: 0 };
     const chromium = serviceChromium(child.pid).all;
     const exited = new Promise((r) => child.once("exit", r));
     signalGroup(child.pid, "SIGTERM");
     await Promise.race([exited, sleep(graceMs)]);
     signalGroup(child.pid, "SIGKILL");
     await sleep(300);
-    for (const p of chromium) signal(p.pid, "SIGKILL");
+    const outlived = chromium.filter(running);
+    for (const p of outlived) signal(p.pid, "SIGKILL");
+    for (let i = 0; i < 30 && chromium.some(running); i++) await sleep(100);
+    return {
+      chromium: chromium.length,
+      outlived: outlived.length,
+      alive: chromium.filter(running).length,
+    };
   };
   return service;
 }
@@ -185,6 +197,16 @@ function signal(pid, sig) {
 
 function signalGroup(pid, sig) {
   signal(-pid, sig);
+}
+
+/** Is `p` (a process once listed by `procs`) still running: same pid, same command, no zombie? */
+function running(p) {
+  try {
+    const state = /State:\s+(\S)/.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"))?.[1];
+    return state !== "Z" && readFileSync(`/proc/${p.pid}/cmdline`, "utf8") === p.cmd;
+  } catch {
+    return false;
+  }
 }
 
 function portIsFree(port) {
