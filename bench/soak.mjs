@@ -12,7 +12,7 @@
 // and restarted once with jobs queued and processing, a slow target past its timeout, the
 // webhook 500s. After the load stops it waits for every job to end, then checks the invariants
 // and exits non-zero when one is broken. Writes a JSON report.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -687,6 +687,8 @@ async function main() {
 main().then(
   (ok) => {
     cleanup();
+    // A failed soak keeps the service's whole log beside its report, for the post-mortem.
+    if (!ok) copyFileSync(join(tmp, "wrangler.log"), opt.report.replace(/\.json$/, ".log"));
     rmSync(tmp, { recursive: true, force: true });
     process.exit(ok ? 0 : 1);
   },
