@@ -76,3 +76,6 @@ export function parseServerTiming(header) {
   }
   return out;
 }
+
+/** Kilobytes (as /proc reports them) to megabytes, one decimal. */
+export const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
