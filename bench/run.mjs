@@ -117,7 +117,7 @@ async function main() {
   let endurance = null;
   if (opt.endurance > 0 && service && !aborted) {
     try {
-      endurance = await runEndurance(service, { ...CAPTURE_SCENARIOS.small }, opt.endurance);
+      endurance = await runEndurance(service, CAPTURE_SCENARIOS.small, opt.endurance);
       serviceRequests += endurance.captures;
     } catch (err) {
       if (!(err instanceof TimeCap)) throw err;

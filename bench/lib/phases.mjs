@@ -69,8 +69,7 @@ export async function warmUp(scenarios, service) {
     for (const sys of sc.systems) await warm(sc, sys);
   }
   if (service) {
-    const small = { ...CAPTURE_SCENARIOS.small };
-    await runBatch(() => service.capture(small), 8, 4).catch((err) =>
+    await runBatch(() => service.capture(CAPTURE_SCENARIOS.small), 8, 4).catch((err) =>
       log(`extra warm-up: ${err.message}`),
     );
   }
