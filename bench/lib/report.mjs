@@ -9,7 +9,7 @@ const RESULTS_MD = new URL("../RESULTS.md", import.meta.url);
 
 export const fmt = (v, d = 0) =>
   v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(d);
-export const fmtRatio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "—");
+const fmtRatio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "—");
 
 function table(results) {
   const lines = [

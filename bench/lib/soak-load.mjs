@@ -6,7 +6,7 @@ const PLANS = ["pro", "starter", "pro", "basic", "pro", "starter", "pro", "pro"]
 /** The plans' watch interval floors (src/accounts/plans.ts), in minutes. */
 const WATCH_FLOOR = { basic: 180, starter: 60, pro: 30 };
 
-export const SMALL = { width: 400, height: 300, deviceScaleFactor: 1, blockAds: false };
+const SMALL = { width: 400, height: 300, deviceScaleFactor: 1, blockAds: false };
 
 export const post = (body) => ({ method: "POST", body: JSON.stringify(body) });
 
@@ -77,7 +77,7 @@ export function batchBody(ctx, n) {
 }
 
 /** A synchronous capture: one credit, billable when it answers 200. */
-export const capture = (ctx, route, path, body) => async (c) => {
+const capture = (ctx, route, path, body) => async (c) => {
   const { status } = await ctx.call(c, route, path, post(body()), 1);
   if (status === 200) c.billable++;
 };
