@@ -16,7 +16,7 @@
  *    guard did not harden (a second page — a pop-up by any API —, a service worker, a worklet
  *    target outside HARDENED_TYPES) is closed before it is resumed and taints the capture.
  * Whatever the watcher sees is a violation of the capture's browser context: the capture asks
- * before it produces any output and fails instead (src/capture/capture.ts).
+ * before it produces any output and fails instead (src/capture/page-capture.ts).
  */
 import type { Browser, CDPSession, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";

@@ -21,7 +21,7 @@ import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
 import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
-import { runCapture, type CaptureHooks, type PageCapture } from "./capture";
+import { runPageCapture, type CaptureHooks, type PageCapture } from "./page-capture";
 import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "./page";
 import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
@@ -131,7 +131,7 @@ export class BrowserHost extends DurableObject<Env> {
           const blank = await warm.spare.take();
           const share = await warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
-            const result = await runCapture(blank, spec, this.policy(), warm.userAgent, hooks);
+            const result = await runPageCapture(blank, spec, this.policy(), warm.userAgent, hooks);
             this.stats.captures++;
             return { ok: true, result };
           } finally {

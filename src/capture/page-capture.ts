@@ -66,7 +66,7 @@ export interface CaptureHooks {
  * capture fails with 408 TIMEOUT; the page is closed either way, and one that will not close in
  * TUNING.contextCloseMs is reported through `hooks.contextStuck`.
  */
-export async function runCapture(
+export async function runPageCapture(
   blank: BlankPage,
   spec: CaptureSpec,
   policy: RequestPolicy,
