@@ -11,7 +11,7 @@ import { LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { closeBlankPage, type BlankPage } from "./blank-page";
-import type { ContextWatch } from "./browser-guard";
+import type { ContextWatch } from "./target-watcher";
 import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import type { ReadResult } from "../extract/reader";
