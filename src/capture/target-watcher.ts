@@ -9,8 +9,8 @@
  * page reports speculative loads (Preload domain) and has prerendering switched off.
  *
  * Fail closed: every target the browser creates is discovered; in a capture's context, one the
- * guard did not harden (a second page — a pop-up by any API —, a service worker, a worklet target
- * outside HARDENED_TYPES) is closed before it is resumed and taints the capture.
+ * guard did not harden (a second page — a pop-up by any API —, a service worker, a worklet
+ * target outside HARDENED_TYPES) is closed before it is resumed and taints the capture.
  */
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";

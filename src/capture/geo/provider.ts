@@ -20,8 +20,6 @@ export type ProviderAnswer =
   | { ok: false; failure: CaptureFailure; detail: Record<string, unknown> };
 
 export interface GeoProvider {
-  /** Where the provider's API lives (GEO_ENDPOINT overrides it). */
-  defaultEndpoint: string;
   /** Targeting below country level this provider honours; the others are 422 before any call. */
   supports: { geoCity: boolean; geoState: boolean };
   /** What the proxy waited for, as `x-service-wait-strategy` reports it. */
