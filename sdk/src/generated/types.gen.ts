@@ -1137,6 +1137,7 @@ export type Account = {
   plan: "free" | "basic" | "starter" | "pro" | "enterprise";
   usage: CreditUsage;
   rateLimitPerMinute: number;
+  readRateLimitPerMinute: number;
   upgrade: Upgrade | null;
   webhooks: {
     signingSecret: string;

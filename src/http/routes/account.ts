@@ -21,6 +21,7 @@ async function accountSummary(c: Context<AppEnv>): Promise<Response> {
     plan: summary.plan,
     usage: summary.usage,
     rateLimitPerMinute: summary.rateLimitPerMinute,
+    readRateLimitPerMinute: summary.readRateLimitPerMinute,
     upgrade: upgradeFor(summary.plan, publicOrigin(c.env, c.req.url)),
     webhooks: { signingSecret: await webhookSecretFor(c.env, auth.accountId) },
   };
