@@ -208,4 +208,4 @@ export type {
   UsageOutput,
   Webhooks,
   WebhookState,
-} from "./types.gen";
+} from "./types.gen.js";
