@@ -61,7 +61,11 @@ async function expectedSignature(
   return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Equal strings of public length (hex digests), in time that depends on their length only. */
+/**
+ * Equal strings of public length (hex digests), in time that depends on their length only. The
+ * service's timingSafeEqualDigests (src/signing/hmac.ts) is the same code, repeated on purpose:
+ * the package imports nothing outside sdk/, and the Worker does not import the SDK.
+ */
 function constantTimeEqual(a: string, b: string): boolean {
   const x = encoder.encode(a);
   const y = encoder.encode(b);
