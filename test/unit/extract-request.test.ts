@@ -26,7 +26,7 @@ const spec = (extra: Parameters<typeof toCaptureSpec>[0] = {}) =>
 /** A capture whose page reader read `html` (null: the capture was not asked to read). */
 const result = (html: string | null, removeSelectors: readonly string[] = []): CaptureResult => ({
   bytes: new Uint8Array(0),
-  html: null,
+  content: null,
   article: html === null ? null : readHtml(html, "https://example.com/final", removeSelectors),
   contentType: "text/html",
   width: 1280,
