@@ -62,7 +62,15 @@ export const contentRequestSchema = z
     }),
     stripScripts: stripScripts.optional(),
   })
-  .superRefine(captureRules)
+  .superRefine((value, ctx) => {
+    captureRules(value, ctx);
+    if (value.stripScripts !== undefined && value.contentFormat === "text")
+      ctx.addIssue({
+        code: "custom",
+        path: ["stripScripts"],
+        message: "stripScripts applies to contentFormat html.",
+      });
+  })
   .meta({ id: "ContentRequest" });
 export type ContentRequest = z.output<typeof contentRequestSchema>;
 

@@ -39,7 +39,9 @@ export async function readContent(reader: IsolatedReader, plan: ContentPlan): Pr
     `(${READ_CONTENT})(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
   );
   if ("refusedSelector" in answer)
-    throw new CaptureError(failures.selectorRefused(`elements.${answer.refusedSelector}.selector`));
+    throw new CaptureError(
+      failures.selectorRefused(`elements[${answer.refusedSelector}].selector`),
+    );
   return answer;
 }
 
@@ -189,7 +191,7 @@ const READ_CONTENT = `(plan, bounds) => {
         }
         if (href.length > bounds.linkUrlChars) { truncated = true; continue; }
         const text = cutChars(textOf(el, bounds.linkTextChars).replace(/\\s+/g, " ")
-          || (el.getAttribute("aria-label") || el.getAttribute("title") || "").trim(), bounds.linkTextChars);
+          || (el.getAttribute("aria-label") || el.getAttribute("title") || el.textContent || "").replace(/\\s+/g, " ").trim(), bounds.linkTextChars);
         const seen = byUrl.get(href);
         if (seen) { if (seen.text === "" && text !== "") seen.text = text; continue; }
         if (byUrl.size >= bounds.links) { truncated = true; continue; }

@@ -79,9 +79,14 @@ export type OutputResult =
 
 export interface PipelineRun {
   outputs: OutputResult[];
+  /** What is known about the loaded page; null when the load failed. */
+  page: PageFacts | null;
   loadTimeMs: number;
   capturedAt: string;
 }
+
+/** The facts of the one page load every output came from. */
+export type PageFacts = Pick<PageCapture, "quality" | "waitStrategy" | "finalUrl" | "page">;
 
 /** A run charged to its caller: one credit per billable output, committed or refunded each. */
 export async function runCapture(
@@ -129,6 +134,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
     const failure = fromCapture(outcome.failure);
     return {
       outputs: outputs.map((o) => ({ kind: o.kind, ok: false, failure })),
+      page: null,
       loadTimeMs,
       capturedAt,
     };
@@ -156,7 +162,13 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
       });
     }),
   );
-  return { outputs: results, loadTimeMs, capturedAt };
+  const { quality, waitStrategy, finalUrl } = page;
+  return {
+    outputs: results,
+    page: { quality, waitStrategy, finalUrl, page: page.page },
+    loadTimeMs,
+    capturedAt,
+  };
 }
 
 function fromCapture(failure: CaptureFailure): OutputFailure {
