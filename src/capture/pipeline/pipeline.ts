@@ -127,7 +127,10 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   // A geo-targeted spec is rendered by the geo provider, whoever the caller's engine is.
   const engine = spec.geo ? geoEngine(env) : input.engine;
   const started = Date.now();
-  const outcome = await engine.capture({ ...spec, outputs: { formats, article, content } }, accountId);
+  const outcome = await engine.capture(
+    { ...spec, outputs: { formats, article, content } },
+    accountId,
+  );
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();
   if (!outcome.ok) {
