@@ -96,8 +96,9 @@ function loadData(run: PipelineRun) {
 const wantsJson = (c: Context<AppEnv>) =>
   /\bapplication\/json\b/i.test(c.req.header("accept") ?? "");
 
-export const pageContentRoutes = new Hono<AppEnv>()
-  .post("/content", authenticate({ reserveFor: [HTML] }), idempotent(), async (c) => {
+/** Each route's work after authentication: also the dashboard playground's actions. */
+export const PAGE_ACTIONS = {
+  content: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, contentRequestSchema);
     const { contentFormat = "html", stripScripts = true, ...req } = parsed;
     const output: RequestedOutput =
@@ -130,8 +131,8 @@ export const pageContentRoutes = new Hono<AppEnv>()
       ...(read.truncated ? { "x-service-truncated": "true" } : {}),
       ...usageHeaders(captured.usage),
     });
-  })
-  .post("/scrape", authenticate({ reserveFor: [HTML] }), idempotent(), async (c) => {
+  },
+  scrape: async (c: Context<AppEnv>): Promise<Response> => {
     const { elements, ...req } = await jsonBody(c, scrapeRequestSchema);
     const captured = await run(c, req, [{ kind: "elements", elements, billable: true }]);
     const data: ScrapeData = {
@@ -139,8 +140,8 @@ export const pageContentRoutes = new Hono<AppEnv>()
       results: contentOutput(captured, 0, "elements").results,
     };
     return c.json(successBody(c.get("requestId"), data, captured.usage));
-  })
-  .post("/links", authenticate({ reserveFor: [HTML] }), idempotent(), async (c) => {
+  },
+  links: async (c: Context<AppEnv>): Promise<Response> => {
     const {
       visibleOnly = false,
       internalOnly = false,
@@ -153,8 +154,8 @@ export const pageContentRoutes = new Hono<AppEnv>()
     const { links, truncated } = contentOutput(captured, 0, "links");
     const data: LinksData = { ...loadData(captured), links, truncated };
     return c.json(successBody(c.get("requestId"), data, captured.usage));
-  })
-  .post("/snapshot", authenticate({ reserveFor: [IMAGE] }), idempotent(), async (c) => {
+  },
+  snapshot: async (c: Context<AppEnv>): Promise<Response> => {
     const { stripScripts = true, ...req } = await jsonBody(c, snapshotRequestSchema);
     const captured = await run(c, req, [
       { ...IMAGE, format: req.format ?? "png" },
@@ -175,4 +176,12 @@ export const pageContentRoutes = new Hono<AppEnv>()
       height: result.height,
     };
     return c.json(successBody(c.get("requestId"), data, captured.usage));
-  });
+  },
+};
+export type PageAction = keyof typeof PAGE_ACTIONS;
+
+export const pageContentRoutes = new Hono<AppEnv>()
+  .post("/content", authenticate({ reserveFor: [HTML] }), idempotent(), PAGE_ACTIONS.content)
+  .post("/scrape", authenticate({ reserveFor: [HTML] }), idempotent(), PAGE_ACTIONS.scrape)
+  .post("/links", authenticate({ reserveFor: [HTML] }), idempotent(), PAGE_ACTIONS.links)
+  .post("/snapshot", authenticate({ reserveFor: [IMAGE] }), idempotent(), PAGE_ACTIONS.snapshot);
