@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LinksData, PageContentData, ScrapeData, SnapshotData } from "../../schemas/responses";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
+import { dashboardSession } from "../helpers/dashboard";
 import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
 
 let account: TestAccount;
@@ -284,6 +285,19 @@ describe("POST /v1/snapshot", () => {
     expect(log.filter((e) => e.path === "/quick-actions.html")).toHaveLength(1);
   });
 
+  it("Free plan: the watermark is on the screenshot only, never in the HTML", async () => {
+    const free = await createAccount("free");
+    const res = await postJson(
+      "/v1/snapshot",
+      { ...SMALL, url: page("quick-actions.html") },
+      bearer(free.apiKey),
+    );
+    const body = await envelope<SnapshotData>(res);
+    expect(res.status, JSON.stringify(body.error)).toBe(200);
+    expect(body.data?.metadata.watermarked).toBe(true);
+    expect(body.data?.html).not.toContain("edgeshot.dev");
+  });
+
   it("refuses pdf (400 naming format) and refunds a failed screenshot", async () => {
     const pdf = await post("/v1/snapshot", { url: page("quick-actions.html"), format: "pdf" });
     expect(pdf.res.status).toBe(400);
@@ -354,4 +368,49 @@ describe("every page content route", () => {
       expect(await remaining()).toBe(before - 1);
     },
   );
+});
+
+describe("the dashboard playground's page actions", () => {
+  it("runs each action as its route answers it, billed to the session's account", async () => {
+    // The Free plan allows 3 requests a minute: two sessions (two accounts) share the five runs.
+    const sessions = [await dashboardSession(), await dashboardSession()];
+    let runs = 0;
+    const url = page("quick-actions.html");
+    const run = async <T>(action: string, extra: Record<string, unknown> = {}) => {
+      const session = sessions[runs++ < 3 ? 0 : 1];
+      const res = await session!.pageAction(action, { ...SMALL, url, ...extra });
+      const body = await envelope<T>(res);
+      expect(res.status, JSON.stringify(body.error)).toBe(200);
+      expect(body.meta.usage?.credits).toBe(1);
+      return body.data as T;
+    };
+    expect((await run<PageContentData>("content", { contentFormat: "text" })).text).toBe(TEXT);
+    expect((await run<PageContentData>("content")).html).toContain("Item gamma</li>");
+    const scraped = await run<ScrapeData>("scrape", { elements: [{ selector: "li" }] });
+    expect(scraped.results[0]?.matches.map((m) => m.text)).toEqual([
+      "Item alpha",
+      "Item beta",
+      "Item gamma",
+    ]);
+    expect((await run<LinksData>("links")).links).toHaveLength(7);
+    const snap = await run<SnapshotData>("snapshot");
+    expect(snap.html).toContain("Item gamma</li>");
+    expect(snap.screenshot.length).toBeGreaterThan(100);
+  });
+
+  it("refuses an unknown action (404) and a post without the CSRF header (403)", async () => {
+    const session = await dashboardSession();
+    const unknown = await session.pageAction("toString", { url: page("small.html") });
+    expect(unknown.status).toBe(404);
+    const res = await call("/dashboard/api/page/links", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: "https://edgeshot.test",
+        cookie: session.cookie,
+      },
+      body: JSON.stringify({ url: page("small.html") }),
+    });
+    expect(res.status).toBe(403);
+  });
 });

@@ -183,7 +183,9 @@ describe("every entry point refuses the combined attack page", () => {
     }));
 
   // The page content routes: whatever the page read or built must not reach html, text, links
-  // or elements (the scripts kept, every element scraped with all its attributes).
+  // or elements (every element of the body scraped with all its attributes). The page's own
+  // scripts carry the marker in their source (the leak function), so the HTML is checked with
+  // scripts stripped (the default) and the scrape skips the head.
   const content = async (path: string, extra: Record<string, unknown>, run: string) => {
     const { url, js } = attack(run, path);
     const request = { url, js, waitUntil: "load", timeout: 20, delay: DELAY, ...extra };
@@ -193,21 +195,23 @@ describe("every entry point refuses the combined attack page", () => {
     return text;
   };
 
-  it("content (POST /v1/content: html with its scripts, and text)", () =>
+  it("content (POST /v1/content: html and text)", () =>
     check("content", async (run) => {
-      const html = await content("/v1/content", { stripScripts: false }, run);
+      const html = await content("/v1/content", {}, run);
       return html + (await content("/v1/content", { contentFormat: "text" }, `${run}-text`));
     }));
 
-  it("scrape (POST /v1/scrape: every element, all attributes)", () =>
-    check("scrape", (run) => content("/v1/scrape", { elements: [{ selector: "*" }] }, run)));
+  it("scrape (POST /v1/scrape: every element of the body, all attributes)", () =>
+    check("scrape", (run) =>
+      content("/v1/scrape", { elements: [{ selector: "body, body *" }] }, run),
+    ));
 
   it("links (POST /v1/links, non-http links too)", () =>
     check("links", (run) => content("/v1/links", { includeNonHttp: true }, run)));
 
   it("snapshot (POST /v1/snapshot: the html and the screenshot)", () =>
     check("snapshot", async (run) => {
-      const text = await content("/v1/snapshot", { stripScripts: false, fullPage: true }, run);
+      const text = await content("/v1/snapshot", { fullPage: true }, run);
       const data = (JSON.parse(text) as { data: { screenshot: string } }).data;
       expectNoCanaryContent(fromBase64(data.screenshot), "snapshot screenshot");
       return text;
