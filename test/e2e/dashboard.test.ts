@@ -249,7 +249,7 @@ describe("dashboard in a browser", () => {
 
   it("the playground runs each page content action and shows its result as text", async () => {
     // Five runs in a row: past the Free plan's 3 requests a minute, so the account moves to Pro.
-    const me = await fetch(`${service.base}/v1/account`, {
+    const me = await fetch(`${service.base}/v1/credential-check`, {
       headers: { authorization: `Bearer ${secondKey}` },
     });
     const { data } = (await me.json()) as { data: { accountId: string } };
