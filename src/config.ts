@@ -4,12 +4,23 @@
  */
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { DOH_URL } from "./security/dns";
-import { canonicalHostPattern, SAFE_BROWSING_URL } from "./security/reputation";
-import { GEO_PROVIDERS, type GeoProviderName } from "./capture/geo/providers";
-import { normalizeHost } from "./hosts";
+import { canonicalHostPattern, normalizeHost } from "./hosts";
 import { log } from "./log";
 import { TUNING } from "./tuning";
+
+/** The default DoH resolver (DOH_ENDPOINT), for the DNS check of src/security/dns.ts. */
+export const DOH_URL = "https://cloudflare-dns.com/dns-query";
+/** Safe Browsing Lookup API v4 (SAFE_BROWSING_ENDPOINT), for src/security/reputation.ts. */
+export const SAFE_BROWSING_URL = "https://safebrowsing.googleapis.com/v4/threatMatches:find";
+/**
+ * The geo providers by GEO_PROVIDER name, with where each one's API lives (GEO_ENDPOINT
+ * overrides it). Their adapters are src/capture/geo/providers.ts, one per name.
+ */
+export const GEO_PROVIDER_ENDPOINTS = {
+  scrapingbee: "https://app.scrapingbee.com",
+} as const;
+
+export type GeoProviderName = keyof typeof GEO_PROVIDER_ENDPOINTS;
 
 const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
 
@@ -73,7 +84,7 @@ const schema = z
     GEO_PROVIDER: z
       .union([
         z.literal(""),
-        z.enum(Object.keys(GEO_PROVIDERS) as [GeoProviderName, ...GeoProviderName[]]),
+        z.enum(Object.keys(GEO_PROVIDER_ENDPOINTS) as [GeoProviderName, ...GeoProviderName[]]),
       ])
       .default(""),
     GEO_ENDPOINT: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
@@ -162,7 +173,7 @@ export function config(env: Env): Config {
         ? null
         : {
             provider: e.GEO_PROVIDER,
-            endpoint: (e.GEO_ENDPOINT || GEO_PROVIDERS[e.GEO_PROVIDER].defaultEndpoint).replace(
+            endpoint: (e.GEO_ENDPOINT || GEO_PROVIDER_ENDPOINTS[e.GEO_PROVIDER]).replace(
               /\/+$/,
               "",
             ),

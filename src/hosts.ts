@@ -1,7 +1,34 @@
-/** The one host-name normaliser. A leaf: URL guard, DNS, reputation, ad blocking and config use it. */
+/**
+ * The one host-name normaliser, and the canonical form of a host pattern. A leaf: URL guard, DNS,
+ * reputation, ad blocking and config use it.
+ */
 
 /** `Ads.Example.COM.` → `ads.example.com`: trimmed, lower case, one trailing dot dropped. */
 export function normalizeHost(hostname: string): string {
   const host = hostname.trim().toLowerCase();
   return host.endsWith(".") ? host.slice(0, -1) : host;
+}
+
+/**
+ * Canonical form of one `UNSAFE_HOST_PATTERNS` entry (`host` or `*.host`), through the URL
+ * parser so that case, IDN, trailing dots and IPv4 spellings compare the way URLs will; null
+ * when it is not a bare host.
+ */
+export function canonicalHostPattern(raw: string): string | null {
+  const entry = raw.trim();
+  const wildcard = entry.startsWith("*.");
+  const host = wildcard ? entry.slice(2) : entry;
+  if (host.length === 0 || /[\s/\\?#@*:]/.test(host.replace(/^\[[0-9a-fA-F:.]+\]$/, "v6")))
+    return null;
+  let hostname: string;
+  try {
+    const url = new URL(`http://${host}/`);
+    if (url.port !== "" || url.pathname !== "/") return null;
+    hostname = url.hostname.replace(/\.$/, "");
+  } catch {
+    return null;
+  }
+  if (hostname.length === 0 || hostname.split(".").includes("")) return null;
+  if (wildcard && (hostname.startsWith("[") || /^[\d.]+$/.test(hostname))) return null; // *.<IP>
+  return wildcard ? `*.${hostname}` : hostname;
 }

@@ -48,7 +48,7 @@ const FALLBACK_MINIFLARE_ARGS = [
 ];
 
 /** @returns {{version: string|null, args: string[], source: string}} */
-export function miniflareArgs(root) {
+function miniflareArgs(root) {
   const file = join(root, "node_modules", "miniflare", "dist", "src", "index.js");
   try {
     const src = readFileSync(file, "utf8");

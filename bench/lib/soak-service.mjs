@@ -3,36 +3,25 @@
 // starts again on the same port, secrets and --persist-to directory, the way an operator's
 // restart would — and what the soak reads from the service's Chromium: its processes, their RSS
 // and, over CDP, its open browser contexts.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { createService, serviceChromium } from "../../scripts/lib/service.mjs";
+import { spawnFixture } from "./fixture-client.mjs";
 
 export { freePort, serviceChromium } from "../../scripts/lib/service.mjs";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Every child process the soak started, killed by `cleanup` (process groups for wrangler). */
-export const children = [];
+const children = [];
 
-export async function startFixture(root, port) {
-  const child = spawn(
-    process.execPath,
-    [
-      ...["--import", join(root, "bench/lib/ts-register.mjs")],
-      ...["--experimental-strip-types", "--no-warnings"],
-      ...[join(root, "bench/fixture.mjs"), String(port)],
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-  );
+export async function startFixture(port) {
+  const { child, ready } = spawnFixture(port);
   children.push(child);
-  await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => String(d).includes("ready") && resolve());
-    child.once("exit", (code) => reject(new Error(`fixture server exited with ${code}`)));
-  });
+  await ready;
 }
 
 /**
@@ -108,7 +97,7 @@ export async function soakedService({ root, tmp, port, inspectorPort, allow, var
  * Target.getBrowserContexts (every context but the default one, whoever created it). `spares`:
  * those that are a BrowserHost's spare page, opened ahead of the next capture (one blank page).
  */
-export async function browserContexts(browsers) {
+async function browserContexts(browsers) {
   const out = [];
   for (const b of browsers) {
     const dir = /--user-data-dir=([^\0]+)/.exec(b.cmd)?.[1];
@@ -143,6 +132,35 @@ export async function browserContexts(browsers) {
     }
   }
   return out;
+}
+
+/** Chromium's idle RSS, processes and open contexts under the service `svc`, after 5 s quiet. */
+export async function idleChromium(svc) {
+  await sleep(5000);
+  const chromium = serviceChromium(svc.pid);
+  return { ...chromium, contexts: await browserContexts(chromium.browsers) };
+}
+
+/**
+ * During the load: Chromium's RSS every 2 s, and its open contexts every 10 s (non-zero while
+ * captures run: shows the measurement sees the captures' contexts), `t` in seconds since
+ * `started`. `svc.pid` is read each time: the restart fault starts a new process.
+ */
+export function sampleChromium(svc, started) {
+  const rss = [];
+  const contextSamples = [];
+  const rssTimer = setInterval(() => {
+    const c = serviceChromium(svc.pid);
+    const t = Math.round((Date.now() - started) / 1000);
+    rss.push({ t, rss: c.rss, processes: c.processes, browsers: c.browsers.length });
+  }, 2000);
+  const contextTimer = setInterval(async () => {
+    const browsers = serviceChromium(svc.pid).browsers;
+    const t = Math.round((Date.now() - started) / 1000);
+    contextSamples.push({ t, contexts: await browserContexts(browsers) });
+  }, 10_000);
+  const stop = () => (clearInterval(rssTimer), clearInterval(contextTimer));
+  return { rss, contextSamples, stop };
 }
 
 function cdpCall(url, method) {

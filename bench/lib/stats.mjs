@@ -1,7 +1,7 @@
 // Small, dependency-free statistics and output checks for the bench.
 
 /** Percentile by linear interpolation between closest ranks (R type 7, numpy's default). */
-export function percentile(values, p) {
+function percentile(values, p) {
   if (values.length === 0) return NaN;
   const s = [...values].sort((a, b) => a - b);
   const h = (s.length - 1) * p;
@@ -38,7 +38,7 @@ const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
  * Checks that bytes are a complete PNG (signature, IHDR first, IEND last) and returns its size.
  * Throws with a precise reason otherwise.
  */
-export function pngSize(buf) {
+function pngSize(buf) {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf);
   if (b.length < 45) throw new Error(`not a PNG: only ${b.length} bytes`);
   if (!b.subarray(0, 8).equals(PNG_SIG))
@@ -76,3 +76,6 @@ export function parseServerTiming(header) {
   }
   return out;
 }
+
+/** Kilobytes (as /proc reports them) to megabytes, one decimal. */
+export const mb = (kb) => Math.round((kb / 1024) * 10) / 10;

@@ -5,7 +5,7 @@
 // target: the loaded small capture within baseline + 4 s in both.
 
 /** How much slower than alone the small capture may be under the others' load. */
-export const FAIR_SLACK_MS = 4_000;
+const FAIR_SLACK_MS = 4_000;
 
 const REQUEST_TIMEOUT_MS = 240_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,6 @@
 // The one launcher of `wrangler dev` for this repository: `npm start` (scripts/start.mjs), the
-// end-to-end tests (test/e2e/global-setup.ts), the bench (bench/run.mjs) and the soak
-// (bench/soak.mjs) all start the service through it, and take their ports from `freePort`.
+// end-to-end tests (test/fixtures/e2e-service.ts), the bench (bench/lib/start.mjs) and the soak
+// (bench/lib/soak-service.mjs) all start the service through it, and take their ports from `freePort`.
 //
 // wrangler runs as `node node_modules/wrangler/bin/wrangler.js`, in its own process group, with
 // node_modules/.bin on PATH and metrics off. The local browser binding starts Chromium in a

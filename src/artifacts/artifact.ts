@@ -7,9 +7,9 @@
 import type { ArtifactRequest } from "../../schemas/artifact";
 import type { ArtifactData, Usage } from "../../schemas/responses";
 import type { AuthContext } from "../accounts/auth";
-import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
-import { runCapture } from "../capture/pipeline/pipeline";
-import { storageFailed } from "../capture/pipeline/storage";
+import { browserEngine, type CaptureEngine } from "../pipeline/engine";
+import { runCapture } from "../pipeline/pipeline";
+import { storageFailed } from "../pipeline/storage";
 import { signedImageUrl, storeOutput, type StoredOutput } from "../storage/hosted";
 import { prepareArtifact } from "./request";
 import { sharePage } from "./share-page";

@@ -11,7 +11,7 @@ import { CaptureError, failures } from "./failures";
 
 /**
  * Runs `actions` in order; the whole run gives up (408) after `timeoutMs`. `assertUntainted`
- * throws when the guard refused something the page did (capture.ts): a navigation a step
+ * throws when the guard refused something the page did (page-capture.ts): a navigation a step
  * started that then failed is reported as that, not as a timeout.
  */
 export async function runActions(

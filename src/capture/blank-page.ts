@@ -11,7 +11,8 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from "@cloudflare/puppeteer";
 import { TUNING } from "../tuning";
-import type { BrowserGuard, ContextWatch } from "./browser-guard";
+import type { BrowserGuard } from "./browser-guard";
+import type { ContextWatch } from "./target-watcher";
 import { DeadlineError, withTimeout } from "./navigate";
 
 export interface BlankPage {

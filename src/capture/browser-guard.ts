@@ -1,77 +1,21 @@
 /**
- * The browser-wide guard: what no single page's session can see or stop.
+ * The browser-wide guard: what no single page's session can see or stop. It opens its sessions
+ * on the browser target and runs two parts on them:
  *
- * 1. Fetch interception on the browser target pauses every request of every target — prefetches,
- *    a pop-up's first navigation, targets created behind our back — and applies the URL guard.
- *    Document responses are paused too, to strip the headers that make the BROWSER process
- *    fetch later, outside every interception layer (Speculation-Rules, Reporting/NEL).
- * 2. A target watcher: each capture's page is auto-attached with everything related to it
- *    (dedicated and nested workers, out-of-process frames), and shared workers browser-wide,
- *    every one paused before its first script. Workers get the socket hardening before they run
- *    (frames get theirs from the page's new-document script); every attached target reports
- *    its responses, so a response from a blocked address (DNS rebinding) or a URL the guard
- *    refuses is seen; the page reports speculative loads (Preload domain) and has prerendering
- *    switched off.
- * 3. Fail closed: every target the browser creates is discovered; in a capture's context, one the
- *    guard did not harden (a second page — a pop-up by any API —, a service worker, a worklet
- *    target outside HARDENED_TYPES) is closed before it is resumed and taints the capture.
+ * 1. Fetch interception (./fetch-guard.ts): every request of every target — prefetches, a
+ *    pop-up's first navigation, targets created behind our back — passes the URL guard, and
+ *    documents lose the headers that make the browser process fetch on its own.
+ * 2. A target watcher (./target-watcher.ts): each capture's page and everything it spawns is
+ *    attached paused, hardened, and made to report its responses and speculative loads; and,
+ *    failing closed, a target the guard did not harden in a capture's context is closed before
+ *    it runs and taints the capture.
+ *
  * Whatever the watcher sees is a violation of the capture's browser context: the capture asks
- * before it produces any output and fails instead (src/capture/capture.ts).
+ * before it produces any output and fails instead (src/capture/page-capture.ts).
  */
-import type { Browser, CDPSession, Page } from "@cloudflare/puppeteer";
-import type { Protocol } from "devtools-protocol";
-import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
-import { workerHardening } from "./socket-lock";
-
-/**
- * Response headers that make the browser process fetch on the document's behalf: speculation
- * rule sets (then prefetch/prerender of what they name), Reporting API and NEL report uploads.
- */
-const BROWSER_FETCH_HEADERS = new Set([
-  "speculation-rules",
-  "reporting-endpoints",
-  "report-to",
-  "nel",
-]);
-
-/**
- * Targets in a capture's context that the guard hardens or that cannot reach the network: frames
- * (the page's new-document script), workers (hardened while paused, below), audio worklets (a
- * "worklet" target: its global scope has no fetch, socket or worker API, and its modules are
- * fetched by the document, through page interception), and the window's own browser UI. Any
- * other target there — a second page (a pop-up by whatever API, noopener or not), a service
- * worker, a Shared Storage or auction worklet, a prerender — ran or would run script the guard did
- * not prepare: it taints the capture and is closed.
- */
-const HARDENED_TYPES = new Set([
-  "iframe",
-  "worker",
-  "shared_worker",
-  "worklet",
-  "browser_ui",
-  "tab",
-]);
-
-/** Targets the watcher attaches to: a capture's page and what it spawns. */
-const RELATED: Protocol.Target.TargetFilter = [
-  { type: "page" },
-  { type: "iframe" },
-  { type: "worker" },
-  { type: "shared_worker" },
-  { exclude: true },
-];
-/** Below an attached target: its children (workers of workers, frames of frames). */
-const CHILDREN: Protocol.Target.TargetFilter = RELATED.filter((f) => f.type !== "page");
-
-/** The watch on one capture's browser context. */
-export interface ContextWatch {
-  /** Settles once the page is attached: await it before the page navigates. */
-  ready: Promise<void>;
-  /** Why the context's output must not be used (first violation seen), or null. */
-  violation(): string | null;
-  /** Stop recording for this context (its targets are closed with it). */
-  end(): void;
-}
+import type { Browser, Page } from "@cloudflare/puppeteer";
+import { guardFetches } from "./fetch-guard";
+import { watchTargets, type ContextWatch, type RealmHook } from "./target-watcher";
 
 export interface BrowserGuard {
   /** Requests the browser-wide Fetch guard refused. */
@@ -82,25 +26,12 @@ export interface BrowserGuard {
   denyDownloads(browserContextId: string): Promise<void>;
 }
 
-/**
- * CDP commands newer than the protocol typings we build against (Target.autoAttachRelated and
- * friends exist in every Chromium this runs on). Sent untyped, in one place.
- */
-type RawSend = (method: string, params?: object) => Promise<unknown>;
-const raw = (session: CDPSession): RawSend => session.send.bind(session) as unknown as RawSend;
-
-/**
- * Told of every frame and worker attached in a watched context, while it is still paused before
- * its first script; the target is resumed once the returned promise settles (./cpu-share.ts).
- */
-export type RealmHook = (contextId: string | undefined, session: CDPSession) => Promise<void>;
-
 export async function installBrowserGuard(
   browser: Browser,
   allowlist: ReadonlySet<string>,
   onRealm: RealmHook,
 ): Promise<BrowserGuard> {
-  const [fetchSession, relatedSession, sharedSession, discoverySession] = await Promise.all([
+  const [fetchSession, related, shared, discovery] = await Promise.all([
     browser.target().createCDPSession(),
     browser.target().createCDPSession(),
     browser.target().createCDPSession(),
@@ -108,206 +39,16 @@ export async function installBrowserGuard(
   ]);
   const connection = fetchSession.connection();
   if (!connection) throw new Error("browser guard: no CDP connection");
-  const violations = new Map<string, string[]>();
-  /** Each watched context's capture page (once its target id is known). */
-  const capturePages = new Map<string, string>();
-  /** Workers we attached while paused at start (so hardened before they ran) → their context. */
-  const heldWorkers = new Map<string, string | undefined>();
-  let blocked = 0;
-
-  const flag = (contextId: string | undefined, reason: string) => {
-    if (contextId !== undefined) violations.get(contextId)?.push(reason);
-  };
-
-  fetchSession.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
-    const { requestId } = event;
-    let reply: Promise<unknown>;
-    if (event.responseStatusCode !== undefined || event.responseErrorReason !== undefined) {
-      const headers = event.responseHeaders ?? [];
-      const kept = headers.filter((h) => !BROWSER_FETCH_HEADERS.has(h.name.toLowerCase()));
-      if (event.responseErrorReason !== undefined) {
-        reply = fetchSession.send("Fetch.continueRequest", { requestId });
-      } else if (kept.length === headers.length) {
-        reply = fetchSession.send("Fetch.continueResponse", { requestId });
-      } else {
-        // Chromium takes a header override only together with the status line.
-        const status = {
-          responseCode: event.responseStatusCode ?? 200,
-          responsePhrase: event.responseStatusText || undefined,
-        };
-        reply = fetchSession
-          .send("Fetch.continueResponse", { requestId, ...status, responseHeaders: kept })
-          // Never let the document through with those headers: fail it instead.
-          .catch(() =>
-            fetchSession.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }),
-          );
-      }
-    } else {
-      const purpose = event.resourceType === "Document" ? "navigation" : "subresource";
-      const verdict = checkUrl(event.request.url, purpose, allowlist);
-      if (!verdict.ok) blocked++;
-      reply = verdict.ok
-        ? fetchSession.send("Fetch.continueRequest", { requestId })
-        : fetchSession.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
-    }
-    // A request can vanish (page closed) between pause and reply: nothing to do then.
-    reply.catch(() => {});
-  });
-
-  /** A target attached paused: prepare it, then let it run. */
-  const onAttached = (event: Protocol.Target.AttachedToTargetEvent): void => {
-    const { sessionId, targetInfo } = event;
-    const session = connection.session(sessionId);
-    if (!session) return;
-    const contextId = targetInfo.browserContextId;
-    const type = targetInfo.type;
-    if (type === "page" && contextId !== undefined && stray(targetInfo)) {
-      // A second page of the context (a pop-up): never resumed, closed at once.
-      unhardened(targetInfo);
-      return;
-    }
-    session.on("Target.attachedToTarget", onAttached);
-    const setup: Array<Promise<unknown>> = [];
-    if (type === "page") {
-      session.on(
-        "Preload.prefetchStatusUpdated",
-        (e: Protocol.Preload.PrefetchStatusUpdatedEvent) => speculated(contextId, e.prefetchUrl),
-      );
-      session.on(
-        "Preload.prerenderStatusUpdated",
-        (e: Protocol.Preload.PrerenderStatusUpdatedEvent) => speculated(contextId, e.key.url),
-      );
-      setup.push(
-        session.send("Preload.enable"),
-        session.send("Page.setPrerenderingAllowed", { isAllowed: false }),
-      );
-    } else {
-      session.on("Network.responseReceived", (e: Protocol.Network.ResponseReceivedEvent) => {
-        const reason = responseViolation(e.response, allowlist);
-        if (reason) flag(contextId, reason);
-      });
-      setup.push(
-        raw(session)("Target.setAutoAttach", {
-          autoAttach: true,
-          waitForDebuggerOnStart: true,
-          flatten: true,
-          filter: CHILDREN,
-        }),
-        session.send("Network.enable"),
-        onRealm(contextId, session),
-      );
-    }
-    const isWorker = type === "worker" || type === "shared_worker";
-    // A worker first seen already running ran its first lines unhardened. (The same worker can
-    // be attached twice — as related to the page and as a child of a frame — and the second
-    // attachment finds it running after we hardened and resumed it: that one is fine.)
-    if (isWorker && event.waitingForDebugger) heldWorkers.set(targetInfo.targetId, contextId);
-    else if (isWorker && !heldWorkers.has(targetInfo.targetId))
-      flag(contextId, `worker ran before it was hardened (${targetInfo.url.slice(0, 200)})`);
-    /**
-     * "hardened" | "threw" (our script failed in the worker) | "gone" (no answer: the worker
-     * ended, e.g. its script failed to load). Only a hardened worker is resumed. One that threw
-     * is closed and taints its capture; one that is gone stays paused by this session, which
-     * Chromium honours (a worker starts only when every session that paused it resumes it).
-     */
-    const hardening: Promise<"hardened" | "threw" | "gone"> = isWorker
-      ? session.send("Runtime.evaluate", { expression: workerHardening }).then(
-          (r) => (r.exceptionDetails === undefined ? "hardened" : "threw"),
-          () => "gone",
-        )
-      : Promise.resolve("hardened");
-    void Promise.all([hardening, Promise.allSettled(setup)]).then(async ([state]) => {
-      if (state === "threw") {
-        flag(contextId, `worker hardening failed (${targetInfo.url.slice(0, 200)})`);
-        await raw(relatedSession)("Target.closeTarget", { targetId: targetInfo.targetId }).catch(
-          () => {},
-        );
-        return;
-      }
-      if (state === "hardened" && event.waitingForDebugger)
-        await session.send("Runtime.runIfWaitingForDebugger").catch(() => {});
-    });
-  };
-
-  /**
-   * Whether a target in a watched context is one the guard did not harden: any page but the
-   * capture's own, and any type outside HARDENED_TYPES. Targets of unwatched contexts (a spare
-   * page being opened, the default context) are not ours to judge.
-   */
-  const stray = (info: Protocol.Target.TargetInfo): boolean => {
-    const contextId = info.browserContextId;
-    if (contextId === undefined || !violations.has(contextId)) return false;
-    if (info.type === "page") {
-      const own = capturePages.get(contextId);
-      return own !== undefined && info.targetId !== own;
-    }
-    return !HARDENED_TYPES.has(info.type);
-  };
-  /** Fail closed: the capture is tainted, and the target closed before it does more. */
-  const unhardened = (info: Protocol.Target.TargetInfo): void => {
-    flag(info.browserContextId, `unhardened ${info.type} target (${info.url.slice(0, 200)})`);
-    void raw(relatedSession)("Target.closeTarget", { targetId: info.targetId }).catch(() => {});
-  };
-  // Every target the browser creates is announced here, whether or not anything attaches to it.
-  discoverySession.on("Target.targetCreated", (e: Protocol.Target.TargetCreatedEvent) => {
-    if (stray(e.targetInfo)) unhardened(e.targetInfo);
-  });
-
-  /** A speculative load (prefetch/prerender) the page-level removal did not stop. */
-  const speculated = (contextId: string | undefined, url: string) => {
-    if (!checkUrl(url, "navigation", allowlist).ok)
-      flag(contextId, `speculative load of a refused URL (${url.slice(0, 200)})`);
-  };
-
-  relatedSession.on("Target.attachedToTarget", onAttached);
-  sharedSession.on("Target.attachedToTarget", onAttached);
-  await Promise.all([
-    fetchSession.send("Fetch.enable", {
-      patterns: [
-        { urlPattern: "*", requestStage: "Request" },
-        { urlPattern: "*", resourceType: "Document", requestStage: "Response" },
-      ],
-    }),
-    // Announced: every target but those of the types the guard lets run (fewer events per capture).
-    raw(discoverySession)("Target.setDiscoverTargets", {
-      discover: true,
-      filter: [...[...HARDENED_TYPES].map((type) => ({ type, exclude: true })), {}],
-    }),
-    // Shared workers are not "related" to the page that creates them: attach to all of them.
-    raw(sharedSession)("Target.setAutoAttach", {
-      autoAttach: true,
-      waitForDebuggerOnStart: true,
-      flatten: true,
-      filter: [{ type: "shared_worker" }, { exclude: true }],
-    }),
+  const [fetches, targets] = await Promise.all([
+    guardFetches(fetchSession, allowlist),
+    watchTargets({ connection, related, shared, discovery }, allowlist, onRealm),
   ]);
 
   return {
     get blocked() {
-      return blocked;
+      return fetches.blocked;
     },
-    watch(page, browserContextId) {
-      const reasons: string[] = [];
-      violations.set(browserContextId, reasons);
-      const ready = targetIdOf(page, browserContextId).then(async (targetId) => {
-        capturePages.set(browserContextId, targetId);
-        await raw(relatedSession)("Target.autoAttachRelated", {
-          targetId,
-          waitForDebuggerOnStart: true,
-          filter: RELATED,
-        });
-      });
-      return {
-        ready,
-        violation: () => reasons[0] ?? null,
-        end: () => {
-          violations.delete(browserContextId);
-          capturePages.delete(browserContextId);
-          for (const [targetId, contextId] of heldWorkers)
-            if (contextId === browserContextId) heldWorkers.delete(targetId);
-        },
-      };
-    },
+    watch: (page, browserContextId) => targets.watch(page, browserContextId),
     async denyDownloads(browserContextId) {
       await fetchSession.send("Browser.setDownloadBehavior", {
         behavior: "deny",
@@ -315,42 +56,4 @@ export async function installBrowserGuard(
       });
     },
   };
-}
-
-/**
- * The page's CDP target id: puppeteer keeps it on the Target (untyped in its public types); if a
- * version ever drops it, ask the browser for the context's page instead.
- */
-async function targetIdOf(page: Page, browserContextId: string): Promise<string> {
-  const known = (page.target() as unknown as { _targetId?: unknown })._targetId;
-  if (typeof known === "string") return known;
-  const session = await page.browser().target().createCDPSession();
-  try {
-    const { targetInfos } = await session.send("Target.getTargets");
-    const info = targetInfos.find(
-      (t) => t.type === "page" && t.browserContextId === browserContextId,
-    );
-    if (!info) throw new Error("browser guard: the capture's page target is gone");
-    return info.targetId;
-  } finally {
-    await session.detach().catch(() => {});
-  }
-}
-
-/** Why a response must not be used: it came from a blocked address, or from a refused URL. */
-function responseViolation(
-  response: Protocol.Network.Response,
-  allowlist: ReadonlySet<string>,
-): string | null {
-  const { remoteIPAddress: ip, remotePort: port } = response;
-  if (ip && port !== undefined && isBlockedRemoteAddress(ip, port, allowlist))
-    return `response from a blocked address (${ip}:${port})`;
-  const scheme = response.url.slice(0, response.url.indexOf(":") + 1);
-  if (
-    (scheme === "http:" || scheme === "https:") &&
-    !checkUrl(response.url, "subresource", allowlist).ok
-  ) {
-    return `response from a refused URL (${response.url.slice(0, 200)})`;
-  }
-  return null;
 }

@@ -1,6 +1,7 @@
 /**
  * BrowserHost: a Durable Object that holds one warm browser (from the BROWSER binding) and runs
- * captures in their own incognito contexts. The only code that launches or connects browsers.
+ * captures in their own incognito contexts. The only code that launches or connects browsers
+ * (through ./browser-session.ts).
  *
  * - Steady state never launches: the browser is reused across requests; after an eviction the
  *   DO reconnects to its still-running session before launching a new one.
@@ -14,14 +15,15 @@
  *   whose context will not close is recycled.
  * - An alarm keeps an in-use browser alive and closes it after a period of no use.
  */
-import puppeteer, { type Browser } from "@cloudflare/puppeteer";
+import type { Browser } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
 import { config } from "../config";
 import { navigationVetter } from "../security/target-check";
 import { adHostMatcher } from "./ad-block";
 import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
-import { runCapture, type CaptureHooks, type PageCapture } from "./capture";
+import { dead, SESSION_KEY, startBrowser } from "./browser-session";
+import { runPageCapture, type CaptureHooks, type PageCapture } from "./page-capture";
 import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "./page";
 import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
@@ -60,8 +62,7 @@ export interface HostStats {
 }
 
 const { browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
-const { browserKeepAliveMs: KEEP_ALIVE_MS, browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
-const SESSION_KEY = "browser-session";
+const { browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
 
 /**
  * A connected browser with its browser-wide guard, its de-"Headless"-ed user agent and the blank
@@ -131,7 +132,7 @@ export class BrowserHost extends DurableObject<Env> {
           const blank = await warm.spare.take();
           const share = await warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
-            const result = await runCapture(blank, spec, this.policy(), warm.userAgent, hooks);
+            const result = await runPageCapture(blank, spec, this.policy(), warm.userAgent, hooks);
             this.stats.captures++;
             return { ok: true, result };
           } finally {
@@ -228,31 +229,11 @@ export class BrowserHost extends DurableObject<Env> {
     return this.starting;
   }
 
-  /**
-   * The kept session when it still answers (after an eviction), else a new browser. A session
-   * that connects but fails to set up (it died with its browser a moment ago) is given up.
-   */
-  private async start(): Promise<Warm> {
-    const previous = await this.ctx.storage.get<string>(SESSION_KEY);
-    if (previous) {
-      const browser = await puppeteer.connect(this.env.BROWSER, previous).catch(() => null);
-      if (browser) {
-        // Contexts left by the previous instance (its spare, captures it never finished) have
-        // no owner any more.
-        for (const context of browser.browserContexts())
-          if (context !== browser.defaultBrowserContext()) void context.close().catch(() => {});
-        const warm = await this.setUp(browser).catch(() => null);
-        if (warm) {
-          this.stats.reconnects++;
-          return warm;
-        }
-        void browser.close().catch(() => {});
-      }
-    }
-    const browser = await puppeteer.launch(this.env.BROWSER, { keep_alive: KEEP_ALIVE_MS });
-    this.stats.launches++;
-    await this.ctx.storage.put(SESSION_KEY, browser.sessionId());
-    return this.setUp(browser);
+  /** The kept session, else a new browser (./browser-session.ts), set up for captures. */
+  private start(): Promise<Warm> {
+    return startBrowser(this.env.BROWSER, this.ctx.storage, this.stats, (browser) =>
+      this.setUp(browser),
+    );
   }
 
   /** The browser-wide guard, the user agent and the spare page: a browser ready for captures. */
@@ -311,27 +292,4 @@ export class BrowserHost extends DurableObject<Env> {
       return null;
     }
   }
-}
-
-/**
- * Did `err` come from a browser that is gone? A killed Chromium is often reported first as a
- * page error ("Navigating frame was detached", "Target closed") while the socket still looks
- * connected (measured in the soak, bench/SOAK.md): so a browser that does not answer a version
- * probe within TUNING.contextCloseMs counts as dead too.
- */
-async function dead(browser: Browser, err: unknown): Promise<boolean> {
-  if (!browser.isConnected() || sessionLost(err)) return true;
-  return withTimeout(browser.version(), TUNING.contextCloseMs).then(
-    () => !browser.isConnected(),
-    () => true,
-  );
-}
-
-/**
- * The browser session is gone although the socket still looks connected (measured under load:
- * "Protocol error (Target.createBrowserContext): Session with given id not found."). Treated like
- * a crash: the browser is dropped and the capture retried once on a fresh one.
- */
-function sessionLost(err: unknown): boolean {
-  return err instanceof Error && /Session with given id not found/.test(err.message);
 }

@@ -14,7 +14,7 @@ export const FAILURE = {
   timeout: "The page took too long to load.",
   elementNotFound: "The specified element was not found.",
   cookieDomain: "Invalid cookie domain.",
-  unreachable: "Could not reach the target URL.",
+  unreachable: MESSAGES.unreachable,
   storage: "Failed to store capture result.",
   generic: MESSAGES.captureFailed,
   geoUnconfigured: "Geo-targeted capture is not configured on this deployment.",

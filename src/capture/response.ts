@@ -1,8 +1,8 @@
 /** Shaping a capture result for the wire: the spec's headers, the binary body, the JSON data. */
 import type { CaptureJsonData } from "../../schemas/responses";
 import { toBase64 } from "../encoding";
-import type { CaptureResult } from "./capture";
-import { GEO_RENDERING_ENGINE } from "./geo/capture";
+import type { CaptureResult } from "./page-capture";
+import { GEO_RENDERING_ENGINE } from "./geo/through-provider";
 import type { CaptureSpec } from "./spec";
 
 /** The title header carries at most this many characters of the title, percent-encoded (UTF-8). */

@@ -1,7 +1,7 @@
 /**
  * The socket lock: the constructors whose connections are not Fetch traffic, replaced in every
  * realm that can run customer script — frames (through ./hardening.ts) and workers (through the
- * target watcher, src/capture/browser-guard.ts). JavaScript source strings, like ./page-scripts.ts.
+ * target watcher, ./target-watcher.ts). JavaScript source strings, like ./page-scripts.ts.
  */
 /**
  * Constructors whose connections are not Fetch traffic (no interception layer sees a WebSocket or
@@ -17,7 +17,7 @@ export const SOCKET_APIS = [
 ];
 
 /**
- * Runs in every dedicated and shared worker before its script (src/capture/browser-guard.ts
+ * Runs in every dedicated and shared worker before its script (src/capture/target-watcher.ts
  * pauses each new worker, evaluates this, then resumes it): the socket APIs, as in frames.
  * Defined whether or not they exist yet, and locked: a worker paused at start does not have its
  * secure-context interfaces (WebTransport) yet — Chromium installs them after this runs, and a

@@ -176,7 +176,7 @@ export function printTemplate(html: string): string {
 /**
  * Without fullPage a clip is cut from the viewport, so it must lie inside it (400 naming clip).
  * With fullPage only its width is known now; its bottom is checked against the page's height
- * once the page has loaded (capture.ts).
+ * once the page has loaded (page-capture.ts).
  */
 function checkClip(clip: Clip, viewport: { width: number; height: number }, fullPage: boolean) {
   const details: Array<{ path: string; message: string }> = [];

@@ -14,7 +14,7 @@ import type { FinishResult, JobOutcome } from "./store/transitions";
 import { FAILURE } from "../capture/failures";
 import type { ResultMeta } from "./store/read";
 import { extensionFor } from "../storage/destinations";
-import type { PipelineRun } from "../capture/pipeline/pipeline";
+import type { PipelineRun } from "../pipeline/pipeline";
 import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
 import {
   type CaptureJobMessage,

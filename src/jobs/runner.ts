@@ -17,13 +17,9 @@
 import { accountStub } from "../accounts/directory";
 import type { CaptureOutcome } from "../capture/browser-host";
 import { FAILURE, toFailure } from "../capture/failures";
-import type { CaptureEngine } from "../capture/pipeline/engine";
-import {
-  type PipelineRun,
-  type RequestedOutput,
-  runPrepaidCapture,
-} from "../capture/pipeline/pipeline";
-import type { StorageTarget } from "../capture/pipeline/storage";
+import type { CaptureEngine } from "../pipeline/engine";
+import { type PipelineRun, type RequestedOutput, runPrepaidCapture } from "../pipeline/pipeline";
+import type { StorageTarget } from "../pipeline/storage";
 import type { CaptureSpec } from "../capture/spec";
 import { log } from "../log";
 import { TUNING } from "../tuning";

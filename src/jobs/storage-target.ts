@@ -1,11 +1,11 @@
 /**
  * Where a queued job's image goes: our R2 (hosted), or the job's storage destination — opened
  * (endpoint re-checked, secret unsealed) before the capture, so an unusable destination costs
- * no browser time. The pipeline's storage step uploads to it (capture/pipeline/storage.ts);
+ * no browser time. The pipeline's storage step uploads to it (pipeline/storage.ts);
  * nothing else writes to a customer's bucket.
  */
 import { accountStub } from "../accounts/directory";
-import type { StorageTarget } from "../capture/pipeline/storage";
+import type { StorageTarget } from "../pipeline/storage";
 import {
   expandKey,
   type KeyValues,

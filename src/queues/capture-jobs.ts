@@ -4,7 +4,7 @@
  * by the one job runner (src/jobs/runner.ts). It answers "retry" (a transient failure with
  * attempts left: retried with backoff) or "done".
  */
-import { browserEngine, type CaptureEngine } from "../capture/pipeline/engine";
+import { browserEngine, type CaptureEngine } from "../pipeline/engine";
 import { abortCaptureJob, captureJob } from "../jobs/consumer";
 import { captureJobMessage } from "../jobs/messages";
 import { runJob } from "../jobs/runner";

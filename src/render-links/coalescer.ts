@@ -7,7 +7,7 @@
  * A render: decode the signed parameters, check the owner (account exists, minting key still
  * active: else 403), charge the owner 1 credit (refunded on failure), capture with the owner's
  * plan (watermark, plan gates, URL guard re-run), store in R2 + KV for cacheTtl — all through
- * the capture pipeline (src/capture/pipeline/). Results cross
+ * the capture pipeline (src/pipeline/). Results cross
  * RPC as the R2 key and metadata, never the bytes; errors as plain values (classes do not cross).
  */
 import { DurableObject } from "cloudflare:workers";
@@ -17,8 +17,8 @@ import type { AuthContext } from "../accounts/auth";
 import { accountStub } from "../accounts/directory";
 import { PLANS } from "../accounts/plans";
 import { prepareCapture } from "../capture/request";
-import { browserEngine } from "../capture/pipeline/engine";
-import { imageOutput, runCapture } from "../capture/pipeline/pipeline";
+import { browserEngine } from "../pipeline/engine";
+import { imageOutput, runCapture } from "../pipeline/pipeline";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";
 import { LIMITS } from "../../schemas/limits";
 import { isLive, readEntry, type RenderEntry } from "../storage/render-cache";

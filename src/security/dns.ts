@@ -39,7 +39,6 @@ export interface DnsCheckOptions {
   timeoutMs?: number;
 }
 
-export const DOH_URL = "https://cloudflare-dns.com/dns-query";
 export const DOH_TIMEOUT_MS = 1500;
 /** Longest a verdict is reused, whatever the TTL says. */
 export const DNS_CACHE_MAX_SECONDS = 300;

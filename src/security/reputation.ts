@@ -21,7 +21,6 @@ import { sha256Hex } from "../encoding";
 export type Reputation =
   { flagged: false } | { flagged: true; source: "blocklist" | "safe-browsing"; threat: string };
 
-export const SAFE_BROWSING_URL = "https://safebrowsing.googleapis.com/v4/threatMatches:find";
 export const SAFE_BROWSING_TIMEOUT_MS = 1500;
 /** After a failed lookup, skip the API (fail open at once) for this long. */
 export const SAFE_BROWSING_BACKOFF_MS = 30_000;
@@ -43,30 +42,6 @@ const CLEAN: Reputation = { flagged: false };
 
 // ---------------------------------------------------------------------------------------------
 // Blocklist
-
-/**
- * Canonical form of one `UNSAFE_HOST_PATTERNS` entry (`host` or `*.host`), through the URL
- * parser so that case, IDN, trailing dots and IPv4 spellings compare the way URLs will; null
- * when it is not a bare host.
- */
-export function canonicalHostPattern(raw: string): string | null {
-  const entry = raw.trim();
-  const wildcard = entry.startsWith("*.");
-  const host = wildcard ? entry.slice(2) : entry;
-  if (host.length === 0 || /[\s/\\?#@*:]/.test(host.replace(/^\[[0-9a-fA-F:.]+\]$/, "v6")))
-    return null;
-  let hostname: string;
-  try {
-    const url = new URL(`http://${host}/`);
-    if (url.port !== "" || url.pathname !== "/") return null;
-    hostname = url.hostname.replace(/\.$/, "");
-  } catch {
-    return null;
-  }
-  if (hostname.length === 0 || hostname.split(".").includes("")) return null;
-  if (wildcard && (hostname.startsWith("[") || /^[\d.]+$/.test(hostname))) return null; // *.<IP>
-  return wildcard ? `*.${hostname}` : hostname;
-}
 
 /** A matcher over canonical patterns: exact host or subdomain (`p`), subdomain only (`*.p`). */
 export function hostPatternMatcher(

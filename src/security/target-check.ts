@@ -12,7 +12,6 @@
  * Allowlisted `host:port` entries and IP-literal hosts skip the DNS check (the guard already
  * classified them); the reputation checks apply to every URL, allowlisted or not.
  */
-import { failures, failureToApiError } from "../capture/failures";
 import { config, type Config } from "../config";
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
@@ -108,12 +107,22 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
   }
   if (dns?.kind === "unresolvable") {
     logHost("info", "target refused: does not resolve", url, { reason: dns.reason });
-    throw failureToApiError(failures.unreachable());
+    throw unreachableTarget();
   }
   if (dns?.kind === "error") {
     logHost("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
-    throw failureToApiError(failures.generic());
+    throw dnsCheckFailed();
   }
+}
+
+/** A target that does not resolve: 400, as a page the browser could not reach. */
+function unreachableTarget(): ApiError {
+  return new ApiError("CAPTURE_FAILED", MESSAGES.unreachable, { status: 400 });
+}
+
+/** The DNS check itself failed (fail closed): the generic capture failure, 500. */
+function dnsCheckFailed(): ApiError {
+  return new ApiError("CAPTURE_FAILED", MESSAGES.captureFailed, { status: 500 });
 }
 
 function unsafeError(): ApiError {

@@ -13,7 +13,7 @@ import type { ChangeDetection } from "../../schemas/watches";
 import { accountStub } from "../accounts/directory";
 import type { RunContext, RunResult, WatchRunMessage } from "./store/runs";
 import { FAILURE } from "../capture/failures";
-import type { OutputResult, PipelineRun } from "../capture/pipeline/pipeline";
+import type { OutputResult, PipelineRun } from "../pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";
 import { ApiError } from "../errors";
 import type { JobKind } from "../jobs/runner";

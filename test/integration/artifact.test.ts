@@ -12,7 +12,7 @@ import { artifactRequestSchema } from "../../schemas/artifact";
 import { artifactSchema, successEnvelope } from "../../schemas/responses";
 import { PLANS } from "../../src/accounts/plans";
 import { createArtifact } from "../../src/artifacts/artifact";
-import { browserEngine } from "../../src/capture/pipeline/engine";
+import { browserEngine } from "../../src/pipeline/engine";
 import { failures } from "../../src/capture/failures";
 import { accountDo } from "../helpers/account-do";
 import { createAccount, describeAuthCases } from "../helpers/accounts";

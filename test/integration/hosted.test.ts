@@ -8,7 +8,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { ApiError } from "../../src/errors";
-import { storeResult } from "../../src/capture/pipeline/storage";
+import { storeResult } from "../../src/pipeline/storage";
 import { signedImageUrl, storeOutput, sweepExpired } from "../../src/storage/hosted";
 import { Capturer } from "../helpers/capture";
 import { BASE, call, envelope, FIXTURES, runId } from "../helpers/http";

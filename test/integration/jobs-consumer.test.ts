@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { failures } from "../../src/capture/failures";
 import type { CaptureOutcome } from "../../src/capture/browser-host";
 import { prepareCapture } from "../../src/capture/request";
-import type { CaptureEngine } from "../../src/capture/pipeline/engine";
+import type { CaptureEngine } from "../../src/pipeline/engine";
 import {
   captureRetryDelay,
   handleCaptureBatch,

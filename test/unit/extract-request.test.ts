@@ -1,16 +1,16 @@
 /** Extraction on top of the capture engine: the DOM-only spec, the JSON route's `extracted`. */
 import { describe, expect, it } from "vitest";
-import type { CaptureResult } from "../../src/capture/capture";
+import type { CaptureResult } from "../../src/capture/page-capture";
 import { NO_METADATA } from "../../src/capture/page-read";
 import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
 import { toCaptureSpec } from "../../src/capture/spec";
-import { extractedField, extractionResult } from "../../src/capture/pipeline/pipeline";
+import { extractedField, extractionResult } from "../../src/pipeline/pipeline";
 import {
   extractFromCapture,
   extractOnlySpec,
   requestedExtraction,
   toCaptureRequest,
-} from "../../src/capture/pipeline/extraction";
+} from "../../src/pipeline/extraction";
 import { ApiError } from "../../src/errors";
 import { readHtml } from "../helpers/extract";
 

@@ -7,16 +7,15 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
-  canonicalHostPattern,
   clearReputationCache,
   hostPatternMatcher,
   lookupBody,
   lookupUrl,
   safeBrowsingLookup,
-  SAFE_BROWSING_URL,
   type SafeBrowsingOptions,
 } from "../../src/security/reputation";
-import { config } from "../../src/config";
+import { config, SAFE_BROWSING_URL } from "../../src/config";
+import { canonicalHostPattern } from "../../src/hosts";
 import { runId } from "../helpers/http";
 
 describe("UNSAFE_HOST_PATTERNS entries", () => {

@@ -1,7 +1,7 @@
 /**
  * What a geo provider adapter is: a render-through-proxy service spoken over HTTP. The adapter
  * only translates — a CaptureSpec into the provider's request, the provider's answer into ours
- * — so it is pure and table-testable; `capture/geo/capture.ts` does the fetch, the deadline,
+ * — so it is pure and table-testable; `capture/geo/through-provider.ts` does the fetch, the deadline,
  * the size cap and the PNG check once for every adapter.
  */
 import type { CaptureFailure } from "../failures";
@@ -20,8 +20,6 @@ export type ProviderAnswer =
   | { ok: false; failure: CaptureFailure; detail: Record<string, unknown> };
 
 export interface GeoProvider {
-  /** Where the provider's API lives (GEO_ENDPOINT overrides it). */
-  defaultEndpoint: string;
   /** Targeting below country level this provider honours; the others are 422 before any call. */
   supports: { geoCity: boolean; geoState: boolean };
   /** What the proxy waited for, as `x-service-wait-strategy` reports it. */

@@ -25,7 +25,6 @@ const TIMEOUT_MS = { min: 1_000, max: 140_000 } as const;
 const DETAIL_CHARS = 300;
 
 export const scrapingBee: GeoProvider = {
-  defaultEndpoint: "https://app.scrapingbee.com",
   supports: { geoCity: false, geoState: false },
   waitStrategy: "proxy-managed",
 

@@ -1,10 +1,10 @@
 /** POST /v1/extract: reader-mode content of a rendered page (markdown, json or html). */
 import { Hono } from "hono";
 import { extractRequestSchema } from "../../../schemas/extract";
-import { browserEngine } from "../../capture/pipeline/engine";
-import { runCapture } from "../../capture/pipeline/pipeline";
+import { browserEngine } from "../../pipeline/engine";
+import { runCapture } from "../../pipeline/pipeline";
 import { prepareCapture } from "../../capture/request";
-import { extractOnlySpec, toCaptureRequest } from "../../capture/pipeline/extraction";
+import { extractOnlySpec, toCaptureRequest } from "../../pipeline/extraction";
 import { jsonBody } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";

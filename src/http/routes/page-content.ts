@@ -18,15 +18,15 @@ import type {
   SnapshotData,
 } from "../../../schemas/responses";
 import { usageHeaders } from "../../accounts/credits";
-import { browserEngine } from "../../capture/pipeline/engine";
-import type { ContentResult } from "../../capture/pipeline/page-content";
+import { browserEngine } from "../../pipeline/engine";
+import type { ContentResult } from "../../pipeline/page-content";
 import {
   imageOutput,
   runCapture,
   type PageFacts,
   type PipelineRun,
   type RequestedOutput,
-} from "../../capture/pipeline/pipeline";
+} from "../../pipeline/pipeline";
 import { prepareCapture } from "../../capture/request";
 import { pageHeaders } from "../../capture/response";
 import { toBase64 } from "../../encoding";

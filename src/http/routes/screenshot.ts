@@ -5,18 +5,18 @@ import { captureRequestSchema, type CaptureRequest } from "../../../schemas/capt
 import { LIMITS } from "../../../schemas/limits";
 import type { CaptureJsonData, HostedCaptureData } from "../../../schemas/responses";
 import { usageHeaders } from "../../accounts/credits";
-import { browserEngine } from "../../capture/pipeline/engine";
+import { browserEngine } from "../../pipeline/engine";
 import {
   extractedField,
   imageOutput,
   runCapture,
   type RequestedOutput,
-} from "../../capture/pipeline/pipeline";
-import type { StorageTarget } from "../../capture/pipeline/storage";
+} from "../../pipeline/pipeline";
+import type { StorageTarget } from "../../pipeline/storage";
 import { prepareCapture, type PrepareOptions } from "../../capture/request";
 import { captureData } from "../../capture/response";
 import { ApiError } from "../../errors";
-import { requestedExtraction } from "../../capture/pipeline/extraction";
+import { requestedExtraction } from "../../pipeline/extraction";
 import { submitAsyncCapture } from "../../jobs/submit";
 import { publicOrigin, signedImageUrl } from "../../storage/hosted";
 import { jsonBody, parseWith } from "../body";

@@ -12,7 +12,7 @@ import { LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { closeBlankPage, type BlankPage } from "./blank-page";
-import type { ContextWatch } from "./browser-guard";
+import type { ContextWatch } from "./target-watcher";
 import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import type { ReadResult } from "../extract/reader";
@@ -62,7 +62,7 @@ export interface CaptureHooks {
  * capture fails with 408 TIMEOUT; the page is closed either way, and one that will not close in
  * TUNING.contextCloseMs is reported through `hooks.contextStuck`.
  */
-export async function runCapture(
+export async function runPageCapture(
   blank: BlankPage,
   spec: CaptureSpec,
   policy: RequestPolicy,

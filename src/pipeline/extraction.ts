@@ -6,13 +6,13 @@
  * article is read in the page (src/capture/page-read.ts, `readArticle`) and converted in the
  * Worker (src/extract/).
  */
-import type { CaptureRequest } from "../../../schemas/capture";
-import type { ExtractFormat, ExtractRequest } from "../../../schemas/extract";
-import type { CaptureResult } from "../capture";
-import type { CaptureSpec } from "../spec";
-import { validationError } from "../../errors";
-import type { ExtractionData } from "../../../schemas/responses";
-import { extractArticle } from "../../extract/extract";
+import type { CaptureRequest } from "../../schemas/capture";
+import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
+import type { CaptureResult } from "../capture/page-capture";
+import type { CaptureSpec } from "../capture/spec";
+import { validationError } from "../errors";
+import type { ExtractionData } from "../../schemas/responses";
+import { extractArticle } from "../extract/extract";
 
 /** Resource types a DOM-only load skips: they never change the text. */
 export const TEXT_ONLY_BLOCKED: CaptureSpec["blockResourceTypes"] = ["image", "media", "font"];

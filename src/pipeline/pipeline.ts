@@ -17,11 +17,11 @@
  *
  * Nothing else reserves credits for, calls an engine for, or stores a capture.
  */
-import type { ExtractFormat } from "../../../schemas/extract";
-import type { ExtractionData, Usage } from "../../../schemas/responses";
-import type { AuthContext } from "../../accounts/auth";
-import { creditsFor, withCredits } from "../../accounts/credits";
-import { ApiError } from "../../errors";
+import type { ExtractFormat } from "../../schemas/extract";
+import type { ExtractionData, Usage } from "../../schemas/responses";
+import type { AuthContext } from "../accounts/auth";
+import { creditsFor, withCredits } from "../accounts/credits";
+import { ApiError } from "../errors";
 import { extractFromCapture } from "./extraction";
 import {
   contentPlan,
@@ -30,12 +30,12 @@ import {
   type ContentOutput,
   type ContentResult,
 } from "./page-content";
-import type { CaptureResult, PageCapture } from "../capture";
-import { failureToApiError, type CaptureFailure } from "../failures";
-import { captureHeaders } from "../response";
-import type { CaptureSpec, Format } from "../spec";
+import type { CaptureResult, PageCapture } from "../capture/page-capture";
+import { failureToApiError, type CaptureFailure } from "../capture/failures";
+import { captureHeaders } from "../capture/response";
+import type { CaptureSpec, Format } from "../capture/spec";
 import { geoEngine, type CaptureEngine } from "./engine";
-import type { Delivery } from "../../../schemas/storage";
+import type { Delivery } from "../../schemas/storage";
 import { deliverResult, storeResult, type StorageTarget, type Stored } from "./storage";
 
 export type RequestedOutput =

@@ -4,15 +4,15 @@
  * target: none, our R2 (hosted / render cache), or the customer's own bucket (a storage
  * destination, async jobs only: src/storage/destinations.ts).
  */
-import { log } from "../../log";
-import { type StoredOutput, storeOutput } from "../../storage/hosted";
-import { type RenderEntry, writeEntry } from "../../storage/render-cache";
-import type { ApiError } from "../../errors";
-import type { Delivery } from "../../../schemas/storage";
-import { type OpenDestination, putOptions } from "../../storage/destinations";
-import { objectUrl, putObject } from "../../storage/s3";
-import type { CaptureResult } from "../capture";
-import { failures, failureToApiError } from "../failures";
+import { log } from "../log";
+import { type StoredOutput, storeOutput } from "../storage/hosted";
+import { type RenderEntry, writeEntry } from "../storage/render-cache";
+import type { ApiError } from "../errors";
+import type { Delivery } from "../../schemas/storage";
+import { type OpenDestination, putOptions } from "../storage/destinations";
+import { objectUrl, putObject } from "../storage/s3";
+import type { CaptureResult } from "../capture/page-capture";
+import { failures, failureToApiError } from "../capture/failures";
 
 export type StorageTarget =
   /** Nothing stored: the caller answers with the bytes. */

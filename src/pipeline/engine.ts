@@ -4,17 +4,17 @@
  * geo provider (capture/geo/) behind the same interface. Only the pipeline (and the job
  * consumer's test seam) calls one; the pipeline picks the geo engine when `spec.geo` is set.
  */
-import { config } from "../../config";
-import type { BrowserHost, CaptureOutcome } from "../browser-host";
-import type { PageCapture } from "../capture";
-import type { OutputOutcome } from "../outputs";
-import { failures } from "../failures";
-import { imageSize } from "../image-info";
-import { log } from "../../log";
-import { captureThroughProvider } from "../geo/capture";
-import type { CaptureSpec } from "../spec";
-import { captureWeight } from "../weight";
-import { TUNING } from "../../tuning";
+import { config } from "../config";
+import type { BrowserHost, CaptureOutcome } from "../capture/browser-host";
+import type { PageCapture } from "../capture/page-capture";
+import type { OutputOutcome } from "../capture/outputs";
+import { failures } from "../capture/failures";
+import { imageSize } from "../capture/image-info";
+import { log } from "../log";
+import { captureThroughProvider } from "../capture/geo/through-provider";
+import type { CaptureSpec } from "../capture/spec";
+import { captureWeight } from "../capture/weight";
+import { TUNING } from "../tuning";
 
 export interface CaptureEngine {
   /**

@@ -4,10 +4,10 @@
  * them in the page (src/capture/page-content.ts, bounded there); this file turns the requested
  * outputs into the load's content plan and the page's content back into per-output results.
  */
-import type { PageLinkData, ScrapeResultData } from "../../../schemas/responses";
-import type { ScrapeElement } from "../../../schemas/page-content";
-import type { PageCapture } from "../capture";
-import type { ContentPlan } from "../spec-types";
+import type { PageLinkData, ScrapeResultData } from "../../schemas/responses";
+import type { ScrapeElement } from "../../schemas/page-content";
+import type { PageCapture } from "../capture/page-capture";
+import type { ContentPlan } from "../capture/spec-types";
 
 /**
  * A page content output. `billable` when it is what the caller buys (POST /v1/content, /scrape,

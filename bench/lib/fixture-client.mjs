@@ -1,0 +1,52 @@
+// The fixture server (test/fixtures/server.ts) from the bench's and the soak's side: started in a
+// child process of its own (bench/fixture.mjs), a fresh URL into it per request, its request log.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+
+/** Spawns the fixture server on `port`; `ready` resolves once it listens. */
+export function spawnFixture(port) {
+  const child = spawn(
+    process.execPath,
+    [
+      "--experimental-strip-types",
+      "--no-warnings",
+      "--import",
+      fileURLToPath(new URL("./ts-register.mjs", import.meta.url)),
+      fileURLToPath(new URL("../fixture.mjs", import.meta.url)),
+      String(port),
+    ],
+    {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const ready = new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`fixture server exited with ${code}`)));
+  });
+  return { child, ready };
+}
+
+let seqCounter = 0;
+const runId = randomBytes(4).toString("hex");
+
+/** A fresh URL per request: `run=` is unique, so no cache answers and the fixture log can tell requests apart. */
+export function fixtureUrl(fixtureBase, path) {
+  const sep = path.includes("?") ? "&" : "?";
+  const run = `bench-${runId}-${++seqCounter}`;
+  return { url: `${fixtureBase}${path}${sep}run=${run}`, run };
+}
+
+/** How many of the lazy page's images the browser fetched for one capture (fixture server log). */
+export async function lazyImagesFetched(fixtureBase, run) {
+  const res = await fetch(`${fixtureBase}/__log?run=${encodeURIComponent(run)}`, {
+    signal: AbortSignal.timeout(10_000),
+  });
+  const entries = await res.json();
+  return new Set(entries.filter((e) => e.path.startsWith("/img/lazy-")).map((e) => e.path)).size;
+}
