@@ -59,7 +59,7 @@ describe("POST /v1/extract's capture", () => {
 
   it("is a DOM-only, text-only load: no images, media or fonts, no full-page scroll", () => {
     const s = extractOnlySpec(spec({ fullPage: true }));
-    expect(s.outputs).toEqual({ formats: [], dom: false, article: true });
+    expect(s.outputs).toEqual({ formats: [], article: true, content: null });
     expect(s.blockResourceTypes).toEqual(["image", "media", "font"]);
     expect(s.fullPage).toBe(false);
     expect(s.waitUntil).toBe("networkidle2");
