@@ -56,7 +56,7 @@ def verify_webhook(
     tolerance: int = DEFAULT_TOLERANCE,
     now: Optional[float] = None,
 ) -> Dict[str, Any]:
-    """Checks a delivery and returns its parsed event (`event`, `deliveryId`, `data`, …).
+    """Checks a delivery and returns its parsed event (`event`, `jobId`, `status`, …).
 
     `body` is the RAW request body, exactly as received (verify before parsing); `headers`
     any mapping or list of pairs (names in any case). Raises WebhookVerificationError when a

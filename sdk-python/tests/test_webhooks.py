@@ -22,7 +22,7 @@ from edgeshot import (  # noqa: E402
 )
 
 SECRET = "whsec_test_0123456789"
-BODY = b'{"event":"job.completed","deliveryId":"dlv_1","data":{"jobId":"job_1"}}'
+BODY = b'{"event":"job.completed","jobId":"job_1","status":"completed"}'
 
 
 def reason(body: bytes, headers: object, secret: str = SECRET, **kw: int) -> str:
@@ -42,7 +42,7 @@ class VerifyWebhookTest(unittest.TestCase):
 
     def test_a_genuine_delivery_returns_its_event(self) -> None:
         event = verify_webhook(BODY, self.headers(int(time.time())), SECRET)
-        self.assertEqual(event["data"]["jobId"], "job_1")
+        self.assertEqual(event["jobId"], "job_1")
         self.assertEqual(verify_webhook(BODY.decode(), list(self.headers(int(time.time())).items()), SECRET), event)
 
     def test_tampering_and_replays_are_refused(self) -> None:
