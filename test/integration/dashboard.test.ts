@@ -318,4 +318,13 @@ describe("dashboard pages", () => {
     expect(builder).toContain("edgeshot.screenshotJson(");
     expect(builder).not.toContain("fetch(");
   });
+
+  it("the playground's Python snippet uses the edgeshot package with a placeholder key", async () => {
+    const js = await (await call("/dashboard/assets/app.js")).text();
+    const builder = /python: \(b\) => (.*)/.exec(js)?.[1] ?? "";
+    expect(builder).toContain("from edgeshot import Edgeshot, meta_of");
+    expect(builder).toContain('Edgeshot(\\"YOUR_API_KEY\\", base_url=');
+    expect(builder).toContain("edgeshot.screenshot_json(");
+    expect(builder).not.toContain("requests");
+  });
 });

@@ -124,10 +124,15 @@ export const APP_JS = `"use strict";
   }
 
   const endpoint = location.origin + "/v1/screenshot/json";
+  // A JSON value as a Python literal (the Python snippet's request dict).
+  const py = (v) => v === null ? "None" : v === true ? "True" : v === false ? "False"
+    : Array.isArray(v) ? "[" + v.map(py).join(", ") + "]"
+    : typeof v === "object" ? "{" + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ": " + py(x)).join(", ") + "}"
+    : JSON.stringify(v);
   const snippets = {
     curl: (b) => "curl " + endpoint + " \\\\\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\\\\n  -H 'Content-Type: application/json' \\\\\\n  -d '" + JSON.stringify(b).replace(/'/g, "'\\\\''") + "'",
     js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\\n\\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\\nconst shot = await edgeshot.screenshotJson(' + JSON.stringify(b, null, 2) + ');\\nconsole.log(shot.width, shot.height, shot.meta.usage);',
-    python: (b) => "import requests\\n\\nres = requests.post(\\n    " + JSON.stringify(endpoint) + ",\\n    headers={\\"Authorization\\": \\"Bearer YOUR_API_KEY\\"},\\n    json=" + JSON.stringify(b) .replace(/\\btrue\\b/g, "True").replace(/\\bfalse\\b/g, "False") + ",\\n)\\ndata = res.json()[\\"data\\"]",
+    python: (b) => "from edgeshot import Edgeshot, meta_of\\n\\nedgeshot = Edgeshot(\\"YOUR_API_KEY\\", base_url=" + JSON.stringify(location.origin) + ")\\nshot = edgeshot.screenshot_json(" + py(b) + ")\\nprint(shot[\\"width\\"], shot[\\"height\\"], meta_of(shot).get(\\"usage\\"))",
   };
   let lang = "curl";
   const showSnippet = () => { $("#pg-snippet").textContent = snippets[lang](body()); };
