@@ -150,16 +150,21 @@ export const APP_JS = `"use strict";
 
   /** The API route of the chosen action, and its SDK call. */
   const ROUTES = {
-    screenshot: ["/v1/screenshot/json", "screenshotJson"],
-    content: ["/v1/content", "content"], text: ["/v1/content", "content"],
-    scrape: ["/v1/scrape", "scrape"], links: ["/v1/links", "links"],
-    snapshot: ["/v1/snapshot", "snapshot"],
+    screenshot: ["/v1/screenshot/json", "screenshotJson", "screenshot_json"],
+    content: ["/v1/content", "content", "content"], text: ["/v1/content", "content", "content"],
+    scrape: ["/v1/scrape", "scrape", "scrape"], links: ["/v1/links", "links", "links"],
+    snapshot: ["/v1/snapshot", "snapshot", "snapshot"],
   };
   const endpointOf = () => location.origin + ROUTES[action()][0];
+  // A JSON value as a Python literal (the Python snippet's request dict).
+  const py = (v) => v === null ? "None" : v === true ? "True" : v === false ? "False"
+    : Array.isArray(v) ? "[" + v.map(py).join(", ") + "]"
+    : typeof v === "object" ? "{" + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ": " + py(x)).join(", ") + "}"
+    : JSON.stringify(v);
   const snippets = {
     curl: (b) => "curl " + endpointOf() + " \\\\\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\\\\n  -H 'Content-Type: application/json' \\\\\\n" + (action() === "screenshot" ? "" : "  -H 'Accept: application/json' \\\\\\n") + "  -d '" + JSON.stringify(b).replace(/'/g, "'\\\\''") + "'",
     js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\\n\\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\\nconst result = await edgeshot.' + ROUTES[action()][1] + '(' + JSON.stringify(b, null, 2) + ');\\nconsole.log(result.meta.usage);',
-    python: (b) => "import requests\\n\\nres = requests.post(\\n    " + JSON.stringify(endpointOf()) + ",\\n    headers={\\"Authorization\\": \\"Bearer YOUR_API_KEY\\", \\"Accept\\": \\"application/json\\"},\\n    json=" + JSON.stringify(b) .replace(/\\btrue\\b/g, "True").replace(/\\bfalse\\b/g, "False") + ",\\n)\\ndata = res.json()[\\"data\\"]",
+    python: (b) => "from edgeshot import Edgeshot, meta_of\\n\\nedgeshot = Edgeshot(\\"YOUR_API_KEY\\", base_url=" + JSON.stringify(location.origin) + ")\\nresult = edgeshot." + ROUTES[action()][2] + "(" + py(b) + ")\\nprint(meta_of(result).get(\\"usage\\"))",
   };
   let lang = "curl";
   const showSnippet = () => { $("#pg-snippet").textContent = snippets[lang](body()); };
