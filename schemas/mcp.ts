@@ -75,5 +75,94 @@ export const renderLinkToolSchema = z
 
 export const accountUsageToolSchema = z.strictObject({});
 
-export type ScreenshotToolInput = z.output<typeof screenshotToolSchema>;
-export type PdfToolInput = z.output<typeof pdfToolSchema>;
+/** MCP tool annotations (hints to the client, not guarantees). */
+export interface McpToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  openWorldHint: boolean;
+}
+
+interface McpToolDefinition {
+  title: string;
+  /** Written for a model: what it does, when to use it (and when not), what it costs. */
+  description: string;
+  input: z.ZodType;
+  annotations: McpToolAnnotations;
+}
+
+/** Reads the open web, changes nothing anywhere. */
+const READS_THE_WEB = { readOnlyHint: true, openWorldHint: true } as const;
+
+/**
+ * The tools, in tools/list order. What each one runs is src/http/mcp/tools.ts; this catalogue
+ * is also what `npm run openapi` writes into docs/MCP-TOOLS.md (`--check` fails when stale).
+ */
+export const MCP_TOOLS = {
+  screenshot: {
+    title: "Screenshot a web page",
+    description:
+      "Renders a public web page (or HTML or Markdown you supply) in a real Chromium and returns what it looks like: an image sized for you to look at (long edge at most 1,568 px; a full-page capture is scaled down as a whole), the page's final URL and title, and a link to the full-size image (PNG by default) that stays valid for cacheTtl seconds. Use it to see layout, visual state or anything text does not show; to read a page's words use read_page instead. Costs one credit, like POST /v1/screenshot; private and internal addresses are refused.",
+    input: screenshotToolSchema,
+    annotations: { title: "Screenshot a web page", ...READS_THE_WEB },
+  },
+  pdf: {
+    title: "Print a web page to PDF",
+    description:
+      "Prints a public web page (or HTML or Markdown you supply) to PDF in a real Chromium, as a browser's print would, and returns a link to the PDF (valid for cacheTtl seconds) with its page count, the final URL and title. Use it when a document is wanted — to hand to a person or another tool; to read the page yourself use read_page. Costs one credit, like POST /v1/screenshot with format pdf; private and internal addresses are refused.",
+    input: pdfToolSchema,
+    annotations: { title: "Print a web page to PDF", ...READS_THE_WEB },
+  },
+  read_page: {
+    title: "Read a web page",
+    description:
+      "Loads a public web page in a real Chromium (scripts run, so client-rendered pages work) and returns its main content in reader mode as Markdown: the title, the byline and the article text, without navigation, ads or other clutter. Use it to read, quote or summarise what a page says; it fails with EXTRACTION_FAILED on pages without a main text (a login wall, an app shell). Costs one credit, like POST /v1/extract; private and internal addresses are refused.",
+    input: readPageToolSchema,
+    annotations: { title: "Read a web page", ...READS_THE_WEB },
+  },
+  render_link: {
+    title: "Make a render link",
+    description:
+      "Makes a signed URL that renders a screenshot of a page when opened — for an <img> in HTML, Markdown or an email you are writing — without an API key in it. Nothing is captured now and no credit is spent; the first view renders and costs one credit, later views are served from the cache for cacheTtl seconds, and the link works until expiresIn. The page is checked now: a private or internal address is refused here, not on first view.",
+    input: renderLinkToolSchema,
+    // Mints a link (additive, nothing changed or removed); loads nothing now.
+    annotations: {
+      title: "Make a render link",
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
+  },
+  account_usage: {
+    title: "Account usage",
+    description:
+      "Tells the plan of the account behind this connection, the credits used and left this month, when they reset, and the rate limit per minute — what GET /v1/account answers, less the webhook signing secret. Use it before a long run of captures, or when a call failed with USAGE_EXCEEDED or RATE_LIMITED. Free.",
+    input: accountUsageToolSchema,
+    annotations: { title: "Account usage", readOnlyHint: true, openWorldHint: false },
+  },
+} satisfies Record<string, McpToolDefinition>;
+
+export type McpToolName = keyof typeof MCP_TOOLS;
+export type McpToolInput<N extends McpToolName> = z.output<(typeof MCP_TOOLS)[N]["input"]>;
+
+/** A tools/list entry: the input's JSON Schema generated from its zod schema. */
+export interface McpToolListing {
+  name: McpToolName;
+  title: string;
+  description: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  annotations: McpToolAnnotations;
+}
+
+export function mcpToolList(): McpToolListing[] {
+  return Object.entries(MCP_TOOLS).map(([name, tool]) => {
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: "input" });
+    return {
+      name: name as McpToolName,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: schema as McpToolListing["inputSchema"],
+      annotations: tool.annotations,
+    };
+  });
+}
