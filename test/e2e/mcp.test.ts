@@ -323,3 +323,40 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
     expect(get.headers.get("allow")).toBe("POST");
   });
 });
+
+describe("Idempotency-Key on POST /mcp", () => {
+  it("a retried tools/call with the same key is replayed, not run or charged again", async () => {
+    const fresh = await newAccount();
+    const headers = {
+      ...MCP_HEADERS,
+      authorization: `Bearer ${fresh.apiKey}`,
+      "mcp-protocol-version": "2025-06-18",
+      "idempotency-key": `mcp-${Date.now()}`,
+    };
+    const message = (id: number) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: {
+          name: "read_page",
+          arguments: { url: `${FIXTURE_ORIGIN}/article?words=300&run=mcp-idem` },
+        },
+      });
+    const post = (body: string) => fetch(`${service.base}/mcp`, { method: "POST", headers, body });
+    const before = await creditsUsed(fresh.apiKey);
+    const first = await post(message(7));
+    expect(first.status).toBe(200);
+    const firstBody = await first.text();
+    expect(firstBody).toContain("A Long Article");
+    const again = await post(message(7));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.text()).toBe(firstBody);
+    expect((await creditsUsed(fresh.apiKey)) - before).toBe(1);
+    const other = await post(message(8));
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe(
+      "IDEMPOTENCY_KEY_REUSED",
+    );
+  });
+});

@@ -23,6 +23,11 @@
  * A missing, unknown or revoked key is a 401 with `WWW-Authenticate: Bearer` (RFC 6750), which
  * is how MCP clients recognise an authentication failure — a revoked key too (REST: 403
  * KEY_DISABLED), with the same code in the body.
+ *
+ * `Idempotency-Key` is the REST routes' middleware on the whole POST (docs/IDEMPOTENCY.md): the
+ * same key with the same body (the JSON-RPC message, its id included) replays the kept answer,
+ * uncharged; with another body it is 422 IDEMPOTENCY_KEY_REUSED. So a client that retries a
+ * tools/call after a lost answer, sending the same message with the same key, is charged once.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -39,6 +44,7 @@ import { LIMITS } from "../../../schemas/limits";
 import { ApiError, type ErrorCode as ApiErrorCode } from "../../errors";
 import { publicOrigin } from "../../storage/hosted";
 import { authenticate } from "../middleware/authenticate";
+import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 import { callTool, toolList, type ToolContext } from "./tools";
 
@@ -90,23 +96,28 @@ function mcpServer(ctx: ToolContext): Server {
   return server;
 }
 
-export const mcpRoutes = new Hono<AppEnv>().post("/mcp", authenticateMcp, async (c) => {
-  const server = mcpServer({
-    env: c.env,
-    auth: c.get("auth"),
-    origin: publicOrigin(c.env, c.req.url),
-    requestId: c.get("requestId"),
-  });
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: LIMITS.bodyBytes,
-  });
-  await server.connect(transport);
-  try {
-    return await transport.handleRequest(c.req.raw);
-  } finally {
-    // The JSON answer is complete once handleRequest resolves: nothing is left to send.
-    await server.close();
-  }
-});
+export const mcpRoutes = new Hono<AppEnv>().post(
+  "/mcp",
+  authenticateMcp,
+  idempotent(),
+  async (c) => {
+    const server = mcpServer({
+      env: c.env,
+      auth: c.get("auth"),
+      origin: publicOrigin(c.env, c.req.url),
+      requestId: c.get("requestId"),
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: LIMITS.bodyBytes,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      // The JSON answer is complete once handleRequest resolves: nothing is left to send.
+      await server.close();
+    }
+  },
+);
