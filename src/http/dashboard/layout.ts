@@ -16,6 +16,7 @@ const NAV = [
   ["keys", "API keys"],
   ["playground", "Playground"],
   ["webhooks", "Webhooks"],
+  ["mcp", "MCP"],
   ["plans", "Plans"],
 ] as const;
 
