@@ -49,6 +49,15 @@ const textOf = (r: CallToolResult) =>
     .map((c) => c.text)
     .join("\n");
 
+/** A screenshot call that must succeed: the image shown, decoded, and the result. */
+async function screenshot(args: Record<string, unknown>) {
+  const res = await call("screenshot", { deviceScaleFactor: 1, waitUntil: "load", ...args });
+  expect(res.isError, textOf(res)).toBeFalsy();
+  const image = res.content.find((c) => c.type === "image");
+  if (image?.type !== "image") throw new Error("no image");
+  return { res, image, img: decodeImage(Buffer.from(image.data, "base64")) };
+}
+
 async function creditsUsed(apiKey: string): Promise<number> {
   const res = await fetch(`${service.base}/v1/account`, {
     headers: { authorization: `Bearer ${apiKey}` },
@@ -116,18 +125,12 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
   });
 
   it("screenshot returns the page as an image with the right pixels, facts and a full-size link", async () => {
-    const res = await call("screenshot", {
+    const { res, image, img } = await screenshot({
       url: `${FIXTURE_ORIGIN}/boxes.html?run=mcp-shot`,
       width: 400,
       height: 300,
-      deviceScaleFactor: 1,
-      waitUntil: "load",
     });
-    expect(res.isError, textOf(res)).toBeFalsy();
-    const image = res.content.find((c) => c.type === "image");
-    if (image?.type !== "image") throw new Error("no image");
     expect(image.mimeType).toBe("image/png");
-    const img = decodeImage(Buffer.from(image.data, "base64"));
     expect([img.width, img.height]).toEqual([400, 300]);
     expect(img.pixel(10, 10)).toEqual([255, 0, 0]);
     expect(textOf(res)).toContain(`URL: ${FIXTURE_ORIGIN}/boxes.html?run=mcp-shot`);
@@ -140,17 +143,11 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
   });
 
   it("screenshot larger than a model's eyes is scaled to a long edge of 1,568 px", async () => {
-    const res = await call("screenshot", {
+    const { res, img } = await screenshot({
       url: `${FIXTURE_ORIGIN}/boxes.html?run=mcp-big`,
       width: 1600,
       height: 1000,
-      deviceScaleFactor: 1,
-      waitUntil: "load",
     });
-    expect(res.isError, textOf(res)).toBeFalsy();
-    const image = res.content.find((c) => c.type === "image");
-    if (image?.type !== "image") throw new Error("no image");
-    const img = decodeImage(Buffer.from(image.data, "base64"));
     expect(Math.max(img.width, img.height)).toBeLessThanOrEqual(1568);
     expect(img.width).toBe(1568);
     expect(near(img.pixel(10, 10), [255, 0, 0])).toBe(true);

@@ -30,6 +30,14 @@ export interface PageInput {
   status?: ContentfulStatusCode;
 }
 
+/** A value with its Copy button (the script copies the text of the element `id`). */
+export function copyRow(id: string, value: string, testId?: string): Html {
+  return html`<div class="copyrow">
+    <code id="${id}" ${testId ? html`data-testid="${testId}"` : ""}>${value}</code>
+    <button type="button" class="copy" data-copy="${id}">Copy</button>
+  </div>`;
+}
+
 function nav(session: ActiveSession, current: NavId | undefined): Html {
   return html`<nav class="top">
     <a class="brand" href="${DASHBOARD}/usage">Edgeshot</a>

@@ -14,7 +14,7 @@ import { publicOrigin } from "../../storage/hosted";
 import { webhookSecretFor } from "../../webhooks/keys";
 import { clientSnippets, KEY_PLACEHOLDER } from "../mcp/clients";
 import { chartDays, usageChart } from "./chart";
-import { type Html, page } from "./layout";
+import { type Html, copyRow, page } from "./layout";
 import { DASHBOARD, type DashboardContext, type DashboardEnv } from "./session";
 
 const RECENT = 10;
@@ -172,10 +172,7 @@ async function webhooksPage(c: DashboardContext) {
       </p>
       <details>
         <summary>Reveal the secret</summary>
-        <div class="copyrow">
-          <code id="webhook-secret">${secret}</code>
-          <button type="button" class="copy" data-copy="webhook-secret">Copy</button>
-        </div>
+        ${copyRow("webhook-secret", secret)}
       </details>
     </section>
     <section class="card">
@@ -241,10 +238,7 @@ function mcpPage(c: DashboardContext) {
         AI agents (Claude, Cursor, VS Code, any MCP client) can take screenshots, print PDFs and
         read pages through Edgeshot, billed to this account like the API.
       </p>
-      <div class="copyrow">
-        <code id="mcp-url" data-testid="mcp-url">${serverUrl}</code>
-        <button type="button" class="copy" data-copy="mcp-url">Copy</button>
-      </div>
+      ${copyRow("mcp-url", serverUrl, "mcp-url")}
       <p class="hint">
         Streamable HTTP; send an API key as <code>Authorization: Bearer &lt;key&gt;</code>. Replace
         <code>${KEY_PLACEHOLDER}</code> below with one of your
