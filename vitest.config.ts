@@ -37,9 +37,57 @@ const WORKERD_UNIT = [
   "test/unit/reputation.test.ts",
 ];
 
+/**
+ * workerd files whose assertions bound wall time (CPU bounds of Mustache and Markdown, the
+ * capture deadline, "fast" refusals of hostile bodies, the fair-CPU hold) or that render the
+ * largest outputs: they run in a group of their own after everything else, one file at a time,
+ * so no other file's load stretches their clocks.
+ */
+const TIMED = [
+  "test/unit/content.test.ts",
+  "test/unit/markdown-budget.test.ts",
+  "test/integration/capture-deadline.test.ts",
+  "test/integration/cpu-share.test.ts",
+  "test/integration/heavy-lane.test.ts",
+  "test/integration/hostile-input.test.ts",
+  "test/integration/hostile-property.test.ts",
+  "test/security/outputs.test.ts",
+];
+
+/** One workerd with the worker's bindings; each workers project starts its own. */
+const inWorkerd = () =>
+  cloudflareTest({
+    wrangler: { configPath: "./wrangler.toml" },
+    miniflare: {
+      bindings: {
+        ...TEST_SECRETS,
+        // wrangler.toml ships the production pool (8); one local browser is enough here.
+        BROWSER_HOSTS: "1",
+        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE}`,
+        S3_ORIGIN: `http://${S3_FIXTURE}`,
+        AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
+        FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
+        // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).
+        SAFE_BROWSING_API_KEY: "test-safe-browsing-key-0123456789", // = SAFE_BROWSING_TEST_KEY of the fake
+        SAFE_BROWSING_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 4}/v4/threatMatches:find`,
+        UNSAFE_HOST_PATTERNS: "listed.example.org,*.wild.example.org",
+        DNS_CHECK: "on",
+        DOH_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 5}/dns-query`,
+        // Geo captures through the local ScrapingBee fake (test/fixtures/fakes/scrapingbee.ts).
+        GEO_PROVIDER: "scrapingbee",
+        GEO_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 10}`,
+        GEO_API_KEY: "test-geo-provider-key-0123456789", // = GEO_TEST_KEY of the fake
+      },
+    },
+  });
+
 export default defineConfig({
   test: {
     globalSetup: ["./test/fixtures/global-setup.ts"],
+    // Two files at a time (vitest's default is cores − 1: one here). Most of a capture test's
+    // time is waiting — on the page, the network-idle window, delays, queues — so a second
+    // file fills the idle core; the timed project runs alone afterwards.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -52,32 +100,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                ...TEST_SECRETS,
-                // wrangler.toml ships the production pool (8); one local browser is enough here.
-                BROWSER_HOSTS: "1",
-                TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE}`,
-                S3_ORIGIN: `http://${S3_FIXTURE}`,
-                AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
-                FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
-                // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).
-                SAFE_BROWSING_API_KEY: "test-safe-browsing-key-0123456789", // = SAFE_BROWSING_TEST_KEY of the fake
-                SAFE_BROWSING_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 4}/v4/threatMatches:find`,
-                UNSAFE_HOST_PATTERNS: "listed.example.org,*.wild.example.org",
-                DNS_CHECK: "on",
-                DOH_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 5}/dns-query`,
-                // Geo captures through the local ScrapingBee fake (test/fixtures/fakes/scrapingbee.ts).
-                GEO_PROVIDER: "scrapingbee",
-                GEO_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 10}`,
-                GEO_API_KEY: "test-geo-provider-key-0123456789", // = GEO_TEST_KEY of the fake
-              },
-            },
-          }),
-        ],
+        plugins: [inWorkerd()],
         test: {
           name: "workers",
           // One workerd (and one Chromium, through the BROWSER binding) for all these files,
@@ -85,6 +108,19 @@ export default defineConfig({
           // (docs/ARCHITECTURE.md, "How the tests run").
           isolate: false,
           include: [...WORKERD_UNIT, "test/integration/**/*.test.ts", "test/security/**/*.test.ts"],
+          exclude: TIMED,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [inWorkerd()],
+        test: {
+          name: "timed",
+          isolate: false,
+          include: TIMED,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

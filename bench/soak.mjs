@@ -101,15 +101,17 @@ async function main() {
   const stopAt = loadStart + opt.duration * 1000;
   const samples = sampleChromium(svc, started);
   const killer = opt.faults ? startBrowserKiller(ctx, stopAt) : null;
-  const restarting = opt.faults ? restartFault(ctx, stopAt) : Promise.resolve();
+  const restart = opt.faults ? restartFault(ctx, stopAt) : null;
   await runLoad(ctx, stopAt);
   if (killer) clearInterval(killer);
   console.log(`[soak] load stopped after ${opt.duration} s; draining`);
 
   // ─────────────────────────── drain, then count ───────────────────────────
+  // The drain reads the service: on a slow machine the restarted one may not answer yet.
+  await restart?.serviceUp;
   const unansweredJobs = await adoptUnansweredJobs(ctx);
   const { open, drainedMs } = await drainJobs(ctx);
-  await restarting;
+  await restart?.done;
   const runs = await watchRuns(ctx);
   const hookedAll = await awaitDeliveries(ctx);
   samples.stop();

@@ -26,9 +26,17 @@ export function startBrowserKiller(ctx, stopAt) {
  * The restart fault, once, early in the load (so that in a long run the reservations it
  * strands expire before the final count): a burst of batches so jobs are queued and
  * processing, then SIGKILL of the whole wrangler dev and a start on the same port and state.
- * Then it follows each job open at the kill to its end.
+ * Then it follows each job open at the kill to its end. `serviceUp` resolves once the new
+ * process answers (the drain waits for it), `done` once every job followed has ended.
  */
-export async function restartFault(ctx, stopAt) {
+export function restartFault(ctx, stopAt) {
+  let up;
+  const serviceUp = new Promise((resolve) => (up = resolve));
+  const done = killAndRestart(ctx, stopAt, up).finally(up);
+  return { serviceUp, done };
+}
+
+async function killAndRestart(ctx, stopAt, up) {
   const { opt, svc, customers, call, api, restart } = ctx;
   await sleep(Math.max(15_000, opt.duration * 150));
   const paid = customers.filter((c) => c.plan !== "free").slice(0, 2);
@@ -58,6 +66,7 @@ export async function restartFault(ctx, stopAt) {
   );
   await svc.start();
   restart.upAt = Date.now();
+  up();
   console.log(`[soak] service back after ${((restart.upAt - restart.killAt) / 1000).toFixed(1)} s`);
   // When each job open at the kill ends: right after the restart if its message survived,
   // only after the stuck deadline if the sweep had to re-enqueue it.
