@@ -77,13 +77,15 @@ export const batchDefaultsSchema = z
         });
       }
     }
-    // Cross-field rules of a capture (geoCity needs geo, …), checked with a stand-in url.
-    captureRules({ ...shared, url: "https://example.com/" } as Partial<CaptureRequest>, ctx);
     const parsed = sharedSettings.safeParse(shared);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
       return z.NEVER;
     }
+    // Cross-field rules of a capture (geoCity needs geo, …) on the validated values (they read
+    // fields such as clip.y: never on raw input), checked with a stand-in url.
+    const url = "https://example.com/";
+    captureRules({ ...parsed.data, url } as Partial<CaptureRequest>, ctx);
     return parsed.data as BatchDefaults;
   })
   .meta({

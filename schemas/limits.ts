@@ -87,6 +87,22 @@ export const LIMITS = {
   domBytes: 10 * MB,
   /** Largest extracted content (the `content` string of an extraction, any format). */
   extractedBytes: 2 * MB,
+  /**
+   * Page content outputs (POST /v1/content, /v1/scrape, /v1/links, /v1/snapshot): the rendered
+   * HTML and the visible text a response carries (cut beyond, with `truncated`), scrape
+   * selectors per request, matches kept per selector, the strings of all matches together, and
+   * links per page (docs/CAPTURE.md, "Page content").
+   */
+  contentHtmlBytes: 5 * MB,
+  contentTextBytes: 2 * MB,
+  scrapeSelectors: 20,
+  scrapeAttributes: 50,
+  attributeNameChars: 256,
+  scrapeMatches: 100,
+  scrapeBytes: 5 * MB,
+  linksMax: 2000,
+  linkUrlChars: 2048,
+  linkTextChars: 500,
   /** Largest output we return (images and PDFs). */
   outputBytes: 25 * MB,
   /** Account display names (admin API). */

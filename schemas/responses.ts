@@ -117,6 +117,103 @@ export const captureJsonSchema = z
   .meta({ id: "CaptureJson" });
 export type CaptureJsonData = z.output<typeof captureJsonSchema>;
 
+// ---- Page content (POST /v1/content, /v1/scrape, /v1/links, /v1/snapshot) ----------------
+
+/** What every page content answer says about the load, beside its content. */
+const pageLoadFields = {
+  /** The page the content was read from (after redirects; about:blank for html/markdown). */
+  url: z.string(),
+  capturedAt: iso,
+  quality: z.string(),
+  waitStrategy: z.string(),
+  loadTimeMs: z.number(),
+  metadata: pageMetadataSchema,
+};
+
+/** POST /v1/content with Accept: application/json. */
+export const pageContentSchema = z
+  .object({
+    ...pageLoadFields,
+    /** contentFormat html: the rendered DOM serialized. */
+    html: z.string().optional(),
+    /** contentFormat text: the page's visible text, one line per block. */
+    text: z.string().optional(),
+    /** The content was cut at its limit (HTML 5 MB, text 2 MB). */
+    truncated: z.boolean(),
+  })
+  .meta({ id: "PageContent" });
+export type PageContentData = z.output<typeof pageContentSchema>;
+
+export const scrapeMatchSchema = z
+  .object({
+    /** The element's visible text. */
+    text: z.string(),
+    /** The element's outerHTML. */
+    html: z.string(),
+    /** The requested attributes it has (all of them when none were named). */
+    attributes: z.record(z.string(), z.string()),
+    /** Its box in document coordinates, CSS px. */
+    box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+  })
+  .meta({ id: "ScrapeMatch" });
+
+export const scrapeResultSchema = z
+  .object({
+    selector: z.string(),
+    matches: z.array(scrapeMatchSchema),
+    /** More than 100 matched, or the response's 5 MB of strings ran out: some are left out or cut. */
+    truncated: z.boolean(),
+  })
+  .meta({ id: "ScrapeResult" });
+export type ScrapeResultData = z.output<typeof scrapeResultSchema>;
+
+/** POST /v1/scrape. */
+export const scrapeSchema = z
+  .object({ ...pageLoadFields, results: z.array(scrapeResultSchema) })
+  .meta({ id: "Scrape" });
+export type ScrapeData = z.output<typeof scrapeSchema>;
+
+export const pageLinkSchema = z
+  .object({
+    /** Absolute, without its fragment. */
+    url: z.string(),
+    /** The link's visible text (else its aria-label or title), at most 500 characters. */
+    text: z.string(),
+    rel: z.string(),
+    /** On the page's own host. */
+    internal: z.boolean(),
+  })
+  .meta({ id: "PageLink" });
+export type PageLinkData = z.output<typeof pageLinkSchema>;
+
+/** POST /v1/links. */
+export const linksSchema = z
+  .object({
+    ...pageLoadFields,
+    links: z.array(pageLinkSchema),
+    /** More than 2,000 links, or some over 2,048 characters: those are left out. */
+    truncated: z.boolean(),
+  })
+  .meta({ id: "Links" });
+export type LinksData = z.output<typeof linksSchema>;
+
+/** POST /v1/snapshot: the rendered HTML and a screenshot of one page load. */
+export const snapshotSchema = z
+  .object({
+    ...pageLoadFields,
+    html: z.string(),
+    /** The HTML was cut at 5 MB. */
+    truncated: z.boolean(),
+    /** The screenshot, base64. */
+    screenshot: z.string(),
+    contentType: z.string(),
+    format: z.enum(FORMATS),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: "Snapshot" });
+export type SnapshotData = z.output<typeof snapshotSchema>;
+
 /** POST /v1/screenshot with `hosted: true`. */
 export const hostedCaptureSchema = z
   .object({

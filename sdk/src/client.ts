@@ -22,9 +22,12 @@ import type {
 import { batchesResource } from "./resources/batches";
 import { destinationsResource } from "./resources/destinations";
 import { jobsResource } from "./resources/jobs";
+import { pageContentCalls } from "./resources/page-content";
 import { renderLinksResource } from "./resources/render-links";
 import { watchesResource } from "./resources/watches";
 import { Transport, type EdgeshotOptions } from "./transport";
+
+type PageContentCalls = ReturnType<typeof pageContentCalls>;
 
 export class Edgeshot {
   readonly #t: Transport;
@@ -34,6 +37,14 @@ export class Edgeshot {
   readonly destinations: ReturnType<typeof destinationsResource>;
   /** Watches: scheduled captures with change detection (watch.changed / watch.failed webhooks). */
   readonly watches: ReturnType<typeof watchesResource>;
+  /** POST /v1/content: the rendered HTML (or visible text) of a page, as JSON. */
+  readonly content: PageContentCalls["content"];
+  /** POST /v1/scrape: elements of a rendered page by CSS selector. */
+  readonly scrape: PageContentCalls["scrape"];
+  /** POST /v1/links: the links of a rendered page. */
+  readonly links: PageContentCalls["links"];
+  /** POST /v1/snapshot: the rendered HTML and a screenshot from one page load. */
+  readonly snapshot: PageContentCalls["snapshot"];
 
   constructor(options: EdgeshotOptions) {
     this.#t = new Transport(options);
@@ -42,6 +53,12 @@ export class Edgeshot {
     this.renderLinks = renderLinksResource(this.#t);
     this.destinations = destinationsResource(this.#t);
     this.watches = watchesResource(this.#t);
+    ({
+      content: this.content,
+      scrape: this.scrape,
+      links: this.links,
+      snapshot: this.snapshot,
+    } = pageContentCalls(this.#t));
   }
 
   /** POST /v1/screenshot: the image or PDF bytes and their metadata. */

@@ -92,11 +92,20 @@ export class Transport {
   }
 
   /** One request with auth; 429s (but monthly USAGE_EXCEEDED) are retried after Retry-After. */
-  async send(method: string, path: string, body?: unknown, query?: Query): Promise<Response> {
+  async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: Query,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> {
     const url = new URL(this.#baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}` };
+    const headers: Record<string, string> = {
+      ...extraHeaders,
+      authorization: `Bearer ${this.#apiKey}`,
+    };
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) headers["content-type"] = "application/json";
     for (let attempt = 0; ; attempt++) {
@@ -121,7 +130,8 @@ export class Transport {
 
   /** One JSON request: the envelope's data, with its meta. */
   async json<T>(method: string, path: string, body?: unknown, query?: Query) {
-    const res = await this.send(method, path, body, query);
+    // Routes that can answer in another type (POST /v1/content) answer JSON when asked.
+    const res = await this.send(method, path, body, query, { accept: "application/json" });
     let envelope: Envelope<T>;
     try {
       envelope = (await res.json()) as Envelope<T>;

@@ -21,16 +21,17 @@ import { log } from "../log";
 
 /**
  * What a capture output bills, in the terms of the pipeline's requested outputs: an image or
- * PDF always, an extraction when it is what the caller buys (POST /v1/extract), the page's
- * visible text never.
+ * PDF always; any other output when it is what the caller buys (`billable`: POST /v1/extract's
+ * extraction, /v1/content's HTML or text, /v1/scrape's elements, /v1/links's links), never
+ * beside an image (a JSON capture's extraction, the snapshot's HTML, a watch run's text).
  */
 export type BilledOutput =
-  { kind: "image" } | { kind: "extraction"; billable: boolean } | { kind: "text" };
+  | { kind: "image" }
+  | { kind: "extraction" | "html" | "text" | "links" | "elements"; billable?: boolean };
 
 /** One credit per billable output. */
 export function creditsFor(outputs: readonly BilledOutput[]): number {
-  return outputs.filter((o) => o.kind === "image" || (o.kind === "extraction" && o.billable))
-    .length;
+  return outputs.filter((o) => o.kind === "image" || o.billable === true).length;
 }
 
 /**

@@ -104,6 +104,14 @@ export const failures = {
     transient: false,
     ...(path ? { details: [{ path, message: FAILURE.elementNotFound }] } : {}),
   }),
+  /** A scrape selector the schema accepted but Chromium's querySelectorAll refused. */
+  selectorRefused: (path: string): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The browser refused a CSS selector.",
+    transient: false,
+    details: [{ path, message: "Invalid CSS selector." }],
+  }),
   unreachable: (): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,

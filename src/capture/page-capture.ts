@@ -2,8 +2,9 @@
  * CaptureSpec → bytes, inside one fresh incognito browser context (./blank-page.ts) that is
  * always closed afterwards.
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, actions,
- * delay) → auto-scroll for full pages → what is read from the page (./page-read.ts: metadata,
- * the DOM and the article if asked) → every requested output from that one load (./outputs.ts).
+ * delay) → auto-scroll for full pages → what is read from the page (./page-read.ts: metadata
+ * and the article; ./page-content.ts: html, text, links, elements; each if asked) → every
+ * requested output from that one load (./outputs.ts).
  * A failed load fails every output; an output failing on its own fails alone.
  */
 import type { Page } from "@cloudflare/puppeteer";
@@ -20,21 +21,16 @@ import { captureDeadlineMs } from "./deadline";
 import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
 import { renderOutputs, type OutputOutcome, type RenderedOutput } from "./outputs";
 import { autoScroll, injectStyles, inPage, pageHeight } from "./page-scripts";
-import {
-  attachReader,
-  boundedContent,
-  readArticle,
-  readMetadata,
-  type PageMetadata,
-} from "./page-read";
+import { readContent, type PageContent } from "./page-content";
+import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
 import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
 import { statusMatches, type CaptureSpec } from "./spec";
 import { measuredWeight } from "./weight";
 
 /** One page load: what is known about the page, and each requested output's outcome. */
 export interface PageCapture {
-  /** The rendered DOM serialized, when the spec asked for it; else null. */
-  html: string | null;
+  /** The page content outputs the spec asked for (./page-content.ts); else null. */
+  content: PageContent | null;
   /** The page's article (never "too-large": that fails the capture), when asked; else null. */
   article: ReadResult | null;
   quality: CaptureQuality;
@@ -140,6 +136,7 @@ async function captureLoaded(
 ): Promise<PageCapture> {
   // The reader's CDP session attaches while the page loads: off the extraction's critical path.
   const reader = spec.outputs.article ? attachReader(page) : null;
+  const contentReader = spec.outputs.content ? attachReader(page) : null;
   const nav = await navigate(page, spec, tracker);
   const targetStatus = spec.source.kind === "url" ? tracker.mainStatus : null;
   if (targetStatus !== null && spec.failOnStatus && statusMatches(spec.failOnStatus, targetStatus))
@@ -185,12 +182,15 @@ async function captureLoaded(
   }
   assertUntainted();
   const metadata = await readMetadata(page, targetStatus);
-  const html = spec.outputs.dom ? await boundedContent(page) : null;
+  const content =
+    contentReader && spec.outputs.content
+      ? await readContent(await contentReader, spec.outputs.content)
+      : null;
   const article = reader ? await readArticle(await reader, spec) : null;
   const outputs = await renderOutputs(page, spec);
   assertUntainted();
   return {
-    html,
+    content,
     article,
     quality: nav.quality,
     waitStrategy: nav.waitStrategy,

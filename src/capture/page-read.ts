@@ -1,7 +1,7 @@
 /**
- * What a capture reads from the loaded page besides its outputs: the title and Open Graph tags,
- * the serialized DOM (watches compare its text), and the article (extraction) — each bounded in
- * the page before it crosses CDP.
+ * What a capture reads from the loaded page besides its outputs: the title and Open Graph tags
+ * and the article (extraction) — each bounded in the page before it crosses CDP — and the
+ * isolated world that the article and the page content outputs (./page-content.ts) are read in.
  */
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../schemas/limits";
@@ -43,17 +43,6 @@ export async function readMetadata(page: Page, targetStatus: number | null): Pro
       siteName: text(og.siteName),
     },
   };
-}
-
-/**
- * The serialized DOM, measured in the page: a document over LIMITS.domBytes fails there, before
- * its bytes cross CDP (413, like any output over its cap).
- */
-export async function boundedContent(page: Page): Promise<string> {
-  const html = await inPage<string | null>(page, serializeWithin, LIMITS.domBytes);
-  if (html === null)
-    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
-  return html;
 }
 
 /**
@@ -104,7 +93,7 @@ export function attachReader(page: Page): Promise<IsolatedReader> {
  * Page.createIsolatedWorld; puppeteer's own isolated realm is not public API) and returns its
  * JSON value. A script error rejects; the world goes with the document, the session is detached.
  */
-async function evaluateIsolated<T>(reader: IsolatedReader, expression: string): Promise<T> {
+export async function evaluateIsolated<T>(reader: IsolatedReader, expression: string): Promise<T> {
   const { session, frameId } = reader;
   try {
     const { executionContextId } = await session.send("Page.createIsolatedWorld", {

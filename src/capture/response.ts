@@ -27,13 +27,7 @@ export function captureHeaders(
     "x-service-wait-strategy": result.waitStrategy,
     "x-service-load-time-ms": String(loadTimeMs),
   };
-  headers["x-service-final-url"] = result.finalUrl;
-  if (result.page.targetStatus !== null)
-    headers["x-service-target-status"] = String(result.page.targetStatus);
-  if (result.page.title !== "")
-    headers["x-service-page-title"] = encodeURIComponent(
-      [...result.page.title].slice(0, TITLE_HEADER_CHARS).join(""),
-    );
+  Object.assign(headers, pageHeaders(result));
   if (result.truncated) headers["x-service-truncated"] = "true";
   if (result.autoScrolled) headers["x-service-auto-scrolled"] = "true";
   if (result.watermarked) headers["x-service-watermarked"] = "true";
@@ -46,6 +40,20 @@ export function captureHeaders(
   } else {
     headers["cache-control"] = "public, max-age=3600, s-maxage=3600";
   }
+  return headers;
+}
+
+/** What every answer about a loaded page says in headers: where it ended up, status, title. */
+export function pageHeaders(
+  facts: Pick<CaptureResult, "finalUrl" | "page">,
+): Record<string, string> {
+  const headers: Record<string, string> = { "x-service-final-url": facts.finalUrl };
+  if (facts.page.targetStatus !== null)
+    headers["x-service-target-status"] = String(facts.page.targetStatus);
+  if (facts.page.title !== "")
+    headers["x-service-page-title"] = encodeURIComponent(
+      [...facts.page.title].slice(0, TITLE_HEADER_CHARS).join(""),
+    );
   return headers;
 }
 

@@ -12,16 +12,25 @@ import type {
   StatusMatcher,
   WAIT_UNTIL,
 } from "../../schemas/capture";
+import type { ScrapeElement } from "../../schemas/page-content";
 
 export type Format = (typeof FORMATS)[number];
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
 export interface OutputPlan {
   formats: Format[];
-  /** The rendered DOM serialized (watch runs' visible text). */
-  dom: boolean;
   /** The page's article, read in the page (extraction: src/extract/reader.ts). */
   article: boolean;
+  /** Page content read in the page (./page-content.ts); null = none. */
+  content: ContentPlan | null;
+}
+
+/** The page content outputs of one load; null / false for a part not asked for. */
+export interface ContentPlan {
+  html: { stripScripts: boolean } | null;
+  text: boolean;
+  links: { visibleOnly: boolean; internalOnly: boolean; includeNonHttp: boolean } | null;
+  elements: ScrapeElement[] | null;
 }
 
 export interface SpecCookie {

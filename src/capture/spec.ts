@@ -90,7 +90,7 @@ export function toCaptureSpec(
           }),
         };
   return {
-    outputs: { formats: [format], dom: false, article: false },
+    outputs: { formats: [format], article: false, content: null },
     source,
     format,
     quality:

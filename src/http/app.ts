@@ -23,6 +23,7 @@ import { extractRoutes } from "./routes/extract";
 import { imageRoutes } from "./routes/images";
 import { jobRoutes } from "./routes/jobs";
 import { metaRoutes } from "./routes/meta";
+import { pageContentRoutes } from "./routes/page-content";
 import { renderRoutes } from "./routes/render";
 import { screenshotRoutes } from "./routes/screenshot";
 import { storageRoutes } from "./routes/storage";
@@ -43,6 +44,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", imageRoutes);
   app.route("/v1", renderRoutes);
   app.route("/v1", extractRoutes);
+  app.route("/v1", pageContentRoutes);
   app.route("/v1", artifactRoutes);
   app.route("/v1", storageRoutes);
   app.route("/v1", watchRoutes);

@@ -13,6 +13,7 @@ import { accountRoutes } from "./routes/account";
 import { asyncRoutes } from "./routes/async";
 import { captureRoutes } from "./routes/capture";
 import { contentRoutes } from "./routes/content";
+import { pageContentRoutes } from "./routes/page-content";
 import { renderRoutes } from "./routes/render";
 import { serviceRoutes } from "./routes/service";
 import { watchRoutes } from "./routes/watches";
@@ -25,11 +26,12 @@ export const API_ROUTES: ApiRoute[] = [
   ...asyncRoutes,
   ...renderRoutes,
   ...contentRoutes,
+  ...pageContentRoutes,
   ...accountRoutes,
   ...watchRoutes,
 ];
 
-const DESCRIPTION = `Screenshots, PDFs, render links, reader-mode extraction and branded artifacts, rendered by headless Chromium at the edge.
+const DESCRIPTION = `Screenshots, PDFs, render links, reader-mode extraction, page content (rendered HTML, text, links, scraped elements) and branded artifacts, rendered by headless Chromium at the edge.
 
 Authenticate with \`Authorization: Bearer svc_…\` (or \`x-api-key\`). Every JSON answer is an envelope: \`{success, data, meta}\` or \`{success: false, error: {code, message, details}, meta}\`. Captures cost 1 credit; polling and the account read-out are free. Webhooks are signed with HMAC-SHA256 (see Webhooks).`;
 
@@ -39,6 +41,10 @@ const IDEMPOTENT = new Set([
   "captureScreenshotJson",
   "captureBatch",
   "extract",
+  "content",
+  "scrape",
+  "links",
+  "snapshot",
   "createArtifact",
   "createRenderLink",
 ]);
@@ -70,6 +76,10 @@ export function buildDocument(): ReturnType<typeof createDocument> {
         { name: "Render links", description: "Signed URLs that render on first view." },
         { name: "Hosted outputs", description: "Signed URLs of stored results." },
         { name: "Extraction", description: "Reader-mode content." },
+        {
+          name: "Page content",
+          description: "Rendered HTML, visible text, links and scraped elements of one page load.",
+        },
         { name: "Artifacts", description: "Branded PDF/PNG and share pages." },
         { name: "Account", description: "Plan, credits, key check." },
         { name: "Storage destinations", description: "Your own S3-compatible buckets." },

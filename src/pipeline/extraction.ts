@@ -27,7 +27,7 @@ export function toCaptureRequest(req: ExtractRequest): CaptureRequest {
 export function extractOnlySpec(spec: CaptureSpec): CaptureSpec {
   return {
     ...spec,
-    outputs: { formats: [], dom: false, article: true },
+    outputs: { formats: [], article: true, content: null },
     blockResourceTypes: [...TEXT_ONLY_BLOCKED],
     fullPage: false,
   };

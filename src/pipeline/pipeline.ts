@@ -23,7 +23,13 @@ import type { AuthContext } from "../accounts/auth";
 import { creditsFor, withCredits } from "../accounts/credits";
 import { ApiError } from "../errors";
 import { extractFromCapture } from "./extraction";
-import { visibleText } from "../extract/visible-text";
+import {
+  contentPlan,
+  contentResult,
+  isContentOutput,
+  type ContentOutput,
+  type ContentResult,
+} from "./page-content";
 import type { CaptureResult, PageCapture } from "../capture/page-capture";
 import { failureToApiError, type CaptureFailure } from "../capture/failures";
 import { captureHeaders } from "../capture/response";
@@ -37,8 +43,8 @@ export type RequestedOutput =
   | { kind: "image"; format: Format }
   /** Reader-mode content of the page's DOM; billable when it is what the caller buys (POST /v1/extract). */
   | { kind: "extraction"; format: ExtractFormat; billable: boolean }
-  /** The page's visible text, one line per block (watch runs' text comparison); never billable. */
-  | { kind: "text" };
+  /** Rendered HTML, visible text, links, scraped elements (./page-content.ts). */
+  | ContentOutput;
 
 export interface PipelineInput {
   spec: CaptureSpec;
@@ -68,14 +74,19 @@ export type OutputResult =
       delivered: Delivery | null;
     }
   | { kind: "extraction"; ok: true; data: ExtractionData }
-  | { kind: "text"; ok: true; text: string }
+  | ContentResult
   | { kind: RequestedOutput["kind"]; ok: false; failure: OutputFailure };
 
 export interface PipelineRun {
   outputs: OutputResult[];
+  /** What is known about the loaded page; null when the load failed. */
+  page: PageFacts | null;
   loadTimeMs: number;
   capturedAt: string;
 }
+
+/** The facts of the one page load every output came from. */
+export type PageFacts = Pick<PageCapture, "quality" | "waitStrategy" | "finalUrl" | "page">;
 
 /** A run charged to its caller: one credit per billable output, committed or refunded each. */
 export async function runCapture(
@@ -111,18 +122,22 @@ export function runPrepaidCapture(
 async function execute(env: Env, accountId: string, input: PipelineInput): Promise<PipelineRun> {
   const { spec, outputs } = input;
   const formats = outputs.flatMap((o) => (o.kind === "image" ? [o.format] : []));
-  const dom = outputs.some((o) => o.kind === "text");
   const article = outputs.some((o) => o.kind === "extraction");
+  const content = contentPlan(outputs.filter(isContentOutput));
   // A geo-targeted spec is rendered by the geo provider, whoever the caller's engine is.
   const engine = spec.geo ? geoEngine(env) : input.engine;
   const started = Date.now();
-  const outcome = await engine.capture({ ...spec, outputs: { formats, dom, article } }, accountId);
+  const outcome = await engine.capture(
+    { ...spec, outputs: { formats, article, content } },
+    accountId,
+  );
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();
   if (!outcome.ok) {
     const failure = fromCapture(outcome.failure);
     return {
       outputs: outputs.map((o) => ({ kind: o.kind, ok: false, failure })),
+      page: null,
       loadTimeMs,
       capturedAt,
     };
@@ -133,8 +148,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
     outputs.map((requested): Promise<OutputResult> | OutputResult => {
       if (requested.kind === "extraction")
         return extractionResult(page, requested.format, loadTimeMs);
-      if (requested.kind === "text")
-        return { kind: "text", ok: true, text: visibleText(page.html ?? "", spec.hideSelectors) };
+      if (isContentOutput(requested)) return contentResult(page, requested);
       const rendered = page.outputs[image++];
       if (!rendered) throw new Error("capture engine returned fewer outputs than requested");
       if (!rendered.ok) return { kind: "image", ok: false, failure: fromCapture(rendered.failure) };
@@ -151,7 +165,13 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
       });
     }),
   );
-  return { outputs: results, loadTimeMs, capturedAt };
+  const { quality, waitStrategy, finalUrl } = page;
+  return {
+    outputs: results,
+    page: { quality, waitStrategy, finalUrl, page: page.page },
+    loadTimeMs,
+    capturedAt,
+  };
 }
 
 function fromCapture(failure: CaptureFailure): OutputFailure {

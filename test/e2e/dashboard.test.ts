@@ -1,14 +1,15 @@
 /**
  * The dashboard in a real browser (Chromium through puppeteer-core) against `wrangler dev`,
  * driven as a person would: sign up, copy the key shown once, use it over HTTP, make a second
- * key, revoke the first, capture in the playground, read the chart, sign out. Screenshots of
- * every page go to test-output/dashboard/ for review (not compared).
+ * key, revoke the first, capture in the playground, run its page content actions, read the
+ * chart, sign out. Screenshots of every page go to test-output/dashboard/ for review (not
+ * compared).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer, { type Browser, type HTTPResponse, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_ORIGIN, ROOT, sharedService, type Service } from "../helpers/e2e";
+import { FIXTURE_ORIGIN, ROOT, setPlan, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage, near } from "../helpers/images";
 
 /** The DOM bits the page callbacks read (this project's TypeScript has no DOM library); only
@@ -244,6 +245,60 @@ describe("dashboard in a browser", () => {
     expect(
       await page.$eval("[data-testid=current-plan]", (el) => (el as unknown as Dom).textContent),
     ).toBe("your plan");
+  });
+
+  it("the playground runs each page content action and shows its result as text", async () => {
+    // Five runs in a row: past the Free plan's 3 requests a minute, so the account moves to Pro.
+    const me = await fetch(`${service.base}/v1/credential-check`, {
+      headers: { authorization: `Bearer ${secondKey}` },
+    });
+    const { data } = (await me.json()) as { data: { accountId: string } };
+    await setPlan(service.base, data.accountId, "pro");
+    await page.goto(url("/playground"));
+    await page.type("#f-url", `${FIXTURE_ORIGIN}/quick-actions-markup.html?run=dashboard`);
+    await page.type("#f-width", "400");
+    await page.type("#f-height", "300");
+    await page.select("#f-waitUntil", "load");
+    /** Runs `action`; the text of `shown`, which must appear, and what the output holds. */
+    const runAction = async (action: string, shown: string) => {
+      await page.select("#pg-action", action);
+      await Promise.all([
+        page.waitForResponse((r) => r.url().includes("/dashboard/api/page/"), { timeout: 90_000 }),
+        page.click("#playground button[type=submit]"),
+      ]);
+      await page.waitForSelector(`${shown}, #pg-output [data-error-code]`, { timeout: 90_000 });
+      const text = await page.$eval("#pg-output", (el) => (el as unknown as Dom).textContent ?? "");
+      expect(text).not.toMatch(/^[A-Z_]+:/);
+      return page.$eval(shown, (el) => (el as unknown as Dom).textContent ?? "");
+    };
+    // Image and PDF fields are hidden for content actions (the route would refuse them).
+    await page.select("#pg-action", "links");
+    expect(await page.$eval("#f-format", (el) => (el as unknown as Dom).value)).toBe("png");
+    expect(await page.$("#f-format:not([hidden] *)")).toBeNull();
+    const snippet = await page.$eval(
+      "#pg-snippet",
+      (el) => (el as unknown as Dom).textContent ?? "",
+    );
+    expect(snippet).toContain("/v1/links");
+
+    expect(await runAction("links", "#pg-links")).toContain("<img src=x id=link-injected>");
+    expect(await runAction("text", "#pg-text")).toBe(
+      "<img src=x id=h1-injected>\n<img src=x id=link-injected>",
+    );
+    expect(await runAction("scrape", "#pg-scrape")).toContain("<img src=x id=h1-injected>");
+    expect(await runAction("content", "#pg-html")).toContain("&lt;img src=x id=h1-injected&gt;");
+    expect(await runAction("snapshot", "#pg-html")).toContain("<h1>");
+    await page.waitForFunction('document.getElementById("pg-image")?.complete');
+    const meta = await page.$$eval("#pg-meta dd", (dds) =>
+      Object.fromEntries(
+        dds.map((d) => [(d as unknown as Dom).dataset.meta, (d as unknown as Dom).textContent]),
+      ),
+    );
+    expect(meta.title).toBe("<b id=title-injected>Markup</b>");
+    // Nothing the page said became markup of ours.
+    for (const id of ["title-injected", "h1-injected", "link-injected"])
+      expect(await page.$(`#${id}`)).toBeNull();
+    await shot("playground-actions");
   });
 
   it("a same-origin post without the CSRF token is refused; so is a cross-site one", async () => {

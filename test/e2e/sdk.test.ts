@@ -1,7 +1,7 @@
 /**
  * The SDK (sdk/) driving a started `wrangler dev`: bytes with parsed metadata, a JSON capture,
- * an async job polled to completion and its result fetched, a render link minted and fetched
- * (miss, then hit), the account, and a typed EdgeshotError.
+ * an async job polled to completion and its result fetched, the page content calls, a render
+ * link minted and fetched (miss, then hit), the account, and a typed EdgeshotError.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Edgeshot, EdgeshotError } from "../../sdk/src/index";
@@ -47,6 +47,25 @@ describe("@edgeshot/sdk against wrangler dev", () => {
     expect(job.resultUrl).toBeTruthy();
     const result = await sdk.fetchSigned(job.resultUrl ?? "");
     expect(decodeImage(result.bytes).width).toBe(400);
+  });
+
+  it("content(), scrape(), links(), snapshot(): one credit each, JSON", async () => {
+    const url = page("sdk-content");
+    const content = await sdk.content({ url, ...small });
+    expect(content.html).toContain("<body");
+    expect(content.truncated).toBe(false);
+    expect(content.meta.usage?.credits).toBe(1);
+    const text = await sdk.content({ url, ...small, contentFormat: "text" });
+    expect(typeof text.text).toBe("string");
+    const scraped = await sdk.scrape({ url, ...small, elements: [{ selector: "body" }] });
+    expect(scraped.results[0]?.matches).toHaveLength(1);
+    const links = await sdk.links({ url, ...small });
+    expect(Array.isArray(links.links)).toBe(true);
+    const snap = await sdk.snapshot({ url, ...small });
+    expect(decodeImage(Uint8Array.from(atob(snap.screenshot), (c) => c.charCodeAt(0))).width).toBe(
+      400,
+    );
+    expect(snap.html).toContain("<body");
   });
 
   it("renderLinks.create(): the link renders (miss) then serves the cache (hit); tags escape it", async () => {

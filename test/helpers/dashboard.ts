@@ -1,6 +1,6 @@
 /**
  * A dashboard session for tests: signs up a fresh user (a Free account) through the forms and
- * posts to the playground endpoint with the session's cookie and CSRF token.
+ * posts to the playground endpoints with the session's cookie and CSRF token.
  */
 import { BASE, call } from "./http";
 
@@ -11,6 +11,8 @@ export interface DashboardSession {
   csrf: string;
   capture: (body: unknown) => Promise<Response>;
   renderLink: (body: unknown) => Promise<Response>;
+  /** A page content action of the playground (content, scrape, links, snapshot). */
+  pageAction: (action: string, body: unknown) => Promise<Response>;
 }
 
 export async function dashboardSession(): Promise<DashboardSession> {
@@ -31,8 +33,20 @@ export async function dashboardSession(): Promise<DashboardSession> {
   const api = (path: string) => (body: unknown) =>
     call(`/dashboard/api/${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: BASE, cookie, "x-csrf-token": csrf },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        origin: BASE,
+        cookie,
+        "x-csrf-token": csrf,
+      },
       body: JSON.stringify(body),
     });
-  return { cookie, csrf, capture: api("capture"), renderLink: api("render-link") };
+  return {
+    cookie,
+    csrf,
+    capture: api("capture"),
+    renderLink: api("render-link"),
+    pageAction: (action, body) => api(`page/${action}`)(body),
+  };
 }

@@ -42,6 +42,19 @@ export async function createAccount(
   return body.data;
 }
 
+/** Moves an account to another plan through the admin API of a started service. */
+export async function setPlan(base: string, accountId: string, plan: string): Promise<void> {
+  const res = await fetch(`${base}/admin/accounts/${accountId}`, {
+    method: "PATCH",
+    headers: {
+      authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ plan }),
+  });
+  if (res.status !== 200) throw new Error(`setPlan: ${res.status}`);
+}
+
 /** Sends raw bytes (then half-closes unless `keepOpen`) and returns what the server answers. */
 export function rawHttp(
   port: number,

@@ -328,7 +328,20 @@ describe("dashboard pages", () => {
     const builder = /js: \(b\) => (.*)/.exec(js)?.[1] ?? "";
     expect(builder).toContain('import { Edgeshot } from "@edgeshot/sdk";');
     expect(builder).toContain('new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ');
-    expect(builder).toContain("edgeshot.screenshotJson(");
+    expect(builder).toContain("edgeshot.' + ROUTES[action()][1] + '(");
     expect(builder).not.toContain("fetch(");
+    expect(js).toContain(
+      'screenshot: ["/v1/screenshot/json", "screenshotJson", "screenshot_json"]',
+    );
+  });
+
+  it("the playground's Python snippet uses the edgeshot package with a placeholder key", async () => {
+    const js = await (await call("/dashboard/assets/app.js")).text();
+    const builder = /python: \(b\) => (.*)/.exec(js)?.[1] ?? "";
+    expect(builder).toContain("from edgeshot import Edgeshot, meta_of");
+    expect(builder).toContain('Edgeshot(\\"YOUR_API_KEY\\", base_url=');
+    expect(builder).toContain('edgeshot." + ROUTES[action()][2] + "(');
+    expect(builder).not.toContain("requests");
+    expect(js).toContain('scrape: ["/v1/scrape", "scrape", "scrape"]');
   });
 });

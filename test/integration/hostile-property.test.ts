@@ -32,6 +32,12 @@ import {
   queryRecord,
 } from "../../schemas/capture-query";
 import { extractRequestSchema } from "../../schemas/extract";
+import {
+  contentRequestSchema,
+  linksRequestSchema,
+  scrapeRequestSchema,
+  snapshotRequestSchema,
+} from "../../schemas/page-content";
 import { batchRequestSchema } from "../../schemas/batch";
 import { renderLinkRequestSchema } from "../../schemas/render-link";
 import { ERROR_STATUS } from "../../src/errors";
@@ -115,6 +121,20 @@ export const JSON_ROUTES: JsonRoute[] = [
     schema: extractRequestSchema,
     reaches: ["INVALID_JSON", "VALIDATION_ERROR"],
   },
+  ...(
+    [
+      ["/v1/content", contentRequestSchema],
+      ["/v1/scrape", scrapeRequestSchema],
+      ["/v1/links", linksRequestSchema],
+      ["/v1/snapshot", snapshotRequestSchema],
+    ] as const
+  ).map(([path, schema]) => ({
+    name: `POST ${path}`,
+    path,
+    pinning: PIN_URL,
+    schema,
+    reaches: ["INVALID_JSON", "VALIDATION_ERROR"],
+  })),
   {
     name: "POST /v1/screenshot/batch",
     path: "/v1/screenshot/batch",
@@ -130,6 +150,10 @@ export const SCHEMAS: Array<{ name: string; schema: z.ZodType }> = [
   { name: "renderLinkRequestSchema", schema: renderLinkRequestSchema },
   { name: "extractRequestSchema", schema: extractRequestSchema },
   { name: "batchRequestSchema", schema: batchRequestSchema },
+  { name: "contentRequestSchema", schema: contentRequestSchema },
+  { name: "scrapeRequestSchema", schema: scrapeRequestSchema },
+  { name: "linksRequestSchema", schema: linksRequestSchema },
+  { name: "snapshotRequestSchema", schema: snapshotRequestSchema },
 ];
 
 // ---- Accounts and the envelope check ---------------------------------------------------------
@@ -209,7 +233,11 @@ async function expectEnvelope(request: () => Promise<Response>, what: string): P
 
 // ---- Generators ---------------------------------------------------------------------------
 
-const FIELDS = [...Object.keys(captureFields), "urls", "defaults", "expiresIn"];
+const FIELDS = [
+  ...Object.keys(captureFields),
+  ...["urls", "defaults", "expiresIn"],
+  ...["elements", "stripScripts", "contentFormat", "visibleOnly", "internalOnly", "includeNonHttp"],
+];
 const HOSTILE_STRINGS = [
   "",
   " ",
@@ -357,6 +385,21 @@ const VALID: Record<string, fc.Arbitrary<unknown>> = {
   ),
   extractFormat: fc.constantFrom(...EXTRACT_FORMATS),
   cacheTtl: fc.integer({ min: 3600, max: 2_592_000 }),
+  elements: fc.array(
+    fc.record(
+      {
+        selector: fc.constantFrom("h1", "a[href]", ":is(p, li)"),
+        attributes: fc.constant(["href"]),
+      },
+      { requiredKeys: ["selector"] },
+    ),
+    { minLength: 1, maxLength: 3 },
+  ),
+  stripScripts: fc.boolean(),
+  contentFormat: fc.constantFrom("html", "text"),
+  visibleOnly: fc.boolean(),
+  internalOnly: fc.boolean(),
+  includeNonHttp: fc.boolean(),
 };
 
 const validBody = fc.record(VALID, { requiredKeys: [] });

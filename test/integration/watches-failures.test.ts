@@ -76,7 +76,7 @@ describe("failing watch runs and retention", () => {
 
     const blocked = await runNow(acc, watch.id);
     expect(blocked.status).toBe(409);
-  });
+  }, 120_000); // five watch runs through the real queue, then their webhooks
 
   it("retention.runs: older runs and their R2 objects are deleted; the baseline's run stays", async () => {
     const acc = await watchAccount("pro");

@@ -171,7 +171,7 @@ describe("watch runs (real browser, real queues)", () => {
       const key = new URL(url).pathname.replace("/v1/images/", "");
       expect(await env.OUTPUTS.head(key), key).toBeNull();
     }
-  });
+  }, 120_000); // five watch runs, one after another, each through the real queue
 
   it("ignoreSelectors hides a ticking clock: unchanged, visually and by text", async () => {
     const acc = await watchAccount("pro");

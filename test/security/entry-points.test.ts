@@ -3,9 +3,10 @@
  * end the page (test/security/vectors.ts COMBINABLE, served as /sec/combined with its response
  * headers: Speculation-Rules, Link, Reporting-Endpoints, NEL, CSP report-only) plus, where the
  * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
- * render link, async job, batch, watch run, extraction, artifact (the page's HTML as the artifact's body
- * fragment: its markup vectors, not its response headers) and the MCP tools screenshot and
- * read_page (POST /mcp; they take no `js`). The canary, the raw canary and the output must
+ * render link, async job, batch, watch run, extraction, the page content routes (content, scrape,
+ * links, snapshot), artifact (the page's HTML as the artifact's body fragment: its markup
+ * vectors, not its response headers) and the MCP tools screenshot and read_page (POST /mcp;
+ * they take no `js`). The canary, the raw canary and the output must
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -239,6 +240,41 @@ describe("every entry point refuses the combined attack page", () => {
       await expectCanaryUntouched(run, `through the MCP ${name} tool's url`);
     }
   });
+
+  // The page content routes: whatever the page read or built must not reach html, text, links
+  // or elements (every element of the body scraped with all its attributes). The page's own
+  // scripts carry the marker in their source (the leak function), so the HTML is checked with
+  // scripts stripped (the default) and the scrape skips the head.
+  const content = async (path: string, extra: Record<string, unknown>, run: string) => {
+    const { url, js } = attack(run, path);
+    const request = { url, js, waitUntil: "load", timeout: 20, delay: DELAY, ...extra };
+    const res = await postJson(path, request, cap.auth);
+    const text = await res.text();
+    expect(res.status, text.slice(0, 300)).toBe(200);
+    return text;
+  };
+
+  it("content (POST /v1/content: html and text)", () =>
+    check("content", async (run) => {
+      const html = await content("/v1/content", {}, run);
+      return html + (await content("/v1/content", { contentFormat: "text" }, `${run}-text`));
+    }));
+
+  it("scrape (POST /v1/scrape: every element of the body, all attributes)", () =>
+    check("scrape", (run) =>
+      content("/v1/scrape", { elements: [{ selector: "body, body *" }] }, run),
+    ));
+
+  it("links (POST /v1/links, non-http links too)", () =>
+    check("links", (run) => content("/v1/links", { includeNonHttp: true }, run)));
+
+  it("snapshot (POST /v1/snapshot: the html and the screenshot)", () =>
+    check("snapshot", async (run) => {
+      const text = await content("/v1/snapshot", { fullPage: true }, run);
+      const data = (JSON.parse(text) as { data: { screenshot: string } }).data;
+      expectNoCanaryContent(fromBase64(data.screenshot), "snapshot screenshot");
+      return text;
+    }));
 
   it("artifact (POST /v1/artifact): the combined page's markup as an html body fragment", () =>
     check("artifact", async (run) => {

@@ -26,7 +26,7 @@ const spec = (extra: Parameters<typeof toCaptureSpec>[0] = {}) =>
 /** A capture whose page reader read `html` (null: the capture was not asked to read). */
 const result = (html: string | null, removeSelectors: readonly string[] = []): CaptureResult => ({
   bytes: new Uint8Array(0),
-  html: null,
+  content: null,
   article: html === null ? null : readHtml(html, "https://example.com/final", removeSelectors),
   contentType: "text/html",
   width: 1280,
@@ -59,7 +59,7 @@ describe("POST /v1/extract's capture", () => {
 
   it("is a DOM-only, text-only load: no images, media or fonts, no full-page scroll", () => {
     const s = extractOnlySpec(spec({ fullPage: true }));
-    expect(s.outputs).toEqual({ formats: [], dom: false, article: true });
+    expect(s.outputs).toEqual({ formats: [], article: true, content: null });
     expect(s.blockResourceTypes).toEqual(["image", "media", "font"]);
     expect(s.fullPage).toBe(false);
     expect(s.waitUntil).toBe("networkidle2");

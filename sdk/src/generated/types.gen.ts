@@ -861,6 +861,1142 @@ export type ArtifactRequest = {
   expiresIn?: number;
 };
 
+export type ContentRequest = {
+  /**
+   * The public http(s) URL to capture. Exactly one of url, html or markdown.
+   */
+  url?: string;
+  /**
+   * Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+   */
+  html?: string;
+  /**
+   * Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+   */
+  markdown?: string;
+  /**
+   * Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+   */
+  data?: {
+    [key: string]: unknown;
+  };
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+   */
+  fullPage?: boolean;
+  /**
+   * Emulate prefers-color-scheme: dark.
+   */
+  darkMode?: boolean;
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Device pixel ratio.
+   */
+  deviceScaleFactor?: number;
+  /**
+   * Resource types not loaded.
+   */
+  blockResourceTypes?: Array<"font" | "image" | "media" | "stylesheet" | "other">;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Wait until this CSS selector matches (at most 500 characters).
+   */
+  waitForSelector?: string;
+  /**
+   * On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+   */
+  bestAttempt?: boolean;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * CSS selectors set to display:none before capture; no error when nothing matches.
+   */
+  hideSelectors?: Array<string>;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * CSS injected before capture, at most 50 KB.
+   */
+  css?: string;
+  /**
+   * JavaScript run after navigation completes, at most 50 KB.
+   */
+  js?: string;
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * User-Agent string, at most 512 characters.
+   */
+  userAgent?: string;
+  /**
+   * Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+   */
+  geo?:
+    | "AF"
+    | "AL"
+    | "DZ"
+    | "AR"
+    | "AU"
+    | "AT"
+    | "BD"
+    | "BE"
+    | "BR"
+    | "BG"
+    | "CA"
+    | "CL"
+    | "CN"
+    | "CO"
+    | "HR"
+    | "CZ"
+    | "DK"
+    | "EG"
+    | "EE"
+    | "FI"
+    | "FR"
+    | "DE"
+    | "GR"
+    | "HK"
+    | "HU"
+    | "IN"
+    | "ID"
+    | "IE"
+    | "IL"
+    | "IT"
+    | "JP"
+    | "KE"
+    | "KR"
+    | "LV"
+    | "LT"
+    | "MY"
+    | "MX"
+    | "NL"
+    | "NZ"
+    | "NG"
+    | "NO"
+    | "PK"
+    | "PE"
+    | "PH"
+    | "PL"
+    | "PT"
+    | "RO"
+    | "RU"
+    | "SA"
+    | "SG"
+    | "SK"
+    | "ZA"
+    | "ES"
+    | "SE"
+    | "CH"
+    | "TW"
+    | "TH"
+    | "TR"
+    | "UA"
+    | "AE"
+    | "GB"
+    | "US"
+    | "VN";
+  /**
+   * City within geo, at most 100 characters; requires geo.
+   */
+  geoCity?: string;
+  /**
+   * State within geo, at most 100 characters; requires geo.
+   */
+  geoState?: string;
+  /**
+   * IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+   */
+  timezone?: string;
+  /**
+   * BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+   */
+  locale?: string;
+  /**
+   * CSS media type to emulate: screen (default) or print.
+   */
+  mediaType?: "screen" | "print";
+  /**
+   * Emulate prefers-reduced-motion: reduce.
+   */
+  reducedMotion?: boolean;
+  /**
+   * One step of actions.
+   */
+  actions?: Array<
+    | {
+        /**
+         * Click the first element matching.
+         */
+        click: string;
+      }
+    | {
+        /**
+         * Move the mouse over the element.
+         */
+        hover: string;
+      }
+    | {
+        /**
+         * Focus the element and type text (at most 1000 characters).
+         */
+        type: {
+          selector: string;
+          text: string;
+        };
+      }
+    | {
+        /**
+         * Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …
+         */
+        press: string;
+      }
+    | {
+        /**
+         * Scroll the window to y (CSS px) or the element into view.
+         */
+        scroll:
+          | {
+              y: number;
+            }
+          | {
+              selector: string;
+            };
+      }
+    | {
+        /**
+         * Wait this many ms (at most 10000).
+         */
+        wait: number;
+      }
+    | {
+        /**
+         * Wait until an element matches.
+         */
+        waitForSelector: string;
+      }
+  >;
+  /**
+   * An HTTP status code (404) or a class ("4xx", "5xx").
+   */
+  failOnStatus?: Array<number | "1xx" | "2xx" | "3xx" | "4xx" | "5xx">;
+  /**
+   * html: the rendered DOM serialized; text: the page's visible text.
+   */
+  contentFormat?: "html" | "text";
+  /**
+   * Remove <script> elements, on* event-handler attributes and javascript: URLs from the rendered HTML.
+   */
+  stripScripts?: boolean;
+};
+
+export type ScrapeRequest = {
+  /**
+   * The public http(s) URL to capture. Exactly one of url, html or markdown.
+   */
+  url?: string;
+  /**
+   * Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+   */
+  html?: string;
+  /**
+   * Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+   */
+  markdown?: string;
+  /**
+   * Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+   */
+  data?: {
+    [key: string]: unknown;
+  };
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+   */
+  fullPage?: boolean;
+  /**
+   * Emulate prefers-color-scheme: dark.
+   */
+  darkMode?: boolean;
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Device pixel ratio.
+   */
+  deviceScaleFactor?: number;
+  /**
+   * Resource types not loaded.
+   */
+  blockResourceTypes?: Array<"font" | "image" | "media" | "stylesheet" | "other">;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Wait until this CSS selector matches (at most 500 characters).
+   */
+  waitForSelector?: string;
+  /**
+   * On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+   */
+  bestAttempt?: boolean;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * CSS selectors set to display:none before capture; no error when nothing matches.
+   */
+  hideSelectors?: Array<string>;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * CSS injected before capture, at most 50 KB.
+   */
+  css?: string;
+  /**
+   * JavaScript run after navigation completes, at most 50 KB.
+   */
+  js?: string;
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * User-Agent string, at most 512 characters.
+   */
+  userAgent?: string;
+  /**
+   * Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+   */
+  geo?:
+    | "AF"
+    | "AL"
+    | "DZ"
+    | "AR"
+    | "AU"
+    | "AT"
+    | "BD"
+    | "BE"
+    | "BR"
+    | "BG"
+    | "CA"
+    | "CL"
+    | "CN"
+    | "CO"
+    | "HR"
+    | "CZ"
+    | "DK"
+    | "EG"
+    | "EE"
+    | "FI"
+    | "FR"
+    | "DE"
+    | "GR"
+    | "HK"
+    | "HU"
+    | "IN"
+    | "ID"
+    | "IE"
+    | "IL"
+    | "IT"
+    | "JP"
+    | "KE"
+    | "KR"
+    | "LV"
+    | "LT"
+    | "MY"
+    | "MX"
+    | "NL"
+    | "NZ"
+    | "NG"
+    | "NO"
+    | "PK"
+    | "PE"
+    | "PH"
+    | "PL"
+    | "PT"
+    | "RO"
+    | "RU"
+    | "SA"
+    | "SG"
+    | "SK"
+    | "ZA"
+    | "ES"
+    | "SE"
+    | "CH"
+    | "TW"
+    | "TH"
+    | "TR"
+    | "UA"
+    | "AE"
+    | "GB"
+    | "US"
+    | "VN";
+  /**
+   * City within geo, at most 100 characters; requires geo.
+   */
+  geoCity?: string;
+  /**
+   * State within geo, at most 100 characters; requires geo.
+   */
+  geoState?: string;
+  /**
+   * IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+   */
+  timezone?: string;
+  /**
+   * BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+   */
+  locale?: string;
+  /**
+   * CSS media type to emulate: screen (default) or print.
+   */
+  mediaType?: "screen" | "print";
+  /**
+   * Emulate prefers-reduced-motion: reduce.
+   */
+  reducedMotion?: boolean;
+  /**
+   * One step of actions.
+   */
+  actions?: Array<
+    | {
+        /**
+         * Click the first element matching.
+         */
+        click: string;
+      }
+    | {
+        /**
+         * Move the mouse over the element.
+         */
+        hover: string;
+      }
+    | {
+        /**
+         * Focus the element and type text (at most 1000 characters).
+         */
+        type: {
+          selector: string;
+          text: string;
+        };
+      }
+    | {
+        /**
+         * Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …
+         */
+        press: string;
+      }
+    | {
+        /**
+         * Scroll the window to y (CSS px) or the element into view.
+         */
+        scroll:
+          | {
+              y: number;
+            }
+          | {
+              selector: string;
+            };
+      }
+    | {
+        /**
+         * Wait this many ms (at most 10000).
+         */
+        wait: number;
+      }
+    | {
+        /**
+         * Wait until an element matches.
+         */
+        waitForSelector: string;
+      }
+  >;
+  /**
+   * An HTTP status code (404) or a class ("4xx", "5xx").
+   */
+  failOnStatus?: Array<number | "1xx" | "2xx" | "3xx" | "4xx" | "5xx">;
+  /**
+   * The elements to read, 1 to 20 selectors.
+   */
+  elements: Array<ScrapeElement>;
+};
+
+export type ScrapeElement = {
+  /**
+   * A CSS selector; every match in document order (at most 100 are returned).
+   */
+  selector: string;
+  /**
+   * The attributes to return for each match (absent ones are left out); all of them when omitted.
+   */
+  attributes?: Array<string>;
+};
+
+export type LinksRequest = {
+  /**
+   * The public http(s) URL to capture. Exactly one of url, html or markdown.
+   */
+  url?: string;
+  /**
+   * Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+   */
+  html?: string;
+  /**
+   * Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+   */
+  markdown?: string;
+  /**
+   * Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+   */
+  data?: {
+    [key: string]: unknown;
+  };
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+   */
+  fullPage?: boolean;
+  /**
+   * Emulate prefers-color-scheme: dark.
+   */
+  darkMode?: boolean;
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Device pixel ratio.
+   */
+  deviceScaleFactor?: number;
+  /**
+   * Resource types not loaded.
+   */
+  blockResourceTypes?: Array<"font" | "image" | "media" | "stylesheet" | "other">;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Wait until this CSS selector matches (at most 500 characters).
+   */
+  waitForSelector?: string;
+  /**
+   * On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+   */
+  bestAttempt?: boolean;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * CSS selectors set to display:none before capture; no error when nothing matches.
+   */
+  hideSelectors?: Array<string>;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * CSS injected before capture, at most 50 KB.
+   */
+  css?: string;
+  /**
+   * JavaScript run after navigation completes, at most 50 KB.
+   */
+  js?: string;
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * User-Agent string, at most 512 characters.
+   */
+  userAgent?: string;
+  /**
+   * Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+   */
+  geo?:
+    | "AF"
+    | "AL"
+    | "DZ"
+    | "AR"
+    | "AU"
+    | "AT"
+    | "BD"
+    | "BE"
+    | "BR"
+    | "BG"
+    | "CA"
+    | "CL"
+    | "CN"
+    | "CO"
+    | "HR"
+    | "CZ"
+    | "DK"
+    | "EG"
+    | "EE"
+    | "FI"
+    | "FR"
+    | "DE"
+    | "GR"
+    | "HK"
+    | "HU"
+    | "IN"
+    | "ID"
+    | "IE"
+    | "IL"
+    | "IT"
+    | "JP"
+    | "KE"
+    | "KR"
+    | "LV"
+    | "LT"
+    | "MY"
+    | "MX"
+    | "NL"
+    | "NZ"
+    | "NG"
+    | "NO"
+    | "PK"
+    | "PE"
+    | "PH"
+    | "PL"
+    | "PT"
+    | "RO"
+    | "RU"
+    | "SA"
+    | "SG"
+    | "SK"
+    | "ZA"
+    | "ES"
+    | "SE"
+    | "CH"
+    | "TW"
+    | "TH"
+    | "TR"
+    | "UA"
+    | "AE"
+    | "GB"
+    | "US"
+    | "VN";
+  /**
+   * City within geo, at most 100 characters; requires geo.
+   */
+  geoCity?: string;
+  /**
+   * State within geo, at most 100 characters; requires geo.
+   */
+  geoState?: string;
+  /**
+   * IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+   */
+  timezone?: string;
+  /**
+   * BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+   */
+  locale?: string;
+  /**
+   * CSS media type to emulate: screen (default) or print.
+   */
+  mediaType?: "screen" | "print";
+  /**
+   * Emulate prefers-reduced-motion: reduce.
+   */
+  reducedMotion?: boolean;
+  /**
+   * One step of actions.
+   */
+  actions?: Array<
+    | {
+        /**
+         * Click the first element matching.
+         */
+        click: string;
+      }
+    | {
+        /**
+         * Move the mouse over the element.
+         */
+        hover: string;
+      }
+    | {
+        /**
+         * Focus the element and type text (at most 1000 characters).
+         */
+        type: {
+          selector: string;
+          text: string;
+        };
+      }
+    | {
+        /**
+         * Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …
+         */
+        press: string;
+      }
+    | {
+        /**
+         * Scroll the window to y (CSS px) or the element into view.
+         */
+        scroll:
+          | {
+              y: number;
+            }
+          | {
+              selector: string;
+            };
+      }
+    | {
+        /**
+         * Wait this many ms (at most 10000).
+         */
+        wait: number;
+      }
+    | {
+        /**
+         * Wait until an element matches.
+         */
+        waitForSelector: string;
+      }
+  >;
+  /**
+   * An HTTP status code (404) or a class ("4xx", "5xx").
+   */
+  failOnStatus?: Array<number | "1xx" | "2xx" | "3xx" | "4xx" | "5xx">;
+  /**
+   * Only links the page renders (not display:none, visibility:hidden or 0×0).
+   */
+  visibleOnly?: boolean;
+  /**
+   * Only links to the page's own host.
+   */
+  internalOnly?: boolean;
+  /**
+   * Also list javascript:, mailto:, tel: and other non-http(s) links.
+   */
+  includeNonHttp?: boolean;
+};
+
+export type SnapshotRequest = {
+  /**
+   * The public http(s) URL to capture. Exactly one of url, html or markdown.
+   */
+  url?: string;
+  /**
+   * Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+   */
+  html?: string;
+  /**
+   * Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+   */
+  markdown?: string;
+  /**
+   * Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+   */
+  data?: {
+    [key: string]: unknown;
+  };
+  /**
+   * The screenshot's format.
+   */
+  format?: "png" | "jpeg" | "webp";
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+   */
+  fullPage?: boolean;
+  /**
+   * Emulate prefers-color-scheme: dark.
+   */
+  darkMode?: boolean;
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * JPEG/WebP quality; ignored for PNG and PDF.
+   */
+  quality?: number;
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Device pixel ratio.
+   */
+  deviceScaleFactor?: number;
+  /**
+   * Resource types not loaded.
+   */
+  blockResourceTypes?: Array<"font" | "image" | "media" | "stylesheet" | "other">;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Wait until this CSS selector matches (at most 500 characters).
+   */
+  waitForSelector?: string;
+  /**
+   * On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+   */
+  bestAttempt?: boolean;
+  /**
+   * Capture only the first element matching this CSS selector (at most 500 characters).
+   */
+  selector?: string;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * CSS selectors set to display:none before capture; no error when nothing matches.
+   */
+  hideSelectors?: Array<string>;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * Downscale the image to this width (never upscales; aspect kept when only one side is given). Images only.
+   */
+  resizeWidth?: number;
+  /**
+   * Downscale the image to this height (never upscales). Images only.
+   */
+  resizeHeight?: number;
+  /**
+   * CSS injected before capture, at most 50 KB.
+   */
+  css?: string;
+  /**
+   * JavaScript run after navigation completes, at most 50 KB.
+   */
+  js?: string;
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * User-Agent string, at most 512 characters.
+   */
+  userAgent?: string;
+  /**
+   * Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+   */
+  geo?:
+    | "AF"
+    | "AL"
+    | "DZ"
+    | "AR"
+    | "AU"
+    | "AT"
+    | "BD"
+    | "BE"
+    | "BR"
+    | "BG"
+    | "CA"
+    | "CL"
+    | "CN"
+    | "CO"
+    | "HR"
+    | "CZ"
+    | "DK"
+    | "EG"
+    | "EE"
+    | "FI"
+    | "FR"
+    | "DE"
+    | "GR"
+    | "HK"
+    | "HU"
+    | "IN"
+    | "ID"
+    | "IE"
+    | "IL"
+    | "IT"
+    | "JP"
+    | "KE"
+    | "KR"
+    | "LV"
+    | "LT"
+    | "MY"
+    | "MX"
+    | "NL"
+    | "NZ"
+    | "NG"
+    | "NO"
+    | "PK"
+    | "PE"
+    | "PH"
+    | "PL"
+    | "PT"
+    | "RO"
+    | "RU"
+    | "SA"
+    | "SG"
+    | "SK"
+    | "ZA"
+    | "ES"
+    | "SE"
+    | "CH"
+    | "TW"
+    | "TH"
+    | "TR"
+    | "UA"
+    | "AE"
+    | "GB"
+    | "US"
+    | "VN";
+  /**
+   * City within geo, at most 100 characters; requires geo.
+   */
+  geoCity?: string;
+  /**
+   * State within geo, at most 100 characters; requires geo.
+   */
+  geoState?: string;
+  /**
+   * Capture exactly this rectangle, in CSS px. Without fullPage it must lie inside the viewport; with fullPage the coordinates are page coordinates and it must lie inside the page.
+   */
+  clip?: {
+    /**
+     * Left edge, CSS px.
+     */
+    x: number;
+    /**
+     * Top edge, CSS px.
+     */
+    y: number;
+    /**
+     * Width, CSS px.
+     */
+    width: number;
+    /**
+     * Height, CSS px.
+     */
+    height: number;
+  };
+  /**
+   * PNG/WebP: a transparent background where the page paints none (alpha 0 at unpainted pixels).
+   */
+  omitBackground?: boolean;
+  /**
+   * IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+   */
+  timezone?: string;
+  /**
+   * BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+   */
+  locale?: string;
+  /**
+   * CSS media type to emulate: screen (default) or print.
+   */
+  mediaType?: "screen" | "print";
+  /**
+   * Emulate prefers-reduced-motion: reduce.
+   */
+  reducedMotion?: boolean;
+  /**
+   * One step of actions.
+   */
+  actions?: Array<
+    | {
+        /**
+         * Click the first element matching.
+         */
+        click: string;
+      }
+    | {
+        /**
+         * Move the mouse over the element.
+         */
+        hover: string;
+      }
+    | {
+        /**
+         * Focus the element and type text (at most 1000 characters).
+         */
+        type: {
+          selector: string;
+          text: string;
+        };
+      }
+    | {
+        /**
+         * Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …
+         */
+        press: string;
+      }
+    | {
+        /**
+         * Scroll the window to y (CSS px) or the element into view.
+         */
+        scroll:
+          | {
+              y: number;
+            }
+          | {
+              selector: string;
+            };
+      }
+    | {
+        /**
+         * Wait this many ms (at most 10000).
+         */
+        wait: number;
+      }
+    | {
+        /**
+         * Wait until an element matches.
+         */
+        waitForSelector: string;
+      }
+  >;
+  /**
+   * An HTTP status code (404) or a class ("4xx", "5xx").
+   */
+  failOnStatus?: Array<number | "1xx" | "2xx" | "3xx" | "4xx" | "5xx">;
+  /**
+   * Remove <script> elements, on* event-handler attributes and javascript: URLs from the rendered HTML.
+   */
+  stripScripts?: boolean;
+};
+
 export type DestinationRequest = {
   name: string;
   endpoint: string;
@@ -1131,6 +2267,198 @@ export type Artifact = {
   metadata?: {
     watermarked: boolean;
   };
+};
+
+export type PageContent = {
+  url: string;
+  capturedAt: string;
+  quality: string;
+  waitStrategy: string;
+  loadTimeMs: number;
+  /**
+   * Facts read from the captured page.
+   */
+  metadata: {
+    /**
+     * The page's <title>.
+     */
+    title: string;
+    /**
+     * Where the page ended up after redirects.
+     */
+    finalUrl: string;
+    /**
+     * The main document's final HTTP status; null for html/markdown sources.
+     */
+    targetStatus: number | null;
+    /**
+     * The page's og:title, og:description, og:image and og:site_name.
+     */
+    openGraph: {
+      title: string;
+      description: string;
+      image: string;
+      siteName: string;
+    };
+    /**
+     * Free plan: the output carries a watermark.
+     */
+    watermarked?: true;
+  };
+  html?: string;
+  text?: string;
+  truncated: boolean;
+};
+
+export type Scrape = {
+  url: string;
+  capturedAt: string;
+  quality: string;
+  waitStrategy: string;
+  loadTimeMs: number;
+  /**
+   * Facts read from the captured page.
+   */
+  metadata: {
+    /**
+     * The page's <title>.
+     */
+    title: string;
+    /**
+     * Where the page ended up after redirects.
+     */
+    finalUrl: string;
+    /**
+     * The main document's final HTTP status; null for html/markdown sources.
+     */
+    targetStatus: number | null;
+    /**
+     * The page's og:title, og:description, og:image and og:site_name.
+     */
+    openGraph: {
+      title: string;
+      description: string;
+      image: string;
+      siteName: string;
+    };
+    /**
+     * Free plan: the output carries a watermark.
+     */
+    watermarked?: true;
+  };
+  results: Array<ScrapeResult>;
+};
+
+export type ScrapeResult = {
+  selector: string;
+  matches: Array<ScrapeMatch>;
+  truncated: boolean;
+};
+
+export type ScrapeMatch = {
+  text: string;
+  html: string;
+  attributes: {
+    [key: string]: string;
+  };
+  box: {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+  };
+};
+
+export type Links = {
+  url: string;
+  capturedAt: string;
+  quality: string;
+  waitStrategy: string;
+  loadTimeMs: number;
+  /**
+   * Facts read from the captured page.
+   */
+  metadata: {
+    /**
+     * The page's <title>.
+     */
+    title: string;
+    /**
+     * Where the page ended up after redirects.
+     */
+    finalUrl: string;
+    /**
+     * The main document's final HTTP status; null for html/markdown sources.
+     */
+    targetStatus: number | null;
+    /**
+     * The page's og:title, og:description, og:image and og:site_name.
+     */
+    openGraph: {
+      title: string;
+      description: string;
+      image: string;
+      siteName: string;
+    };
+    /**
+     * Free plan: the output carries a watermark.
+     */
+    watermarked?: true;
+  };
+  links: Array<PageLink>;
+  truncated: boolean;
+};
+
+export type PageLink = {
+  url: string;
+  text: string;
+  rel: string;
+  internal: boolean;
+};
+
+export type Snapshot = {
+  url: string;
+  capturedAt: string;
+  quality: string;
+  waitStrategy: string;
+  loadTimeMs: number;
+  /**
+   * Facts read from the captured page.
+   */
+  metadata: {
+    /**
+     * The page's <title>.
+     */
+    title: string;
+    /**
+     * Where the page ended up after redirects.
+     */
+    finalUrl: string;
+    /**
+     * The main document's final HTTP status; null for html/markdown sources.
+     */
+    targetStatus: number | null;
+    /**
+     * The page's og:title, og:description, og:image and og:site_name.
+     */
+    openGraph: {
+      title: string;
+      description: string;
+      image: string;
+      siteName: string;
+    };
+    /**
+     * Free plan: the output carries a watermark.
+     */
+    watermarked?: true;
+  };
+  html: string;
+  truncated: boolean;
+  screenshot: string;
+  contentType: string;
+  format: "png" | "jpeg" | "webp" | "pdf";
+  width: number;
+  height: number;
 };
 
 export type Account = {
@@ -2926,6 +4254,482 @@ export type CreateArtifactResponses = {
 };
 
 export type CreateArtifactResponse = CreateArtifactResponses[keyof CreateArtifactResponses];
+
+export type ContentData = {
+  body: ContentRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/content";
+};
+
+export type ContentErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type ContentError = ContentErrors[keyof ContentErrors];
+
+export type ContentResponses = {
+  /**
+   * The rendered HTML or the visible text; JSON with Accept: application/json.
+   */
+  200: {
+    success: true;
+    data: PageContent;
+    meta: MetaOutput;
+  };
+};
+
+export type ContentResponse = ContentResponses[keyof ContentResponses];
+
+export type ScrapeData = {
+  body: ScrapeRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/scrape";
+};
+
+export type ScrapeErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type ScrapeError = ScrapeErrors[keyof ScrapeErrors];
+
+export type ScrapeResponses = {
+  /**
+   * The matches per selector.
+   */
+  200: {
+    success: true;
+    data: Scrape;
+    meta: MetaOutput;
+  };
+};
+
+export type ScrapeResponse = ScrapeResponses[keyof ScrapeResponses];
+
+export type LinksData = {
+  body: LinksRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/links";
+};
+
+export type LinksErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type LinksError = LinksErrors[keyof LinksErrors];
+
+export type LinksResponses = {
+  /**
+   * The links.
+   */
+  200: {
+    success: true;
+    data: Links;
+    meta: MetaOutput;
+  };
+};
+
+export type LinksResponse = LinksResponses[keyof LinksResponses];
+
+export type SnapshotData = {
+  body: SnapshotRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/snapshot";
+};
+
+export type SnapshotErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type SnapshotError = SnapshotErrors[keyof SnapshotErrors];
+
+export type SnapshotResponses = {
+  /**
+   * The HTML and the screenshot.
+   */
+  200: {
+    success: true;
+    data: Snapshot;
+    meta: MetaOutput;
+  };
+};
+
+export type SnapshotResponse = SnapshotResponses[keyof SnapshotResponses];
 
 export type GetAccountData = {
   body?: never;

@@ -88,7 +88,7 @@ export async function captureThroughProvider(
   return {
     ok: true,
     result: {
-      html: null,
+      content: null,
       article: null,
       quality: "full",
       waitStrategy: provider.waitStrategy,

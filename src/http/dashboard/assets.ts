@@ -64,6 +64,8 @@ fieldset { border:1px solid var(--line); border-radius:6px; margin:0 0 12px; }
 .field label { margin:0; }
 .field.check { display:flex; flex-wrap:wrap; align-items:center; gap:4px; }
 .field.check small { flex-basis:100%; }
+.field[hidden] { display:none; }
+pre.pg-text { max-height:480px; white-space:pre-wrap; word-break:break-all; }
 .actions { display:flex; gap:12px; align-items:center; }
 #pg-output img { max-width:100%; border:1px solid var(--line); }
 #pg-output iframe { width:100%; height:600px; border:1px solid var(--line); }
@@ -104,10 +106,28 @@ export const APP_JS = `"use strict";
   const form = document.getElementById("playground");
   if (!form) return;
 
-  /** The JSON body the form describes: only what differs from the defaults. */
+  const actionSelect = $("#pg-action");
+  const action = () => actionSelect.value;
+  /** Which field scopes an action takes: page content routes refuse image and PDF options. */
+  const SCOPES = {
+    screenshot: ["page", "image", "pdf"],
+    snapshot: ["page", "image"],
+    content: ["page"], text: ["page"], scrape: ["page"], links: ["page"],
+  };
+  const showScopes = () => {
+    for (const f of form.querySelectorAll(".field[data-scope]")) {
+      f.hidden = !SCOPES[action()].includes(f.dataset.scope);
+    }
+    $("#pg-elements-field").hidden = action() !== "scrape";
+  };
+  actionSelect.addEventListener("change", showScopes);
+  showScopes();
+
+  /** The JSON body the form describes for the chosen action: only what differs from the defaults. */
   function body() {
     const out = {};
     for (const el of form.querySelectorAll("[data-kind]")) {
+      if (!SCOPES[action()].includes(el.closest(".field").dataset.scope)) continue;
       const kind = el.dataset.kind;
       if (kind === "bool") {
         if (String(el.checked) !== el.dataset.default) out[el.name] = el.checked;
@@ -120,14 +140,31 @@ export const APP_JS = `"use strict";
         if (el.value !== "" && el.value !== el.dataset.default) out[el.name] = el.value;
       } else if (el.value !== "") out[el.name] = el.value;
     }
+    if (action() === "text") out.contentFormat = "text";
+    if (action() === "scrape") {
+      out.elements = $("#pg-elements").value.split("\\n").map((s) => s.trim()).filter(Boolean)
+        .map((selector) => ({ selector }));
+    }
     return out;
   }
 
-  const endpoint = location.origin + "/v1/screenshot/json";
+  /** The API route of the chosen action, and its SDK call. */
+  const ROUTES = {
+    screenshot: ["/v1/screenshot/json", "screenshotJson", "screenshot_json"],
+    content: ["/v1/content", "content", "content"], text: ["/v1/content", "content", "content"],
+    scrape: ["/v1/scrape", "scrape", "scrape"], links: ["/v1/links", "links", "links"],
+    snapshot: ["/v1/snapshot", "snapshot", "snapshot"],
+  };
+  const endpointOf = () => location.origin + ROUTES[action()][0];
+  // A JSON value as a Python literal (the Python snippet's request dict).
+  const py = (v) => v === null ? "None" : v === true ? "True" : v === false ? "False"
+    : Array.isArray(v) ? "[" + v.map(py).join(", ") + "]"
+    : typeof v === "object" ? "{" + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ": " + py(x)).join(", ") + "}"
+    : JSON.stringify(v);
   const snippets = {
-    curl: (b) => "curl " + endpoint + " \\\\\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\\\\n  -H 'Content-Type: application/json' \\\\\\n  -d '" + JSON.stringify(b).replace(/'/g, "'\\\\''") + "'",
-    js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\\n\\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\\nconst shot = await edgeshot.screenshotJson(' + JSON.stringify(b, null, 2) + ');\\nconsole.log(shot.width, shot.height, shot.meta.usage);',
-    python: (b) => "import requests\\n\\nres = requests.post(\\n    " + JSON.stringify(endpoint) + ",\\n    headers={\\"Authorization\\": \\"Bearer YOUR_API_KEY\\"},\\n    json=" + JSON.stringify(b) .replace(/\\btrue\\b/g, "True").replace(/\\bfalse\\b/g, "False") + ",\\n)\\ndata = res.json()[\\"data\\"]",
+    curl: (b) => "curl " + endpointOf() + " \\\\\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\\\\n  -H 'Content-Type: application/json' \\\\\\n" + (action() === "screenshot" ? "" : "  -H 'Accept: application/json' \\\\\\n") + "  -d '" + JSON.stringify(b).replace(/'/g, "'\\\\''") + "'",
+    js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\\n\\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\\nconst result = await edgeshot.' + ROUTES[action()][1] + '(' + JSON.stringify(b, null, 2) + ');\\nconsole.log(result.meta.usage);',
+    python: (b) => "from edgeshot import Edgeshot, meta_of\\n\\nedgeshot = Edgeshot(\\"YOUR_API_KEY\\", base_url=" + JSON.stringify(location.origin) + ")\\nresult = edgeshot." + ROUTES[action()][2] + "(" + py(b) + ")\\nprint(meta_of(result).get(\\"usage\\"))",
   };
   let lang = "curl";
   const showSnippet = () => { $("#pg-snippet").textContent = snippets[lang](body()); };
@@ -135,6 +172,7 @@ export const APP_JS = `"use strict";
     b.addEventListener("click", () => { lang = b.dataset.lang; showSnippet(); });
   }
   form.addEventListener("input", showSnippet);
+  actionSelect.addEventListener("change", showSnippet);
 
   function row(list, name, value) {
     const dt = document.createElement("dt");
@@ -148,7 +186,11 @@ export const APP_JS = `"use strict";
   async function post(path) {
     const res = await fetch(path, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-csrf-token": form.dataset.csrf },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "x-csrf-token": form.dataset.csrf,
+      },
       body: JSON.stringify(body()),
       credentials: "same-origin",
     });
@@ -177,6 +219,45 @@ export const APP_JS = `"use strict";
     }
   });
 
+  /** A text block: every string from the page is shown as text, never as markup. */
+  function block(id, text) {
+    const pre = document.createElement("pre");
+    pre.id = id;
+    pre.className = "pg-text";
+    pre.textContent = text;
+    return pre;
+  }
+
+  /** A page content answer: its strings as text (textContent), never parsed as HTML. */
+  function showPageResult(chosen, d, output, meta) {
+    if (chosen === "snapshot") {
+      const img = document.createElement("img");
+      img.id = "pg-image";
+      img.alt = "Screenshot of " + d.url;
+      const bytes = Uint8Array.from(atob(d.screenshot), (c) => c.charCodeAt(0));
+      img.src = URL.createObjectURL(new Blob([bytes], { type: d.contentType }));
+      output.append(img);
+    }
+    if (chosen === "content" || chosen === "snapshot") output.append(block("pg-html", d.html));
+    if (chosen === "text") output.append(block("pg-text", d.text));
+    if (chosen === "links") {
+      const list = document.createElement("ol");
+      list.id = "pg-links";
+      for (const link of d.links) {
+        const li = document.createElement("li");
+        li.textContent = link.url + (link.text ? " — " + link.text : "") + (link.internal ? "" : " (external)");
+        list.append(li);
+      }
+      output.append(list);
+    }
+    if (chosen === "scrape") output.append(block("pg-scrape", JSON.stringify(d.results, null, 2)));
+    row(meta, "page", d.url);
+    row(meta, "title", d.metadata.title);
+    if (d.truncated) row(meta, "truncated", "yes: cut at its limit");
+    row(meta, "wait strategy", d.waitStrategy);
+    row(meta, "load time", d.loadTimeMs + " ms");
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const status = $("#pg-status");
@@ -185,7 +266,9 @@ export const APP_JS = `"use strict";
     status.textContent = "Capturing…";
     form.querySelector("button[type=submit]").disabled = true;
     try {
-      const json = await post("/dashboard/api/capture");
+      const chosen = action();
+      const kind = chosen === "text" ? "content" : chosen;
+      const json = await post(chosen === "screenshot" ? "/dashboard/api/capture" : "/dashboard/api/page/" + kind);
       output.replaceChildren();
       meta.replaceChildren();
       $("#pg-result").hidden = false;
@@ -200,6 +283,13 @@ export const APP_JS = `"use strict";
         return;
       }
       const d = json.data;
+      if (chosen !== "screenshot") {
+        showPageResult(chosen, d, output, meta);
+        const usage = json.meta.usage || {};
+        row(meta, "credits left", usage.remaining === null ? "unlimited" : String(usage.remaining));
+        status.textContent = "Done";
+        return;
+      }
       const bytes = Uint8Array.from(atob(d.image), (c) => c.charCodeAt(0));
       const url = URL.createObjectURL(new Blob([bytes], { type: d.contentType }));
       if (d.contentType === "application/pdf") {

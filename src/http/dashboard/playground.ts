@@ -1,9 +1,11 @@
 /**
  * The playground: a capture form generated from the contract (schemas/capture.ts, through
- * zod's JSON Schema: types, enums, bounds) with the defaults of src/capture/spec.ts, and the
- * session-authenticated endpoint it posts to. A playground capture is a real one: billed to
- * the account (1 credit), under the plan's rate limit and gates, answered exactly like
- * POST /v1/screenshot/json. Asynchronous and stored outputs are left to the API.
+ * zod's JSON Schema: types, enums, bounds) with the defaults of src/capture/spec.ts, an action
+ * chooser, and the session-authenticated endpoints it posts to. A playground run is a real one:
+ * billed to the account (1 credit), under the plan's rate limit and gates, answered exactly like
+ * POST /v1/screenshot/json or the page content route it names (/api/page/:action, answered by
+ * the same code as /v1/content, /scrape, /links, /snapshot). Asynchronous and stored outputs are
+ * left to the API.
  */
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
@@ -17,6 +19,7 @@ import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture/spec";
 import { ApiError, validationError } from "../../errors";
 import { jsonBody } from "../body";
 import { rateHeaders } from "../middleware/authenticate";
+import { PAGE_ACTIONS, type PageAction } from "../routes/page-content";
 import { mintLink } from "../routes/render";
 import { sendJson } from "../routes/screenshot";
 import { type Html, page } from "./layout";
@@ -24,6 +27,21 @@ import type { AppEnv } from "../types";
 import { type DashboardContext, type DashboardEnv, checkCsrf } from "./session";
 
 type FieldName = keyof typeof captureFields;
+
+/** Fields only an image takes (left out of the body for content, scrape and links). */
+const IMAGE_FIELDS: ReadonlySet<FieldName> = new Set(["format", "quality", "selector"]);
+/** Fields only a PDF takes (left out of the body for every page content action). */
+const PDF_GROUP = "PDF";
+
+/** The actions the playground runs: a capture, or one of the page content routes. */
+const ACTIONS: ReadonlyArray<{ value: "screenshot" | PageAction | "text"; label: string }> = [
+  { value: "screenshot", label: "Screenshot or PDF (POST /v1/screenshot/json)" },
+  { value: "content", label: "Rendered HTML (POST /v1/content)" },
+  { value: "text", label: "Visible text (POST /v1/content, contentFormat text)" },
+  { value: "scrape", label: "Scrape elements (POST /v1/scrape)" },
+  { value: "links", label: "Links (POST /v1/links)" },
+  { value: "snapshot", label: "HTML and screenshot (POST /v1/snapshot)" },
+];
 
 /** The fields shown, in groups. Left out: async/hosted/storage/webhooks (API only), cookies,
  *  headers and geo (plan-gated structured inputs), js and data. */
@@ -142,14 +160,14 @@ function control(
   />`;
 }
 
-function field(name: FieldName): Html {
+function field(name: FieldName, scope: string): Html {
   const s = schemaOf(name);
   const dflt = DEFAULTS[name];
   const range = bounds(s);
   const hint = [dflt !== undefined ? `default ${String(dflt)}` : "", range]
     .filter(Boolean)
     .join(", ");
-  return html`<div class="field ${s.type === "boolean" ? "check" : ""}">
+  return html`<div class="field ${s.type === "boolean" ? "check" : ""}" data-scope="${scope}">
     <label for="f-${name}"><code>${name}</code></label>
     ${control(name, s, dflt)} ${hint ? html`<small>${hint}</small>` : ""}
   </div>`;
@@ -157,15 +175,35 @@ function field(name: FieldName): Html {
 
 function playgroundForm(csrf: string): Html {
   return html`<form id="playground" class="card" data-csrf="${csrf}" novalidate>
+      <fieldset>
+        <legend>Action</legend>
+        <div class="fields">
+          <div class="field">
+            <label for="pg-action">What to get</label>
+            <select id="pg-action">
+              ${ACTIONS.map((a) => html`<option value="${a.value}">${a.label}</option>`)}
+            </select>
+          </div>
+          <div class="field" id="pg-elements-field" hidden>
+            <label for="pg-elements"><code>elements</code> (scrape)</label>
+            <textarea id="pg-elements" rows="2">h1</textarea>
+            <small>CSS selectors, one per line, up to ${LIMITS.scrapeSelectors}</small>
+          </div>
+        </div>
+      </fieldset>
       ${GROUPS.map(
         (g) =>
           html`<fieldset>
             <legend>${g.title}</legend>
-            <div class="fields">${g.fields.map(field)}</div>
+            <div class="fields">
+              ${g.fields.map((f) =>
+                field(f, g.title === PDF_GROUP ? "pdf" : IMAGE_FIELDS.has(f) ? "image" : "page"),
+              )}
+            </div>
           </fieldset>`,
       )}
       <div class="actions">
-        <button type="submit">Capture (1 credit)</button>
+        <button type="submit">Run (1 credit)</button>
         <button type="button" id="pg-link-button" class="copy-like">Create render link</button>
         <span id="pg-status" role="status"></span>
       </div>
@@ -215,6 +253,13 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
     const req: CaptureRequest = await jsonBody(c, playgroundCaptureRequestSchema);
     await actAsAccount(c, "dashboard");
     return sendJson(asApp(c), req);
+  })
+  .post("/api/page/:action", async (c) => {
+    await checkCsrf(c, c.req.header("x-csrf-token"));
+    const action = c.req.param("action");
+    if (!Object.hasOwn(PAGE_ACTIONS, action)) throw new ApiError("NOT_FOUND", "Route not found.");
+    await actAsAccount(c, "dashboard");
+    return PAGE_ACTIONS[action as PageAction](asApp(c));
   })
   .post("/api/render-link", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));

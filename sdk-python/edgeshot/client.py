@@ -1,0 +1,233 @@
+"""
+The `Edgeshot` client. Captures, extraction, artifacts, render links and the account are
+methods here; jobs, batches, watches and destinations are resource groups (./resources/).
+The transport (auth, JSON, retries on 429/503 honouring Retry-After, timeouts, typed errors,
+polling) is ./_transport.py, binary captures with their metadata headers ./captures.py.
+Shapes are the generated TypedDicts of ./types.py.
+"""
+
+from typing import Any, Dict, Mapping, Optional, cast
+
+from ._transport import Transport
+from .captures import Capture, capture_of
+from .resources.batches import Batches
+from .resources.destinations import Destinations
+from .resources.jobs import Jobs
+from .resources.watches import Watches
+from .types import (
+    Account,
+    Artifact,
+    ArtifactRequest,
+    BatchAccepted,
+    BatchRequest,
+    CaptureJson,
+    CaptureRequest,
+    ContentRequest,
+    CredentialCheck,
+    Extraction,
+    ExtractRequest,
+    HostedCapture,
+    JobAccepted,
+    Links,
+    LinksRequest,
+    PageContent,
+    RenderLink,
+    RenderLinkRequest,
+    Scrape,
+    ScrapeRequest,
+    Snapshot,
+    SnapshotRequest,
+)
+
+def _body(request: Optional[Mapping[str, Any]], fields: Mapping[str, Any], **fixed: Any) -> Dict[str, Any]:
+    """A request body: the TypedDict given, keyword fields over it, then what the call fixes."""
+    return {**(request or {}), **fields, **fixed}
+
+
+class Edgeshot:
+    """A client of the Edgeshot API.
+
+    >>> edgeshot = Edgeshot("svc_…", base_url="http://localhost:8787")
+    >>> shot = edgeshot.screenshot(url="https://example.com", width=1280, height=800)
+
+    Every request-taking method accepts the request as a dict (the TypedDicts of
+    `edgeshot.types`) and/or as keyword arguments. JSON calls return the envelope's `data`;
+    its `meta` (`requestId`, `usage`) is `edgeshot.meta_of(result)`. Failures raise
+    `EdgeshotError`. A 429 (but the monthly USAGE_EXCEEDED) or 503 (but CONFIGURATION_ERROR)
+    is retried up to `max_retries` times after its Retry-After (at most `max_retry_after` s).
+    `timeout` bounds each HTTP exchange, in seconds.
+    """
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str,
+        *,
+        timeout: float = 120.0,
+        max_retries: int = 2,
+        max_retry_after: float = 60.0,
+    ) -> None:
+        self._t = Transport(api_key, base_url, timeout, max_retries, max_retry_after)
+        self.jobs = Jobs(self._t)
+        self.batches = Batches(self._t)
+        self.watches = Watches(self._t)
+        self.destinations = Destinations(self._t)
+
+    # Captures
+
+    def screenshot(
+        self,
+        request: Optional[CaptureRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Capture:
+        """POST /v1/screenshot: the image or PDF bytes with their metadata headers parsed."""
+        body = _body(request, fields)
+        body.pop("hosted", None)
+        body.pop("async", None)
+        return capture_of(self._t.send("POST", "/v1/screenshot", body, idempotency_key=idempotency_key))
+
+    def screenshot_hosted(
+        self,
+        request: Optional[CaptureRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> HostedCapture:
+        """POST /v1/screenshot with hosted: true: a signed URL instead of bytes."""
+        body = _body(request, fields, hosted=True)
+        return cast(HostedCapture, self._t.json("POST", "/v1/screenshot", body, idempotency_key=idempotency_key))
+
+    def screenshot_json(
+        self,
+        request: Optional[CaptureRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> CaptureJson:
+        """POST /v1/screenshot/json: base64 image (and the article with extract: true)."""
+        body = _body(request, fields)
+        return cast(CaptureJson, self._t.json("POST", "/v1/screenshot/json", body, idempotency_key=idempotency_key))
+
+    def screenshot_async(
+        self,
+        request: Optional[CaptureRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> JobAccepted:
+        """POST /v1/screenshot with async: true: a queued job; see `jobs.wait()`."""
+        body = _body(request, fields, **{"async": True})
+        body.pop("hosted", None)
+        return cast(JobAccepted, self._t.json("POST", "/v1/screenshot", body, idempotency_key=idempotency_key))
+
+    def batch(
+        self,
+        request: Optional[BatchRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> BatchAccepted:
+        """POST /v1/screenshot/batch (paid plans); see `batches.wait()`."""
+        body = _body(request, fields)
+        return cast(
+            BatchAccepted, self._t.json("POST", "/v1/screenshot/batch", body, idempotency_key=idempotency_key)
+        )
+
+    def fetch_signed(self, url: str) -> Capture:
+        """Fetches a signed URL of this service (hosted output, job result, render link)."""
+        return capture_of(self._t.fetch_signed(url))
+
+    # Extraction, artifacts, render links
+
+    def extract(
+        self,
+        request: Optional[ExtractRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Extraction:
+        """POST /v1/extract: the page's article as Markdown, HTML or text, with its metadata."""
+        body = _body(request, fields)
+        return cast(Extraction, self._t.json("POST", "/v1/extract", body, idempotency_key=idempotency_key))
+
+    def content(
+        self,
+        request: Optional[ContentRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> PageContent:
+        """POST /v1/content: the rendered HTML (and visible text) of one page load, as JSON."""
+        body = _body(request, fields)
+        return cast(PageContent, self._t.json("POST", "/v1/content", body, idempotency_key=idempotency_key))
+
+    def scrape(
+        self,
+        request: Optional[ScrapeRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Scrape:
+        """POST /v1/scrape: the text, HTML, attributes and boxes of the elements asked for."""
+        body = _body(request, fields)
+        return cast(Scrape, self._t.json("POST", "/v1/scrape", body, idempotency_key=idempotency_key))
+
+    def links(
+        self,
+        request: Optional[LinksRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Links:
+        """POST /v1/links: the page's links, absolute and de-duplicated."""
+        body = _body(request, fields)
+        return cast(Links, self._t.json("POST", "/v1/links", body, idempotency_key=idempotency_key))
+
+    def snapshot(
+        self,
+        request: Optional[SnapshotRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Snapshot:
+        """POST /v1/snapshot: the rendered HTML and a base64 screenshot from one page load."""
+        body = _body(request, fields)
+        return cast(Snapshot, self._t.json("POST", "/v1/snapshot", body, idempotency_key=idempotency_key))
+
+    def artifact(
+        self,
+        request: Optional[ArtifactRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Artifact:
+        """POST /v1/artifact: Markdown or HTML rendered to a hosted PDF/PNG with a share page."""
+        body = _body(request, fields)
+        return cast(Artifact, self._t.json("POST", "/v1/artifact", body, idempotency_key=idempotency_key))
+
+    def render_link(
+        self,
+        request: Optional[RenderLinkRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> RenderLink:
+        """POST /v1/render/link: a signed capture URL anyone can fetch (see `render_links`)."""
+        body = _body(request, fields)
+        return cast(RenderLink, self._t.json("POST", "/v1/render/link", body, idempotency_key=idempotency_key))
+
+    # The account
+
+    def account(self) -> Account:
+        """GET /v1/account: plan, usage, rate limit, upgrade and the webhook signing secret."""
+        return cast(Account, self._t.json("GET", "/v1/account"))
+
+    def usage(self) -> Account:
+        """GET /v1/usage (the same read-out as `account()`)."""
+        return cast(Account, self._t.json("GET", "/v1/usage"))
+
+    def credential_check(self) -> CredentialCheck:
+        """GET /v1/credential-check."""
+        return cast(CredentialCheck, self._t.json("GET", "/v1/credential-check"))

@@ -1,0 +1,1 @@
+"""The client's resource groups: jobs, batches, watches, destinations, render links."""

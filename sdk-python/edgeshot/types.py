@@ -1,0 +1,2334 @@
+"""
+Types of the Edgeshot API, generated from schemas/openapi.json by scripts/python-types.mjs.
+Do not edit: run `npm run openapi`. `npm run openapi:check` fails when this file is stale.
+
+Every JSON shape is a TypedDict (request bodies, the `data` of answers, webhook events);
+fields the API may omit are in the `total=False` base. Error codes are constants.
+"""
+
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
+
+__all__ = [
+    "CaptureRequestCookiesItem",
+    "CaptureRequestPdfMargin",
+    "StorageOption",
+    "CaptureRequestClip",
+    "CaptureRequestActionsItem",
+    "CaptureRequestActionsItem2",
+    "CaptureRequestActionsItem3Type",
+    "CaptureRequestActionsItem3",
+    "CaptureRequestActionsItem4",
+    "CaptureRequestActionsItem5Scroll",
+    "CaptureRequestActionsItem5Scroll2",
+    "CaptureRequestActionsItem5",
+    "CaptureRequestActionsItem6",
+    "CaptureRequestActionsItem7",
+    "CaptureRequest",
+    "BatchRequest",
+    "RenderLinkRequest",
+    "ExtractRequest",
+    "ArtifactRequestBranding",
+    "ArtifactRequestPageSetupMargin2",
+    "ArtifactRequestPageSetup",
+    "ArtifactRequest",
+    "ContentRequest",
+    "ScrapeElement",
+    "ScrapeRequest",
+    "LinksRequest",
+    "SnapshotRequest",
+    "DestinationRequest",
+    "Delivery",
+    "JobCompletedEventMetadata",
+    "JobCompletedEvent",
+    "JobFailedEvent",
+    "BatchCompletedEventJobsItem",
+    "BatchCompletedEvent",
+    "ErrorDetail",
+    "Usage",
+    "Meta",
+    "ServiceIndex",
+    "Health",
+    "HostedCapture",
+    "JobAccepted",
+    "CaptureJsonMetadataOpenGraph",
+    "CaptureJsonMetadata",
+    "Extraction",
+    "CaptureJsonExtractionError",
+    "CaptureJson",
+    "BatchAcceptedJobsItem",
+    "BatchAccepted",
+    "DeliveryOutput",
+    "JobMetadata",
+    "WebhookState",
+    "Job",
+    "Batch",
+    "RenderLink",
+    "ArtifactFailedItem",
+    "ArtifactMetadata",
+    "Artifact",
+    "PageContent",
+    "ScrapeMatchBox",
+    "ScrapeMatch",
+    "ScrapeResult",
+    "Scrape",
+    "PageLink",
+    "Links",
+    "Snapshot",
+    "CreditUsage",
+    "Upgrade",
+    "AccountWebhooks",
+    "Account",
+    "CredentialCheck",
+    "Destination",
+    "UsageOutput",
+    "MetaOutput",
+    "ErrorDetailOutput",
+    "ErrorEnvelopeError",
+    "ErrorEnvelope",
+    "CaptureScreenshotGetQuery",
+    "ListJobsQuery",
+    "ListJobsResult",
+    "ListBatchesQuery",
+    "ListBatchesResult",
+    "RenderQuery",
+    "GetImageQuery",
+    "HeadImageQuery",
+    "ListDestinationsResult",
+    "DeleteDestinationResult",
+    "TestDestinationResult",
+    "CreateWatchRequestChangeDetection",
+    "CreateWatchRequestRetention",
+    "CreateWatchRequest",
+    "CreateWatchResultChangeDetection",
+    "CreateWatchResultRetention",
+    "CreateWatchResultStorage",
+    "CreateWatchResult",
+    "ListWatchesQuery",
+    "ListWatchesResult",
+    "GetWatchResult",
+    "UpdateWatchRequest",
+    "UpdateWatchResult",
+    "DeleteWatchResult",
+    "RunWatchResult",
+    "ListWatchRunsQuery",
+    "ListWatchRunsResultItemsItemTextDiff",
+    "ListWatchRunsResultItemsItem",
+    "ListWatchRunsResult",
+    "Watch",
+    "WatchRun",
+    "WatchChangedEvent",
+    "WatchFailedEvent",
+    "ErrorCode",
+    "ERROR_STATUSES",
+    "BATCH_LIMIT_EXCEEDED",
+    "CAPTURE_FAILED",
+    "CONFIGURATION_ERROR",
+    "EXTRACTION_FAILED",
+    "FORBIDDEN",
+    "GEO_FEATURE_UNAVAILABLE",
+    "IDEMPOTENCY_KEY_IN_USE",
+    "IDEMPOTENCY_KEY_REUSED",
+    "INTERNAL_ERROR",
+    "INVALID_API_KEY",
+    "INVALID_JSON",
+    "INVALID_URL",
+    "INVALID_WEBHOOK_URL",
+    "KEY_DISABLED",
+    "MISSING_API_KEY",
+    "NOT_FOUND",
+    "PAYLOAD_TOO_LARGE",
+    "PLAN_UPGRADE_REQUIRED",
+    "QUEUE_LIMIT_REACHED",
+    "RATE_LIMITED",
+    "SERVICE_BUSY",
+    "TIMEOUT",
+    "UNSAFE_URL",
+    "USAGE_EXCEEDED",
+    "VALIDATION_ERROR",
+    "WATCH_HOST_LIMIT_REACHED",
+    "WATCH_INTERVAL_TOO_FAST",
+    "WATCH_LIMIT_REACHED",
+    "WATCH_NOT_FOUND",
+    "WATCH_PAUSED",
+]
+
+_CaptureRequestCookiesItemRequired = TypedDict(
+    "_CaptureRequestCookiesItemRequired",
+    {
+        "name": str,
+        "value": str,
+    },
+)
+
+_CaptureRequestCookiesItemOptional = TypedDict(
+    "_CaptureRequestCookiesItemOptional",
+    {
+        "domain": str,
+        "path": str,
+        "httpOnly": bool,
+        "secure": bool,
+        "sameSite": Literal["Strict", "Lax", "None"],
+        "expires": int,
+    },
+    total=False,
+)
+
+
+class CaptureRequestCookiesItem(_CaptureRequestCookiesItemRequired, _CaptureRequestCookiesItemOptional):
+    pass
+
+
+_CaptureRequestPdfMarginOptional = TypedDict(
+    "_CaptureRequestPdfMarginOptional",
+    {
+        "top": str,
+        "right": str,
+        "bottom": str,
+        "left": str,
+    },
+    total=False,
+)
+
+
+class CaptureRequestPdfMargin(_CaptureRequestPdfMarginOptional):
+    "PDF page margins as CSS lengths (format pdf only); zero when omitted."
+
+
+_StorageOptionRequired = TypedDict(
+    "_StorageOptionRequired",
+    {
+        "destinationId": str,
+    },
+)
+
+_StorageOptionOptional = TypedDict(
+    "_StorageOptionOptional",
+    {
+        "key": str,
+    },
+    total=False,
+)
+
+
+class StorageOption(_StorageOptionRequired, _StorageOptionOptional):
+    pass
+
+
+_CaptureRequestClipRequired = TypedDict(
+    "_CaptureRequestClipRequired",
+    {
+        "x": float,  # Left edge, CSS px.
+        "y": float,  # Top edge, CSS px.
+        "width": float,  # Width, CSS px.
+        "height": float,  # Height, CSS px.
+    },
+)
+
+
+class CaptureRequestClip(_CaptureRequestClipRequired):
+    "Capture exactly this rectangle, in CSS px. Without fullPage it must lie inside the viewport; with fullPage the coordinates are page coordinates and it must lie inside the page."
+
+
+_CaptureRequestActionsItemRequired = TypedDict(
+    "_CaptureRequestActionsItemRequired",
+    {
+        "click": str,  # Click the first element matching.
+    },
+)
+
+
+class CaptureRequestActionsItem(_CaptureRequestActionsItemRequired):
+    pass
+
+
+_CaptureRequestActionsItem2Required = TypedDict(
+    "_CaptureRequestActionsItem2Required",
+    {
+        "hover": str,  # Move the mouse over the element.
+    },
+)
+
+
+class CaptureRequestActionsItem2(_CaptureRequestActionsItem2Required):
+    pass
+
+
+_CaptureRequestActionsItem3TypeRequired = TypedDict(
+    "_CaptureRequestActionsItem3TypeRequired",
+    {
+        "selector": str,
+        "text": str,
+    },
+)
+
+
+class CaptureRequestActionsItem3Type(_CaptureRequestActionsItem3TypeRequired):
+    "Focus the element and type text (at most 1000 characters)."
+
+
+_CaptureRequestActionsItem3Required = TypedDict(
+    "_CaptureRequestActionsItem3Required",
+    {
+        "type": CaptureRequestActionsItem3Type,  # Focus the element and type text (at most 1000 characters).
+    },
+)
+
+
+class CaptureRequestActionsItem3(_CaptureRequestActionsItem3Required):
+    pass
+
+
+_CaptureRequestActionsItem4Required = TypedDict(
+    "_CaptureRequestActionsItem4Required",
+    {
+        "press": str,  # Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …
+    },
+)
+
+
+class CaptureRequestActionsItem4(_CaptureRequestActionsItem4Required):
+    pass
+
+
+_CaptureRequestActionsItem5ScrollRequired = TypedDict(
+    "_CaptureRequestActionsItem5ScrollRequired",
+    {
+        "y": float,
+    },
+)
+
+
+class CaptureRequestActionsItem5Scroll(_CaptureRequestActionsItem5ScrollRequired):
+    pass
+
+
+_CaptureRequestActionsItem5Scroll2Required = TypedDict(
+    "_CaptureRequestActionsItem5Scroll2Required",
+    {
+        "selector": str,
+    },
+)
+
+
+class CaptureRequestActionsItem5Scroll2(_CaptureRequestActionsItem5Scroll2Required):
+    pass
+
+
+_CaptureRequestActionsItem5Required = TypedDict(
+    "_CaptureRequestActionsItem5Required",
+    {
+        "scroll": Union[CaptureRequestActionsItem5Scroll, CaptureRequestActionsItem5Scroll2],  # Scroll the window to y (CSS px) or the element into view.
+    },
+)
+
+
+class CaptureRequestActionsItem5(_CaptureRequestActionsItem5Required):
+    pass
+
+
+_CaptureRequestActionsItem6Required = TypedDict(
+    "_CaptureRequestActionsItem6Required",
+    {
+        "wait": int,  # Wait this many ms (at most 10000).
+    },
+)
+
+
+class CaptureRequestActionsItem6(_CaptureRequestActionsItem6Required):
+    pass
+
+
+_CaptureRequestActionsItem7Required = TypedDict(
+    "_CaptureRequestActionsItem7Required",
+    {
+        "waitForSelector": str,  # Wait until an element matches.
+    },
+)
+
+
+class CaptureRequestActionsItem7(_CaptureRequestActionsItem7Required):
+    pass
+
+
+_CaptureRequestOptional = TypedDict(
+    "_CaptureRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "format": Literal["png", "jpeg", "webp", "pdf"],  # Output format.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "fullPage": bool,  # Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "quality": int,  # JPEG/WebP quality; ignored for PNG and PDF.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "selector": str,  # Capture only the first element matching this CSS selector (at most 500 characters).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "resizeWidth": int,  # Downscale the image to this width (never upscales; aspect kept when only one side is given). Images only.
+        "resizeHeight": int,  # Downscale the image to this height (never upscales). Images only.
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "pdfFormat": Literal["A4", "Letter", "Legal", "Tabloid", "A3"],  # PDF paper size (format pdf only).
+        "pdfLandscape": bool,  # Landscape PDF pages (format pdf only).
+        "pdfPrintBackground": bool,  # Print backgrounds in the PDF (format pdf only).
+        "pdfScale": float,  # PDF rendering scale (format pdf only).
+        "pdfMargin": CaptureRequestPdfMargin,  # PDF page margins as CSS lengths (format pdf only); zero when omitted.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "hosted": bool,  # Store the output and answer with a signed URL instead of bytes (POST only).
+        "extract": bool,  # Also return reader-mode content (POST /v1/screenshot/json only).
+        "extractFormat": Literal["markdown", "json", "html"],  # Shape of the extracted content.
+        "async": bool,  # Queue the capture and answer 202 with a jobId.
+        "webhookUrl": str,  # Public HTTPS URL that receives job.completed / job.failed; requires async.
+        "storage": StorageOption,  # Deliver the async result to a storage destination (Pro and Enterprise); requires async.
+        "cacheTtl": int,  # Seconds the result (hosted URL, async result, render cache) stays available.
+        "clip": CaptureRequestClip,  # Capture exactly this rectangle, in CSS px. Without fullPage it must lie inside the viewport; with fullPage the coordinates are page coordinates and it must lie inside the page.
+        "omitBackground": bool,  # PNG/WebP: a transparent background where the page paints none (alpha 0 at unpainted pixels).
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "pdfHeader": str,  # PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.
+        "pdfFooter": str,  # PDF: HTML printed at the bottom of every page (≤ 10 KB); same placeholders as pdfHeader.
+        "pdfPageRanges": str,  # PDF: the pages to keep, e.g. "1-3,5".
+        "pdfOutline": bool,  # PDF: bookmarks (a document outline) from the headings.
+        "pdfTagged": bool,  # PDF: tagged (accessible) output; default true. false gives a smaller, untagged file.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+    },
+    total=False,
+)
+
+
+class CaptureRequest(_CaptureRequestOptional):
+    pass
+
+
+_BatchRequestRequired = TypedDict(
+    "_BatchRequestRequired",
+    {
+        "urls": List[str],
+    },
+)
+
+_BatchRequestOptional = TypedDict(
+    "_BatchRequestOptional",
+    {
+        "defaults": Dict[str, Any],  # Capture settings shared by every job; per-job-only fields (url, html, async, webhookUrl, cookies, headers, selector, waitForSelector, blockResourceTypes, pdfMargin) are refused.
+        "webhookUrl": str,
+        "cacheTtl": int,
+        "storage": StorageOption,
+    },
+    total=False,
+)
+
+
+class BatchRequest(_BatchRequestRequired, _BatchRequestOptional):
+    pass
+
+
+_RenderLinkRequestOptional = TypedDict(
+    "_RenderLinkRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "format": Literal["png", "jpeg", "webp", "pdf"],  # Output format.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "fullPage": bool,  # Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "quality": int,  # JPEG/WebP quality; ignored for PNG and PDF.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "selector": str,  # Capture only the first element matching this CSS selector (at most 500 characters).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "resizeWidth": int,  # Downscale the image to this width (never upscales; aspect kept when only one side is given). Images only.
+        "resizeHeight": int,  # Downscale the image to this height (never upscales). Images only.
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "pdfFormat": Literal["A4", "Letter", "Legal", "Tabloid", "A3"],  # PDF paper size (format pdf only).
+        "pdfLandscape": bool,  # Landscape PDF pages (format pdf only).
+        "pdfPrintBackground": bool,  # Print backgrounds in the PDF (format pdf only).
+        "pdfScale": float,  # PDF rendering scale (format pdf only).
+        "pdfMargin": CaptureRequestPdfMargin,  # PDF page margins as CSS lengths (format pdf only); zero when omitted.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "hosted": bool,  # Store the output and answer with a signed URL instead of bytes (POST only).
+        "extract": bool,  # Also return reader-mode content (POST /v1/screenshot/json only).
+        "extractFormat": Literal["markdown", "json", "html"],  # Shape of the extracted content.
+        "async": bool,  # Queue the capture and answer 202 with a jobId.
+        "webhookUrl": str,  # Public HTTPS URL that receives job.completed / job.failed; requires async.
+        "storage": StorageOption,  # Deliver the async result to a storage destination (Pro and Enterprise); requires async.
+        "cacheTtl": int,  # Seconds the result (hosted URL, async result, render cache) stays available.
+        "clip": CaptureRequestClip,  # Capture exactly this rectangle, in CSS px. Without fullPage it must lie inside the viewport; with fullPage the coordinates are page coordinates and it must lie inside the page.
+        "omitBackground": bool,  # PNG/WebP: a transparent background where the page paints none (alpha 0 at unpainted pixels).
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "pdfHeader": str,  # PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.
+        "pdfFooter": str,  # PDF: HTML printed at the bottom of every page (≤ 10 KB); same placeholders as pdfHeader.
+        "pdfPageRanges": str,  # PDF: the pages to keep, e.g. "1-3,5".
+        "pdfOutline": bool,  # PDF: bookmarks (a document outline) from the headings.
+        "pdfTagged": bool,  # PDF: tagged (accessible) output; default true. false gives a smaller, untagged file.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+        "expiresIn": int,  # Seconds the link stays valid; defaults to cacheTtl, else 30 days.
+    },
+    total=False,
+)
+
+
+class RenderLinkRequest(_RenderLinkRequestOptional):
+    pass
+
+
+_ExtractRequestRequired = TypedDict(
+    "_ExtractRequestRequired",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+    },
+)
+
+_ExtractRequestOptional = TypedDict(
+    "_ExtractRequestOptional",
+    {
+        "extractFormat": Literal["markdown", "json", "html"],  # Shape of the extracted content.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "timeout": int,  # Navigation timeout in seconds.
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+    },
+    total=False,
+)
+
+
+class ExtractRequest(_ExtractRequestRequired, _ExtractRequestOptional):
+    pass
+
+
+_ArtifactRequestBrandingOptional = TypedDict(
+    "_ArtifactRequestBrandingOptional",
+    {
+        "logo": str,
+        "accentColor": str,
+        "font": Literal["sans", "serif", "mono", "inter", "merriweather", "jetbrains-mono"],
+        "header": str,
+        "footer": str,
+    },
+    total=False,
+)
+
+
+class ArtifactRequestBranding(_ArtifactRequestBrandingOptional):
+    pass
+
+
+_ArtifactRequestPageSetupMargin2Optional = TypedDict(
+    "_ArtifactRequestPageSetupMargin2Optional",
+    {
+        "top": str,
+        "right": str,
+        "bottom": str,
+        "left": str,
+    },
+    total=False,
+)
+
+
+class ArtifactRequestPageSetupMargin2(_ArtifactRequestPageSetupMargin2Optional):
+    pass
+
+
+_ArtifactRequestPageSetupOptional = TypedDict(
+    "_ArtifactRequestPageSetupOptional",
+    {
+        "size": Literal["A4", "Letter", "Legal", "Tabloid", "A3"],
+        "orientation": Literal["portrait", "landscape"],
+        "margin": Union[str, ArtifactRequestPageSetupMargin2],
+        "scale": float,
+        "width": int,
+        "height": int,
+        "fullPage": bool,
+    },
+    total=False,
+)
+
+
+class ArtifactRequestPageSetup(_ArtifactRequestPageSetupOptional):
+    pass
+
+
+_ArtifactRequestRequired = TypedDict(
+    "_ArtifactRequestRequired",
+    {
+        "content": str,
+    },
+)
+
+_ArtifactRequestOptional = TypedDict(
+    "_ArtifactRequestOptional",
+    {
+        "inputFormat": Literal["markdown", "html"],
+        "formats": List[Literal["pdf", "png"]],
+        "title": str,
+        "toc": bool,
+        "branding": ArtifactRequestBranding,
+        "pageSetup": ArtifactRequestPageSetup,
+        "data": Dict[str, Any],
+        "expiresIn": int,
+    },
+    total=False,
+)
+
+
+class ArtifactRequest(_ArtifactRequestRequired, _ArtifactRequestOptional):
+    pass
+
+
+_ContentRequestOptional = TypedDict(
+    "_ContentRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "fullPage": bool,  # Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+        "contentFormat": Literal["html", "text"],  # html: the rendered DOM serialized; text: the page's visible text.
+        "stripScripts": bool,  # Remove <script> elements, on* event-handler attributes and javascript: URLs from the rendered HTML.
+    },
+    total=False,
+)
+
+
+class ContentRequest(_ContentRequestOptional):
+    pass
+
+
+_ScrapeElementRequired = TypedDict(
+    "_ScrapeElementRequired",
+    {
+        "selector": str,  # A CSS selector; every match in document order (at most 100 are returned).
+    },
+)
+
+_ScrapeElementOptional = TypedDict(
+    "_ScrapeElementOptional",
+    {
+        "attributes": List[str],  # The attributes to return for each match (absent ones are left out); all of them when omitted.
+    },
+    total=False,
+)
+
+
+class ScrapeElement(_ScrapeElementRequired, _ScrapeElementOptional):
+    pass
+
+
+_ScrapeRequestRequired = TypedDict(
+    "_ScrapeRequestRequired",
+    {
+        "elements": List[ScrapeElement],  # The elements to read, 1 to 20 selectors.
+    },
+)
+
+_ScrapeRequestOptional = TypedDict(
+    "_ScrapeRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "fullPage": bool,  # Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+    },
+    total=False,
+)
+
+
+class ScrapeRequest(_ScrapeRequestRequired, _ScrapeRequestOptional):
+    pass
+
+
+_LinksRequestOptional = TypedDict(
+    "_LinksRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "fullPage": bool,  # Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+        "visibleOnly": bool,  # Only links the page renders (not display:none, visibility:hidden or 0×0).
+        "internalOnly": bool,  # Only links to the page's own host.
+        "includeNonHttp": bool,  # Also list javascript:, mailto:, tel: and other non-http(s) links.
+    },
+    total=False,
+)
+
+
+class LinksRequest(_LinksRequestOptional):
+    pass
+
+
+_SnapshotRequestOptional = TypedDict(
+    "_SnapshotRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "format": Literal["png", "jpeg", "webp"],  # The screenshot's format.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "fullPage": bool,  # Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "quality": int,  # JPEG/WebP quality; ignored for PNG and PDF.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "selector": str,  # Capture only the first element matching this CSS selector (at most 500 characters).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "resizeWidth": int,  # Downscale the image to this width (never upscales; aspect kept when only one side is given). Images only.
+        "resizeHeight": int,  # Downscale the image to this height (never upscales). Images only.
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "clip": CaptureRequestClip,  # Capture exactly this rectangle, in CSS px. Without fullPage it must lie inside the viewport; with fullPage the coordinates are page coordinates and it must lie inside the page.
+        "omitBackground": bool,  # PNG/WebP: a transparent background where the page paints none (alpha 0 at unpainted pixels).
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+        "stripScripts": bool,  # Remove <script> elements, on* event-handler attributes and javascript: URLs from the rendered HTML.
+    },
+    total=False,
+)
+
+
+class SnapshotRequest(_SnapshotRequestOptional):
+    pass
+
+
+_DestinationRequestRequired = TypedDict(
+    "_DestinationRequestRequired",
+    {
+        "name": str,
+        "endpoint": str,
+        "bucket": str,
+        "accessKeyId": str,
+        "secretAccessKey": str,
+    },
+)
+
+_DestinationRequestOptional = TypedDict(
+    "_DestinationRequestOptional",
+    {
+        "region": str,
+        "pathStyle": bool,
+        "prefix": str,
+        "acl": Literal["private", "public-read"],
+        "storageClass": str,
+        "deliverOnly": bool,
+    },
+    total=False,
+)
+
+
+class DestinationRequest(_DestinationRequestRequired, _DestinationRequestOptional):
+    pass
+
+
+_DeliveryRequired = TypedDict(
+    "_DeliveryRequired",
+    {
+        "destinationId": str,
+        "bucket": str,
+        "key": str,
+        "url": str,
+        "etag": Optional[str],
+    },
+)
+
+
+class Delivery(_DeliveryRequired):
+    pass
+
+
+_JobCompletedEventMetadataRequired = TypedDict(
+    "_JobCompletedEventMetadataRequired",
+    {
+        "url": Optional[str],
+        "format": str,
+        "width": float,
+        "height": float,
+        "loadTimeMs": float,
+    },
+)
+
+
+class JobCompletedEventMetadata(_JobCompletedEventMetadataRequired):
+    pass
+
+
+_JobCompletedEventRequired = TypedDict(
+    "_JobCompletedEventRequired",
+    {
+        "event": Literal["job.completed"],
+        "jobId": str,
+        "status": Literal["completed"],
+        "completedAt": Optional[str],
+    },
+)
+
+_JobCompletedEventOptional = TypedDict(
+    "_JobCompletedEventOptional",
+    {
+        "resultUrl": str,  # Signed URL of the result (or its bucket URL).
+        "storage": Delivery,  # Where the result went, for storage destinations.
+        "metadata": JobCompletedEventMetadata,
+    },
+    total=False,
+)
+
+
+class JobCompletedEvent(_JobCompletedEventRequired, _JobCompletedEventOptional):
+    "An async capture finished."
+
+
+_JobFailedEventRequired = TypedDict(
+    "_JobFailedEventRequired",
+    {
+        "event": Literal["job.failed"],
+        "jobId": str,
+        "status": Literal["failed"],
+        "error": Optional[str],  # Sanitized, user-facing reason.
+        "completedAt": Optional[str],
+    },
+)
+
+
+class JobFailedEvent(_JobFailedEventRequired):
+    "An async capture failed after all retries."
+
+
+_BatchCompletedEventJobsItemRequired = TypedDict(
+    "_BatchCompletedEventJobsItemRequired",
+    {
+        "jobId": str,
+        "url": Optional[str],
+        "status": Literal["completed", "failed"],
+    },
+)
+
+_BatchCompletedEventJobsItemOptional = TypedDict(
+    "_BatchCompletedEventJobsItemOptional",
+    {
+        "resultUrl": str,
+        "storage": Delivery,
+        "error": Optional[str],
+    },
+    total=False,
+)
+
+
+class BatchCompletedEventJobsItem(_BatchCompletedEventJobsItemRequired, _BatchCompletedEventJobsItemOptional):
+    pass
+
+
+_BatchCompletedEventRequired = TypedDict(
+    "_BatchCompletedEventRequired",
+    {
+        "event": Literal["batch.completed"],
+        "batchId": str,
+        "status": Literal["queued", "processing", "completed"],
+        "outcome": Optional[Literal["succeeded", "partial", "failed"]],
+        "totalJobs": int,
+        "completedJobs": int,
+        "failedJobs": int,
+        "completedAt": Optional[str],
+        "jobs": List[BatchCompletedEventJobsItem],
+    },
+)
+
+
+class BatchCompletedEvent(_BatchCompletedEventRequired):
+    "Every job of a batch finished (one event per batch, none per job)."
+
+
+_ErrorDetailRequired = TypedDict(
+    "_ErrorDetailRequired",
+    {
+        "path": str,
+        "message": str,
+    },
+)
+
+
+class ErrorDetail(_ErrorDetailRequired):
+    pass
+
+
+_UsageRequired = TypedDict(
+    "_UsageRequired",
+    {
+        "credits": int,
+        "remaining": Optional[int],
+    },
+)
+
+
+class Usage(_UsageRequired):
+    pass
+
+
+_MetaRequired = TypedDict(
+    "_MetaRequired",
+    {
+        "requestId": str,
+        "timestamp": str,
+    },
+)
+
+_MetaOptional = TypedDict(
+    "_MetaOptional",
+    {
+        "usage": Usage,
+    },
+    total=False,
+)
+
+
+class Meta(_MetaRequired, _MetaOptional):
+    pass
+
+
+_ServiceIndexRequired = TypedDict(
+    "_ServiceIndexRequired",
+    {
+        "name": str,
+        "version": str,
+        "docs": str,
+        "openapi": str,
+        "health": str,
+        "endpoints": Dict[str, str],
+    },
+)
+
+
+class ServiceIndex(_ServiceIndexRequired):
+    pass
+
+
+_HealthRequired = TypedDict(
+    "_HealthRequired",
+    {
+        "status": Literal["ok"],
+        "product": str,
+        "version": str,
+        "timestamp": str,
+    },
+)
+
+
+class Health(_HealthRequired):
+    pass
+
+
+_HostedCaptureRequired = TypedDict(
+    "_HostedCaptureRequired",
+    {
+        "url": str,
+        "expiresAt": str,
+        "contentType": str,
+        "format": Literal["png", "jpeg", "webp", "pdf"],
+        "width": int,
+        "height": int,
+        "bytesSize": int,
+    },
+)
+
+
+class HostedCapture(_HostedCaptureRequired):
+    pass
+
+
+_JobAcceptedRequired = TypedDict(
+    "_JobAcceptedRequired",
+    {
+        "jobId": str,
+        "status": Literal["queued"],
+    },
+)
+
+
+class JobAccepted(_JobAcceptedRequired):
+    pass
+
+
+_CaptureJsonMetadataOpenGraphRequired = TypedDict(
+    "_CaptureJsonMetadataOpenGraphRequired",
+    {
+        "title": str,
+        "description": str,
+        "image": str,
+        "siteName": str,
+    },
+)
+
+
+class CaptureJsonMetadataOpenGraph(_CaptureJsonMetadataOpenGraphRequired):
+    "The page's og:title, og:description, og:image and og:site_name."
+
+
+_CaptureJsonMetadataRequired = TypedDict(
+    "_CaptureJsonMetadataRequired",
+    {
+        "title": str,  # The page's <title>.
+        "finalUrl": str,  # Where the page ended up after redirects.
+        "targetStatus": Optional[int],  # The main document's final HTTP status; null for html/markdown sources.
+        "openGraph": CaptureJsonMetadataOpenGraph,  # The page's og:title, og:description, og:image and og:site_name.
+    },
+)
+
+_CaptureJsonMetadataOptional = TypedDict(
+    "_CaptureJsonMetadataOptional",
+    {
+        "watermarked": Literal[True],  # Free plan: the output carries a watermark.
+    },
+    total=False,
+)
+
+
+class CaptureJsonMetadata(_CaptureJsonMetadataRequired, _CaptureJsonMetadataOptional):
+    "Facts read from the captured page."
+
+
+_ExtractionRequired = TypedDict(
+    "_ExtractionRequired",
+    {
+        "url": str,
+        "format": Literal["markdown", "json", "html"],
+        "content": str,
+        "title": str,
+        "byline": str,
+        "excerpt": str,
+        "siteName": str,
+        "length": int,
+        "loadTimeMs": float,
+    },
+)
+
+
+class Extraction(_ExtractionRequired):
+    pass
+
+
+_CaptureJsonExtractionErrorRequired = TypedDict(
+    "_CaptureJsonExtractionErrorRequired",
+    {
+        "code": str,
+        "message": str,
+    },
+)
+
+
+class CaptureJsonExtractionError(_CaptureJsonExtractionErrorRequired):
+    pass
+
+
+_CaptureJsonRequired = TypedDict(
+    "_CaptureJsonRequired",
+    {
+        "image": str,
+        "contentType": str,
+        "url": str,
+        "width": int,
+        "height": int,
+        "format": Literal["png", "jpeg", "webp", "pdf"],
+        "bytesSize": int,
+        "capturedAt": str,
+        "quality": str,
+        "waitStrategy": str,
+        "loadTimeMs": float,
+        "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
+    },
+)
+
+_CaptureJsonOptional = TypedDict(
+    "_CaptureJsonOptional",
+    {
+        "extracted": Optional[Extraction],
+        "extractionError": CaptureJsonExtractionError,
+    },
+    total=False,
+)
+
+
+class CaptureJson(_CaptureJsonRequired, _CaptureJsonOptional):
+    pass
+
+
+_BatchAcceptedJobsItemRequired = TypedDict(
+    "_BatchAcceptedJobsItemRequired",
+    {
+        "jobId": str,
+        "url": Optional[str],
+        "status": Literal["queued"],
+    },
+)
+
+
+class BatchAcceptedJobsItem(_BatchAcceptedJobsItemRequired):
+    pass
+
+
+_BatchAcceptedRequired = TypedDict(
+    "_BatchAcceptedRequired",
+    {
+        "batchId": str,
+        "status": Literal["queued"],
+        "totalJobs": int,
+        "jobs": List[BatchAcceptedJobsItem],
+    },
+)
+
+
+class BatchAccepted(_BatchAcceptedRequired):
+    pass
+
+
+_DeliveryOutputRequired = TypedDict(
+    "_DeliveryOutputRequired",
+    {
+        "destinationId": str,
+        "bucket": str,
+        "key": str,
+        "url": str,
+        "etag": Optional[str],
+    },
+)
+
+
+class DeliveryOutput(_DeliveryOutputRequired):
+    pass
+
+
+_JobMetadataRequired = TypedDict(
+    "_JobMetadataRequired",
+    {
+        "url": Optional[str],
+        "format": str,
+        "width": float,
+        "height": float,
+        "loadTimeMs": float,
+    },
+)
+
+
+class JobMetadata(_JobMetadataRequired):
+    pass
+
+
+_WebhookStateRequired = TypedDict(
+    "_WebhookStateRequired",
+    {
+        "deliveryId": Optional[str],
+        "status": Literal["pending", "delivered", "failed"],
+        "delivered": bool,
+        "attempts": int,
+        "lastStatus": Optional[int],
+        "lastError": Optional[str],
+        "lastAttemptAt": Optional[str],
+    },
+)
+
+
+class WebhookState(_WebhookStateRequired):
+    pass
+
+
+_JobRequired = TypedDict(
+    "_JobRequired",
+    {
+        "jobId": str,
+        "batchId": Optional[str],
+        "status": Literal["queued", "processing", "completed", "failed"],
+        "url": Optional[str],
+        "format": str,
+        "error": Optional[str],
+        "createdAt": str,
+        "startedAt": Optional[str],
+        "completedAt": Optional[str],
+    },
+)
+
+_JobOptional = TypedDict(
+    "_JobOptional",
+    {
+        "resultUrl": str,
+        "storage": DeliveryOutput,
+        "metadata": JobMetadata,
+        "webhook": WebhookState,
+    },
+    total=False,
+)
+
+
+class Job(_JobRequired, _JobOptional):
+    pass
+
+
+_BatchRequired = TypedDict(
+    "_BatchRequired",
+    {
+        "batchId": str,
+        "status": Literal["queued", "processing", "completed"],
+        "outcome": Optional[Literal["succeeded", "partial", "failed"]],
+        "totalJobs": int,
+        "completedJobs": int,
+        "failedJobs": int,
+        "createdAt": str,
+        "completedAt": Optional[str],
+    },
+)
+
+_BatchOptional = TypedDict(
+    "_BatchOptional",
+    {
+        "webhook": WebhookState,
+        "jobs": List[Job],
+    },
+    total=False,
+)
+
+
+class Batch(_BatchRequired, _BatchOptional):
+    pass
+
+
+_RenderLinkRequired = TypedDict(
+    "_RenderLinkRequired",
+    {
+        "url": str,
+        "expiresAt": str,
+        "format": Literal["png", "jpeg", "webp", "pdf"],
+        "cacheTtl": int,
+    },
+)
+
+
+class RenderLink(_RenderLinkRequired):
+    pass
+
+
+_ArtifactFailedItemRequired = TypedDict(
+    "_ArtifactFailedItemRequired",
+    {
+        "format": Literal["pdf", "png"],
+        "code": str,
+        "message": str,
+    },
+)
+
+
+class ArtifactFailedItem(_ArtifactFailedItemRequired):
+    pass
+
+
+_ArtifactMetadataRequired = TypedDict(
+    "_ArtifactMetadataRequired",
+    {
+        "watermarked": bool,
+    },
+)
+
+
+class ArtifactMetadata(_ArtifactMetadataRequired):
+    pass
+
+
+_ArtifactRequired = TypedDict(
+    "_ArtifactRequired",
+    {
+        "shareUrl": str,
+        "expiresAt": str,
+        "title": str,
+    },
+)
+
+_ArtifactOptional = TypedDict(
+    "_ArtifactOptional",
+    {
+        "pdfUrl": str,
+        "pngUrl": str,
+        "failed": List[ArtifactFailedItem],
+        "metadata": ArtifactMetadata,
+    },
+    total=False,
+)
+
+
+class Artifact(_ArtifactRequired, _ArtifactOptional):
+    pass
+
+
+_PageContentRequired = TypedDict(
+    "_PageContentRequired",
+    {
+        "url": str,
+        "capturedAt": str,
+        "quality": str,
+        "waitStrategy": str,
+        "loadTimeMs": float,
+        "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
+        "truncated": bool,
+    },
+)
+
+_PageContentOptional = TypedDict(
+    "_PageContentOptional",
+    {
+        "html": str,
+        "text": str,
+    },
+    total=False,
+)
+
+
+class PageContent(_PageContentRequired, _PageContentOptional):
+    pass
+
+
+_ScrapeMatchBoxRequired = TypedDict(
+    "_ScrapeMatchBoxRequired",
+    {
+        "x": float,
+        "y": float,
+        "width": float,
+        "height": float,
+    },
+)
+
+
+class ScrapeMatchBox(_ScrapeMatchBoxRequired):
+    pass
+
+
+_ScrapeMatchRequired = TypedDict(
+    "_ScrapeMatchRequired",
+    {
+        "text": str,
+        "html": str,
+        "attributes": Dict[str, str],
+        "box": ScrapeMatchBox,
+    },
+)
+
+
+class ScrapeMatch(_ScrapeMatchRequired):
+    pass
+
+
+_ScrapeResultRequired = TypedDict(
+    "_ScrapeResultRequired",
+    {
+        "selector": str,
+        "matches": List[ScrapeMatch],
+        "truncated": bool,
+    },
+)
+
+
+class ScrapeResult(_ScrapeResultRequired):
+    pass
+
+
+_ScrapeRequired = TypedDict(
+    "_ScrapeRequired",
+    {
+        "url": str,
+        "capturedAt": str,
+        "quality": str,
+        "waitStrategy": str,
+        "loadTimeMs": float,
+        "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
+        "results": List[ScrapeResult],
+    },
+)
+
+
+class Scrape(_ScrapeRequired):
+    pass
+
+
+_PageLinkRequired = TypedDict(
+    "_PageLinkRequired",
+    {
+        "url": str,
+        "text": str,
+        "rel": str,
+        "internal": bool,
+    },
+)
+
+
+class PageLink(_PageLinkRequired):
+    pass
+
+
+_LinksRequired = TypedDict(
+    "_LinksRequired",
+    {
+        "url": str,
+        "capturedAt": str,
+        "quality": str,
+        "waitStrategy": str,
+        "loadTimeMs": float,
+        "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
+        "links": List[PageLink],
+        "truncated": bool,
+    },
+)
+
+
+class Links(_LinksRequired):
+    pass
+
+
+_SnapshotRequired = TypedDict(
+    "_SnapshotRequired",
+    {
+        "url": str,
+        "capturedAt": str,
+        "quality": str,
+        "waitStrategy": str,
+        "loadTimeMs": float,
+        "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
+        "html": str,
+        "truncated": bool,
+        "screenshot": str,
+        "contentType": str,
+        "format": Literal["png", "jpeg", "webp", "pdf"],
+        "width": int,
+        "height": int,
+    },
+)
+
+
+class Snapshot(_SnapshotRequired):
+    pass
+
+
+_CreditUsageRequired = TypedDict(
+    "_CreditUsageRequired",
+    {
+        "used": int,
+        "limit": Optional[int],
+        "remaining": Optional[int],
+        "unlimited": bool,
+        "resetsAt": str,
+    },
+)
+
+
+class CreditUsage(_CreditUsageRequired):
+    pass
+
+
+_UpgradeRequired = TypedDict(
+    "_UpgradeRequired",
+    {
+        "recommendedPlan": Literal["free", "basic", "starter", "pro", "enterprise"],
+        "recommendedPlanCredits": Optional[int],
+        "upgradeUrl": str,
+        "manageBillingUrl": str,
+    },
+)
+
+
+class Upgrade(_UpgradeRequired):
+    pass
+
+
+_AccountWebhooksRequired = TypedDict(
+    "_AccountWebhooksRequired",
+    {
+        "signingSecret": str,
+    },
+)
+
+
+class AccountWebhooks(_AccountWebhooksRequired):
+    pass
+
+
+_AccountRequired = TypedDict(
+    "_AccountRequired",
+    {
+        "plan": Literal["free", "basic", "starter", "pro", "enterprise"],
+        "usage": CreditUsage,
+        "rateLimitPerMinute": int,
+        "upgrade": Optional[Upgrade],
+        "webhooks": AccountWebhooks,
+    },
+)
+
+
+class Account(_AccountRequired):
+    pass
+
+
+_CredentialCheckRequired = TypedDict(
+    "_CredentialCheckRequired",
+    {
+        "valid": Literal[True],
+        "accountId": str,
+        "plan": Literal["free", "basic", "starter", "pro", "enterprise"],
+        "keyId": str,
+    },
+)
+
+
+class CredentialCheck(_CredentialCheckRequired):
+    pass
+
+
+_DestinationRequired = TypedDict(
+    "_DestinationRequired",
+    {
+        "destinationId": str,
+        "name": str,
+        "endpoint": str,
+        "region": str,
+        "bucket": str,
+        "pathStyle": bool,
+        "prefix": Optional[str],
+        "acl": Optional[Literal["private", "public-read"]],
+        "storageClass": Optional[str],
+        "deliverOnly": bool,
+        "accessKeyId": str,
+        "createdAt": str,
+    },
+)
+
+
+class Destination(_DestinationRequired):
+    pass
+
+
+_UsageOutputRequired = TypedDict(
+    "_UsageOutputRequired",
+    {
+        "credits": int,
+        "remaining": Optional[int],
+    },
+)
+
+
+class UsageOutput(_UsageOutputRequired):
+    pass
+
+
+_MetaOutputRequired = TypedDict(
+    "_MetaOutputRequired",
+    {
+        "requestId": str,
+        "timestamp": str,
+    },
+)
+
+_MetaOutputOptional = TypedDict(
+    "_MetaOutputOptional",
+    {
+        "usage": UsageOutput,
+    },
+    total=False,
+)
+
+
+class MetaOutput(_MetaOutputRequired, _MetaOutputOptional):
+    pass
+
+
+_ErrorDetailOutputRequired = TypedDict(
+    "_ErrorDetailOutputRequired",
+    {
+        "path": str,
+        "message": str,
+    },
+)
+
+
+class ErrorDetailOutput(_ErrorDetailOutputRequired):
+    pass
+
+
+_ErrorEnvelopeErrorRequired = TypedDict(
+    "_ErrorEnvelopeErrorRequired",
+    {
+        "code": str,  # Machine-readable error code.
+        "message": str,  # Human-readable reason; names the field at fault.
+    },
+)
+
+_ErrorEnvelopeErrorOptional = TypedDict(
+    "_ErrorEnvelopeErrorOptional",
+    {
+        "details": List[ErrorDetailOutput],  # Per-field problems.
+    },
+    total=False,
+)
+
+
+class ErrorEnvelopeError(_ErrorEnvelopeErrorRequired, _ErrorEnvelopeErrorOptional):
+    pass
+
+
+_ErrorEnvelopeRequired = TypedDict(
+    "_ErrorEnvelopeRequired",
+    {
+        "success": Literal[False],
+        "error": ErrorEnvelopeError,
+        "meta": MetaOutput,
+    },
+)
+
+
+class ErrorEnvelope(_ErrorEnvelopeRequired):
+    pass
+
+
+_CaptureScreenshotGetQueryOptional = TypedDict(
+    "_CaptureScreenshotGetQueryOptional",
+    {
+        "url": str,
+        "format": Literal["png", "jpeg", "webp", "pdf"],
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],
+        "waitForSelector": str,
+        "selector": str,
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],
+        "userAgent": str,
+        "pdfFormat": Literal["A4", "Letter", "Legal", "Tabloid", "A3"],
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],
+        "geoCity": str,
+        "geoState": str,
+        "timezone": str,
+        "locale": str,
+        "mediaType": Literal["screen", "print"],
+        "pdfPageRanges": str,
+        "width": str,
+        "height": str,
+        "quality": str,
+        "delay": str,
+        "deviceScaleFactor": str,
+        "timeout": str,
+        "resizeWidth": str,
+        "resizeHeight": str,
+        "pdfScale": str,
+        "fullPage": str,
+        "darkMode": str,
+        "blockAds": str,
+        "bestAttempt": str,
+        "blockCookieBanners": str,
+        "pdfLandscape": str,
+        "pdfPrintBackground": str,
+        "omitBackground": str,
+        "reducedMotion": str,
+        "pdfOutline": str,
+        "pdfTagged": str,
+    },
+    total=False,
+)
+
+
+class CaptureScreenshotGetQuery(_CaptureScreenshotGetQueryOptional):
+    "Query parameters of GET /v1/screenshot."
+
+
+_ListJobsQueryOptional = TypedDict(
+    "_ListJobsQueryOptional",
+    {
+        "status": Literal["queued", "processing", "completed", "failed"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListJobsQuery(_ListJobsQueryOptional):
+    "Query parameters of GET /v1/jobs."
+
+
+_ListJobsResultRequired = TypedDict(
+    "_ListJobsResultRequired",
+    {
+        "items": List[Job],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListJobsResult(_ListJobsResultRequired):
+    "A page of jobs."
+
+
+_ListBatchesQueryOptional = TypedDict(
+    "_ListBatchesQueryOptional",
+    {
+        "status": Literal["queued", "processing", "completed"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListBatchesQuery(_ListBatchesQueryOptional):
+    "Query parameters of GET /v1/batches."
+
+
+_ListBatchesResultRequired = TypedDict(
+    "_ListBatchesResultRequired",
+    {
+        "items": List[Batch],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListBatchesResult(_ListBatchesResultRequired):
+    "A page of batches."
+
+
+_RenderQueryRequired = TypedDict(
+    "_RenderQueryRequired",
+    {
+        "p": str,  # Signed parameters token.
+        "uid": str,  # Owning account id.
+        "exp": str,  # Unix seconds the link expires at.
+        "sig": str,  # HMAC signature over the parameters.
+    },
+)
+
+
+class RenderQuery(_RenderQueryRequired):
+    "Query parameters of GET /v1/render."
+
+
+_GetImageQueryRequired = TypedDict(
+    "_GetImageQueryRequired",
+    {
+        "expires": str,  # Unix seconds the URL expires at.
+        "sig": str,  # HMAC signature over the key and expires.
+    },
+)
+
+
+class GetImageQuery(_GetImageQueryRequired):
+    "Query parameters of GET /v1/images/{key}."
+
+
+_HeadImageQueryRequired = TypedDict(
+    "_HeadImageQueryRequired",
+    {
+        "expires": str,  # Unix seconds the URL expires at.
+        "sig": str,  # HMAC signature over the key and expires.
+    },
+)
+
+
+class HeadImageQuery(_HeadImageQueryRequired):
+    "Query parameters of HEAD /v1/images/{key}."
+
+
+_ListDestinationsResultRequired = TypedDict(
+    "_ListDestinationsResultRequired",
+    {
+        "items": List[Destination],
+    },
+)
+
+
+class ListDestinationsResult(_ListDestinationsResultRequired):
+    "Every destination of the account."
+
+
+_DeleteDestinationResultRequired = TypedDict(
+    "_DeleteDestinationResultRequired",
+    {
+        "destinationId": str,
+        "deleted": Literal[True],
+    },
+)
+
+
+class DeleteDestinationResult(_DeleteDestinationResultRequired):
+    "Deleted."
+
+
+_TestDestinationResultRequired = TypedDict(
+    "_TestDestinationResultRequired",
+    {
+        "destinationId": str,
+        "ok": Literal[True],
+    },
+)
+
+
+class TestDestinationResult(_TestDestinationResultRequired):
+    "The bucket accepted the probe."
+
+
+_CreateWatchRequestChangeDetectionOptional = TypedDict(
+    "_CreateWatchRequestChangeDetectionOptional",
+    {
+        "mode": Literal["visual", "text", "both"],  # visual: share of pixels that differ; text: share of visible-text lines changed; both.
+        "thresholdPercent": float,  # A run is `changed` when the changed share is over this percentage.
+        "ignoreSelectors": List[str],  # Elements hidden (display:none) before every capture, so they never count as a change.
+    },
+    total=False,
+)
+
+
+class CreateWatchRequestChangeDetection(_CreateWatchRequestChangeDetectionOptional):
+    "How a run is compared with the last good one."
+
+
+_CreateWatchRequestRetentionOptional = TypedDict(
+    "_CreateWatchRequestRetentionOptional",
+    {
+        "runs": int,  # Runs kept (with their images); older ones are deleted.
+        "days": int,  # Runs older than this many days are deleted with their images.
+    },
+    total=False,
+)
+
+
+class CreateWatchRequestRetention(_CreateWatchRequestRetentionOptional):
+    "History limits; the run holding the current baseline is always kept."
+
+
+_CreateWatchRequestRequired = TypedDict(
+    "_CreateWatchRequestRequired",
+    {
+        "url": str,  # The public URL to watch.
+        "intervalMinutes": int,  # Minutes between scheduled runs: at least the plan's floor (Free 1440, Basic 180, Starter 60, Pro 30, Enterprise 5), at most 43200.
+    },
+)
+
+_CreateWatchRequestOptional = TypedDict(
+    "_CreateWatchRequestOptional",
+    {
+        "name": str,  # A label of your choice.
+        "capture": Dict[str, Any],  # Capture settings of every run: those batch `defaults` accept (viewport, fullPage, waits, css/js, …). Output is always PNG.
+        "changeDetection": CreateWatchRequestChangeDetection,  # How a run is compared with the last good one.
+        "webhookUrl": str,  # Public HTTPS URL receiving signed watch.changed and watch.failed events.
+        "retention": CreateWatchRequestRetention,  # History limits; the run holding the current baseline is always kept.
+        "paused": bool,  # Create the watch paused.
+        "storage": StorageOption,  # Also deliver every run's image to this storage destination ({watchId} in the key).
+    },
+    total=False,
+)
+
+
+class CreateWatchRequest(_CreateWatchRequestRequired, _CreateWatchRequestOptional):
+    "POST /v1/watches body."
+
+
+_CreateWatchResultChangeDetectionRequired = TypedDict(
+    "_CreateWatchResultChangeDetectionRequired",
+    {
+        "mode": Literal["visual", "text", "both"],
+        "thresholdPercent": float,
+        "ignoreSelectors": List[str],
+    },
+)
+
+
+class CreateWatchResultChangeDetection(_CreateWatchResultChangeDetectionRequired):
+    pass
+
+
+_CreateWatchResultRetentionRequired = TypedDict(
+    "_CreateWatchResultRetentionRequired",
+    {
+        "runs": int,
+        "days": int,
+    },
+)
+
+
+class CreateWatchResultRetention(_CreateWatchResultRetentionRequired):
+    pass
+
+
+_CreateWatchResultStorageRequired = TypedDict(
+    "_CreateWatchResultStorageRequired",
+    {
+        "destinationId": str,
+    },
+)
+
+_CreateWatchResultStorageOptional = TypedDict(
+    "_CreateWatchResultStorageOptional",
+    {
+        "key": str,
+    },
+    total=False,
+)
+
+
+class CreateWatchResultStorage(_CreateWatchResultStorageRequired, _CreateWatchResultStorageOptional):
+    pass
+
+
+_CreateWatchResultRequired = TypedDict(
+    "_CreateWatchResultRequired",
+    {
+        "id": str,
+        "name": Optional[str],
+        "url": str,
+        "status": Literal["active", "paused"],
+        "paused": bool,
+        "pausedReason": Optional[str],  # Why the service paused it (failures, a plan downgrade); null otherwise.
+        "intervalMinutes": int,
+        "nextRunAt": Optional[str],  # Next scheduled run; null while paused.
+        "lastRunAt": Optional[str],
+        "lastChangeAt": Optional[str],
+        "consecutiveFailures": int,
+        "capture": Dict[str, Any],  # The capture settings as given.
+        "changeDetection": CreateWatchResultChangeDetection,
+        "webhookUrl": Optional[str],
+        "retention": CreateWatchResultRetention,
+        "storage": Optional[CreateWatchResultStorage],
+        "createdAt": str,  # ISO 8601
+    },
+)
+
+
+class CreateWatchResult(_CreateWatchResultRequired):
+    "The watch."
+
+
+_ListWatchesQueryOptional = TypedDict(
+    "_ListWatchesQueryOptional",
+    {
+        "status": Literal["active", "paused"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListWatchesQuery(_ListWatchesQueryOptional):
+    "Query parameters of GET /v1/watches."
+
+
+_ListWatchesResultRequired = TypedDict(
+    "_ListWatchesResultRequired",
+    {
+        "items": List[CreateWatchResult],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListWatchesResult(_ListWatchesResultRequired):
+    "A page of watches."
+
+
+GetWatchResult = CreateWatchResult
+
+
+_UpdateWatchRequestOptional = TypedDict(
+    "_UpdateWatchRequestOptional",
+    {
+        "paused": bool,
+        "intervalMinutes": int,  # Minutes between scheduled runs: at least the plan's floor (Free 1440, Basic 180, Starter 60, Pro 30, Enterprise 5), at most 43200.
+        "name": Optional[str],
+        "capture": Dict[str, Any],  # Capture settings of every run: those batch `defaults` accept (viewport, fullPage, waits, css/js, …). Output is always PNG.
+        "changeDetection": CreateWatchRequestChangeDetection,  # How a run is compared with the last good one.
+        "webhookUrl": Optional[str],
+        "retention": CreateWatchRequestRetention,  # History limits; the run holding the current baseline is always kept.
+    },
+    total=False,
+)
+
+
+class UpdateWatchRequest(_UpdateWatchRequestOptional):
+    "PATCH /v1/watches/:watchId body: the fields to change."
+
+
+UpdateWatchResult = CreateWatchResult
+
+
+_DeleteWatchResultRequired = TypedDict(
+    "_DeleteWatchResultRequired",
+    {
+        "id": str,
+        "deleted": Literal[True],
+    },
+)
+
+
+class DeleteWatchResult(_DeleteWatchResultRequired):
+    "Deleted."
+
+
+_RunWatchResultRequired = TypedDict(
+    "_RunWatchResultRequired",
+    {
+        "runId": str,
+        "jobId": str,
+        "status": Literal["queued"],
+    },
+)
+
+
+class RunWatchResult(_RunWatchResultRequired):
+    "The run, queued."
+
+
+_ListWatchRunsQueryOptional = TypedDict(
+    "_ListWatchRunsQueryOptional",
+    {
+        "status": Literal["queued", "processing", "completed", "failed", "skipped"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListWatchRunsQuery(_ListWatchRunsQueryOptional):
+    "Query parameters of GET /v1/watches/{watchId}/runs."
+
+
+_ListWatchRunsResultItemsItemTextDiffRequired = TypedDict(
+    "_ListWatchRunsResultItemsItemTextDiffRequired",
+    {
+        "added": List[str],
+        "removed": List[str],
+    },
+)
+
+
+class ListWatchRunsResultItemsItemTextDiff(_ListWatchRunsResultItemsItemTextDiffRequired):
+    "Text and both modes: lines added and removed."
+
+
+_ListWatchRunsResultItemsItemRequired = TypedDict(
+    "_ListWatchRunsResultItemsItemRequired",
+    {
+        "id": str,
+        "watchId": str,
+        "jobId": Optional[str],  # The async job of the capture; null when skipped.
+        "status": Literal["queued", "processing", "completed", "failed", "skipped"],
+        "outcome": Optional[Literal["baseline", "unchanged", "changed", "error"]],
+        "changedPercent": Optional[float],
+        "imageUrl": Optional[str],  # Signed URL of this run's PNG.
+        "diffUrl": Optional[str],  # Signed URL of the diff PNG (changed pixels in red).
+        "previousImageUrl": Optional[str],  # Signed URL of the baseline compared with.
+        "error": Optional[str],  # Why it failed or was skipped.
+        "startedAt": Optional[str],
+        "completedAt": Optional[str],
+        "createdAt": str,  # ISO 8601
+        "trigger": Literal["schedule", "manual"],
+    },
+)
+
+_ListWatchRunsResultItemsItemOptional = TypedDict(
+    "_ListWatchRunsResultItemsItemOptional",
+    {
+        "textDiff": ListWatchRunsResultItemsItemTextDiff,  # Text and both modes: lines added and removed.
+    },
+    total=False,
+)
+
+
+class ListWatchRunsResultItemsItem(_ListWatchRunsResultItemsItemRequired, _ListWatchRunsResultItemsItemOptional):
+    "One run of a watch."
+
+
+_ListWatchRunsResultRequired = TypedDict(
+    "_ListWatchRunsResultRequired",
+    {
+        "items": List[ListWatchRunsResultItemsItem],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListWatchRunsResult(_ListWatchRunsResultRequired):
+    "A page of runs."
+
+
+Watch = CreateWatchResult
+
+
+WatchRun = ListWatchRunsResultItemsItem
+
+
+_WatchChangedEventRequired = TypedDict(
+    "_WatchChangedEventRequired",
+    {
+        "event": Literal["watch.changed"],
+        "watchId": str,
+        "runId": str,
+        "url": str,
+        "changedPercent": float,
+        "imageUrl": Optional[str],
+        "previousImageUrl": Optional[str],
+        "diffUrl": Optional[str],
+        "detectedAt": str,  # ISO 8601
+    },
+)
+
+
+class WatchChangedEvent(_WatchChangedEventRequired):
+    "POSTed to the webhookUrl. Answer 2xx within 10 s; 5xx and timeouts are retried up to 3 times with backoff, 4xx are not."
+
+
+_WatchFailedEventRequired = TypedDict(
+    "_WatchFailedEventRequired",
+    {
+        "event": Literal["watch.failed"],
+        "watchId": str,
+        "runId": str,
+        "error": str,
+        "consecutiveFailures": int,
+        "paused": bool,
+    },
+)
+
+
+class WatchFailedEvent(_WatchFailedEventRequired):
+    "POSTed to the webhookUrl. Answer 2xx within 10 s; 5xx and timeouts are retried up to 3 times with backoff, 4xx are not."
+
+
+# Error codes (`EdgeshotError.code`) the API documents, and the HTTP statuses each comes with.
+ErrorCode = Literal[
+    "BATCH_LIMIT_EXCEEDED",
+    "CAPTURE_FAILED",
+    "CONFIGURATION_ERROR",
+    "EXTRACTION_FAILED",
+    "FORBIDDEN",
+    "GEO_FEATURE_UNAVAILABLE",
+    "IDEMPOTENCY_KEY_IN_USE",
+    "IDEMPOTENCY_KEY_REUSED",
+    "INTERNAL_ERROR",
+    "INVALID_API_KEY",
+    "INVALID_JSON",
+    "INVALID_URL",
+    "INVALID_WEBHOOK_URL",
+    "KEY_DISABLED",
+    "MISSING_API_KEY",
+    "NOT_FOUND",
+    "PAYLOAD_TOO_LARGE",
+    "PLAN_UPGRADE_REQUIRED",
+    "QUEUE_LIMIT_REACHED",
+    "RATE_LIMITED",
+    "SERVICE_BUSY",
+    "TIMEOUT",
+    "UNSAFE_URL",
+    "USAGE_EXCEEDED",
+    "VALIDATION_ERROR",
+    "WATCH_HOST_LIMIT_REACHED",
+    "WATCH_INTERVAL_TOO_FAST",
+    "WATCH_LIMIT_REACHED",
+    "WATCH_NOT_FOUND",
+    "WATCH_PAUSED",
+]
+
+BATCH_LIMIT_EXCEEDED: ErrorCode = "BATCH_LIMIT_EXCEEDED"
+CAPTURE_FAILED: ErrorCode = "CAPTURE_FAILED"
+CONFIGURATION_ERROR: ErrorCode = "CONFIGURATION_ERROR"
+EXTRACTION_FAILED: ErrorCode = "EXTRACTION_FAILED"
+FORBIDDEN: ErrorCode = "FORBIDDEN"
+GEO_FEATURE_UNAVAILABLE: ErrorCode = "GEO_FEATURE_UNAVAILABLE"
+IDEMPOTENCY_KEY_IN_USE: ErrorCode = "IDEMPOTENCY_KEY_IN_USE"
+IDEMPOTENCY_KEY_REUSED: ErrorCode = "IDEMPOTENCY_KEY_REUSED"
+INTERNAL_ERROR: ErrorCode = "INTERNAL_ERROR"
+INVALID_API_KEY: ErrorCode = "INVALID_API_KEY"
+INVALID_JSON: ErrorCode = "INVALID_JSON"
+INVALID_URL: ErrorCode = "INVALID_URL"
+INVALID_WEBHOOK_URL: ErrorCode = "INVALID_WEBHOOK_URL"
+KEY_DISABLED: ErrorCode = "KEY_DISABLED"
+MISSING_API_KEY: ErrorCode = "MISSING_API_KEY"
+NOT_FOUND: ErrorCode = "NOT_FOUND"
+PAYLOAD_TOO_LARGE: ErrorCode = "PAYLOAD_TOO_LARGE"
+PLAN_UPGRADE_REQUIRED: ErrorCode = "PLAN_UPGRADE_REQUIRED"
+QUEUE_LIMIT_REACHED: ErrorCode = "QUEUE_LIMIT_REACHED"
+RATE_LIMITED: ErrorCode = "RATE_LIMITED"
+SERVICE_BUSY: ErrorCode = "SERVICE_BUSY"
+TIMEOUT: ErrorCode = "TIMEOUT"
+UNSAFE_URL: ErrorCode = "UNSAFE_URL"
+USAGE_EXCEEDED: ErrorCode = "USAGE_EXCEEDED"
+VALIDATION_ERROR: ErrorCode = "VALIDATION_ERROR"
+WATCH_HOST_LIMIT_REACHED: ErrorCode = "WATCH_HOST_LIMIT_REACHED"
+WATCH_INTERVAL_TOO_FAST: ErrorCode = "WATCH_INTERVAL_TOO_FAST"
+WATCH_LIMIT_REACHED: ErrorCode = "WATCH_LIMIT_REACHED"
+WATCH_NOT_FOUND: ErrorCode = "WATCH_NOT_FOUND"
+WATCH_PAUSED: ErrorCode = "WATCH_PAUSED"
+
+ERROR_STATUSES: Dict[str, Tuple[int, ...]] = {
+    BATCH_LIMIT_EXCEEDED: (400,),
+    CAPTURE_FAILED: (400, 500, 502,),
+    CONFIGURATION_ERROR: (503,),
+    EXTRACTION_FAILED: (422,),
+    FORBIDDEN: (403,),
+    GEO_FEATURE_UNAVAILABLE: (422,),
+    IDEMPOTENCY_KEY_IN_USE: (409,),
+    IDEMPOTENCY_KEY_REUSED: (422,),
+    INTERNAL_ERROR: (500,),
+    INVALID_API_KEY: (401,),
+    INVALID_JSON: (400,),
+    INVALID_URL: (400,),
+    INVALID_WEBHOOK_URL: (400,),
+    KEY_DISABLED: (403,),
+    MISSING_API_KEY: (401,),
+    NOT_FOUND: (404,),
+    PAYLOAD_TOO_LARGE: (413,),
+    PLAN_UPGRADE_REQUIRED: (403,),
+    QUEUE_LIMIT_REACHED: (429,),
+    RATE_LIMITED: (429,),
+    SERVICE_BUSY: (503,),
+    TIMEOUT: (408,),
+    UNSAFE_URL: (400,),
+    USAGE_EXCEEDED: (429,),
+    VALIDATION_ERROR: (400,),
+    WATCH_HOST_LIMIT_REACHED: (403,),
+    WATCH_INTERVAL_TOO_FAST: (403,),
+    WATCH_LIMIT_REACHED: (403,),
+    WATCH_NOT_FOUND: (404,),
+    WATCH_PAUSED: (409,),
+}

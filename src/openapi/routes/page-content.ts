@@ -1,0 +1,128 @@
+/** The contract of the page content routes: POST /v1/content, /v1/scrape, /v1/links, /v1/snapshot. */
+import { z } from "zod";
+import {
+  contentRequestSchema,
+  linksRequestSchema,
+  scrapeRequestSchema,
+  snapshotRequestSchema,
+} from "../../../schemas/page-content";
+import {
+  linksSchema,
+  pageContentSchema,
+  scrapeSchema,
+  snapshotSchema,
+  successEnvelope,
+} from "../../../schemas/responses";
+import {
+  API_KEY,
+  BODY_ERRORS,
+  envelopeResponse,
+  errorResponses,
+  jsonRequest,
+  rateLimitHeaders,
+  type ApiRoute,
+} from "../registry";
+import { CAPTURE_ERRORS } from "./capture";
+
+const h = (description: string) => z.string().meta({ description });
+
+/** Headers of the raw (non-JSON) answer of POST /v1/content. */
+const contentHeaders = {
+  "x-service-final-url": h("Where the page ended up after redirects."),
+  "x-service-target-status": h("The main document's HTTP status (url targets).").optional(),
+  "x-service-page-title": h("The page's title, percent-encoded (UTF-8).").optional(),
+  "x-service-quality": h("full, degraded or best_attempt."),
+  "x-service-wait-strategy": h("The wait strategy that succeeded."),
+  "x-service-load-time-ms": h("Total load time in milliseconds."),
+  "x-service-truncated": h(
+    "true when the content was cut at its limit (HTML 5 MB, text 2 MB).",
+  ).optional(),
+  "x-service-credits-charged": h("Credits this request spent."),
+  "x-service-credits-remaining": h("Credits left this month, or unlimited."),
+  ...rateLimitHeaders,
+};
+
+const ERRORS = [...BODY_ERRORS, ...CAPTURE_ERRORS];
+const TAGS = ["Page content"];
+const ONE_CREDIT = "1 credit, refunded when the load fails.";
+
+export const pageContentRoutes: ApiRoute[] = [
+  {
+    method: "post",
+    path: "/v1/content",
+    operation: {
+      operationId: "content",
+      summary: "Get a page's rendered HTML or text",
+      description: `The DOM after the page's scripts, waits, page controls and actions, serialized (open shadow roots as declarative shadow DOM; scripts stripped unless stripScripts: false), or with contentFormat: text its visible text. text/html (or text/plain) by default; JSON with Accept: application/json. ${ONE_CREDIT}`,
+      tags: TAGS,
+      security: API_KEY,
+      requestBody: jsonRequest(contentRequestSchema, { url: "https://example.com" }),
+      responses: {
+        "200": {
+          description: "The rendered HTML or the visible text; JSON with Accept: application/json.",
+          headers: z.object(contentHeaders).partial(),
+          content: {
+            "text/html": { schema: { type: "string" } },
+            "text/plain": { schema: { type: "string" } },
+            "application/json": { schema: successEnvelope(pageContentSchema) },
+          },
+        },
+        ...errorResponses(ERRORS),
+      },
+    },
+  },
+  {
+    method: "post",
+    path: "/v1/scrape",
+    operation: {
+      operationId: "scrape",
+      summary: "Scrape elements of a rendered page",
+      description: `Every match of 1 to 20 CSS selectors (at most 100 each): its visible text, outerHTML, attributes and box. ${ONE_CREDIT}`,
+      tags: TAGS,
+      security: API_KEY,
+      requestBody: jsonRequest(scrapeRequestSchema, {
+        url: "https://example.com",
+        elements: [{ selector: "h1" }, { selector: "a", attributes: ["href"] }],
+      }),
+      responses: {
+        "200": envelopeResponse("The matches per selector.", scrapeSchema, rateLimitHeaders),
+        ...errorResponses(ERRORS),
+      },
+    },
+  },
+  {
+    method: "post",
+    path: "/v1/links",
+    operation: {
+      operationId: "links",
+      summary: "List the links of a rendered page",
+      description: `The page's links, absolute, without fragments, de-duplicated, in document order (then open shadow roots, then same-origin frames), at most 2,000. ${ONE_CREDIT}`,
+      tags: TAGS,
+      security: API_KEY,
+      requestBody: jsonRequest(linksRequestSchema, {
+        url: "https://example.com",
+        visibleOnly: true,
+      }),
+      responses: {
+        "200": envelopeResponse("The links.", linksSchema, rateLimitHeaders),
+        ...errorResponses(ERRORS),
+      },
+    },
+  },
+  {
+    method: "post",
+    path: "/v1/snapshot",
+    operation: {
+      operationId: "snapshot",
+      summary: "Get a page's rendered HTML and a screenshot",
+      description: `The rendered HTML and a screenshot (base64) of the same one page load. 1 credit (the screenshot), refunded when it fails.`,
+      tags: TAGS,
+      security: API_KEY,
+      requestBody: jsonRequest(snapshotRequestSchema, { url: "https://example.com" }),
+      responses: {
+        "200": envelopeResponse("The HTML and the screenshot.", snapshotSchema, rateLimitHeaders),
+        ...errorResponses(ERRORS),
+      },
+    },
+  },
+];
