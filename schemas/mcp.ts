@@ -12,6 +12,7 @@
 import { z } from "zod";
 import { captureShape, captureRules } from "./capture";
 import { extractRequestSchema } from "./extract";
+import { contentRequestSchema, linksRequestSchema, scrapeRequestSchema } from "./page-content";
 import { renderLinkRequestSchema } from "./render-link";
 
 function pick<K extends keyof typeof captureShape>(keys: readonly K[]) {
@@ -73,6 +74,20 @@ export const renderLinkToolSchema = z
   })
   .superRefine(captureRules);
 
+const { contentFormat, stripScripts } = contentRequestSchema.shape;
+export const pageContentToolSchema = z
+  .strictObject({ ...pick(TARGET), contentFormat, stripScripts })
+  .superRefine(captureRules);
+
+export const scrapeToolSchema = z
+  .strictObject({ ...pick(TARGET), elements: scrapeRequestSchema.shape.elements })
+  .superRefine(captureRules);
+
+const { visibleOnly, internalOnly, includeNonHttp } = linksRequestSchema.shape;
+export const linksToolSchema = z
+  .strictObject({ ...pick(TARGET), visibleOnly, internalOnly, includeNonHttp })
+  .superRefine(captureRules);
+
 export const accountUsageToolSchema = z.strictObject({});
 
 /** MCP tool annotations (hints to the client, not guarantees). */
@@ -119,6 +134,27 @@ export const MCP_TOOLS = {
       "Loads a public web page in a real Chromium (scripts run, so client-rendered pages work) and returns its main content in reader mode as Markdown: the title, the byline and the article text, without navigation, ads or other clutter. Use it to read, quote or summarise what a page says; it fails with EXTRACTION_FAILED on pages without a main text (a login wall, an app shell). Costs one credit, like POST /v1/extract; private and internal addresses are refused.",
     input: readPageToolSchema,
     annotations: { title: "Read a web page", ...READS_THE_WEB },
+  },
+  page_content: {
+    title: "Get a page's HTML or text",
+    description:
+      "Loads a public web page (or HTML or Markdown you supply) in a real Chromium, scripts run, and returns what it holds after rendering: the DOM serialized as HTML (contentFormat html, scripts stripped by default) or all of its visible text (contentFormat text) — not just the article, unlike read_page. Use it for pages that are not articles (listings, tables, app pages) or when you need the markup; prefer contentFormat text, far shorter, unless you need the markup (HTML is cut at 5 MB, text at 2 MB). Costs one credit, like POST /v1/content; private and internal addresses are refused.",
+    input: pageContentToolSchema,
+    annotations: { title: "Get a page's HTML or text", ...READS_THE_WEB },
+  },
+  scrape: {
+    title: "Scrape elements of a page",
+    description:
+      "Loads a public web page in a real Chromium and returns, for each CSS selector you give (1 to 20), every matching element in document order (at most 100 each): its visible text, its outerHTML, its attributes (the ones you name, or all) and its box on the page. Use it to pull specific data — prices, headings, table cells, links of one list — when you know or can guess the selectors; to read a whole page use read_page or page_content. Costs one credit, like POST /v1/scrape; private and internal addresses are refused.",
+    input: scrapeToolSchema,
+    annotations: { title: "Scrape elements of a page", ...READS_THE_WEB },
+  },
+  links: {
+    title: "List the links of a page",
+    description:
+      "Loads a public web page in a real Chromium, scripts run, and returns its links: absolute URL, visible text, rel, and whether it stays on the page's host — optionally only the visible ones, only internal ones, or with mailto:, tel: and other non-http links too. Use it to find where to go next on a site, or to collect a site's pages before reading them. Costs one credit, like POST /v1/links; private and internal addresses are refused.",
+    input: linksToolSchema,
+    annotations: { title: "List the links of a page", ...READS_THE_WEB },
   },
   render_link: {
     title: "Make a render link",

@@ -99,7 +99,16 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
   it("tools/list: each input schema is valid JSON Schema and accepts a good call", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["account_usage", "pdf", "read_page", "render_link", "screenshot"].sort(),
+      [
+        "account_usage",
+        "links",
+        "page_content",
+        "pdf",
+        "read_page",
+        "render_link",
+        "scrape",
+        "screenshot",
+      ].sort(),
     );
     const good: Record<string, Record<string, unknown>> = {
       screenshot: { url: "https://example.com", fullPage: true, width: 800 },
@@ -107,6 +116,9 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
       read_page: { url: "https://example.com", timeout: 20 },
       render_link: { url: "https://example.com", expiresIn: 3600 },
       account_usage: {},
+      page_content: { url: "https://example.com", contentFormat: "text" },
+      scrape: { url: "https://example.com", elements: [{ selector: "h1" }] },
+      links: { html: "<a href=/x>x</a>", internalOnly: true },
     };
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
@@ -178,6 +190,32 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
     expect(text.length).toBeGreaterThan(1500);
   });
 
+  it("page_content, scrape and links answer the quick actions' data", async () => {
+    const article = `${FIXTURE_ORIGIN}/article?words=300&run=mcp-content`;
+    const content = await call("page_content", { url: article, contentFormat: "text" });
+    expect(content.isError, textOf(content)).toBeFalsy();
+    expect(textOf(content)).toContain("A Long Article");
+    expect(textOf(content)).toContain("By Ada Lovelace");
+    const html = `<h1>Prices</h1><ul><li class="p" data-sku="a1">3 €</li><li class="p" data-sku="b2">5 €</li></ul>
+      <a href="https://example.com/next">Next page</a><a href="mailto:x@example.com">Mail</a>`;
+    const scraped = await call("scrape", {
+      html,
+      elements: [{ selector: "li.p", attributes: ["data-sku"] }],
+    });
+    expect(scraped.isError, textOf(scraped)).toBeFalsy();
+    const { results } = scraped.structuredContent as {
+      results: Array<{ matches: Array<{ text: string; attributes: Record<string, string> }> }>;
+    };
+    expect(results[0]?.matches.map((m) => [m.text, m.attributes["data-sku"]])).toEqual([
+      ["3 €", "a1"],
+      ["5 €", "b2"],
+    ]);
+    const links = await call("links", { html, includeNonHttp: true });
+    expect(links.isError, textOf(links)).toBeFalsy();
+    expect(textOf(links)).toContain("- https://example.com/next — Next page (external)");
+    expect(textOf(links)).toContain("mailto:x@example.com");
+  });
+
   it("render_link mints a signed render URL that serves the image", async () => {
     const res = await call("render_link", {
       url: `${FIXTURE_ORIGIN}/boxes.html?run=mcp-link`,
@@ -219,7 +257,7 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
       "http://10.0.0.1/",
       "http://localhost:8787/",
     ]) {
-      for (const name of ["screenshot", "read_page", "render_link"]) {
+      for (const name of ["screenshot", "read_page", "render_link", "page_content", "links"]) {
         const res = await call(name, { url });
         expect(res.isError, `${name} ${url}`).toBe(true);
         expect(textOf(res), `${name} ${url}`).toMatch(/^INVALID_URL: /);
@@ -253,6 +291,10 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
       );
       await measure("tool read_page", () => c.callTool({ name: "read_page", arguments: article }));
       await measure("rest extract", async () => (await rest("/v1/extract", article)).json());
+      await measure("tool page_content", () =>
+        c.callTool({ name: "page_content", arguments: article }),
+      );
+      await measure("rest content", async () => (await rest("/v1/content", article)).text());
       await measure("tool failing", () =>
         c.callTool({ name: "screenshot", arguments: { url: "http://10.0.0.1/" } }),
       );
@@ -265,6 +307,8 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
         "rest screenshot": 1,
         "tool read_page": 1,
         "rest extract": 1,
+        "tool page_content": 1,
+        "rest content": 1,
         "tool failing": 0,
         "tool render_link": 0,
         "tool account_usage": 0,

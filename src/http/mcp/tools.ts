@@ -1,6 +1,7 @@
 /**
  * The MCP tools (docs/MCP.md). Each wraps one REST route's own work — the same function the
- * route calls (`hostedCapture`, `extractPage`, `mintLinkFor`, `accountData`), so request
+ * route calls (`hostedCapture`, `extractPage`, `readContent`, `scrapePage`, `pageLinks`,
+ * `mintLinkFor`, `accountData`), so request
  * preparation, plan gates, the URL guard, the pipeline and its credits are the route's, not a
  * copy — and only shapes the answer for a model.
  *
@@ -16,6 +17,11 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { captureRequestSchema } from "../../../schemas/capture";
 import { extractRequestSchema } from "../../../schemas/extract";
+import {
+  contentRequestSchema,
+  linksRequestSchema,
+  scrapeRequestSchema,
+} from "../../../schemas/page-content";
 import { MCP_TOOLS, mcpToolList, type McpToolInput, type McpToolName } from "../../../schemas/mcp";
 import type { Usage } from "../../../schemas/responses";
 import type { AuthContext } from "../../accounts/auth";
@@ -26,6 +32,7 @@ import { MESSAGES } from "../../messages";
 import { parseWith } from "../body";
 import { accountData } from "../routes/account";
 import { extractPage } from "../routes/extract";
+import { pageLinks, readContent, scrapePage } from "../routes/page-content";
 import { mintLinkFor } from "../routes/render";
 import { hostedCapture } from "../routes/screenshot";
 import { modelView, pdfPageCount, VIEW } from "./views";
@@ -49,6 +56,14 @@ function usageLine(usage: Usage | undefined): string {
 
 const lines = (...parts: (string | false | null | undefined)[]) =>
   parts.filter((p): p is string => typeof p === "string" && p !== "").join("\n");
+
+/** The page a content tool read: its final URL and title, and any notes. */
+function pageHeader(
+  data: { url: string; metadata: { title: string } },
+  ...notes: (string | false)[]
+): string {
+  return lines(`URL: ${data.url}`, `Title: ${data.metadata.title}`, ...notes);
+}
 
 type Runners = {
   [N in McpToolName]: (ctx: ToolContext, args: McpToolInput<N>) => Promise<CallToolResult>;
@@ -130,6 +145,54 @@ const RUN: Runners = {
       content: [text(`${header}\n\n${data.content}`), text(usageLine(usage))],
     };
   },
+  async page_content(ctx, args) {
+    const req = parseWith(contentRequestSchema, args);
+    const { captured, data } = await readContent(ctx.env, ctx.auth, req);
+    return {
+      content: [
+        text(pageHeader(data, data.truncated && "Cut at the size limit: the rest is left out.")),
+        text(data.html ?? data.text ?? ""),
+        text(usageLine(captured.usage)),
+      ],
+    };
+  },
+
+  async scrape(ctx, args) {
+    const { data, usage } = await scrapePage(
+      ctx.env,
+      ctx.auth,
+      parseWith(scrapeRequestSchema, args),
+    );
+    return {
+      content: [
+        text(pageHeader(data)),
+        text(JSON.stringify(data.results, null, 2)),
+        text(usageLine(usage)),
+      ],
+      structuredContent: { results: data.results },
+    };
+  },
+
+  async links(ctx, args) {
+    const { data, usage } = await pageLinks(ctx.env, ctx.auth, parseWith(linksRequestSchema, args));
+    const list = data.links.map(
+      (l) => `- ${l.url}${l.text ? ` — ${l.text}` : ""}${l.internal ? "" : " (external)"}`,
+    );
+    return {
+      content: [
+        text(
+          pageHeader(
+            data,
+            `${data.links.length} links.`,
+            data.truncated && "More links than the limit: the rest are left out.",
+          ),
+        ),
+        text(list.join("\n")),
+        text(usageLine(usage)),
+      ],
+    };
+  },
+
   async render_link(ctx, args) {
     const data = await mintLinkFor(ctx.env, ctx.auth, ctx.origin, args);
     return {
