@@ -40,7 +40,9 @@ function printAccount(a) {
   console.log(
     `  usage: ${fmt(usage.used)} of ${fmt(usage.limit)} credits used, ${fmt(usage.remaining)} left; resets ${usage.resetsAt}`,
   );
-  console.log(`  rate limit: ${a.rateLimitPerMinute}/min; active jobs: ${a.activeJobs}`);
+  console.log(
+    `  rate limit: ${a.rateLimitPerMinute}/min (reads ${a.readRateLimitPerMinute}/min); active jobs: ${a.activeJobs}`,
+  );
   if (!a.keys) return;
   console.log("  keys:");
   for (const k of a.keys) {

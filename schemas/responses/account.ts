@@ -36,7 +36,10 @@ export const accountSchema = z
   .object({
     plan: z.enum(PLAN_IDS),
     usage: creditUsageSchema,
+    /** Captures and writes per minute. */
     rateLimitPerMinute: z.number().int(),
+    /** Reads per minute (polling jobs, batches, watches; this account), counted apart. */
+    readRateLimitPerMinute: z.number().int(),
     upgrade: upgradeSchema.nullable(),
     webhooks: z.object({ signingSecret: z.string() }),
   })

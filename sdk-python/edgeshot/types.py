@@ -1595,6 +1595,7 @@ _AccountRequired = TypedDict(
         "plan": Literal["free", "basic", "starter", "pro", "enterprise"],
         "usage": CreditUsage,
         "rateLimitPerMinute": int,
+        "readRateLimitPerMinute": int,
         "upgrade": Optional[Upgrade],
         "webhooks": AccountWebhooks,
     },

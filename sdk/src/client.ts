@@ -4,7 +4,7 @@
  * (auth, JSON, retries on 429 honouring Retry-After, typed errors, polling) is ./transport.ts,
  * binary captures with their metadata headers ./captures.ts. Shapes come from the generated types.
  */
-import { captureBytes, type CaptureBytes } from "./captures";
+import { captureBytes, type CaptureBytes } from "./captures.js";
 import type {
   Account,
   Artifact,
@@ -18,14 +18,14 @@ import type {
   ExtractRequest,
   HostedCapture,
   JobAccepted,
-} from "./generated";
-import { batchesResource } from "./resources/batches";
-import { destinationsResource } from "./resources/destinations";
-import { jobsResource } from "./resources/jobs";
-import { pageContentCalls } from "./resources/page-content";
-import { renderLinksResource } from "./resources/render-links";
-import { watchesResource } from "./resources/watches";
-import { Transport, type EdgeshotOptions } from "./transport";
+} from "./generated/index.js";
+import { batchesResource } from "./resources/batches.js";
+import { destinationsResource } from "./resources/destinations.js";
+import { jobsResource } from "./resources/jobs.js";
+import { pageContentCalls } from "./resources/page-content.js";
+import { renderLinksResource } from "./resources/render-links.js";
+import { watchesResource } from "./resources/watches.js";
+import { Transport, type EdgeshotOptions } from "./transport.js";
 
 type PageContentCalls = ReturnType<typeof pageContentCalls>;
 

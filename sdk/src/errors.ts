@@ -1,5 +1,5 @@
 /** Every failed call surfaces as an `EdgeshotError` carrying the API's error envelope. */
-import type { ErrorDetail } from "./generated";
+import type { ErrorDetail } from "./generated/index.js";
 
 export class EdgeshotError extends Error {
   override readonly name = "EdgeshotError";

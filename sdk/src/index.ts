@@ -2,12 +2,12 @@
  * @edgeshot/sdk: a typed client for the Edgeshot API. Types are generated from the OpenAPI
  * document (`npm run generate`); the client is hand-written (./client.ts, its transport and resources).
  */
-export { Edgeshot } from "./client";
-export type { CaptureBytes, CaptureMetadata } from "./captures";
-export type { MintedRenderLink } from "./resources/render-links";
-export type { EdgeshotOptions, WaitOptions, WithMeta } from "./transport";
-export { EdgeshotError } from "./errors";
-export type * from "./generated";
-/** Verify a webhook delivery (the service's own implementation, WebCrypto only). */
-export { verifyWebhook } from "../../src/webhooks/verify";
-export type { VerifyWebhookInput, VerifyWebhookResult } from "../../src/webhooks/verify";
+export { Edgeshot } from "./client.js";
+export type { CaptureBytes, CaptureMetadata } from "./captures.js";
+export type { MintedRenderLink } from "./resources/render-links.js";
+export type { EdgeshotOptions, WaitOptions, WithMeta } from "./transport.js";
+export { EdgeshotError } from "./errors.js";
+export type * from "./generated/index.js";
+/** Verify a webhook delivery (WebCrypto only; checked against the service's signatures). */
+export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyWebhook } from "./webhooks.js";
+export type { VerifyWebhookInput, VerifyWebhookResult } from "./webhooks.js";

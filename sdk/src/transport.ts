@@ -3,8 +3,8 @@
  * errors, and polling until a resource is finished. The resources (./client.ts,
  * ./resources/) are thin typed calls on top of it.
  */
-import { EdgeshotError } from "./errors";
-import type { ErrorDetail, Usage } from "./generated";
+import { EdgeshotError } from "./errors.js";
+import type { ErrorDetail, Usage } from "./generated/index.js";
 
 export interface EdgeshotOptions {
   /** Your API key (`svc_…`). */

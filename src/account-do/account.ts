@@ -11,7 +11,7 @@ import { DurableObject } from "cloudflare:workers";
 import { TUNING } from "../tuning";
 import { type KeyStore, type NewKey, checkKey, insertKey, listKeys } from "../accounts/keystore";
 import { type CreditLedger, reserve as reserveCredits, setUsed } from "../accounts/ledger";
-import { hitRateLimit } from "../accounts/limiter";
+import { bucketLimit, hitRateLimit, type RateBucket } from "../accounts/limiter";
 import { migrate } from "../accounts/migrate";
 import { type AccountRow, type AccountSummary, type AuthorizeResult } from "../accounts/profile";
 import { accountRow, accountSummary } from "../accounts/profile";
@@ -120,8 +120,14 @@ export class Account extends DurableObject<Env> {
    * Key status and rate limit in one call: every authenticated request makes exactly this one.
    * With `reserve` (capture routes), an admitted call also holds that many credits in the same
    * transaction, so a capture needs no second round trip before its work (src/accounts/credits.ts).
+   * `bucket` is the rate limit counted: reads have their own (src/accounts/limiter.ts).
    */
-  authorize(keyId: string, keyHash: string, reserve = 0): AuthorizeResult {
+  authorize(
+    keyId: string,
+    keyHash: string,
+    reserve = 0,
+    bucket: RateBucket = "request",
+  ): AuthorizeResult {
     const row = this.row();
     if (!row) return { status: "unknown" };
     const now = this.clock();
@@ -129,7 +135,8 @@ export class Account extends DurableObject<Env> {
       const status = checkKey(this.sql, keyId, keyHash, now);
       if (status !== "active") return { status: status === "revoked" ? "revoked" : "unknown" };
       const plan = this.plan(row);
-      const rate = hitRateLimit(this.sql, plan.rateLimitPerMinute, now, TUNING.rateWindowMs);
+      const limit = bucketLimit(plan, bucket);
+      const rate = hitRateLimit(this.sql, bucket, limit, now, TUNING.rateWindowMs);
       const result = { status: "ok", accountId: row.account_id, plan: plan.id, rate } as const;
       if (rate.limited || reserve <= 0) return result;
       const ttlMs = TUNING.creditReservationTtlMs;
@@ -151,6 +158,7 @@ export class Account extends DurableObject<Env> {
     return this.ctx.storage.transactionSync((): AuthorizeResult => {
       const rate = hitRateLimit(
         this.sql,
+        "request",
         plan.rateLimitPerMinute,
         this.clock(),
         TUNING.rateWindowMs,

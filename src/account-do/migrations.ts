@@ -221,4 +221,13 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE webhook_deliveries ADD COLUMN swept_at INTEGER`,
     `ALTER TABLE jobs ADD COLUMN last_started_at INTEGER`,
   ],
+  // v10: reads (polling, account) are rate limited apart from captures and writes
+  // (src/accounts/limiter.ts): the read bucket's window, shaped like `rate_window`.
+  [
+    `CREATE TABLE read_rate_window (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      window_start INTEGER NOT NULL,
+      count INTEGER NOT NULL
+    )`,
+  ],
 ];

@@ -5,6 +5,14 @@
  * test/unit/accounts-model.test.ts pins each one. Watch counts (active plus paused watches) are
  * our own choice, in proportion to the other caps: Free 3, Basic 10, Starter 25, Pro 100,
  * Enterprise 1,000.
+ *
+ * Two per-minute limits: `rateLimitPerMinute` counts every call that is not a read (captures,
+ * writes); `readRateLimitPerMinute` counts reads — GET/HEAD requests that start no work (polling
+ * jobs, batches, watches, account and usage; the rule is in src/http/middleware/authenticate.ts).
+ * The read limits are our own choice: at least 60/min (one poll a second, or a dozen jobs polled
+ * every 5 s, on Free) and at least 4× the plan's request limit: Free 60, Basic 120, Starter 300,
+ * Pro 1,200, Enterprise 5,000. Reads and captures are counted apart: a read never spends a
+ * capture's budget.
  */
 
 import { PLAN_IDS, type UpgradeInfo } from "../../schemas/responses";
@@ -26,7 +34,10 @@ export interface Plan {
   name: string;
   /** Credits per calendar month (UTC); null = unlimited. */
   monthlyCredits: number | null;
+  /** Calls per minute that are not reads: captures and writes. */
   rateLimitPerMinute: number;
+  /** Reads per minute (GET/HEAD starting no work: polling, account), counted apart. */
+  readRateLimitPerMinute: number;
   /** Concurrent async jobs (queued plus processing). */
   activeJobs: number;
   /** Largest batch; 0 = batches not allowed. */
@@ -48,6 +59,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     name: "Free",
     monthlyCredits: 100,
     rateLimitPerMinute: 3,
+    readRateLimitPerMinute: 60,
     activeJobs: 10,
     batchCap: 0,
     watchFloorMinutes: 1440,
@@ -67,6 +79,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     name: "Basic",
     monthlyCredits: 1_000,
     rateLimitPerMinute: 20,
+    readRateLimitPerMinute: 120,
     activeJobs: 25,
     batchCap: 10,
     watchFloorMinutes: 180,
@@ -79,6 +92,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     name: "Starter",
     monthlyCredits: 5_000,
     rateLimitPerMinute: 60,
+    readRateLimitPerMinute: 300,
     activeJobs: 50,
     batchCap: 25,
     watchFloorMinutes: 60,
@@ -91,6 +105,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     name: "Pro",
     monthlyCredits: 25_000,
     rateLimitPerMinute: 300,
+    readRateLimitPerMinute: 1_200,
     activeJobs: 200,
     batchCap: 100,
     watchFloorMinutes: 30,
@@ -103,6 +118,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     name: "Enterprise",
     monthlyCredits: null,
     rateLimitPerMinute: 1_000,
+    readRateLimitPerMinute: 5_000,
     activeJobs: 1_000,
     batchCap: 500,
     watchFloorMinutes: 5,

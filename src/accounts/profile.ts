@@ -14,6 +14,7 @@ export interface AccountSummary {
   createdAt: string;
   usage: CreditUsage;
   rateLimitPerMinute: number;
+  readRateLimitPerMinute: number;
   activeJobs: number;
 }
 
@@ -50,6 +51,7 @@ export function accountSummary(sql: SqlStorage, row: AccountRow, now: number): A
     createdAt: new Date(row.created_at).toISOString(),
     usage: creditUsage(sql, plan.monthlyCredits, now),
     rateLimitPerMinute: plan.rateLimitPerMinute,
+    readRateLimitPerMinute: plan.readRateLimitPerMinute,
     activeJobs: row.active_jobs,
   };
 }

@@ -137,7 +137,9 @@ export function errorResponses(codes: readonly ErrorAt[]): ZodOpenApiResponsesOb
 
 /** Rate-limit headers sent on every key-authenticated answer. */
 export const rateLimitHeaders = {
-  "x-ratelimit-limit": z.string().meta({ description: "Requests allowed per minute." }),
+  "x-ratelimit-limit": z
+    .string()
+    .meta({ description: "Requests allowed per minute (on reads: the read limit)." }),
   "x-ratelimit-remaining": z.string().meta({ description: "Requests left in this minute." }),
   "x-ratelimit-reset": z
     .string()

@@ -1,7 +1,7 @@
 /**
  * The HMAC primitive and constant-time comparison, shared by signed URLs, render links,
- * webhooks and key checks. A leaf (only src/encoding.ts); WebCrypto only, so the receiver-side
- * webhook verifier (src/webhooks/verify.ts) runs on it outside Workers too.
+ * webhooks and key checks. A leaf (only src/encoding.ts); WebCrypto only. (The receiver-side
+ * webhook verifier is the SDK's own, sdk/src/webhooks.ts, tested against src/webhooks/sign.ts.)
  */
 import { toHex } from "../encoding";
 

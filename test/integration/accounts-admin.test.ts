@@ -97,6 +97,7 @@ describe("admin accounts and keys", () => {
       name: "Shown",
       plan: "basic",
       rateLimitPerMinute: 20,
+      readRateLimitPerMinute: 120,
       activeJobs: 0,
     });
     expect(data.usage).toMatchObject({ used: 0, limit: 1000, remaining: 1000, unlimited: false });
@@ -125,7 +126,7 @@ describe("admin accounts and keys", () => {
     });
     const check = await call("/v1/credential-check", { headers: bearer(acct.apiKey) });
     expect((await envelope(check)).data?.plan).toBe("pro");
-    expect(check.headers.get("x-ratelimit-limit")).toBe("300");
+    expect(check.headers.get("x-ratelimit-limit")).toBe("1200"); // Pro's read limit
     for (const body of ["{}", '{"creditsUsed":-1}', '{"creditsUsed":1.5}', '{"plan":"x"}']) {
       const bad = await admin(`/accounts/${acct.accountId}`, { method: "PATCH", body });
       expect(bad.status, body).toBe(400);

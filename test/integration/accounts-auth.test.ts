@@ -132,10 +132,11 @@ describe("authentication", () => {
 describe("rate-limit headers", () => {
   it("are on raw binary responses and on errors raised after authentication", async () => {
     const { apiKey } = await createAccount("starter");
+    // A GET reserving no credit is a read: the read limit's headers (Starter: 300/min).
     const raw = await probe("/probe/raw", { headers: bearer(apiKey) });
     expect(raw.status).toBe(200);
-    expect(raw.headers.get("x-ratelimit-limit")).toBe("60");
-    expect(raw.headers.get("x-ratelimit-remaining")).toBe("59");
+    expect(raw.headers.get("x-ratelimit-limit")).toBe("300");
+    expect(raw.headers.get("x-ratelimit-remaining")).toBe("299");
 
     const invalid = await probe("/probe/body", {
       method: "POST",
@@ -144,7 +145,8 @@ describe("rate-limit headers", () => {
     });
     expect(invalid.status).toBe(400);
     expect(await code(invalid)).toBe("VALIDATION_ERROR");
-    expect(invalid.headers.get("x-ratelimit-remaining")).toBe("58");
+    expect(invalid.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(invalid.headers.get("x-ratelimit-remaining")).toBe("59");
     expect(invalid.headers.get("x-request-id")).toMatch(/^req_/);
   });
 
@@ -153,14 +155,17 @@ describe("rate-limit headers", () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     await setClock(accountId, () => minute + 15_000);
     const seen: string[] = [];
+    // POST (not a read): the plan's request limit, 3/min on Free.
+    const post = () =>
+      probe("/probe/body", { method: "POST", headers: bearer(apiKey), body: '{"n":1}' });
     for (let i = 0; i < 3; i += 1) {
-      const res = await call("/v1/credential-check", { headers: bearer(apiKey) });
+      const res = await post();
       expect(res.status).toBe(200);
       seen.push(res.headers.get("x-ratelimit-remaining") ?? "");
       expect(res.headers.get("x-ratelimit-reset")).toBe(String((minute + 60_000) / 1000));
     }
     expect(seen).toEqual(["2", "1", "0"]);
-    const limited = await call("/v1/credential-check", { headers: bearer(apiKey) });
+    const limited = await post();
     expect(limited.status).toBe(429);
     expect(await code(limited)).toBe("RATE_LIMITED");
     expect(limited.headers.get("retry-after")).toBe("45");

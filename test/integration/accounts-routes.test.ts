@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { setClock } from "../helpers/account-do";
 import { bearer, createAccount, describeAuthCases, setAccount } from "../helpers/accounts";
-import { BASE, call, envelope } from "../helpers/http";
+import { BASE, call, envelope, postJson } from "../helpers/http";
 
 interface AccountData {
   plan: string;
@@ -14,6 +14,7 @@ interface AccountData {
     resetsAt: string;
   };
   rateLimitPerMinute: number;
+  readRateLimitPerMinute: number;
   upgrade: null | {
     recommendedPlan: string;
     recommendedPlanCredits: number | null;
@@ -56,6 +57,7 @@ describe("GET /v1/account", () => {
       plan: "free",
       usage: { used: 42, limit: 100, remaining: 58, unlimited: false, resetsAt: nextMonthStart() },
       rateLimitPerMinute: 3,
+      readRateLimitPerMinute: 60,
       upgrade: {
         recommendedPlan: "basic",
         recommendedPlanCredits: 1000,
@@ -95,10 +97,11 @@ describe("rate limiter", () => {
   it("resets on the minute boundary, not a minute after the first call", async () => {
     const { accountId, apiKey } = await createAccount("free");
     const boundary = Date.UTC(2026, 5, 10, 12, 1);
-    const check = () => call("/v1/credential-check", { headers: bearer(apiKey) });
+    // A write (an invalid one: 400, but counted) spends the request limit, not the read limit.
+    const check = () => postJson("/v1/watches", {}, bearer(apiKey));
 
     await setClock(accountId, () => boundary - 1_000);
-    for (let i = 0; i < 3; i += 1) expect((await check()).status).toBe(200);
+    for (let i = 0; i < 3; i += 1) expect((await check()).status).toBe(400);
     const limited = await check();
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("1");
@@ -108,20 +111,29 @@ describe("rate limiter", () => {
 
     await setClock(accountId, () => boundary);
     const fresh = await check();
-    expect(fresh.status).toBe(200);
+    expect(fresh.status).toBe(400);
     expect(fresh.headers.get("x-ratelimit-remaining")).toBe("2");
     expect(fresh.headers.get("x-ratelimit-reset")).toBe(String((boundary + 60_000) / 1000));
   });
 
-  it("counts every authenticated call, credit-free ones included; refused calls do not count", async () => {
+  it("counts every authenticated call, credit-free reads against the read limit; refused calls do not count", async () => {
     const { accountId, apiKey } = await createAccount("free");
     await setClock(accountId, () => Date.UTC(2026, 5, 10, 12, 0, 10));
     const paths = ["/v1/account", "/v1/usage", "/v1/credential-check", "/v1/account"];
-    const statuses = [];
-    for (const path of paths) statuses.push((await call(path, { headers: bearer(apiKey) })).status);
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    const remaining = [];
+    for (const path of paths) {
+      const res = await call(path, { headers: bearer(apiKey) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+      remaining.push(res.headers.get("x-ratelimit-remaining"));
+    }
+    expect(remaining).toEqual(["59", "58", "57", "56"]);
+    const writes = [];
+    for (let i = 0; i < 4; i += 1)
+      writes.push((await postJson("/v1/watches", {}, bearer(apiKey))).status);
+    expect(writes).toEqual([400, 400, 400, 429]);
     await setClock(accountId, () => Date.UTC(2026, 5, 10, 12, 1, 0));
-    const next = await call("/v1/account", { headers: bearer(apiKey) });
+    const next = await postJson("/v1/watches", {}, bearer(apiKey));
     expect(next.headers.get("x-ratelimit-remaining")).toBe("2");
   });
 });

@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { WatchRunView } from "../../schemas/watches";
-import { verifyWebhook } from "../../src/webhooks/verify";
+import { verifyWebhook } from "../../sdk/src/webhooks";
 import { accountDo } from "../helpers/account-do";
 import { BASE, call, envelope, FIXTURES, runId } from "../helpers/http";
 import { decodeImage, type Decoded } from "../helpers/images";

@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { JobView } from "../../schemas/responses";
-import { verifyWebhook } from "../../src/webhooks/verify";
+import { verifyWebhook } from "../../sdk/src/webhooks";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, type LoggedRequest, runId } from "../helpers/http";
 import { poll, scriptWebhook, waitForJob, waitForWebhooks, webhookUrl } from "../helpers/jobs";

@@ -14,6 +14,7 @@ describe("plans", () => {
     const pick = (f: (id: (typeof PLAN_IDS)[number]) => unknown) => PLAN_IDS.map(f);
     expect(pick((id) => PLANS[id].monthlyCredits)).toEqual([100, 1000, 5000, 25000, null]);
     expect(pick((id) => PLANS[id].rateLimitPerMinute)).toEqual([3, 20, 60, 300, 1000]);
+    expect(pick((id) => PLANS[id].readRateLimitPerMinute)).toEqual([60, 120, 300, 1200, 5000]);
     expect(pick((id) => PLANS[id].activeJobs)).toEqual([10, 25, 50, 200, 1000]);
     expect(pick((id) => PLANS[id].batchCap)).toEqual([0, 10, 25, 100, 500]);
     expect(pick((id) => PLANS[id].watchFloorMinutes)).toEqual([1440, 180, 60, 30, 5]);

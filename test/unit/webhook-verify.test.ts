@@ -1,10 +1,14 @@
-/** The receiver-side verification helper and the sender's signature agree; bad input is refused. */
+/**
+ * The receiver-side verification helper (the SDK's own, sdk/src/webhooks.ts: the one verifier)
+ * and the sender's signature (src/webhooks/sign.ts) agree; bad input is refused.
+ */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { timingSafeEqualDigests as constantTimeEqual } from "../../src/signing/hmac";
 import { webhookRetryDelay } from "../../src/webhooks/deliver";
 import { signWebhook, signWebhook as webhookSignature } from "../../src/webhooks/sign";
-import { verifyWebhook } from "../../src/webhooks/verify";
+import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyWebhook } from "../../sdk/src/webhooks";
+import { WEBHOOKS } from "../../schemas/limits";
 
 const secret = "whsec-test-0123456789";
 const body = JSON.stringify({ event: "job.completed", jobId: "j", note: "ünïcode ✓" });
@@ -53,6 +57,26 @@ describe("verifyWebhook", () => {
       ok: false,
       reason: "malformed_timestamp",
     });
+  });
+
+  it("the SDK's default replay window is the contract's", () => {
+    expect(DEFAULT_WEBHOOK_TOLERANCE_SECONDS).toBe(WEBHOOKS.replayWindowSeconds);
+  });
+
+  it("agrees with the sender on real signatures: random secrets, bodies and timestamps", async () => {
+    for (let i = 0; i < 25; i += 1) {
+      const key = crypto.randomUUID().repeat(1 + (i % 3));
+      const raw = crypto.getRandomValues(new Uint8Array(i * 37));
+      const at = String(1_700_000_000 + i * 7919);
+      const signature = await signWebhook(key, at, raw);
+      const input = { body: raw, signature, timestamp: at, secret: key, now: Number(at) * 1000 };
+      expect(await verifyWebhook(input)).toEqual({ ok: true, timestamp: Number(at) });
+      const tampered = {
+        ...input,
+        signature: signature.replace(/^./, (c) => (c === "0" ? "1" : "0")),
+      };
+      expect((await verifyWebhook(tampered)).ok).toBe(false);
+    }
   });
 
   it("rejects timestamps outside the 300 s replay window (either side)", async () => {

@@ -240,4 +240,4 @@ export type {
   UsageOutput,
   Webhooks,
   WebhookState,
-} from "./types.gen";
+} from "./types.gen.js";

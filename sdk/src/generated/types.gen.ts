@@ -2465,6 +2465,7 @@ export type Account = {
   plan: "free" | "basic" | "starter" | "pro" | "enterprise";
   usage: CreditUsage;
   rateLimitPerMinute: number;
+  readRateLimitPerMinute: number;
   upgrade: Upgrade | null;
   webhooks: {
     signingSecret: string;

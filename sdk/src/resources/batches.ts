@@ -1,6 +1,6 @@
 /** Batches: many captures submitted together, read, listed, or awaited. */
-import type { Batch, ListBatchesData } from "../generated";
-import type { Transport, WaitOptions } from "../transport";
+import type { Batch, ListBatchesData } from "../generated/index.js";
+import type { Transport, WaitOptions } from "../transport.js";
 
 export function batchesResource(t: Transport) {
   const batches = {

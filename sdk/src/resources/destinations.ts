@@ -1,6 +1,6 @@
 /** Storage destinations: customer buckets that async results are delivered to. */
-import type { Destination, DestinationRequest } from "../generated";
-import type { Transport } from "../transport";
+import type { Destination, DestinationRequest } from "../generated/index.js";
+import type { Transport } from "../transport.js";
 
 const destinationPath = (id: string) => `/v1/storage/destinations/${encodeURIComponent(id)}`;
 

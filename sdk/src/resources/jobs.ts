@@ -1,6 +1,6 @@
 /** Jobs: async captures, read one by one, listed, or awaited. */
-import type { Job, ListJobsData } from "../generated";
-import type { Transport, WaitOptions } from "../transport";
+import type { Job, ListJobsData } from "../generated/index.js";
+import type { Transport, WaitOptions } from "../transport.js";
 
 export function jobsResource(t: Transport) {
   const jobs = {

@@ -12,8 +12,8 @@ import type {
   ScrapeRequest,
   Snapshot,
   SnapshotRequest,
-} from "../generated";
-import type { Transport } from "../transport";
+} from "../generated/index.js";
+import type { Transport } from "../transport.js";
 
 export function pageContentCalls(t: Transport) {
   return {

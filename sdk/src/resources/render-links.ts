@@ -1,6 +1,6 @@
 /** Render links: signed capture URLs to embed, with helpers for `<img>` and og:image tags. */
-import type { RenderLink, RenderLinkRequest } from "../generated";
-import type { Transport, WithMeta } from "../transport";
+import type { RenderLink, RenderLinkRequest } from "../generated/index.js";
+import type { Transport, WithMeta } from "../transport.js";
 
 export interface MintedRenderLink extends RenderLink {
   /** `<img src=… alt=…>` with the link, HTML-escaped. */

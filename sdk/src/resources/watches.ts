@@ -9,8 +9,8 @@ import type {
   ListWatchRunsResponses,
   RunWatchResponses,
   UpdateWatchData,
-} from "../generated";
-import type { Transport } from "../transport";
+} from "../generated/index.js";
+import type { Transport } from "../transport.js";
 
 const watchPath = (watchId: string) => `/v1/watches/${encodeURIComponent(watchId)}`;
 

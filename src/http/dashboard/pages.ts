@@ -91,6 +91,10 @@ async function usagePage(c: DashboardContext) {
         <span>Rate limit</span><strong>${summary.rateLimitPerMinute}</strong
         ><small>requests/min</small>
       </div>
+      <div class="stat">
+        <span>Read limit</span><strong>${summary.readRateLimitPerMinute}</strong
+        ><small>reads/min (polling)</small>
+      </div>
     </section>
     <section class="card">
       <h2>Credits per day</h2>
@@ -215,6 +219,7 @@ async function plansPage(c: DashboardContext) {
         <tbody>
           ${row("Credits / month", (p) => n(p.monthlyCredits))}
           ${row("Requests / minute", (p) => n(p.rateLimitPerMinute))}
+          ${row("Reads / minute (polling)", (p) => n(p.readRateLimitPerMinute))}
           ${row("Active async jobs", (p) => n(p.activeJobs))}
           ${row("Largest batch", (p) => (p.batchCap === 0 ? "—" : n(p.batchCap)))}
           ${row("Watches", (p) => n(p.watchCount))}

@@ -6,12 +6,17 @@
  * looked up by hash in KV; the Account DO then confirms its status and counts the call
  * against the per-minute limit, in one RPC — on capture routes the same RPC also reserves the
  * capture's credit (`reserve`). Every response to an authenticated call carries the rate-limit
- * headers, errors included.
+ * headers of the limit that applied, errors included.
+ *
+ * Which limit applies is a rule by kind of call, not a list of paths (`rateBucketFor`): a read —
+ * GET or HEAD that reserves no credit, so polling a job, batch, watch (or any later resource) and
+ * reading the account — counts against the plan's read limit; everything else (captures,
+ * `GET /v1/screenshot` included, and writes) against its request limit (src/accounts/plans.ts).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { accountStub, lookupKeyHash } from "../../accounts/directory";
 import { hashApiKey, isWellFormedKey } from "../../accounts/keys";
-import type { RateState } from "../../accounts/limiter";
+import type { RateBucket, RateState } from "../../accounts/limiter";
 import { PLANS } from "../../accounts/plans";
 import {
   type BilledOutput,
@@ -50,6 +55,11 @@ export function presentedKey(req: Request, allowQueryKey: boolean): string | nul
   return null;
 }
 
+/** The rate-limit bucket of a call: reads (GET/HEAD reserving no credit) count apart. */
+export function rateBucketFor(method: string, reserve: number): RateBucket {
+  return reserve === 0 && (method === "GET" || method === "HEAD") ? "read" : "request";
+}
+
 export function rateHeaders(rate: RateState): Record<string, string> {
   return {
     "x-ratelimit-limit": String(rate.limit),
@@ -75,7 +85,8 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
     if (!entry) throw invalid();
     const account = accountStub(c.env, entry.accountId);
     const reserve = creditsFor(options.reserveFor ?? []);
-    const result = await account.authorize(entry.keyId, keyHash, reserve);
+    const bucket = rateBucketFor(c.req.method, reserve);
+    const result = await account.authorize(entry.keyId, keyHash, reserve, bucket);
     if (result.status === "unknown") throw invalid();
     if (result.status === "revoked") {
       throw new ApiError("KEY_DISABLED", "This API key has been revoked.");
@@ -86,7 +97,8 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
       const { retryAfter } = result.rate;
       throw new ApiError(
         "RATE_LIMITED",
-        `Rate limit of ${result.rate.limit} requests per minute exceeded; retry in ${retryAfter} s.`,
+        `${bucket === "read" ? "Read rate limit" : "Rate limit"} of ${result.rate.limit} ` +
+          `requests per minute exceeded; retry in ${retryAfter} s.`,
         { headers: { ...headers, "retry-after": String(retryAfter) } },
       );
     }

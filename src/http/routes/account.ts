@@ -26,6 +26,7 @@ export async function accountData(
     plan: summary.plan,
     usage: summary.usage,
     rateLimitPerMinute: summary.rateLimitPerMinute,
+    readRateLimitPerMinute: summary.readRateLimitPerMinute,
     upgrade: upgradeFor(summary.plan, origin),
     webhooks: { signingSecret: await webhookSecretFor(env, auth.accountId) },
   };
