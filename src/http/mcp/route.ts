@@ -18,8 +18,10 @@
  * DELETE (no session to end).
  *
  * Authentication and limits are the REST routes': `authenticate()` takes the key from
- * `Authorization: Bearer` and counts this request against the rate limit like any API call;
- * a tool call then runs the wrapped route's own work, which charges its credits in the pipeline.
+ * `Authorization: Bearer` and counts this request against the rate limit like any API call —
+ * a POST, so the request limit, not the read limit of GETs (the bucket is chosen before the
+ * message is read; tools/list and account_usage count there too) —; a tool call then runs the
+ * wrapped route's own work, which charges its credits in the pipeline.
  * A missing, unknown or revoked key is a 401 with `WWW-Authenticate: Bearer` (RFC 6750), which
  * is how MCP clients recognise an authentication failure — a revoked key too (REST: 403
  * KEY_DISABLED), with the same code in the body.
