@@ -77,14 +77,17 @@ export const batchDefaultsSchema = z
         });
       }
     }
+    // Cross-field rules of a capture (geoCity needs geo, …), checked with a stand-in url on
+    // values that passed their own schema: the rules read fields such as clip.y, never raw input.
+    const url = "https://example.com/";
     const parsed = sharedSettings.safeParse(shared);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+      const failed = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+      const valid = Object.fromEntries(Object.entries(shared).filter(([key]) => !failed.has(key)));
+      captureRules({ ...valid, url } as Partial<CaptureRequest>, ctx);
       return z.NEVER;
     }
-    // Cross-field rules of a capture (geoCity needs geo, …) on the validated values (they read
-    // fields such as clip.y: never on raw input), checked with a stand-in url.
-    const url = "https://example.com/";
     captureRules({ ...parsed.data, url } as Partial<CaptureRequest>, ctx);
     return parsed.data as BatchDefaults;
   })
