@@ -11,6 +11,7 @@ import { BodyTooLarge, drainingBody } from "./body";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
 import { dashboardRoutes } from "./dashboard";
+import { mcpRoutes } from "./mcp/route";
 import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
 import { accountRoutes } from "./routes/account";
@@ -47,6 +48,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", artifactRoutes);
   app.route("/v1", storageRoutes);
   app.route("/v1", watchRoutes);
+  app.route("/", mcpRoutes);
   app.route("/admin", adminRoutes);
   app.route("/dashboard", dashboardRoutes);
 

@@ -62,6 +62,19 @@ export function geoEngine(env: Env): CaptureEngine {
   };
 }
 
+/**
+ * Downscales an image into `box` on a BrowserHost (PNG out, never upscaled): the rule a geo
+ * capture's resize follows, and the MCP screenshot tool's view for a model (src/http/mcp/).
+ */
+export function resizeOnBrowserHost(
+  env: Env,
+  bytes: Uint8Array,
+  box: { width: number | null; height: number | null },
+  accountId: string,
+): Promise<Uint8Array> {
+  return browserHost(env).resizeImage(bytes, box, accountId);
+}
+
 /** resizeWidth/resizeHeight on a geo PNG: the usual rules, applied by a BrowserHost. */
 async function resizeOnHost(
   env: Env,
@@ -73,7 +86,7 @@ async function resizeOnHost(
     page.outputs.map(async (outcome): Promise<OutputOutcome> => {
       if (!outcome.ok) return outcome;
       try {
-        const bytes = await browserHost(env).resizeImage(outcome.output.bytes, box, accountId);
+        const bytes = await resizeOnBrowserHost(env, outcome.output.bytes, box, accountId);
         const size = imageSize(bytes);
         if (!size) return { ok: false, failure: failures.generic() };
         return {

@@ -238,6 +238,7 @@ describe("dashboard pages", () => {
       "/webhooks",
       "/plans",
       "/playground",
+      "/mcp",
     ]) {
       const res = await get(path, cookie);
       expect(res.status, path).toBe(200);
@@ -251,6 +252,18 @@ describe("dashboard pages", () => {
       expect(text, path).not.toMatch(/<script(?![^>]*\ssrc=)/);
       expect(text, path).not.toContain("localStorage");
     }
+  });
+
+  it("MCP shows the account's server URL and each client's configuration for it", async () => {
+    const { cookie } = await signup();
+    const text = await (await get("/mcp", cookie)).text();
+    const url = `${BASE}/mcp`;
+    expect(text).toContain(`data-testid="mcp-url">${url}</code>`);
+    for (const client of ["Claude Code", "Claude Desktop", "Cursor", "VS Code", "MCP Inspector"])
+      expect(text).toContain(`<h2>${client}</h2>`);
+    expect(text).toContain(`claude mcp add --transport http edgeshot ${url}`);
+    expect(text).toContain("YOUR_API_KEY");
+    expect(text).not.toMatch(/svc_[0-9A-Za-z]{43}/);
   });
 
   it("/dashboard sends a signed-in person to usage, anyone else to login", async () => {

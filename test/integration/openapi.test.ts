@@ -14,10 +14,11 @@ import { batchEvent, jobEvent } from "../../src/webhooks/events";
 import { checkContract, checkWebhookBody } from "../helpers/contract";
 
 /**
- * Routes that are not API operations: the HTML reference and its scripts, and the operator's
- * admin API (ADMIN_TOKEN, not a customer credential; docs/OPENAPI.md).
+ * Routes that are not API operations: the HTML reference and its scripts, the operator's admin
+ * API (ADMIN_TOKEN, not a customer credential; docs/OPENAPI.md), and the MCP server (JSON-RPC,
+ * its tools listed by tools/list: docs/MCP.md).
  */
-const NOT_IN_CONTRACT = [/^\/docs(\/|$)/, /^\/admin\//, /^\/dashboard(\/|$)/];
+const NOT_IN_CONTRACT = [/^\/docs(\/|$)/, /^\/admin\//, /^\/dashboard(\/|$)/, /^\/mcp$/];
 
 /** Hono's `/v1/jobs/:jobId` and `/v1/images/*` in OpenAPI form. */
 function openapiPath(honoPath: string): string {

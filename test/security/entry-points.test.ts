@@ -4,8 +4,9 @@
  * headers: Speculation-Rules, Link, Reporting-Endpoints, NEL, CSP report-only) plus, where the
  * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
  * render link, async job, batch, watch run, extraction, the page content routes (content, scrape,
- * links, snapshot) and artifact (the page's HTML as the artifact's body
- * fragment: its markup vectors, not its response headers). The canary, the raw canary and the output must
+ * links, snapshot), artifact (the page's HTML as the artifact's body fragment: its markup
+ * vectors, not its response headers) and the MCP tools screenshot and read_page (POST /mcp;
+ * they take no `js`). The canary, the raw canary and the output must
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +52,33 @@ function attack(run: string, entry: string, withJs = true) {
     delay: DELAY,
     ...(withJs ? { js } : {}),
   };
+}
+
+/** One MCP tools/call through POST /mcp (stateless: no initialize needed); its result. */
+async function mcpCall(name: string, args: Record<string, unknown>) {
+  const res = await call("/mcp", {
+    method: "POST",
+    headers: {
+      ...cap.auth,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args },
+    }),
+  });
+  expect(res.status).toBe(200);
+  const { result } = (await res.json()) as {
+    result: {
+      isError?: boolean;
+      content: Array<{ type: string; text?: string; data?: string; uri?: string }>;
+    };
+  };
+  return result;
 }
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
@@ -181,6 +209,37 @@ describe("every entry point refuses the combined attack page", () => {
       expect([200, 422], text.slice(0, 300)).toContain(res.status);
       return text;
     }));
+
+  it("MCP screenshot (POST /mcp tools/call): the image shown and the full-size link", () =>
+    check("mcp screenshot", async (run) => {
+      const result = await mcpCall("screenshot", attack(run, "mcp screenshot", false));
+      const texts = result.content.map((c) => c.text ?? "").join("\n");
+      expect(result.isError, texts).toBeFalsy();
+      const view = result.content.find((c) => c.type === "image");
+      expectNoCanaryContent(fromBase64(view?.data ?? ""), "mcp screenshot view");
+      expectNoCanaryContent(texts, "mcp screenshot text");
+      const link = result.content.find((c) => c.type === "resource_link");
+      return fetchBytes(link?.uri ?? "");
+    }));
+
+  it("MCP read_page (POST /mcp tools/call): the Markdown holds nothing of the canary", () =>
+    check("mcp read_page", async (run) => {
+      const { url } = attack(run, "mcp read_page", false);
+      const result = await mcpCall("read_page", { url, waitUntil: "load", timeout: 20 });
+      const text = result.content.map((c) => c.text ?? "").join("\n");
+      if (result.isError) expect(text).toMatch(/^EXTRACTION_FAILED: /);
+      return text;
+    }));
+
+  it("MCP: the canary itself is refused before any browser work", async () => {
+    for (const name of ["screenshot", "read_page", "pdf", "render_link"]) {
+      const run = runId();
+      const result = await mcpCall(name, { url: `${CANARY}/sec/page?run=${run}` });
+      expect(result.isError, name).toBe(true);
+      expect(result.content[0]?.text, name).toMatch(/^INVALID_URL: /);
+      await expectCanaryUntouched(run, `through the MCP ${name} tool's url`);
+    }
+  });
 
   // The page content routes: whatever the page read or built must not reach html, text, links
   // or elements (every element of the body scraped with all its attributes). The page's own

@@ -12,7 +12,7 @@ import { accountStub, indexKey, mintKey } from "../../accounts/directory";
 import { isKeyId } from "../../accounts/keys";
 import type { KeyInfo } from "../../accounts/keystore";
 import { ApiError } from "../../errors";
-import { type Html, csrfField, notice, page } from "./layout";
+import { type Html, copyRow, csrfField, notice, page } from "./layout";
 import { formField, formRecord } from "./forms";
 import { DASHBOARD, type DashboardContext, type DashboardEnv, checkCsrf } from "./session";
 
@@ -25,10 +25,7 @@ function revealBox(apiKey: string): Html {
     <p class="warn">
       <strong>Copy it now: you will not see this key again.</strong> Only its prefix is kept.
     </p>
-    <div class="copyrow">
-      <code id="new-api-key" data-testid="new-api-key">${apiKey}</code>
-      <button type="button" class="copy" data-copy="new-api-key">Copy</button>
-    </div>
+    ${copyRow("new-api-key", apiKey, "new-api-key")}
     <p class="hint">
       Send it as <code>Authorization: Bearer &lt;key&gt;</code>. It works now, from anywhere.
     </p>

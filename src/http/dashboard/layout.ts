@@ -16,6 +16,7 @@ const NAV = [
   ["keys", "API keys"],
   ["playground", "Playground"],
   ["webhooks", "Webhooks"],
+  ["mcp", "MCP"],
   ["plans", "Plans"],
 ] as const;
 
@@ -27,6 +28,14 @@ export interface PageInput {
   session?: ActiveSession | null;
   current?: NavId;
   status?: ContentfulStatusCode;
+}
+
+/** A value with its Copy button (the script copies the text of the element `id`). */
+export function copyRow(id: string, value: string, testId?: string): Html {
+  return html`<div class="copyrow">
+    <code id="${id}" ${testId ? html`data-testid="${testId}"` : ""}>${value}</code>
+    <button type="button" class="copy" data-copy="${id}">Copy</button>
+  </div>`;
 }
 
 function nav(session: ActiveSession, current: NavId | undefined): Html {

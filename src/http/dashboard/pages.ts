@@ -1,7 +1,8 @@
 /**
  * Read-only pages: usage (plan, credits, chart, recent jobs, batches and watches), webhooks (the
- * signing secret, revealed on click, and how to verify) and plans (the table from
- * src/accounts/plans.ts with the current plan marked).
+ * signing secret, revealed on click, and how to verify), plans (the table from
+ * src/accounts/plans.ts with the current plan marked) and MCP (the server URL and each
+ * client's configuration for it).
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
@@ -9,10 +10,12 @@ import { PLAN_IDS } from "../../../schemas/responses";
 import { accountStub } from "../../accounts/directory";
 import { PLANS, type Plan } from "../../accounts/plans";
 import { ApiError } from "../../errors";
+import { publicOrigin } from "../../storage/hosted";
 import { webhookSecretFor } from "../../webhooks/keys";
+import { clientSnippets, KEY_PLACEHOLDER } from "../mcp/clients";
 import { chartDays, usageChart } from "./chart";
-import { type Html, page } from "./layout";
-import type { DashboardContext, DashboardEnv } from "./session";
+import { type Html, copyRow, page } from "./layout";
+import { DASHBOARD, type DashboardContext, type DashboardEnv } from "./session";
 
 const RECENT = 10;
 const n = (v: number | null): string => (v === null ? "unlimited" : v.toLocaleString("en-US"));
@@ -173,10 +176,7 @@ async function webhooksPage(c: DashboardContext) {
       </p>
       <details>
         <summary>Reveal the secret</summary>
-        <div class="copyrow">
-          <code id="webhook-secret">${secret}</code>
-          <button type="button" class="copy" data-copy="webhook-secret">Copy</button>
-        </div>
+        ${copyRow("webhook-secret", secret)}
       </details>
     </section>
     <section class="card">
@@ -234,7 +234,36 @@ async function plansPage(c: DashboardContext) {
   return page(c, { title: "Plans", body, session, current: "plans" });
 }
 
+function mcpPage(c: DashboardContext) {
+  const session = c.get("session");
+  const serverUrl = `${publicOrigin(c.env, c.req.url)}/mcp`;
+  const body = html`<section class="card">
+      <h2>Your MCP server</h2>
+      <p>
+        AI agents (Claude, Cursor, VS Code, any MCP client) can take screenshots, print PDFs and
+        read pages through Edgeshot, billed to this account like the API.
+      </p>
+      ${copyRow("mcp-url", serverUrl, "mcp-url")}
+      <p class="hint">
+        Streamable HTTP; send an API key as <code>Authorization: Bearer &lt;key&gt;</code>. Replace
+        <code>${KEY_PLACEHOLDER}</code> below with one of your
+        <a href="${DASHBOARD}/keys">API keys</a>.
+      </p>
+    </section>
+    ${clientSnippets(serverUrl).map(
+      (s) =>
+        html`<section class="card">
+          <h2>${s.client}</h2>
+          <p class="hint">In ${s.where}:</p>
+          <pre><code id="mcp-${s.id}">${s.text}</code></pre>
+          <button type="button" class="copy" data-copy="mcp-${s.id}">Copy</button>
+        </section>`,
+    )}`;
+  return page(c, { title: "MCP", body, session, current: "mcp" });
+}
+
 export const pageRoutes = new Hono<DashboardEnv>()
   .get("/usage", usagePage)
   .get("/webhooks", webhooksPage)
-  .get("/plans", plansPage);
+  .get("/plans", plansPage)
+  .get("/mcp", mcpPage);

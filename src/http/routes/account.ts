@@ -4,6 +4,7 @@
  */
 import { type Context, Hono } from "hono";
 import type { AccountData, CredentialCheckData } from "../../../schemas/responses";
+import type { AuthContext } from "../../accounts/auth";
 import { upgradeFor } from "../../accounts/plans";
 import { publicOrigin } from "../../storage/hosted";
 import { webhookSecretFor } from "../../webhooks/keys";
@@ -13,18 +14,26 @@ import { MESSAGES } from "../../messages";
 import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
 
-async function accountSummary(c: Context<AppEnv>): Promise<Response> {
-  const auth = c.get("auth");
+/** The account summary of GET /v1/account; also the MCP `account_usage` tool's (src/http/mcp/). */
+export async function accountData(
+  env: Env,
+  auth: AuthContext,
+  origin: string,
+): Promise<AccountData> {
   const summary = await auth.account.summary();
   if (!summary) throw new ApiError("INVALID_API_KEY", MESSAGES.invalidApiKey);
-  const data: AccountData = {
+  return {
     plan: summary.plan,
     usage: summary.usage,
     rateLimitPerMinute: summary.rateLimitPerMinute,
     readRateLimitPerMinute: summary.readRateLimitPerMinute,
-    upgrade: upgradeFor(summary.plan, publicOrigin(c.env, c.req.url)),
-    webhooks: { signingSecret: await webhookSecretFor(c.env, auth.accountId) },
+    upgrade: upgradeFor(summary.plan, origin),
+    webhooks: { signingSecret: await webhookSecretFor(env, auth.accountId) },
   };
+}
+
+async function accountSummary(c: Context<AppEnv>): Promise<Response> {
+  const data = await accountData(c.env, c.get("auth"), publicOrigin(c.env, c.req.url));
   return c.json(successBody(c.get("requestId"), data));
 }
 

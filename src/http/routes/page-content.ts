@@ -10,7 +10,11 @@ import {
   linksRequestSchema,
   scrapeRequestSchema,
   snapshotRequestSchema,
+  type ContentRequest,
+  type LinksRequest,
+  type ScrapeRequest,
 } from "../../../schemas/page-content";
+import type { AuthContext } from "../../accounts/auth";
 import type {
   LinksData,
   PageContentData,
@@ -43,20 +47,19 @@ const HTML = { kind: "html", billable: true } as const;
 const IMAGE = { kind: "image" } as const;
 
 /** prepare → the pipeline with `outputs`; geo is refused: its provider returns pixels only. */
-async function run(c: Context<AppEnv>, req: CaptureRequest, outputs: RequestedOutput[]) {
+async function run(env: Env, auth: AuthContext, req: CaptureRequest, outputs: RequestedOutput[]) {
   if (req.geo !== undefined) {
     const message = "Page content is not available with geo.";
     throw new ApiError("GEO_FEATURE_UNAVAILABLE", message, {
       details: [{ path: "geo", message }],
     });
   }
-  const auth = c.get("auth");
-  const spec = await prepareCapture(c.env, auth, req);
-  return runCapture(c.env, auth, {
+  const spec = await prepareCapture(env, auth, req);
+  return runCapture(env, auth, {
     spec,
     outputs,
     storage: { kind: "none" },
-    engine: browserEngine(c.env),
+    engine: browserEngine(env),
   });
 }
 
@@ -96,27 +99,50 @@ function loadData(run: PipelineRun) {
 const wantsJson = (c: Context<AppEnv>) =>
   /\bapplication\/json\b/i.test(c.req.header("accept") ?? "");
 
+/**
+ * The work of /v1/content, /v1/scrape and /v1/links for a parsed request: the run and its JSON
+ * data. Also the MCP tools page_content, scrape and links (src/http/mcp/).
+ */
+export async function readContent(env: Env, auth: AuthContext, parsed: ContentRequest) {
+  const { contentFormat = "html", stripScripts = true, ...req } = parsed;
+  const output: RequestedOutput =
+    contentFormat === "html"
+      ? { kind: "html", stripScripts, billable: true }
+      : { kind: "text", billable: true };
+  const captured = await run(env, auth, req, [output]);
+  const read = contentOutput(captured, 0, contentFormat);
+  const content = read.kind === "html" ? { html: read.html } : { text: read.text };
+  const data: PageContentData = { ...loadData(captured), ...content, truncated: read.truncated };
+  return { captured, read, data };
+}
+
+export async function scrapePage(env: Env, auth: AuthContext, parsed: ScrapeRequest) {
+  const { elements, ...req } = parsed;
+  const captured = await run(env, auth, req, [{ kind: "elements", elements, billable: true }]);
+  const data: ScrapeData = {
+    ...loadData(captured),
+    results: contentOutput(captured, 0, "elements").results,
+  };
+  return { data, usage: captured.usage };
+}
+
+export async function pageLinks(env: Env, auth: AuthContext, parsed: LinksRequest) {
+  const { visibleOnly = false, internalOnly = false, includeNonHttp = false, ...req } = parsed;
+  const captured = await run(env, auth, req, [
+    { kind: "links", visibleOnly, internalOnly, includeNonHttp, billable: true },
+  ]);
+  const { links, truncated } = contentOutput(captured, 0, "links");
+  const data: LinksData = { ...loadData(captured), links, truncated };
+  return { data, usage: captured.usage };
+}
+
 /** Each route's work after authentication: also the dashboard playground's actions. */
 export const PAGE_ACTIONS = {
   content: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, contentRequestSchema);
-    const { contentFormat = "html", stripScripts = true, ...req } = parsed;
-    const output: RequestedOutput =
-      contentFormat === "html"
-        ? { kind: "html", stripScripts, billable: true }
-        : { kind: "text", billable: true };
-    const captured = await run(c, req, [output]);
-    const read = contentOutput(captured, 0, contentFormat);
+    const { captured, read, data } = await readContent(c.env, c.get("auth"), parsed);
+    if (wantsJson(c)) return c.json(successBody(c.get("requestId"), data, captured.usage));
     const body = read.kind === "html" ? read.html : read.text;
-    if (wantsJson(c)) {
-      const content = read.kind === "html" ? { html: read.html } : { text: read.text };
-      const data: PageContentData = {
-        ...loadData(captured),
-        ...content,
-        truncated: read.truncated,
-      };
-      return c.json(successBody(c.get("requestId"), data, captured.usage));
-    }
     const page = pageOf(captured);
     const contentType = `text/${read.kind === "html" ? "html" : "plain"}; charset=utf-8`;
     return c.body(body, 200, {
@@ -133,31 +159,18 @@ export const PAGE_ACTIONS = {
     });
   },
   scrape: async (c: Context<AppEnv>): Promise<Response> => {
-    const { elements, ...req } = await jsonBody(c, scrapeRequestSchema);
-    const captured = await run(c, req, [{ kind: "elements", elements, billable: true }]);
-    const data: ScrapeData = {
-      ...loadData(captured),
-      results: contentOutput(captured, 0, "elements").results,
-    };
-    return c.json(successBody(c.get("requestId"), data, captured.usage));
+    const parsed = await jsonBody(c, scrapeRequestSchema);
+    const { data, usage } = await scrapePage(c.env, c.get("auth"), parsed);
+    return c.json(successBody(c.get("requestId"), data, usage));
   },
   links: async (c: Context<AppEnv>): Promise<Response> => {
-    const {
-      visibleOnly = false,
-      internalOnly = false,
-      includeNonHttp = false,
-      ...req
-    } = await jsonBody(c, linksRequestSchema);
-    const captured = await run(c, req, [
-      { kind: "links", visibleOnly, internalOnly, includeNonHttp, billable: true },
-    ]);
-    const { links, truncated } = contentOutput(captured, 0, "links");
-    const data: LinksData = { ...loadData(captured), links, truncated };
-    return c.json(successBody(c.get("requestId"), data, captured.usage));
+    const parsed = await jsonBody(c, linksRequestSchema);
+    const { data, usage } = await pageLinks(c.env, c.get("auth"), parsed);
+    return c.json(successBody(c.get("requestId"), data, usage));
   },
   snapshot: async (c: Context<AppEnv>): Promise<Response> => {
     const { stripScripts = true, ...req } = await jsonBody(c, snapshotRequestSchema);
-    const captured = await run(c, req, [
+    const captured = await run(c.env, c.get("auth"), req, [
       { ...IMAGE, format: req.format ?? "png" },
       { kind: "html", stripScripts, billable: false },
     ]);

@@ -5,6 +5,7 @@
  * to the link's owner (`miss`). Every failure to verify a link is the same 403.
  */
 import { Hono, type Context } from "hono";
+import type { AuthContext } from "../../accounts/auth";
 import { renderLinkRequestSchema } from "../../../schemas/render-link";
 import type { RenderLinkData } from "../../../schemas/responses";
 import { FAILURE } from "../../capture/failures";
@@ -33,15 +34,21 @@ import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
 
-/** Mints a render link for the caller's key (also the dashboard playground's, for a key of its account). */
-export async function mintLink(c: Context<AppEnv>): Promise<Response> {
-  const raw = await readJsonBody(c);
+/**
+ * Mints a render link for `auth`'s key from the parameters as sent (`raw`, validated here).
+ * Also the MCP `render_link` tool's (src/http/mcp/).
+ */
+export async function mintLinkFor(
+  env: Env,
+  auth: AuthContext,
+  origin: string,
+  raw: unknown,
+): Promise<RenderLinkData> {
   const { expiresIn, ...req } = parseWith(renderLinkRequestSchema, raw);
-  const auth = c.get("auth");
   const cacheTtl = req.cacheTtl ?? LIMITS.cacheTtl.default;
   // The parameters as sent (validated: only known keys), minus expiresIn, plus the effective cacheTtl.
   const { expiresIn: _omitted, ...params } = raw as Record<string, unknown>;
-  const link = await mintRenderLink(c.env, publicOrigin(c.env, c.req.url), {
+  const link = await mintRenderLink(env, origin, {
     uid: auth.accountId,
     keyId: auth.keyId,
     params: { ...params, cacheTtl },
@@ -54,13 +61,19 @@ export async function mintLink(c: Context<AppEnv>): Promise<Response> {
     );
   }
   // Plan gates, URL guard, DNS and reputation, templates: refused now, not on first view.
-  const spec = await prepareCapture(c.env, auth, req);
-  const data: RenderLinkData = {
+  const spec = await prepareCapture(env, auth, req);
+  return {
     url: link.url,
     expiresAt: new Date(link.exp * 1000).toISOString(),
     format: spec.format,
     cacheTtl,
   };
+}
+
+/** Mints a render link for the caller's key (also the dashboard playground's, for a key of its account). */
+export async function mintLink(c: Context<AppEnv>): Promise<Response> {
+  const raw = await readJsonBody(c);
+  const data = await mintLinkFor(c.env, c.get("auth"), publicOrigin(c.env, c.req.url), raw);
   return c.json(successBody(c.get("requestId"), data));
 }
 

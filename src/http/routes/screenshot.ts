@@ -4,6 +4,7 @@ import { captureQuerySchema, queryRecord } from "../../../schemas/capture-query"
 import { captureRequestSchema, type CaptureRequest } from "../../../schemas/capture";
 import { LIMITS } from "../../../schemas/limits";
 import type { CaptureJsonData, HostedCaptureData } from "../../../schemas/responses";
+import type { AuthContext } from "../../accounts/auth";
 import { usageHeaders } from "../../accounts/credits";
 import { browserEngine } from "../../pipeline/engine";
 import {
@@ -41,17 +42,16 @@ interface RunOptions extends PrepareOptions {
 }
 
 /** prepare → the capture pipeline: the spec's format (plus, optionally, its article) from one load. */
-async function run(c: Context<AppEnv>, req: CaptureRequest, options: RunOptions = {}) {
-  const auth = c.get("auth");
-  const spec = await prepareCapture(c.env, auth, req, options);
+async function run(env: Env, auth: AuthContext, req: CaptureRequest, options: RunOptions = {}) {
+  const spec = await prepareCapture(env, auth, req, options);
   const outputs: RequestedOutput[] = [{ ...IMAGE, format: spec.format }];
   if (options.extract) outputs.push(options.extract);
   const storage = options.storage ?? { kind: "none" };
-  return runCapture(c.env, auth, { spec, outputs, storage, engine: browserEngine(c.env) });
+  return runCapture(env, auth, { spec, outputs, storage, engine: browserEngine(env) });
 }
 
 async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
-  const captured = await run(c, req);
+  const captured = await run(c.env, c.get("auth"), req);
   const { result, headers } = imageOutput(captured);
   return c.body(result.bytes as Uint8Array<ArrayBuffer>, 200, {
     ...headers,
@@ -59,8 +59,17 @@ async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
   });
 }
 
-/** hosted: true — the output goes to R2 and the caller gets a signed URL valid for cacheTtl. */
-async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
+/**
+ * hosted: true — the output goes to R2 and the caller gets a signed URL valid for cacheTtl.
+ * Also the MCP `screenshot` and `pdf` tools' capture (src/http/mcp/), which read the page's
+ * facts from `result` besides the hosted data.
+ */
+export async function hostedCapture(
+  env: Env,
+  auth: AuthContext,
+  req: CaptureRequest,
+  origin: string,
+) {
   const ttlSeconds = req.cacheTtl ?? LIMITS.cacheTtl.default;
   const storage: StorageTarget = {
     kind: "hosted",
@@ -68,11 +77,11 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
     prefix: "o",
     context: "hosted capture",
   };
-  const captured = await run(c, req, { handled: ["hosted"], storage });
+  const captured = await run(env, auth, req, { handled: ["hosted"], storage });
   const { spec, result, stored } = imageOutput(captured);
   if (!stored) throw new Error("hosted capture returned without its stored output");
   const data: HostedCaptureData = {
-    url: await signedImageUrl(c.env, publicOrigin(c.env, c.req.url), stored),
+    url: await signedImageUrl(env, origin, stored),
     expiresAt: new Date(stored.expires * 1000).toISOString(),
     contentType: result.contentType,
     format: spec.format,
@@ -80,7 +89,13 @@ async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
     height: result.height,
     bytesSize: result.bytes.byteLength,
   };
-  return c.json(successBody(c.get("requestId"), data, captured.usage));
+  return { data, result, usage: captured.usage };
+}
+
+async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
+  const origin = publicOrigin(c.env, c.req.url);
+  const { data, usage } = await hostedCapture(c.env, c.get("auth"), req, origin);
+  return c.json(successBody(c.get("requestId"), data, usage));
 }
 
 /**
@@ -92,7 +107,7 @@ export async function sendJson(c: Context<AppEnv>, req: CaptureRequest): Promise
   const handled = ["extract", "extractFormat"] as const;
   const extract =
     format === null ? undefined : ({ kind: "extraction", format, billable: false } as const);
-  const captured = await run(c, req, { handled, extract });
+  const captured = await run(c.env, c.get("auth"), req, { handled, extract });
   const { spec, result } = imageOutput(captured);
   const data: CaptureJsonData = {
     ...captureData(result, spec, captured.capturedAt, captured.loadTimeMs),

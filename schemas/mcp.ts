@@ -1,0 +1,204 @@
+/**
+ * The MCP tools' inputs (POST /mcp, docs/MCP.md): each a strict subset of a REST contract's own
+ * fields (`captureShape`, `extractRequestSchema`, the render-link body), picked — never
+ * redefined — so bounds, defaults, descriptions and messages are the REST ones. A tool sends
+ * the parsed arguments on to the REST route's own code, which checks them again with the route's
+ * full schema (its cross-field rules). The JSON Schemas in tools/list are `z.toJSONSchema` of
+ * these (src/http/mcp/tools.ts).
+ *
+ * Why subsets: a tool's schema is read by a model on every turn, so it offers what an agent
+ * needs to look at or read a page; everything else stays on the REST routes.
+ */
+import { z } from "zod";
+import { captureShape, captureRules } from "./capture";
+import { extractRequestSchema } from "./extract";
+import { contentRequestSchema, linksRequestSchema, scrapeRequestSchema } from "./page-content";
+import { renderLinkRequestSchema } from "./render-link";
+
+function pick<K extends keyof typeof captureShape>(keys: readonly K[]) {
+  return Object.fromEntries(keys.map((k) => [k, captureShape[k]])) as Pick<typeof captureShape, K>;
+}
+
+/** What a page is and how it loads: every capture tool takes these. */
+const TARGET = [
+  "url",
+  "html",
+  "markdown",
+  "width",
+  "height",
+  "device",
+  "darkMode",
+  "waitUntil",
+  "waitForSelector",
+  "delay",
+  "timeout",
+  "blockAds",
+  "blockCookieBanners",
+  "hideSelectors",
+] as const;
+
+/** What an image capture adds. */
+const IMAGE = ["fullPage", "selector", "clip", "deviceScaleFactor", "quality", "cacheTtl"] as const;
+
+export const screenshotToolSchema = z
+  .strictObject({
+    ...pick([...TARGET, ...IMAGE]),
+    format: captureShape.format.unwrap().exclude(["pdf"]).optional().meta({
+      description: "Image format of the hosted full-size output (the pdf tool makes PDFs).",
+      default: "png",
+    }),
+  })
+  .superRefine(captureRules);
+
+export const pdfToolSchema = z
+  .strictObject(
+    pick([
+      ...TARGET,
+      "pdfFormat",
+      "pdfLandscape",
+      "pdfPrintBackground",
+      "pdfScale",
+      "pdfPageRanges",
+      "cacheTtl",
+    ]),
+  )
+  .superRefine(captureRules);
+
+/** read_page always answers Markdown: the reader's other formats are for programs. */
+export const readPageToolSchema = extractRequestSchema.omit({ extractFormat: true });
+
+export const renderLinkToolSchema = z
+  .strictObject({
+    ...pick([...TARGET, ...IMAGE, "format"]),
+    expiresIn: renderLinkRequestSchema.shape.expiresIn,
+  })
+  .superRefine(captureRules);
+
+const { contentFormat, stripScripts } = contentRequestSchema.shape;
+export const pageContentToolSchema = z
+  .strictObject({ ...pick(TARGET), contentFormat, stripScripts })
+  .superRefine(captureRules);
+
+export const scrapeToolSchema = z
+  .strictObject({ ...pick(TARGET), elements: scrapeRequestSchema.shape.elements })
+  .superRefine(captureRules);
+
+const { visibleOnly, internalOnly, includeNonHttp } = linksRequestSchema.shape;
+export const linksToolSchema = z
+  .strictObject({ ...pick(TARGET), visibleOnly, internalOnly, includeNonHttp })
+  .superRefine(captureRules);
+
+export const accountUsageToolSchema = z.strictObject({});
+
+/** MCP tool annotations (hints to the client, not guarantees). */
+export interface McpToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  openWorldHint: boolean;
+}
+
+interface McpToolDefinition {
+  title: string;
+  /** Written for a model: what it does, when to use it (and when not), what it costs. */
+  description: string;
+  input: z.ZodType;
+  annotations: McpToolAnnotations;
+}
+
+/** Reads the open web, changes nothing anywhere. */
+const READS_THE_WEB = { readOnlyHint: true, openWorldHint: true } as const;
+
+/**
+ * The tools, in tools/list order. What each one runs is src/http/mcp/tools.ts; this catalogue
+ * is also what `npm run openapi` writes into docs/MCP-TOOLS.md (`--check` fails when stale).
+ */
+export const MCP_TOOLS = {
+  screenshot: {
+    title: "Screenshot a web page",
+    description:
+      "Renders a public web page (or HTML or Markdown you supply) in a real Chromium and returns what it looks like: an image sized for you to look at (long edge at most 1,568 px; a full-page capture is scaled down as a whole), the page's final URL and title, and a link to the full-size image (PNG by default) that stays valid for cacheTtl seconds. Use it to see layout, visual state or anything text does not show; to read a page's words use read_page instead. Costs one credit, like POST /v1/screenshot; private and internal addresses are refused.",
+    input: screenshotToolSchema,
+    annotations: { title: "Screenshot a web page", ...READS_THE_WEB },
+  },
+  pdf: {
+    title: "Print a web page to PDF",
+    description:
+      "Prints a public web page (or HTML or Markdown you supply) to PDF in a real Chromium, as a browser's print would, and returns a link to the PDF (valid for cacheTtl seconds) with its page count, the final URL and title. Use it when a document is wanted — to hand to a person or another tool; to read the page yourself use read_page. Costs one credit, like POST /v1/screenshot with format pdf; private and internal addresses are refused.",
+    input: pdfToolSchema,
+    annotations: { title: "Print a web page to PDF", ...READS_THE_WEB },
+  },
+  read_page: {
+    title: "Read a web page",
+    description:
+      "Loads a public web page in a real Chromium (scripts run, so client-rendered pages work) and returns its main content in reader mode as Markdown: the title, the byline and the article text, without navigation, ads or other clutter. Use it to read, quote or summarise what a page says; it fails with EXTRACTION_FAILED on pages without a main text (a login wall, an app shell). Costs one credit, like POST /v1/extract; private and internal addresses are refused.",
+    input: readPageToolSchema,
+    annotations: { title: "Read a web page", ...READS_THE_WEB },
+  },
+  page_content: {
+    title: "Get a page's HTML or text",
+    description:
+      "Loads a public web page (or HTML or Markdown you supply) in a real Chromium, scripts run, and returns what it holds after rendering: the DOM serialized as HTML (contentFormat html, scripts stripped by default) or all of its visible text (contentFormat text) — not just the article, unlike read_page. Use it for pages that are not articles (listings, tables, app pages) or when you need the markup; prefer contentFormat text, far shorter, unless you need the markup (HTML is cut at 5 MB, text at 2 MB). Costs one credit, like POST /v1/content; private and internal addresses are refused.",
+    input: pageContentToolSchema,
+    annotations: { title: "Get a page's HTML or text", ...READS_THE_WEB },
+  },
+  scrape: {
+    title: "Scrape elements of a page",
+    description:
+      "Loads a public web page in a real Chromium and returns, for each CSS selector you give (1 to 20), every matching element in document order (at most 100 each): its visible text, its outerHTML, its attributes (the ones you name, or all) and its box on the page. Use it to pull specific data — prices, headings, table cells, links of one list — when you know or can guess the selectors; to read a whole page use read_page or page_content. Costs one credit, like POST /v1/scrape; private and internal addresses are refused.",
+    input: scrapeToolSchema,
+    annotations: { title: "Scrape elements of a page", ...READS_THE_WEB },
+  },
+  links: {
+    title: "List the links of a page",
+    description:
+      "Loads a public web page in a real Chromium, scripts run, and returns its links: absolute URL, visible text, rel, and whether it stays on the page's host — optionally only the visible ones, only internal ones, or with mailto:, tel: and other non-http links too. Use it to find where to go next on a site, or to collect a site's pages before reading them. Costs one credit, like POST /v1/links; private and internal addresses are refused.",
+    input: linksToolSchema,
+    annotations: { title: "List the links of a page", ...READS_THE_WEB },
+  },
+  render_link: {
+    title: "Make a render link",
+    description:
+      "Makes a signed URL that renders a screenshot of a page when opened — for an <img> in HTML, Markdown or an email you are writing — without an API key in it. Nothing is captured now and no credit is spent; the first view renders and costs one credit, later views are served from the cache for cacheTtl seconds, and the link works until expiresIn. The page is checked now: a private or internal address is refused here, not on first view.",
+    input: renderLinkToolSchema,
+    // Mints a link (additive, nothing changed or removed); loads nothing now.
+    annotations: {
+      title: "Make a render link",
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: false,
+    },
+  },
+  account_usage: {
+    title: "Account usage",
+    description:
+      "Tells the plan of the account behind this connection, the credits used and left this month, when they reset, and the rate limit per minute — what GET /v1/account answers, less the webhook signing secret. Use it before a long run of captures, or when a call failed with USAGE_EXCEEDED or RATE_LIMITED. Free.",
+    input: accountUsageToolSchema,
+    annotations: { title: "Account usage", readOnlyHint: true, openWorldHint: false },
+  },
+} satisfies Record<string, McpToolDefinition>;
+
+export type McpToolName = keyof typeof MCP_TOOLS;
+export type McpToolInput<N extends McpToolName> = z.output<(typeof MCP_TOOLS)[N]["input"]>;
+
+/** A tools/list entry: the input's JSON Schema generated from its zod schema. */
+export interface McpToolListing {
+  name: McpToolName;
+  title: string;
+  description: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  annotations: McpToolAnnotations;
+}
+
+export function mcpToolList(): McpToolListing[] {
+  return Object.entries(MCP_TOOLS).map(([name, tool]) => {
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: "input" });
+    return {
+      name: name as McpToolName,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: schema as McpToolListing["inputSchema"],
+      annotations: tool.annotations,
+    };
+  });
+}

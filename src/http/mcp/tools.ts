@@ -1,0 +1,260 @@
+/**
+ * The MCP tools (docs/MCP.md). Each wraps one REST route's own work — the same function the
+ * route calls (`hostedCapture`, `extractPage`, `readContent`, `scrapePage`, `pageLinks`,
+ * `mintLinkFor`, `accountData`), so request
+ * preparation, plan gates, the URL guard, the pipeline and its credits are the route's, not a
+ * copy — and only shapes the answer for a model.
+ *
+ * Inputs: each tool's zod schema in schemas/mcp.ts (picked from the REST contract); tools/list
+ * gives `z.toJSONSchema` of it. Arguments are parsed with it (unknown fields are refused by
+ * name) and then by the route's full schema, as the route would.
+ *
+ * Errors: a failed call is a tool result with `isError: true` whose text is the spec's error
+ * code and message (and, for a validation error, each field with what is wrong with it) — what
+ * the REST route would have answered in its envelope. Anything unexpected is logged and told as
+ * INTERNAL_ERROR with the public message: nothing internal reaches the model.
+ */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { captureRequestSchema } from "../../../schemas/capture";
+import { extractRequestSchema } from "../../../schemas/extract";
+import {
+  contentRequestSchema,
+  linksRequestSchema,
+  scrapeRequestSchema,
+} from "../../../schemas/page-content";
+import { MCP_TOOLS, mcpToolList, type McpToolInput, type McpToolName } from "../../../schemas/mcp";
+import type { Usage } from "../../../schemas/responses";
+import type { AuthContext } from "../../accounts/auth";
+import { toBase64 } from "../../encoding";
+import { ApiError } from "../../errors";
+import { log } from "../../log";
+import { MESSAGES } from "../../messages";
+import { parseWith } from "../body";
+import { accountData } from "../routes/account";
+import { extractPage } from "../routes/extract";
+import { pageLinks, readContent, scrapePage } from "../routes/page-content";
+import { mintLinkFor } from "../routes/render";
+import { hostedCapture } from "../routes/screenshot";
+import { modelView, pdfPageCount, VIEW } from "./views";
+
+/** What a tool call runs with: the authenticated caller of the POST /mcp that carries it. */
+export interface ToolContext {
+  env: Env;
+  auth: AuthContext;
+  /** The public origin hosted outputs and render links are signed for. */
+  origin: string;
+  requestId: string;
+}
+
+const text = (value: string) => ({ type: "text" as const, text: value });
+
+function usageLine(usage: Usage | undefined): string {
+  if (!usage) return "";
+  const left = usage.remaining === null ? "unlimited" : `${usage.remaining} left this month`;
+  return `Credits: ${usage.credits} spent (${left}).`;
+}
+
+const lines = (...parts: (string | false | null | undefined)[]) =>
+  parts.filter((p): p is string => typeof p === "string" && p !== "").join("\n");
+
+/** The page a content tool read: its final URL and title, and any notes. */
+function pageHeader(
+  data: { url: string; metadata: { title: string } },
+  ...notes: (string | false)[]
+): string {
+  return lines(`URL: ${data.url}`, `Title: ${data.metadata.title}`, ...notes);
+}
+
+type Runners = {
+  [N in McpToolName]: (ctx: ToolContext, args: McpToolInput<N>) => Promise<CallToolResult>;
+};
+
+/** What each tool of the catalogue (schemas/mcp.ts `MCP_TOOLS`) runs. */
+const RUN: Runners = {
+  async screenshot(ctx, args) {
+    const req = parseWith(captureRequestSchema, args);
+    const { data, result, usage } = await hostedCapture(ctx.env, ctx.auth, req, ctx.origin);
+    const view = await modelView(ctx.env, result, ctx.auth.accountId);
+    const shown = view
+      ? view.width === data.width && view.height === data.height
+        ? "Shown at full size."
+        : `Shown scaled to ${view.width}×${view.height}.`
+      : `Too large to show inline even scaled (over ${VIEW.maxBytes} bytes): open the link.`;
+    return {
+      content: [
+        ...(view
+          ? [{ type: "image" as const, data: toBase64(view.bytes), mimeType: view.mimeType }]
+          : []),
+        text(
+          lines(
+            `URL: ${result.finalUrl}`,
+            `Title: ${result.page.title}`,
+            `Full size: ${data.width}×${data.height} ${data.format}, ${data.bytesSize} bytes, at ${data.url} until ${data.expiresAt}.`,
+            shown,
+            result.truncated && "The page was taller than the capture limit: cut at the limit.",
+            result.watermarked && "Free plan: the image carries a watermark.",
+            usageLine(usage),
+          ),
+        ),
+        {
+          type: "resource_link",
+          uri: data.url,
+          name: `screenshot.${data.format}`,
+          title: `Full-size screenshot of ${result.finalUrl}`,
+          mimeType: data.contentType,
+          size: data.bytesSize,
+        },
+      ],
+    };
+  },
+  async pdf(ctx, args) {
+    const req = parseWith(captureRequestSchema, { ...args, format: "pdf" });
+    const { data, result, usage } = await hostedCapture(ctx.env, ctx.auth, req, ctx.origin);
+    const pages = pdfPageCount(result.bytes);
+    return {
+      content: [
+        text(
+          lines(
+            `URL: ${result.finalUrl}`,
+            `Title: ${result.page.title}`,
+            `PDF: ${pages} page${pages === 1 ? "" : "s"}, ${data.bytesSize} bytes, at ${data.url} until ${data.expiresAt}.`,
+            result.watermarked && "Free plan: the PDF carries a watermark.",
+            usageLine(usage),
+          ),
+        ),
+        {
+          type: "resource_link",
+          uri: data.url,
+          name: "page.pdf",
+          title: `PDF of ${result.finalUrl} (${pages} pages)`,
+          mimeType: data.contentType,
+          size: data.bytesSize,
+        },
+      ],
+    };
+  },
+  async read_page(ctx, args) {
+    const req = parseWith(extractRequestSchema, { ...args, extractFormat: "markdown" });
+    const { data, usage } = await extractPage(ctx.env, ctx.auth, req);
+    const header = lines(
+      data.title && `# ${data.title}`,
+      data.byline && `By ${data.byline}`,
+      `Source: ${data.url}`,
+    );
+    return {
+      content: [text(`${header}\n\n${data.content}`), text(usageLine(usage))],
+    };
+  },
+  async page_content(ctx, args) {
+    const req = parseWith(contentRequestSchema, args);
+    const { captured, data } = await readContent(ctx.env, ctx.auth, req);
+    return {
+      content: [
+        text(pageHeader(data, data.truncated && "Cut at the size limit: the rest is left out.")),
+        text(data.html ?? data.text ?? ""),
+        text(usageLine(captured.usage)),
+      ],
+    };
+  },
+
+  async scrape(ctx, args) {
+    const { data, usage } = await scrapePage(
+      ctx.env,
+      ctx.auth,
+      parseWith(scrapeRequestSchema, args),
+    );
+    return {
+      content: [
+        text(pageHeader(data)),
+        text(JSON.stringify(data.results, null, 2)),
+        text(usageLine(usage)),
+      ],
+      structuredContent: { results: data.results },
+    };
+  },
+
+  async links(ctx, args) {
+    const { data, usage } = await pageLinks(ctx.env, ctx.auth, parseWith(linksRequestSchema, args));
+    const list = data.links.map(
+      (l) => `- ${l.url}${l.text ? ` — ${l.text}` : ""}${l.internal ? "" : " (external)"}`,
+    );
+    return {
+      content: [
+        text(
+          pageHeader(
+            data,
+            `${data.links.length} links.`,
+            data.truncated && "More links than the limit: the rest are left out.",
+          ),
+        ),
+        text(list.join("\n")),
+        text(usageLine(usage)),
+      ],
+    };
+  },
+
+  async render_link(ctx, args) {
+    const data = await mintLinkFor(ctx.env, ctx.auth, ctx.origin, args);
+    return {
+      content: [
+        text(
+          lines(
+            `Render link (${data.format}, cached ${data.cacheTtl} s, valid until ${data.expiresAt}):`,
+            data.url,
+            `HTML: <img src="${data.url.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}" alt="">`,
+          ),
+        ),
+      ],
+    };
+  },
+  async account_usage(ctx) {
+    // The signing secret is a secret: it has no place in a model's context.
+    const { webhooks: _secret, ...data } = await accountData(ctx.env, ctx.auth, ctx.origin);
+    return { content: [text(JSON.stringify(data, null, 2))], structuredContent: data };
+  },
+};
+
+let listed: Tool[] | null = null;
+
+/** tools/list: the catalogue with its JSON Schemas, generated once per isolate. */
+export function toolList(): Tool[] {
+  listed ??= mcpToolList();
+  return listed;
+}
+
+/** A failure as the tool's result: the spec's code and message, the fields for a bad request. */
+function errorResult(err: unknown, ctx: ToolContext, name: string): CallToolResult {
+  if (err instanceof ApiError) {
+    const fields = (err.details ?? []).map((d) => `- ${d.path}: ${d.message}`);
+    return {
+      isError: true,
+      content: [text(lines(`${err.code}: ${err.message}`, ...fields))],
+    };
+  }
+  log("error", "mcp tool failed", {
+    requestId: ctx.requestId,
+    tool: name,
+    error: String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
+  return { isError: true, content: [text(`INTERNAL_ERROR: ${MESSAGES.internalError}`)] };
+}
+
+/** tools/call for a known tool: arguments parsed, run, every failure a tool result. */
+export async function callTool(
+  ctx: ToolContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult | null> {
+  if (!Object.hasOwn(MCP_TOOLS, name)) return null;
+  const tool = name as McpToolName;
+  try {
+    const input = parseWith(MCP_TOOLS[tool].input, args ?? {});
+    return await (RUN[tool] as (ctx: ToolContext, args: unknown) => Promise<CallToolResult>)(
+      ctx,
+      input,
+    );
+  } catch (err) {
+    return errorResult(err, ctx, name);
+  }
+}

@@ -1,0 +1,403 @@
+/**
+ * End to end: the official MCP client (`Client` + `StreamableHTTPClientTransport`) against the
+ * shared `wrangler dev`, as an agent's host would connect to POST /mcp with a customer's key.
+ */
+import { Validator } from "@cfworker/json-schema";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { getDocumentProxy } from "unpdf";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_SECRETS } from "../../vitest.config";
+import { FIXTURE_ORIGIN, sharedService, type Service } from "../helpers/e2e";
+import { decodeImage, near, sniff } from "../helpers/images";
+
+let service: Service;
+let account: { accountId: string; apiKey: string; keyId: string };
+let client: Client;
+
+async function newAccount(plan = "pro"): Promise<typeof account> {
+  const res = await fetch(`${service.base}/admin/accounts`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ plan }),
+  });
+  return ((await res.json()) as { data: typeof account }).data;
+}
+
+async function connect(apiKey: string): Promise<Client> {
+  const c = new Client({ name: "edgeshot-e2e", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${service.base}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+  });
+  await c.connect(transport);
+  return c;
+}
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args }, undefined, {
+    timeout: 120_000,
+  })) as CallToolResult;
+}
+
+const textOf = (r: CallToolResult) =>
+  r.content
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+
+/** A screenshot call that must succeed: the image shown, decoded, and the result. */
+async function screenshot(args: Record<string, unknown>) {
+  const res = await call("screenshot", { deviceScaleFactor: 1, waitUntil: "load", ...args });
+  expect(res.isError, textOf(res)).toBeFalsy();
+  const image = res.content.find((c) => c.type === "image");
+  if (image?.type !== "image") throw new Error("no image");
+  return { res, image, img: decodeImage(Buffer.from(image.data, "base64")) };
+}
+
+async function creditsUsed(apiKey: string): Promise<number> {
+  const res = await fetch(`${service.base}/v1/account`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  return ((await res.json()) as { data: { usage: { used: number } } }).data.usage.used;
+}
+
+const initialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "curl", version: "1" },
+  },
+});
+const MCP_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
+
+beforeAll(async () => {
+  service = sharedService();
+  account = await newAccount();
+  client = await connect(account.apiKey);
+});
+afterAll(async () => {
+  await client?.close();
+});
+
+describe("MCP over Streamable HTTP against wrangler dev", () => {
+  it("initializes: server info, tools capability, instructions", () => {
+    expect(client.getServerVersion()?.name).toBe("edgeshot");
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    expect(client.getInstructions()).toMatch(/read_page/);
+  });
+
+  it("tools/list: each input schema is valid JSON Schema and accepts a good call", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        "account_usage",
+        "links",
+        "page_content",
+        "pdf",
+        "read_page",
+        "render_link",
+        "scrape",
+        "screenshot",
+      ].sort(),
+    );
+    const good: Record<string, Record<string, unknown>> = {
+      screenshot: { url: "https://example.com", fullPage: true, width: 800 },
+      pdf: { url: "https://example.com", pdfFormat: "Letter" },
+      read_page: { url: "https://example.com", timeout: 20 },
+      render_link: { url: "https://example.com", expiresIn: 3600 },
+      account_usage: {},
+      page_content: { url: "https://example.com", contentFormat: "text" },
+      scrape: { url: "https://example.com", elements: [{ selector: "h1" }] },
+      links: { html: "<a href=/x>x</a>", internalOnly: true },
+    };
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe("object");
+      expect(t.inputSchema.additionalProperties).toBe(false);
+      expect(t.description?.length ?? 0).toBeGreaterThan(100);
+      expect(t.annotations?.openWorldHint).toBeTypeOf("boolean");
+      expect(t.annotations?.readOnlyHint).toBeTypeOf("boolean");
+      const validator = new Validator(t.inputSchema as never, "2020-12", false);
+      expect(validator.validate(good[t.name]).valid, t.name).toBe(true);
+      expect(validator.validate({ ...good[t.name], nope: 1 }).valid, t.name).toBe(false);
+    }
+    const shot = tools.find((t) => t.name === "screenshot")!;
+    const props = shot.inputSchema.properties as Record<string, { maximum?: number }>;
+    expect(props.width?.maximum).toBe(3840); // the REST contract's bound, not a copy
+    expect(Object.keys(props)).not.toContain("async");
+  });
+
+  it("screenshot returns the page as an image with the right pixels, facts and a full-size link", async () => {
+    const { res, image, img } = await screenshot({
+      url: `${FIXTURE_ORIGIN}/boxes.html?run=mcp-shot`,
+      width: 400,
+      height: 300,
+    });
+    expect(image.mimeType).toBe("image/png");
+    expect([img.width, img.height]).toEqual([400, 300]);
+    expect(img.pixel(10, 10)).toEqual([255, 0, 0]);
+    expect(textOf(res)).toContain(`URL: ${FIXTURE_ORIGIN}/boxes.html?run=mcp-shot`);
+    expect(textOf(res)).toMatch(/Full size: 400×300 png/);
+    const link = res.content.find((c) => c.type === "resource_link");
+    if (link?.type !== "resource_link") throw new Error("no resource link");
+    const full = await fetch(link.uri);
+    expect(full.status).toBe(200);
+    expect(sniff(new Uint8Array(await full.arrayBuffer()))).toBe("png");
+  });
+
+  it("screenshot larger than a model's eyes is scaled to a long edge of 1,568 px", async () => {
+    const { res, img } = await screenshot({
+      url: `${FIXTURE_ORIGIN}/boxes.html?run=mcp-big`,
+      width: 1600,
+      height: 1000,
+    });
+    expect(Math.max(img.width, img.height)).toBeLessThanOrEqual(1568);
+    expect(img.width).toBe(1568);
+    expect(near(img.pixel(10, 10), [255, 0, 0])).toBe(true);
+    expect(textOf(res)).toMatch(/Full size: 1600×1000 png/);
+    expect(textOf(res)).toMatch(/Shown scaled to 1568×98\d/);
+  });
+
+  it("pdf returns a hosted PDF link and its page count", async () => {
+    const res = await call("pdf", { url: `${FIXTURE_ORIGIN}/article?words=1500&run=mcp-pdf` });
+    expect(res.isError, textOf(res)).toBeFalsy();
+    const link = res.content.find((c) => c.type === "resource_link");
+    if (link?.type !== "resource_link") throw new Error("no resource link");
+    expect(link.mimeType).toBe("application/pdf");
+    const bytes = new Uint8Array(await (await fetch(link.uri)).arrayBuffer());
+    const pages = (await getDocumentProxy(bytes)).numPages;
+    expect(pages).toBeGreaterThan(1);
+    expect(textOf(res)).toContain(`PDF: ${pages} pages`);
+  });
+
+  it("read_page returns the fixture article as Markdown with title and byline", async () => {
+    const res = await call("read_page", {
+      url: `${FIXTURE_ORIGIN}/article?words=400&run=mcp-read`,
+    });
+    expect(res.isError, textOf(res)).toBeFalsy();
+    const text = textOf(res);
+    expect(text).toMatch(/^# A Long Article/);
+    expect(text).toContain("By Ada Lovelace");
+    expect(text.length).toBeGreaterThan(1500);
+  });
+
+  it("page_content, scrape and links answer the quick actions' data", async () => {
+    const article = `${FIXTURE_ORIGIN}/article?words=300&run=mcp-content`;
+    const content = await call("page_content", { url: article, contentFormat: "text" });
+    expect(content.isError, textOf(content)).toBeFalsy();
+    expect(textOf(content)).toContain("A Long Article");
+    expect(textOf(content)).toContain("By Ada Lovelace");
+    const html = `<h1>Prices</h1><ul><li class="p" data-sku="a1">3 €</li><li class="p" data-sku="b2">5 €</li></ul>
+      <a href="https://example.com/next">Next page</a><a href="mailto:x@example.com">Mail</a>`;
+    const scraped = await call("scrape", {
+      html,
+      elements: [{ selector: "li.p", attributes: ["data-sku"] }],
+    });
+    expect(scraped.isError, textOf(scraped)).toBeFalsy();
+    const { results } = scraped.structuredContent as {
+      results: Array<{ matches: Array<{ text: string; attributes: Record<string, string> }> }>;
+    };
+    expect(results[0]?.matches.map((m) => [m.text, m.attributes["data-sku"]])).toEqual([
+      ["3 €", "a1"],
+      ["5 €", "b2"],
+    ]);
+    const links = await call("links", { html, includeNonHttp: true });
+    expect(links.isError, textOf(links)).toBeFalsy();
+    expect(textOf(links)).toContain("- https://example.com/next — Next page (external)");
+    expect(textOf(links)).toContain("mailto:x@example.com");
+  });
+
+  it("render_link mints a signed render URL that serves the image", async () => {
+    const res = await call("render_link", {
+      url: `${FIXTURE_ORIGIN}/boxes.html?run=mcp-link`,
+      width: 320,
+      height: 240,
+      deviceScaleFactor: 1,
+    });
+    expect(res.isError, textOf(res)).toBeFalsy();
+    const url = /^(http\S+\/v1\/render\?\S+)$/m.exec(textOf(res))?.[1];
+    expect(url).toBeDefined();
+    const img = await fetch(url!);
+    expect(img.status).toBe(200);
+    expect(decodeImage(new Uint8Array(await img.arrayBuffer())).pixel(10, 10)).toEqual([255, 0, 0]);
+  });
+
+  it("account_usage answers the account summary without the webhook secret", async () => {
+    const res = await call("account_usage", {});
+    expect(res.isError).toBeFalsy();
+    const data = res.structuredContent as { plan: string; usage: { used: number } };
+    expect(data.plan).toBe("pro");
+    expect(data.usage.used).toBeGreaterThan(0);
+    expect(textOf(res)).not.toMatch(/whsec_|signingSecret/);
+  });
+
+  it("a bad argument is a tool error naming the field", async () => {
+    const res = await call("screenshot", { url: `${FIXTURE_ORIGIN}/boxes.html`, width: 5 });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/^VALIDATION_ERROR: Invalid request: width\./);
+    expect(textOf(res)).toMatch(/- width: /);
+    const unknown = await call("read_page", { url: `${FIXTURE_ORIGIN}/article`, format: "png" });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/VALIDATION_ERROR.*format/);
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it("private and internal addresses are refused by the URL guard", async () => {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://10.0.0.1/",
+      "http://localhost:8787/",
+    ]) {
+      for (const name of ["screenshot", "read_page", "render_link", "page_content", "links"]) {
+        const res = await call(name, { url });
+        expect(res.isError, `${name} ${url}`).toBe(true);
+        expect(textOf(res), `${name} ${url}`).toMatch(/^INVALID_URL: /);
+      }
+    }
+  });
+
+  it("charges exactly what the REST route charges", async () => {
+    const fresh = await newAccount();
+    const c = await connect(fresh.apiKey);
+    try {
+      const page = `${FIXTURE_ORIGIN}/boxes.html?run=mcp-credits`;
+      const shot = { url: page, width: 320, height: 240, deviceScaleFactor: 1, waitUntil: "load" };
+      const article = { url: `${FIXTURE_ORIGIN}/article?words=300&run=mcp-credits` };
+      const rest = (path: string, body: unknown) =>
+        fetch(`${service.base}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${fresh.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const used = () => creditsUsed(fresh.apiKey);
+      const spent: Record<string, number> = {};
+      const measure = async (what: string, run: () => Promise<unknown>) => {
+        const before = await used();
+        await run();
+        spent[what] = (await used()) - before;
+      };
+      await measure("tool screenshot", () => c.callTool({ name: "screenshot", arguments: shot }));
+      await measure("rest screenshot", async () =>
+        (await rest("/v1/screenshot", shot)).arrayBuffer(),
+      );
+      await measure("tool read_page", () => c.callTool({ name: "read_page", arguments: article }));
+      await measure("rest extract", async () => (await rest("/v1/extract", article)).json());
+      await measure("tool page_content", () =>
+        c.callTool({ name: "page_content", arguments: article }),
+      );
+      await measure("rest content", async () => (await rest("/v1/content", article)).text());
+      await measure("tool failing", () =>
+        c.callTool({ name: "screenshot", arguments: { url: "http://10.0.0.1/" } }),
+      );
+      await measure("tool render_link", () => c.callTool({ name: "render_link", arguments: shot }));
+      await measure("tool account_usage", () =>
+        c.callTool({ name: "account_usage", arguments: {} }),
+      );
+      expect(spent).toEqual({
+        "tool screenshot": 1,
+        "rest screenshot": 1,
+        "tool read_page": 1,
+        "rest extract": 1,
+        "tool page_content": 1,
+        "rest content": 1,
+        "tool failing": 0,
+        "tool render_link": 0,
+        "tool account_usage": 0,
+      });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("no key, an unknown key or a revoked key: 401 with WWW-Authenticate", async () => {
+    const none = await fetch(`${service.base}/mcp`, {
+      method: "POST",
+      headers: MCP_HEADERS,
+      body: initialize,
+    });
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="edgeshot"/);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("MISSING_API_KEY");
+
+    const revoked = await newAccount();
+    const res = await fetch(`${service.base}/admin/keys/${revoked.keyId}/revoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}` },
+    });
+    expect(res.status).toBe(200);
+    for (const key of [revoked.apiKey, `svc_${"A".repeat(43)}`]) {
+      const refused = await fetch(`${service.base}/mcp`, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${key}` },
+        body: initialize,
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+    }
+    await expect(connect(revoked.apiKey)).rejects.toThrow();
+  });
+
+  it("a curl-style initialize POST gets a JSON answer; GET is 405", async () => {
+    const res = await fetch(`${service.base}/mcp`, {
+      method: "POST",
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${account.apiKey}` },
+      body: initialize,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    const body = (await res.json()) as { result: { protocolVersion: string } };
+    expect(body.result.protocolVersion).toBe("2025-06-18");
+    const get = await fetch(`${service.base}/mcp`, {
+      headers: { accept: "text/event-stream", authorization: `Bearer ${account.apiKey}` },
+    });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+  });
+});
+
+describe("Idempotency-Key on POST /mcp", () => {
+  it("a retried tools/call with the same key is replayed, not run or charged again", async () => {
+    const fresh = await newAccount();
+    const headers = {
+      ...MCP_HEADERS,
+      authorization: `Bearer ${fresh.apiKey}`,
+      "mcp-protocol-version": "2025-06-18",
+      "idempotency-key": `mcp-${Date.now()}`,
+    };
+    const message = (id: number) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: {
+          name: "read_page",
+          arguments: { url: `${FIXTURE_ORIGIN}/article?words=300&run=mcp-idem` },
+        },
+      });
+    const post = (body: string) => fetch(`${service.base}/mcp`, { method: "POST", headers, body });
+    const before = await creditsUsed(fresh.apiKey);
+    const first = await post(message(7));
+    expect(first.status).toBe(200);
+    const firstBody = await first.text();
+    expect(firstBody).toContain("A Long Article");
+    const again = await post(message(7));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.text()).toBe(firstBody);
+    expect((await creditsUsed(fresh.apiKey)) - before).toBe(1);
+    const other = await post(message(8));
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe(
+      "IDEMPOTENCY_KEY_REUSED",
+    );
+  });
+});
