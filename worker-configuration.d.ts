@@ -32,11 +32,12 @@ interface __BaseEnv_Env {
 	KEY_DIRECTORY: DurableObjectNamespace<import("./src/index").KeyDirectory>;
 	DASHBOARD_USER: DurableObjectNamespace<import("./src/index").DashboardUser>;
 	LOGIN_THROTTLE: DurableObjectNamespace<import("./src/index").LoginThrottle>;
+	CRAWL: DurableObjectNamespace<import("./src/index").Crawl>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/index");
-		durableNamespaces: "Account" | "BrowserHost" | "RenderCoalescer" | "KeyDirectory" | "DashboardUser" | "LoginThrottle";
+		durableNamespaces: "Account" | "BrowserHost" | "RenderCoalescer" | "KeyDirectory" | "DashboardUser" | "LoginThrottle" | "Crawl";
 	}
 	interface Env extends __BaseEnv_Env {}
 }

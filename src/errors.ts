@@ -40,6 +40,9 @@ export const ERROR_STATUS = {
   WATCH_LIMIT_REACHED: 403,
   WATCH_HOST_LIMIT_REACHED: 403,
   WATCH_INTERVAL_TOO_FAST: 403,
+  CRAWL_NOT_FOUND: 404,
+  /** The plan's crawls in flight are all running (docs/CRAWL.md). */
+  CRAWL_LIMIT_REACHED: 429,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -6,6 +6,7 @@
  * src/webhooks/ imports neither.
  */
 import { KeyStore } from "../accounts/keystore";
+import { CrawlsStore, crawlEventBody } from "../crawl/store";
 import { CreditLedger } from "../accounts/ledger";
 import type { AccountDb } from "../accounts/store";
 import { IdempotencyKeys } from "../idempotency/store";
@@ -23,6 +24,7 @@ export interface AccountFeatures {
   jobs: JobsStore;
   watches: WatchesStore;
   webhooks: WebhookDeliveries;
+  crawls: CrawlsStore;
   destinations: DestinationStore;
   idempotency: IdempotencyKeys;
 }
@@ -33,6 +35,7 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
       const subject = runEventSubject(db.sql, id);
       return subject ? watchEvent(event, subject) : null;
     }
+    if (kind === "crawl") return crawlEventBody(db.sql, id);
     if (kind === "job") {
       const job = getJob(db.sql, id);
       return job ? jobEvent(event, job) : null;
@@ -46,6 +49,7 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
     jobs: new JobsStore(db),
     watches: new WatchesStore(db),
     webhooks: new WebhookDeliveries(db, eventBody),
+    crawls: new CrawlsStore(db),
     destinations: new DestinationStore(db),
     idempotency: new IdempotencyKeys(db),
   };

@@ -1,0 +1,119 @@
+/**
+ * Whether a crawl page may start now, per host: robots.txt (fetched once per host per crawl,
+ * through the URL guard; RFC 9309), the URL guard with the DNS and reputation checks (a refused
+ * URL is skipped with no request made), at most `TUNING.crawlPerHostInFlight` pages in flight,
+ * and the robots.txt Crawl-delay (≤ 10 s) between starts.
+ */
+import { ApiError } from "../errors";
+import { config as envConfig } from "../config";
+import { checkUrl } from "../security/url-guard";
+import { checkTarget } from "../security/target-check";
+import { TUNING } from "../tuning";
+import { guardedFetch } from "./fetch";
+import { inFlight } from "./frontier";
+import { parseRobots, type Robots, robotsForStatus } from "./robots";
+
+export type Gate =
+  | { kind: "go" }
+  | { kind: "wait"; until: number }
+  | { kind: "skip"; reason: "robots" | "blocked" }
+  | { kind: "fail"; reason: "unreachable" | "capture_failed" };
+
+interface HostRow extends Record<string, SqlStorageValue> {
+  host: string;
+  robots_status: number | null;
+  robots_body: string | null;
+  next_at: number;
+}
+
+/** robots_status for a robots.txt that could not be fetched at all (RFC 9309 "unreachable"). */
+const UNREACHABLE = 0;
+
+export class Politeness {
+  private readonly parsed = new Map<string, Robots>();
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly env: Env,
+  ) {}
+
+  async gate(url: URL, href: string): Promise<Gate> {
+    const robots = await this.robots(url);
+    if (!robots.allowed(href)) return { kind: "skip", reason: "robots" };
+    const host = this.host(url.host);
+    if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
+      return { kind: "wait", until: Date.now() + 1000 };
+    if (host.next_at > Date.now()) return { kind: "wait", until: host.next_at };
+    return this.guard(url);
+  }
+
+  /** A page of `url`'s host starts now: the next one waits the Crawl-delay. */
+  started(url: URL): void {
+    const delay = this.parsed.get(url.host)?.crawlDelayMs ?? 0;
+    this.sql.exec("UPDATE hosts SET next_at = ? WHERE host = ?", Date.now() + delay, url.host);
+  }
+
+  /** The host's robots.txt rules, fetched the first time the crawl meets the host. */
+  async robots(url: URL): Promise<Robots> {
+    const known = this.parsed.get(url.host);
+    if (known) return known;
+    let row = this.host(url.host);
+    if (row.robots_status === null) {
+      const fetched = await fetchRobots(this.env, url);
+      this.sql.exec(
+        "UPDATE hosts SET robots_status = ?, robots_body = ? WHERE host = ?",
+        fetched.status,
+        fetched.body,
+        url.host,
+      );
+      row = { ...row, robots_status: fetched.status, robots_body: fetched.body };
+    }
+    const robots = robotsOf(url, { status: row.robots_status ?? UNREACHABLE, body: row.robots_body });
+    this.parsed.set(url.host, robots);
+    return robots;
+  }
+
+  private host(host: string): HostRow {
+    this.sql.exec("INSERT OR IGNORE INTO hosts (host) VALUES (?)", host);
+    return this.sql.exec<HostRow>("SELECT * FROM hosts WHERE host = ?", host).one();
+  }
+
+  /** The capture's own checks, before any request: the URL guard, DNS, reputation. */
+  private async guard(url: URL): Promise<Gate> {
+    const verdict = checkUrl(url.href, "target", envConfig(this.env).targetAllowlist);
+    if (!verdict.ok) return { kind: "skip", reason: "blocked" };
+    try {
+      await checkTarget(this.env, verdict.url);
+      return { kind: "go" };
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.code === "INVALID_URL" || err.code === "UNSAFE_URL")
+        return { kind: "skip", reason: "blocked" };
+      return { kind: "fail", reason: err.status === 400 ? "unreachable" : "capture_failed" };
+    }
+  }
+}
+
+/** A host's robots.txt as fetched: its status (0 = unreachable) and, on 2xx, its text. */
+export interface FetchedRobots {
+  status: number;
+  body: string | null;
+}
+
+export async function fetchRobots(env: Env, url: URL): Promise<FetchedRobots> {
+  const answer = await guardedFetch(env, `${url.origin}/robots.txt`, {
+    maxBytes: TUNING.crawlRobotsMaxBytes,
+    timeoutMs: TUNING.crawlFetchTimeoutMs,
+  });
+  if (answer.kind !== "ok") return { status: UNREACHABLE, body: null };
+  const ok = answer.status >= 200 && answer.status < 300;
+  return { status: answer.status, body: ok ? new TextDecoder().decode(answer.body) : null };
+}
+
+/** The rules of a fetched robots.txt (RFC 9309: 4xx allows all; 5xx or unreachable, nothing). */
+export function robotsOf(url: URL, fetched: FetchedRobots): Robots {
+  const { status, body } = fetched;
+  if (status >= 200 && status < 300 && body !== null)
+    return parseRobots(`${url.origin}/robots.txt`, body);
+  return robotsForStatus(status === UNREACHABLE ? "unreachable" : status);
+}
