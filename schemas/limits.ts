@@ -162,8 +162,6 @@ export const CRAWL = {
   inlineBytes: 256 * 1024,
   /** POST /v1/map: URLs at most (and its default). */
   mapLimit: { min: 1, max: 5_000, default: 100 },
-  /** robots.txt Crawl-delay honoured up to this. */
-  maxCrawlDelayMs: 10_000,
   /** Results are kept this long after a crawl ends, then deleted with their R2 objects. */
   retentionDays: 7,
 } as const;

@@ -145,10 +145,8 @@ export const TUNING = {
   crawlRenderStallMs: 5 * 60_000,
   /** Skipped URLs (out of scope, excluded…) a crawl lists, beyond its rendered pages. */
   crawlSkippedRows: 2_000,
-  /** robots.txt and sitemap fetches: time and size. */
+  /** robots.txt and sitemap fetches: the time each may take, and sitemap documents a crawl reads. */
   crawlFetchTimeoutMs: 10_000,
-  crawlRobotsMaxBytes: 512 * 1024,
-  crawlSitemapMaxBytes: 50 * 1024 * 1024,
   crawlSitemapDocuments: 50,
   /** Dashboard login throttle: failed attempts per email, and per client address, in one window. */
   loginFailuresPerEmail: 5,

@@ -139,7 +139,7 @@ export class Crawl extends DurableObject<Env> {
       for (const key of outcome.r2Keys)
         this.sql.exec("INSERT OR IGNORE INTO r2_keys (key) VALUES (?)", key);
       this.sql.exec("UPDATE crawl SET credits_used = credits_used + ?", outcome.credits);
-      if (page.depth < config.maxDepth && config.sitemap !== "only") {
+      if (page.depth <= config.maxDepth && config.sitemap !== "only") {
         const rules = linkRules(config);
         for (const link of outcome.links) this.discover(rules(link, page.depth + 1), page.depth + 1);
       }

@@ -26,8 +26,8 @@ export const FRONTIER_SCHEMA = [
     result TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS pages_by_state ON pages (state, depth, seq)`,
-  `CREATE TABLE IF NOT EXISTS hosts (
-    host TEXT PRIMARY KEY,
+  `CREATE TABLE IF NOT EXISTS origins (
+    origin TEXT PRIMARY KEY,
     robots_status INTEGER,
     robots_body TEXT,
     next_at INTEGER NOT NULL DEFAULT 0

@@ -1,6 +1,6 @@
 /**
- * Whether a crawl page may start now, per host: robots.txt (fetched once per host per crawl,
- * through the URL guard; RFC 9309), the URL guard with the DNS and reputation checks (a refused
+ * Whether a crawl page may start now: robots.txt (fetched once per origin per crawl through the
+ * URL guard — RFC 9309: a robots.txt governs its own scheme, host and port), the URL guard with the DNS and reputation checks (a refused
  * URL is skipped with no request made), at most `TUNING.crawlPerHostInFlight` pages in flight,
  * and the robots.txt Crawl-delay (≤ 10 s) between starts.
  */
@@ -11,7 +11,7 @@ import { checkTarget } from "../security/target-check";
 import { TUNING } from "../tuning";
 import { guardedFetch } from "./fetch";
 import { inFlight } from "./frontier";
-import { parseRobots, type Robots, robotsForStatus } from "./robots";
+import { parseRobots, ROBOTS_MAX_BYTES, type Robots, robotsForStatus } from "./robots";
 
 export type Gate =
   | { kind: "go" }
@@ -19,8 +19,8 @@ export type Gate =
   | { kind: "skip"; reason: "robots" | "blocked" }
   | { kind: "fail"; reason: "unreachable" | "capture_failed" };
 
-interface HostRow extends Record<string, SqlStorageValue> {
-  host: string;
+interface OriginRow extends Record<string, SqlStorageValue> {
+  origin: string;
   robots_status: number | null;
   robots_body: string | null;
   next_at: number;
@@ -40,7 +40,7 @@ export class Politeness {
   async gate(url: URL, href: string): Promise<Gate> {
     const robots = await this.robots(url);
     if (!robots.allowed(href)) return { kind: "skip", reason: "robots" };
-    const host = this.host(url.host);
+    const host = this.origin(url.origin);
     if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
       return { kind: "wait", until: Date.now() + 1000 };
     if (host.next_at > Date.now()) return { kind: "wait", until: host.next_at };
@@ -49,33 +49,33 @@ export class Politeness {
 
   /** A page of `url`'s host starts now: the next one waits the Crawl-delay. */
   started(url: URL): void {
-    const delay = this.parsed.get(url.host)?.crawlDelayMs ?? 0;
-    this.sql.exec("UPDATE hosts SET next_at = ? WHERE host = ?", Date.now() + delay, url.host);
+    const delay = this.parsed.get(url.origin)?.crawlDelayMs ?? 0;
+    this.sql.exec("UPDATE origins SET next_at = ? WHERE origin = ?", Date.now() + delay, url.origin);
   }
 
   /** The host's robots.txt rules, fetched the first time the crawl meets the host. */
   async robots(url: URL): Promise<Robots> {
-    const known = this.parsed.get(url.host);
+    const known = this.parsed.get(url.origin);
     if (known) return known;
-    let row = this.host(url.host);
+    let row = this.origin(url.origin);
     if (row.robots_status === null) {
       const fetched = await fetchRobots(this.env, url);
       this.sql.exec(
-        "UPDATE hosts SET robots_status = ?, robots_body = ? WHERE host = ?",
+        "UPDATE origins SET robots_status = ?, robots_body = ? WHERE origin = ?",
         fetched.status,
         fetched.body,
-        url.host,
+        url.origin,
       );
       row = { ...row, robots_status: fetched.status, robots_body: fetched.body };
     }
     const robots = robotsOf(url, { status: row.robots_status ?? UNREACHABLE, body: row.robots_body });
-    this.parsed.set(url.host, robots);
+    this.parsed.set(url.origin, robots);
     return robots;
   }
 
-  private host(host: string): HostRow {
-    this.sql.exec("INSERT OR IGNORE INTO hosts (host) VALUES (?)", host);
-    return this.sql.exec<HostRow>("SELECT * FROM hosts WHERE host = ?", host).one();
+  private origin(origin: string): OriginRow {
+    this.sql.exec("INSERT OR IGNORE INTO origins (origin) VALUES (?)", origin);
+    return this.sql.exec<OriginRow>("SELECT * FROM origins WHERE origin = ?", origin).one();
   }
 
   /** The capture's own checks, before any request: the URL guard, DNS, reputation. */
@@ -102,7 +102,7 @@ export interface FetchedRobots {
 
 export async function fetchRobots(env: Env, url: URL): Promise<FetchedRobots> {
   const answer = await guardedFetch(env, `${url.origin}/robots.txt`, {
-    maxBytes: TUNING.crawlRobotsMaxBytes,
+    maxBytes: ROBOTS_MAX_BYTES,
     timeoutMs: TUNING.crawlFetchTimeoutMs,
   });
   if (answer.kind !== "ok") return { status: UNREACHABLE, body: null };

@@ -6,7 +6,7 @@
 import { TUNING } from "../tuning";
 import { guardedFetch } from "./fetch";
 import type { Robots } from "./robots";
-import { collectSitemapUrls } from "./sitemaps";
+import { collectSitemapUrls, SITEMAP_MAX_BYTES } from "./sitemaps";
 
 export async function sitemapUrls(
   env: Env,
@@ -17,7 +17,7 @@ export async function sitemapUrls(
   const seeds = [...new Set([...robots.sitemaps, `${start.origin}/sitemap.xml`])];
   const fetchDoc = async (url: string): Promise<Uint8Array | null> => {
     const answer = await guardedFetch(env, url, {
-      maxBytes: TUNING.crawlSitemapMaxBytes,
+      maxBytes: SITEMAP_MAX_BYTES,
       timeoutMs: TUNING.crawlFetchTimeoutMs,
     });
     return answer.kind === "ok" && answer.status >= 200 && answer.status < 300
