@@ -33,6 +33,7 @@ export const TEST_SECRETS = {
 const WORKERD_UNIT = [
   "test/unit/ad-block.test.ts",
   "test/unit/content.test.ts",
+  "test/unit/crawl-fetch.test.ts",
   "test/unit/dns.test.ts",
   "test/unit/markdown-budget.test.ts",
   "test/unit/render-link.test.ts",
@@ -47,6 +48,7 @@ const WORKERD_UNIT = [
  */
 const TIMED = [
   "test/unit/content.test.ts",
+  "test/unit/crawl-fetch.test.ts",
   "test/unit/markdown-budget.test.ts",
   "test/integration/capture-deadline.test.ts",
   "test/integration/cpu-share.test.ts",
