@@ -17,7 +17,14 @@ export const CRAWL_STOPPED_BY = ["limit", "credits", "cancelled"] as const;
 export type CrawlStoppedBy = (typeof CRAWL_STOPPED_BY)[number];
 export const CRAWL_SCOPES = ["path", "host", "domain"] as const;
 export const SITEMAP_MODES = ["include", "skip", "only"] as const;
-export const CRAWL_FORMATS = ["markdown", "html", "text", "links", "metadata", "screenshot"] as const;
+export const CRAWL_FORMATS = [
+  "markdown",
+  "html",
+  "text",
+  "links",
+  "metadata",
+  "screenshot",
+] as const;
 export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
 export const CRAWL_EVENTS = ["crawl.completed", "crawl.page"] as const;
 export type CrawlEvent = (typeof CRAWL_EVENTS)[number];
@@ -48,7 +55,8 @@ export function globProblem(pattern: string): string | null {
   if (pattern.trim() === "") return NOT_EMPTY;
   if ([...pattern].length > CRAWL.patternChars)
     return `Must be at most ${CRAWL.patternChars} characters.`;
-  if (hasControlChars(pattern) || /\s/.test(pattern)) return "Must not contain spaces or control characters.";
+  if (hasControlChars(pattern) || /\s/.test(pattern))
+    return "Must not contain spaces or control characters.";
   if (!pattern.startsWith("/") && !pattern.startsWith("*")) return "Must start with / or *.";
   if (/\*{3,}/.test(pattern)) return "Use * (within a segment) or ** (across segments).";
   let depth = 0;
@@ -71,9 +79,12 @@ const glob = z.string().superRefine((s, ctx) => {
   if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
 });
 const patterns = (what: string) =>
-  z.array(glob).max(CRAWL.patterns, `At most ${CRAWL.patterns} patterns.`).meta({
-    description: `URL path globs a page must ${what} (\`*\` within a segment, \`**\` across segments). At most ${CRAWL.patterns}.`,
-  });
+  z
+    .array(glob)
+    .max(CRAWL.patterns, `At most ${CRAWL.patterns} patterns.`)
+    .meta({
+      description: `URL path globs a page must ${what} (\`*\` within a segment, \`**\` across segments). At most ${CRAWL.patterns}.`,
+    });
 
 function unique<T>(values: readonly T[], ctx: z.RefinementCtx): void {
   const seen = new Set<T>();
@@ -124,7 +135,8 @@ export const crawlRequestSchema = z
   .strictObject({
     ...siteFields,
     limit: intIn(CRAWL.limit.min, CRAWL.limit.max).optional().meta({
-      description: "Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).",
+      description:
+        "Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).",
       default: CRAWL.limit.default,
     }),
     maxDepth: intIn(CRAWL.maxDepth.min, CRAWL.maxDepth.max).optional().meta({
@@ -170,10 +182,12 @@ export type CrawlRequest = z.output<typeof crawlRequestSchema>;
 export const mapRequestSchema = z
   .strictObject({
     ...siteFields,
-    limit: intIn(CRAWL.mapLimit.min, CRAWL.mapLimit.max).optional().meta({
-      description: `URLs to return at most (≤ ${CRAWL.mapLimit.max}).`,
-      default: CRAWL.mapLimit.default,
-    }),
+    limit: intIn(CRAWL.mapLimit.min, CRAWL.mapLimit.max)
+      .optional()
+      .meta({
+        description: `URLs to return at most (≤ ${CRAWL.mapLimit.max}).`,
+        default: CRAWL.mapLimit.default,
+      }),
   })
   .meta({ id: "MapRequest" });
 export type MapRequest = z.output<typeof mapRequestSchema>;
@@ -266,9 +280,7 @@ export const crawlPagesSchema = z.object({
 });
 export type CrawlPages = z.output<typeof crawlPagesSchema>;
 
-export const crawlSchema = crawlSummarySchema
-  .extend(crawlPagesSchema.shape)
-  .meta({ id: "Crawl" });
+export const crawlSchema = crawlSummarySchema.extend(crawlPagesSchema.shape).meta({ id: "Crawl" });
 export type Crawl = z.output<typeof crawlSchema>;
 
 export const crawlStartedSchema = z
@@ -288,3 +300,23 @@ export const mapResultSchema = z
   })
   .meta({ id: "MapResult" });
 export type MapResult = z.output<typeof mapResultSchema>;
+
+/** `crawl.completed`: the crawl's final summary. */
+export const crawlCompletedEventSchema = crawlSummarySchema
+  .extend({ event: z.literal("crawl.completed") })
+  .meta({ id: "CrawlCompletedEvent" });
+
+/** `crawl.page` (when asked for): what one page became — never its content. */
+export const crawlPageEventSchema = z
+  .object({
+    event: z.literal("crawl.page"),
+    crawlId: z.string(),
+    page: crawlPageSchema.pick({
+      url: true,
+      depth: true,
+      status: true,
+      reason: true,
+      statusCode: true,
+    }),
+  })
+  .meta({ id: "CrawlPageEvent" });

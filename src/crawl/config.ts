@@ -70,12 +70,20 @@ export function pageCost(formats: readonly CrawlFormat[]): number {
  */
 export function pageOutputs(formats: readonly CrawlFormat[]): RequestedOutput[] {
   const outputs: RequestedOutput[] = [
-    { kind: "links", visibleOnly: false, internalOnly: false, includeNonHttp: false, billable: false },
+    {
+      kind: "links",
+      visibleOnly: false,
+      internalOnly: false,
+      includeNonHttp: false,
+      billable: false,
+    },
   ];
   if (formats.includes("markdown"))
     outputs.push({ kind: "extraction", format: "markdown", billable: false });
+  // Visible text: the `text` format, and Markdown's fallback on a page with no article.
+  if (formats.includes("text") || formats.includes("markdown"))
+    outputs.push({ kind: "text", billable: false });
   if (formats.includes("html")) outputs.push({ kind: "html", stripScripts: true, billable: false });
-  if (formats.includes("text")) outputs.push({ kind: "text", billable: false });
   if (formats.includes("screenshot")) outputs.push({ kind: "image", format: "png" });
   return outputs;
 }

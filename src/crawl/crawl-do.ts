@@ -141,7 +141,8 @@ export class Crawl extends DurableObject<Env> {
       this.sql.exec("UPDATE crawl SET credits_used = credits_used + ?", outcome.credits);
       if (page.depth <= config.maxDepth && config.sitemap !== "only") {
         const rules = linkRules(config);
-        for (const link of outcome.links) this.discover(rules(link, page.depth + 1), page.depth + 1);
+        for (const link of outcome.links)
+          this.discover(rules(link, page.depth + 1), page.depth + 1);
       }
       return true;
     });
@@ -182,8 +183,9 @@ export class Crawl extends DurableObject<Env> {
   }
 
   private skippedRows(): number {
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM pages WHERE state = 'skipped'").one()
-      .n;
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM pages WHERE state = 'skipped'")
+      .one().n;
   }
 
   /** Runs the alarm now (or keeps an earlier one). */
@@ -237,7 +239,8 @@ export class Crawl extends DurableObject<Env> {
         const status = gate.kind === "skip" ? "skipped" : "failed";
         F.finish(this.sql, page.seq, null, { status, reason: gate.reason, result: {} });
         const done = F.pageRow(this.sql, page.seq);
-        if (done) await this.report({ seq: done.done_seq ?? page.seq, body: pageEvent(F.pageView(done)) });
+        if (done)
+          await this.report({ seq: done.done_seq ?? page.seq, body: pageEvent(F.pageView(done)) });
         continue;
       }
       if (gate.kind === "wait") {
@@ -333,5 +336,11 @@ export class Crawl extends DurableObject<Env> {
 /** `crawl.page`'s page: what it became, never its content. */
 function pageEvent(page: CrawlPage): Record<string, unknown> {
   const { url, depth, status, reason, statusCode } = page;
-  return { url, depth, status, ...(reason ? { reason } : {}), ...(statusCode ? { statusCode } : {}) };
+  return {
+    url,
+    depth,
+    status,
+    ...(reason ? { reason } : {}),
+    ...(statusCode ? { statusCode } : {}),
+  };
 }

@@ -52,12 +52,7 @@ export interface PageRow extends Record<string, SqlStorageValue> {
 export type PageResult = Omit<CrawlPage, "url" | "depth" | "status" | "reason">;
 
 /** A URL found (start, sitemap, link): pending, or skipped at once with its reason. Deduped. */
-export function addUrl(
-  sql: SqlStorage,
-  url: URL,
-  depth: number,
-  skip: PageReason | null,
-): boolean {
+export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReason | null): boolean {
   if (skip === null) {
     return (
       sql
@@ -99,10 +94,7 @@ export function pageRow(sql: SqlStorage, seq: number): PageRow | undefined {
 /** Pending pages in the order they are rendered: shallowest first, then as found. */
 export function pendingPages(sql: SqlStorage, max: number): PageRow[] {
   return sql
-    .exec<PageRow>(
-      "SELECT * FROM pages WHERE state = 'pending' ORDER BY depth, seq LIMIT ?",
-      max,
-    )
+    .exec<PageRow>("SELECT * FROM pages WHERE state = 'pending' ORDER BY depth, seq LIMIT ?", max)
     .toArray();
 }
 
@@ -165,7 +157,8 @@ export function finish(
   leaseId: string | null,
   outcome: { status: PageStatus; reason: PageReason | null; result: PageResult },
 ): boolean {
-  const from = leaseId === null ? "state IN ('pending', 'queued')" : "state = 'rendering' AND lease = ?";
+  const from =
+    leaseId === null ? "state IN ('pending', 'queued')" : "state = 'rendering' AND lease = ?";
   const changed = sql
     .exec(
       `UPDATE pages SET state = ?, reason = ?, result = ?, lease = NULL

@@ -34,7 +34,13 @@ export async function mapSite(
   const start = spec.source.kind === "url" ? normalizeUrl(spec.source.url) : null;
   if (start === null) throw validationError("url", "Must be a public http or https URL.");
   const limit = req.limit ?? CRAWL.mapLimit.default;
-  const ids = { crawlId: "map", accountId: auth.accountId, plan: auth.plan.id, url: start, origin: "" };
+  const ids = {
+    crawlId: "map",
+    accountId: auth.accountId,
+    plan: auth.plan.id,
+    url: start,
+    origin: "",
+  };
   const config = crawlConfig({ ...req, limit: undefined, maxDepth: 1 }, ids, {});
   const startUrl = new URL(start);
   const robots = robotsOf(startUrl, await fetchRobots(env, startUrl));

@@ -72,7 +72,12 @@ async function renderPage(
   cost: number,
 ): Promise<PageOutcome> {
   const account = accountStub(env, config.accountId);
-  const auth: AuthContext = { accountId: config.accountId, keyId: "crawl", plan: PLANS[config.plan], account };
+  const auth: AuthContext = {
+    accountId: config.accountId,
+    keyId: "crawl",
+    plan: PLANS[config.plan],
+    account,
+  };
   // Headers and cookies go to the start URL's origin only; the crawler says who it is.
   const { headers, cookies, ...options } = config.options;
   const home = new URL(url).origin === new URL(config.url).origin;
@@ -89,7 +94,12 @@ async function renderPage(
     run = await runPrepaidCapture(env, config.accountId, {
       spec,
       outputs: pageOutputs(config.formats),
-      storage: { kind: "hosted", ttlSeconds: RETENTION_SECONDS, prefix: "crawl", context: "crawl page" },
+      storage: {
+        kind: "hosted",
+        ttlSeconds: RETENTION_SECONDS,
+        prefix: "crawl",
+        context: "crawl page",
+      },
       engine,
     });
   } catch (err) {
@@ -106,7 +116,10 @@ async function renderPage(
   }
   const statusCode = facts.page.targetStatus ?? undefined;
   if (statusCode !== undefined && statusCode >= 400) return failed("http_error", statusCode);
-  if (facts.contentType !== null && !/^(text\/html|application\/xhtml\+xml)$/.test(facts.contentType))
+  if (
+    facts.contentType !== null &&
+    !/^(text\/html|application\/xhtml\+xml)$/.test(facts.contentType)
+  )
     return skipped("not_html");
   return rendered(env, config, run, cost);
 }
@@ -133,6 +146,7 @@ async function rendered(
   if (statusCode !== null) result.statusCode = statusCode;
   result.finalUrl = facts.finalUrl;
   const bodies: { markdown?: string; html?: string; text?: string } = {};
+  let visibleText = "";
   let links: PageOutcome["links"] = [];
   for (const output of run.outputs) {
     if (!output.ok) {
@@ -146,7 +160,8 @@ async function rendered(
     switch (output.kind) {
       case "links":
         links = output.links.map((l) => ({ url: l.url, nofollow: /\bnofollow\b/i.test(l.rel) }));
-        if (formats.has("links")) result.links = output.links.map(({ url, text }) => ({ url, text }));
+        if (formats.has("links"))
+          result.links = output.links.map(({ url, text }) => ({ url, text }));
         return;
       case "extraction":
         bodies.markdown = output.data.content;
@@ -155,7 +170,8 @@ async function rendered(
         bodies.html = output.html;
         return;
       case "text":
-        bodies.text = output.text;
+        visibleText = output.text;
+        if (formats.has("text")) bodies.text = output.text;
         return;
       case "image":
         if (output.stored) {
@@ -165,8 +181,8 @@ async function rendered(
         return;
     }
   }
-  // No article (reader mode found nothing) is an empty page of Markdown, not a failure.
-  if (formats.has("markdown")) bodies.markdown ??= "";
+  // A page reader mode finds no article in (a listing, a short page) is its visible text.
+  if (formats.has("markdown")) bodies.markdown ??= visibleText;
   if (formats.has("metadata")) {
     const { title, openGraph } = facts.page;
     result.metadata = { title, statusCode: statusCode ?? null, openGraph };

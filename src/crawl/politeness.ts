@@ -37,20 +37,27 @@ export class Politeness {
     private readonly env: Env,
   ) {}
 
+  /** The URL guard first: a refused URL gets no request, not even for its robots.txt. */
   async gate(url: URL, href: string): Promise<Gate> {
+    const guarded = await this.guard(url);
+    if (guarded.kind !== "go") return guarded;
     const robots = await this.robots(url);
     if (!robots.allowed(href)) return { kind: "skip", reason: "robots" };
-    const host = this.origin(url.origin);
+    const origin = this.origin(url.origin);
     if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
       return { kind: "wait", until: Date.now() + 1000 };
-    if (host.next_at > Date.now()) return { kind: "wait", until: host.next_at };
-    return this.guard(url);
+    if (origin.next_at > Date.now()) return { kind: "wait", until: origin.next_at };
+    return { kind: "go" };
   }
 
   /** A page of `url`'s host starts now: the next one waits the Crawl-delay. */
   started(url: URL): void {
     const delay = this.parsed.get(url.origin)?.crawlDelayMs ?? 0;
-    this.sql.exec("UPDATE origins SET next_at = ? WHERE origin = ?", Date.now() + delay, url.origin);
+    this.sql.exec(
+      "UPDATE origins SET next_at = ? WHERE origin = ?",
+      Date.now() + delay,
+      url.origin,
+    );
   }
 
   /** The host's robots.txt rules, fetched the first time the crawl meets the host. */
@@ -68,7 +75,10 @@ export class Politeness {
       );
       row = { ...row, robots_status: fetched.status, robots_body: fetched.body };
     }
-    const robots = robotsOf(url, { status: row.robots_status ?? UNREACHABLE, body: row.robots_body });
+    const robots = robotsOf(url, {
+      status: row.robots_status ?? UNREACHABLE,
+      body: row.robots_body,
+    });
     this.parsed.set(url.origin, robots);
     return robots;
   }

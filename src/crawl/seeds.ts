@@ -20,9 +20,7 @@ export async function sitemapUrls(
       maxBytes: SITEMAP_MAX_BYTES,
       timeoutMs: TUNING.crawlFetchTimeoutMs,
     });
-    return answer.kind === "ok" && answer.status >= 200 && answer.status < 300
-      ? answer.body
-      : null;
+    return answer.kind === "ok" && answer.status >= 200 && answer.status < 300 ? answer.body : null;
   };
   return collectSitemapUrls(seeds, fetchDoc, {
     maxUrls,

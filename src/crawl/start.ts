@@ -6,11 +6,7 @@
  * are rendered (./page-run.ts).
  */
 import type { CaptureRequest } from "../../schemas/capture";
-import {
-  CRAWL_PAGE_OPTIONS,
-  type CrawlPageOptions,
-  type CrawlRequest,
-} from "../../schemas/crawl";
+import { CRAWL_PAGE_OPTIONS, type CrawlPageOptions, type CrawlRequest } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { prepareCapture } from "../capture/request";

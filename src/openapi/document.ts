@@ -13,6 +13,7 @@ import { accountRoutes } from "./routes/account";
 import { asyncRoutes } from "./routes/async";
 import { captureRoutes } from "./routes/capture";
 import { contentRoutes } from "./routes/content";
+import { crawlRoutes } from "./routes/crawl";
 import { pageContentRoutes } from "./routes/page-content";
 import { renderRoutes } from "./routes/render";
 import { serviceRoutes } from "./routes/service";
@@ -29,6 +30,7 @@ export const API_ROUTES: ApiRoute[] = [
   ...pageContentRoutes,
   ...accountRoutes,
   ...watchRoutes,
+  ...crawlRoutes,
 ];
 
 const DESCRIPTION = `Screenshots, PDFs, render links, reader-mode extraction, page content (rendered HTML, text, links, scraped elements) and branded artifacts, rendered by headless Chromium at the edge.
@@ -47,6 +49,8 @@ const IDEMPOTENT = new Set([
   "snapshot",
   "createArtifact",
   "createRenderLink",
+  "startCrawl",
+  "mapSite",
 ]);
 const idempotencyHeader = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
@@ -84,6 +88,7 @@ export function buildDocument(): ReturnType<typeof createDocument> {
         { name: "Account", description: "Plan, credits, key check." },
         { name: "Storage destinations", description: "Your own S3-compatible buckets." },
         { name: "Watches", description: "Scheduled captures with change detection." },
+        { name: "Crawl", description: "Whole sites rendered page by page; site maps." },
         { name: "Service", description: "Index, health, this document." },
       ],
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],

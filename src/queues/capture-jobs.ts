@@ -81,7 +81,10 @@ async function handleCrawlPage(
     await runCrawlPage(env, msg, engine);
     message.ack();
   } catch (err) {
-    log("error", "capture-jobs: crawl page error, retrying", { crawlId: msg.crawlId, error: String(err) });
+    log("error", "capture-jobs: crawl page error, retrying", {
+      crawlId: msg.crawlId,
+      error: String(err),
+    });
     message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
   }
 }

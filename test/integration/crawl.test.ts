@@ -67,7 +67,10 @@ const path = (url: string) => {
   return u.origin === SITE ? `${u.pathname}${u.search}` : u.href;
 };
 const where = (pages: CrawlPage[], keep: (p: CrawlPage) => boolean) =>
-  pages.filter(keep).map((p) => path(p.url)).sort();
+  pages
+    .filter(keep)
+    .map((p) => path(p.url))
+    .sort();
 const sorted = (list: string[]) => [...list].sort();
 
 async function remaining(account: TestAccount): Promise<number> {
@@ -155,7 +158,8 @@ describe("a default crawl of the fixture site", () => {
   });
 
   it("lists every skipped URL with its reason, and the failed pages with their status", () => {
-    const skipped = (reason: string) => where(pages, (p) => p.status === "skipped" && p.reason === reason);
+    const skipped = (reason: string) =>
+      where(pages, (p) => p.status === "skipped" && p.reason === reason);
     expect(skipped("robots")).toEqual(sorted(EXPECTED.robots));
     expect(skipped("blocked")).toEqual(sorted(EXPECTED.blocked));
     expect(skipped("not_html")).toEqual(sorted(EXPECTED.notHtml));
@@ -235,9 +239,17 @@ describe("crawl options", () => {
     const crawlId = body.data?.crawlId ?? "";
     const summary = await finished(pro, crawlId);
     const pages = await allPages(pro, crawlId);
-    // The start page does not match include: listed as a pattern skip, never rendered.
-    expect(where(pages, (p) => p.status === "rendered")).toEqual(["/articles/1", "/articles/3", "/articles/4"]);
-    expect(where(pages, (p) => p.reason === "pattern")).toContain("/articles/2");
+    // The start page is always rendered; the patterns apply to the URLs found.
+    expect(where(pages, (p) => p.status === "rendered")).toEqual([
+      "/articles/1",
+      "/articles/3",
+      "/articles?page=1",
+    ]);
+    expect(where(pages, (p) => p.reason === "pattern")).toEqual([
+      "/",
+      "/articles/2",
+      "/articles?page=2",
+    ]);
     expect(summary.stoppedBy).toBe("limit");
     const page = pages.find((p) => path(p.url) === "/articles/3");
     expect(page?.text).toContain("marker crawl-article-3");
@@ -245,7 +257,9 @@ describe("crawl options", () => {
     expect(page?.links?.map((l) => path(l.url))).toContain("/articles?page=1");
     expect(page?.metadata?.title).toMatch(/^Article 3: /);
     expect(page?.metadata?.statusCode).toBe(200);
-    const shot = await call(new URL(page?.screenshotUrl ?? "").pathname + new URL(page?.screenshotUrl ?? "").search);
+    const shot = await call(
+      new URL(page?.screenshotUrl ?? "").pathname + new URL(page?.screenshotUrl ?? "").search,
+    );
     expect(shot.status).toBe(200);
     expect(shot.headers.get("content-type")).toBe("image/png");
     expect(summary.creditsUsed).toBe(6);
@@ -254,11 +268,19 @@ describe("crawl options", () => {
 
   it("domain scope puts the canary in scope: the guard skips it as blocked, no request reaches it", async () => {
     const since = Date.now();
-    const { body } = await start(pro, { url: `${SITE}/outside`, maxDepth: 1, sitemap: "skip", scope: "domain", limit: 2 });
+    const { body } = await start(pro, {
+      url: `${SITE}/outside`,
+      maxDepth: 1,
+      sitemap: "skip",
+      scope: "domain",
+      limit: 5,
+    });
     const crawlId = body.data?.crawlId ?? "";
     await finished(pro, crawlId);
     const pages = await allPages(pro, crawlId);
-    expect(where(pages, (p) => p.reason === "blocked")).toContain(`http://127.0.0.1:${FIXTURE_PORT + 3}/crawl-canary`);
+    expect(where(pages, (p) => p.reason === "blocked")).toContain(
+      `http://127.0.0.1:${FIXTURE_PORT + 3}/crawl-canary`,
+    );
     expect(await canaryHits(since)).toEqual([]);
   }, 120_000);
 });
@@ -269,7 +291,10 @@ describe("stopping", () => {
     const before = await remaining(account);
     const { body } = await start(account, { url: `${SITE}/`, limit: 100, sitemap: "skip" });
     const crawlId = body.data?.crawlId ?? "";
-    const res = await call(`/v1/crawl/${crawlId}`, { method: "DELETE", headers: bearer(account.apiKey) });
+    const res = await call(`/v1/crawl/${crawlId}`, {
+      method: "DELETE",
+      headers: bearer(account.apiKey),
+    });
     expect(res.status).toBe(200);
     expect((await envelope<CrawlSummary>(res)).data?.status).toBe("cancelled");
     await new Promise((r) => setTimeout(r, 3000));
@@ -283,7 +308,12 @@ describe("stopping", () => {
   it("credits running out completes the crawl with stoppedBy: credits", async () => {
     const account = await createAccount("free");
     await setAccount(account.accountId, { creditsUsed: 97 });
-    const { body } = await start(account, { url: `${SITE}/articles?page=1`, limit: 10, maxDepth: 1, sitemap: "skip" });
+    const { body } = await start(account, {
+      url: `${SITE}/articles?page=1`,
+      limit: 10,
+      maxDepth: 1,
+      sitemap: "skip",
+    });
     const summary = await finished(account, body.data?.crawlId ?? "");
     expect(summary.stoppedBy).toBe("credits");
     expect(summary.counts.rendered).toBe(3);
@@ -308,9 +338,9 @@ describe("plans and bad input", () => {
   it.each([
     [{ limit: 0 }, "limit"],
     [{ maxDepth: 99 }, "maxDepth"],
-    [{ include: ["/docs/[a"] }, "include.0"],
-    [{ exclude: ["no-slash"] }, "exclude.0"],
-    [{ formats: ["markdown", "pdf"] }, "formats.1"],
+    [{ include: ["/docs/[a"] }, "include[0]"],
+    [{ exclude: ["no-slash"] }, "exclude[0]"],
+    [{ formats: ["markdown", "pdf"] }, "formats[1]"],
     [{ url: "http://10.0.0.1/" }, "url"],
     [{ scope: "planet" }, "scope"],
     [{ webhookEvents: ["crawl.page"] }, "webhookEvents"],
@@ -330,19 +360,44 @@ describe("delivery and restarts", () => {
   /** A crawl DO with page 1 queued under a known lease, its message never sent. */
   async function queuedPage(account: TestAccount, url: string, leasedAt = Date.now()) {
     const crawlId = crypto.randomUUID();
-    await account; // the account exists: credits are held in it
     const stub = crawlStub(env, account.accountId, crawlId);
     const lease = crypto.randomUUID();
-    await runInDurableObject(stub, (_i: CrawlDo, state) => {
+    await runInDurableObject(stub, async (_i: CrawlDo, state) => {
       const config = {
-        crawlId, accountId: account.accountId, plan: "pro", url, limit: 5, maxDepth: 0,
-        scope: "host", include: [], exclude: [], sitemap: "skip", formats: ["markdown"],
-        followNofollow: false, options: SMALL, origin: "https://edgeshot.test",
+        crawlId,
+        accountId: account.accountId,
+        plan: "pro",
+        url,
+        limit: 5,
+        maxDepth: 0,
+        scope: "host",
+        include: [],
+        exclude: [],
+        sitemap: "skip",
+        formats: ["markdown"],
+        followNofollow: false,
+        options: SMALL,
+        origin: "https://edgeshot.test",
       };
-      state.storage.sql.exec("INSERT INTO crawl (id, config, status, sitemap_done, created_at) VALUES (1, ?, 'running', 1, ?)", JSON.stringify(config), Date.now());
-      state.storage.sql.exec("INSERT INTO pages (url, host, depth, state, lease, leased_at) VALUES (?, ?, 0, 'queued', ?, ?)", url, new URL(url).host, lease, leasedAt);
+      state.storage.sql.exec(
+        "INSERT INTO crawl (id, config, status, sitemap_done, created_at) VALUES (1, ?, 'running', 1, ?)",
+        JSON.stringify(config),
+        Date.now(),
+      );
+      state.storage.sql.exec(
+        "INSERT INTO pages (url, host, depth, state, lease, leased_at) VALUES (?, ?, 0, 'queued', ?, ?)",
+        url,
+        new URL(url).host,
+        lease,
+        leasedAt,
+      );
+      await state.storage.setAlarm(Date.now() + 60_000);
     });
-    return { crawlId, stub, message: { kind: "crawl-page", accountId: account.accountId, crawlId, seq: 1, lease } };
+    return {
+      crawlId,
+      stub,
+      message: { kind: "crawl-page", accountId: account.accountId, crawlId, seq: 1, lease },
+    };
   }
 
   it("a duplicate delivery neither renders nor charges twice", async () => {
@@ -361,8 +416,12 @@ describe("delivery and restarts", () => {
 
   it("a page whose message was lost (a restart) is sent again by the watchdog and rendered", async () => {
     const account = await createAccount("pro");
-    const { crawlId, stub } = await queuedPage(account, `${SITE}/articles/6?run=${runId()}`, Date.now() - 120_000);
-    await runDurableObjectAlarm(stub);
+    const { crawlId, stub } = await queuedPage(
+      account,
+      `${SITE}/articles/6?run=${runId()}`,
+      Date.now() - 120_000,
+    );
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
     const summary = await finished(account, crawlId);
     expect(summary.counts.rendered).toBe(1);
   }, 60_000);
@@ -383,10 +442,18 @@ describe("delivery and restarts", () => {
     const events = deliveries.map((d) => JSON.parse(d.body) as Record<string, unknown>);
     const completed = events.find((e) => e.event === "crawl.completed");
     expect(completed?.crawlId).toBe(crawlId);
-    expect(completed?.counts).toEqual({ rendered: 1, skipped: 0, failed: 0, queued: 0 });
-    const page = events.find((e) => e.event === "crawl.page") as { page?: { url: string; status: string } };
-    expect(page.page).toEqual({ url: `${SITE}/articles/8`, depth: 0, status: "rendered", statusCode: 200 });
-    for (const d of deliveries) expect(d.headers["x-service-signature"] ?? d.headers["x-webhook-signature"]).toBeTruthy();
+    expect(completed?.counts).toEqual({ rendered: 1, skipped: 2, failed: 0, queued: 0 });
+    const page = events.find((e) => e.event === "crawl.page") as {
+      page?: { url: string; status: string };
+    };
+    expect(page.page).toEqual({
+      url: `${SITE}/articles/8`,
+      depth: 0,
+      status: "rendered",
+      statusCode: 200,
+    });
+    for (const d of deliveries)
+      expect(d.headers["x-service-signature"] ?? d.headers["x-webhook-signature"]).toBeTruthy();
   }, 60_000);
 });
 
@@ -397,8 +464,11 @@ describe("POST /v1/map", () => {
     const res = await postJson("/v1/map", { url: `${SITE}/` }, bearer(account.apiKey));
     expect(res.status).toBe(200);
     const data = (await envelope<MapResult>(res)).data;
-    const bySource = (s: string) => (data?.urls ?? []).filter((u) => u.source === s).map((u) => path(u.url));
-    expect(bySource("sitemap")).toEqual(expect.arrayContaining(["/orphan", "/orphan-gz", "/articles/48"]));
+    const bySource = (s: string) =>
+      (data?.urls ?? []).filter((u) => u.source === s).map((u) => path(u.url));
+    expect(bySource("sitemap")).toEqual(
+      expect.arrayContaining(["/orphan", "/orphan-gz", "/articles/48"]),
+    );
     expect(bySource("links")).toEqual(expect.arrayContaining(["/cycle/a", "/slow", "/file.pdf"]));
     const all = (data?.urls ?? []).map((u) => path(u.url));
     for (const p of ["/private/secret", "/private/in-sitemap", "/no-edgeshot/page", "/nofollowed"])
