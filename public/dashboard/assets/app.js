@@ -1,6 +1,8 @@
 // The dashboard's one script (GET /dashboard/assets/app.js, a static asset: the CSP needs no
-// `unsafe-inline`): the copy buttons and the playground. Every other page works without it.
-"use strict";
+// `unsafe-inline`), a module: the copy buttons and the playground, whose code snippets are
+// ./snippets.js. Every other page works without it.
+import { snippetsFor } from "./snippets.js";
+
 (() => {
   const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -77,40 +79,7 @@
     return out;
   }
 
-  /** The API route of the chosen action, and its SDK call. */
-  const ROUTES = {
-    screenshot: ["/v1/screenshot/json", "screenshotJson", "screenshot_json"],
-    content: ["/v1/content", "content", "content"],
-    text: ["/v1/content", "content", "content"],
-    scrape: ["/v1/scrape", "scrape", "scrape"],
-    links: ["/v1/links", "links", "links"],
-    snapshot: ["/v1/snapshot", "snapshot", "snapshot"],
-  };
-  const endpointOf = () => location.origin + ROUTES[action()][0];
-  // A JSON value as a Python literal (the Python snippet's request dict).
-  const py = (v) =>
-    v === null
-      ? "None"
-      : v === true
-        ? "True"
-        : v === false
-          ? "False"
-          : Array.isArray(v)
-            ? "[" + v.map(py).join(", ") + "]"
-            : typeof v === "object"
-              ? "{" +
-                Object.entries(v)
-                  .map(([k, x]) => JSON.stringify(k) + ": " + py(x))
-                  .join(", ") +
-                "}"
-              : JSON.stringify(v);
-  // One line a language: each builds the snippet's source text.
-  // prettier-ignore
-  const snippets = {
-    curl: (b) => "curl " + endpointOf() + " \\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\n  -H 'Content-Type: application/json' \\\n" + (action() === "screenshot" ? "" : "  -H 'Accept: application/json' \\\n") + "  -d '" + JSON.stringify(b).replace(/'/g, "'\\''") + "'",
-    js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\n\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\nconst result = await edgeshot.' + ROUTES[action()][1] + '(' + JSON.stringify(b, null, 2) + ');\nconsole.log(result.meta.usage);',
-    python: (b) => "from edgeshot import Edgeshot, meta_of\n\nedgeshot = Edgeshot(\"YOUR_API_KEY\", base_url=" + JSON.stringify(location.origin) + ")\nresult = edgeshot." + ROUTES[action()][2] + "(" + py(b) + ")\nprint(meta_of(result).get(\"usage\"))",
-  };
+  const snippets = snippetsFor(action);
   let lang = "curl";
   const showSnippet = () => {
     $("#pg-snippet").textContent = snippets[lang](body());

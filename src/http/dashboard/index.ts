@@ -15,7 +15,7 @@ import { pageRoutes } from "./pages";
 import { playgroundRoutes } from "./playground";
 import { type DashboardEnv, dashboardHeaders, requireSession, sameOrigin } from "./session";
 
-/** The stylesheet and the script (public/dashboard/assets/): files, so the CSP needs no `unsafe-inline`. */
+/** The stylesheet and the scripts (public/dashboard/assets/): files, so the CSP needs no `unsafe-inline`. */
 const asset = (type: string) => ({
   "content-type": `${type}; charset=utf-8`,
   "cache-control": "public, max-age=300",
@@ -33,6 +33,7 @@ export const dashboardRoutes = new Hono<DashboardEnv>()
   .use(sameOrigin)
   .get("/assets/style.css", (c) => staticAsset(c, asset("text/css")))
   .get("/assets/app.js", (c) => staticAsset(c, asset("text/javascript")))
+  .get("/assets/snippets.js", (c) => staticAsset(c, asset("text/javascript")))
   .use("/signup", formLimit)
   .use("/login", formLimit)
   .use("/logout", formLimit)
