@@ -1,5 +1,10 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { buildAssets } from "./scripts/lib/assets.mjs";
+
+// The static assets wrangler.toml [assets] points at (public/): workerd's ASSETS binding and the
+// e2e project's `wrangler dev` serve them, so they are in place before either starts.
+buildAssets();
 
 /**
  * The fixture server's port (FIXTURE_PORT overrides it, so parallel runs do not collide) and

@@ -68,7 +68,7 @@ export function page(c: Context, input: PageInput): Response | Promise<Response>
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${input.title} · Edgeshot</title>
         <link rel="stylesheet" href="${DASHBOARD}/assets/style.css" />
-        <script src="${DASHBOARD}/assets/app.js" defer></script>
+        <script type="module" src="${DASHBOARD}/assets/app.js"></script>
       </head>
       <body>
         ${session ? nav(session, input.current) : html`<nav class="top"><span class="brand">Edgeshot</span></nav>`}
