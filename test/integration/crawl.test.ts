@@ -305,6 +305,16 @@ describe("stopping", () => {
     expect(await remaining(account)).toBe(before - (summary?.counts.rendered ?? 0));
   }, 60_000);
 
+  it("a start page that fails leaves the crawl failed, and nothing charged", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const { body } = await start(account, { url: `${SITE}/missing`, sitemap: "skip" });
+    const summary = await finished(account, body.data?.crawlId ?? "");
+    expect(summary.status).toBe("failed");
+    expect(summary.counts).toEqual({ rendered: 0, skipped: 0, failed: 1, queued: 0 });
+    expect(await remaining(account)).toBe(before);
+  }, 60_000);
+
   it("credits running out completes the crawl with stoppedBy: credits", async () => {
     const account = await createAccount("free");
     await setAccount(account.accountId, { creditsUsed: 97 });
