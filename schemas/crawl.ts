@@ -8,44 +8,17 @@ import { z } from "zod";
 import { captureFields } from "./capture";
 import { listQuery } from "./jobs";
 import { CRAWL } from "./limits";
-import { listingSchema } from "./responses";
 import { hasControlChars, intIn, NOT_EMPTY } from "./primitives";
+import {
+  CRAWL_EVENTS,
+  CRAWL_FORMATS,
+  CRAWL_SCOPES,
+  CRAWL_STATUSES,
+  SITEMAP_MODES,
+} from "./crawl-enums";
 
-export const CRAWL_STATUSES = ["queued", "running", "completed", "cancelled", "failed"] as const;
-export type CrawlStatus = (typeof CRAWL_STATUSES)[number];
-export const CRAWL_STOPPED_BY = ["limit", "credits", "cancelled"] as const;
-export type CrawlStoppedBy = (typeof CRAWL_STOPPED_BY)[number];
-export const CRAWL_SCOPES = ["path", "host", "domain"] as const;
-export const SITEMAP_MODES = ["include", "skip", "only"] as const;
-export const CRAWL_FORMATS = [
-  "markdown",
-  "html",
-  "text",
-  "links",
-  "metadata",
-  "screenshot",
-] as const;
-export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
-export const CRAWL_EVENTS = ["crawl.completed", "crawl.page"] as const;
-export type CrawlEvent = (typeof CRAWL_EVENTS)[number];
-export const PAGE_STATUSES = ["rendered", "skipped", "failed"] as const;
-export type PageStatus = (typeof PAGE_STATUSES)[number];
-/** Why a page was skipped or failed. */
-export const PAGE_REASONS = [
-  "robots",
-  "pattern",
-  "scope",
-  "depth",
-  "blocked",
-  "not_html",
-  "http_error",
-  "timeout",
-  "unreachable",
-  "credits",
-  "cancelled",
-  "capture_failed",
-] as const;
-export type PageReason = (typeof PAGE_REASONS)[number];
+export * from "./crawl-enums";
+export * from "./responses/crawl";
 
 /**
  * A URL path glob: `*` within a segment, `**` across segments, `?` one character, `[…]` a class.
@@ -213,110 +186,3 @@ export const crawlPagesQuery = z.strictObject({
     )
     .optional(),
 });
-
-const linkSchema = z.object({ url: z.string(), text: z.string() });
-const metadataSchema = z.object({
-  title: z.string(),
-  statusCode: z.number().int().nullable(),
-  openGraph: z.object({
-    title: z.string(),
-    description: z.string(),
-    image: z.string(),
-    siteName: z.string(),
-  }),
-});
-
-export const crawlPageSchema = z
-  .object({
-    url: z.string(),
-    depth: z.number().int(),
-    status: z.enum(PAGE_STATUSES),
-    reason: z.enum(PAGE_REASONS).optional(),
-    statusCode: z.number().int().optional(),
-    finalUrl: z.string().optional(),
-    markdown: z.string().optional(),
-    html: z.string().optional(),
-    text: z.string().optional(),
-    links: z.array(linkSchema).optional(),
-    metadata: metadataSchema.optional(),
-    screenshotUrl: z.string().optional(),
-    contentUrl: z
-      .string()
-      .optional()
-      .meta({
-        description: `Set instead of markdown/html/text when they total more than ${CRAWL.inlineBytes / 1024} KB: a signed URL of the page's JSON.`,
-      }),
-  })
-  .meta({ id: "CrawlPage" });
-export type CrawlPage = z.output<typeof crawlPageSchema>;
-
-export const crawlCountsSchema = z.object({
-  rendered: z.number().int(),
-  skipped: z.number().int(),
-  failed: z.number().int(),
-  queued: z.number().int(),
-});
-export type CrawlCounts = z.output<typeof crawlCountsSchema>;
-
-/** The crawl as listed (GET /v1/crawls) and as the head of GET /v1/crawl/{id}. */
-export const crawlSummarySchema = z
-  .object({
-    crawlId: z.string(),
-    url: z.string(),
-    status: z.enum(CRAWL_STATUSES),
-    stoppedBy: z.enum(CRAWL_STOPPED_BY).optional(),
-    counts: crawlCountsSchema,
-    limit: z.number().int(),
-    creditsUsed: z.number().int(),
-    createdAt: z.string(),
-    completedAt: z.string().optional(),
-  })
-  .meta({ id: "CrawlSummary" });
-export type CrawlSummary = z.output<typeof crawlSummarySchema>;
-
-export const crawlPagesSchema = z.object({
-  pages: z.array(crawlPageSchema),
-  nextCursor: z.string().nullable(),
-});
-export type CrawlPages = z.output<typeof crawlPagesSchema>;
-
-export const crawlSchema = crawlSummarySchema.extend(crawlPagesSchema.shape).meta({ id: "Crawl" });
-export type Crawl = z.output<typeof crawlSchema>;
-
-export const crawlStartedSchema = z
-  .object({
-    crawlId: z.string(),
-    status: z.literal("queued"),
-    statusUrl: z.string(),
-  })
-  .meta({ id: "CrawlStarted" });
-
-export const crawlListingSchema = listingSchema(crawlSummarySchema);
-
-export const mapResultSchema = z
-  .object({
-    urls: z.array(z.object({ url: z.string(), source: z.enum(["sitemap", "links"]) })),
-    truncated: z.boolean(),
-  })
-  .meta({ id: "MapResult" });
-export type MapResult = z.output<typeof mapResultSchema>;
-
-/** `crawl.completed`: the crawl's final summary. */
-export const crawlCompletedEventSchema = crawlSummarySchema
-  .extend({ event: z.literal("crawl.completed") })
-  .meta({ id: "CrawlCompletedEvent" });
-
-/** `crawl.page` (when asked for): what one page became — never its content. */
-export const crawlPageEventSchema = z
-  .object({
-    event: z.literal("crawl.page"),
-    crawlId: z.string(),
-    page: crawlPageSchema.pick({
-      url: true,
-      depth: true,
-      status: true,
-      reason: true,
-      statusCode: true,
-    }),
-  })
-  .meta({ id: "CrawlPageEvent" });

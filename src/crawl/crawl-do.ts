@@ -9,7 +9,7 @@
  * Every call that may free work sets the alarm to now.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { CrawlPage, CrawlSummary, PageReason } from "../../schemas/crawl";
+import type { CrawlPage, CrawlSummary } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import { accountStub } from "../accounts/directory";
 import { log } from "../log";
@@ -17,24 +17,11 @@ import { TUNING } from "../tuning";
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { type CrawlConfig, readConfig } from "./config";
 import * as F from "./frontier";
+import type { Claim, PageOutcome } from "./frontier";
 import { crawlPageMessage } from "./messages";
 import { Politeness } from "./politeness";
 import { sitemapUrls } from "./seeds";
-import { type Discovered, linkRules, type LinkVerdict } from "./links";
-
-/** `config` is the crawl's config as stored (JSON: tuples do not survive RPC's types). */
-export type Claim = { kind: "run"; url: string; depth: number; config: string } | { kind: "skip" };
-
-export interface PageOutcome {
-  status: "rendered" | "skipped" | "failed";
-  reason: PageReason | null;
-  result: F.PageResult;
-  /** Links found on the page (absolute, normalised by the frontier). */
-  links: Discovered[];
-  /** R2 objects this page's result refers to (deleted with the crawl). */
-  r2Keys: string[];
-  credits: number;
-}
+import { linkRules } from "./links";
 
 interface CrawlRow extends Record<string, SqlStorageValue> {
   config: string;
@@ -142,13 +129,13 @@ export class Crawl extends DurableObject<Env> {
       if (page.depth <= config.maxDepth && config.sitemap !== "only") {
         const rules = linkRules(config);
         for (const link of outcome.links)
-          this.discover(rules(link, page.depth + 1), page.depth + 1);
+          F.addFound(this.sql, rules(link, page.depth + 1), page.depth + 1);
       }
       return true;
     });
     if (!accepted) return false;
     const done = F.pageRow(this.sql, seq);
-    if (done) await this.report({ seq: done.done_seq ?? seq, body: pageEvent(F.pageView(done)) });
+    if (done) await this.report({ seq: done.done_seq ?? seq, body: F.pageEvent(F.pageView(done)) });
     await this.poke();
     return true;
   }
@@ -176,18 +163,6 @@ export class Crawl extends DurableObject<Env> {
     return this.summary();
   }
 
-  private discover(verdict: LinkVerdict, depth: number): void {
-    if (verdict === null) return;
-    if (verdict.skip !== null && this.skippedRows() >= TUNING.crawlSkippedRows) return;
-    F.addUrl(this.sql, verdict.url, depth, verdict.skip);
-  }
-
-  private skippedRows(): number {
-    return this.sql
-      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM pages WHERE state = 'skipped'")
-      .one().n;
-  }
-
   /** Runs the alarm now (or keeps an earlier one). */
   private async poke(): Promise<void> {
     const at = await this.ctx.storage.getAlarm();
@@ -212,12 +187,12 @@ export class Crawl extends DurableObject<Env> {
         const seeds = await sitemapUrls(this.env, start, robots, max);
         const rules = linkRules(config);
         this.ctx.storage.transactionSync(() => {
-          for (const url of seeds.urls) this.discover(rules({ url, nofollow: false }, 1), 1);
+          for (const url of seeds.urls) F.addFound(this.sql, rules({ url, nofollow: false }, 1), 1);
         });
       }
       this.sql.exec("UPDATE crawl SET sitemap_done = 1");
     }
-    this.resendStalled();
+    F.requeueStalled(this.sql, Date.now());
     const waitUntil = await this.dispatch(config);
     if (await this.maybeFinish(config)) return;
     const next = Math.min(Date.now() + TUNING.crawlWatchdogMs, waitUntil ?? Infinity);
@@ -240,7 +215,10 @@ export class Crawl extends DurableObject<Env> {
         F.finish(this.sql, page.seq, null, { status, reason: gate.reason, result: {} });
         const done = F.pageRow(this.sql, page.seq);
         if (done)
-          await this.report({ seq: done.done_seq ?? page.seq, body: pageEvent(F.pageView(done)) });
+          await this.report({
+            seq: done.done_seq ?? page.seq,
+            body: F.pageEvent(F.pageView(done)),
+          });
         continue;
       }
       if (gate.kind === "wait") {
@@ -265,20 +243,6 @@ export class Crawl extends DurableObject<Env> {
     await this.env.CAPTURE_JOBS.send(body);
   }
 
-  /** The watchdog: a message lost (a restart drops local queues) or a renderer that died. */
-  private resendStalled(): void {
-    const now = Date.now();
-    const lost = [
-      ...F.stalled(this.sql, "queued", now - TUNING.crawlQueuedStallMs),
-      ...F.stalled(this.sql, "rendering", now - TUNING.crawlRenderStallMs),
-    ];
-    for (const page of lost) {
-      log("warn", "crawl: page stalled, sending again", { state: page.state });
-      // Back to pending: dispatched again under a new lease (the old one can no longer finish).
-      this.sql.exec("UPDATE pages SET state = 'pending', lease = NULL WHERE seq = ?", page.seq);
-    }
-  }
-
   /** Completes the crawl when nothing is in flight and nothing more may start. */
   private async maybeFinish(config: CrawlConfig): Promise<boolean> {
     if (F.inFlight(this.sql) > 0) return false;
@@ -290,25 +254,12 @@ export class Crawl extends DurableObject<Env> {
     const stoppedBy = row.out_of_credits ? "credits" : pending ? "limit" : null;
     this.sql.exec(
       "UPDATE crawl SET status = ?, stopped_by = ?, completed_at = ?",
-      rendered === 0 && this.startFailed(config) ? "failed" : "completed",
+      rendered === 0 && F.startFailed(this.sql, config.sitemap) ? "failed" : "completed",
       stoppedBy,
       Date.now(),
     );
     await this.finished();
     return true;
-  }
-
-  /** The start page (the first URL, unless only sitemaps are rendered) failed or was refused. */
-  private startFailed(config: CrawlConfig): boolean {
-    if (config.sitemap === "only") return false;
-    const start = F.pageRow(this.sql, 1);
-    return (
-      start !== undefined &&
-      (start.state === "failed" ||
-        start.reason === "blocked" ||
-        start.reason === "robots" ||
-        start.reason === "not_html")
-    );
   }
 
   /** A final state: the account is told (crawl.completed), the retention clock starts. */
@@ -345,16 +296,4 @@ export class Crawl extends DurableObject<Env> {
       log("error", "crawl: progress report failed", { error: String(err) });
     }
   }
-}
-
-/** `crawl.page`'s page: what it became, never its content. */
-function pageEvent(page: CrawlPage): Record<string, unknown> {
-  const { url, depth, status, reason, statusCode } = page;
-  return {
-    url,
-    depth,
-    status,
-    ...(reason ? { reason } : {}),
-    ...(statusCode ? { statusCode } : {}),
-  };
 }

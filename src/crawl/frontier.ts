@@ -11,6 +11,9 @@
  * `TUNING.crawlPerHostInFlight` pages in flight and the robots.txt Crawl-delay between starts.
  */
 import type { CrawlCounts, CrawlPage, PageReason, PageStatus } from "../../schemas/crawl";
+import { log } from "../log";
+import { TUNING } from "../tuning";
+import type { Discovered, LinkVerdict } from "./links";
 
 export const FRONTIER_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS pages (
@@ -50,6 +53,20 @@ export interface PageRow extends Record<string, SqlStorageValue> {
 
 /** What a finished page holds beyond its URL and depth (the view's optional fields). */
 export type PageResult = Omit<CrawlPage, "url" | "depth" | "status" | "reason">;
+
+/** `config` is the crawl's config as stored (JSON: tuples do not survive RPC's types). */
+export type Claim = { kind: "run"; url: string; depth: number; config: string } | { kind: "skip" };
+
+export interface PageOutcome {
+  status: "rendered" | "skipped" | "failed";
+  reason: PageReason | null;
+  result: PageResult;
+  /** Links found on the page (absolute, normalised by the frontier). */
+  links: Discovered[];
+  /** R2 objects this page's result refers to (deleted with the crawl). */
+  r2Keys: string[];
+  credits: number;
+}
 
 /** A URL found (start, sitemap, link): pending, or skipped at once with its reason. Deduped. */
 export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReason | null): boolean {
@@ -176,7 +193,7 @@ export function finish(
 }
 
 /** Pages whose message or whose renderer was lost: queued or rendering since before `before`. */
-export function stalled(sql: SqlStorage, state: "queued" | "rendering", before: number): PageRow[] {
+function stalled(sql: SqlStorage, state: "queued" | "rendering", before: number): PageRow[] {
   return sql
     .exec<PageRow>(
       "SELECT * FROM pages WHERE state = ? AND leased_at < ? ORDER BY seq LIMIT 100",
@@ -215,5 +232,52 @@ export function finishedPages(
   return {
     pages: pages.map(pageView),
     nextCursor: rows.length > limit && last?.done_seq ? String(last.done_seq) : null,
+  };
+}
+
+/** A URL found on a page or in a sitemap (./links.ts judged it); skipped ones up to a cap. */
+export function addFound(sql: SqlStorage, verdict: LinkVerdict, depth: number): void {
+  if (verdict === null) return;
+  if (verdict.skip !== null && skippedRows(sql) >= TUNING.crawlSkippedRows) return;
+  addUrl(sql, verdict.url, depth, verdict.skip);
+}
+
+function skippedRows(sql: SqlStorage): number {
+  return sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM pages WHERE state = 'skipped'").one().n;
+}
+
+/**
+ * The watchdog: a page whose message was lost (a restart drops local queues) or whose renderer
+ * died goes back to pending, dispatched again under a new lease (the old one can no longer
+ * finish it).
+ */
+export function requeueStalled(sql: SqlStorage, now: number): void {
+  const lost = [
+    ...stalled(sql, "queued", now - TUNING.crawlQueuedStallMs),
+    ...stalled(sql, "rendering", now - TUNING.crawlRenderStallMs),
+  ];
+  for (const page of lost) {
+    log("warn", "crawl: page stalled, sending again", { state: page.state });
+    sql.exec("UPDATE pages SET state = 'pending', lease = NULL WHERE seq = ?", page.seq);
+  }
+}
+
+/** The start page (the first URL, unless only sitemaps are rendered) failed or was refused. */
+export function startFailed(sql: SqlStorage, sitemap: string): boolean {
+  if (sitemap === "only") return false;
+  const start = pageRow(sql, 1);
+  if (!start) return false;
+  return start.state === "failed" || ["blocked", "robots", "not_html"].includes(start.reason ?? "");
+}
+
+/** `crawl.page`'s page: what it became, never its content. */
+export function pageEvent(page: CrawlPage): Record<string, unknown> {
+  const { url, depth, status, reason, statusCode } = page;
+  return {
+    url,
+    depth,
+    status,
+    ...(reason ? { reason } : {}),
+    ...(statusCode ? { statusCode } : {}),
   };
 }

@@ -19,8 +19,7 @@ import type { CaptureEngine } from "../pipeline/engine";
 import { runPrepaidCapture, type OutputResult, type PipelineRun } from "../pipeline/pipeline";
 import { signedImageUrl, storeOutput } from "../storage/hosted";
 import { pageCost, pageOutputs, readConfig, type CrawlConfig } from "./config";
-import type { PageOutcome } from "./crawl-do";
-import type { PageResult } from "./frontier";
+import type { PageOutcome, PageResult } from "./frontier";
 import { crawlStub, type CrawlPageMessage } from "./messages";
 import { CRAWLER_USER_AGENT } from "./robots";
 

@@ -1,0 +1,115 @@
+/**
+ * What crawl and map answer (docs/CRAWL.md): a page's result, a crawl's summary and results, the
+ * listing, the map, and the crawl's two webhook events. The requests are in ../crawl.ts.
+ */
+import { z } from "zod";
+import { CRAWL } from "../limits";
+import { listingSchema } from "./jobs";
+import { CRAWL_STATUSES, CRAWL_STOPPED_BY, PAGE_REASONS, PAGE_STATUSES } from "../crawl-enums";
+
+const linkSchema = z.object({ url: z.string(), text: z.string() });
+const metadataSchema = z.object({
+  title: z.string(),
+  statusCode: z.number().int().nullable(),
+  openGraph: z.object({
+    title: z.string(),
+    description: z.string(),
+    image: z.string(),
+    siteName: z.string(),
+  }),
+});
+
+export const crawlPageSchema = z
+  .object({
+    url: z.string(),
+    depth: z.number().int(),
+    status: z.enum(PAGE_STATUSES),
+    reason: z.enum(PAGE_REASONS).optional(),
+    statusCode: z.number().int().optional(),
+    finalUrl: z.string().optional(),
+    markdown: z.string().optional(),
+    html: z.string().optional(),
+    text: z.string().optional(),
+    links: z.array(linkSchema).optional(),
+    metadata: metadataSchema.optional(),
+    screenshotUrl: z.string().optional(),
+    contentUrl: z
+      .string()
+      .optional()
+      .meta({
+        description: `Set instead of markdown/html/text when they total more than ${CRAWL.inlineBytes / 1024} KB: a signed URL of the page's JSON.`,
+      }),
+  })
+  .meta({ id: "CrawlPage" });
+export type CrawlPage = z.output<typeof crawlPageSchema>;
+
+export const crawlCountsSchema = z.object({
+  rendered: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+  queued: z.number().int(),
+});
+export type CrawlCounts = z.output<typeof crawlCountsSchema>;
+
+/** The crawl as listed (GET /v1/crawls) and as the head of GET /v1/crawl/{id}. */
+export const crawlSummarySchema = z
+  .object({
+    crawlId: z.string(),
+    url: z.string(),
+    status: z.enum(CRAWL_STATUSES),
+    stoppedBy: z.enum(CRAWL_STOPPED_BY).optional(),
+    counts: crawlCountsSchema,
+    limit: z.number().int(),
+    creditsUsed: z.number().int(),
+    createdAt: z.string(),
+    completedAt: z.string().optional(),
+  })
+  .meta({ id: "CrawlSummary" });
+export type CrawlSummary = z.output<typeof crawlSummarySchema>;
+
+export const crawlPagesSchema = z.object({
+  pages: z.array(crawlPageSchema),
+  nextCursor: z.string().nullable(),
+});
+export type CrawlPages = z.output<typeof crawlPagesSchema>;
+
+export const crawlSchema = crawlSummarySchema.extend(crawlPagesSchema.shape).meta({ id: "Crawl" });
+export type Crawl = z.output<typeof crawlSchema>;
+
+export const crawlStartedSchema = z
+  .object({
+    crawlId: z.string(),
+    status: z.literal("queued"),
+    statusUrl: z.string(),
+  })
+  .meta({ id: "CrawlStarted" });
+
+export const crawlListingSchema = listingSchema(crawlSummarySchema);
+
+export const mapResultSchema = z
+  .object({
+    urls: z.array(z.object({ url: z.string(), source: z.enum(["sitemap", "links"]) })),
+    truncated: z.boolean(),
+  })
+  .meta({ id: "MapResult" });
+export type MapResult = z.output<typeof mapResultSchema>;
+
+/** `crawl.completed`: the crawl's final summary. */
+export const crawlCompletedEventSchema = crawlSummarySchema
+  .extend({ event: z.literal("crawl.completed") })
+  .meta({ id: "CrawlCompletedEvent" });
+
+/** `crawl.page` (when asked for): what one page became — never its content. */
+export const crawlPageEventSchema = z
+  .object({
+    event: z.literal("crawl.page"),
+    crawlId: z.string(),
+    page: crawlPageSchema.pick({
+      url: true,
+      depth: true,
+      status: true,
+      reason: true,
+      statusCode: true,
+    }),
+  })
+  .meta({ id: "CrawlPageEvent" });
