@@ -113,10 +113,17 @@ export class Crawl extends DurableObject<Env> {
   }
 
   /**
-   * The renderer's outcome for page `seq`. False when its lease is no longer the page's (a
-   * duplicate or a superseded delivery): nothing is recorded and its credits are refunded.
+   * The renderer's outcome for page `seq`, and the credits it holds (`reservationId`): committed
+   * here for a rendered page, before the crawl can complete, so a completed crawl's credits are
+   * all settled. False when its lease is no longer the page's (a duplicate or a superseded
+   * delivery): nothing is recorded, and the renderer refunds its credits.
    */
-  async completePage(seq: number, leaseId: string, outcome: PageOutcome): Promise<boolean> {
+  async completePage(
+    seq: number,
+    leaseId: string,
+    outcome: PageOutcome,
+    reservationId: string,
+  ): Promise<boolean> {
     const row = this.row();
     const page = F.pageRow(this.sql, seq);
     if (!row || !page) return false;
@@ -134,6 +141,8 @@ export class Crawl extends DurableObject<Env> {
       return true;
     });
     if (!accepted) return false;
+    const credits = accountStub(this.env, config.accountId).credits();
+    await credits.settle(reservationId, outcome.status === "rendered" ? outcome.credits : false);
     const done = F.pageRow(this.sql, seq);
     if (done) await this.report({ seq: done.done_seq ?? seq, body: F.pageEvent(F.pageView(done)) });
     await this.poke();

@@ -48,9 +48,15 @@ export async function runCrawlPage(
     log("error", "crawl: page failed", { crawlId: msg.crawlId, error: String(err) });
     outcome = failed("capture_failed");
   }
-  const accepted = await crawl.completePage(msg.seq, msg.lease, outcome);
-  const commit = accepted && outcome.status === "rendered";
-  await account.credits().settle(held.reservationId, commit ? cost : false);
+  let accepted = false;
+  try {
+    accepted = await crawl.completePage(msg.seq, msg.lease, outcome, held.reservationId);
+  } finally {
+    // A rendered page's credits were committed by its Crawl DO; anything else is refunded here
+    // (a no-op for a reservation already settled).
+    if (!accepted || outcome.status !== "rendered")
+      await account.credits().settle(held.reservationId, false);
+  }
   if (!accepted && outcome.r2Keys.length > 0) await env.OUTPUTS.delete(outcome.r2Keys);
 }
 
