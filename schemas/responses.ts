@@ -43,6 +43,8 @@ export const errorEnvelopeSchema = z.object({
     code: z.string(),
     message: z.string(),
     details: z.array(errorDetailSchema).optional(),
+    /** Where the code is explained: `/docs/errors#<CODE>` on this service. */
+    docs: z.string(),
   }),
   meta: metaSchema,
 });

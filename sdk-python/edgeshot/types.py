@@ -143,6 +143,7 @@ __all__ = [
     "SERVICE_BUSY",
     "TIMEOUT",
     "UNSAFE_URL",
+    "URL_CHECK_UNAVAILABLE",
     "USAGE_EXCEEDED",
     "VALIDATION_ERROR",
     "WATCH_HOST_LIMIT_REACHED",
@@ -1696,6 +1697,7 @@ _ErrorEnvelopeErrorRequired = TypedDict(
     {
         "code": str,  # Machine-readable error code.
         "message": str,  # Human-readable reason; names the field at fault.
+        "docs": str,  # Where the code is explained: `/docs/errors#<CODE>` (what it means, what to do).
     },
 )
 
@@ -2261,6 +2263,7 @@ ErrorCode = Literal[
     "SERVICE_BUSY",
     "TIMEOUT",
     "UNSAFE_URL",
+    "URL_CHECK_UNAVAILABLE",
     "USAGE_EXCEEDED",
     "VALIDATION_ERROR",
     "WATCH_HOST_LIMIT_REACHED",
@@ -2293,6 +2296,7 @@ RATE_LIMITED: ErrorCode = "RATE_LIMITED"
 SERVICE_BUSY: ErrorCode = "SERVICE_BUSY"
 TIMEOUT: ErrorCode = "TIMEOUT"
 UNSAFE_URL: ErrorCode = "UNSAFE_URL"
+URL_CHECK_UNAVAILABLE: ErrorCode = "URL_CHECK_UNAVAILABLE"
 USAGE_EXCEEDED: ErrorCode = "USAGE_EXCEEDED"
 VALIDATION_ERROR: ErrorCode = "VALIDATION_ERROR"
 WATCH_HOST_LIMIT_REACHED: ErrorCode = "WATCH_HOST_LIMIT_REACHED"
@@ -2325,6 +2329,7 @@ ERROR_STATUSES: Dict[str, Tuple[int, ...]] = {
     SERVICE_BUSY: (503,),
     TIMEOUT: (408,),
     UNSAFE_URL: (400,),
+    URL_CHECK_UNAVAILABLE: (503,),
     USAGE_EXCEEDED: (429,),
     VALIDATION_ERROR: (400,),
     WATCH_HOST_LIMIT_REACHED: (403,),

@@ -11,7 +11,7 @@ import { config } from "../config";
 import { toBase64 } from "../encoding";
 import { ApiError } from "../errors";
 import { log } from "../log";
-import { checkTarget } from "../security/target-check";
+import { checkTarget, refusalOf } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
 import { TUNING } from "../tuning";
 
@@ -38,17 +38,8 @@ export async function fetchLogo(env: Env, raw: string): Promise<string> {
     await checkTarget(env, url);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    // INVALID_URL and UNSAFE_URL keep their code; anything else (unresolvable, DNS failure) is a logo that cannot be fetched.
-    if (err.code !== "INVALID_URL" && err.code !== "UNSAFE_URL")
-      throw refused("Could not be fetched.");
-    throw new ApiError(err.code, err.message.replace(/^The url\b/, `The ${FIELD}`), {
-      details: [
-        {
-          path: FIELD,
-          message: err.details?.[0]?.message ?? "Must be a public http or https URL.",
-        },
-      ],
-    });
+    // Refusals keep their code (INVALID_URL, UNSAFE_URL; URL_CHECK_UNAVAILABLE, ours), naming the logo.
+    throw refusalOf(err, FIELD);
   }
   const bytes = await download(url);
   const kind = sniff(bytes);

@@ -1,6 +1,10 @@
-/** The spec's JSON envelope (schemas/responses.ts): `{success, data | error, meta {requestId, timestamp, usage?}}`. */
+/**
+ * The spec's JSON envelope (schemas/responses.ts): `{success, data | error, meta {requestId,
+ * timestamp, usage?}}`. Every error also links its code's explanation (`error.docs`, the page
+ * GET /docs/errors generated from src/errors.ts): added here, the one place errors are shaped.
+ */
 import type { Meta, Usage } from "../../schemas/responses";
-import type { ErrorCode, ErrorDetail } from "../errors";
+import { errorDocsPath, type ErrorCode, type ErrorDetail } from "../errors";
 
 export interface SuccessBody<T> {
   success: true;
@@ -10,7 +14,7 @@ export interface SuccessBody<T> {
 
 export interface ErrorBody {
   success: false;
-  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; docs: string };
   meta: Meta;
 }
 
@@ -30,6 +34,8 @@ export function errorBody(
   message: string,
   details?: ErrorDetail[],
 ): ErrorBody {
-  const error = details && details.length > 0 ? { code, message, details } : { code, message };
+  const docs = errorDocsPath(code);
+  const error =
+    details && details.length > 0 ? { code, message, details, docs } : { code, message, docs };
   return { success: false, error, meta: meta(requestId) };
 }

@@ -156,7 +156,7 @@ describe("response check", () => {
   it("fails an error code the operation does not list, and checks templated paths", async () => {
     const error = (code: string) => ({
       success: false,
-      error: { code, message: "x" },
+      error: { code, message: "x", docs: `/docs/errors#${code}` },
       meta: { requestId: "req_1", timestamp: new Date().toISOString() },
     });
     await expect(

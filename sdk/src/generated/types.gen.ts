@@ -2548,6 +2548,10 @@ export type ErrorEnvelope = {
      * Per-field problems.
      */
     details?: Array<ErrorDetailOutput>;
+    /**
+     * Where the code is explained: `/docs/errors#<CODE>` (what it means, what to do).
+     */
+    docs: string;
   };
   meta: MetaOutput;
 };
@@ -2900,11 +2904,11 @@ export type CaptureScreenshotGetErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3031,11 +3035,11 @@ export type CaptureScreenshotErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3173,11 +3177,11 @@ export type CaptureScreenshotJsonErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3317,11 +3321,11 @@ export type CaptureBatchErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3752,11 +3756,11 @@ export type CreateRenderLinkErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3850,11 +3854,11 @@ export type RenderErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -4113,11 +4117,11 @@ export type ExtractErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4232,11 +4236,11 @@ export type CreateArtifactErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4351,11 +4355,11 @@ export type ContentErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4470,11 +4474,11 @@ export type ScrapeErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4589,11 +4593,11 @@ export type LinksErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4708,11 +4712,11 @@ export type SnapshotErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -5051,11 +5055,11 @@ export type CreateDestinationErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -5298,11 +5302,11 @@ export type TestDestinationErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -5583,11 +5587,11 @@ export type CreateWatchErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -5978,11 +5982,11 @@ export type UpdateWatchErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };

@@ -59,10 +59,15 @@ async function prepareUrls(
       message: d.message,
     })),
   );
-  const more = failed.length > 1 ? ` (${failed.length} URLs were refused)` : "";
-  throw new ApiError(first.error.code, `urls[${first.index}]: ${first.error.message}${more}`, {
+  // "urls[3] is not a public http(s) URL: … does not resolve (NXDOMAIN)." — what and why.
+  const field = `urls[${first.index}]`;
+  const said = first.error.message.replace(/^The url\b/, field);
+  const message = said === first.error.message ? `${field}: ${said}` : said;
+  const more = failed.length > 1 ? ` (${failed.length} URLs were refused; see details)` : "";
+  throw new ApiError(first.error.code, `${message}${more}`, {
     details,
     status: first.error.status,
+    headers: first.error.extraHeaders,
   });
 }
 

@@ -1,4 +1,5 @@
 /**
+ * GET /docs/errors: every error code, generated from src/errors.ts (./error-docs.ts).
  * GET /docs: the interactive API reference (Scalar) over GET /openapi.json. Every byte comes
  * from this worker — the page, its init script and Scalar's bundle (a Text module) — so it
  * works offline and under a strict Content-Security-Policy (no inline script, no CDN, no web
@@ -10,6 +11,7 @@ import { Hono } from "hono";
 // @ts-expect-error TS7016: the default export is the file's text (a string), checked below.
 import scalarText from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js";
 import type { AppEnv } from "../types";
+import { ERROR_DOCS_HEADERS, errorDocsPage } from "./error-docs";
 
 const scalarScript: string = typeof scalarText === "string" ? scalarText : "";
 
@@ -65,5 +67,6 @@ const script = {
 
 export const docsRoutes = new Hono<AppEnv>()
   .get("/docs", (c) => c.html(PAGE, 200, page))
+  .get("/docs/errors", (c) => c.html(errorDocsPage(), 200, ERROR_DOCS_HEADERS))
   .get("/docs/scalar.js", (c) => c.body(scalarScript, 200, script))
   .get("/docs/init.js", (c) => c.body(INIT, 200, script));

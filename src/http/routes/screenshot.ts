@@ -16,11 +16,10 @@ import {
 import type { StorageTarget } from "../../pipeline/storage";
 import { prepareCapture, type PrepareOptions } from "../../capture/request";
 import { captureData } from "../../capture/response";
-import { ApiError } from "../../errors";
 import { requestedExtraction } from "../../pipeline/extraction";
 import { submitAsyncCapture } from "../../jobs/submit";
 import { publicOrigin, signedImageUrl } from "../../storage/hosted";
-import { jsonBody, parseWith } from "../body";
+import { invalidFields, jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
@@ -127,13 +126,7 @@ export const screenshotRoutes = new Hono<AppEnv>()
   })
   .get("/screenshot", authenticate({ ...ONE_OUTPUT, allowQueryKey: true }), async (c) => {
     const { record, issues } = queryRecord(new URL(c.req.url));
-    if (issues.length > 0) {
-      throw new ApiError(
-        "VALIDATION_ERROR",
-        `Invalid request: ${issues.map((i) => i.path).join(", ")}.`,
-        { details: issues },
-      );
-    }
+    if (issues.length > 0) throw invalidFields(issues);
     return sendBytes(c, parseWith(captureQuerySchema, record) as CaptureRequest);
   })
   .post("/screenshot/json", authenticate(ONE_OUTPUT), idempotent(), async (c) => {
