@@ -9,6 +9,7 @@ import { EXTRACT_FORMATS, FORMATS } from "./capture";
 
 export * from "./responses/jobs";
 export * from "./responses/account";
+export * from "./responses/webhooks";
 
 const iso = z.iso.datetime();
 

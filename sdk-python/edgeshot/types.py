@@ -37,12 +37,14 @@ __all__ = [
     "LinksRequest",
     "SnapshotRequest",
     "DestinationRequest",
+    "WebhookTestRequest",
     "Delivery",
     "JobCompletedEventMetadata",
     "JobCompletedEvent",
     "JobFailedEvent",
     "BatchCompletedEventJobsItem",
     "BatchCompletedEvent",
+    "TestPingEvent",
     "ErrorDetail",
     "Usage",
     "Meta",
@@ -80,6 +82,9 @@ __all__ = [
     "Account",
     "CredentialCheck",
     "Destination",
+    "WebhookDeliverySubject",
+    "WebhookDelivery",
+    "WebhookTestResult",
     "UsageOutput",
     "MetaOutput",
     "ErrorDetailOutput",
@@ -114,6 +119,8 @@ __all__ = [
     "ListWatchRunsResultItemsItemTextDiff",
     "ListWatchRunsResultItemsItem",
     "ListWatchRunsResult",
+    "ListWebhookDeliveriesQuery",
+    "ListWebhookDeliveriesResult",
     "Watch",
     "WatchRun",
     "WatchChangedEvent",
@@ -866,6 +873,18 @@ class DestinationRequest(_DestinationRequestRequired, _DestinationRequestOptiona
     pass
 
 
+_WebhookTestRequestRequired = TypedDict(
+    "_WebhookTestRequestRequired",
+    {
+        "url": str,  # A public https URL (as a job's webhookUrl) to send a signed test.ping to.
+    },
+)
+
+
+class WebhookTestRequest(_WebhookTestRequestRequired):
+    pass
+
+
 _DeliveryRequired = TypedDict(
     "_DeliveryRequired",
     {
@@ -981,6 +1000,21 @@ _BatchCompletedEventRequired = TypedDict(
 
 class BatchCompletedEvent(_BatchCompletedEventRequired):
     "Every job of a batch finished (one event per batch, none per job)."
+
+
+_TestPingEventRequired = TypedDict(
+    "_TestPingEventRequired",
+    {
+        "event": Literal["test.ping"],
+        "deliveryId": str,
+        "accountId": str,
+        "sentAt": str,
+    },
+)
+
+
+class TestPingEvent(_TestPingEventRequired):
+    "Sent by POST /v1/webhooks/test, signed like every event."
 
 
 _ErrorDetailRequired = TypedDict(
@@ -1645,6 +1679,62 @@ class Destination(_DestinationRequired):
     pass
 
 
+_WebhookDeliverySubjectRequired = TypedDict(
+    "_WebhookDeliverySubjectRequired",
+    {
+        "kind": Literal["job", "batch", "run"],
+        "id": str,
+    },
+)
+
+
+class WebhookDeliverySubject(_WebhookDeliverySubjectRequired):
+    "The job, batch or watch run it reports on."
+
+
+_WebhookDeliveryRequired = TypedDict(
+    "_WebhookDeliveryRequired",
+    {
+        "deliveryId": str,  # Unique per delivery; the x-service-delivery-id header.
+        "event": str,  # job.completed, job.failed, batch.completed, watch.changed, …
+        "url": str,  # Where it is sent.
+        "subject": WebhookDeliverySubject,  # The job, batch or watch run it reports on.
+        "state": Literal["pending", "queued", "delivered", "failed"],  # pending or queued: on its way (or retrying); delivered and failed are final.
+        "attempts": int,
+        "lastStatus": Optional[int],  # HTTP status of the last attempt.
+        "lastError": Optional[str],  # Why the last attempt failed.
+        "lastAttemptAt": Optional[str],
+        "nextAttemptAt": Optional[str],  # When the next retry is due, while retrying.
+        "createdAt": str,
+    },
+)
+
+
+class WebhookDelivery(_WebhookDeliveryRequired):
+    pass
+
+
+_WebhookTestResultRequired = TypedDict(
+    "_WebhookTestResultRequired",
+    {
+        "delivered": bool,  # The receiver answered 2xx.
+        "status": Optional[int],  # The receiver's HTTP status; null if none.
+    },
+)
+
+_WebhookTestResultOptional = TypedDict(
+    "_WebhookTestResultOptional",
+    {
+        "error": str,  # Why it was not delivered.
+    },
+    total=False,
+)
+
+
+class WebhookTestResult(_WebhookTestResultRequired, _WebhookTestResultOptional):
+    pass
+
+
 _UsageOutputRequired = TypedDict(
     "_UsageOutputRequired",
     {
@@ -2193,6 +2283,34 @@ _ListWatchRunsResultRequired = TypedDict(
 
 class ListWatchRunsResult(_ListWatchRunsResultRequired):
     "A page of runs."
+
+
+_ListWebhookDeliveriesQueryOptional = TypedDict(
+    "_ListWebhookDeliveriesQueryOptional",
+    {
+        "status": Literal["pending", "queued", "delivered", "failed"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListWebhookDeliveriesQuery(_ListWebhookDeliveriesQueryOptional):
+    "Query parameters of GET /v1/webhooks/deliveries."
+
+
+_ListWebhookDeliveriesResultRequired = TypedDict(
+    "_ListWebhookDeliveriesResultRequired",
+    {
+        "items": List[WebhookDelivery],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListWebhookDeliveriesResult(_ListWebhookDeliveriesResultRequired):
+    "A page of deliveries."
 
 
 Watch = CreateWatchResult

@@ -234,6 +234,19 @@ class LiveTest(unittest.TestCase):
             verify_webhook(body, headers, secret, now=int(headers["x-service-timestamp"]) + 301)
         self.assertEqual(stale.exception.reason, "stale_timestamp")
 
+        # Webhook operations: the delivery is in the log, can be sent again, and a test ping goes out.
+        hook = f"http://127.0.0.1:{WEBHOOK_PORT}/hook"
+        logged = [d for d in self.client.webhooks.deliveries(limit=100)["items"] if d["url"] == hook]
+        delivery_id = headers["x-service-delivery-id"]
+        self.assertIn(delivery_id, [d["deliveryId"] for d in logged])
+        receiver.arrived.clear()
+        self.assertEqual(self.client.webhooks.redeliver(delivery_id)["deliveryId"], delivery_id)
+        self.assertTrue(receiver.arrived.wait(60), "no redelivery within 60 s")
+        self.assertEqual(receiver.deliveries[-1][0]["x-service-delivery-id"], delivery_id)
+        result = self.client.webhooks.test(hook)
+        self.assertEqual((result["delivered"], result["status"]), (True, 200))
+        self.assertEqual(verify_webhook(receiver.deliveries[-1][1], receiver.deliveries[-1][0], secret)["event"], "test.ping")
+
     def test_400_is_an_edgeshot_error(self) -> None:
         with self.assertRaises(EdgeshotError) as caught:
             self.client.screenshot(url=page("boxes.html", "bad"), width=5)

@@ -25,6 +25,7 @@ import { jobsResource } from "./resources/jobs.js";
 import { pageContentCalls } from "./resources/page-content.js";
 import { renderLinksResource } from "./resources/render-links.js";
 import { watchesResource } from "./resources/watches.js";
+import { webhooksResource } from "./resources/webhooks.js";
 import { Transport, type EdgeshotOptions } from "./transport.js";
 
 type PageContentCalls = ReturnType<typeof pageContentCalls>;
@@ -37,6 +38,8 @@ export class Edgeshot {
   readonly destinations: ReturnType<typeof destinationsResource>;
   /** Watches: scheduled captures with change detection (watch.changed / watch.failed webhooks). */
   readonly watches: ReturnType<typeof watchesResource>;
+  /** Webhook operations: the delivery log, redelivery, a test send. */
+  readonly webhooks: ReturnType<typeof webhooksResource>;
   /** POST /v1/content: the rendered HTML (or visible text) of a page, as JSON. */
   readonly content: PageContentCalls["content"];
   /** POST /v1/scrape: elements of a rendered page by CSS selector. */
@@ -53,6 +56,7 @@ export class Edgeshot {
     this.renderLinks = renderLinksResource(this.#t);
     this.destinations = destinationsResource(this.#t);
     this.watches = watchesResource(this.#t);
+    this.webhooks = webhooksResource(this.#t);
     ({
       content: this.content,
       scrape: this.scrape,

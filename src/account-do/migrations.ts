@@ -230,4 +230,7 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       count INTEGER NOT NULL
     )`,
   ],
+  // v11, webhook operations (GET /v1/webhooks/deliveries): when a delivery's next attempt is due
+  // (set with each retried attempt, cleared when it ends or is redelivered).
+  [`ALTER TABLE webhook_deliveries ADD COLUMN next_attempt_at INTEGER`],
 ];

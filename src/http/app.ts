@@ -28,6 +28,7 @@ import { renderRoutes } from "./routes/render";
 import { screenshotRoutes } from "./routes/screenshot";
 import { storageRoutes } from "./routes/storage";
 import { watchRoutes } from "./routes/watches";
+import { webhookRoutes } from "./routes/webhooks";
 import type { AppEnv } from "./types";
 
 export function newApp(): Hono<AppEnv> {
@@ -48,6 +49,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", artifactRoutes);
   app.route("/v1", storageRoutes);
   app.route("/v1", watchRoutes);
+  app.route("/v1", webhookRoutes);
   app.route("/", mcpRoutes);
   app.route("/admin", adminRoutes);
   app.route("/dashboard", dashboardRoutes);

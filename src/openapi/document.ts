@@ -17,6 +17,7 @@ import { pageContentRoutes } from "./routes/page-content";
 import { renderRoutes } from "./routes/render";
 import { serviceRoutes } from "./routes/service";
 import { watchRoutes } from "./routes/watches";
+import { webhookRoutes } from "./routes/webhooks";
 import { webhooks } from "./webhooks";
 
 /** Every route group of the contract; a new group is added here. */
@@ -29,11 +30,12 @@ export const API_ROUTES: ApiRoute[] = [
   ...pageContentRoutes,
   ...accountRoutes,
   ...watchRoutes,
+  ...webhookRoutes,
 ];
 
 const DESCRIPTION = `Screenshots, PDFs, render links, reader-mode extraction, page content (rendered HTML, text, links, scraped elements) and branded artifacts, rendered by headless Chromium at the edge.
 
-Authenticate with \`Authorization: Bearer svc_…\` (or \`x-api-key\`). Every JSON answer is an envelope: \`{success, data, meta}\` or \`{success: false, error: {code, message, details}, meta}\`. Captures cost 1 credit; polling and the account read-out are free. Webhooks are signed with HMAC-SHA256 (see Webhooks).`;
+Authenticate with \`Authorization: Bearer svc_…\` (or \`x-api-key\`). Every JSON answer is an envelope: \`{success, data, meta}\` or \`{success: false, error: {code, message, details, docs}, meta}\` (\`docs\` links the code's entry on /docs/errors). Captures cost 1 credit; polling and the account read-out are free. Webhooks are signed with HMAC-SHA256 (see Webhooks).`;
 
 /** The POSTs that take an `Idempotency-Key` (src/http/middleware/idempotency.ts). */
 const IDEMPOTENT = new Set([
@@ -84,6 +86,7 @@ export function buildDocument(): ReturnType<typeof createDocument> {
         { name: "Account", description: "Plan, credits, key check." },
         { name: "Storage destinations", description: "Your own S3-compatible buckets." },
         { name: "Watches", description: "Scheduled captures with change detection." },
+        { name: "Webhooks", description: "The delivery log, redelivery and a test send." },
         { name: "Service", description: "Index, health, this document." },
       ],
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],

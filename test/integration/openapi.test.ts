@@ -76,6 +76,7 @@ describe("OpenAPI document", () => {
       "batch.completed",
       "job.completed",
       "job.failed",
+      "test.ping",
       "watch.changed",
       "watch.failed",
     ]);

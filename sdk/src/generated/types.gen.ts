@@ -9,7 +9,8 @@ export type Webhooks =
   | PostJobFailedWebhookRequest
   | PostBatchCompletedWebhookRequest
   | PostWatchChangedWebhookRequest
-  | PostWatchFailedWebhookRequest;
+  | PostWatchFailedWebhookRequest
+  | PostTestPingWebhookRequest;
 
 export type CaptureRequest = {
   /**
@@ -2011,6 +2012,13 @@ export type DestinationRequest = {
   deliverOnly?: boolean;
 };
 
+export type WebhookTestRequest = {
+  /**
+   * A public https URL (as a job's webhookUrl) to send a signed test.ping to.
+   */
+  url: string;
+};
+
 /**
  * An async capture finished.
  */
@@ -2078,6 +2086,16 @@ export type BatchCompletedEvent = {
     storage?: Delivery;
     error?: string | null;
   }>;
+};
+
+/**
+ * Sent by POST /v1/webhooks/test, signed like every event.
+ */
+export type TestPingEvent = {
+  event: "test.ping";
+  deliveryId: string;
+  accountId: string;
+  sentAt: string;
 };
 
 export type ErrorDetail = {
@@ -2507,6 +2525,62 @@ export type Destination = {
   deliverOnly: boolean;
   accessKeyId: string;
   createdAt: string;
+};
+
+export type WebhookDelivery = {
+  /**
+   * Unique per delivery; the x-service-delivery-id header.
+   */
+  deliveryId: string;
+  /**
+   * job.completed, job.failed, batch.completed, watch.changed, …
+   */
+  event: string;
+  /**
+   * Where it is sent.
+   */
+  url: string;
+  /**
+   * The job, batch or watch run it reports on.
+   */
+  subject: {
+    kind: "job" | "batch" | "run";
+    id: string;
+  };
+  /**
+   * pending or queued: on its way (or retrying); delivered and failed are final.
+   */
+  state: "pending" | "queued" | "delivered" | "failed";
+  attempts: number;
+  /**
+   * HTTP status of the last attempt.
+   */
+  lastStatus: number | null;
+  /**
+   * Why the last attempt failed.
+   */
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  /**
+   * When the next retry is due, while retrying.
+   */
+  nextAttemptAt: string | null;
+  createdAt: string;
+};
+
+export type WebhookTestResult = {
+  /**
+   * The receiver answered 2xx.
+   */
+  delivered: boolean;
+  /**
+   * The receiver's HTTP status; null if none.
+   */
+  status: number | null;
+  /**
+   * Why it was not delivered.
+   */
+  error?: string;
 };
 
 export type MetaOutput = {
@@ -6278,6 +6352,247 @@ export type ListWatchRunsResponses = {
 
 export type ListWatchRunsResponse = ListWatchRunsResponses[keyof ListWatchRunsResponses];
 
+export type ListWebhookDeliveriesData = {
+  body?: never;
+  path?: never;
+  query?: {
+    status?: "pending" | "queued" | "delivered" | "failed";
+    limit?: string;
+    cursor?: string;
+  };
+  url: "/v1/webhooks/deliveries";
+};
+
+export type ListWebhookDeliveriesErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ListWebhookDeliveriesError =
+  ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+  /**
+   * A page of deliveries.
+   */
+  200: {
+    success: true;
+    data: {
+      items: Array<WebhookDelivery>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type ListWebhookDeliveriesResponse =
+  ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RedeliverWebhookData = {
+  body?: never;
+  path: {
+    /**
+     * The delivery id (a UUID).
+     */
+    deliveryId: string;
+  };
+  query?: never;
+  url: "/v1/webhooks/deliveries/{deliveryId}/redeliver";
+};
+
+export type RedeliverWebhookErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type RedeliverWebhookError = RedeliverWebhookErrors[keyof RedeliverWebhookErrors];
+
+export type RedeliverWebhookResponses = {
+  /**
+   * Queued.
+   */
+  202: {
+    success: true;
+    data: WebhookDelivery;
+    meta: MetaOutput;
+  };
+};
+
+export type RedeliverWebhookResponse = RedeliverWebhookResponses[keyof RedeliverWebhookResponses];
+
+export type TestWebhookData = {
+  body: WebhookTestRequest;
+  path?: never;
+  query?: never;
+  url: "/v1/webhooks/test";
+};
+
+export type TestWebhookErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_WEBHOOK_URL.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_WEBHOOK_URL";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
+
+export type TestWebhookResponses = {
+  /**
+   * The attempt's result.
+   */
+  200: {
+    success: true;
+    data: WebhookTestResult;
+    meta: MetaOutput;
+  };
+};
+
+export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
+
 export type PostJobCompletedWebhookPayload = JobCompletedEvent;
 
 export type PostJobCompletedWebhookRequest = {
@@ -6339,6 +6654,15 @@ export type PostWatchFailedWebhookPayload = {
 export type PostWatchFailedWebhookRequest = {
   body: PostWatchFailedWebhookPayload;
   key: "watch.failed";
+  path?: never;
+  query?: never;
+};
+
+export type PostTestPingWebhookPayload = TestPingEvent;
+
+export type PostTestPingWebhookRequest = {
+  body: PostTestPingWebhookPayload;
+  key: "test.ping";
   path?: never;
   query?: never;
 };
