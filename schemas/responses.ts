@@ -10,6 +10,7 @@ import { EXTRACT_FORMATS, FORMATS } from "./capture";
 export * from "./responses/jobs";
 export * from "./responses/account";
 export * from "./responses/webhooks";
+export * from "./responses/requests";
 
 const iso = z.iso.datetime();
 

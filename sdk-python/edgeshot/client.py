@@ -35,6 +35,7 @@ from .types import (
     PageContent,
     RenderLink,
     RenderLinkRequest,
+    RequestLog,
     Scrape,
     ScrapeRequest,
     Snapshot,
@@ -234,3 +235,7 @@ class Edgeshot:
     def credential_check(self) -> CredentialCheck:
         """GET /v1/credential-check."""
         return cast(CredentialCheck, self._t.json("GET", "/v1/credential-check"))
+
+    def requests(self, status: Optional[str] = None, limit: Optional[int] = None) -> RequestLog:
+        """GET /v1/requests: the last 200 API requests (7 days), newest first; status 2xx/4xx/5xx."""
+        return cast(RequestLog, self._t.json("GET", "/v1/requests", query={"status": status, "limit": limit}))

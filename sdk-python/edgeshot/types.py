@@ -85,6 +85,8 @@ __all__ = [
     "WebhookDeliverySubject",
     "WebhookDelivery",
     "WebhookTestResult",
+    "RequestLogEntry",
+    "RequestLog",
     "UsageOutput",
     "MetaOutput",
     "ErrorDetailOutput",
@@ -121,6 +123,7 @@ __all__ = [
     "ListWatchRunsResult",
     "ListWebhookDeliveriesQuery",
     "ListWebhookDeliveriesResult",
+    "ListRequestsQuery",
     "Watch",
     "WatchRun",
     "WatchChangedEvent",
@@ -1735,6 +1738,39 @@ class WebhookTestResult(_WebhookTestResultRequired, _WebhookTestResultOptional):
     pass
 
 
+_RequestLogEntryRequired = TypedDict(
+    "_RequestLogEntryRequired",
+    {
+        "at": str,  # When the request arrived.
+        "method": str,
+        "route": str,  # The route's pattern (`/v1/jobs/:jobId`), never the path's values or the query.
+        "status": int,  # The HTTP status answered.
+        "errorCode": Optional[str],  # The error code of an error answer.
+        "credits": Optional[int],  # Credits charged; null when none was spent.
+        "durationMs": int,
+        "requestId": str,
+        "keyName": Optional[str],  # The name of the key used, when it has one.
+        "keyPrefix": Optional[str],  # The first characters of the key used.
+    },
+)
+
+
+class RequestLogEntry(_RequestLogEntryRequired):
+    pass
+
+
+_RequestLogRequired = TypedDict(
+    "_RequestLogRequired",
+    {
+        "items": List[RequestLogEntry],
+    },
+)
+
+
+class RequestLog(_RequestLogRequired):
+    pass
+
+
 _UsageOutputRequired = TypedDict(
     "_UsageOutputRequired",
     {
@@ -2311,6 +2347,20 @@ _ListWebhookDeliveriesResultRequired = TypedDict(
 
 class ListWebhookDeliveriesResult(_ListWebhookDeliveriesResultRequired):
     "A page of deliveries."
+
+
+_ListRequestsQueryOptional = TypedDict(
+    "_ListRequestsQueryOptional",
+    {
+        "status": Literal["2xx", "4xx", "5xx"],
+        "limit": str,
+    },
+    total=False,
+)
+
+
+class ListRequestsQuery(_ListRequestsQueryOptional):
+    "Query parameters of GET /v1/requests."
 
 
 Watch = CreateWatchResult

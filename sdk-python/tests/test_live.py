@@ -254,6 +254,14 @@ class LiveTest(unittest.TestCase):
         self.assertEqual((err.status, err.code), (400, VALIDATION_ERROR))
         self.assertIn("width", [d["path"] for d in err.details])
         self.assertTrue(err.request_id and err.request_id.startswith("req_"), err.request_id)
+        # The request log has it a moment later (written just after the answer), with the code.
+        logged: List[Any] = []
+        for _ in range(20):
+            logged = [r for r in self.client.requests(status="4xx")["items"] if r["requestId"] == err.request_id]
+            if logged:
+                break
+            time.sleep(0.25)
+        self.assertEqual([(r["route"], r["errorCode"]) for r in logged], [("/v1/screenshot", VALIDATION_ERROR)])
 
     def test_401_is_an_edgeshot_error(self) -> None:
         with self.assertRaises(EdgeshotError) as caught:

@@ -18,6 +18,8 @@ import type {
   ExtractRequest,
   HostedCapture,
   JobAccepted,
+  ListRequestsData,
+  RequestLog,
 } from "./generated/index.js";
 import { batchesResource } from "./resources/batches.js";
 import { destinationsResource } from "./resources/destinations.js";
@@ -108,6 +110,11 @@ export class Edgeshot {
   /** GET /v1/credential-check. */
   credentialCheck() {
     return this.#t.json<CredentialCheck>("GET", "/v1/credential-check");
+  }
+
+  /** GET /v1/requests: the account's last 200 API requests (7 days), newest first. */
+  requests(query: NonNullable<ListRequestsData["query"]> = {}) {
+    return this.#t.json<RequestLog>("GET", "/v1/requests", undefined, query);
   }
 
   /** Fetch a signed URL of this service (hosted output, job result, render link) as bytes. */

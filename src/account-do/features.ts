@@ -7,6 +7,7 @@
  */
 import { KeyStore } from "../accounts/keystore";
 import { CreditLedger } from "../accounts/ledger";
+import { RequestLog } from "../accounts/request-log";
 import type { AccountDb } from "../accounts/store";
 import { IdempotencyKeys } from "../idempotency/store";
 import { JobsStore } from "../jobs/store/jobs";
@@ -25,6 +26,7 @@ export interface AccountFeatures {
   webhooks: WebhookDeliveries;
   destinations: DestinationStore;
   idempotency: IdempotencyKeys;
+  requests: RequestLog;
 }
 
 export function composeFeatures(db: AccountDb): AccountFeatures {
@@ -48,5 +50,6 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
     webhooks: new WebhookDeliveries(db, eventBody),
     destinations: new DestinationStore(db),
     idempotency: new IdempotencyKeys(db),
+    requests: new RequestLog(db),
   };
 }

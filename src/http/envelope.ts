@@ -3,8 +3,10 @@
  * timestamp, usage?}}`. Every error also links its code's explanation (`error.docs`, the page
  * GET /docs/errors generated from src/errors.ts): added here, the one place errors are shaped.
  */
+import type { Context } from "hono";
 import type { Meta, Usage } from "../../schemas/responses";
 import { errorDocsPath, type ErrorCode, type ErrorDetail } from "../errors";
+import type { AppEnv } from "./types";
 
 export interface SuccessBody<T> {
   success: true;
@@ -38,4 +40,10 @@ export function errorBody(
   const error =
     details && details.length > 0 ? { code, message, details, docs } : { code, message, docs };
   return { success: false, error, meta: meta(requestId) };
+}
+
+/** Notes what a request spent, for the request log, and passes the usage on to its answer. */
+export function charged(c: Context<AppEnv>, usage: Usage): Usage {
+  c.set("charged", usage.credits);
+  return usage;
 }

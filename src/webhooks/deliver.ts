@@ -12,6 +12,7 @@
  */
 import { accountStub } from "../accounts/directory";
 import type { AttemptRecord, WebhookDelivery } from "./store/deliveries";
+import type { WebhookDeliveryView } from "../../schemas/responses";
 import { WEBHOOKS } from "../../schemas/limits";
 import { z } from "zod";
 import { plainId } from "../../schemas/primitives";
@@ -56,6 +57,23 @@ export async function enqueueWebhooks(
   const messages: WebhookMessage[] = deliveryIds.map((deliveryId) => ({ accountId, deliveryId }));
   await env.WEBHOOKS.sendBatch(messages.map((body) => ({ body })));
   await accountStub(env, accountId).webhooks().markQueued(deliveryIds);
+}
+
+/**
+ * A delivered or failed delivery of `accountId` queued again (same id and body, signed afresh
+ * at its attempt); one still open is left as it is. Null when the account has no such delivery
+ * in its log (another account's id included). The API's and the dashboard's redeliver.
+ */
+export async function redeliverWebhook(
+  env: Env,
+  accountId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryView | null> {
+  const webhooks = accountStub(env, accountId).webhooks();
+  const reopened = await webhooks.reopen(deliveryId);
+  if (!reopened) return null;
+  if (reopened.reopened) await enqueueWebhooks(env, accountId, [deliveryId]);
+  return (await webhooks.entry(deliveryId)) ?? reopened.view;
 }
 
 type Sent = AttemptRecord & { retryable: boolean };
@@ -165,7 +183,8 @@ export async function sendTestPing(
   deps: WebhookDeps = DEFAULT_DEPS,
 ): Promise<{ delivered: boolean; status: number | null; error?: string }> {
   const verdict = await checkWebhookUrl(env, raw);
-  if (!verdict.ok) return { delivered: false, status: null, error: "the URL is not allowed" };
+  if (!verdict.ok)
+    return { delivered: false, status: null, error: "not a public https URL (nothing was sent)" };
   const deliveryId = crypto.randomUUID();
   const body = JSON.stringify({
     event: "test.ping",

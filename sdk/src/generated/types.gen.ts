@@ -2583,6 +2583,44 @@ export type WebhookTestResult = {
   error?: string;
 };
 
+export type RequestLog = {
+  items: Array<RequestLogEntry>;
+};
+
+export type RequestLogEntry = {
+  /**
+   * When the request arrived.
+   */
+  at: string;
+  method: string;
+  /**
+   * The route's pattern (`/v1/jobs/:jobId`), never the path's values or the query.
+   */
+  route: string;
+  /**
+   * The HTTP status answered.
+   */
+  status: number;
+  /**
+   * The error code of an error answer.
+   */
+  errorCode: string | null;
+  /**
+   * Credits charged; null when none was spent.
+   */
+  credits: number | null;
+  durationMs: number;
+  requestId: string;
+  /**
+   * The name of the key used, when it has one.
+   */
+  keyName: string | null;
+  /**
+   * The first characters of the key used.
+   */
+  keyPrefix: string | null;
+};
+
 export type MetaOutput = {
   requestId: string;
   timestamp: string;
@@ -6592,6 +6630,82 @@ export type TestWebhookResponses = {
 };
 
 export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
+
+export type ListRequestsData = {
+  body?: never;
+  path?: never;
+  query?: {
+    status?: "2xx" | "4xx" | "5xx";
+    limit?: string;
+  };
+  url: "/v1/requests";
+};
+
+export type ListRequestsErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ListRequestsError = ListRequestsErrors[keyof ListRequestsErrors];
+
+export type ListRequestsResponses = {
+  /**
+   * The requests.
+   */
+  200: {
+    success: true;
+    data: RequestLog;
+    meta: MetaOutput;
+  };
+};
+
+export type ListRequestsResponse = ListRequestsResponses[keyof ListRequestsResponses];
 
 export type PostJobCompletedWebhookPayload = JobCompletedEvent;
 

@@ -43,9 +43,12 @@ form.inline label { margin:0; }
 table { border-collapse:collapse; width:100%; background:var(--card); }
 th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 td.url { max-width: 280px; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
-.status.active, .status.completed { color:var(--good); }
+.status.active, .status.completed, .status.delivered { color:var(--good); }
 .status.paused { color:var(--muted); }
 .status.revoked, .status.failed { color:var(--bad); }
+td.url { word-break:break-all; max-width:18rem; }
+.status.s2xx { color:var(--good); } .status.s4xx, .status.s5xx { color:var(--bad); }
+.filters a { margin-right:.8rem; } .filters a.current { font-weight:600; text-decoration:none; }
 .stats { display:grid; grid-template-columns:repeat(auto-fit, minmax(150px, 1fr)); gap:12px; margin-bottom:16px; }
 .stat { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:12px; }
 .stat span { display:block; color:var(--muted); font-size:.85em; }
@@ -319,4 +322,12 @@ export const APP_JS = `"use strict";
     }
   });
 })();
+`;
+
+/** The favicon: a camera-shutter mark in the nav's colours, as SVG (no binary asset to build). */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
+<rect width="32" height="32" rx="7" fill="#111827"/>
+<circle cx="16" cy="16" r="9" fill="none" stroke="#60a5fa" stroke-width="3"/>
+<circle cx="16" cy="16" r="3.5" fill="#e5e7eb"/>
+</svg>
 `;

@@ -1,19 +1,31 @@
 /**
- * The self-serve dashboard under /dashboard: signup, login, keys, usage, webhooks, plans and
- * the playground. Server-rendered pages (./layout.ts); every response carries the dashboard's
+ * The self-serve dashboard under /dashboard: signup, login, keys, usage, webhooks, the request
+ * log, plans and the playground. Server-rendered pages (./layout.ts); every response carries the dashboard's
  * security headers; every state-changing request must be same-origin, and those made in a
  * session must carry its CSRF token. Decisions: docs/DASHBOARD.md.
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../errors";
-import { APP_JS, STYLE_CSS } from "./assets";
+import { APP_JS, FAVICON_SVG, STYLE_CSS } from "./assets";
 import { authRoutes } from "./auth";
 import { FORM_BYTES } from "./forms";
 import { keyRoutes } from "./keys";
 import { pageRoutes } from "./pages";
 import { playgroundRoutes } from "./playground";
-import { type DashboardEnv, dashboardHeaders, requireSession, sameOrigin } from "./session";
+import { requestPageRoutes } from "./requests";
+import { webhookPageRoutes } from "./webhooks";
+import { html } from "hono/html";
+import type { Context } from "hono";
+import { page } from "./layout";
+import {
+  DASHBOARD,
+  type DashboardEnv,
+  dashboardHeaders,
+  readSession,
+  requireSession,
+  sameOrigin,
+} from "./session";
 
 const asset = (body: string, type: string) =>
   new Response(body, {
@@ -32,19 +44,36 @@ export const dashboardRoutes = new Hono<DashboardEnv>()
   .use(sameOrigin)
   .get("/assets/style.css", () => asset(STYLE_CSS, "text/css"))
   .get("/assets/app.js", () => asset(APP_JS, "text/javascript"))
+  .get("/assets/favicon.svg", () => asset(FAVICON_SVG, "image/svg+xml"))
   .use("/signup", formLimit)
   .use("/login", formLimit)
   .use("/logout", formLimit)
   .use("/keys/*", formLimit)
   .use("/keys", formLimit)
+  .use("/webhooks/*", formLimit)
   .route("/", authRoutes)
   .use("/usage", requireSession)
   .use("/keys", requireSession)
   .use("/keys/*", requireSession)
   .use("/webhooks", requireSession)
+  .use("/webhooks/*", requireSession)
   .use("/plans", requireSession)
+  .use("/requests", requireSession)
   .use("/playground", requireSession)
   .use("/api/*", requireSession)
   .route("/", keyRoutes)
   .route("/", pageRoutes)
+  .route("/", webhookPageRoutes)
+  .route("/", requestPageRoutes)
   .route("/", playgroundRoutes);
+
+/**
+ * A path under /dashboard that is no page: an HTML 404 in the dashboard's frame (with its
+ * navigation when signed in) and its security headers — not the API's JSON envelope.
+ */
+export async function dashboardNotFound(c: Context): Promise<Response> {
+  const session = await readSession(c);
+  const body = html`<p>There is no dashboard page at <code>${c.req.path}</code>.</p>
+    <p><a href="${DASHBOARD}/${session ? "usage" : "login"}">Go to the dashboard</a></p>`;
+  return page(c, { title: "Page not found", body, session, status: 404 });
+}

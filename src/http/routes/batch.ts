@@ -21,7 +21,7 @@ import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin } from "../../storage/hosted";
 import { requireStorage } from "../../storage/destinations";
 import { jsonBody } from "../body";
-import { successBody } from "../envelope";
+import { charged, successBody } from "../envelope";
 import { ApiError, type ErrorDetail } from "../../errors";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
@@ -112,6 +112,6 @@ export const batchRoutes = new Hono<AppEnv>().post(
       totalJobs: submitted.jobs.length,
       jobs: submitted.jobs.map((job) => ({ jobId: job.jobId, url: job.url, status: "queued" })),
     };
-    return c.json(successBody(c.get("requestId"), data, submitted.usage), 202);
+    return c.json(successBody(c.get("requestId"), data, charged(c, submitted.usage)), 202);
   },
 );

@@ -37,7 +37,7 @@ import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { hostedHeaders } from "../../storage/hosted";
 import { jsonBody } from "../body";
-import { successBody } from "../envelope";
+import { charged, successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
@@ -141,7 +141,8 @@ export const PAGE_ACTIONS = {
   content: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, contentRequestSchema);
     const { captured, read, data } = await readContent(c.env, c.get("auth"), parsed);
-    if (wantsJson(c)) return c.json(successBody(c.get("requestId"), data, captured.usage));
+    if (wantsJson(c))
+      return c.json(successBody(c.get("requestId"), data, charged(c, captured.usage)));
     const body = read.kind === "html" ? read.html : read.text;
     const page = pageOf(captured);
     const contentType = `text/${read.kind === "html" ? "html" : "plain"}; charset=utf-8`;
@@ -155,18 +156,18 @@ export const PAGE_ACTIONS = {
       "x-service-wait-strategy": page.waitStrategy,
       "x-service-load-time-ms": String(captured.loadTimeMs),
       ...(read.truncated ? { "x-service-truncated": "true" } : {}),
-      ...usageHeaders(captured.usage),
+      ...usageHeaders(charged(c, captured.usage)),
     });
   },
   scrape: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, scrapeRequestSchema);
     const { data, usage } = await scrapePage(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
   links: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, linksRequestSchema);
     const { data, usage } = await pageLinks(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
   snapshot: async (c: Context<AppEnv>): Promise<Response> => {
     const { stripScripts = true, ...req } = await jsonBody(c, snapshotRequestSchema);
@@ -188,7 +189,7 @@ export const PAGE_ACTIONS = {
       width: result.width,
       height: result.height,
     };
-    return c.json(successBody(c.get("requestId"), data, captured.usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, captured.usage)));
   },
 };
 export type PageAction = keyof typeof PAGE_ACTIONS;

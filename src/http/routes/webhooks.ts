@@ -11,14 +11,12 @@ import { LIMITS } from "../../../schemas/limits";
 import type { Listing, WebhookDeliveryView, WebhookTestResult } from "../../../schemas/responses";
 import { deliveryListQuery, webhookTestRequestSchema } from "../../../schemas/webhooks";
 import { ApiError } from "../../errors";
-import { enqueueWebhooks, sendTestPing } from "../../webhooks/deliver";
+import { redeliverWebhook, sendTestPing } from "../../webhooks/deliver";
 import { requireWebhookUrl } from "../../webhooks/url";
 import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const webhookRoutes = new Hono<AppEnv>()
   .get("/webhooks/deliveries", authenticate(), async (c) => {
@@ -38,14 +36,9 @@ export const webhookRoutes = new Hono<AppEnv>()
     return c.json(successBody(c.get("requestId"), data));
   })
   .post("/webhooks/deliveries/:deliveryId/redeliver", authenticate(), async (c) => {
-    const auth = c.get("auth");
     const deliveryId = c.req.param("deliveryId");
-    const reopened = UUID.test(deliveryId)
-      ? await auth.account.webhooks().reopen(deliveryId)
-      : null;
-    if (!reopened) throw new ApiError("NOT_FOUND", "No webhook delivery with this id.");
-    if (reopened.reopened) await enqueueWebhooks(c.env, auth.accountId, [deliveryId]);
-    const view = (await auth.account.webhooks().entry(deliveryId)) ?? reopened.view;
+    const view = await redeliverWebhook(c.env, c.get("auth").accountId, deliveryId);
+    if (!view) throw new ApiError("NOT_FOUND", "No webhook delivery with this id.");
     return c.json(successBody(c.get("requestId"), view), 202);
   })
   .post("/webhooks/test", authenticate(), async (c) => {

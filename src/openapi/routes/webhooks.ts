@@ -1,11 +1,16 @@
-/** Webhook operations: the delivery log, redelivery, a test send (src/http/routes/webhooks.ts). */
+/**
+ * Operations views: webhook deliveries (the log, redelivery, a test send:
+ * src/http/routes/webhooks.ts) and the request log (src/http/routes/requests.ts).
+ */
 import { z } from "zod";
 import {
+  requestLogSchema,
   listingSchema,
   webhookDeliveryViewSchema,
   webhookTestResultSchema,
 } from "../../../schemas/responses";
 import { deliveryListQuery, webhookTestRequestSchema } from "../../../schemas/webhooks";
+import { requestLogQuery } from "../../../schemas/request-log";
 import {
   API_KEY,
   BODY_ERRORS,
@@ -80,6 +85,23 @@ export const webhookRoutes: ApiRoute[] = [
           ...BODY_ERRORS,
           "INVALID_WEBHOOK_URL",
         ]),
+      },
+    },
+  },
+  {
+    method: "get",
+    path: "/v1/requests",
+    operation: {
+      operationId: "listRequests",
+      summary: "List recent API requests",
+      description:
+        "The account's last 200 API requests of the last 7 days, newest first: time, method, route pattern (never the query), status, error code, credits, duration, request id and key. `status` keeps one class.",
+      tags: ["Account"],
+      security: API_KEY,
+      requestParams: { query: requestLogQuery },
+      responses: {
+        "200": envelopeResponse("The requests.", requestLogSchema, rateLimitHeaders),
+        ...errorResponses([...KEY_ERRORS, ...SERVICE_ERRORS, "VALIDATION_ERROR"]),
       },
     },
   },
