@@ -1,5 +1,10 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { buildAssets } from "./scripts/lib/assets.mjs";
+
+// The static assets wrangler.toml [assets] points at (public/): workerd's ASSETS binding and the
+// e2e project's `wrangler dev` serve them, so they are in place before either starts.
+buildAssets();
 
 /**
  * The fixture server's port (FIXTURE_PORT overrides it, so parallel runs do not collide) and
@@ -11,6 +16,8 @@ process.env.FIXTURE_PORT = String(FIXTURE_PORT);
 const FIXTURES = `127.0.0.1:${FIXTURE_PORT},127.0.0.1:${FIXTURE_PORT + 1}`;
 /** The S3-compatible test server (s3rver, test/fixtures/s3.ts): storage destinations' endpoint. */
 const S3_FIXTURE = `127.0.0.1:${FIXTURE_PORT + 2}`;
+/** The crawl fixture site (test/fixtures/crawl-site.ts), its own server with its own log. */
+const CRAWL_SITE = `127.0.0.1:${FIXTURE_PORT + 11}`;
 /** A third-party name for the fixture server (Chromium resolves *.localhost to loopback itself). */
 const AD_FIXTURE_HOST = "ads.localhost";
 
@@ -31,6 +38,7 @@ export const TEST_SECRETS = {
 const WORKERD_UNIT = [
   "test/unit/ad-block.test.ts",
   "test/unit/content.test.ts",
+  "test/unit/crawl-fetch.test.ts",
   "test/unit/dns.test.ts",
   "test/unit/markdown-budget.test.ts",
   "test/unit/render-link.test.ts",
@@ -45,6 +53,7 @@ const WORKERD_UNIT = [
  */
 const TIMED = [
   "test/unit/content.test.ts",
+  "test/unit/crawl-fetch.test.ts",
   "test/unit/markdown-budget.test.ts",
   "test/integration/capture-deadline.test.ts",
   "test/integration/cpu-share.test.ts",
@@ -63,10 +72,11 @@ const inWorkerd = () =>
         ...TEST_SECRETS,
         // wrangler.toml ships the production pool (8); one local browser is enough here.
         BROWSER_HOSTS: "1",
-        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE}`,
+        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE}`,
         S3_ORIGIN: `http://${S3_FIXTURE}`,
         AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
         FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
+        CRAWL_SITE_ORIGIN: `http://${CRAWL_SITE}`,
         // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).
         SAFE_BROWSING_API_KEY: "test-safe-browsing-key-0123456789", // = SAFE_BROWSING_TEST_KEY of the fake
         SAFE_BROWSING_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 4}/v4/threatMatches:find`,

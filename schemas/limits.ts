@@ -151,6 +151,26 @@ export const LIMITS = {
   watchMaxConsecutiveFailures: 5,
 } as const;
 
+/**
+ * Crawl and map (docs/CRAWL.md): the contract's bounds. Each plan caps `limit` lower
+ * (src/accounts/plans.ts `crawlPageCap`); these are the schema's outer bounds.
+ */
+export const CRAWL = {
+  limit: { min: 1, max: 10_000, default: 20 },
+  maxDepth: { min: 0, max: 10, default: 2 },
+  /** include / exclude: patterns each, and characters a pattern. */
+  patterns: 20,
+  patternChars: 200,
+  /** GET /v1/crawl/{id}/pages: results a page (default and most). */
+  pagesPerList: { default: 20, max: 100 },
+  /** A page's markdown, html or text past this is served from R2 through a signed contentUrl. */
+  inlineBytes: 256 * 1024,
+  /** POST /v1/map: URLs at most (and its default). */
+  mapLimit: { min: 1, max: 5_000, default: 100 },
+  /** Results are kept this long after a crawl ends, then deleted with their R2 objects. */
+  retentionDays: 7,
+} as const;
+
 /** The spec's webhook delivery contract (Events): what a receiver sees and may rely on. */
 export const WEBHOOKS = {
   /** First attempt plus up to 3 retries (wrangler.toml max_retries = 3). */

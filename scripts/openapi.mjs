@@ -8,14 +8,14 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { build } from "esbuild";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { format, resolveConfig } from "prettier";
+import { writeGenerated } from "./lib/generated.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const check = process.argv.includes("--check");
 const dir = mkdtempSync(join(tmpdir(), "edgeshot-openapi-"));
 
 /** Bundles `entry` (TypeScript) and imports it. */
@@ -32,21 +32,11 @@ async function load(entry, name) {
   return import(pathToFileURL(outfile).href);
 }
 
-/** Writes `text` (Prettier-formatted as `relative`) or, with --check, compares it. */
+/** Writes `text` as Prettier formats `relative` (or, with --check, compares it). */
 async function emit(relative, text, command) {
   const target = join(root, relative);
   const formatted = await format(text, { ...(await resolveConfig(target)), filepath: target });
-  if (check) {
-    if (readFileSync(target, "utf8") !== formatted) {
-      console.error(`${relative} is stale: run \`${command}\`.`);
-      process.exitCode = 1;
-      return;
-    }
-    console.log(`${relative} is up to date.`);
-  } else {
-    writeFileSync(target, formatted);
-    console.log(`wrote ${target}`);
-  }
+  writeGenerated(relative, formatted, command);
 }
 
 /** A JSON Schema property as the tools table shows it: type or values, bounds, default. */

@@ -8,13 +8,14 @@
  * installed package. Minified: it crosses CDP on every extraction.
  */
 import { build } from "esbuild";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
+import { writeGenerated } from "./lib/generated.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const target = join(root, "src/extract/page-reader.generated.ts");
+const TARGET = "src/extract/page-reader.generated.ts";
 const readability = JSON.parse(
   readFileSync(join(root, "node_modules/@mozilla/readability/package.json"), "utf8"),
 );
@@ -41,19 +42,7 @@ const source = `/**
  */
 export const PAGE_READER = ${JSON.stringify(script)};
 `;
+const target = join(root, TARGET);
 const options = { ...(await resolveConfig(target)), filepath: target };
 const text = await format(source, options);
-if (process.argv.includes("--check")) {
-  let current = "";
-  try {
-    current = readFileSync(target, "utf8");
-  } catch {
-    // missing: stale
-  }
-  if (current !== text) {
-    console.error("src/extract/page-reader.generated.ts is stale: run `npm run page-reader`.");
-    process.exit(1);
-  }
-} else {
-  writeFileSync(target, text);
-}
+writeGenerated(TARGET, text, "npm run page-reader");

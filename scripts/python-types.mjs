@@ -7,9 +7,10 @@
  * required and optional fields in two bases. `--check` exits 1 instead of writing when the
  * committed file is stale.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeGenerated } from "./lib/generated.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const source = join(root, "schemas/openapi.json");
@@ -241,19 +242,4 @@ ${codes.map((c) => `    ${c}: (${[...statuses.get(c)].sort().join(", ")},),`).jo
 }
 `;
 
-if (process.argv.includes("--check")) {
-  let current = "";
-  try {
-    current = readFileSync(target, "utf8");
-  } catch {
-    // missing: stale
-  }
-  if (current !== text) {
-    console.error("sdk-python/edgeshot/types.py is stale: run `npm run openapi`.");
-    process.exit(1);
-  }
-  console.log("sdk-python/edgeshot/types.py is up to date.");
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target}`);
-}
+writeGenerated("sdk-python/edgeshot/types.py", text, "npm run openapi");

@@ -235,6 +235,18 @@ export const ERROR_CODES = {
     meaning: "`intervalMinutes` is below the plan's floor.",
     action: "Use a longer interval, or upgrade the plan.",
   },
+  CRAWL_NOT_FOUND: {
+    status: 404,
+    fault: "request",
+    meaning: "No such crawl on this account.",
+    action: "Check the crawl id (GET /v1/crawls lists them).",
+  },
+  CRAWL_LIMIT_REACHED: {
+    status: 429,
+    fault: "plan",
+    meaning: "The plan's crawls in flight are all running.",
+    action: "Wait for a crawl to finish (or cancel one), or upgrade the plan.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

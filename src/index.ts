@@ -15,6 +15,7 @@ export { RenderCoalescer } from "./render-links/coalescer";
 export { KeyDirectory } from "./accounts/key-directory";
 export { DashboardUser } from "./accounts/users";
 export { LoginThrottle } from "./accounts/throttle";
+export { Crawl } from "./crawl/crawl-do";
 
 const app = newApp();
 

@@ -133,6 +133,23 @@ export const TUNING = {
   unknownKeyCacheEntries: 10_000,
   /** Dashboard passwords: PBKDF2-SHA256 iterations for new hashes (the Workers runtime caps it at 100,000). */
   passwordIterations: 100_000,
+  /**
+   * Crawls (docs/CRAWL.md): pages of one crawl in flight at once (its share of the browsers,
+   * beside the account's captures), and of one host (politeness).
+   */
+  crawlInFlight: 4,
+  crawlPerHostInFlight: 2,
+  /** The Crawl DO's watchdog while a crawl runs: lost messages and lost renderers are found. */
+  crawlWatchdogMs: 30_000,
+  /** A queued page whose message has not been claimed for this long is sent again. */
+  crawlQueuedStallMs: 60_000,
+  /** A page rendering this long lost its renderer (longer than any capture's hard deadline). */
+  crawlRenderStallMs: 5 * 60_000,
+  /** Skipped URLs (out of scope, excluded…) a crawl lists, beyond its rendered pages. */
+  crawlSkippedRows: 2_000,
+  /** robots.txt and sitemap fetches: the time each may take, and sitemap documents a crawl reads. */
+  crawlFetchTimeoutMs: 10_000,
+  crawlSitemapDocuments: 50,
   /** Dashboard login throttle: failed attempts per email, and per client address, in one window. */
   loginFailuresPerEmail: 5,
   loginFailuresPerAddress: 20,

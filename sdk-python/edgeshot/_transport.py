@@ -72,20 +72,28 @@ def _envelope(body: bytes) -> Optional[Dict[str, Any]]:
     return parsed if isinstance(parsed, dict) else None
 
 
-def error_from(res: Response) -> EdgeshotError:
-    """The EdgeshotError of a non-2xx answer, from its envelope when it has one."""
-    env = _envelope(res.body) or {}
-    error = env.get("error") if isinstance(env.get("error"), dict) else {}
-    meta = env.get("meta") if isinstance(env.get("meta"), dict) else {}
-    assert isinstance(error, dict) and isinstance(meta, dict)
+def _part(env: Mapping[str, Any], name: str) -> Dict[str, Any]:
+    """An envelope's `error` or `meta` object; empty when absent or not an object."""
+    part = env.get(name)
+    return part if isinstance(part, dict) else {}
+
+
+def _error(res: Response, env: Mapping[str, Any], fallback: str) -> EdgeshotError:
+    """The EdgeshotError an answer's envelope describes; `fallback` is the message it lacks."""
+    error = _part(env, "error")
     return EdgeshotError(
         code=str(error.get("code") or "INVALID_RESPONSE"),
-        message=str(error.get("message") or f"HTTP {res.status}"),
+        message=str(error.get("message") or fallback),
         status=res.status,
         details=error.get("details") or [],
-        request_id=meta.get("requestId") or res.headers.get("x-request-id"),
+        request_id=_part(env, "meta").get("requestId") or res.headers.get("x-request-id"),
         retry_after=retry_after_seconds(res.headers.get("retry-after")),
     )
+
+
+def error_from(res: Response) -> EdgeshotError:
+    """The EdgeshotError of a non-2xx answer, from its envelope when it has one."""
+    return _error(res, _envelope(res.body) or {}, f"HTTP {res.status}")
 
 
 class Transport:
@@ -110,8 +118,17 @@ class Transport:
         self.sleep = sleep
         self.user_agent = f"edgeshot-python/{__version__}"
 
-    def _open(self, request: urllib.request.Request) -> Response:
-        """One HTTP exchange; any status is an answer, no answer an EdgeshotError."""
+    def _open(
+        self,
+        url: str,
+        method: str,
+        headers: Optional[Mapping[str, str]] = None,
+        payload: Optional[bytes] = None,
+    ) -> Response:
+        """One HTTP exchange with our user-agent; any status is an answer, no answer an EdgeshotError."""
+        request = urllib.request.Request(
+            url, data=payload, headers={**(headers or {}), "user-agent": self.user_agent}, method=method
+        )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as res:
                 return Response(res.status, _headers(res.headers.items()), res.read())
@@ -140,11 +157,7 @@ class Transport:
         params = [(k, _query_value(v)) for k, v in (query or {}).items() if v is not None]
         if params:
             url += "?" + urllib.parse.urlencode(params)
-        headers = {
-            "authorization": f"Bearer {self.api_key}",
-            "accept": "application/json, */*",
-            "user-agent": self.user_agent,
-        }
+        headers = {"authorization": f"Bearer {self.api_key}", "accept": "application/json, */*"}
         payload = None
         if body is not None:
             payload = json.dumps(body).encode("utf-8")
@@ -153,8 +166,7 @@ class Transport:
             headers["idempotency-key"] = idempotency_key
         attempt = 0
         while True:
-            request = urllib.request.Request(url, data=payload, headers=headers, method=method)
-            res = self._open(request)
+            res = self._open(url, method, headers, payload)
             if 200 <= res.status < 300:
                 return res
             error = error_from(res)
@@ -178,26 +190,16 @@ class Transport:
         env = _envelope(res.body)
         if env is None:
             raise EdgeshotError("INVALID_RESPONSE", "Not JSON.", res.status)
-        meta = env.get("meta") if isinstance(env.get("meta"), dict) else {}
-        assert isinstance(meta, dict)
         data = env.get("data")
         if env.get("success") is not True or not isinstance(data, dict):
-            error = env.get("error") if isinstance(env.get("error"), dict) else {}
-            assert isinstance(error, dict)
-            raise EdgeshotError(
-                code=str(error.get("code") or "INVALID_RESPONSE"),
-                message=str(error.get("message") or "No data."),
-                status=res.status,
-                request_id=meta.get("requestId"),
-            )
+            raise _error(res, env, "No data.")
         result = Data(data)
-        result.meta = cast(Meta, meta)
+        result.meta = cast(Meta, _part(env, "meta"))
         return result
 
     def fetch_signed(self, url: str) -> Response:
         """GET a signed URL of this service (no auth); a refusal becomes an EdgeshotError."""
-        request = urllib.request.Request(url, headers={"user-agent": self.user_agent})
-        res = self._open(request)
+        res = self._open(url, "GET")
         if not 200 <= res.status < 300:
             raise error_from(res)
         return res

@@ -77,6 +77,17 @@ class Edgeshot:
         self.destinations = Destinations(self._t)
         self.webhooks = Webhooks(self._t)
 
+    def _post(
+        self,
+        path: str,
+        request: Optional[Mapping[str, Any]],
+        fields: Mapping[str, Any],
+        idempotency_key: Optional[str],
+        **fixed: Any,
+    ) -> Any:
+        """POST a JSON call: its body from `_body`, its answer the envelope's data."""
+        return self._t.json("POST", path, _body(request, fields, **fixed), idempotency_key=idempotency_key)
+
     # Captures
 
     def screenshot(
@@ -100,8 +111,7 @@ class Edgeshot:
         **fields: Any,
     ) -> HostedCapture:
         """POST /v1/screenshot with hosted: true: a signed URL instead of bytes."""
-        body = _body(request, fields, hosted=True)
-        return cast(HostedCapture, self._t.json("POST", "/v1/screenshot", body, idempotency_key=idempotency_key))
+        return cast(HostedCapture, self._post("/v1/screenshot", request, fields, idempotency_key, hosted=True))
 
     def screenshot_json(
         self,
@@ -111,8 +121,7 @@ class Edgeshot:
         **fields: Any,
     ) -> CaptureJson:
         """POST /v1/screenshot/json: base64 image (and the article with extract: true)."""
-        body = _body(request, fields)
-        return cast(CaptureJson, self._t.json("POST", "/v1/screenshot/json", body, idempotency_key=idempotency_key))
+        return cast(CaptureJson, self._post("/v1/screenshot/json", request, fields, idempotency_key))
 
     def screenshot_async(
         self,
@@ -134,10 +143,7 @@ class Edgeshot:
         **fields: Any,
     ) -> BatchAccepted:
         """POST /v1/screenshot/batch (paid plans); see `batches.wait()`."""
-        body = _body(request, fields)
-        return cast(
-            BatchAccepted, self._t.json("POST", "/v1/screenshot/batch", body, idempotency_key=idempotency_key)
-        )
+        return cast(BatchAccepted, self._post("/v1/screenshot/batch", request, fields, idempotency_key))
 
     def fetch_signed(self, url: str) -> Capture:
         """Fetches a signed URL of this service (hosted output, job result, render link)."""
@@ -153,8 +159,7 @@ class Edgeshot:
         **fields: Any,
     ) -> Extraction:
         """POST /v1/extract: the page's article as Markdown, HTML or text, with its metadata."""
-        body = _body(request, fields)
-        return cast(Extraction, self._t.json("POST", "/v1/extract", body, idempotency_key=idempotency_key))
+        return cast(Extraction, self._post("/v1/extract", request, fields, idempotency_key))
 
     def content(
         self,
@@ -164,8 +169,7 @@ class Edgeshot:
         **fields: Any,
     ) -> PageContent:
         """POST /v1/content: the rendered HTML (and visible text) of one page load, as JSON."""
-        body = _body(request, fields)
-        return cast(PageContent, self._t.json("POST", "/v1/content", body, idempotency_key=idempotency_key))
+        return cast(PageContent, self._post("/v1/content", request, fields, idempotency_key))
 
     def scrape(
         self,
@@ -175,8 +179,7 @@ class Edgeshot:
         **fields: Any,
     ) -> Scrape:
         """POST /v1/scrape: the text, HTML, attributes and boxes of the elements asked for."""
-        body = _body(request, fields)
-        return cast(Scrape, self._t.json("POST", "/v1/scrape", body, idempotency_key=idempotency_key))
+        return cast(Scrape, self._post("/v1/scrape", request, fields, idempotency_key))
 
     def links(
         self,
@@ -186,8 +189,7 @@ class Edgeshot:
         **fields: Any,
     ) -> Links:
         """POST /v1/links: the page's links, absolute and de-duplicated."""
-        body = _body(request, fields)
-        return cast(Links, self._t.json("POST", "/v1/links", body, idempotency_key=idempotency_key))
+        return cast(Links, self._post("/v1/links", request, fields, idempotency_key))
 
     def snapshot(
         self,
@@ -197,8 +199,7 @@ class Edgeshot:
         **fields: Any,
     ) -> Snapshot:
         """POST /v1/snapshot: the rendered HTML and a base64 screenshot from one page load."""
-        body = _body(request, fields)
-        return cast(Snapshot, self._t.json("POST", "/v1/snapshot", body, idempotency_key=idempotency_key))
+        return cast(Snapshot, self._post("/v1/snapshot", request, fields, idempotency_key))
 
     def artifact(
         self,
@@ -208,8 +209,7 @@ class Edgeshot:
         **fields: Any,
     ) -> Artifact:
         """POST /v1/artifact: Markdown or HTML rendered to a hosted PDF/PNG with a share page."""
-        body = _body(request, fields)
-        return cast(Artifact, self._t.json("POST", "/v1/artifact", body, idempotency_key=idempotency_key))
+        return cast(Artifact, self._post("/v1/artifact", request, fields, idempotency_key))
 
     def render_link(
         self,
@@ -219,8 +219,7 @@ class Edgeshot:
         **fields: Any,
     ) -> RenderLink:
         """POST /v1/render/link: a signed capture URL anyone can fetch (see `render_links`)."""
-        body = _body(request, fields)
-        return cast(RenderLink, self._t.json("POST", "/v1/render/link", body, idempotency_key=idempotency_key))
+        return cast(RenderLink, self._post("/v1/render/link", request, fields, idempotency_key))
 
     # The account
 

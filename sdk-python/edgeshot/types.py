@@ -37,6 +37,8 @@ __all__ = [
     "LinksRequest",
     "SnapshotRequest",
     "DestinationRequest",
+    "CrawlRequest",
+    "MapRequest",
     "WebhookTestRequest",
     "Delivery",
     "JobCompletedEventMetadata",
@@ -44,6 +46,10 @@ __all__ = [
     "JobFailedEvent",
     "BatchCompletedEventJobsItem",
     "BatchCompletedEvent",
+    "CrawlCompletedEventCounts",
+    "CrawlCompletedEvent",
+    "CrawlPageEventPage",
+    "CrawlPageEvent",
     "TestPingEvent",
     "ErrorDetail",
     "Usage",
@@ -82,6 +88,16 @@ __all__ = [
     "Account",
     "CredentialCheck",
     "Destination",
+    "CrawlStarted",
+    "CrawlCounts",
+    "CrawlPageLinksItem",
+    "CrawlPageMetadataOpenGraph",
+    "CrawlPageMetadata",
+    "CrawlPage",
+    "Crawl",
+    "CrawlSummary",
+    "MapResultUrlsItem",
+    "MapResult",
     "WebhookDeliverySubject",
     "WebhookDelivery",
     "WebhookTestResult",
@@ -121,6 +137,10 @@ __all__ = [
     "ListWatchRunsResultItemsItemTextDiff",
     "ListWatchRunsResultItemsItem",
     "ListWatchRunsResult",
+    "GetCrawlPagesQuery",
+    "GetCrawlPagesResult",
+    "ListCrawlsQuery",
+    "ListCrawlsResult",
     "ListWebhookDeliveriesQuery",
     "ListWebhookDeliveriesResult",
     "ListRequestsQuery",
@@ -133,6 +153,8 @@ __all__ = [
     "BATCH_LIMIT_EXCEEDED",
     "CAPTURE_FAILED",
     "CONFIGURATION_ERROR",
+    "CRAWL_LIMIT_REACHED",
+    "CRAWL_NOT_FOUND",
     "EXTRACTION_FAILED",
     "FORBIDDEN",
     "GEO_FEATURE_UNAVAILABLE",
@@ -876,6 +898,69 @@ class DestinationRequest(_DestinationRequestRequired, _DestinationRequestOptiona
     pass
 
 
+_CrawlRequestRequired = TypedDict(
+    "_CrawlRequestRequired",
+    {
+        "url": str,  # The start URL: a public http(s) URL.
+    },
+)
+
+_CrawlRequestOptional = TypedDict(
+    "_CrawlRequestOptional",
+    {
+        "scope": Literal["path", "host", "domain"],  # path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+        "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+        "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+        "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+        "limit": int,  # Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+        "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
+        "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).
+        "followNofollow": bool,  # Follow links marked rel="nofollow".
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "blockAds": bool,  # Block ads and trackers.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "webhookUrl": str,  # Signed events of this crawl are POSTed here.
+        "webhookEvents": List[Literal["crawl.completed", "crawl.page"]],  # Events sent to webhookUrl.
+    },
+    total=False,
+)
+
+
+class CrawlRequest(_CrawlRequestRequired, _CrawlRequestOptional):
+    pass
+
+
+_MapRequestRequired = TypedDict(
+    "_MapRequestRequired",
+    {
+        "url": str,  # The start URL: a public http(s) URL.
+    },
+)
+
+_MapRequestOptional = TypedDict(
+    "_MapRequestOptional",
+    {
+        "scope": Literal["path", "host", "domain"],  # path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+        "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+        "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+        "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+        "limit": int,  # URLs to return at most (≤ 5000).
+    },
+    total=False,
+)
+
+
+class MapRequest(_MapRequestRequired, _MapRequestOptional):
+    pass
+
+
 _WebhookTestRequestRequired = TypedDict(
     "_WebhookTestRequestRequired",
     {
@@ -1003,6 +1088,86 @@ _BatchCompletedEventRequired = TypedDict(
 
 class BatchCompletedEvent(_BatchCompletedEventRequired):
     "Every job of a batch finished (one event per batch, none per job)."
+
+
+_CrawlCompletedEventCountsRequired = TypedDict(
+    "_CrawlCompletedEventCountsRequired",
+    {
+        "rendered": int,
+        "skipped": int,
+        "failed": int,
+        "queued": int,
+    },
+)
+
+
+class CrawlCompletedEventCounts(_CrawlCompletedEventCountsRequired):
+    pass
+
+
+_CrawlCompletedEventRequired = TypedDict(
+    "_CrawlCompletedEventRequired",
+    {
+        "crawlId": str,
+        "url": str,
+        "status": Literal["queued", "running", "completed", "cancelled", "failed"],
+        "counts": CrawlCompletedEventCounts,
+        "limit": int,
+        "creditsUsed": int,
+        "createdAt": str,
+        "event": Literal["crawl.completed"],
+    },
+)
+
+_CrawlCompletedEventOptional = TypedDict(
+    "_CrawlCompletedEventOptional",
+    {
+        "stoppedBy": Literal["limit", "credits", "cancelled"],
+        "completedAt": str,
+    },
+    total=False,
+)
+
+
+class CrawlCompletedEvent(_CrawlCompletedEventRequired, _CrawlCompletedEventOptional):
+    pass
+
+
+_CrawlPageEventPageRequired = TypedDict(
+    "_CrawlPageEventPageRequired",
+    {
+        "url": str,
+        "depth": int,
+        "status": Literal["rendered", "skipped", "failed"],
+    },
+)
+
+_CrawlPageEventPageOptional = TypedDict(
+    "_CrawlPageEventPageOptional",
+    {
+        "reason": Literal["robots", "pattern", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
+        "statusCode": int,
+    },
+    total=False,
+)
+
+
+class CrawlPageEventPage(_CrawlPageEventPageRequired, _CrawlPageEventPageOptional):
+    pass
+
+
+_CrawlPageEventRequired = TypedDict(
+    "_CrawlPageEventRequired",
+    {
+        "event": Literal["crawl.page"],
+        "crawlId": str,
+        "page": CrawlPageEventPage,
+    },
+)
+
+
+class CrawlPageEvent(_CrawlPageEventRequired):
+    pass
 
 
 _TestPingEventRequired = TypedDict(
@@ -1682,10 +1847,194 @@ class Destination(_DestinationRequired):
     pass
 
 
+_CrawlStartedRequired = TypedDict(
+    "_CrawlStartedRequired",
+    {
+        "crawlId": str,
+        "status": Literal["queued"],
+        "statusUrl": str,
+    },
+)
+
+
+class CrawlStarted(_CrawlStartedRequired):
+    pass
+
+
+_CrawlCountsRequired = TypedDict(
+    "_CrawlCountsRequired",
+    {
+        "rendered": int,
+        "skipped": int,
+        "failed": int,
+        "queued": int,
+    },
+)
+
+
+class CrawlCounts(_CrawlCountsRequired):
+    pass
+
+
+_CrawlPageLinksItemRequired = TypedDict(
+    "_CrawlPageLinksItemRequired",
+    {
+        "url": str,
+        "text": str,
+    },
+)
+
+
+class CrawlPageLinksItem(_CrawlPageLinksItemRequired):
+    pass
+
+
+_CrawlPageMetadataOpenGraphRequired = TypedDict(
+    "_CrawlPageMetadataOpenGraphRequired",
+    {
+        "title": str,
+        "description": str,
+        "image": str,
+        "siteName": str,
+    },
+)
+
+
+class CrawlPageMetadataOpenGraph(_CrawlPageMetadataOpenGraphRequired):
+    pass
+
+
+_CrawlPageMetadataRequired = TypedDict(
+    "_CrawlPageMetadataRequired",
+    {
+        "title": str,
+        "statusCode": Optional[int],
+        "openGraph": CrawlPageMetadataOpenGraph,
+    },
+)
+
+
+class CrawlPageMetadata(_CrawlPageMetadataRequired):
+    pass
+
+
+_CrawlPageRequired = TypedDict(
+    "_CrawlPageRequired",
+    {
+        "url": str,
+        "depth": int,
+        "status": Literal["rendered", "skipped", "failed"],
+    },
+)
+
+_CrawlPageOptional = TypedDict(
+    "_CrawlPageOptional",
+    {
+        "reason": Literal["robots", "pattern", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
+        "statusCode": int,
+        "finalUrl": str,
+        "markdown": str,
+        "html": str,
+        "text": str,
+        "links": List[CrawlPageLinksItem],
+        "metadata": CrawlPageMetadata,
+        "screenshotUrl": str,
+        "contentUrl": str,  # Set instead of markdown/html/text when they total more than 256 KB: a signed URL of the page's JSON.
+    },
+    total=False,
+)
+
+
+class CrawlPage(_CrawlPageRequired, _CrawlPageOptional):
+    pass
+
+
+_CrawlRequired = TypedDict(
+    "_CrawlRequired",
+    {
+        "crawlId": str,
+        "url": str,
+        "status": Literal["queued", "running", "completed", "cancelled", "failed"],
+        "counts": CrawlCounts,
+        "limit": int,
+        "creditsUsed": int,
+        "createdAt": str,
+        "pages": List[CrawlPage],
+        "nextCursor": Optional[str],
+    },
+)
+
+_CrawlOptional = TypedDict(
+    "_CrawlOptional",
+    {
+        "stoppedBy": Literal["limit", "credits", "cancelled"],
+        "completedAt": str,
+    },
+    total=False,
+)
+
+
+class Crawl(_CrawlRequired, _CrawlOptional):
+    pass
+
+
+_CrawlSummaryRequired = TypedDict(
+    "_CrawlSummaryRequired",
+    {
+        "crawlId": str,
+        "url": str,
+        "status": Literal["queued", "running", "completed", "cancelled", "failed"],
+        "counts": CrawlCounts,
+        "limit": int,
+        "creditsUsed": int,
+        "createdAt": str,
+    },
+)
+
+_CrawlSummaryOptional = TypedDict(
+    "_CrawlSummaryOptional",
+    {
+        "stoppedBy": Literal["limit", "credits", "cancelled"],
+        "completedAt": str,
+    },
+    total=False,
+)
+
+
+class CrawlSummary(_CrawlSummaryRequired, _CrawlSummaryOptional):
+    pass
+
+
+_MapResultUrlsItemRequired = TypedDict(
+    "_MapResultUrlsItemRequired",
+    {
+        "url": str,
+        "source": Literal["sitemap", "links"],
+    },
+)
+
+
+class MapResultUrlsItem(_MapResultUrlsItemRequired):
+    pass
+
+
+_MapResultRequired = TypedDict(
+    "_MapResultRequired",
+    {
+        "urls": List[MapResultUrlsItem],
+        "truncated": bool,
+    },
+)
+
+
+class MapResult(_MapResultRequired):
+    pass
+
+
 _WebhookDeliverySubjectRequired = TypedDict(
     "_WebhookDeliverySubjectRequired",
     {
-        "kind": Literal["job", "batch", "run"],
+        "kind": Literal["job", "batch", "run", "crawl"],
         "id": str,
     },
 )
@@ -2321,6 +2670,61 @@ class ListWatchRunsResult(_ListWatchRunsResultRequired):
     "A page of runs."
 
 
+_GetCrawlPagesQueryOptional = TypedDict(
+    "_GetCrawlPagesQueryOptional",
+    {
+        "cursor": str,
+        "limit": str,
+    },
+    total=False,
+)
+
+
+class GetCrawlPagesQuery(_GetCrawlPagesQueryOptional):
+    "Query parameters of GET /v1/crawl/{crawlId}/pages."
+
+
+_GetCrawlPagesResultRequired = TypedDict(
+    "_GetCrawlPagesResultRequired",
+    {
+        "pages": List[CrawlPage],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class GetCrawlPagesResult(_GetCrawlPagesResultRequired):
+    "A page of results."
+
+
+_ListCrawlsQueryOptional = TypedDict(
+    "_ListCrawlsQueryOptional",
+    {
+        "status": Literal["queued", "running", "completed", "cancelled", "failed"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListCrawlsQuery(_ListCrawlsQueryOptional):
+    "Query parameters of GET /v1/crawls."
+
+
+_ListCrawlsResultRequired = TypedDict(
+    "_ListCrawlsResultRequired",
+    {
+        "items": List[CrawlSummary],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListCrawlsResult(_ListCrawlsResultRequired):
+    "A page of crawls."
+
+
 _ListWebhookDeliveriesQueryOptional = TypedDict(
     "_ListWebhookDeliveriesQueryOptional",
     {
@@ -2411,6 +2815,8 @@ ErrorCode = Literal[
     "BATCH_LIMIT_EXCEEDED",
     "CAPTURE_FAILED",
     "CONFIGURATION_ERROR",
+    "CRAWL_LIMIT_REACHED",
+    "CRAWL_NOT_FOUND",
     "EXTRACTION_FAILED",
     "FORBIDDEN",
     "GEO_FEATURE_UNAVAILABLE",
@@ -2444,6 +2850,8 @@ ErrorCode = Literal[
 BATCH_LIMIT_EXCEEDED: ErrorCode = "BATCH_LIMIT_EXCEEDED"
 CAPTURE_FAILED: ErrorCode = "CAPTURE_FAILED"
 CONFIGURATION_ERROR: ErrorCode = "CONFIGURATION_ERROR"
+CRAWL_LIMIT_REACHED: ErrorCode = "CRAWL_LIMIT_REACHED"
+CRAWL_NOT_FOUND: ErrorCode = "CRAWL_NOT_FOUND"
 EXTRACTION_FAILED: ErrorCode = "EXTRACTION_FAILED"
 FORBIDDEN: ErrorCode = "FORBIDDEN"
 GEO_FEATURE_UNAVAILABLE: ErrorCode = "GEO_FEATURE_UNAVAILABLE"
@@ -2477,6 +2885,8 @@ ERROR_STATUSES: Dict[str, Tuple[int, ...]] = {
     BATCH_LIMIT_EXCEEDED: (400,),
     CAPTURE_FAILED: (400, 500, 502,),
     CONFIGURATION_ERROR: (503,),
+    CRAWL_LIMIT_REACHED: (429,),
+    CRAWL_NOT_FOUND: (404,),
     EXTRACTION_FAILED: (422,),
     FORBIDDEN: (403,),
     GEO_FEATURE_UNAVAILABLE: (422,),

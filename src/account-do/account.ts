@@ -17,6 +17,7 @@ import { type AccountRow, type AccountSummary, type AuthorizeResult } from "../a
 import { accountRow, accountSummary } from "../accounts/profile";
 import { type Plan, type PlanId, PLANS } from "../accounts/plans";
 import type { AccountDb, AccountTx } from "../accounts/store";
+import type { CrawlsStore } from "../crawl/store";
 import type { IdempotencyKeys } from "../idempotency/store";
 import type { JobsStore } from "../jobs/store/jobs";
 import type { DestinationStore } from "../storage/destination-store";
@@ -188,6 +189,10 @@ export class Account extends DurableObject<Env> {
 
   webhooks(): WebhookDeliveries {
     return this.features.webhooks;
+  }
+
+  crawls(): CrawlsStore {
+    return this.features.crawls;
   }
 
   destinations(): DestinationStore {

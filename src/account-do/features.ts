@@ -6,6 +6,7 @@
  * src/webhooks/ imports neither.
  */
 import { KeyStore } from "../accounts/keystore";
+import { CrawlsStore, crawlEventBody } from "../crawl/store";
 import { CreditLedger } from "../accounts/ledger";
 import { RequestLog } from "../accounts/request-log";
 import type { AccountDb } from "../accounts/store";
@@ -24,6 +25,7 @@ export interface AccountFeatures {
   jobs: JobsStore;
   watches: WatchesStore;
   webhooks: WebhookDeliveries;
+  crawls: CrawlsStore;
   destinations: DestinationStore;
   idempotency: IdempotencyKeys;
   requests: RequestLog;
@@ -35,6 +37,7 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
       const subject = runEventSubject(db.sql, id);
       return subject ? watchEvent(event, subject) : null;
     }
+    if (kind === "crawl") return crawlEventBody(db.sql, id);
     if (kind === "job") {
       const job = getJob(db.sql, id);
       return job ? jobEvent(event, job) : null;
@@ -48,6 +51,7 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
     jobs: new JobsStore(db),
     watches: new WatchesStore(db),
     webhooks: new WebhookDeliveries(db, eventBody),
+    crawls: new CrawlsStore(db),
     destinations: new DestinationStore(db),
     idempotency: new IdempotencyKeys(db),
     requests: new RequestLog(db),

@@ -230,7 +230,54 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       count INTEGER NOT NULL
     )`,
   ],
-  // v11, the operations views of issue 36: when a webhook delivery's next attempt is due (set
+  // v11: crawls (src/crawl/store.ts): the account's index of its crawls (each crawl's pages live
+  // in its own Crawl DO) and the stored bodies of their webhook events; webhook deliveries gain
+  // the subject kind 'crawl', so that table is rebuilt (same columns, in order).
+  [
+    `CREATE TABLE crawls (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      crawl_id TEXT NOT NULL UNIQUE,
+      url TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'cancelled', 'failed')),
+      stopped_by TEXT,
+      counts TEXT NOT NULL,
+      page_limit INTEGER NOT NULL,
+      credits_used INTEGER NOT NULL DEFAULT 0,
+      webhook_url TEXT,
+      webhook_events TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER
+    )`,
+    `CREATE TABLE crawl_events (
+      subject_id TEXT PRIMARY KEY,
+      crawl_id TEXT NOT NULL,
+      body TEXT NOT NULL
+    )`,
+    `CREATE INDEX crawl_events_by_crawl ON crawl_events (crawl_id)`,
+    `CREATE TABLE webhook_deliveries_v11 (
+      delivery_id TEXT PRIMARY KEY,
+      subject_kind TEXT NOT NULL CHECK (subject_kind IN ('job', 'batch', 'run', 'crawl')),
+      subject_id TEXT NOT NULL,
+      event TEXT NOT NULL,
+      url TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_status INTEGER,
+      last_error TEXT,
+      last_attempt_at INTEGER,
+      created_at INTEGER NOT NULL,
+      swept_at INTEGER,
+      UNIQUE (subject_kind, subject_id)
+    )`,
+    `INSERT INTO webhook_deliveries_v11 (delivery_id, subject_kind, subject_id, event, url, state,
+       attempts, last_status, last_error, last_attempt_at, created_at, swept_at)
+     SELECT delivery_id, subject_kind, subject_id, event, url, state, attempts, last_status,
+       last_error, last_attempt_at, created_at, swept_at FROM webhook_deliveries`,
+    `DROP TABLE webhook_deliveries`,
+    `ALTER TABLE webhook_deliveries_v11 RENAME TO webhook_deliveries`,
+    `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
+  ],
+  // v12, the operations views of issue 36: when a webhook delivery's next attempt is due (set
   // with each retried attempt, cleared when it ends or is redelivered; GET
   // /v1/webhooks/deliveries), and the request log (src/accounts/request-log.ts: the last 200
   // API requests, 7 days; GET /v1/requests and the dashboard).

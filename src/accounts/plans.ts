@@ -13,6 +13,10 @@
  * every 5 s, on Free) and at least 4× the plan's request limit: Free 60, Basic 120, Starter 300,
  * Pro 1,200, Enterprise 5,000. Reads and captures are counted apart: a read never spends a
  * capture's budget.
+ *
+ * Crawls (docs/CRAWL.md): the page caps of Free, Starter, Pro and Enterprise are published
+ * (10, 100, 1,000, 10,000); Basic's 50 and the crawls in flight (1, 2, 3, 5, 20) are ours, in
+ * proportion to the active-job caps.
  */
 
 import { PLAN_IDS, type UpgradeInfo } from "../../schemas/responses";
@@ -46,6 +50,10 @@ export interface Plan {
   watchFloorMinutes: number;
   /** Watches an account may hold (active plus paused). */
   watchCount: number;
+  /** Pages one crawl may render (`limit`'s cap; docs/CRAWL.md). */
+  crawlPageCap: number;
+  /** Crawls queued or running at once. */
+  crawlsInFlight: number;
   features: Readonly<Record<Feature, boolean>>;
   /** Image outputs carry the tiled watermark (a footer on PDFs). */
   watermark: boolean;
@@ -64,6 +72,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     batchCap: 0,
     watchFloorMinutes: 1440,
     watchCount: 3,
+    crawlPageCap: 10,
+    crawlsInFlight: 1,
     watermark: true,
     features: {
       cookies: false,
@@ -84,6 +94,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     batchCap: 10,
     watchFloorMinutes: 180,
     watchCount: 10,
+    crawlPageCap: 50,
+    crawlsInFlight: 2,
     watermark: false,
     features: { ...PAID, geo: false, storageDestinations: false },
   },
@@ -97,6 +109,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     batchCap: 25,
     watchFloorMinutes: 60,
     watchCount: 25,
+    crawlPageCap: 100,
+    crawlsInFlight: 3,
     watermark: false,
     features: { ...PAID, geo: false, storageDestinations: false },
   },
@@ -110,6 +124,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     batchCap: 100,
     watchFloorMinutes: 30,
     watchCount: 100,
+    crawlPageCap: 1_000,
+    crawlsInFlight: 5,
     watermark: false,
     features: { ...PAID, geo: true, storageDestinations: true },
   },
@@ -123,6 +139,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     batchCap: 500,
     watchFloorMinutes: 5,
     watchCount: 1_000,
+    crawlPageCap: 10_000,
+    crawlsInFlight: 20,
     watermark: false,
     features: { ...PAID, geo: true, storageDestinations: true },
   },

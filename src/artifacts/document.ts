@@ -7,12 +7,14 @@
  */
 import type { ArtifactFont } from "../../schemas/artifact";
 import { fontStacks, markdownStyles } from "../capture/markdown-theme";
-import { embeddedFamily, fontFaces } from "./fonts";
+import { embeddedFamily } from "./fonts";
 
 export interface Theme {
   title: string;
   accent: string;
   font: ArtifactFont;
+  /** The @font-face rules of an embedded font (`fontFaces`), or "". */
+  fontFaces: string;
   /** The logo as a data: URI, or null. */
   logo: string | null;
   /** Branding texts after Mustache: plain text with PAGE / PAGES marks where `{{page}}`/`{{pages}}` stood. */
@@ -103,7 +105,7 @@ export function plainText(text: string): string {
 }
 
 function themeCss(theme: Theme): string {
-  return `${fontFaces(theme.font)}
+  return `${theme.fontFaces}
 :root { --accent: ${theme.accent}; --link: ${theme.accent}; --rule: ${theme.accent}; }
 body { font-family: ${fontFamily(theme.font)}; display: flex; flex-direction: column; min-height: 100vh; }
 main.markdown-body { flex: 1 0 auto; width: 100%; }

@@ -1,18 +1,18 @@
 /**
  * An artifact's branding logo: checked exactly like a capture target (URL guard, then the
- * unsafe-host list, DNS and reputation), fetched ONCE by the Worker — no redirects, a size cap,
+ * unsafe-host list, DNS and reputation: security/outbound.ts, the rule every fetch the Worker
+ * makes of a customer's URL follows), fetched ONCE by the Worker — no redirects, a size cap,
  * image bytes only (PNG, JPEG, WebP by their magic bytes, whatever the server claims) — and
  * inlined as a data: URI, so neither the page nor the PDF header ever fetches it. Any refusal is
  * a 400 naming `branding.logo`, before a credit is reserved.
  */
 import { formatBytes, LIMITS } from "../../schemas/limits";
 import { sniff } from "../capture/image-info";
-import { config } from "../config";
 import { toBase64 } from "../encoding";
 import { ApiError } from "../errors";
 import { log } from "../log";
-import { checkTarget, refusalOf } from "../security/target-check";
-import { checkUrl } from "../security/url-guard";
+import { checkOutboundHop } from "../security/outbound";
+import { refusalOf } from "../security/target-check";
 import { TUNING } from "../tuning";
 
 const FIELD = "branding.logo";
@@ -24,22 +24,27 @@ function refused(message: string): ApiError {
   });
 }
 
+/** A refusal of the logo's URL by the outbound hop check, naming `branding.logo`. */
+function renamed(err: ApiError): ApiError {
+  switch (err.code) {
+    case "INVALID_URL": // private, reserved, or a name that does not resolve: says which
+    case "UNSAFE_URL":
+    case "URL_CHECK_UNAVAILABLE": // ours (503), not the logo's
+      return refusalOf(err, FIELD);
+    case "VALIDATION_ERROR": // the check's one validation error: credentials in the URL
+      return refused("Must not carry credentials.");
+    default:
+      return refused("Could not be fetched.");
+  }
+}
+
 /** The logo as a data: URI; throws the 400 to answer with. */
 export async function fetchLogo(env: Env, raw: string): Promise<string> {
-  const verdict = checkUrl(raw, "target", config(env).targetAllowlist);
-  if (!verdict.ok) {
-    throw new ApiError("INVALID_URL", `The ${FIELD} URL is not a public http(s) URL.`, {
-      details: [{ path: FIELD, message: "Must be a public http or https URL." }],
-    });
-  }
-  const url = verdict.url;
-  if (url.username || url.password) throw refused("Must not carry credentials.");
+  let url: URL;
   try {
-    await checkTarget(env, url);
+    url = await checkOutboundHop(env, raw);
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    // Refusals keep their code (INVALID_URL, UNSAFE_URL; URL_CHECK_UNAVAILABLE, ours), naming the logo.
-    throw refusalOf(err, FIELD);
+    throw err instanceof ApiError ? renamed(err) : err;
   }
   const bytes = await download(url);
   const kind = sniff(bytes);

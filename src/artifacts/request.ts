@@ -30,6 +30,7 @@ import {
   withToc,
   type Theme,
 } from "./document";
+import { fontFaces } from "./fonts";
 import { fetchLogo } from "./logo";
 
 export interface PreparedArtifact {
@@ -98,10 +99,12 @@ export async function prepareArtifact(
       .find((t) => t !== "") ?? "Document";
 
   const logo = branding.logo === undefined ? null : await fetchLogo(env, branding.logo);
+  const font = branding.font ?? "sans";
   const theme: Theme = {
     title,
     accent: branding.accentColor ?? DEFAULT_ACCENT,
-    font: branding.font ?? "sans",
+    font,
+    fontFaces: await fontFaces(env.ASSETS, font),
     logo,
     header,
     footer,

@@ -37,6 +37,11 @@ export interface CaptureFailure {
   details?: Array<{ path: string; message: string }>;
   /** When the caller may try again (seconds): sent as Retry-After. */
   retryAfterSeconds?: number;
+  /**
+   * What a crawl tells apart where the answer is the same (src/crawl/page-run.ts): the guard
+   * refused where the page went (`blocked`), or it is not a web page (`not_html`).
+   */
+  cause?: "blocked" | "not_html";
 }
 
 /** The `details` hint of a custom-script failure (its own message is not returned). */
@@ -117,6 +122,15 @@ export const failures = {
     status: 400,
     message: FAILURE.unreachable,
     transient: true,
+  }),
+  /** The target is a document Chromium downloads rather than renders (a PDF, an archive). */
+  notHtml: (type: string | null): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: `The target is not a web page${type ? ` (${type.slice(0, 100)})` : ""}.`,
+    transient: false,
+    cause: "not_html",
+    details: [{ path: "url", message: "Must point at an HTML page." }],
   }),
   /** The main navigation was redirected to a URL flagged as unsafe (src/security/reputation.ts). */
   unsafe: (): CaptureFailure => ({

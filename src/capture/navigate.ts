@@ -6,7 +6,7 @@
  * best_attempt (none holds, captured anyway).
  */
 import type { Page } from "@cloudflare/puppeteer";
-import { CaptureError, failures } from "./failures";
+import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { LOAD_SETTLE_MS, type IdleThreshold } from "./network-idle";
 import type { NetworkTracker } from "./page";
 import type { CaptureSpec, WaitUntil } from "./spec";
@@ -28,12 +28,12 @@ export async function navigate(
 ): Promise<NavigationOutcome> {
   try {
     await load(page, spec, tracker);
-    if (tracker.mainBlocked)
-      throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
+    if (tracker.mainBlocked) throw new CaptureError(refused(tracker));
     return { quality: "full", waitStrategy: spec.waitUntil };
   } catch (err) {
-    if (tracker.mainBlocked)
-      throw new CaptureError(tracker.mainUnsafe ? failures.unsafe() : failures.unreachable());
+    if (tracker.mainBlocked) throw new CaptureError(refused(tracker));
+    // A document Chromium does not render (a PDF, an archive) is downloaded, not loaded.
+    if (isNotHtml(tracker)) throw new CaptureError(failures.notHtml(tracker.mainContentType));
     if (!isTimeout(err)) throw err;
     // The main document never arrived: there is nothing to capture.
     const committed = spec.source.kind === "html" || tracker.mainResponded;
@@ -88,6 +88,20 @@ async function fallback(
   }
   return { quality: "best_attempt", waitStrategy: "none" };
 }
+
+/** The guard refused the main navigation (or a redirect of it): unsafe, or unreachable. */
+function refused(tracker: NetworkTracker): CaptureFailure {
+  const failure = tracker.mainUnsafe ? failures.unsafe() : failures.unreachable();
+  return { ...failure, cause: "blocked" };
+}
+
+/** The main document answered with a type that is not a web page. */
+export function isNotHtml(tracker: NetworkTracker): boolean {
+  const type = tracker.mainContentType;
+  return tracker.mainResponded && type !== null && !HTML_TYPES.has(type);
+}
+
+const HTML_TYPES: ReadonlySet<string> = new Set(["text/html", "application/xhtml+xml"]);
 
 function isTimeout(err: unknown): boolean {
   return (

@@ -38,6 +38,8 @@ export interface PageCapture {
   autoScrolled: boolean;
   /** Where the page ended up (after redirects); for html sources "about:blank". */
   finalUrl: string;
+  /** The main document's media type (url sources; null for html sources and geo captures). */
+  contentType: string | null;
   /** What the page says about itself ("" where it says nothing); read before any output. */
   page: PageMetadata;
   /** One per `spec.outputs.formats` entry, in that order. */
@@ -105,7 +107,7 @@ async function capturePage(
     (tracker.mainBlocked ? "main-frame navigation refused" : null);
   const refuse = (reason: string) => {
     log("warn", "capture refused by the browser guard", { reason });
-    return new CaptureError(failures.unreachable());
+    return new CaptureError({ ...failures.unreachable(), cause: "blocked" });
   };
   try {
     return await captureLoaded(page, spec, tracker, hooks, () => {
@@ -196,6 +198,7 @@ async function captureLoaded(
     waitStrategy: nav.waitStrategy,
     autoScrolled,
     finalUrl: page.url(),
+    contentType: spec.source.kind === "url" ? tracker.mainContentType : null,
     page: metadata,
     outputs,
   };

@@ -32,6 +32,8 @@ export class NetworkTracker {
   mainResponded = false;
   /** The HTTP status of the main document's latest response (the last redirect hop's target). */
   mainStatus: number | null = null;
+  /** The main document's media type (`text/html`, `application/pdf`, …), lower-cased; null until it answers. */
+  mainContentType: string | null = null;
   mainBlocked = false;
   /** With mainBlocked: the main navigation was refused as unsafe (UNSAFE_URL), not unreachable. */
   mainUnsafe = false;
@@ -158,6 +160,8 @@ export async function preparePage(
     if (main) {
       tracker.mainResponded = true;
       tracker.mainStatus = response.status();
+      const type = response.headers()["content-type"];
+      tracker.mainContentType = type ? (type.split(";")[0] ?? "").trim().toLowerCase() : null;
     }
   });
 

@@ -29,6 +29,7 @@ import { renderRoutes } from "./routes/render";
 import { screenshotRoutes } from "./routes/screenshot";
 import { storageRoutes } from "./routes/storage";
 import { watchRoutes } from "./routes/watches";
+import { crawlRoutes } from "./routes/crawl";
 import { webhookRoutes } from "./routes/webhooks";
 import { requestRoutes } from "./routes/requests";
 import type { AppEnv } from "./types";
@@ -52,6 +53,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", artifactRoutes);
   app.route("/v1", storageRoutes);
   app.route("/v1", watchRoutes);
+  app.route("/v1", crawlRoutes);
   app.route("/v1", webhookRoutes);
   app.route("/v1", requestRoutes);
   app.route("/", mcpRoutes);

@@ -13,6 +13,7 @@ import { accountRoutes } from "./routes/account";
 import { asyncRoutes } from "./routes/async";
 import { captureRoutes } from "./routes/capture";
 import { contentRoutes } from "./routes/content";
+import { crawlRoutes } from "./routes/crawl";
 import { pageContentRoutes } from "./routes/page-content";
 import { renderRoutes } from "./routes/render";
 import { serviceRoutes } from "./routes/service";
@@ -30,6 +31,7 @@ export const API_ROUTES: ApiRoute[] = [
   ...pageContentRoutes,
   ...accountRoutes,
   ...watchRoutes,
+  ...crawlRoutes,
   ...webhookRoutes,
 ];
 
@@ -49,6 +51,8 @@ const IDEMPOTENT = new Set([
   "snapshot",
   "createArtifact",
   "createRenderLink",
+  "startCrawl",
+  "mapSite",
 ]);
 const idempotencyHeader = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
@@ -86,6 +90,7 @@ export function buildDocument(): ReturnType<typeof createDocument> {
         { name: "Account", description: "Plan, credits, key check." },
         { name: "Storage destinations", description: "Your own S3-compatible buckets." },
         { name: "Watches", description: "Scheduled captures with change detection." },
+        { name: "Crawl", description: "Whole sites rendered page by page; site maps." },
         { name: "Webhooks", description: "The delivery log, redelivery and a test send." },
         { name: "Service", description: "Index, health, this document." },
       ],

@@ -8,6 +8,7 @@ import {
   testPingEventSchema,
 } from "../../schemas/webhooks";
 import { watchChangedEventSchema, watchFailedEventSchema } from "../../schemas/watches";
+import { crawlCompletedEventSchema, crawlPageEventSchema } from "../../schemas/crawl";
 
 const h = (description: string) => z.string().meta({ description });
 
@@ -17,7 +18,7 @@ const deliveryHeaders = z.object({
   ),
   "x-service-timestamp": h("Unix seconds when signed; reject deliveries older than 300 s."),
   "x-service-event": h(
-    "job.completed, job.failed, batch.completed, watch.changed, watch.failed or test.ping.",
+    "job.completed, job.failed, batch.completed, watch.changed, watch.failed, crawl.completed, crawl.page or test.ping.",
   ),
   "x-service-delivery-id": h("Unique per delivery, identical across retries (idempotency)."),
   "user-agent": h("Service-Webhook/1.0"),
@@ -100,6 +101,23 @@ export const webhooks: ZodOpenApiPathsObject = {
     error: "Could not reach the target URL.",
     consecutiveFailures: 1,
     paused: false,
+  }),
+  "crawl.completed": delivery("crawl.completed", crawlCompletedEventSchema, {
+    event: "crawl.completed",
+    crawlId: "4b3c2a1e-0000-4000-8000-000000000010",
+    url: "https://example.com/docs/",
+    status: "completed",
+    stoppedBy: "limit",
+    counts: { rendered: 50, skipped: 12, failed: 1, queued: 0 },
+    limit: 50,
+    creditsUsed: 50,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    completedAt: "2026-01-01T00:03:10.000Z",
+  }),
+  "crawl.page": delivery("crawl.page", crawlPageEventSchema, {
+    event: "crawl.page",
+    crawlId: "4b3c2a1e-0000-4000-8000-000000000010",
+    page: { url: "https://example.com/docs/intro", depth: 1, status: "rendered", statusCode: 200 },
   }),
   "test.ping": delivery("test.ping (POST /v1/webhooks/test)", testPingEventSchema, {
     event: "test.ping",

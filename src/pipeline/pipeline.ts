@@ -57,6 +57,8 @@ export interface PipelineInput {
 export interface OutputFailure {
   error: ApiError;
   transient: boolean;
+  /** The capture failure's cause, where it has one (src/capture/failures.ts). */
+  cause?: CaptureFailure["cause"];
 }
 
 export type OutputResult =
@@ -86,7 +88,10 @@ export interface PipelineRun {
 }
 
 /** The facts of the one page load every output came from. */
-export type PageFacts = Pick<PageCapture, "quality" | "waitStrategy" | "finalUrl" | "page">;
+export type PageFacts = Pick<
+  PageCapture,
+  "quality" | "waitStrategy" | "finalUrl" | "contentType" | "page"
+>;
 
 /** A run charged to its caller: one credit per billable output, committed or refunded each. */
 export async function runCapture(
@@ -165,17 +170,18 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
       });
     }),
   );
-  const { quality, waitStrategy, finalUrl } = page;
+  const { quality, waitStrategy, finalUrl, contentType } = page;
   return {
     outputs: results,
-    page: { quality, waitStrategy, finalUrl, page: page.page },
+    page: { quality, waitStrategy, finalUrl, contentType, page: page.page },
     loadTimeMs,
     capturedAt,
   };
 }
 
 function fromCapture(failure: CaptureFailure): OutputFailure {
-  return { error: failureToApiError(failure), transient: failure.transient };
+  const { transient, cause } = failure;
+  return { error: failureToApiError(failure), transient, ...(cause ? { cause } : {}) };
 }
 
 /** The page's article in its format; no article (422) or too large (413) fails this output only. */

@@ -5,6 +5,8 @@
  * attempts left: retried with backoff) or "done".
  */
 import { browserEngine, type CaptureEngine } from "../pipeline/engine";
+import { crawlPageMessage, type CrawlPageMessage } from "../crawl/messages";
+import { runCrawlPage } from "../crawl/page-run";
 import { abortCaptureJob, captureJob } from "../jobs/consumer";
 import { captureJobMessage } from "../jobs/messages";
 import { runJob } from "../jobs/runner";
@@ -30,6 +32,11 @@ async function handleCaptureMessage(
   env: Env,
   engine: CaptureEngine,
 ): Promise<void> {
+  const page = crawlPageMessage.safeParse(message.body);
+  if (page.success) {
+    await handleCrawlPage(message, env, page.data, engine);
+    return;
+  }
   const parsed = captureJobMessage.safeParse(message.body);
   if (!parsed.success) {
     log("error", "capture-jobs: malformed message dropped", { id: message.id });
@@ -59,9 +66,37 @@ async function handleCaptureMessage(
   }
 }
 
+/**
+ * A crawl page: rendered once whatever happens (its outcome is recorded by its Crawl DO); our
+ * own failure before that (a DO unreachable) is retried, and the Crawl DO's watchdog sends a
+ * page that never finished again.
+ */
+async function handleCrawlPage(
+  message: Message,
+  env: Env,
+  msg: CrawlPageMessage,
+  engine: CaptureEngine,
+): Promise<void> {
+  try {
+    await runCrawlPage(env, msg, engine);
+    message.ack();
+  } catch (err) {
+    log("error", "capture-jobs: crawl page error, retrying", {
+      crawlId: msg.crawlId,
+      error: String(err),
+    });
+    message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
+  }
+}
+
 /** `capture-jobs-dlq`: the job (or watch run) fails with the generic reason unless finished. */
 export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
   for (const message of batch.messages) {
+    // A crawl page's fate is its Crawl DO's: the watchdog sends it again.
+    if (crawlPageMessage.safeParse(message.body).success) {
+      message.ack();
+      continue;
+    }
     const parsed = captureJobMessage.safeParse(message.body);
     if (!parsed.success) {
       message.ack();

@@ -90,6 +90,19 @@ export function invalidTarget(why: string): ApiError {
 }
 
 /**
+ * A name that does not resolve: to the caller, 400 INVALID_URL saying so; to a crawl, a place
+ * that cannot be reached (a failure), not a blocked one (a skip) — hence its own class.
+ */
+export class UnresolvableTarget extends ApiError {
+  constructor(host: string, reason: string) {
+    const why = `${host} does not resolve (${reason})`;
+    super("INVALID_URL", `The url is not a public http(s) URL: ${why}.`, {
+      details: [{ path: "url", message: `Must be a public http or https URL (${why}).` }],
+    });
+  }
+}
+
+/**
  * A refusal of `checkTarget` about another field than `url` (an artifact's logo, a storage
  * endpoint): the same code, status and headers, its message and details naming `path`.
  */
@@ -123,7 +136,7 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
   }
   if (dns?.kind === "unresolvable") {
     logHost("info", "target refused: does not resolve", url, { reason: dns.reason });
-    throw invalidTarget(`${url.hostname} does not resolve (${dns.reason})`);
+    throw new UnresolvableTarget(url.hostname, dns.reason);
   }
   if (dns?.kind === "error") {
     logHost("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });

@@ -19,6 +19,7 @@ const EXTENSIONS: Record<string, string> = {
   "image/jpeg": "jpg",
   "image/webp": "webp",
   "application/pdf": "pdf",
+  "application/json": "json",
   "text/html; charset=utf-8": "html",
 };
 

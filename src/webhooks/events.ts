@@ -11,7 +11,13 @@ const storageOf = (job: JobView): { storage?: JobView["storage"] } =>
   job.storage ? { storage: job.storage } : {};
 
 export type WebhookEvent =
-  "job.completed" | "job.failed" | "batch.completed" | "watch.changed" | "watch.failed";
+  | "job.completed"
+  | "job.failed"
+  | "batch.completed"
+  | "watch.changed"
+  | "watch.failed"
+  | "crawl.completed"
+  | "crawl.page";
 
 /** What a watch run's event is built from (src/watches/store/runs.ts `runEventSubject`). */
 export interface RunEventSubject {

@@ -2,7 +2,10 @@
  * Webhook URLs: the URL guard (https only, public host, no credentials; an allowlisted
  * `host:port` — tests only — may use http) and, when the DNS check is on, the resolver check
  * (a public-looking name must not resolve to a private address). Run at submit time and again
- * before EVERY delivery attempt: a name can be re-pointed between the two.
+ * before EVERY delivery attempt: a name can be re-pointed between the two. Not the hop rule of
+ * the Worker's other outbound fetches (security/outbound.ts: a logo, robots.txt, sitemaps,
+ * checked as capture targets): the endpoint is the customer's own, https only, never asked of
+ * the unsafe-host list or Safe Browsing, and a delivery follows no redirect.
  */
 import { config } from "../config";
 import { ApiError } from "../errors";

@@ -351,7 +351,7 @@ describe("dashboard pages", () => {
   });
 
   it("the playground's JavaScript snippet uses @edgeshot/sdk with a placeholder key", async () => {
-    const js = await (await call("/dashboard/assets/app.js")).text();
+    const js = await (await call("/dashboard/assets/snippets.js")).text();
     const builder = /js: \(b\) => (.*)/.exec(js)?.[1] ?? "";
     expect(builder).toContain('import { Edgeshot } from "@edgeshot/sdk";');
     expect(builder).toContain('new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ');
@@ -363,7 +363,7 @@ describe("dashboard pages", () => {
   });
 
   it("the playground's Python snippet uses the edgeshot package with a placeholder key", async () => {
-    const js = await (await call("/dashboard/assets/app.js")).text();
+    const js = await (await call("/dashboard/assets/snippets.js")).text();
     const builder = /python: \(b\) => (.*)/.exec(js)?.[1] ?? "";
     expect(builder).toContain("from edgeshot import Edgeshot, meta_of");
     expect(builder).toContain('Edgeshot(\\"YOUR_API_KEY\\", base_url=');

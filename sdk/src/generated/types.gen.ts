@@ -10,6 +10,8 @@ export type Webhooks =
   | PostBatchCompletedWebhookRequest
   | PostWatchChangedWebhookRequest
   | PostWatchFailedWebhookRequest
+  | PostCrawlCompletedWebhookRequest
+  | PostCrawlPageWebhookRequest
   | PostTestPingWebhookRequest;
 
 export type CaptureRequest = {
@@ -2012,6 +2014,131 @@ export type DestinationRequest = {
   deliverOnly?: boolean;
 };
 
+export type CrawlRequest = {
+  /**
+   * The start URL: a public http(s) URL.
+   */
+  url: string;
+  /**
+   * path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+   */
+  scope?: "path" | "host" | "domain";
+  /**
+   * URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+   */
+  include?: Array<string>;
+  /**
+   * URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+   */
+  exclude?: Array<string>;
+  /**
+   * include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+   */
+  sitemap?: "include" | "skip" | "only";
+  /**
+   * Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+   */
+  limit?: number;
+  /**
+   * Links followed from the start page (sitemap URLs enter at depth 1).
+   */
+  maxDepth?: number;
+  /**
+   * What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).
+   */
+  formats?: Array<"markdown" | "html" | "text" | "links" | "metadata" | "screenshot">;
+  /**
+   * Follow links marked rel="nofollow".
+   */
+  followNofollow?: boolean;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Signed events of this crawl are POSTed here.
+   */
+  webhookUrl?: string;
+  /**
+   * Events sent to webhookUrl.
+   */
+  webhookEvents?: Array<"crawl.completed" | "crawl.page">;
+};
+
+export type MapRequest = {
+  /**
+   * The start URL: a public http(s) URL.
+   */
+  url: string;
+  /**
+   * path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+   */
+  scope?: "path" | "host" | "domain";
+  /**
+   * URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+   */
+  include?: Array<string>;
+  /**
+   * URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+   */
+  exclude?: Array<string>;
+  /**
+   * include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+   */
+  sitemap?: "include" | "skip" | "only";
+  /**
+   * URLs to return at most (≤ 5000).
+   */
+  limit?: number;
+};
+
 export type WebhookTestRequest = {
   /**
    * A public https URL (as a job's webhookUrl) to send a signed test.ping to.
@@ -2086,6 +2213,48 @@ export type BatchCompletedEvent = {
     storage?: Delivery;
     error?: string | null;
   }>;
+};
+
+export type CrawlCompletedEvent = {
+  crawlId: string;
+  url: string;
+  status: "queued" | "running" | "completed" | "cancelled" | "failed";
+  stoppedBy?: "limit" | "credits" | "cancelled";
+  counts: {
+    rendered: number;
+    skipped: number;
+    failed: number;
+    queued: number;
+  };
+  limit: number;
+  creditsUsed: number;
+  createdAt: string;
+  completedAt?: string;
+  event: "crawl.completed";
+};
+
+export type CrawlPageEvent = {
+  event: "crawl.page";
+  crawlId: string;
+  page: {
+    url: string;
+    depth: number;
+    status: "rendered" | "skipped" | "failed";
+    reason?:
+      | "robots"
+      | "pattern"
+      | "scope"
+      | "depth"
+      | "blocked"
+      | "not_html"
+      | "http_error"
+      | "timeout"
+      | "unreachable"
+      | "credits"
+      | "cancelled"
+      | "capture_failed";
+    statusCode?: number;
+  };
 };
 
 /**
@@ -2527,6 +2696,99 @@ export type Destination = {
   createdAt: string;
 };
 
+export type CrawlStarted = {
+  crawlId: string;
+  status: "queued";
+  statusUrl: string;
+};
+
+export type Crawl = {
+  crawlId: string;
+  url: string;
+  status: "queued" | "running" | "completed" | "cancelled" | "failed";
+  stoppedBy?: "limit" | "credits" | "cancelled";
+  counts: {
+    rendered: number;
+    skipped: number;
+    failed: number;
+    queued: number;
+  };
+  limit: number;
+  creditsUsed: number;
+  createdAt: string;
+  completedAt?: string;
+  pages: Array<CrawlPage>;
+  nextCursor: string | null;
+};
+
+export type CrawlPage = {
+  url: string;
+  depth: number;
+  status: "rendered" | "skipped" | "failed";
+  reason?:
+    | "robots"
+    | "pattern"
+    | "scope"
+    | "depth"
+    | "blocked"
+    | "not_html"
+    | "http_error"
+    | "timeout"
+    | "unreachable"
+    | "credits"
+    | "cancelled"
+    | "capture_failed";
+  statusCode?: number;
+  finalUrl?: string;
+  markdown?: string;
+  html?: string;
+  text?: string;
+  links?: Array<{
+    url: string;
+    text: string;
+  }>;
+  metadata?: {
+    title: string;
+    statusCode: number | null;
+    openGraph: {
+      title: string;
+      description: string;
+      image: string;
+      siteName: string;
+    };
+  };
+  screenshotUrl?: string;
+  /**
+   * Set instead of markdown/html/text when they total more than 256 KB: a signed URL of the page's JSON.
+   */
+  contentUrl?: string;
+};
+
+export type CrawlSummary = {
+  crawlId: string;
+  url: string;
+  status: "queued" | "running" | "completed" | "cancelled" | "failed";
+  stoppedBy?: "limit" | "credits" | "cancelled";
+  counts: {
+    rendered: number;
+    skipped: number;
+    failed: number;
+    queued: number;
+  };
+  limit: number;
+  creditsUsed: number;
+  createdAt: string;
+  completedAt?: string;
+};
+
+export type MapResult = {
+  urls: Array<{
+    url: string;
+    source: "sitemap" | "links";
+  }>;
+  truncated: boolean;
+};
+
 export type WebhookDelivery = {
   /**
    * Unique per delivery; the x-service-delivery-id header.
@@ -2544,7 +2806,7 @@ export type WebhookDelivery = {
    * The job, batch or watch run it reports on.
    */
   subject: {
-    kind: "job" | "batch" | "run";
+    kind: "job" | "batch" | "run" | "crawl";
     id: string;
   };
   /**
@@ -6390,6 +6652,541 @@ export type ListWatchRunsResponses = {
 
 export type ListWatchRunsResponse = ListWatchRunsResponses[keyof ListWatchRunsResponses];
 
+export type StartCrawlData = {
+  body: CrawlRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/crawl";
+};
+
+export type StartCrawlErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, INVALID_WEBHOOK_URL.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?:
+        "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "INVALID_WEBHOOK_URL";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, CRAWL_LIMIT_REACHED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "CRAWL_LIMIT_REACHED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type StartCrawlError = StartCrawlErrors[keyof StartCrawlErrors];
+
+export type StartCrawlResponses = {
+  /**
+   * The crawl, queued.
+   */
+  202: {
+    success: true;
+    data: CrawlStarted;
+    meta: MetaOutput;
+  };
+};
+
+export type StartCrawlResponse = StartCrawlResponses[keyof StartCrawlResponses];
+
+export type CancelCrawlData = {
+  body?: never;
+  path: {
+    /**
+     * The crawl id (a UUID).
+     */
+    crawlId: string;
+  };
+  query?: never;
+  url: "/v1/crawl/{crawlId}";
+};
+
+export type CancelCrawlErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: CRAWL_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "CRAWL_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type CancelCrawlError = CancelCrawlErrors[keyof CancelCrawlErrors];
+
+export type CancelCrawlResponses = {
+  /**
+   * The crawl.
+   */
+  200: {
+    success: true;
+    data: CrawlSummary;
+    meta: MetaOutput;
+  };
+};
+
+export type CancelCrawlResponse = CancelCrawlResponses[keyof CancelCrawlResponses];
+
+export type GetCrawlData = {
+  body?: never;
+  path: {
+    /**
+     * The crawl id (a UUID).
+     */
+    crawlId: string;
+  };
+  query?: never;
+  url: "/v1/crawl/{crawlId}";
+};
+
+export type GetCrawlErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: CRAWL_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "CRAWL_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type GetCrawlError = GetCrawlErrors[keyof GetCrawlErrors];
+
+export type GetCrawlResponses = {
+  /**
+   * The crawl.
+   */
+  200: {
+    success: true;
+    data: Crawl;
+    meta: MetaOutput;
+  };
+};
+
+export type GetCrawlResponse = GetCrawlResponses[keyof GetCrawlResponses];
+
+export type GetCrawlPagesData = {
+  body?: never;
+  path: {
+    /**
+     * The crawl id (a UUID).
+     */
+    crawlId: string;
+  };
+  query?: {
+    cursor?: string;
+    limit?: string;
+  };
+  url: "/v1/crawl/{crawlId}/pages";
+};
+
+export type GetCrawlPagesErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: CRAWL_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "CRAWL_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type GetCrawlPagesError = GetCrawlPagesErrors[keyof GetCrawlPagesErrors];
+
+export type GetCrawlPagesResponses = {
+  /**
+   * A page of results.
+   */
+  200: {
+    success: true;
+    data: {
+      pages: Array<CrawlPage>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type GetCrawlPagesResponse = GetCrawlPagesResponses[keyof GetCrawlPagesResponses];
+
+export type ListCrawlsData = {
+  body?: never;
+  path?: never;
+  query?: {
+    status?: "queued" | "running" | "completed" | "cancelled" | "failed";
+    limit?: string;
+    cursor?: string;
+  };
+  url: "/v1/crawls";
+};
+
+export type ListCrawlsErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ListCrawlsError = ListCrawlsErrors[keyof ListCrawlsErrors];
+
+export type ListCrawlsResponses = {
+  /**
+   * A page of crawls.
+   */
+  200: {
+    success: true;
+    data: {
+      items: Array<CrawlSummary>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type ListCrawlsResponse = ListCrawlsResponses[keyof ListCrawlsResponses];
+
+export type MapSiteData = {
+  body: MapRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/map";
+};
+
+export type MapSiteErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type MapSiteError = MapSiteErrors[keyof MapSiteErrors];
+
+export type MapSiteResponses = {
+  /**
+   * The URLs.
+   */
+  200: {
+    success: true;
+    data: MapResult;
+    meta: MetaOutput;
+  };
+};
+
+export type MapSiteResponse = MapSiteResponses[keyof MapSiteResponses];
+
 export type ListWebhookDeliveriesData = {
   body?: never;
   path?: never;
@@ -6768,6 +7565,24 @@ export type PostWatchFailedWebhookPayload = {
 export type PostWatchFailedWebhookRequest = {
   body: PostWatchFailedWebhookPayload;
   key: "watch.failed";
+  path?: never;
+  query?: never;
+};
+
+export type PostCrawlCompletedWebhookPayload = CrawlCompletedEvent;
+
+export type PostCrawlCompletedWebhookRequest = {
+  body: PostCrawlCompletedWebhookPayload;
+  key: "crawl.completed";
+  path?: never;
+  query?: never;
+};
+
+export type PostCrawlPageWebhookPayload = CrawlPageEvent;
+
+export type PostCrawlPageWebhookRequest = {
+  body: PostCrawlPageWebhookPayload;
+  key: "crawl.page";
   path?: never;
   query?: never;
 };

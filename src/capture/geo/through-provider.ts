@@ -94,6 +94,7 @@ export async function captureThroughProvider(
       waitStrategy: provider.waitStrategy,
       autoScrolled: false,
       finalUrl: reportedUrl(answer.finalUrl, allowlist) ?? source.url,
+      contentType: null,
       page: NO_METADATA,
       outputs: [
         {

@@ -71,7 +71,7 @@ export function page(c: Context, input: PageInput): Response | Promise<Response>
         <title>${input.title} · Edgeshot</title>
         <link rel="icon" type="image/svg+xml" href="${DASHBOARD}/assets/favicon.svg" />
         <link rel="stylesheet" href="${DASHBOARD}/assets/style.css" />
-        <script src="${DASHBOARD}/assets/app.js" defer></script>
+        <script type="module" src="${DASHBOARD}/assets/app.js"></script>
       </head>
       <body>
         ${session ? nav(session, input.current) : html`<nav class="top"><span class="brand">Edgeshot</span></nav>`}

@@ -32,7 +32,7 @@ import { MESSAGES } from "../../messages";
 import { parseWith } from "../body";
 import { accountData } from "../routes/account";
 import { extractPage } from "../routes/extract";
-import { pageLinks, readContent, scrapePage } from "../routes/page-content";
+import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
 import { mintLinkFor } from "../routes/render";
 import { hostedCapture } from "../routes/screenshot";
 import { modelView, pdfPageCount, VIEW } from "./views";

@@ -1,19 +1,14 @@
 /**
  * GET /docs/errors: every error code, generated from src/errors.ts (./error-docs.ts).
  * GET /docs: the interactive API reference (Scalar) over GET /openapi.json. Every byte comes
- * from this worker — the page, its init script and Scalar's bundle (a Text module) — so it
- * works offline and under a strict Content-Security-Policy (no inline script, no CDN, no web
- * fonts from elsewhere).
+ * from this worker — the page, its init script and Scalar's bundle (a static asset,
+ * public/docs/scalar.js) — so it works offline and under a strict Content-Security-Policy (no
+ * inline script, no CDN, no web fonts from elsewhere).
  */
 import { Hono } from "hono";
-// A Text module (wrangler.toml [[rules]]): the package does not export its browser bundle, so
-// it is imported by path, and a .js file without declarations has no type for TypeScript.
-// @ts-expect-error TS7016: the default export is the file's text (a string), checked below.
-import scalarText from "../../../node_modules/@scalar/api-reference/dist/browser/standalone.js";
+import { staticAsset } from "../static-asset";
 import type { AppEnv } from "../types";
 import { ERROR_DOCS_HEADERS, errorDocsPage } from "./error-docs";
-
-const scalarScript: string = typeof scalarText === "string" ? scalarText : "";
 
 const CSP = [
   "default-src 'self'",
@@ -68,5 +63,5 @@ const script = {
 export const docsRoutes = new Hono<AppEnv>()
   .get("/docs", (c) => c.html(PAGE, 200, page))
   .get("/docs/errors", (c) => c.html(errorDocsPage(), 200, ERROR_DOCS_HEADERS))
-  .get("/docs/scalar.js", (c) => c.body(scalarScript, 200, script))
+  .get("/docs/scalar.js", (c) => staticAsset(c, script))
   .get("/docs/init.js", (c) => c.body(INIT, 200, script));

@@ -44,8 +44,8 @@ interface DeliveryRow extends Record<string, SqlStorageValue> {
   attempts: number;
 }
 
-/** What a delivery reports on: a job, a batch or a watch run. */
-export type SubjectKind = "job" | "batch" | "run";
+/** What a delivery reports on: a job, a batch, a watch run, or a crawl (its end or one page). */
+export type SubjectKind = "job" | "batch" | "run" | "crawl";
 
 /** Records a new delivery for a subject; returns its id (null if the subject already has one). */
 export function emitWebhook(

@@ -1,0 +1,248 @@
+// The dashboard's one script (GET /dashboard/assets/app.js, a static asset: the CSP needs no
+// `unsafe-inline`), a module: the copy buttons and the playground, whose code snippets are
+// ./snippets.js. Every other page works without it.
+import { snippetsFor } from "./snippets.js";
+
+(() => {
+  const $ = (sel, root = document) => root.querySelector(sel);
+
+  // Copy buttons: data-copy names the element whose text is copied.
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("button.copy");
+    if (!button) return;
+    const source = document.getElementById(button.dataset.copy);
+    if (!source) return;
+    try {
+      await navigator.clipboard.writeText(source.textContent.trim());
+      button.textContent = "Copied";
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      button.textContent = "Selected: press Ctrl+C";
+    }
+  });
+
+  const form = document.getElementById("playground");
+  if (!form) return;
+
+  const actionSelect = $("#pg-action");
+  const action = () => actionSelect.value;
+  /** Which field scopes an action takes: page content routes refuse image and PDF options. */
+  const SCOPES = {
+    screenshot: ["page", "image", "pdf"],
+    snapshot: ["page", "image"],
+    content: ["page"],
+    text: ["page"],
+    scrape: ["page"],
+    links: ["page"],
+  };
+  const showScopes = () => {
+    for (const f of form.querySelectorAll(".field[data-scope]")) {
+      f.hidden = !SCOPES[action()].includes(f.dataset.scope);
+    }
+    $("#pg-elements-field").hidden = action() !== "scrape";
+  };
+  actionSelect.addEventListener("change", showScopes);
+  showScopes();
+
+  /** The JSON body the form describes for the chosen action: only what differs from the defaults. */
+  function body() {
+    const out = {};
+    for (const el of form.querySelectorAll("[data-kind]")) {
+      if (!SCOPES[action()].includes(el.closest(".field").dataset.scope)) continue;
+      const kind = el.dataset.kind;
+      if (kind === "bool") {
+        if (String(el.checked) !== el.dataset.default) out[el.name] = el.checked;
+      } else if (kind === "number") {
+        if (el.value !== "") out[el.name] = Number(el.value);
+      } else if (kind === "lines") {
+        const lines = el.value
+          .split("\n")
+          .map((s) => s.trim())
+          .filter(Boolean);
+        if (lines.length) out[el.name] = lines;
+      } else if (kind === "enum") {
+        if (el.value !== "" && el.value !== el.dataset.default) out[el.name] = el.value;
+      } else if (el.value !== "") out[el.name] = el.value;
+    }
+    if (action() === "text") out.contentFormat = "text";
+    if (action() === "scrape") {
+      out.elements = $("#pg-elements")
+        .value.split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((selector) => ({ selector }));
+    }
+    return out;
+  }
+
+  const snippets = snippetsFor(action);
+  let lang = "curl";
+  const showSnippet = () => {
+    $("#pg-snippet").textContent = snippets[lang](body());
+  };
+  for (const b of document.querySelectorAll("button.snippet")) {
+    b.addEventListener("click", () => {
+      lang = b.dataset.lang;
+      showSnippet();
+    });
+  }
+  form.addEventListener("input", showSnippet);
+  actionSelect.addEventListener("change", showSnippet);
+
+  function row(list, name, value) {
+    const dt = document.createElement("dt");
+    dt.textContent = name;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    dd.dataset.meta = name;
+    list.append(dt, dd);
+  }
+
+  async function post(path) {
+    const res = await fetch(path, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "x-csrf-token": form.dataset.csrf,
+      },
+      body: JSON.stringify(body()),
+      credentials: "same-origin",
+    });
+    return res.json();
+  }
+
+  const escapeAttr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  $("#pg-link-button").addEventListener("click", async () => {
+    const status = $("#pg-status");
+    status.textContent = "Minting…";
+    try {
+      const json = await post("/dashboard/api/render-link");
+      const tags = $("#pg-link-tags");
+      $("#pg-link").hidden = false;
+      if (!json.success) {
+        tags.textContent = json.error.code + ": " + json.error.message;
+        tags.dataset.errorCode = json.error.code;
+      } else {
+        const u = escapeAttr(json.data.url);
+        tags.textContent =
+          '<img src="' + u + '" alt="">\n<meta property="og:image" content="' + u + '">';
+        tags.dataset.url = json.data.url;
+      }
+      status.textContent = "";
+    } catch (err) {
+      status.textContent = "Failed: " + err;
+    }
+  });
+
+  /** A text block: every string from the page is shown as text, never as markup. */
+  function block(id, text) {
+    const pre = document.createElement("pre");
+    pre.id = id;
+    pre.className = "pg-text";
+    pre.textContent = text;
+    return pre;
+  }
+
+  /** A page content answer: its strings as text (textContent), never parsed as HTML. */
+  function showPageResult(chosen, d, output, meta) {
+    if (chosen === "snapshot") {
+      const img = document.createElement("img");
+      img.id = "pg-image";
+      img.alt = "Screenshot of " + d.url;
+      const bytes = Uint8Array.from(atob(d.screenshot), (c) => c.charCodeAt(0));
+      img.src = URL.createObjectURL(new Blob([bytes], { type: d.contentType }));
+      output.append(img);
+    }
+    if (chosen === "content" || chosen === "snapshot") output.append(block("pg-html", d.html));
+    if (chosen === "text") output.append(block("pg-text", d.text));
+    if (chosen === "links") {
+      const list = document.createElement("ol");
+      list.id = "pg-links";
+      for (const link of d.links) {
+        const li = document.createElement("li");
+        li.textContent =
+          link.url + (link.text ? " — " + link.text : "") + (link.internal ? "" : " (external)");
+        list.append(li);
+      }
+      output.append(list);
+    }
+    if (chosen === "scrape") output.append(block("pg-scrape", JSON.stringify(d.results, null, 2)));
+    row(meta, "page", d.url);
+    row(meta, "title", d.metadata.title);
+    if (d.truncated) row(meta, "truncated", "yes: cut at its limit");
+    row(meta, "wait strategy", d.waitStrategy);
+    row(meta, "load time", d.loadTimeMs + " ms");
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const status = $("#pg-status");
+    const output = $("#pg-output");
+    const meta = $("#pg-meta");
+    status.textContent = "Capturing…";
+    form.querySelector("button[type=submit]").disabled = true;
+    try {
+      const chosen = action();
+      const kind = chosen === "text" ? "content" : chosen;
+      const json = await post(
+        chosen === "screenshot" ? "/dashboard/api/capture" : "/dashboard/api/page/" + kind,
+      );
+      output.replaceChildren();
+      meta.replaceChildren();
+      $("#pg-result").hidden = false;
+      if (!json.success) {
+        status.textContent = "";
+        const p = document.createElement("p");
+        p.className = "notice error";
+        p.setAttribute("role", "alert");
+        p.dataset.errorCode = json.error.code;
+        p.textContent = json.error.code + ": " + json.error.message;
+        output.append(p);
+        return;
+      }
+      const d = json.data;
+      if (chosen !== "screenshot") {
+        showPageResult(chosen, d, output, meta);
+        const usage = json.meta.usage || {};
+        row(meta, "credits left", usage.remaining === null ? "unlimited" : String(usage.remaining));
+        status.textContent = "Done";
+        return;
+      }
+      const bytes = Uint8Array.from(atob(d.image), (c) => c.charCodeAt(0));
+      const url = URL.createObjectURL(new Blob([bytes], { type: d.contentType }));
+      if (d.contentType === "application/pdf") {
+        const frame = document.createElement("iframe");
+        frame.src = url;
+        frame.title = "Captured PDF";
+        output.append(frame);
+      } else {
+        const img = document.createElement("img");
+        img.id = "pg-image";
+        img.alt = "Capture of " + d.url;
+        img.src = url;
+        output.append(img);
+      }
+      row(
+        meta,
+        "size",
+        d.width + " × " + d.height + " px, " + d.bytesSize.toLocaleString() + " bytes",
+      );
+      row(meta, "format", d.format + " (" + d.contentType + ")");
+      row(meta, "quality", d.quality);
+      row(meta, "wait strategy", d.waitStrategy);
+      row(meta, "load time", d.loadTimeMs + " ms");
+      const usage = json.meta.usage || {};
+      row(meta, "credits left", usage.remaining === null ? "unlimited" : String(usage.remaining));
+      status.textContent = "Done";
+    } catch (err) {
+      status.textContent = "Failed: " + err;
+    } finally {
+      form.querySelector("button[type=submit]").disabled = false;
+    }
+  });
+})();

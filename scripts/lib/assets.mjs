@@ -1,0 +1,40 @@
+// The Worker's static assets (wrangler.toml [assets], directory public/): the files it serves or
+// reads through its ASSETS binding rather than bundling them. The dashboard's own files are kept
+// in public/ (tracked); the package files below are copied there from node_modules (gitignored),
+// by `npm start`, `npm test`, `npm run deploy`, the benchmarks and vitest.config.ts.
+import { copyFileSync, mkdirSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "../..");
+const ASSETS_DIR = join(ROOT, "public");
+
+/** Asset path (under public/) → the package file it is copied from (under node_modules/). */
+const PACKAGE_ASSETS = {
+  // The API reference's browser bundle, GET /docs/scalar.js (src/http/routes/docs.ts).
+  "docs/scalar.js": "@scalar/api-reference/dist/browser/standalone.js",
+  // The artifact fonts (src/artifacts/fonts.ts): Latin subset, regular and bold.
+  "fonts/inter-400.woff2": "@fontsource/inter/files/inter-latin-400-normal.woff2",
+  "fonts/inter-700.woff2": "@fontsource/inter/files/inter-latin-700-normal.woff2",
+  "fonts/merriweather-400.woff2":
+    "@fontsource/merriweather/files/merriweather-latin-400-normal.woff2",
+  "fonts/merriweather-700.woff2":
+    "@fontsource/merriweather/files/merriweather-latin-700-normal.woff2",
+  "fonts/jetbrains-mono-400.woff2":
+    "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2",
+  "fonts/jetbrains-mono-700.woff2":
+    "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-700-normal.woff2",
+};
+
+/**
+ * Copies every package asset into public/. Each file is written beside its target and renamed
+ * over it, so a run of wrangler or workerd reading the directory meanwhile never sees half a file.
+ */
+export function buildAssets() {
+  for (const [target, source] of Object.entries(PACKAGE_ASSETS)) {
+    const to = join(ASSETS_DIR, target);
+    const partial = `${to}.${process.pid}.partial`;
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(join(ROOT, "node_modules", source), partial);
+    renameSync(partial, to);
+  }
+}

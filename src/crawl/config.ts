@@ -1,0 +1,89 @@
+/**
+ * What a crawl is asked to do, as its Crawl DO keeps it (the request normalised by the route,
+ * src/http/routes/crawl.ts), and how each of its pages becomes a capture: the pipeline's
+ * requested outputs for the crawl's formats and what one page costs.
+ */
+import type {
+  CrawlFormat,
+  CrawlPageOptions,
+  CrawlRequest,
+  CRAWL_SCOPES,
+  SITEMAP_MODES,
+} from "../../schemas/crawl";
+import { CRAWL } from "../../schemas/limits";
+import type { PlanId } from "../accounts/plans";
+import type { RequestedOutput } from "../pipeline/pipeline";
+
+export interface CrawlConfig {
+  crawlId: string;
+  accountId: string;
+  plan: PlanId;
+  /** The start URL, normalised. */
+  url: string;
+  limit: number;
+  maxDepth: number;
+  scope: (typeof CRAWL_SCOPES)[number];
+  include: string[];
+  exclude: string[];
+  sitemap: (typeof SITEMAP_MODES)[number];
+  formats: CrawlFormat[];
+  followNofollow: boolean;
+  /** The capture options of every page (headers and cookies: the start URL's origin only). */
+  options: CrawlPageOptions;
+  /** Origin of the signed URLs in results (screenshots, large bodies). */
+  origin: string;
+}
+
+export function crawlConfig(
+  req: CrawlRequest,
+  ids: { crawlId: string; accountId: string; plan: PlanId; url: string; origin: string },
+  options: CrawlPageOptions,
+): CrawlConfig {
+  return {
+    ...ids,
+    limit: req.limit ?? CRAWL.limit.default,
+    maxDepth: req.maxDepth ?? CRAWL.maxDepth.default,
+    scope: req.scope ?? "host",
+    include: req.include ?? [],
+    exclude: req.exclude ?? [],
+    sitemap: req.sitemap ?? "include",
+    formats: req.formats ?? ["markdown"],
+    followNofollow: req.followNofollow ?? false,
+    options,
+  };
+}
+
+/** The config as the Crawl DO stored it (written by `crawlConfig`, from a validated request). */
+export function readConfig(json: string): CrawlConfig {
+  return JSON.parse(json) as CrawlConfig;
+}
+
+/** Credits of one rendered page: 1, and 1 more for its screenshot. */
+export function pageCost(formats: readonly CrawlFormat[]): number {
+  return 1 + (formats.includes("screenshot") ? 1 : 0);
+}
+
+/**
+ * The pipeline's outputs for a crawl page: its links always (the frontier needs them), the
+ * formats asked for, the screenshot last. None is billed by the pipeline: a page's credits are
+ * reserved and settled by the crawl (./page-run.ts), once per page.
+ */
+export function pageOutputs(formats: readonly CrawlFormat[]): RequestedOutput[] {
+  const outputs: RequestedOutput[] = [
+    {
+      kind: "links",
+      visibleOnly: false,
+      internalOnly: false,
+      includeNonHttp: false,
+      billable: false,
+    },
+  ];
+  if (formats.includes("markdown"))
+    outputs.push({ kind: "extraction", format: "markdown", billable: false });
+  // Visible text: the `text` format, and Markdown's fallback on a page with no article.
+  if (formats.includes("text") || formats.includes("markdown"))
+    outputs.push({ kind: "text", billable: false });
+  if (formats.includes("html")) outputs.push({ kind: "html", stripScripts: true, billable: false });
+  if (formats.includes("screenshot")) outputs.push({ kind: "image", format: "png" });
+  return outputs;
+}

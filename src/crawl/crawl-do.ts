@@ -1,0 +1,360 @@
+/**
+ * The `Crawl` Durable Object: one per crawl (named `<accountId>/<crawlId>`), holding its
+ * frontier and results (./frontier.ts) and deciding what is rendered next. Pages fan out over
+ * the capture queue (./page-run.ts renders one); nothing of a crawl lives in one process.
+ *
+ * All the deciding happens in the alarm (`pump`): seeding from sitemaps, robots.txt per host,
+ * the URL guard per URL, politeness per host, the page limit — so one decision runs at a time,
+ * and a restart loses nothing (the alarm persists; the watchdog sends lost messages again).
+ * Every call that may free work sets the alarm to now.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { CrawlPage, CrawlSummary, PageReason } from "../../schemas/crawl";
+import { CRAWL } from "../../schemas/limits";
+import { accountStub } from "../accounts/directory";
+import { log } from "../log";
+import { TUNING } from "../tuning";
+import { enqueueWebhooks } from "../webhooks/deliver";
+import { type CrawlConfig, readConfig } from "./config";
+import * as F from "./frontier";
+import { crawlPageMessage } from "./messages";
+import { Politeness } from "./politeness";
+import { sitemapUrls } from "./seeds";
+import { type Discovered, linkRules, type LinkVerdict } from "./links";
+
+/** `config` is the crawl's config as stored (JSON: tuples do not survive RPC's types). */
+export type Claim = { kind: "run"; url: string; depth: number; config: string } | { kind: "skip" };
+
+export interface PageOutcome {
+  status: "rendered" | "skipped" | "failed";
+  reason: PageReason | null;
+  result: F.PageResult;
+  /** Links found on the page (absolute, normalised by the frontier). */
+  links: Discovered[];
+  /** R2 objects this page's result refers to (deleted with the crawl). */
+  r2Keys: string[];
+  credits: number;
+}
+
+interface CrawlRow extends Record<string, SqlStorageValue> {
+  config: string;
+  status: CrawlSummary["status"];
+  stopped_by: NonNullable<CrawlSummary["stoppedBy"]> | null;
+  out_of_credits: number;
+  sitemap_done: number;
+  credits_used: number;
+  created_at: number;
+  completed_at: number | null;
+}
+
+const ACTIVE: ReadonlySet<string> = new Set(["queued", "running"]);
+
+export class Crawl extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+  private readonly polite: Politeness;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS crawl (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      config TEXT NOT NULL,
+      status TEXT NOT NULL,
+      stopped_by TEXT,
+      out_of_credits INTEGER NOT NULL DEFAULT 0,
+      sitemap_done INTEGER NOT NULL DEFAULT 0,
+      credits_used INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER
+    )`);
+    for (const statement of F.FRONTIER_SCHEMA) this.sql.exec(statement);
+    this.polite = new Politeness(this.sql, env);
+  }
+
+  private row(): CrawlRow | undefined {
+    return this.sql.exec<CrawlRow>("SELECT * FROM crawl").toArray()[0];
+  }
+
+  private config(row: CrawlRow): CrawlConfig {
+    return readConfig(row.config);
+  }
+
+  /** Starts the crawl (once): its start URL in the frontier unless it renders sitemaps only. */
+  async start(config: CrawlConfig, now: number): Promise<void> {
+    if (this.row()) return;
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(
+        "INSERT INTO crawl (id, config, status, created_at) VALUES (1, ?, 'queued', ?)",
+        JSON.stringify(config),
+        now,
+      );
+      if (config.sitemap !== "only") F.addUrl(this.sql, new URL(config.url), 0, null);
+    });
+    await this.poke();
+  }
+
+  summary(): CrawlSummary | null {
+    const row = this.row();
+    if (!row) return null;
+    const config = this.config(row);
+    return {
+      crawlId: config.crawlId,
+      url: config.url,
+      status: row.status,
+      ...(row.stopped_by ? { stoppedBy: row.stopped_by } : {}),
+      counts: F.counts(this.sql),
+      limit: config.limit,
+      creditsUsed: row.credits_used,
+      createdAt: new Date(row.created_at).toISOString(),
+      ...(row.completed_at !== null
+        ? { completedAt: new Date(row.completed_at).toISOString() }
+        : {}),
+    };
+  }
+
+  pages(cursor: number, limit: number): { pages: CrawlPage[]; nextCursor: string | null } {
+    return F.finishedPages(this.sql, cursor, limit);
+  }
+
+  /** A queue delivery asks to render page `seq`: only the one holding its lease, only once. */
+  claimPage(seq: number, leaseId: string): Claim {
+    const row = this.row();
+    if (!row || !ACTIVE.has(row.status)) return { kind: "skip" };
+    const page = F.pageRow(this.sql, seq);
+    if (!page || !F.claim(this.sql, seq, leaseId, Date.now())) return { kind: "skip" };
+    return { kind: "run", url: page.url, depth: page.depth, config: row.config };
+  }
+
+  /**
+   * The renderer's outcome for page `seq`. False when its lease is no longer the page's (a
+   * duplicate or a superseded delivery): nothing is recorded and its credits are refunded.
+   */
+  async completePage(seq: number, leaseId: string, outcome: PageOutcome): Promise<boolean> {
+    const row = this.row();
+    const page = F.pageRow(this.sql, seq);
+    if (!row || !page) return false;
+    const config = this.config(row);
+    const accepted = this.ctx.storage.transactionSync(() => {
+      if (!F.finish(this.sql, seq, leaseId, outcome)) return false;
+      for (const key of outcome.r2Keys)
+        this.sql.exec("INSERT OR IGNORE INTO r2_keys (key) VALUES (?)", key);
+      this.sql.exec("UPDATE crawl SET credits_used = credits_used + ?", outcome.credits);
+      if (page.depth <= config.maxDepth && config.sitemap !== "only") {
+        const rules = linkRules(config);
+        for (const link of outcome.links)
+          this.discover(rules(link, page.depth + 1), page.depth + 1);
+      }
+      return true;
+    });
+    if (!accepted) return false;
+    const done = F.pageRow(this.sql, seq);
+    if (done) await this.report({ seq: done.done_seq ?? seq, body: pageEvent(F.pageView(done)) });
+    await this.poke();
+    return true;
+  }
+
+  /** The account's credits ran out at page `seq`: it is not rendered, and nothing new starts. */
+  async outOfCredits(seq: number, leaseId: string): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      F.finish(this.sql, seq, leaseId, { status: "skipped", reason: "credits", result: {} });
+      this.sql.exec("UPDATE crawl SET out_of_credits = 1");
+    });
+    await this.poke();
+  }
+
+  /** DELETE /v1/crawl/{id}: nothing new starts; pages in flight finish (and are charged). */
+  async cancel(): Promise<CrawlSummary | null> {
+    const row = this.row();
+    if (!row) return null;
+    if (ACTIVE.has(row.status)) {
+      this.sql.exec(
+        "UPDATE crawl SET status = 'cancelled', stopped_by = 'cancelled', completed_at = ?",
+        Date.now(),
+      );
+      await this.finished();
+    }
+    return this.summary();
+  }
+
+  private discover(verdict: LinkVerdict, depth: number): void {
+    if (verdict === null) return;
+    if (verdict.skip !== null && this.skippedRows() >= TUNING.crawlSkippedRows) return;
+    F.addUrl(this.sql, verdict.url, depth, verdict.skip);
+  }
+
+  private skippedRows(): number {
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM pages WHERE state = 'skipped'")
+      .one().n;
+  }
+
+  /** Runs the alarm now (or keeps an earlier one). */
+  private async poke(): Promise<void> {
+    const at = await this.ctx.storage.getAlarm();
+    const now = Date.now();
+    if (at === null || at > now) await this.ctx.storage.setAlarm(now);
+  }
+
+  override async alarm(): Promise<void> {
+    const row = this.row();
+    if (!row) return;
+    if (!ACTIVE.has(row.status)) {
+      await this.expire(row);
+      return;
+    }
+    const config = this.config(row);
+    if (row.status === "queued") this.sql.exec("UPDATE crawl SET status = 'running'");
+    if (!row.sitemap_done) {
+      if (config.sitemap !== "skip") {
+        const start = new URL(config.url);
+        const robots = await this.polite.robots(start);
+        const max = Math.min(config.limit * 10 + 100, 50_000);
+        const seeds = await sitemapUrls(this.env, start, robots, max);
+        const rules = linkRules(config);
+        this.ctx.storage.transactionSync(() => {
+          for (const url of seeds.urls) this.discover(rules({ url, nofollow: false }, 1), 1);
+        });
+      }
+      this.sql.exec("UPDATE crawl SET sitemap_done = 1");
+    }
+    this.resendStalled();
+    const waitUntil = await this.dispatch(config);
+    if (await this.maybeFinish(config)) return;
+    const next = Math.min(Date.now() + TUNING.crawlWatchdogMs, waitUntil ?? Infinity);
+    await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Sends what may start now; returns when a page held back by Crawl-delay may start. */
+  private async dispatch(config: CrawlConfig): Promise<number | null> {
+    let waitUntil: number | null = null;
+    for (const page of F.pendingPages(this.sql, 200)) {
+      const row = this.row();
+      if (!row || !ACTIVE.has(row.status) || row.out_of_credits) return null;
+      const active = F.inFlight(this.sql);
+      const rendered = F.counts(this.sql).rendered;
+      if (active >= TUNING.crawlInFlight || rendered + active >= config.limit) return waitUntil;
+      const url = new URL(page.url);
+      const gate = await this.polite.gate(url, page.url);
+      if (gate.kind === "skip" || gate.kind === "fail") {
+        const status = gate.kind === "skip" ? "skipped" : "failed";
+        F.finish(this.sql, page.seq, null, { status, reason: gate.reason, result: {} });
+        const done = F.pageRow(this.sql, page.seq);
+        if (done)
+          await this.report({ seq: done.done_seq ?? page.seq, body: pageEvent(F.pageView(done)) });
+        continue;
+      }
+      if (gate.kind === "wait") {
+        waitUntil = Math.min(waitUntil ?? Infinity, gate.until);
+        continue;
+      }
+      const leaseId = F.lease(this.sql, page.seq, Date.now());
+      this.polite.started(url);
+      await this.send(config, page.seq, leaseId);
+    }
+    return waitUntil;
+  }
+
+  private async send(config: CrawlConfig, seq: number, leaseId: string): Promise<void> {
+    const body = crawlPageMessage.parse({
+      kind: "crawl-page",
+      accountId: config.accountId,
+      crawlId: config.crawlId,
+      seq,
+      lease: leaseId,
+    });
+    await this.env.CAPTURE_JOBS.send(body);
+  }
+
+  /** The watchdog: a message lost (a restart drops local queues) or a renderer that died. */
+  private resendStalled(): void {
+    const now = Date.now();
+    const lost = [
+      ...F.stalled(this.sql, "queued", now - TUNING.crawlQueuedStallMs),
+      ...F.stalled(this.sql, "rendering", now - TUNING.crawlRenderStallMs),
+    ];
+    for (const page of lost) {
+      log("warn", "crawl: page stalled, sending again", { state: page.state });
+      // Back to pending: dispatched again under a new lease (the old one can no longer finish).
+      this.sql.exec("UPDATE pages SET state = 'pending', lease = NULL WHERE seq = ?", page.seq);
+    }
+  }
+
+  /** Completes the crawl when nothing is in flight and nothing more may start. */
+  private async maybeFinish(config: CrawlConfig): Promise<boolean> {
+    if (F.inFlight(this.sql) > 0) return false;
+    const row = this.row();
+    if (!row) return false;
+    const pending = F.pendingPages(this.sql, 1).length > 0;
+    const { rendered } = F.counts(this.sql);
+    if (pending && rendered < config.limit && !row.out_of_credits) return false;
+    const stoppedBy = row.out_of_credits ? "credits" : pending ? "limit" : null;
+    this.sql.exec(
+      "UPDATE crawl SET status = ?, stopped_by = ?, completed_at = ?",
+      rendered === 0 && this.startFailed(config) ? "failed" : "completed",
+      stoppedBy,
+      Date.now(),
+    );
+    await this.finished();
+    return true;
+  }
+
+  /** The start page (the first URL, unless only sitemaps are rendered) failed or was refused. */
+  private startFailed(config: CrawlConfig): boolean {
+    if (config.sitemap === "only") return false;
+    const start = F.pageRow(this.sql, 1);
+    return (
+      start !== undefined &&
+      (start.state === "failed" ||
+        start.reason === "blocked" ||
+        start.reason === "robots" ||
+        start.reason === "not_html")
+    );
+  }
+
+  /** A final state: the account is told (crawl.completed), the retention clock starts. */
+  private async finished(): Promise<void> {
+    await this.report();
+    await this.ctx.storage.setAlarm(Date.now() + CRAWL.retentionDays * 86_400_000);
+  }
+
+  /** Past retention: the R2 objects, the account's row, then this object's storage. */
+  private async expire(row: CrawlRow): Promise<void> {
+    const completedAt = row.completed_at ?? row.created_at;
+    if (Date.now() < completedAt + CRAWL.retentionDays * 86_400_000) {
+      await this.ctx.storage.setAlarm(completedAt + CRAWL.retentionDays * 86_400_000);
+      return;
+    }
+    const config = this.config(row);
+    const keys = this.sql.exec<{ key: string }>("SELECT key FROM r2_keys").toArray();
+    for (let i = 0; i < keys.length; i += 1000)
+      await this.env.OUTPUTS.delete(keys.slice(i, i + 1000).map((k) => k.key));
+    await accountStub(this.env, config.accountId).crawls().forget(config.crawlId);
+    await this.ctx.storage.deleteAll();
+  }
+
+  /** The account's index is brought up to date; its webhook deliveries are queued. */
+  private async report(page?: { seq: number; body: Record<string, unknown> }): Promise<void> {
+    const summary = this.summary();
+    if (!summary) return;
+    const accountId = this.config(this.row() as CrawlRow).accountId;
+    try {
+      const account = accountStub(this.env, accountId);
+      const deliveries = await account.crawls().progress({ summary, ...(page ? { page } : {}) });
+      await enqueueWebhooks(this.env, accountId, deliveries);
+    } catch (err) {
+      log("error", "crawl: progress report failed", { error: String(err) });
+    }
+  }
+}
+
+/** `crawl.page`'s page: what it became, never its content. */
+function pageEvent(page: CrawlPage): Record<string, unknown> {
+  const { url, depth, status, reason, statusCode } = page;
+  return {
+    url,
+    depth,
+    status,
+    ...(reason ? { reason } : {}),
+    ...(statusCode ? { statusCode } : {}),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The crawler's own server-side fetches — robots.txt and sitemaps, never pages (pages load in
+ * the browser, under the browser guard). Plain `fetch` with `redirect: "manual"`: every hop,
+ * the first URL and each Location followed (at most MAX_REDIRECTS), passes the outbound hop
+ * rule (security/outbound.ts: the URL guard and the target check, exactly as a capture target)
+ * BEFORE it is requested, so a redirect to a private address is refused without a request
+ * reaching it. One deadline covers the hops and the body; the body is read up to a byte cap.
+ */
+import { ApiError } from "../errors";
+import { log } from "../log";
+import { checkOutboundHop } from "../security/outbound";
+import { UnresolvableTarget } from "../security/target-check";
+import { CRAWLER_USER_AGENT } from "./robots";
+
+/** Redirects followed at most (RFC 9309 §2.3.1.2 asks at least five for robots.txt). */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export type GuardedFetchResult =
+  | { kind: "ok"; status: number; contentType: string | null; body: Uint8Array; finalUrl: string }
+  /** A hop was refused before it was requested: "blocked" (not a public http(s) URL, a private
+   *  address by DNS, credentials in it), "unsafe" (unsafe-host list, Safe Browsing). */
+  | { kind: "refused"; reason: "blocked" | "unsafe" }
+  /** No usable answer: network failure, timeout, a name that does not resolve or a DNS check that
+   *  failed, too many redirects, a bad Location, a body past `maxBytes`. */
+  | { kind: "error" };
+
+export interface GuardedFetchOptions {
+  /** The most body bytes read; a longer body is an error. */
+  maxBytes: number;
+  /** For all hops and the body together. */
+  timeoutMs: number;
+}
+
+const ERROR: GuardedFetchResult = { kind: "error" };
+
+function refusal(err: unknown): GuardedFetchResult {
+  if (!(err instanceof ApiError)) throw err;
+  if (err instanceof UnresolvableTarget) return ERROR; // cannot be reached: not a refusal
+  switch (err.code) {
+    case "INVALID_URL":
+    case "VALIDATION_ERROR": // credentials in the URL
+      return { kind: "refused", reason: "blocked" };
+    case "UNSAFE_URL":
+      return { kind: "refused", reason: "unsafe" };
+    default:
+      return ERROR;
+  }
+}
+
+/** The body, or null past `max` bytes or when reading fails (the deadline, a reset). */
+async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > max) {
+    await res.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > max) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return null;
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** GET `url` (robots.txt or a sitemap) hop by hop through the outbound rule; any status is "ok". */
+export async function guardedFetch(
+  env: Env,
+  url: string,
+  opts: GuardedFetchOptions,
+): Promise<GuardedFetchResult> {
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  let next = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    let target: URL;
+    try {
+      target = await checkOutboundHop(env, next);
+    } catch (err) {
+      return refusal(err);
+    }
+    let res: Response;
+    try {
+      res = await fetch(target.href, {
+        redirect: "manual",
+        signal,
+        headers: { "user-agent": CRAWLER_USER_AGENT },
+      });
+    } catch (err) {
+      log("info", "crawl fetch failed", { host: target.hostname, error: String(err) });
+      return ERROR;
+    }
+    if (!REDIRECTS.has(res.status)) {
+      const body = await readCapped(res, opts.maxBytes);
+      if (body === null) {
+        log("info", "crawl fetch: body unread or too large", { host: target.hostname });
+        return ERROR;
+      }
+      const contentType = res.headers.get("content-type");
+      return { kind: "ok", status: res.status, contentType, body, finalUrl: target.href };
+    }
+    await res.body?.cancel().catch(() => {});
+    const location = res.headers.get("location");
+    if (location === null || !URL.canParse(location, target)) return ERROR;
+    next = new URL(location, target).href;
+  }
+  log("info", "crawl fetch: too many redirects", { host: new URL(next).hostname });
+  return ERROR;
+}

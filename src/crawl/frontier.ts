@@ -1,0 +1,219 @@
+/**
+ * A crawl's frontier and results, in its Crawl DO's SQLite (./crawl-do.ts): one row per
+ * normalised URL (so each is rendered at most once), its state, and once finished its result.
+ *
+ *   pending → queued (a message on the capture queue, with a lease) → rendering (claimed by one
+ *   delivery) → rendered | skipped | failed
+ *
+ * A URL refused before any request (robots, scope, patterns, depth, the URL guard) goes straight
+ * to skipped. Finished rows get `done_seq` in the order they finished: the results' order and
+ * the cursor of GET /v1/crawl/{id}/pages. Politeness is per host: at most
+ * `TUNING.crawlPerHostInFlight` pages in flight and the robots.txt Crawl-delay between starts.
+ */
+import type { CrawlCounts, CrawlPage, PageReason, PageStatus } from "../../schemas/crawl";
+
+export const FRONTIER_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS pages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    url TEXT NOT NULL UNIQUE,
+    host TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'rendering', 'rendered', 'skipped', 'failed')),
+    reason TEXT,
+    lease TEXT,
+    leased_at INTEGER,
+    done_seq INTEGER UNIQUE,
+    result TEXT
+  )`,
+  `CREATE INDEX IF NOT EXISTS pages_by_state ON pages (state, depth, seq)`,
+  `CREATE TABLE IF NOT EXISTS origins (
+    origin TEXT PRIMARY KEY,
+    robots_status INTEGER,
+    robots_body TEXT,
+    next_at INTEGER NOT NULL DEFAULT 0
+  )`,
+  `CREATE TABLE IF NOT EXISTS r2_keys (key TEXT PRIMARY KEY)`,
+];
+
+export interface PageRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  url: string;
+  host: string;
+  depth: number;
+  state: "pending" | "queued" | "rendering" | PageStatus;
+  reason: PageReason | null;
+  lease: string | null;
+  leased_at: number | null;
+  done_seq: number | null;
+  result: string | null;
+}
+
+/** What a finished page holds beyond its URL and depth (the view's optional fields). */
+export type PageResult = Omit<CrawlPage, "url" | "depth" | "status" | "reason">;
+
+/** A URL found (start, sitemap, link): pending, or skipped at once with its reason. Deduped. */
+export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReason | null): boolean {
+  if (skip === null) {
+    return (
+      sql
+        .exec(
+          `INSERT INTO pages (url, host, depth, state) VALUES (?, ?, ?, 'pending')
+           ON CONFLICT (url) DO NOTHING RETURNING seq`,
+          url.href,
+          url.host,
+          depth,
+        )
+        .toArray().length > 0
+    );
+  }
+  const inserted = sql
+    .exec(
+      `INSERT INTO pages (url, host, depth, state, reason) VALUES (?, ?, ?, 'skipped', ?)
+       ON CONFLICT (url) DO NOTHING RETURNING seq`,
+      url.href,
+      url.host,
+      depth,
+      skip,
+    )
+    .toArray()[0] as { seq: number } | undefined;
+  if (inserted) markDone(sql, inserted.seq);
+  return inserted !== undefined;
+}
+
+function markDone(sql: SqlStorage, seq: number): void {
+  sql.exec(
+    "UPDATE pages SET done_seq = (SELECT COALESCE(MAX(done_seq), 0) + 1 FROM pages) WHERE seq = ?",
+    seq,
+  );
+}
+
+export function pageRow(sql: SqlStorage, seq: number): PageRow | undefined {
+  return sql.exec<PageRow>("SELECT * FROM pages WHERE seq = ?", seq).toArray()[0];
+}
+
+/** Pending pages in the order they are rendered: shallowest first, then as found. */
+export function pendingPages(sql: SqlStorage, max: number): PageRow[] {
+  return sql
+    .exec<PageRow>("SELECT * FROM pages WHERE state = 'pending' ORDER BY depth, seq LIMIT ?", max)
+    .toArray();
+}
+
+export function inFlight(sql: SqlStorage, host?: string): number {
+  const clause = host === undefined ? "" : " AND host = ?";
+  const args = host === undefined ? [] : [host];
+  return sql
+    .exec<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM pages WHERE state IN ('queued', 'rendering')${clause}`,
+      ...args,
+    )
+    .one().n;
+}
+
+export function counts(sql: SqlStorage): CrawlCounts {
+  const out: CrawlCounts = { rendered: 0, skipped: 0, failed: 0, queued: 0 };
+  for (const row of sql
+    .exec<{ state: PageRow["state"]; n: number }>(
+      "SELECT state, COUNT(*) AS n FROM pages GROUP BY state",
+    )
+    .toArray()) {
+    if (row.state === "rendered" || row.state === "skipped" || row.state === "failed")
+      out[row.state] += row.n;
+    else out.queued += row.n;
+  }
+  return out;
+}
+
+/** pending/queued → queued with a new lease (a lost message is sent again with a new one). */
+export function lease(sql: SqlStorage, seq: number, now: number): string {
+  const id = crypto.randomUUID();
+  sql.exec(
+    "UPDATE pages SET state = 'queued', lease = ?, leased_at = ? WHERE seq = ?",
+    id,
+    now,
+    seq,
+  );
+  return id;
+}
+
+/** queued → rendering for the delivery holding the page's lease; false for any other. */
+export function claim(sql: SqlStorage, seq: number, leaseId: string, now: number): boolean {
+  return (
+    sql
+      .exec(
+        `UPDATE pages SET state = 'rendering', leased_at = ?
+         WHERE seq = ? AND lease = ? AND state = 'queued' RETURNING seq`,
+        now,
+        seq,
+        leaseId,
+      )
+      .toArray().length > 0
+  );
+}
+
+/** rendering → its outcome, for the delivery holding the lease; false for any other. */
+export function finish(
+  sql: SqlStorage,
+  seq: number,
+  leaseId: string | null,
+  outcome: { status: PageStatus; reason: PageReason | null; result: PageResult },
+): boolean {
+  const from =
+    leaseId === null ? "state IN ('pending', 'queued')" : "state = 'rendering' AND lease = ?";
+  const changed = sql
+    .exec(
+      `UPDATE pages SET state = ?, reason = ?, result = ?, lease = NULL
+       WHERE seq = ? AND ${from} RETURNING seq`,
+      outcome.status,
+      outcome.reason,
+      JSON.stringify(outcome.result),
+      seq,
+      ...(leaseId === null ? [] : [leaseId]),
+    )
+    .toArray();
+  if (changed.length === 0) return false;
+  markDone(sql, seq);
+  return true;
+}
+
+/** Pages whose message or whose renderer was lost: queued or rendering since before `before`. */
+export function stalled(sql: SqlStorage, state: "queued" | "rendering", before: number): PageRow[] {
+  return sql
+    .exec<PageRow>(
+      "SELECT * FROM pages WHERE state = ? AND leased_at < ? ORDER BY seq LIMIT 100",
+      state,
+      before,
+    )
+    .toArray();
+}
+
+export function pageView(row: PageRow): CrawlPage {
+  const result = row.result ? (JSON.parse(row.result) as PageResult) : {};
+  return {
+    url: row.url,
+    depth: row.depth,
+    status: row.state as PageStatus,
+    ...(row.reason ? { reason: row.reason } : {}),
+    ...result,
+  };
+}
+
+/** Finished pages after `cursor` (a done_seq), in the order they finished. */
+export function finishedPages(
+  sql: SqlStorage,
+  cursor: number,
+  limit: number,
+): { pages: CrawlPage[]; nextCursor: string | null } {
+  const rows = sql
+    .exec<PageRow>(
+      "SELECT * FROM pages WHERE done_seq > ? ORDER BY done_seq LIMIT ?",
+      cursor,
+      limit + 1,
+    )
+    .toArray();
+  const pages = rows.slice(0, limit);
+  const last = pages[pages.length - 1];
+  return {
+    pages: pages.map(pageView),
+    nextCursor: rows.length > limit && last?.done_seq ? String(last.done_seq) : null,
+  };
+}

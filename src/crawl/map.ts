@@ -1,0 +1,91 @@
+/**
+ * POST /v1/map: a site's URLs without rendering them all — its sitemaps (robots.txt `Sitemap:`
+ * lines and /sitemap.xml, followed through indexes and .xml.gz) and the links of its rendered
+ * start page, filtered by the crawl's own rules (scope, include/exclude, robots.txt, nofollow).
+ * One credit: the start page's render is the billed output (refunded if it fails); a map of
+ * sitemaps only is billed the same.
+ */
+import type { MapRequest, MapResult } from "../../schemas/crawl";
+import { CRAWL } from "../../schemas/limits";
+import type { Usage } from "../../schemas/responses";
+import type { AuthContext } from "../accounts/auth";
+import { withCredits } from "../accounts/credits";
+import { prepareCapture } from "../capture/request";
+import { validationError } from "../errors";
+import type { CaptureEngine } from "../pipeline/engine";
+import { runCapture } from "../pipeline/pipeline";
+import { crawlConfig } from "./config";
+import { type Discovered, linkRules } from "./links";
+import { fetchRobots, robotsOf } from "./politeness";
+import { CRAWLER_USER_AGENT } from "./robots";
+import { sitemapUrls } from "./seeds";
+import { normalizeUrl } from "./urls";
+
+/** The links output map bills (and routes reserve with authentication). */
+export const MAP_OUTPUT = { kind: "links", billable: true } as const;
+
+export async function mapSite(
+  env: Env,
+  auth: AuthContext,
+  req: MapRequest,
+  engine: CaptureEngine,
+): Promise<{ data: MapResult; usage: Usage }> {
+  const spec = await prepareCapture(env, auth, { url: req.url, userAgent: CRAWLER_USER_AGENT });
+  const start = spec.source.kind === "url" ? normalizeUrl(spec.source.url) : null;
+  if (start === null) throw validationError("url", "Must be a public http or https URL.");
+  const limit = req.limit ?? CRAWL.mapLimit.default;
+  const ids = {
+    crawlId: "map",
+    accountId: auth.accountId,
+    plan: auth.plan.id,
+    url: start,
+    origin: "",
+  };
+  const config = crawlConfig({ ...req, limit: undefined, maxDepth: 1 }, ids, {});
+  const startUrl = new URL(start);
+  const robots = robotsOf(startUrl, await fetchRobots(env, startUrl));
+
+  const sitemaps = () =>
+    config.sitemap === "skip"
+      ? Promise.resolve({ urls: [], truncated: false })
+      : sitemapUrls(env, startUrl, robots, limit + 1);
+  const collect = (sitemap: { urls: string[]; truncated: boolean }, found: Discovered[]) => {
+    const rules = linkRules(config);
+    const seen = new Set<string>();
+    const urls: MapResult["urls"] = [];
+    let truncated = sitemap.truncated;
+    const add = (link: Discovered, source: "sitemap" | "links") => {
+      const verdict = rules(link, 1);
+      if (verdict === null || verdict.skip !== null) return;
+      const href = verdict.url.href;
+      if (seen.has(href) || !robots.allowed(href)) return;
+      seen.add(href);
+      if (urls.length < limit) urls.push({ url: href, source });
+      else truncated = true;
+    };
+    for (const url of sitemap.urls) add({ url, nofollow: false }, "sitemap");
+    for (const link of found) add(link, "links");
+    return { urls, truncated };
+  };
+
+  // Sitemaps only (or a start page robots.txt disallows): the one credit is billed here.
+  if (config.sitemap === "only" || !robots.allowed(start)) {
+    const { value, usage } = await withCredits(auth, 1, async () => collect(await sitemaps(), []));
+    return { data: value, usage };
+  }
+  // Otherwise the start page's links are the billed output (refunded if the render fails).
+  const [sitemap, run] = await Promise.all([
+    sitemaps(),
+    runCapture(env, auth, {
+      spec,
+      outputs: [{ ...MAP_OUTPUT, visibleOnly: false, internalOnly: false, includeNonHttp: false }],
+      storage: { kind: "none" },
+      engine,
+    }),
+  ]);
+  const [output] = run.outputs;
+  if (!output?.ok) throw output?.failure.error ?? new Error("map: no links output");
+  if (output.kind !== "links") throw new Error("map: not a links output");
+  const found = output.links.map((l) => ({ url: l.url, nofollow: /\bnofollow\b/i.test(l.rel) }));
+  return { data: collect(sitemap, found), usage: run.usage };
+}

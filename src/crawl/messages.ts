@@ -1,0 +1,20 @@
+/**
+ * A crawl page's message on the capture-jobs queue: which page of which crawl, and the lease the
+ * Crawl DO gave this dispatch (./frontier.ts): only its holder may render the page, once.
+ */
+import { z } from "zod";
+import { plainId } from "../../schemas/primitives";
+
+export const crawlPageMessage = z.strictObject({
+  kind: z.literal("crawl-page"),
+  accountId: plainId,
+  crawlId: plainId,
+  seq: z.number().int().positive(),
+  lease: z.uuid(),
+});
+export type CrawlPageMessage = z.infer<typeof crawlPageMessage>;
+
+/** The Crawl DO of a crawl: named by account and crawl, so another account's id finds nothing. */
+export function crawlStub(env: Env, accountId: string, crawlId: string) {
+  return env.CRAWL.get(env.CRAWL.idFromName(`${accountId}/${crawlId}`));
+}

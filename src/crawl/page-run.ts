@@ -1,0 +1,205 @@
+/**
+ * One crawl page, from its capture-jobs message: claimed in its Crawl DO (only the delivery
+ * holding the page's lease renders it, once), its credits held, rendered through the one capture
+ * pipeline, its outcome recorded, and only then its credits committed — or refunded when the page
+ * was not rendered or the Crawl DO no longer takes the outcome (a duplicate delivery).
+ *
+ * Each page is one browser navigation: the type of a document is learnt from its response
+ * (src/capture/navigate.ts), never from a second request.
+ */
+import type { CaptureRequest } from "../../schemas/capture";
+import { CRAWL } from "../../schemas/limits";
+import type { AuthContext } from "../accounts/auth";
+import { accountStub } from "../accounts/directory";
+import { PLANS } from "../accounts/plans";
+import { prepareCapture } from "../capture/request";
+import { ApiError } from "../errors";
+import { UnresolvableTarget } from "../security/target-check";
+import { log } from "../log";
+import type { CaptureEngine } from "../pipeline/engine";
+import { runPrepaidCapture, type OutputResult, type PipelineRun } from "../pipeline/pipeline";
+import { signedImageUrl, storeOutput } from "../storage/hosted";
+import { pageCost, pageOutputs, readConfig, type CrawlConfig } from "./config";
+import type { PageOutcome } from "./crawl-do";
+import type { PageResult } from "./frontier";
+import { crawlStub, type CrawlPageMessage } from "./messages";
+import { CRAWLER_USER_AGENT } from "./robots";
+
+const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;
+
+export async function runCrawlPage(
+  env: Env,
+  msg: CrawlPageMessage,
+  engine: CaptureEngine,
+): Promise<void> {
+  const crawl = crawlStub(env, msg.accountId, msg.crawlId);
+  const claim = await crawl.claimPage(msg.seq, msg.lease);
+  if (claim.kind !== "run") return;
+  const config = readConfig(claim.config);
+  const cost = pageCost(config.formats);
+  const account = accountStub(env, msg.accountId);
+  const held = await account.credits().reserve(cost);
+  if (!held.ok) {
+    await crawl.outOfCredits(msg.seq, msg.lease);
+    return;
+  }
+  let outcome: PageOutcome;
+  try {
+    outcome = await renderPage(env, config, claim.url, engine, cost);
+  } catch (err) {
+    log("error", "crawl: page failed", { crawlId: msg.crawlId, error: String(err) });
+    outcome = failed("capture_failed");
+  }
+  const accepted = await crawl.completePage(msg.seq, msg.lease, outcome);
+  const commit = accepted && outcome.status === "rendered";
+  await account.credits().settle(held.reservationId, commit ? cost : false);
+  if (!accepted && outcome.r2Keys.length > 0) await env.OUTPUTS.delete(outcome.r2Keys);
+}
+
+function failed(reason: PageOutcome["reason"], statusCode?: number): PageOutcome {
+  const result = statusCode !== undefined ? { statusCode } : {};
+  return { status: "failed", reason, result, links: [], r2Keys: [], credits: 0 };
+}
+
+function skipped(reason: PageOutcome["reason"]): PageOutcome {
+  return { status: "skipped", reason, result: {}, links: [], r2Keys: [], credits: 0 };
+}
+
+async function renderPage(
+  env: Env,
+  config: CrawlConfig,
+  url: string,
+  engine: CaptureEngine,
+  cost: number,
+): Promise<PageOutcome> {
+  const account = accountStub(env, config.accountId);
+  const auth: AuthContext = {
+    accountId: config.accountId,
+    keyId: "crawl",
+    plan: PLANS[config.plan],
+    account,
+  };
+  // Headers and cookies go to the start URL's origin only; the crawler says who it is.
+  const { headers, cookies, ...options } = config.options;
+  const home = new URL(url).origin === new URL(config.url).origin;
+  const req: CaptureRequest = {
+    ...options,
+    ...(home && headers ? { headers } : {}),
+    ...(home && cookies ? { cookies } : {}),
+    ...(options.device === undefined ? { userAgent: CRAWLER_USER_AGENT } : {}),
+    url,
+  };
+  let run: PipelineRun;
+  try {
+    const spec = await prepareCapture(env, auth, req);
+    run = await runPrepaidCapture(env, config.accountId, {
+      spec,
+      outputs: pageOutputs(config.formats),
+      storage: {
+        kind: "hosted",
+        ttlSeconds: RETENTION_SECONDS,
+        prefix: "crawl",
+        context: "crawl page",
+      },
+      engine,
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return refusal(err);
+  }
+  const facts = run.page;
+  if (facts === null) {
+    const first = run.outputs[0];
+    const failure = first && !first.ok ? first.failure : null;
+    if (failure?.cause === "blocked") return skipped("blocked");
+    if (failure?.cause === "not_html") return skipped("not_html");
+    return failure ? refusal(failure.error) : failed("capture_failed");
+  }
+  const statusCode = facts.page.targetStatus ?? undefined;
+  if (statusCode !== undefined && statusCode >= 400) return failed("http_error", statusCode);
+  if (
+    facts.contentType !== null &&
+    !/^(text\/html|application\/xhtml\+xml)$/.test(facts.contentType)
+  )
+    return skipped("not_html");
+  return rendered(env, config, run, cost);
+}
+
+/** A capture's refusal as a page's fate: the guard's are skips, the rest failures. */
+function refusal(err: ApiError): PageOutcome {
+  if (err instanceof UnresolvableTarget) return failed("unreachable");
+  if (err.code === "INVALID_URL" || err.code === "UNSAFE_URL") return skipped("blocked");
+  if (err.code === "TIMEOUT") return failed("timeout");
+  return failed(err.status === 400 ? "unreachable" : "capture_failed");
+}
+
+async function rendered(
+  env: Env,
+  config: CrawlConfig,
+  run: PipelineRun,
+  cost: number,
+): Promise<PageOutcome> {
+  const facts = run.page;
+  if (!facts) throw new Error("rendered: no page");
+  const formats = new Set(config.formats);
+  const result: PageResult = {};
+  const r2Keys: string[] = [];
+  const statusCode = facts.page.targetStatus;
+  if (statusCode !== null) result.statusCode = statusCode;
+  result.finalUrl = facts.finalUrl;
+  const bodies: { markdown?: string; html?: string; text?: string } = {};
+  let visibleText = "";
+  let links: PageOutcome["links"] = [];
+  for (const output of run.outputs) {
+    if (!output.ok) {
+      // A screenshot that failed alone fails the page (it was asked for and paid with it).
+      if (output.kind === "image") return refusal(output.failure.error);
+      continue;
+    }
+    await take(output);
+  }
+  async function take(output: Extract<OutputResult, { ok: true }>): Promise<void> {
+    switch (output.kind) {
+      case "links":
+        links = output.links.map((l) => ({ url: l.url, nofollow: /\bnofollow\b/i.test(l.rel) }));
+        if (formats.has("links"))
+          result.links = output.links.map(({ url, text }) => ({ url, text }));
+        return;
+      case "extraction":
+        bodies.markdown = output.data.content;
+        return;
+      case "html":
+        bodies.html = output.html;
+        return;
+      case "text":
+        visibleText = output.text;
+        if (formats.has("text")) bodies.text = output.text;
+        return;
+      case "image":
+        if (output.stored) {
+          r2Keys.push(output.stored.key);
+          result.screenshotUrl = await signedImageUrl(env, config.origin, output.stored);
+        }
+        return;
+    }
+  }
+  // A page reader mode finds no article in (a listing, a short page) is its visible text.
+  if (formats.has("markdown")) bodies.markdown ??= visibleText;
+  if (formats.has("metadata")) {
+    const { title, openGraph } = facts.page;
+    result.metadata = { title, statusCode: statusCode ?? null, openGraph };
+  }
+  const json = JSON.stringify(bodies);
+  if (new TextEncoder().encode(json).byteLength > CRAWL.inlineBytes) {
+    const stored = await storeOutput(env, {
+      bytes: new TextEncoder().encode(json),
+      contentType: "application/json",
+      ttlSeconds: RETENTION_SECONDS,
+      accountId: config.accountId,
+      prefix: "crawl",
+    });
+    r2Keys.push(stored.key);
+    result.contentUrl = await signedImageUrl(env, config.origin, stored);
+  } else Object.assign(result, bodies);
+  return { status: "rendered", reason: null, result, links, r2Keys, credits: cost };
+}

@@ -1,0 +1,29 @@
+/**
+ * URLs a site lists for crawlers: its robots.txt `Sitemap:` lines and `/sitemap.xml`, sitemap
+ * indexes and gzipped sitemaps followed (./sitemaps.ts), every document fetched through the URL
+ * guard (./fetch.ts). Crawl seeds (sitemap URLs enter at depth 1) and map results alike.
+ */
+import { TUNING } from "../tuning";
+import { guardedFetch } from "./fetch";
+import type { Robots } from "./robots";
+import { collectSitemapUrls, SITEMAP_MAX_BYTES } from "./sitemaps";
+
+export async function sitemapUrls(
+  env: Env,
+  start: URL,
+  robots: Robots,
+  maxUrls: number,
+): Promise<{ urls: string[]; truncated: boolean }> {
+  const seeds = [...new Set([...robots.sitemaps, `${start.origin}/sitemap.xml`])];
+  const fetchDoc = async (url: string): Promise<Uint8Array | null> => {
+    const answer = await guardedFetch(env, url, {
+      maxBytes: SITEMAP_MAX_BYTES,
+      timeoutMs: TUNING.crawlFetchTimeoutMs,
+    });
+    return answer.kind === "ok" && answer.status >= 200 && answer.status < 300 ? answer.body : null;
+  };
+  return collectSitemapUrls(seeds, fetchDoc, {
+    maxUrls,
+    maxDocuments: TUNING.crawlSitemapDocuments,
+  });
+}

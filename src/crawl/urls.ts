@@ -1,0 +1,91 @@
+/**
+ * Crawl URLs: the one normal form of a link (so the frontier dedupes what a browser would load
+ * as the same page), the crawl's scope, and its include/exclude path globs.
+ *
+ * Normalisation is the WHATWG URL parser's (the one `fetch()` and Chromium use), plus dropping
+ * the fragment; the registrable domain of the "domain" scope comes from tldts (the Public Suffix
+ * List, private suffixes included, as elsewhere here: `a.github.io` and `b.github.io` are two
+ * sites); globs are picomatch's POSIX flavour — small, no dependencies, no platform lookups, the
+ * glob dialect people know from .gitignore-style tools (`*` within a segment, `**` across).
+ */
+import picomatch from "picomatch/posix";
+import { parse } from "tldts";
+
+/**
+ * `input` resolved against `base`, as an http(s) href: scheme and host lower-cased, default
+ * port dropped (the parser does both), the fragment dropped, the query kept byte for byte.
+ * Null for anything else (mailto:, javascript:, data:, unparseable).
+ */
+export function normalizeUrl(input: string, base?: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(input, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  url.hash = "";
+  return url.href;
+}
+
+/**
+ * How far a crawl may go from its start URL:
+ * - `path`: the start's origin, under the start's directory (`/docs/intro` → `/docs/`);
+ * - `host`: the start's host name and port, http or https;
+ * - `domain`: the start's registrable domain and its subdomains (an IP address or a one-label
+ *   host such as `localhost` is only itself).
+ */
+export type CrawlScope = "path" | "host" | "domain";
+
+/** `/docs/intro` → `/docs/`, `/docs/` → `/docs/`, `/` → `/`. */
+function directoryOf(pathname: string): string {
+  return pathname.slice(0, pathname.lastIndexOf("/") + 1);
+}
+
+/** The registrable domain, or the host itself for an IP address or a name with no public suffix. */
+function siteOf(hostname: string): string {
+  const parsed = parse(hostname, { allowPrivateDomains: true });
+  return parsed.isIp || parsed.domain === null ? hostname : parsed.domain;
+}
+
+export function inScope(start: URL, candidate: URL, scope: CrawlScope): boolean {
+  switch (scope) {
+    case "path":
+      return (
+        candidate.origin === start.origin &&
+        candidate.pathname.startsWith(directoryOf(start.pathname))
+      );
+    case "host":
+      return candidate.hostname === start.hostname && candidate.port === start.port;
+    case "domain":
+      return siteOf(candidate.hostname) === siteOf(start.hostname);
+  }
+}
+
+/** Why a URL is left out by the path globs: "pattern", or "ok" when it may be crawled. */
+export type PatternVerdict = "ok" | "pattern";
+
+/** A pathname starts with `/`: a glob that does not (`blog/**`) is anchored there too. */
+function anchored(glob: string): string {
+  return glob.startsWith("/") || glob.startsWith("**") ? glob : `/${glob}`;
+}
+
+/**
+ * A matcher of a URL's pathname (raw, as the parser gives it: percent-encoded, no query) against
+ * the include and exclude globs: no include glob means everything is included; an exclude glob
+ * wins over any include. Dot files and folders match like any other name. Throws on a glob
+ * picomatch cannot compile (the request schema checks them first).
+ */
+export function compilePatterns(
+  include: string[],
+  exclude: string[],
+): (url: URL) => PatternVerdict {
+  const options = { dot: true };
+  const included = include.length === 0 ? null : picomatch(include.map(anchored), options);
+  const excluded = exclude.length === 0 ? null : picomatch(exclude.map(anchored), options);
+  return (url) => {
+    const path = url.pathname;
+    if (excluded?.(path)) return "pattern";
+    return included === null || included(path) ? "ok" : "pattern";
+  };
+}

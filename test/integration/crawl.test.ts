@@ -1,0 +1,531 @@
+/**
+ * Crawl and map against the crawl fixture site (test/fixtures/crawl-site.ts: robots.txt with
+ * Disallow and Crawl-delay, a sitemap index with a gzipped sitemap, an orphan page, cycles,
+ * fragments, relative links and <base href>, a link and a redirect to private addresses,
+ * 404/500 pages, a slow page, a PDF, nofollow links, a deep chain), rendered by the real
+ * browser through the real capture queue. The expected sets are written out here by hand; the
+ * site's own request log proves what was fetched, and how often.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Crawl, CrawlPage, CrawlSummary, MapResult } from "../../schemas/crawl";
+import type { Crawl as CrawlDo } from "../../src/crawl/crawl-do";
+import { crawlStub } from "../../src/crawl/messages";
+import { handleCaptureBatch } from "../../src/queues/capture-jobs";
+import { bearer, createAccount, setAccount, type TestAccount } from "../helpers/accounts";
+import { accountDo } from "../helpers/account-do";
+import { call, CANARY, envelope, postJson, runId } from "../helpers/http";
+import { deliver, poll, waitForWebhooks, webhookUrl } from "../helpers/jobs";
+
+const SITE = (env as unknown as { CRAWL_SITE_ORIGIN: string }).CRAWL_SITE_ORIGIN;
+const SMALL = { width: 640, height: 480 };
+
+interface SiteRequest {
+  method: string;
+  path: string;
+  at: number;
+}
+async function siteLog(since: number): Promise<SiteRequest[]> {
+  return (await (await fetch(`${SITE}/__log?since=${since}`)).json()) as SiteRequest[];
+}
+async function canaryHits(since: number): Promise<SiteRequest[]> {
+  const all = (await (await fetch(`${CANARY}/__log`)).json()) as (SiteRequest & { at?: number })[];
+  return all.filter((r) => r.path.startsWith("/crawl-canary") && (r.at ?? since) >= since);
+}
+
+async function start(account: TestAccount, body: Record<string, unknown>) {
+  const res = await postJson("/v1/crawl", { ...SMALL, ...body }, bearer(account.apiKey));
+  return { res, body: await envelope<{ crawlId: string; status: string; statusUrl: string }>(res) };
+}
+
+const FINAL = new Set(["completed", "cancelled", "failed"]);
+async function finished(account: TestAccount, crawlId: string, timeoutMs = 120_000) {
+  return poll(
+    () => crawlStub(env, account.accountId, crawlId).summary(),
+    (s) => s !== null && FINAL.has(s.status),
+    timeoutMs,
+    250,
+  ) as Promise<CrawlSummary>;
+}
+
+async function allPages(account: TestAccount, crawlId: string): Promise<CrawlPage[]> {
+  const pages: CrawlPage[] = [];
+  let cursor: string | null = "";
+  while (cursor !== null) {
+    const q: string = cursor ? `?limit=7&cursor=${cursor}` : "?limit=7";
+    const res = await call(`/v1/crawl/${crawlId}/pages${q}`, { headers: bearer(account.apiKey) });
+    const body = await envelope<{ pages: CrawlPage[]; nextCursor: string | null }>(res);
+    expect(res.status).toBe(200);
+    pages.push(...(body.data?.pages ?? []));
+    cursor = body.data?.nextCursor ?? null;
+  }
+  return pages;
+}
+
+const path = (url: string) => {
+  const u = new URL(url);
+  return u.origin === SITE ? `${u.pathname}${u.search}` : u.href;
+};
+const where = (pages: CrawlPage[], keep: (p: CrawlPage) => boolean) =>
+  pages
+    .filter(keep)
+    .map((p) => path(p.url))
+    .sort();
+const sorted = (list: string[]) => [...list].sort();
+
+async function remaining(account: TestAccount): Promise<number> {
+  const res = await call("/v1/account", { headers: bearer(account.apiKey) });
+  return (await envelope<{ usage: { remaining: number } }>(res)).data?.usage.remaining ?? NaN;
+}
+
+const ARTICLES = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `/articles/${from + i}`);
+const FIXTURE_PORT = Number(new URL(CANARY).port) - 3;
+
+/** What a default crawl from `/` (host scope, maxDepth 2, sitemaps on) makes of the site. */
+const EXPECTED = {
+  rendered: [
+    "/",
+    // depth 1: linked from the home page, or named by a sitemap
+    "/about",
+    "/cycle/a",
+    "/links/fragments",
+    "/docs/guide/intro",
+    "/base",
+    "/dupes",
+    "/nofollow",
+    "/outside",
+    "/redirect-ok",
+    "/slow",
+    "/deep/1",
+    "/articles?page=1",
+    "/star-only/page",
+    "/orphan",
+    "/orphan-gz",
+    ...ARTICLES(45, 48),
+    "/articles/1",
+    // depth 2
+    "/cycle/b",
+    "/fragment-target",
+    "/docs/reference",
+    "/docs/guide/setup",
+    "/docs/api",
+    "/docs/faq?x=1",
+    ...ARTICLES(2, 10),
+    "/articles?page=2",
+    "/deep/2",
+    "/star-only/child",
+  ],
+  robots: ["/private/secret", "/no-edgeshot/page", "/private/in-sitemap"],
+  blocked: ["/redirect-private"],
+  notHtml: ["/file.pdf", "/image.png"],
+  scope: [
+    `http://127.0.0.1:${FIXTURE_PORT}/small.html`,
+    "http://10.0.0.1/",
+    `http://127.0.0.1:${FIXTURE_PORT + 3}/crawl-canary`,
+    "https://example.com/",
+  ],
+  depth: [...ARTICLES(11, 20), "/articles?page=3", "/deep/3"],
+  failed: { "/missing": 404, "/broken": 500 },
+};
+
+let pro: TestAccount;
+beforeAll(async () => {
+  pro = await createAccount("pro");
+});
+
+describe("a default crawl of the fixture site", () => {
+  let crawlId: string;
+  let pages: CrawlPage[];
+  let since: number;
+  let creditsBefore: number;
+
+  beforeAll(async () => {
+    since = Date.now();
+    creditsBefore = await remaining(pro);
+    const { res, body } = await start(pro, { url: `${SITE}/`, limit: 100 });
+    expect(res.status).toBe(202);
+    expect(body.data?.status).toBe("queued");
+    crawlId = body.data?.crawlId ?? "";
+    expect(body.data?.statusUrl).toMatch(new RegExp(`/v1/crawl/${crawlId}$`));
+    await finished(pro, crawlId, 180_000);
+    pages = await allPages(pro, crawlId);
+  }, 240_000);
+
+  it("renders exactly the pages in scope, depth and robots.txt, each once", () => {
+    expect(where(pages, (p) => p.status === "rendered")).toEqual(sorted(EXPECTED.rendered));
+    expect(pages.length).toBe(new Set(pages.map((p) => p.url)).size);
+  });
+
+  it("lists every skipped URL with its reason, and the failed pages with their status", () => {
+    const skipped = (reason: string) =>
+      where(pages, (p) => p.status === "skipped" && p.reason === reason);
+    expect(skipped("robots")).toEqual(sorted(EXPECTED.robots));
+    expect(skipped("blocked")).toEqual(sorted(EXPECTED.blocked));
+    expect(skipped("not_html")).toEqual(sorted(EXPECTED.notHtml));
+    expect(skipped("scope")).toEqual(sorted(EXPECTED.scope));
+    expect(skipped("depth")).toEqual(sorted(EXPECTED.depth));
+    const failed = pages.filter((p) => p.status === "failed");
+    expect(Object.fromEntries(failed.map((p) => [path(p.url), [p.reason, p.statusCode]]))).toEqual({
+      "/missing": ["http_error", 404],
+      "/broken": ["http_error", 500],
+    });
+    expect(where(pages, () => true).length).toBe(
+      EXPECTED.rendered.length + 3 + 1 + 2 + 4 + EXPECTED.depth.length + 2,
+    );
+  });
+
+  it("is completed, counted and charged one credit a rendered page", async () => {
+    const res = await call(`/v1/crawl/${crawlId}`, { headers: bearer(pro.apiKey) });
+    const view = (await envelope<Crawl>(res)).data;
+    expect(view?.status).toBe("completed");
+    expect(view?.stoppedBy).toBeUndefined();
+    expect(view?.counts).toEqual({
+      rendered: EXPECTED.rendered.length,
+      skipped: pages.filter((p) => p.status === "skipped").length,
+      failed: 2,
+      queued: 0,
+    });
+    expect(view?.creditsUsed).toBe(EXPECTED.rendered.length);
+    expect(await remaining(pro)).toBe(creditsBefore - EXPECTED.rendered.length);
+    expect(view?.pages.length).toBe(20);
+  });
+
+  it("fetches robots.txt once, each page once, nothing disallowed, private or nofollowed", async () => {
+    const log = await siteLog(since);
+    const gets = (p: string) => log.filter((r) => r.method === "GET" && r.path === p).length;
+    expect(gets("/robots.txt")).toBe(1);
+    for (const p of [...EXPECTED.rendered, "/missing", "/broken", "/redirect-private"])
+      expect(gets(p), p).toBe(1);
+    expect(gets("/landing")).toBe(1); // /redirect-ok's target
+    for (const p of [...EXPECTED.robots, "/nofollowed", "/deep/3", "/articles/11", "/api"])
+      expect(gets(p), p).toBe(0);
+    expect(await canaryHits(since)).toEqual([]);
+  });
+
+  it("gives each page the formats asked for: reader-mode Markdown by default", () => {
+    const article = pages.find((p) => path(p.url) === "/articles/7");
+    expect(article?.markdown).toContain("marker crawl-article-7 appears on this page only");
+    expect(article?.html).toBeUndefined();
+    const redirected = pages.find((p) => path(p.url) === "/redirect-ok");
+    expect(redirected?.finalUrl).toBe(`${SITE}/landing`);
+  });
+
+  it("another account's crawl is 404 CRAWL_NOT_FOUND, and it is listed for its own", async () => {
+    const other = await createAccount("pro");
+    for (const p of [`/v1/crawl/${crawlId}`, `/v1/crawl/${crawlId}/pages`]) {
+      const res = await call(p, { headers: bearer(other.apiKey) });
+      expect(res.status).toBe(404);
+      expect((await envelope(res)).error?.code).toBe("CRAWL_NOT_FOUND");
+    }
+    const list = await call("/v1/crawls", { headers: bearer(pro.apiKey) });
+    const items = (await envelope<{ items: CrawlSummary[] }>(list)).data?.items ?? [];
+    expect(items.find((c) => c.crawlId === crawlId)?.status).toBe("completed");
+  });
+});
+
+describe("crawl options", () => {
+  it("formats: html, text, links, metadata and a screenshot (2 credits a page); include/exclude", async () => {
+    const before = await remaining(pro);
+    const { body } = await start(pro, {
+      url: `${SITE}/articles?page=1`,
+      limit: 3,
+      maxDepth: 1,
+      sitemap: "skip",
+      include: ["/articles/*"],
+      exclude: ["/articles/2"],
+      formats: ["html", "text", "links", "metadata", "screenshot"],
+    });
+    const crawlId = body.data?.crawlId ?? "";
+    const summary = await finished(pro, crawlId);
+    const pages = await allPages(pro, crawlId);
+    // The start page is always rendered; the patterns apply to the URLs found.
+    expect(where(pages, (p) => p.status === "rendered")).toEqual([
+      "/articles/1",
+      "/articles/3",
+      "/articles?page=1",
+    ]);
+    expect(where(pages, (p) => p.reason === "pattern")).toEqual([
+      "/",
+      "/articles/2",
+      "/articles?page=2",
+    ]);
+    expect(summary.stoppedBy).toBe("limit");
+    const page = pages.find((p) => path(p.url) === "/articles/3");
+    expect(page?.text).toContain("marker crawl-article-3");
+    expect(page?.html).toContain("crawl-article-3");
+    expect(page?.links?.map((l) => path(l.url))).toContain("/articles?page=1");
+    expect(page?.metadata?.title).toMatch(/^Article 3: /);
+    expect(page?.metadata?.statusCode).toBe(200);
+    const shot = await call(
+      new URL(page?.screenshotUrl ?? "").pathname + new URL(page?.screenshotUrl ?? "").search,
+    );
+    expect(shot.status).toBe(200);
+    expect(shot.headers.get("content-type")).toBe("image/png");
+    expect(summary.creditsUsed).toBe(6);
+    expect(await remaining(pro)).toBe(before - 6);
+  }, 120_000);
+
+  it("domain scope puts the canary in scope: the guard skips it as blocked, no request reaches it", async () => {
+    const since = Date.now();
+    const { body } = await start(pro, {
+      url: `${SITE}/outside`,
+      maxDepth: 1,
+      sitemap: "skip",
+      scope: "domain",
+      limit: 5,
+    });
+    const crawlId = body.data?.crawlId ?? "";
+    await finished(pro, crawlId);
+    const pages = await allPages(pro, crawlId);
+    expect(where(pages, (p) => p.reason === "blocked")).toContain(
+      `http://127.0.0.1:${FIXTURE_PORT + 3}/crawl-canary`,
+    );
+    expect(await canaryHits(since)).toEqual([]);
+  }, 120_000);
+});
+
+describe("stopping", () => {
+  it("DELETE cancels: nothing new starts, only rendered pages are charged", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const { body } = await start(account, { url: `${SITE}/`, limit: 100, sitemap: "skip" });
+    const crawlId = body.data?.crawlId ?? "";
+    const res = await call(`/v1/crawl/${crawlId}`, {
+      method: "DELETE",
+      headers: bearer(account.apiKey),
+    });
+    expect(res.status).toBe(200);
+    expect((await envelope<CrawlSummary>(res)).data?.status).toBe("cancelled");
+    await new Promise((r) => setTimeout(r, 3000));
+    const summary = await crawlStub(env, account.accountId, crawlId).summary();
+    expect(summary?.status).toBe("cancelled");
+    expect(summary?.stoppedBy).toBe("cancelled");
+    expect(summary?.counts.rendered).toBeLessThanOrEqual(1);
+    expect(await remaining(account)).toBe(before - (summary?.counts.rendered ?? 0));
+  }, 60_000);
+
+  it("a start page that fails leaves the crawl failed, and nothing charged", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const { body } = await start(account, { url: `${SITE}/missing`, sitemap: "skip" });
+    const summary = await finished(account, body.data?.crawlId ?? "");
+    expect(summary.status).toBe("failed");
+    expect(summary.counts).toEqual({ rendered: 0, skipped: 0, failed: 1, queued: 0 });
+    expect(await remaining(account)).toBe(before);
+  }, 60_000);
+
+  it("credits running out completes the crawl with stoppedBy: credits", async () => {
+    const account = await createAccount("free");
+    await setAccount(account.accountId, { creditsUsed: 97 });
+    const { body } = await start(account, {
+      url: `${SITE}/articles?page=1`,
+      limit: 10,
+      maxDepth: 1,
+      sitemap: "skip",
+    });
+    const summary = await finished(account, body.data?.crawlId ?? "");
+    expect(summary.stoppedBy).toBe("credits");
+    expect(summary.counts.rendered).toBe(3);
+    expect(await remaining(account)).toBe(0);
+  }, 120_000);
+});
+
+describe("plans and bad input", () => {
+  it("refuses a limit over the plan's cap and a second crawl beyond the plan's crawls in flight", async () => {
+    const free = await createAccount("free");
+    const over = await start(free, { url: `${SITE}/`, limit: 11 });
+    expect(over.res.status).toBe(400);
+    expect(over.body.error?.details?.[0]?.path).toBe("limit");
+    const first = await start(free, { url: `${SITE}/slow`, limit: 1, sitemap: "skip" });
+    expect(first.res.status).toBe(202);
+    const second = await start(free, { url: `${SITE}/`, limit: 1 });
+    expect(second.res.status).toBe(429);
+    expect(second.body.error?.code).toBe("CRAWL_LIMIT_REACHED");
+    await finished(free, first.body.data?.crawlId ?? "");
+  }, 60_000);
+
+  it.each([
+    [{ limit: 0 }, "limit"],
+    [{ maxDepth: 99 }, "maxDepth"],
+    [{ include: ["/docs/[a"] }, "include[0]"],
+    [{ exclude: ["no-slash"] }, "exclude[0]"],
+    [{ formats: ["markdown", "pdf"] }, "formats[1]"],
+    [{ url: "http://10.0.0.1/" }, "url"],
+    [{ scope: "planet" }, "scope"],
+    [{ webhookEvents: ["crawl.page"] }, "webhookEvents"],
+  ])("%j → 400 naming %s, nothing charged or created", async (change, field) => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const { res, body } = await start(account, { url: `${SITE}/`, ...change });
+    expect(res.status).toBe(400);
+    expect(body.error?.details?.map((d) => d.path)).toContain(field);
+    expect(await remaining(account)).toBe(before);
+    const list = await call("/v1/crawls", { headers: bearer(account.apiKey) });
+    expect((await envelope<{ items: unknown[] }>(list)).data?.items).toEqual([]);
+  });
+});
+
+describe("delivery and restarts", () => {
+  /** A crawl DO with page 1 queued under a known lease, its message never sent. */
+  async function queuedPage(account: TestAccount, url: string, leasedAt = Date.now()) {
+    const crawlId = crypto.randomUUID();
+    const stub = crawlStub(env, account.accountId, crawlId);
+    const lease = crypto.randomUUID();
+    await runInDurableObject(stub, async (_i: CrawlDo, state) => {
+      const config = {
+        crawlId,
+        accountId: account.accountId,
+        plan: "pro",
+        url,
+        limit: 5,
+        maxDepth: 0,
+        scope: "host",
+        include: [],
+        exclude: [],
+        sitemap: "skip",
+        formats: ["markdown"],
+        followNofollow: false,
+        options: SMALL,
+        origin: "https://edgeshot.test",
+      };
+      state.storage.sql.exec(
+        "INSERT INTO crawl (id, config, status, sitemap_done, created_at) VALUES (1, ?, 'running', 1, ?)",
+        JSON.stringify(config),
+        Date.now(),
+      );
+      state.storage.sql.exec(
+        "INSERT INTO pages (url, host, depth, state, lease, leased_at) VALUES (?, ?, 0, 'queued', ?, ?)",
+        url,
+        new URL(url).host,
+        lease,
+        leasedAt,
+      );
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    return {
+      crawlId,
+      stub,
+      message: { kind: "crawl-page", accountId: account.accountId, crawlId, seq: 1, lease },
+    };
+  }
+
+  it("a duplicate delivery neither renders nor charges twice", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const since = Date.now();
+    const run = runId();
+    const { stub, message } = await queuedPage(account, `${SITE}/articles/5?run=${run}`);
+    await deliver("capture-jobs", [message, message], (b, e) => handleCaptureBatch(b, e));
+    await deliver("capture-jobs", [message], (b, e) => handleCaptureBatch(b, e));
+    const gets = (await siteLog(since)).filter((r) => r.path === `/articles/5?run=${run}`);
+    expect(gets.length).toBe(1);
+    expect((await stub.summary())?.counts.rendered).toBe(1);
+    expect(await remaining(account)).toBe(before - 1);
+  }, 60_000);
+
+  it("a page whose message was lost (a restart) is sent again by the watchdog and rendered", async () => {
+    const account = await createAccount("pro");
+    const { crawlId, stub } = await queuedPage(
+      account,
+      `${SITE}/articles/6?run=${runId()}`,
+      Date.now() - 120_000,
+    );
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const summary = await finished(account, crawlId);
+    expect(summary.counts.rendered).toBe(1);
+  }, 60_000);
+
+  it("signs crawl.page and crawl.completed webhooks", async () => {
+    const run = runId();
+    const { body } = await start(pro, {
+      url: `${SITE}/articles/8`,
+      limit: 1,
+      maxDepth: 0,
+      sitemap: "skip",
+      webhookUrl: webhookUrl(run),
+      webhookEvents: ["crawl.page", "crawl.completed"],
+    });
+    const crawlId = body.data?.crawlId ?? "";
+    await finished(pro, crawlId);
+    const deliveries = await waitForWebhooks(run, 2);
+    const events = deliveries.map((d) => JSON.parse(d.body) as Record<string, unknown>);
+    const completed = events.find((e) => e.event === "crawl.completed");
+    expect(completed?.crawlId).toBe(crawlId);
+    expect(completed?.counts).toEqual({ rendered: 1, skipped: 2, failed: 0, queued: 0 });
+    const page = events.find((e) => e.event === "crawl.page") as {
+      page?: { url: string; status: string };
+    };
+    expect(page.page).toEqual({
+      url: `${SITE}/articles/8`,
+      depth: 0,
+      status: "rendered",
+      statusCode: 200,
+    });
+    for (const d of deliveries)
+      expect(d.headers["x-service-signature"] ?? d.headers["x-webhook-signature"]).toBeTruthy();
+  }, 60_000);
+});
+
+describe("retention", () => {
+  it("7 days after it ends, a crawl's R2 objects, its index row and its storage are deleted", async () => {
+    const account = await createAccount("pro");
+    const { body } = await start(account, {
+      url: `${SITE}/articles/9`,
+      maxDepth: 0,
+      sitemap: "skip",
+      formats: ["markdown", "screenshot"],
+    });
+    const crawlId = body.data?.crawlId ?? "";
+    await finished(account, crawlId);
+    const stub = crawlStub(env, account.accountId, crawlId);
+    const [page] = (await stub.pages(0, 10)).pages;
+    const key = new URL(page?.screenshotUrl ?? "").pathname.replace("/v1/images/", "");
+    expect(await env.OUTPUTS.head(key)).not.toBeNull();
+    // Six days on: the alarm keeps everything.
+    await runInDurableObject(stub, async (_i: CrawlDo, state) => {
+      state.storage.sql.exec("UPDATE crawl SET completed_at = ?", Date.now() - 6 * 86_400_000);
+    });
+    await runDurableObjectAlarm(stub);
+    expect(await stub.summary()).not.toBeNull();
+    await runInDurableObject(stub, async (_i: CrawlDo, state) => {
+      state.storage.sql.exec("UPDATE crawl SET completed_at = ?", Date.now() - 8 * 86_400_000);
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await env.OUTPUTS.head(key)).toBeNull();
+    expect(await accountDo(account.accountId).crawls().get(crawlId)).toBeNull();
+    const res = await call(`/v1/crawl/${crawlId}`, { headers: bearer(account.apiKey) });
+    expect(res.status).toBe(404);
+  }, 60_000);
+});
+
+describe("POST /v1/map", () => {
+  it("lists sitemap URLs and the start page's links in scope, robots.txt obeyed, for one credit", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const res = await postJson("/v1/map", { url: `${SITE}/` }, bearer(account.apiKey));
+    expect(res.status).toBe(200);
+    const data = (await envelope<MapResult>(res)).data;
+    const bySource = (s: string) =>
+      (data?.urls ?? []).filter((u) => u.source === s).map((u) => path(u.url));
+    expect(bySource("sitemap")).toEqual(
+      expect.arrayContaining(["/orphan", "/orphan-gz", "/articles/48"]),
+    );
+    expect(bySource("links")).toEqual(expect.arrayContaining(["/cycle/a", "/slow", "/file.pdf"]));
+    const all = (data?.urls ?? []).map((u) => path(u.url));
+    for (const p of ["/private/secret", "/private/in-sitemap", "/no-edgeshot/page", "/nofollowed"])
+      expect(all).not.toContain(p);
+    expect(new Set(all).size).toBe(all.length);
+    expect(data?.truncated).toBe(false);
+    expect(await remaining(account)).toBe(before - 1);
+  }, 60_000);
+
+  it("limit truncates", async () => {
+    const res = await postJson("/v1/map", { url: `${SITE}/`, limit: 3 }, bearer(pro.apiKey));
+    const data = (await envelope<MapResult>(res)).data;
+    expect(data?.urls.length).toBe(3);
+    expect(data?.truncated).toBe(true);
+  }, 60_000);
+});
