@@ -12,8 +12,8 @@ export const BATCH_STATUSES = ["queued", "processing", "completed"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
-/** The listings with cursors (jobs, batches, watches, a watch's runs). */
-export type CursorKind = "job" | "batch" | "watch" | "run" | "crawl";
+/** The listings with cursors (jobs, batches, watches, a watch's runs, crawls, webhook deliveries). */
+export type CursorKind = "job" | "batch" | "watch" | "run" | "crawl" | "delivery";
 
 /** Cursors are the base64url of `<kind>:<seq>`; a cursor of one listing is refused by the others. */
 export function encodeCursor(kind: CursorKind, seq: number): string {

@@ -131,6 +131,11 @@ export const LIMITS = {
   /** Job and batch listings: page size by default and at most. */
   listDefault: 20,
   listMax: 100,
+  /** GET /v1/webhooks/deliveries reaches this many days back. */
+  webhookLogDays: 7,
+  /** The request log (GET /v1/requests): the newest this many API requests, at most this old. */
+  requestLogEntries: 200,
+  requestLogDays: 7,
   /** Finished jobs and batches are forgotten after this long (their results expire by then). */
   jobRetentionMs: 30 * 24 * 60 * 60 * 1000,
   /** Watches (docs/WATCHES.md): interval (the plan's floor is the minimum, src/accounts/plans.ts),

@@ -9,6 +9,8 @@ import { EXTRACT_FORMATS, FORMATS } from "./capture";
 
 export * from "./responses/jobs";
 export * from "./responses/account";
+export * from "./responses/webhooks";
+export * from "./responses/requests";
 
 const iso = z.iso.datetime();
 
@@ -43,6 +45,8 @@ export const errorEnvelopeSchema = z.object({
     code: z.string(),
     message: z.string(),
     details: z.array(errorDetailSchema).optional(),
+    /** Where the code is explained: `/docs/errors#<CODE>` on this service. */
+    docs: z.string(),
   }),
   meta: metaSchema,
 });

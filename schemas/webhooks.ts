@@ -6,8 +6,9 @@
  */
 import { z } from "zod";
 import { BATCH_OUTCOMES, jobSchema } from "./responses";
-import { BATCH_STATUSES } from "./jobs";
+import { BATCH_STATUSES, listQuery } from "./jobs";
 import { deliverySchema } from "./storage";
+import { LIMITS } from "./limits";
 
 const iso = z.iso.datetime();
 
@@ -70,4 +71,36 @@ export const batchCompletedEventSchema = z
     id: "BatchCompletedEvent",
     additionalProperties: false,
     description: "Every job of a batch finished (one event per batch, none per job).",
+  });
+
+// ---- Webhook operations: the delivery log, redelivery, a test send -------------------------
+
+export const DELIVERY_STATES = ["pending", "queued", "delivered", "failed"] as const;
+
+/** GET /v1/webhooks/deliveries: `status` (a delivery state), `limit`, `cursor`. */
+export const deliveryListQuery = listQuery("delivery", DELIVERY_STATES);
+
+/** POST /v1/webhooks/test: where to send a signed `test.ping`. */
+export const webhookTestRequestSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .max(LIMITS.webhookUrlChars, `At most ${LIMITS.webhookUrlChars} characters.`)
+      .describe("A public https URL (as a job's webhookUrl) to send a signed test.ping to."),
+  })
+  .meta({ id: "WebhookTestRequest" });
+export type WebhookTestRequest = z.output<typeof webhookTestRequestSchema>;
+
+export const testPingEventSchema = z
+  .object({
+    event: z.literal("test.ping"),
+    /** Unique per test send. */
+    deliveryId: z.string(),
+    accountId: z.string(),
+    sentAt: iso,
+  })
+  .meta({
+    id: "TestPingEvent",
+    additionalProperties: false,
+    description: "Sent by POST /v1/webhooks/test, signed like every event.",
   });

@@ -15,7 +15,7 @@ export const MESSAGES = {
   /** Anything unexpected: internals go to the logs, never to the caller. */
   internalError: "An unexpected error occurred.",
   unsafeUrl: "The URL is flagged as unsafe.",
-  /** A target that cannot be reached: capture failures, and the DNS check (target-check.ts). */
+  /** A target the browser cannot reach: capture failures, and the in-browser navigation check. */
   unreachable: "Could not reach the target URL.",
   /** The generic capture failure: failures.ts, and the stuck-job sweep of the Account DO. */
   captureFailed: "Screenshot capture failed.",

@@ -46,6 +46,8 @@ export const TUNING = {
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   busyRetryAfterSeconds: 10,
+  /** Retry-After of a 503 URL_CHECK_UNAVAILABLE (the DNS resolver did not answer; not cached). */
+  urlCheckRetryAfterSeconds: 5,
   /**
    * Render links (src/storage/render-cache.ts): outputs up to this size are kept in the
    * isolate's memory after their first edge-cache hit, this many bytes in all (of an isolate's

@@ -1,6 +1,7 @@
 """
 The `Edgeshot` client. Captures, extraction, artifacts, render links and the account are
-methods here; jobs, batches, watches and destinations are resource groups (./resources/).
+methods here; jobs, batches, watches, destinations and webhooks are resource groups
+(./resources/).
 The transport (auth, JSON, retries on 429/503 honouring Retry-After, timeouts, typed errors,
 polling) is ./_transport.py, binary captures with their metadata headers ./captures.py.
 Shapes are the generated TypedDicts of ./types.py.
@@ -14,6 +15,7 @@ from .resources.batches import Batches
 from .resources.destinations import Destinations
 from .resources.jobs import Jobs
 from .resources.watches import Watches
+from .resources.webhooks import Webhooks
 from .types import (
     Account,
     Artifact,
@@ -33,6 +35,7 @@ from .types import (
     PageContent,
     RenderLink,
     RenderLinkRequest,
+    RequestLog,
     Scrape,
     ScrapeRequest,
     Snapshot,
@@ -72,6 +75,7 @@ class Edgeshot:
         self.batches = Batches(self._t)
         self.watches = Watches(self._t)
         self.destinations = Destinations(self._t)
+        self.webhooks = Webhooks(self._t)
 
     def _post(
         self,
@@ -230,3 +234,7 @@ class Edgeshot:
     def credential_check(self) -> CredentialCheck:
         """GET /v1/credential-check."""
         return cast(CredentialCheck, self._t.json("GET", "/v1/credential-check"))
+
+    def requests(self, status: Optional[str] = None, limit: Optional[int] = None) -> RequestLog:
+        """GET /v1/requests: the last 200 API requests (7 days), newest first; status 2xx/4xx/5xx."""
+        return cast(RequestLog, self._t.json("GET", "/v1/requests", query={"status": status, "limit": limit}))

@@ -39,6 +39,7 @@ __all__ = [
     "DestinationRequest",
     "CrawlRequest",
     "MapRequest",
+    "WebhookTestRequest",
     "Delivery",
     "JobCompletedEventMetadata",
     "JobCompletedEvent",
@@ -49,6 +50,7 @@ __all__ = [
     "CrawlCompletedEvent",
     "CrawlPageEventPage",
     "CrawlPageEvent",
+    "TestPingEvent",
     "ErrorDetail",
     "Usage",
     "Meta",
@@ -96,6 +98,11 @@ __all__ = [
     "CrawlSummary",
     "MapResultUrlsItem",
     "MapResult",
+    "WebhookDeliverySubject",
+    "WebhookDelivery",
+    "WebhookTestResult",
+    "RequestLogEntry",
+    "RequestLog",
     "UsageOutput",
     "MetaOutput",
     "ErrorDetailOutput",
@@ -134,6 +141,9 @@ __all__ = [
     "GetCrawlPagesResult",
     "ListCrawlsQuery",
     "ListCrawlsResult",
+    "ListWebhookDeliveriesQuery",
+    "ListWebhookDeliveriesResult",
+    "ListRequestsQuery",
     "Watch",
     "WatchRun",
     "WatchChangedEvent",
@@ -165,6 +175,7 @@ __all__ = [
     "SERVICE_BUSY",
     "TIMEOUT",
     "UNSAFE_URL",
+    "URL_CHECK_UNAVAILABLE",
     "USAGE_EXCEEDED",
     "VALIDATION_ERROR",
     "WATCH_HOST_LIMIT_REACHED",
@@ -950,6 +961,18 @@ class MapRequest(_MapRequestRequired, _MapRequestOptional):
     pass
 
 
+_WebhookTestRequestRequired = TypedDict(
+    "_WebhookTestRequestRequired",
+    {
+        "url": str,  # A public https URL (as a job's webhookUrl) to send a signed test.ping to.
+    },
+)
+
+
+class WebhookTestRequest(_WebhookTestRequestRequired):
+    pass
+
+
 _DeliveryRequired = TypedDict(
     "_DeliveryRequired",
     {
@@ -1145,6 +1168,21 @@ _CrawlPageEventRequired = TypedDict(
 
 class CrawlPageEvent(_CrawlPageEventRequired):
     pass
+
+
+_TestPingEventRequired = TypedDict(
+    "_TestPingEventRequired",
+    {
+        "event": Literal["test.ping"],
+        "deliveryId": str,
+        "accountId": str,
+        "sentAt": str,
+    },
+)
+
+
+class TestPingEvent(_TestPingEventRequired):
+    "Sent by POST /v1/webhooks/test, signed like every event."
 
 
 _ErrorDetailRequired = TypedDict(
@@ -1993,6 +2031,95 @@ class MapResult(_MapResultRequired):
     pass
 
 
+_WebhookDeliverySubjectRequired = TypedDict(
+    "_WebhookDeliverySubjectRequired",
+    {
+        "kind": Literal["job", "batch", "run", "crawl"],
+        "id": str,
+    },
+)
+
+
+class WebhookDeliverySubject(_WebhookDeliverySubjectRequired):
+    "The job, batch or watch run it reports on."
+
+
+_WebhookDeliveryRequired = TypedDict(
+    "_WebhookDeliveryRequired",
+    {
+        "deliveryId": str,  # Unique per delivery; the x-service-delivery-id header.
+        "event": str,  # job.completed, job.failed, batch.completed, watch.changed, …
+        "url": str,  # Where it is sent.
+        "subject": WebhookDeliverySubject,  # The job, batch or watch run it reports on.
+        "state": Literal["pending", "queued", "delivered", "failed"],  # pending or queued: on its way (or retrying); delivered and failed are final.
+        "attempts": int,
+        "lastStatus": Optional[int],  # HTTP status of the last attempt.
+        "lastError": Optional[str],  # Why the last attempt failed.
+        "lastAttemptAt": Optional[str],
+        "nextAttemptAt": Optional[str],  # When the next retry is due, while retrying.
+        "createdAt": str,
+    },
+)
+
+
+class WebhookDelivery(_WebhookDeliveryRequired):
+    pass
+
+
+_WebhookTestResultRequired = TypedDict(
+    "_WebhookTestResultRequired",
+    {
+        "delivered": bool,  # The receiver answered 2xx.
+        "status": Optional[int],  # The receiver's HTTP status; null if none.
+    },
+)
+
+_WebhookTestResultOptional = TypedDict(
+    "_WebhookTestResultOptional",
+    {
+        "error": str,  # Why it was not delivered.
+    },
+    total=False,
+)
+
+
+class WebhookTestResult(_WebhookTestResultRequired, _WebhookTestResultOptional):
+    pass
+
+
+_RequestLogEntryRequired = TypedDict(
+    "_RequestLogEntryRequired",
+    {
+        "at": str,  # When the request arrived.
+        "method": str,
+        "route": str,  # The route's pattern (`/v1/jobs/:jobId`), never the path's values or the query.
+        "status": int,  # The HTTP status answered.
+        "errorCode": Optional[str],  # The error code of an error answer.
+        "credits": Optional[int],  # Credits charged; null when none was spent.
+        "durationMs": int,
+        "requestId": str,
+        "keyName": Optional[str],  # The name of the key used, when it has one.
+        "keyPrefix": Optional[str],  # The first characters of the key used.
+    },
+)
+
+
+class RequestLogEntry(_RequestLogEntryRequired):
+    pass
+
+
+_RequestLogRequired = TypedDict(
+    "_RequestLogRequired",
+    {
+        "items": List[RequestLogEntry],
+    },
+)
+
+
+class RequestLog(_RequestLogRequired):
+    pass
+
+
 _UsageOutputRequired = TypedDict(
     "_UsageOutputRequired",
     {
@@ -2045,6 +2172,7 @@ _ErrorEnvelopeErrorRequired = TypedDict(
     {
         "code": str,  # Machine-readable error code.
         "message": str,  # Human-readable reason; names the field at fault.
+        "docs": str,  # Where the code is explained: `/docs/errors#<CODE>` (what it means, what to do).
     },
 )
 
@@ -2597,6 +2725,48 @@ class ListCrawlsResult(_ListCrawlsResultRequired):
     "A page of crawls."
 
 
+_ListWebhookDeliveriesQueryOptional = TypedDict(
+    "_ListWebhookDeliveriesQueryOptional",
+    {
+        "status": Literal["pending", "queued", "delivered", "failed"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListWebhookDeliveriesQuery(_ListWebhookDeliveriesQueryOptional):
+    "Query parameters of GET /v1/webhooks/deliveries."
+
+
+_ListWebhookDeliveriesResultRequired = TypedDict(
+    "_ListWebhookDeliveriesResultRequired",
+    {
+        "items": List[WebhookDelivery],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListWebhookDeliveriesResult(_ListWebhookDeliveriesResultRequired):
+    "A page of deliveries."
+
+
+_ListRequestsQueryOptional = TypedDict(
+    "_ListRequestsQueryOptional",
+    {
+        "status": Literal["2xx", "4xx", "5xx"],
+        "limit": str,
+    },
+    total=False,
+)
+
+
+class ListRequestsQuery(_ListRequestsQueryOptional):
+    "Query parameters of GET /v1/requests."
+
+
 Watch = CreateWatchResult
 
 
@@ -2667,6 +2837,7 @@ ErrorCode = Literal[
     "SERVICE_BUSY",
     "TIMEOUT",
     "UNSAFE_URL",
+    "URL_CHECK_UNAVAILABLE",
     "USAGE_EXCEEDED",
     "VALIDATION_ERROR",
     "WATCH_HOST_LIMIT_REACHED",
@@ -2701,6 +2872,7 @@ RATE_LIMITED: ErrorCode = "RATE_LIMITED"
 SERVICE_BUSY: ErrorCode = "SERVICE_BUSY"
 TIMEOUT: ErrorCode = "TIMEOUT"
 UNSAFE_URL: ErrorCode = "UNSAFE_URL"
+URL_CHECK_UNAVAILABLE: ErrorCode = "URL_CHECK_UNAVAILABLE"
 USAGE_EXCEEDED: ErrorCode = "USAGE_EXCEEDED"
 VALIDATION_ERROR: ErrorCode = "VALIDATION_ERROR"
 WATCH_HOST_LIMIT_REACHED: ErrorCode = "WATCH_HOST_LIMIT_REACHED"
@@ -2735,6 +2907,7 @@ ERROR_STATUSES: Dict[str, Tuple[int, ...]] = {
     SERVICE_BUSY: (503,),
     TIMEOUT: (408,),
     UNSAFE_URL: (400,),
+    URL_CHECK_UNAVAILABLE: (503,),
     USAGE_EXCEEDED: (429,),
     VALIDATION_ERROR: (400,),
     WATCH_HOST_LIMIT_REACHED: (403,),

@@ -234,6 +234,19 @@ class LiveTest(unittest.TestCase):
             verify_webhook(body, headers, secret, now=int(headers["x-service-timestamp"]) + 301)
         self.assertEqual(stale.exception.reason, "stale_timestamp")
 
+        # Webhook operations: the delivery is in the log, can be sent again, and a test ping goes out.
+        hook = f"http://127.0.0.1:{WEBHOOK_PORT}/hook"
+        logged = [d for d in self.client.webhooks.deliveries(limit=100)["items"] if d["url"] == hook]
+        delivery_id = headers["x-service-delivery-id"]
+        self.assertIn(delivery_id, [d["deliveryId"] for d in logged])
+        receiver.arrived.clear()
+        self.assertEqual(self.client.webhooks.redeliver(delivery_id)["deliveryId"], delivery_id)
+        self.assertTrue(receiver.arrived.wait(60), "no redelivery within 60 s")
+        self.assertEqual(receiver.deliveries[-1][0]["x-service-delivery-id"], delivery_id)
+        result = self.client.webhooks.test(hook)
+        self.assertEqual((result["delivered"], result["status"]), (True, 200))
+        self.assertEqual(verify_webhook(receiver.deliveries[-1][1], receiver.deliveries[-1][0], secret)["event"], "test.ping")
+
     def test_400_is_an_edgeshot_error(self) -> None:
         with self.assertRaises(EdgeshotError) as caught:
             self.client.screenshot(url=page("boxes.html", "bad"), width=5)
@@ -241,6 +254,14 @@ class LiveTest(unittest.TestCase):
         self.assertEqual((err.status, err.code), (400, VALIDATION_ERROR))
         self.assertIn("width", [d["path"] for d in err.details])
         self.assertTrue(err.request_id and err.request_id.startswith("req_"), err.request_id)
+        # The request log has it a moment later (written just after the answer), with the code.
+        logged: List[Any] = []
+        for _ in range(20):
+            logged = [r for r in self.client.requests(status="4xx")["items"] if r["requestId"] == err.request_id]
+            if logged:
+                break
+            time.sleep(0.25)
+        self.assertEqual([(r["route"], r["errorCode"]) for r in logged], [("/v1/screenshot", VALIDATION_ERROR)])
 
     def test_401_is_an_edgeshot_error(self) -> None:
         with self.assertRaises(EdgeshotError) as caught:

@@ -18,6 +18,8 @@ import type {
   ExtractRequest,
   HostedCapture,
   JobAccepted,
+  ListRequestsData,
+  RequestLog,
 } from "./generated/index.js";
 import { batchesResource } from "./resources/batches.js";
 import { destinationsResource } from "./resources/destinations.js";
@@ -25,6 +27,7 @@ import { jobsResource } from "./resources/jobs.js";
 import { pageContentCalls } from "./resources/page-content.js";
 import { renderLinksResource } from "./resources/render-links.js";
 import { watchesResource } from "./resources/watches.js";
+import { webhooksResource } from "./resources/webhooks.js";
 import { Transport, type EdgeshotOptions } from "./transport.js";
 
 type PageContentCalls = ReturnType<typeof pageContentCalls>;
@@ -37,6 +40,8 @@ export class Edgeshot {
   readonly destinations: ReturnType<typeof destinationsResource>;
   /** Watches: scheduled captures with change detection (watch.changed / watch.failed webhooks). */
   readonly watches: ReturnType<typeof watchesResource>;
+  /** Webhook operations: the delivery log, redelivery, a test send. */
+  readonly webhooks: ReturnType<typeof webhooksResource>;
   /** POST /v1/content: the rendered HTML (or visible text) of a page, as JSON. */
   readonly content: PageContentCalls["content"];
   /** POST /v1/scrape: elements of a rendered page by CSS selector. */
@@ -53,6 +58,7 @@ export class Edgeshot {
     this.renderLinks = renderLinksResource(this.#t);
     this.destinations = destinationsResource(this.#t);
     this.watches = watchesResource(this.#t);
+    this.webhooks = webhooksResource(this.#t);
     ({
       content: this.content,
       scrape: this.scrape,
@@ -104,6 +110,11 @@ export class Edgeshot {
   /** GET /v1/credential-check. */
   credentialCheck() {
     return this.#t.json<CredentialCheck>("GET", "/v1/credential-check");
+  }
+
+  /** GET /v1/requests: the account's last 200 API requests (7 days), newest first. */
+  requests(query: NonNullable<ListRequestsData["query"]> = {}) {
+    return this.#t.json<RequestLog>("GET", "/v1/requests", undefined, query);
   }
 
   /** Fetch a signed URL of this service (hosted output, job result, render link) as bytes. */

@@ -24,6 +24,7 @@ import type { DestinationStore } from "../storage/destination-store";
 import type { WatchesStore } from "../watches/store/store";
 import { enforceWatchCaps } from "../watches/store/watches";
 import type { WebhookDeliveries } from "../webhooks/store/deliveries";
+import type { RequestLog } from "../accounts/request-log";
 import { alarmDueTimes, armAlarm, runAlarm } from "./alarm";
 import { type AccountFeatures, composeFeatures } from "./features";
 import { ACCOUNT_MIGRATIONS } from "./migrations";
@@ -200,6 +201,10 @@ export class Account extends DurableObject<Env> {
 
   idempotency(): IdempotencyKeys {
     return this.features.idempotency;
+  }
+
+  requests(): RequestLog {
+    return this.features.requests;
   }
 
   /** The stuck-work sweep and the watch schedule (alarm.ts), then the alarm re-armed. */

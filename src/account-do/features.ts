@@ -8,6 +8,7 @@
 import { KeyStore } from "../accounts/keystore";
 import { CrawlsStore, crawlEventBody } from "../crawl/store";
 import { CreditLedger } from "../accounts/ledger";
+import { RequestLog } from "../accounts/request-log";
 import type { AccountDb } from "../accounts/store";
 import { IdempotencyKeys } from "../idempotency/store";
 import { JobsStore } from "../jobs/store/jobs";
@@ -27,6 +28,7 @@ export interface AccountFeatures {
   crawls: CrawlsStore;
   destinations: DestinationStore;
   idempotency: IdempotencyKeys;
+  requests: RequestLog;
 }
 
 export function composeFeatures(db: AccountDb): AccountFeatures {
@@ -52,5 +54,6 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
     crawls: new CrawlsStore(db),
     destinations: new DestinationStore(db),
     idempotency: new IdempotencyKeys(db),
+    requests: new RequestLog(db),
   };
 }

@@ -277,4 +277,23 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE webhook_deliveries_v11 RENAME TO webhook_deliveries`,
     `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
   ],
+  // v12, the operations views of issue 36: when a webhook delivery's next attempt is due (set
+  // with each retried attempt, cleared when it ends or is redelivered; GET
+  // /v1/webhooks/deliveries), and the request log (src/accounts/request-log.ts: the last 200
+  // API requests, 7 days; GET /v1/requests and the dashboard).
+  [
+    `ALTER TABLE webhook_deliveries ADD COLUMN next_attempt_at INTEGER`,
+    `CREATE TABLE request_log (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      at INTEGER NOT NULL,
+      method TEXT NOT NULL,
+      route TEXT NOT NULL,
+      status INTEGER NOT NULL,
+      error_code TEXT,
+      credits INTEGER,
+      duration_ms INTEGER NOT NULL,
+      request_id TEXT NOT NULL,
+      key_id TEXT NOT NULL
+    )`,
+  ],
 ];

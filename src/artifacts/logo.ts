@@ -12,6 +12,7 @@ import { toBase64 } from "../encoding";
 import { ApiError } from "../errors";
 import { log } from "../log";
 import { checkOutboundHop } from "../security/outbound";
+import { refusalOf } from "../security/target-check";
 import { TUNING } from "../tuning";
 
 const FIELD = "branding.logo";
@@ -23,25 +24,16 @@ function refused(message: string): ApiError {
   });
 }
 
-/** A refusal of the logo's URL by the outbound hop check, renamed for `branding.logo`. */
+/** A refusal of the logo's URL by the outbound hop check, naming `branding.logo`. */
 function renamed(err: ApiError): ApiError {
   switch (err.code) {
-    case "INVALID_URL":
-      return new ApiError("INVALID_URL", `The ${FIELD} URL is not a public http(s) URL.`, {
-        details: [{ path: FIELD, message: "Must be a public http or https URL." }],
-      });
+    case "INVALID_URL": // private, reserved, or a name that does not resolve: says which
     case "UNSAFE_URL":
-      return new ApiError(err.code, err.message.replace(/^The url\b/, `The ${FIELD}`), {
-        details: [
-          {
-            path: FIELD,
-            message: err.details?.[0]?.message ?? "Must be a public http or https URL.",
-          },
-        ],
-      });
+    case "URL_CHECK_UNAVAILABLE": // ours (503), not the logo's
+      return refusalOf(err, FIELD);
     case "VALIDATION_ERROR": // the check's one validation error: credentials in the URL
       return refused("Must not carry credentials.");
-    default: // does not resolve, the DNS check failed: a logo that cannot be fetched
+    default:
       return refused("Could not be fetched.");
   }
 }

@@ -23,9 +23,33 @@ img{display:block;max-width:100%;height:auto;border:1px solid #d1d9e0;border-rad
 .actions{margin:20px 0}a.button{display:inline-block;padding:10px 18px;border-radius:6px;background:#0969da;
 color:#fff;text-decoration:none;font-weight:600}.empty{padding:40px;border:1px dashed #d1d9e0;border-radius:6px;text-align:center;color:#59636e}`;
 
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** `2026-11-26T13:56:00.000Z` as a person reads it: `26 November 2026, 13:56 UTC`. */
+export function readableDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const hm = `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()] ?? ""} ${d.getUTCFullYear()}, ${hm} UTC`;
+}
+
 export function sharePage(input: ShareInput): string {
   const title = escapeHtml(input.title);
   const expires = escapeHtml(input.expiresAt);
+  const readable = escapeHtml(readableDate(input.expiresAt));
   const meta = [
     `<meta property="og:type" content="website">`,
     `<meta property="og:site_name" content="${escapeHtml(input.siteName)}">`,
@@ -59,7 +83,7 @@ export function sharePage(input: ShareInput): string {
     "</head>",
     "<body><main>",
     `<h1>${title}</h1>`,
-    `<p class="meta">Available until <time datetime="${expires}">${expires}</time></p>`,
+    `<p class="meta">Available until <time datetime="${expires}">${readable}</time></p>`,
     download,
     preview,
     "</main></body>",

@@ -103,7 +103,7 @@ export async function prepareCapture(
   if (req.url !== undefined) {
     const verdict = checkUrl(req.url, "target", config(env).targetAllowlist);
     if (!verdict.ok) {
-      throw invalidTarget();
+      throw invalidTarget(verdict.reason);
     }
     const url = verdict.url;
     if (url.username || url.password) {

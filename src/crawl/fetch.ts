@@ -9,6 +9,7 @@
 import { ApiError } from "../errors";
 import { log } from "../log";
 import { checkOutboundHop } from "../security/outbound";
+import { UnresolvableTarget } from "../security/target-check";
 import { CRAWLER_USER_AGENT } from "./robots";
 
 /** Redirects followed at most (RFC 9309 §2.3.1.2 asks at least five for robots.txt). */
@@ -36,6 +37,7 @@ const ERROR: GuardedFetchResult = { kind: "error" };
 
 function refusal(err: unknown): GuardedFetchResult {
   if (!(err instanceof ApiError)) throw err;
+  if (err instanceof UnresolvableTarget) return ERROR; // cannot be reached: not a refusal
   switch (err.code) {
     case "INVALID_URL":
     case "VALIDATION_ERROR": // credentials in the URL

@@ -14,6 +14,7 @@ import { accountStub } from "../accounts/directory";
 import { PLANS } from "../accounts/plans";
 import { prepareCapture } from "../capture/request";
 import { ApiError } from "../errors";
+import { UnresolvableTarget } from "../security/target-check";
 import { log } from "../log";
 import type { CaptureEngine } from "../pipeline/engine";
 import { runPrepaidCapture, type OutputResult, type PipelineRun } from "../pipeline/pipeline";
@@ -131,6 +132,7 @@ async function renderPage(
 
 /** A capture's refusal as a page's fate: the guard's are skips, the rest failures. */
 function refusal(err: ApiError): PageOutcome {
+  if (err instanceof UnresolvableTarget) return failed("unreachable");
   if (err.code === "INVALID_URL" || err.code === "UNSAFE_URL") return skipped("blocked");
   if (err.code === "TIMEOUT") return failed("timeout");
   return failed(err.status === 400 ? "unreachable" : "capture_failed");

@@ -7,7 +7,7 @@
 import { ApiError } from "../errors";
 import { config as envConfig } from "../config";
 import { checkUrl } from "../security/url-guard";
-import { checkTarget } from "../security/target-check";
+import { checkTarget, UnresolvableTarget } from "../security/target-check";
 import { TUNING } from "../tuning";
 import { guardedFetch } from "./fetch";
 import { inFlight } from "./frontier";
@@ -97,6 +97,7 @@ export class Politeness {
       return { kind: "go" };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
+      if (err instanceof UnresolvableTarget) return { kind: "fail", reason: "unreachable" };
       if (err.code === "INVALID_URL" || err.code === "UNSAFE_URL")
         return { kind: "skip", reason: "blocked" };
       return { kind: "fail", reason: err.status === 400 ? "unreachable" : "capture_failed" };

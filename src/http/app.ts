@@ -10,10 +10,11 @@ import { MESSAGES } from "../messages";
 import { BodyTooLarge, drainingBody } from "./body";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
-import { dashboardRoutes } from "./dashboard";
+import { dashboardNotFound, dashboardRoutes } from "./dashboard";
 import { mcpRoutes } from "./mcp/route";
 import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
+import { requestLog } from "./middleware/request-log";
 import { accountRoutes } from "./routes/account";
 import { artifactRoutes } from "./routes/artifact";
 import { adminRoutes } from "./routes/admin";
@@ -29,12 +30,15 @@ import { screenshotRoutes } from "./routes/screenshot";
 import { storageRoutes } from "./routes/storage";
 import { watchRoutes } from "./routes/watches";
 import { crawlRoutes } from "./routes/crawl";
+import { webhookRoutes } from "./routes/webhooks";
+import { requestRoutes } from "./routes/requests";
 import type { AppEnv } from "./types";
 
 export function newApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId());
   app.use(checkConfig());
+  app.use(requestLog());
 
   app.route("/", metaRoutes);
   app.route("/", docsRoutes);
@@ -50,6 +54,8 @@ export function newApp(): Hono<AppEnv> {
   app.route("/v1", storageRoutes);
   app.route("/v1", watchRoutes);
   app.route("/v1", crawlRoutes);
+  app.route("/v1", webhookRoutes);
+  app.route("/v1", requestRoutes);
   app.route("/", mcpRoutes);
   app.route("/admin", adminRoutes);
   app.route("/dashboard", dashboardRoutes);
@@ -63,11 +69,16 @@ export function newApp(): Hono<AppEnv> {
       const message = `${c.req.method} is not allowed here; use ${allowed.join(" or ")}.`;
       return c.json(errorBody(c.get("requestId"), "METHOD_NOT_ALLOWED", message), 405);
     }
+    // A person's browser under /dashboard gets a page of the dashboard, not the API's JSON.
+    const { method, path } = c.req;
+    if ((method === "GET" || method === "HEAD") && /^\/dashboard(\/|$)/.test(path))
+      return dashboardNotFound(c);
     return c.json(errorBody(c.get("requestId"), "NOT_FOUND", "Route not found."), 404);
   });
 
   app.onError((err, c) => {
     const id = c.get("requestId") ?? `req_${crypto.randomUUID()}`;
+    if (err instanceof ApiError) c.set("errorCode", err.code);
     if (err instanceof BodyTooLarge) {
       const envelope = JSON.stringify(errorBody(id, err.code, err.message, err.details));
       c.header("content-type", "application/json");
@@ -85,6 +96,7 @@ export function newApp(): Hono<AppEnv> {
           : err.status === 413
             ? "PAYLOAD_TOO_LARGE"
             : "VALIDATION_ERROR";
+      c.set("errorCode", code);
       return c.json(errorBody(id, code, err.message || "Bad request."), ERROR_STATUS[code]);
     }
     log("error", "unhandled error", {
@@ -92,6 +104,7 @@ export function newApp(): Hono<AppEnv> {
       error: String(err),
       stack: err instanceof Error ? err.stack : undefined,
     });
+    c.set("errorCode", "INTERNAL_ERROR");
     return c.json(errorBody(id, "INTERNAL_ERROR", MESSAGES.internalError), 500);
   });
 

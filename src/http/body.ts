@@ -154,6 +154,11 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+/**
+ * Zod's issues as the envelope's `details`, in our words where zod's are raw: a missing field is
+ * "Required." (not "Invalid input: expected string, received undefined"), an unknown one
+ * "Unknown field.". Needs issues parsed with `reportInput` (to tell missing from wrong).
+ */
 export function zodDetails(error: z.ZodError): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
@@ -162,18 +167,38 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
         details.push({ path: formatPath([...issue.path, key]), message: "Unknown field." });
       }
     } else {
-      details.push({ path: formatPath(issue.path) || "body", message: issue.message });
+      const missing =
+        issue.code === "invalid_type" && "input" in issue && issue.input === undefined;
+      const message = missing ? `Required (${issue.expected}).` : issue.message;
+      details.push({ path: formatPath(issue.path) || "body", message });
     }
   }
   return details;
 }
 
+/** How many fields the top-level message spells out; `details` always lists them all. */
+const FIELDS_IN_MESSAGE = 3;
+
+/**
+ * The 400 for invalid fields, every route's: the message names each field with what is wrong
+ * (`Invalid request: width: Must be at least 320.`), so a client that shows only the message
+ * (the playground, a log line) still says what to fix.
+ */
+export function invalidFields(details: ErrorDetail[]): ApiError {
+  const shown = details
+    .slice(0, FIELDS_IN_MESSAGE)
+    .map((d) => `${d.path}: ${d.message.replace(/\.$/, "")}`);
+  const more = details.length - shown.length;
+  const tail = more > 0 ? `; and ${more} more (see details)` : "";
+  return new ApiError("VALIDATION_ERROR", `Invalid request: ${shown.join("; ")}${tail}.`, {
+    details,
+  });
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  const details = zodDetails(result.error);
-  const fields = [...new Set(details.map((d) => d.path))].join(", ");
-  throw new ApiError("VALIDATION_ERROR", `Invalid request: ${fields}.`, { details });
+  throw invalidFields(zodDetails(result.error));
 }
 
 /** Read, parse and validate a JSON body in one step. */

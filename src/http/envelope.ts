@@ -1,6 +1,12 @@
-/** The spec's JSON envelope (schemas/responses.ts): `{success, data | error, meta {requestId, timestamp, usage?}}`. */
+/**
+ * The spec's JSON envelope (schemas/responses.ts): `{success, data | error, meta {requestId,
+ * timestamp, usage?}}`. Every error also links its code's explanation (`error.docs`, the page
+ * GET /docs/errors generated from src/errors.ts): added here, the one place errors are shaped.
+ */
+import type { Context } from "hono";
 import type { Meta, Usage } from "../../schemas/responses";
-import type { ErrorCode, ErrorDetail } from "../errors";
+import { errorDocsPath, type ErrorCode, type ErrorDetail } from "../errors";
+import type { AppEnv } from "./types";
 
 export interface SuccessBody<T> {
   success: true;
@@ -10,7 +16,7 @@ export interface SuccessBody<T> {
 
 export interface ErrorBody {
   success: false;
-  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; docs: string };
   meta: Meta;
 }
 
@@ -30,6 +36,14 @@ export function errorBody(
   message: string,
   details?: ErrorDetail[],
 ): ErrorBody {
-  const error = details && details.length > 0 ? { code, message, details } : { code, message };
+  const docs = errorDocsPath(code);
+  const error =
+    details && details.length > 0 ? { code, message, details, docs } : { code, message, docs };
   return { success: false, error, meta: meta(requestId) };
+}
+
+/** Notes what a request spent, for the request log, and passes the usage on to its answer. */
+export function charged(c: Context<AppEnv>, usage: Usage): Usage {
+  c.set("charged", usage.credits);
+  return usage;
 }

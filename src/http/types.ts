@@ -1,4 +1,5 @@
 import type { AuthContext } from "../accounts/auth";
+import type { ErrorCode } from "../errors";
 
 /** Hono environment shared by every route and middleware. */
 export interface AppEnv {
@@ -7,5 +8,9 @@ export interface AppEnv {
     requestId: string;
     /** Set by the `authenticate` middleware on key-protected routes. */
     auth: AuthContext;
+    /** Credits the request spent (`charged` in ./envelope.ts), for the request log. */
+    charged: number;
+    /** The error code answered (the app's onError), for the request log. */
+    errorCode: ErrorCode;
   };
 }

@@ -18,6 +18,7 @@ import { pageContentRoutes } from "./routes/page-content";
 import { renderRoutes } from "./routes/render";
 import { serviceRoutes } from "./routes/service";
 import { watchRoutes } from "./routes/watches";
+import { webhookRoutes } from "./routes/webhooks";
 import { webhooks } from "./webhooks";
 
 /** Every route group of the contract; a new group is added here. */
@@ -31,11 +32,12 @@ export const API_ROUTES: ApiRoute[] = [
   ...accountRoutes,
   ...watchRoutes,
   ...crawlRoutes,
+  ...webhookRoutes,
 ];
 
 const DESCRIPTION = `Screenshots, PDFs, render links, reader-mode extraction, page content (rendered HTML, text, links, scraped elements) and branded artifacts, rendered by headless Chromium at the edge.
 
-Authenticate with \`Authorization: Bearer svc_…\` (or \`x-api-key\`). Every JSON answer is an envelope: \`{success, data, meta}\` or \`{success: false, error: {code, message, details}, meta}\`. Captures cost 1 credit; polling and the account read-out are free. Webhooks are signed with HMAC-SHA256 (see Webhooks).`;
+Authenticate with \`Authorization: Bearer svc_…\` (or \`x-api-key\`). Every JSON answer is an envelope: \`{success, data, meta}\` or \`{success: false, error: {code, message, details, docs}, meta}\` (\`docs\` links the code's entry on /docs/errors). Captures cost 1 credit; polling and the account read-out are free. Webhooks are signed with HMAC-SHA256 (see Webhooks).`;
 
 /** The POSTs that take an `Idempotency-Key` (src/http/middleware/idempotency.ts). */
 const IDEMPOTENT = new Set([
@@ -89,6 +91,7 @@ export function buildDocument(): ReturnType<typeof createDocument> {
         { name: "Storage destinations", description: "Your own S3-compatible buckets." },
         { name: "Watches", description: "Scheduled captures with change detection." },
         { name: "Crawl", description: "Whole sites rendered page by page; site maps." },
+        { name: "Webhooks", description: "The delivery log, redelivery and a test send." },
         { name: "Service", description: "Index, health, this document." },
       ],
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],

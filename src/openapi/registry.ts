@@ -61,6 +61,8 @@ export const KEY_ERRORS: ErrorCode[] = [
 ];
 /** Errors any route can answer with. */
 export const SERVICE_ERRORS: ErrorCode[] = ["INTERNAL_ERROR", "CONFIGURATION_ERROR"];
+/** A target URL's refusals (guard, DNS, reputation) and the DNS check failing (ours, 503). */
+export const TARGET_ERRORS: ErrorCode[] = ["INVALID_URL", "UNSAFE_URL", "URL_CHECK_UNAVAILABLE"];
 /** Errors of reading a JSON body (jsonBody). */
 export const BODY_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE"];
 
@@ -90,6 +92,11 @@ export const ERROR_ENVELOPE = z
       code: z.string().describe("Machine-readable error code."),
       message: z.string().describe("Human-readable reason; names the field at fault."),
       details: z.array(errorDetailSchema).optional().describe("Per-field problems."),
+      docs: z
+        .string()
+        .describe(
+          "Where the code is explained: `/docs/errors#<CODE>` (what it means, what to do).",
+        ),
     }),
     meta: metaSchema,
   })
@@ -109,10 +116,10 @@ export function errorEnvelope(codes: readonly ErrorCode[]): oas31.SchemaObject {
 }
 
 const retryAfter = z.object({
-  "retry-after": z
-    .string()
-    .optional()
-    .meta({ description: "Seconds to wait before retrying (429 RATE_LIMITED)." }),
+  "retry-after": z.string().optional().meta({
+    description:
+      "Seconds to wait before retrying (429 RATE_LIMITED; 503 SERVICE_BUSY, URL_CHECK_UNAVAILABLE).",
+  }),
 });
 
 /** One response per status, each listing the codes it carries. */
@@ -128,7 +135,7 @@ export function errorResponses(codes: readonly ErrorAt[]): ZodOpenApiResponsesOb
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
       description: `${REASONS[status] ?? "Error"}: ${list.join(", ")}.`,
-      ...(status === 429 ? { headers: retryAfter } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
       content: { "application/json": { schema: errorEnvelope(list) } },
     };
   }

@@ -5,6 +5,7 @@ import {
   batchCompletedEventSchema,
   jobCompletedEventSchema,
   jobFailedEventSchema,
+  testPingEventSchema,
 } from "../../schemas/webhooks";
 import { watchChangedEventSchema, watchFailedEventSchema } from "../../schemas/watches";
 import { crawlCompletedEventSchema, crawlPageEventSchema } from "../../schemas/crawl";
@@ -17,7 +18,7 @@ const deliveryHeaders = z.object({
   ),
   "x-service-timestamp": h("Unix seconds when signed; reject deliveries older than 300 s."),
   "x-service-event": h(
-    "job.completed, job.failed, batch.completed, watch.changed, watch.failed, crawl.completed or crawl.page.",
+    "job.completed, job.failed, batch.completed, watch.changed, watch.failed, crawl.completed, crawl.page or test.ping.",
   ),
   "x-service-delivery-id": h("Unique per delivery, identical across retries (idempotency)."),
   "user-agent": h("Service-Webhook/1.0"),
@@ -117,5 +118,11 @@ export const webhooks: ZodOpenApiPathsObject = {
     event: "crawl.page",
     crawlId: "4b3c2a1e-0000-4000-8000-000000000010",
     page: { url: "https://example.com/docs/intro", depth: 1, status: "rendered", statusCode: 200 },
+  }),
+  "test.ping": delivery("test.ping (POST /v1/webhooks/test)", testPingEventSchema, {
+    event: "test.ping",
+    deliveryId: "4b3c2a1e-0000-4000-8000-000000000009",
+    accountId: "acc_0123456789abcdef",
+    sentAt: "2026-01-01T00:00:00.000Z",
   }),
 };

@@ -25,13 +25,13 @@ function credentialsRefused(): ApiError {
 
 /**
  * One hop of an outbound fetch: `raw` parsed and checked; returns the URL to fetch. Throws the
- * ApiError to answer with: INVALID_URL (refused by the guard, or resolves to a blocked
- * address), VALIDATION_ERROR (credentials), UNSAFE_URL (unsafe-host list, Safe Browsing),
- * CAPTURE_FAILED (does not resolve; the DNS check failed).
+ * ApiError to answer with: INVALID_URL (refused by the guard, resolves to a blocked address,
+ * or does not resolve: `UnresolvableTarget`), VALIDATION_ERROR (credentials), UNSAFE_URL
+ * (unsafe-host list, Safe Browsing), URL_CHECK_UNAVAILABLE (the DNS check failed, 503).
  */
 export async function checkOutboundHop(env: Env, raw: string): Promise<URL> {
   const verdict = checkUrl(raw, "target", config(env).targetAllowlist);
-  if (!verdict.ok) throw invalidTarget();
+  if (!verdict.ok) throw invalidTarget(verdict.reason);
   if (verdict.url.username !== "" || verdict.url.password !== "") throw credentialsRefused();
   await checkTarget(env, verdict.url);
   return verdict.url;

@@ -24,6 +24,7 @@ import {
   type SafeBrowsingOptions,
 } from "./reputation";
 import { log, type LogLevel } from "../log";
+import { TUNING } from "../tuning";
 
 /** What the browser does with a navigation: go on, refuse it (unreachable), refuse it (unsafe). */
 export type NavigationVerdict = "allow" | "blocked" | "unsafe";
@@ -78,10 +79,38 @@ function logHost(level: LogLevel, msg: string, url: URL, extra: Record<string, u
   log(level, msg, { host: url.hostname, ...extra });
 }
 
-/** A capture target the URL guard or the DNS check refuses: 400 INVALID_URL naming `url`. */
-export function invalidTarget(): ApiError {
-  return new ApiError("INVALID_URL", "The url is not a public http(s) URL.", {
-    details: [{ path: "url", message: "Must be a public http or https URL." }],
+/**
+ * A capture target the URL guard or the DNS check refuses: 400 INVALID_URL naming `url`, saying
+ * why (`why`: the guard's reason, or what the DNS check found). The caller's to fix.
+ */
+export function invalidTarget(why: string): ApiError {
+  return new ApiError("INVALID_URL", `The url is not a public http(s) URL: ${why}.`, {
+    details: [{ path: "url", message: `Must be a public http or https URL (${why}).` }],
+  });
+}
+
+/**
+ * A name that does not resolve: to the caller, 400 INVALID_URL saying so; to a crawl, a place
+ * that cannot be reached (a failure), not a blocked one (a skip) — hence its own class.
+ */
+export class UnresolvableTarget extends ApiError {
+  constructor(host: string, reason: string) {
+    const why = `${host} does not resolve (${reason})`;
+    super("INVALID_URL", `The url is not a public http(s) URL: ${why}.`, {
+      details: [{ path: "url", message: `Must be a public http or https URL (${why}).` }],
+    });
+  }
+}
+
+/**
+ * A refusal of `checkTarget` about another field than `url` (an artifact's logo, a storage
+ * endpoint): the same code, status and headers, its message and details naming `path`.
+ */
+export function refusalOf(err: ApiError, path: string): ApiError {
+  return new ApiError(err.code, err.message.replace(/^The url\b/, `The ${path}`), {
+    status: err.status,
+    headers: err.extraHeaders,
+    details: (err.details ?? []).map((d) => (d.path === "url" ? { ...d, path } : d)),
   });
 }
 
@@ -99,7 +128,7 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
   ]);
   if (dns?.kind === "blocked") {
     logHost("info", "target refused: resolves to a blocked address", url, { address: dns.address });
-    throw invalidTarget();
+    throw invalidTarget(`${url.hostname} resolves to a private or reserved address`);
   }
   if (reputation.flagged) {
     logHost("info", "target refused: flagged by Safe Browsing", url, { threat: reputation.threat });
@@ -107,7 +136,7 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
   }
   if (dns?.kind === "unresolvable") {
     logHost("info", "target refused: does not resolve", url, { reason: dns.reason });
-    throw unreachableTarget();
+    throw new UnresolvableTarget(url.hostname, dns.reason);
   }
   if (dns?.kind === "error") {
     logHost("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
@@ -115,14 +144,20 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
   }
 }
 
-/** A target that does not resolve: 400, as a page the browser could not reach. */
-function unreachableTarget(): ApiError {
-  return new ApiError("CAPTURE_FAILED", MESSAGES.unreachable, { status: 400 });
-}
-
-/** The DNS check itself failed (fail closed): the generic capture failure, 500. */
+/**
+ * The DNS check itself failed (fail closed): ours, not the caller's — 503 URL_CHECK_UNAVAILABLE
+ * with Retry-After (failures are never cached, so the next try asks again).
+ */
 function dnsCheckFailed(): ApiError {
-  return new ApiError("CAPTURE_FAILED", MESSAGES.captureFailed, { status: 500 });
+  return new ApiError(
+    "URL_CHECK_UNAVAILABLE",
+    "The url could not be checked: the DNS resolver did not answer. Nothing was fetched; " +
+      "try again shortly.",
+    {
+      details: [{ path: "url", message: "Not checked: the DNS resolver did not answer." }],
+      headers: { "retry-after": String(TUNING.urlCheckRetryAfterSeconds) },
+    },
+  );
 }
 
 function unsafeError(): ApiError {

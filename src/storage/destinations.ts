@@ -15,7 +15,7 @@ import { config } from "../config";
 import { ApiError, validationError } from "../errors";
 import { requireFeature } from "../accounts/policy";
 import { log } from "../log";
-import { checkTarget } from "../security/target-check";
+import { checkTarget, refusalOf } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
 import {
   type BucketFailureReason,
@@ -55,11 +55,9 @@ async function requireHost(env: Env, raw: string, path: keyof typeof REFUSALS): 
     await checkTarget(env, url);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (err.code === "UNSAFE_URL") {
-      throw new ApiError("UNSAFE_URL", err.message, {
-        details: [{ path, message: "Flagged as unsafe." }],
-      });
-    }
+    // Flagged, or not checked (ours, 503): the check's own answer, naming the field.
+    if (err.code === "UNSAFE_URL" || err.code === "URL_CHECK_UNAVAILABLE")
+      throw refusalOf(err, path);
     throw refused();
   }
   return url;

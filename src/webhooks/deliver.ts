@@ -7,10 +7,12 @@
  * POSTs without following redirects (a 3xx is a failure) and gives up after 10 s. 5xx,
  * timeouts and network errors are retried (≈5 s, 15 s, 45 s with jitter, capped at 120 s);
  * 2xx delivers; 3xx/4xx and a refused URL fail at once. Every attempt and the final outcome
- * are recorded on the delivery (GET /v1/jobs/:id, /v1/batches/:id show them).
+ * are recorded on the delivery (GET /v1/jobs/:id, /v1/batches/:id and the delivery log show
+ * them, with the next retry's time). A test ping (`sendTestPing`) goes through the same `send`.
  */
 import { accountStub } from "../accounts/directory";
 import type { AttemptRecord, WebhookDelivery } from "./store/deliveries";
+import type { WebhookDeliveryView } from "../../schemas/responses";
 import { WEBHOOKS } from "../../schemas/limits";
 import { z } from "zod";
 import { plainId } from "../../schemas/primitives";
@@ -57,12 +59,32 @@ export async function enqueueWebhooks(
   await accountStub(env, accountId).webhooks().markQueued(deliveryIds);
 }
 
+/**
+ * A delivered or failed delivery of `accountId` queued again (same id and body, signed afresh
+ * at its attempt); one still open is left as it is. Null when the account has no such delivery
+ * in its log (another account's id included). The API's and the dashboard's redeliver.
+ */
+export async function redeliverWebhook(
+  env: Env,
+  accountId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryView | null> {
+  const webhooks = accountStub(env, accountId).webhooks();
+  const reopened = await webhooks.reopen(deliveryId);
+  if (!reopened) return null;
+  if (reopened.reopened) await enqueueWebhooks(env, accountId, [deliveryId]);
+  return (await webhooks.entry(deliveryId)) ?? reopened.view;
+}
+
 type Sent = AttemptRecord & { retryable: boolean };
+
+/** What one attempt sends: a stored delivery, or a test ping (POST /v1/webhooks/test). */
+type Outgoing = Pick<WebhookDelivery, "deliveryId" | "body"> & { event: string };
 
 async function send(
   env: Env,
   accountId: string,
-  delivery: WebhookDelivery,
+  delivery: Outgoing,
   url: URL,
   deps: WebhookDeps,
 ): Promise<Sent> {
@@ -135,18 +157,52 @@ async function handleWebhookMessage(message: Message, env: Env, deps: WebhookDep
         };
     const last = message.attempts >= WEBHOOKS.attempts;
     const outcome = sent.outcome === "retry" && last ? "failed" : sent.outcome;
+    const delaySeconds = webhookRetryDelay(message.attempts, deps.random);
     await account.webhooks().recordAttempt(deliveryId, {
       status: sent.status,
       error: sent.error,
       outcome,
+      retryAt: outcome === "retry" ? deps.now() + delaySeconds * 1000 : null,
     });
-    if (outcome === "retry")
-      message.retry({ delaySeconds: webhookRetryDelay(message.attempts, deps.random) });
+    if (outcome === "retry") message.retry({ delaySeconds });
     else message.ack();
   } catch (err) {
     log("error", "webhooks: delivery error, retrying", { deliveryId, error: String(err) });
     message.retry({ delaySeconds: webhookRetryDelay(message.attempts, deps.random) });
   }
+}
+
+/**
+ * POST /v1/webhooks/test: a signed `test.ping` to `url`, sent now through the same guard,
+ * signing and attempt as every delivery (one attempt, no retry, nothing stored).
+ */
+export async function sendTestPing(
+  env: Env,
+  accountId: string,
+  raw: string,
+  deps: WebhookDeps = DEFAULT_DEPS,
+): Promise<{ delivered: boolean; status: number | null; error?: string }> {
+  const verdict = await checkWebhookUrl(env, raw);
+  if (!verdict.ok)
+    return { delivered: false, status: null, error: "not a public https URL (nothing was sent)" };
+  const deliveryId = crypto.randomUUID();
+  const body = JSON.stringify({
+    event: "test.ping",
+    deliveryId,
+    accountId,
+    sentAt: new Date(deps.now()).toISOString(),
+  });
+  const sent = await send(
+    env,
+    accountId,
+    { deliveryId, event: "test.ping", body },
+    verdict.url,
+    deps,
+  );
+  const delivered = sent.outcome === "delivered";
+  return delivered || sent.error === null
+    ? { delivered, status: sent.status }
+    : { delivered, status: sent.status, error: sent.error };
 }
 
 /** `webhooks-dlq`: the delivery is given up on (recorded as failed) if still open. */

@@ -2,8 +2,8 @@
  * The dashboard in a real browser (Chromium through puppeteer-core) against `wrangler dev`,
  * driven as a person would: sign up, copy the key shown once, use it over HTTP, make a second
  * key, revoke the first, capture in the playground, run its page content actions, read the
- * chart, sign out. Screenshots of every page go to test-output/dashboard/ for review (not
- * compared).
+ * chart, send a test webhook and redeliver a job's, read the request log, sign out. Screenshots
+ * of every page go to test-output/dashboard/ for review (not compared).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -299,6 +299,97 @@ describe("dashboard in a browser", () => {
     for (const id of ["title-injected", "h1-injected", "link-injected"])
       expect(await page.$(`#${id}`)).toBeNull();
     await shot("playground-actions");
+  });
+
+  it("webhooks: a test send shows the receiver's answer; a job's delivery is listed and redelivered", async () => {
+    const run = `dash-hook-${Date.now()}`;
+    const hook = `${FIXTURE_ORIGIN}/webhook?run=${run}`;
+    const received = async () => {
+      const res = await fetch(`${FIXTURE_ORIGIN}/__log?run=${run}`);
+      const log = (await res.json()) as Array<{ path: string; headers: Record<string, string> }>;
+      return log.filter((r) => r.path === "/webhook");
+    };
+    const until = async (count: number) => {
+      const deadline = Date.now() + 90_000;
+      while ((await received()).length < count && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 300));
+      return received();
+    };
+    const noticeText = () =>
+      page.$eval("[data-testid=webhook-notice]", (el) => (el as unknown as Dom).textContent ?? "");
+
+    expectHeaders(await page.goto(url("/webhooks")));
+    await page.type("input[name=url]", hook);
+    expectHeaders(await submit("button.send-test"));
+    expect(await noticeText()).toContain("Delivered: the receiver answered HTTP 200.");
+    expect((await received()).map((r) => r.headers["x-service-event"])).toEqual(["test.ping"]);
+
+    // A real delivery: an async job with this webhook (the key from above; Pro by now).
+    const accepted = await fetch(`${service.base}/v1/screenshot/json`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secondKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        url: `${FIXTURE_ORIGIN}/boxes.html?run=${run}`,
+        width: 400,
+        height: 300,
+        waitUntil: "load",
+        async: true,
+        webhookUrl: hook,
+      }),
+    });
+    expect(accepted.status).toBe(202);
+    const [, first] = await until(2);
+    const deliveryId = first?.headers["x-service-delivery-id"] ?? "";
+    expect(first?.headers["x-service-event"]).toBe("job.completed");
+
+    const row = `tr[data-delivery-id="${deliveryId}"]`;
+    const stateOf = () =>
+      page.$eval(
+        `${row} [data-testid=delivery-state]`,
+        (el) => (el as unknown as Dom).textContent ?? "",
+      );
+    // The attempt is recorded just after the receiver answered: reload until it shows.
+    for (let i = 0; i < 20; i++) {
+      await page.goto(url("/webhooks"));
+      if ((await page.$(row)) && (await stateOf()) === "delivered") break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(await stateOf()).toBe("delivered");
+    await shot("webhooks");
+
+    expectHeaders(await submit(`${row} button.redeliver`));
+    expect(await noticeText()).toContain(`Delivery ${deliveryId} queued again.`);
+    const again = await until(3);
+    expect(again[2]?.headers["x-service-delivery-id"]).toBe(deliveryId);
+  });
+
+  it("the requests page shows a request made a moment before, filterable by status", async () => {
+    const res = await fetch(`${service.base}/v1/jobs/${crypto.randomUUID()}?token=zq7SecretTok`, {
+      headers: { authorization: `Bearer ${secondKey}` },
+    });
+    expect(res.status).toBe(404);
+    const row = `tr[data-request-id="${res.headers.get("x-request-id") ?? ""}"]`;
+    // Written after the answer (waitUntil): reload until it shows.
+    for (let i = 0; i < 20 && !(await page.$(row)); i++) {
+      expectHeaders(await page.goto(url("/requests")));
+      if (!(await page.$(row))) await new Promise((r) => setTimeout(r, 300));
+    }
+    const text = await page.$eval(row, (el) => (el as unknown as Dom).textContent ?? "");
+    expect(text).toContain("GET /v1/jobs/:jobId");
+    expect(text).toContain("404");
+    expect(text).toContain("NOT_FOUND");
+    expect(await page.content()).not.toContain("zq7SecretTok");
+    await shot("requests");
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click("[data-testid=request-filters] a[href$='status=2xx']"),
+    ]);
+    expect(await page.$(row)).toBeNull();
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click("[data-testid=request-filters] a[href$='status=4xx']"),
+    ]);
+    expect(await page.$(row)).not.toBeNull();
   });
 
   it("a same-origin post without the CSRF token is refused; so is a cross-site one", async () => {

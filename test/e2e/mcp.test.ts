@@ -243,7 +243,9 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
   it("a bad argument is a tool error naming the field", async () => {
     const res = await call("screenshot", { url: `${FIXTURE_ORIGIN}/boxes.html`, width: 5 });
     expect(res.isError).toBe(true);
-    expect(textOf(res)).toMatch(/^VALIDATION_ERROR: Invalid request: width\./);
+    expect(textOf(res)).toMatch(
+      /^VALIDATION_ERROR: Invalid request: width: Must be at least 320\./,
+    );
     expect(textOf(res)).toMatch(/- width: /);
     const unknown = await call("read_page", { url: `${FIXTURE_ORIGIN}/article`, format: "png" });
     expect(unknown.isError).toBe(true);

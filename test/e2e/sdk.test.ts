@@ -1,7 +1,8 @@
 /**
  * The SDK (sdk/) driving a started `wrangler dev`: bytes with parsed metadata, a JSON capture,
  * an async job polled to completion and its result fetched, the page content calls, a render
- * link minted and fetched (miss, then hit), the account, and a typed EdgeshotError.
+ * link minted and fetched (miss, then hit), the account, webhook operations, and a typed
+ * EdgeshotError.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Edgeshot, EdgeshotError } from "../../sdk/src/index";
@@ -87,6 +88,24 @@ describe("@edgeshot/sdk against wrangler dev", () => {
     expect(account.usage.used).toBeGreaterThanOrEqual(3);
     const check = await sdk.credentialCheck();
     expect(check.valid).toBe(true);
+  });
+
+  it("webhooks: test() sends a signed ping, deliveries() lists, redeliver() of an unknown id is a 404; requests() logs it", async () => {
+    const hook = `${FIXTURE_ORIGIN}/webhook?run=sdk-hook-${Date.now()}`;
+    expect(await sdk.webhooks.test(hook)).toMatchObject({ delivered: true, status: 200 });
+    const log = await sdk.webhooks.deliveries({ limit: "5" });
+    expect(Array.isArray(log.items)).toBe(true);
+    // The request log has the test send made a moment before (written just after its answer).
+    let routes: string[] = [];
+    for (let i = 0; i < 20 && !routes.includes("/v1/webhooks/test"); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 250));
+      routes = (await sdk.requests({ status: "2xx" })).items.map((r) => r.route);
+    }
+    expect(routes).toContain("/v1/webhooks/test");
+    await expect(sdk.webhooks.redeliver(crypto.randomUUID())).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      status: 404,
+    });
   });
 
   it("errors surface as EdgeshotError with code, status, details and requestId", async () => {

@@ -32,7 +32,12 @@ export function postJson(
 export interface Envelope<T = Record<string, unknown>> {
   success: boolean;
   data?: T;
-  error?: { code: string; message: string; details?: Array<{ path: string; message: string }> };
+  error?: {
+    code: string;
+    message: string;
+    details?: Array<{ path: string; message: string }>;
+    docs: string;
+  };
   meta: {
     requestId: string;
     timestamp: string;

@@ -187,7 +187,13 @@ describe("POST /v1/artifact: a branded PDF and PNG from one page load", () => {
     expect(html).toContain(`<meta name="twitter:card" content="summary_large_image">`);
     expect(html).toContain(`<img src="${attr(data.pngUrl ?? "")}"`);
     expect(html).toContain(`href="${attr(data.pdfUrl ?? "")}" download`);
-    expect(html).toContain(data.expiresAt);
+    // The expiry as a person reads it; the ISO form only in the machine-readable attribute.
+    const expires = new Date(data.expiresAt);
+    const month = expires.toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+    expect(html).toContain(
+      `<time datetime="${data.expiresAt}">${expires.getUTCDate()} ${month} ${expires.getUTCFullYear()}, `,
+    );
+    expect(html).toMatch(/<time datetime="[^"]+">[^<]+ \d{2}:\d{2} UTC<\/time>/);
     expect(html).not.toMatch(/<script/i);
   });
 

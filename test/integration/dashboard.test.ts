@@ -236,6 +236,7 @@ describe("dashboard pages", () => {
       "/usage",
       "/keys",
       "/webhooks",
+      "/requests",
       "/plans",
       "/playground",
       "/mcp",
@@ -273,8 +274,34 @@ describe("dashboard pages", () => {
     expect(anonymous.headers.get("location")).toBe("/dashboard/login");
   });
 
+  it("an unknown page is an HTML 404 in the dashboard's frame; every page links the docs and the favicon", async () => {
+    const { cookie } = await signup();
+    const res = await get("/nope", cookie);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const text = await res.text();
+    expect(text).toContain("<title>Page not found · Edgeshot</title>");
+    expect(text).toContain('href="/dashboard/usage">Go to the dashboard');
+    const anonymous = await call("/dashboard/no/such/page");
+    expect(anonymous.status).toBe(404);
+    expect(await anonymous.text()).toContain('href="/dashboard/login">Go to the dashboard');
+    // The API keeps its JSON 404.
+    expect((await envelope(await call("/v1/nope"))).error?.code).toBe("NOT_FOUND");
+
+    const usage = await (await get("/usage", cookie)).text();
+    expect(usage).toContain('<a href="/docs" data-testid="docs-link">Docs</a>');
+    expect(usage).toContain(
+      '<link rel="icon" type="image/svg+xml" href="/dashboard/assets/favicon.svg"',
+    );
+    const icon = await call("/dashboard/assets/favicon.svg");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(await icon.text()).toMatch(/^<svg /);
+  });
+
   it("pages without a session redirect to login", async () => {
-    for (const path of ["/usage", "/keys", "/playground", "/plans"]) {
+    for (const path of ["/usage", "/keys", "/playground", "/plans", "/webhooks", "/requests"]) {
       const res = await call(`/dashboard${path}`, { redirect: "manual" });
       expect(res.status, path).toBe(303);
       expect(res.headers.get("location")).toBe("/dashboard/login");

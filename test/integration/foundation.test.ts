@@ -70,6 +70,7 @@ describe("error envelope", () => {
     const body = await envelope(res);
     expect(body.success).toBe(false);
     expect(body.error?.code).toBe("NOT_FOUND");
+    expect(body.error?.docs).toBe("/docs/errors#NOT_FOUND");
     expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
     expect(Date.parse(body.meta.timestamp)).not.toBeNaN();
   });
@@ -86,6 +87,7 @@ describe("error envelope", () => {
       expect(res.headers.get("allow")).toBe(allow);
       const body = await envelope(res);
       expect(body.error?.code).toBe("METHOD_NOT_ALLOWED");
+      expect(body.error?.docs).toBe("/docs/errors#METHOD_NOT_ALLOWED");
       expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
     }
   });
@@ -110,6 +112,7 @@ describe("configuration", () => {
     expect(res.status).toBe(503);
     const body = await envelope(res);
     expect(body.error?.code).toBe("CONFIGURATION_ERROR");
+    expect(body.error?.docs).toBe("/docs/errors#CONFIGURATION_ERROR");
     expect(body.meta.requestId).toBe(res.headers.get("x-request-id"));
   });
 });

@@ -78,6 +78,7 @@ describe("OpenAPI document", () => {
       "crawl.page",
       "job.completed",
       "job.failed",
+      "test.ping",
       "watch.changed",
       "watch.failed",
     ]);
@@ -158,7 +159,7 @@ describe("response check", () => {
   it("fails an error code the operation does not list, and checks templated paths", async () => {
     const error = (code: string) => ({
       success: false,
-      error: { code, message: "x" },
+      error: { code, message: "x", docs: `/docs/errors#${code}` },
       meta: { requestId: "req_1", timestamp: new Date().toISOString() },
     });
     await expect(

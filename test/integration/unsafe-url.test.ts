@@ -92,7 +92,8 @@ describe("request time: refused before any credit or browser", () => {
     }
     // The apex of a `*.` pattern is not listed: it goes on to the DNS check (NXDOMAIN at the fake).
     const apex = await cap.json({ url: "https://wild.example.org/" });
-    expect(apex.body.error).toMatchObject(UNREACHABLE);
+    expect(apex.body.error?.code).toBe("INVALID_URL");
+    expect(apex.body.error?.message).toContain("wild.example.org does not resolve");
   });
 
   it("a name resolving to a blocked address → 400 INVALID_URL on every capture route; nothing fetched", async () => {
@@ -108,19 +109,24 @@ describe("request time: refused before any credit or browser", () => {
     expect(await creditsUsed()).toBe(used);
   });
 
-  it("a name that does not resolve, or whose resolver fails → refused (fail closed)", async () => {
+  it("a name that does not resolve → 400 INVALID_URL saying so; a resolver that fails → 503 (ours, fail closed)", async () => {
     const run = runId();
     for (const host of ["nx", "servfail", "empty"]) {
       const { res, body } = await cap.json({ url: via(host, run) });
       expect(res.status, host).toBe(400);
-      expect(body.error, host).toMatchObject(UNREACHABLE);
+      expect(body.error?.code, host).toBe("INVALID_URL");
+      expect(body.error?.message, host).toContain(`${host}.rebind.example.com does not resolve`);
+      expect(body.error?.details?.[0]?.path, host).toBe("url");
     }
     const down = await cap.json({ url: via("http500", run) });
-    expect(down.res.status).toBe(500);
+    expect(down.res.status).toBe(503);
+    expect(down.res.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(down.body.error).toMatchObject({
-      code: "CAPTURE_FAILED",
-      message: "Screenshot capture failed.",
+      code: "URL_CHECK_UNAVAILABLE",
+      details: [{ path: "url" }],
+      docs: "/docs/errors#URL_CHECK_UNAVAILABLE",
     });
+    expect(down.body.error?.message).toMatch(/DNS resolver did not answer/);
     expect(await fixtureLog(run)).toEqual([]);
   });
 

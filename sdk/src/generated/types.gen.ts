@@ -11,7 +11,8 @@ export type Webhooks =
   | PostWatchChangedWebhookRequest
   | PostWatchFailedWebhookRequest
   | PostCrawlCompletedWebhookRequest
-  | PostCrawlPageWebhookRequest;
+  | PostCrawlPageWebhookRequest
+  | PostTestPingWebhookRequest;
 
 export type CaptureRequest = {
   /**
@@ -2138,6 +2139,13 @@ export type MapRequest = {
   limit?: number;
 };
 
+export type WebhookTestRequest = {
+  /**
+   * A public https URL (as a job's webhookUrl) to send a signed test.ping to.
+   */
+  url: string;
+};
+
 /**
  * An async capture finished.
  */
@@ -2247,6 +2255,16 @@ export type CrawlPageEvent = {
       | "capture_failed";
     statusCode?: number;
   };
+};
+
+/**
+ * Sent by POST /v1/webhooks/test, signed like every event.
+ */
+export type TestPingEvent = {
+  event: "test.ping";
+  deliveryId: string;
+  accountId: string;
+  sentAt: string;
 };
 
 export type ErrorDetail = {
@@ -2771,6 +2789,100 @@ export type MapResult = {
   truncated: boolean;
 };
 
+export type WebhookDelivery = {
+  /**
+   * Unique per delivery; the x-service-delivery-id header.
+   */
+  deliveryId: string;
+  /**
+   * job.completed, job.failed, batch.completed, watch.changed, …
+   */
+  event: string;
+  /**
+   * Where it is sent.
+   */
+  url: string;
+  /**
+   * The job, batch or watch run it reports on.
+   */
+  subject: {
+    kind: "job" | "batch" | "run" | "crawl";
+    id: string;
+  };
+  /**
+   * pending or queued: on its way (or retrying); delivered and failed are final.
+   */
+  state: "pending" | "queued" | "delivered" | "failed";
+  attempts: number;
+  /**
+   * HTTP status of the last attempt.
+   */
+  lastStatus: number | null;
+  /**
+   * Why the last attempt failed.
+   */
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  /**
+   * When the next retry is due, while retrying.
+   */
+  nextAttemptAt: string | null;
+  createdAt: string;
+};
+
+export type WebhookTestResult = {
+  /**
+   * The receiver answered 2xx.
+   */
+  delivered: boolean;
+  /**
+   * The receiver's HTTP status; null if none.
+   */
+  status: number | null;
+  /**
+   * Why it was not delivered.
+   */
+  error?: string;
+};
+
+export type RequestLog = {
+  items: Array<RequestLogEntry>;
+};
+
+export type RequestLogEntry = {
+  /**
+   * When the request arrived.
+   */
+  at: string;
+  method: string;
+  /**
+   * The route's pattern (`/v1/jobs/:jobId`), never the path's values or the query.
+   */
+  route: string;
+  /**
+   * The HTTP status answered.
+   */
+  status: number;
+  /**
+   * The error code of an error answer.
+   */
+  errorCode: string | null;
+  /**
+   * Credits charged; null when none was spent.
+   */
+  credits: number | null;
+  durationMs: number;
+  requestId: string;
+  /**
+   * The name of the key used, when it has one.
+   */
+  keyName: string | null;
+  /**
+   * The first characters of the key used.
+   */
+  keyPrefix: string | null;
+};
+
 export type MetaOutput = {
   requestId: string;
   timestamp: string;
@@ -2810,6 +2922,10 @@ export type ErrorEnvelope = {
      * Per-field problems.
      */
     details?: Array<ErrorDetailOutput>;
+    /**
+     * Where the code is explained: `/docs/errors#<CODE>` (what it means, what to do).
+     */
+    docs: string;
   };
   meta: MetaOutput;
 };
@@ -3162,11 +3278,11 @@ export type CaptureScreenshotGetErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3293,11 +3409,11 @@ export type CaptureScreenshotErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3435,11 +3551,11 @@ export type CaptureScreenshotJsonErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -3579,11 +3695,11 @@ export type CaptureBatchErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4014,11 +4130,11 @@ export type CreateRenderLinkErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4112,11 +4228,11 @@ export type RenderErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -4375,11 +4491,11 @@ export type ExtractErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4494,11 +4610,11 @@ export type CreateArtifactErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4613,11 +4729,11 @@ export type ContentErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4732,11 +4848,11 @@ export type ScrapeErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4851,11 +4967,11 @@ export type LinksErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -4970,11 +5086,11 @@ export type SnapshotErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -5313,11 +5429,11 @@ export type CreateDestinationErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -5560,11 +5676,11 @@ export type TestDestinationErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -5845,11 +5961,11 @@ export type CreateWatchErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -6240,11 +6356,11 @@ export type UpdateWatchErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -7047,11 +7163,11 @@ export type MapSiteErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR, SERVICE_BUSY.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR" | "SERVICE_BUSY";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
     };
   };
 };
@@ -7070,6 +7186,323 @@ export type MapSiteResponses = {
 };
 
 export type MapSiteResponse = MapSiteResponses[keyof MapSiteResponses];
+
+export type ListWebhookDeliveriesData = {
+  body?: never;
+  path?: never;
+  query?: {
+    status?: "pending" | "queued" | "delivered" | "failed";
+    limit?: string;
+    cursor?: string;
+  };
+  url: "/v1/webhooks/deliveries";
+};
+
+export type ListWebhookDeliveriesErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ListWebhookDeliveriesError =
+  ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+  /**
+   * A page of deliveries.
+   */
+  200: {
+    success: true;
+    data: {
+      items: Array<WebhookDelivery>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type ListWebhookDeliveriesResponse =
+  ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RedeliverWebhookData = {
+  body?: never;
+  path: {
+    /**
+     * The delivery id (a UUID).
+     */
+    deliveryId: string;
+  };
+  query?: never;
+  url: "/v1/webhooks/deliveries/{deliveryId}/redeliver";
+};
+
+export type RedeliverWebhookErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type RedeliverWebhookError = RedeliverWebhookErrors[keyof RedeliverWebhookErrors];
+
+export type RedeliverWebhookResponses = {
+  /**
+   * Queued.
+   */
+  202: {
+    success: true;
+    data: WebhookDelivery;
+    meta: MetaOutput;
+  };
+};
+
+export type RedeliverWebhookResponse = RedeliverWebhookResponses[keyof RedeliverWebhookResponses];
+
+export type TestWebhookData = {
+  body: WebhookTestRequest;
+  path?: never;
+  query?: never;
+  url: "/v1/webhooks/test";
+};
+
+export type TestWebhookErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_WEBHOOK_URL.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_WEBHOOK_URL";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
+
+export type TestWebhookResponses = {
+  /**
+   * The attempt's result.
+   */
+  200: {
+    success: true;
+    data: WebhookTestResult;
+    meta: MetaOutput;
+  };
+};
+
+export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
+
+export type ListRequestsData = {
+  body?: never;
+  path?: never;
+  query?: {
+    status?: "2xx" | "4xx" | "5xx";
+    limit?: string;
+  };
+  url: "/v1/requests";
+};
+
+export type ListRequestsErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ListRequestsError = ListRequestsErrors[keyof ListRequestsErrors];
+
+export type ListRequestsResponses = {
+  /**
+   * The requests.
+   */
+  200: {
+    success: true;
+    data: RequestLog;
+    meta: MetaOutput;
+  };
+};
+
+export type ListRequestsResponse = ListRequestsResponses[keyof ListRequestsResponses];
 
 export type PostJobCompletedWebhookPayload = JobCompletedEvent;
 
@@ -7150,6 +7583,15 @@ export type PostCrawlPageWebhookPayload = CrawlPageEvent;
 export type PostCrawlPageWebhookRequest = {
   body: PostCrawlPageWebhookPayload;
   key: "crawl.page";
+  path?: never;
+  query?: never;
+};
+
+export type PostTestPingWebhookPayload = TestPingEvent;
+
+export type PostTestPingWebhookRequest = {
+  body: PostTestPingWebhookPayload;
+  key: "test.ping";
   path?: never;
   query?: never;
 };

@@ -16,6 +16,7 @@ const NAV = [
   ["keys", "API keys"],
   ["playground", "Playground"],
   ["webhooks", "Webhooks"],
+  ["requests", "Requests"],
   ["mcp", "MCP"],
   ["plans", "Plans"],
 ] as const;
@@ -50,6 +51,7 @@ function nav(session: ActiveSession, current: NavId | undefined): Html {
             >
           </li>`,
       )}
+      <li><a href="/docs" data-testid="docs-link">Docs</a></li>
     </ul>
     <form method="post" action="${DASHBOARD}/logout" class="logout">
       <input type="hidden" name="_csrf" value="${session.csrf}" />
@@ -67,6 +69,7 @@ export function page(c: Context, input: PageInput): Response | Promise<Response>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${input.title} · Edgeshot</title>
+        <link rel="icon" type="image/svg+xml" href="${DASHBOARD}/assets/favicon.svg" />
         <link rel="stylesheet" href="${DASHBOARD}/assets/style.css" />
         <script type="module" src="${DASHBOARD}/assets/app.js"></script>
       </head>

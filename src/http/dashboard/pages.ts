@@ -1,6 +1,5 @@
 /**
- * Read-only pages: usage (plan, credits, chart, recent jobs, batches and watches), webhooks (the
- * signing secret, revealed on click, and how to verify), plans (the table from
+ * Read-only pages: usage (plan, credits, chart, recent jobs, batches and watches), plans (the table from
  * src/accounts/plans.ts with the current plan marked) and MCP (the server URL and each
  * client's configuration for it).
  */
@@ -11,7 +10,6 @@ import { accountStub } from "../../accounts/directory";
 import { PLANS, type Plan } from "../../accounts/plans";
 import { ApiError } from "../../errors";
 import { publicOrigin } from "../../storage/hosted";
-import { webhookSecretFor } from "../../webhooks/keys";
 import { clientSnippets, KEY_PLACEHOLDER } from "../mcp/clients";
 import { chartDays, usageChart } from "./chart";
 import { type Html, copyRow, page } from "./layout";
@@ -155,37 +153,6 @@ async function usagePage(c: DashboardContext) {
   return page(c, { title: "Usage", body, session, current: "usage" });
 }
 
-const VERIFY_SNIPPET = `// Node 18+, Workers, Deno: verify before parsing the body.
-const body = await request.text();
-const timestamp = request.headers.get("x-service-timestamp");
-const signature = request.headers.get("x-service-signature");
-const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(SECRET),
-  { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(\`\${timestamp}.\${body}\`));
-const expected = [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
-// Compare in constant time, and refuse timestamps more than 300 s from your clock.`;
-
-async function webhooksPage(c: DashboardContext) {
-  const session = c.get("session");
-  const secret = await webhookSecretFor(c.env, session.accountId);
-  const body = html`<section class="card">
-      <h2>Signing secret</h2>
-      <p>
-        Every webhook carries <code>x-service-signature</code>: hex HMAC-SHA256 of
-        <code>&lt;x-service-timestamp&gt;.&lt;raw body&gt;</code> under this secret.
-      </p>
-      <details>
-        <summary>Reveal the secret</summary>
-        ${copyRow("webhook-secret", secret)}
-      </details>
-    </section>
-    <section class="card">
-      <h2>Verify a delivery</h2>
-      <pre><code>${VERIFY_SNIPPET}</code></pre>
-    </section>`;
-  return page(c, { title: "Webhooks", body, session, current: "webhooks" });
-}
-
 const yes = (v: boolean): Html => (v ? html`✓` : html`—`);
 
 function planColumn(plan: Plan, current: boolean, suggested: boolean): Html {
@@ -264,6 +231,5 @@ function mcpPage(c: DashboardContext) {
 
 export const pageRoutes = new Hono<DashboardEnv>()
   .get("/usage", usagePage)
-  .get("/webhooks", webhooksPage)
   .get("/plans", plansPage)
   .get("/mcp", mcpPage);

@@ -4,7 +4,7 @@ import { artifactRequestSchema } from "../../../schemas/artifact";
 import { createArtifact } from "../../artifacts/artifact";
 import { publicOrigin } from "../../storage/hosted";
 import { jsonBody } from "../body";
-import { successBody } from "../envelope";
+import { charged, successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
@@ -18,6 +18,6 @@ export const artifactRoutes = new Hono<AppEnv>().post(
     const { data, usage } = await createArtifact(c.env, c.get("auth"), req, {
       origin: publicOrigin(c.env, c.req.url),
     });
-    return c.json(successBody(c.get("requestId"), data, usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
 );

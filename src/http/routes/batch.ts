@@ -21,7 +21,7 @@ import { LIMITS } from "../../../schemas/limits";
 import { publicOrigin } from "../../storage/hosted";
 import { requireStorage } from "../../storage/destinations";
 import { jsonBody } from "../body";
-import { successBody } from "../envelope";
+import { charged, successBody } from "../envelope";
 import { ApiError, type ErrorDetail } from "../../errors";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
@@ -59,10 +59,15 @@ async function prepareUrls(
       message: d.message,
     })),
   );
-  const more = failed.length > 1 ? ` (${failed.length} URLs were refused)` : "";
-  throw new ApiError(first.error.code, `urls[${first.index}]: ${first.error.message}${more}`, {
+  // "urls[3] is not a public http(s) URL: … does not resolve (NXDOMAIN)." — what and why.
+  const field = `urls[${first.index}]`;
+  const said = first.error.message.replace(/^The url\b/, field);
+  const message = said === first.error.message ? `${field}: ${said}` : said;
+  const more = failed.length > 1 ? ` (${failed.length} URLs were refused; see details)` : "";
+  throw new ApiError(first.error.code, `${message}${more}`, {
     details,
     status: first.error.status,
+    headers: first.error.extraHeaders,
   });
 }
 
@@ -107,6 +112,6 @@ export const batchRoutes = new Hono<AppEnv>().post(
       totalJobs: submitted.jobs.length,
       jobs: submitted.jobs.map((job) => ({ jobId: job.jobId, url: job.url, status: "queued" })),
     };
-    return c.json(successBody(c.get("requestId"), data, submitted.usage), 202);
+    return c.json(successBody(c.get("requestId"), data, charged(c, submitted.usage)), 202);
   },
 );

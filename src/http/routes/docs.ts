@@ -1,4 +1,5 @@
 /**
+ * GET /docs/errors: every error code, generated from src/errors.ts (./error-docs.ts).
  * GET /docs: the interactive API reference (Scalar) over GET /openapi.json. Every byte comes
  * from this worker — the page, its init script and Scalar's bundle (a static asset,
  * public/docs/scalar.js) — so it works offline and under a strict Content-Security-Policy (no
@@ -7,6 +8,7 @@
 import { Hono } from "hono";
 import { staticAsset } from "../static-asset";
 import type { AppEnv } from "../types";
+import { ERROR_DOCS_HEADERS, errorDocsPage } from "./error-docs";
 
 const CSP = [
   "default-src 'self'",
@@ -60,5 +62,6 @@ const script = {
 
 export const docsRoutes = new Hono<AppEnv>()
   .get("/docs", (c) => c.html(PAGE, 200, page))
+  .get("/docs/errors", (c) => c.html(errorDocsPage(), 200, ERROR_DOCS_HEADERS))
   .get("/docs/scalar.js", (c) => staticAsset(c, script))
   .get("/docs/init.js", (c) => c.body(INIT, 200, script));

@@ -7,7 +7,7 @@ import { runCapture } from "../../pipeline/pipeline";
 import { prepareCapture } from "../../capture/request";
 import { extractOnlySpec, toCaptureRequest } from "../../pipeline/extraction";
 import { jsonBody } from "../body";
-import { successBody } from "../envelope";
+import { charged, successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
@@ -42,6 +42,6 @@ export const extractRoutes = new Hono<AppEnv>().post(
   async (c) => {
     const req = await jsonBody(c, extractRequestSchema);
     const { data, usage } = await extractPage(c.env, c.get("auth"), req);
-    return c.json(successBody(c.get("requestId"), data, usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
 );

@@ -21,7 +21,7 @@ import {
   snapshotPage,
 } from "../../pipeline/page-content-answers";
 import { jsonBody } from "../body";
-import { successBody } from "../envelope";
+import { charged, successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
@@ -34,24 +34,26 @@ export const PAGE_ACTIONS = {
   content: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, contentRequestSchema);
     const { captured, read, data } = await readContent(c.env, c.get("auth"), parsed);
-    if (wantsJson(c)) return c.json(successBody(c.get("requestId"), data, captured.usage));
+    if (wantsJson(c))
+      return c.json(successBody(c.get("requestId"), data, charged(c, captured.usage)));
     const body = read.kind === "html" ? read.html : read.text;
+    charged(c, captured.usage);
     return c.body(body, 200, rawContentHeaders(captured, read));
   },
   scrape: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, scrapeRequestSchema);
     const { data, usage } = await scrapePage(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
   links: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, linksRequestSchema);
     const { data, usage } = await pageLinks(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
   snapshot: async (c: Context<AppEnv>): Promise<Response> => {
     const parsed = await jsonBody(c, snapshotRequestSchema);
     const { data, usage } = await snapshotPage(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, usage));
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
 };
 export type PageAction = keyof typeof PAGE_ACTIONS;

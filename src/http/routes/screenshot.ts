@@ -16,12 +16,11 @@ import {
 import type { StorageTarget } from "../../pipeline/storage";
 import { prepareCapture, type PrepareOptions } from "../../capture/request";
 import { captureData } from "../../capture/response";
-import { ApiError } from "../../errors";
 import { requestedExtraction } from "../../pipeline/extraction";
 import { submitAsyncCapture } from "../../jobs/submit";
 import { publicOrigin, signedImageUrl } from "../../storage/hosted";
-import { jsonBody, parseWith } from "../body";
-import { successBody } from "../envelope";
+import { invalidFields, jsonBody, parseWith } from "../body";
+import { charged, successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
@@ -29,7 +28,7 @@ import type { AppEnv } from "../types";
 /** async: true — queued; 202 `{jobId, status: "queued"}` with the reserved credit in meta.usage. */
 async function sendAsync(c: Context<AppEnv>, req: CaptureRequest) {
   const { data, usage } = await submitAsyncCapture(c.env, c.get("auth"), req, c.req.url);
-  return c.json(successBody(c.get("requestId"), data, usage), 202);
+  return c.json(successBody(c.get("requestId"), data, charged(c, usage)), 202);
 }
 
 /** The billable output of every sync capture: reserved with authentication, then requested. */
@@ -55,7 +54,7 @@ async function sendBytes(c: Context<AppEnv>, req: CaptureRequest) {
   const { result, headers } = imageOutput(captured);
   return c.body(result.bytes as Uint8Array<ArrayBuffer>, 200, {
     ...headers,
-    ...usageHeaders(captured.usage),
+    ...usageHeaders(charged(c, captured.usage)),
   });
 }
 
@@ -95,7 +94,7 @@ export async function hostedCapture(
 async function sendHosted(c: Context<AppEnv>, req: CaptureRequest) {
   const origin = publicOrigin(c.env, c.req.url);
   const { data, usage } = await hostedCapture(c.env, c.get("auth"), req, origin);
-  return c.json(successBody(c.get("requestId"), data, usage));
+  return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
 }
 
 /**
@@ -113,7 +112,7 @@ export async function sendJson(c: Context<AppEnv>, req: CaptureRequest): Promise
     ...captureData(result, spec, captured.capturedAt, captured.loadTimeMs),
     ...(extract ? extractedField(captured.outputs[1]) : {}),
   };
-  return c.json(successBody(c.get("requestId"), data, captured.usage));
+  return c.json(successBody(c.get("requestId"), data, charged(c, captured.usage)));
 }
 
 /** A sync capture reserves with authentication what it bills: its image (an extraction is free). */
@@ -127,13 +126,7 @@ export const screenshotRoutes = new Hono<AppEnv>()
   })
   .get("/screenshot", authenticate({ ...ONE_OUTPUT, allowQueryKey: true }), async (c) => {
     const { record, issues } = queryRecord(new URL(c.req.url));
-    if (issues.length > 0) {
-      throw new ApiError(
-        "VALIDATION_ERROR",
-        `Invalid request: ${issues.map((i) => i.path).join(", ")}.`,
-        { details: issues },
-      );
-    }
+    if (issues.length > 0) throw invalidFields(issues);
     return sendBytes(c, parseWith(captureQuerySchema, record) as CaptureRequest);
   })
   .post("/screenshot/json", authenticate(ONE_OUTPUT), idempotent(), async (c) => {

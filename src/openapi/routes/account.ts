@@ -12,6 +12,7 @@ import {
   rateLimitHeaders,
   SERVICE_ERRORS,
   type ApiRoute,
+  TARGET_ERRORS,
 } from "../registry";
 
 const accountOp = (operationId: string, summary: string): ApiRoute["operation"] => ({
@@ -73,7 +74,7 @@ export const accountRoutes: ApiRoute[] = [
       }),
       responses: {
         "201": envelopeResponse("Created.", destinationSchema, rateLimitHeaders),
-        ...errorResponses([...BODY_ERRORS, ...DEST_ERRORS, "INVALID_URL", "UNSAFE_URL"]),
+        ...errorResponses([...BODY_ERRORS, ...DEST_ERRORS, ...TARGET_ERRORS]),
       },
     },
   },
@@ -145,13 +146,7 @@ export const accountRoutes: ApiRoute[] = [
           z.object({ destinationId: z.string(), ok: z.literal(true) }),
           rateLimitHeaders,
         ),
-        ...errorResponses([
-          ...DEST_ERRORS,
-          "NOT_FOUND",
-          "VALIDATION_ERROR",
-          "INVALID_URL",
-          "UNSAFE_URL",
-        ]),
+        ...errorResponses([...DEST_ERRORS, "NOT_FOUND", "VALIDATION_ERROR", ...TARGET_ERRORS]),
       },
     },
   },

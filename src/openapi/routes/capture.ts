@@ -23,6 +23,7 @@ import {
   SERVICE_ERRORS,
   type ApiRoute,
   type ErrorAt,
+  TARGET_ERRORS,
 } from "../registry";
 
 const h = (description: string) => z.string().meta({ description });
@@ -64,8 +65,7 @@ export function bytesContent() {
 export const CAPTURE_ERRORS: ErrorAt[] = [
   ...KEY_ERRORS,
   ...SERVICE_ERRORS,
-  "INVALID_URL",
-  "UNSAFE_URL",
+  ...TARGET_ERRORS,
   "PLAN_UPGRADE_REQUIRED",
   "GEO_FEATURE_UNAVAILABLE",
   "TIMEOUT",

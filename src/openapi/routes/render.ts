@@ -12,6 +12,7 @@ import {
   rateLimitHeaders,
   SERVICE_ERRORS,
   type ApiRoute,
+  TARGET_ERRORS,
 } from "../registry";
 import { bytesContent, CAPTURE_ERRORS, captureHeaders } from "./capture";
 
@@ -95,8 +96,7 @@ export const renderRoutes: ApiRoute[] = [
           "FORBIDDEN",
           "USAGE_EXCEEDED",
           "TIMEOUT",
-          "INVALID_URL",
-          "UNSAFE_URL",
+          ...TARGET_ERRORS,
           ["CAPTURE_FAILED", 400],
           ["CAPTURE_FAILED", 500],
           "PAYLOAD_TOO_LARGE",

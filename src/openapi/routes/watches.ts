@@ -22,6 +22,7 @@ import {
   rateLimitHeaders,
   SERVICE_ERRORS,
   type ApiRoute,
+  TARGET_ERRORS,
 } from "../registry";
 
 const watchPath = z.object({
@@ -32,8 +33,7 @@ const BASE: ErrorCode[] = [...KEY_ERRORS, ...SERVICE_ERRORS];
 const WRITE_ERRORS: ErrorCode[] = [
   ...BODY_ERRORS,
   ...BASE,
-  "INVALID_URL",
-  "UNSAFE_URL",
+  ...TARGET_ERRORS,
   "INVALID_WEBHOOK_URL",
   "PLAN_UPGRADE_REQUIRED",
   "NOT_FOUND",

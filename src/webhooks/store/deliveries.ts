@@ -2,12 +2,16 @@
  * Webhook deliveries of the Account DO: one row per event (at most one per job or batch, by a
  * UNIQUE constraint), created in the same transaction as the transition that causes it. The
  * row is the delivery's state: pending (not yet on the queue) → queued → delivered | failed,
- * with the attempt count and the last answer, shown in GET /v1/jobs/:id and /v1/batches/:id.
+ * with the attempt count, the last answer and the next attempt's time, shown in GET /v1/jobs/:id,
+ * /v1/batches/:id and the account's log, GET /v1/webhooks/deliveries (the last 7 days, newest
+ * first); a finished delivery may be queued again (`redeliver`).
  * The event body is rebuilt from the finished job/batch at each attempt: the same bytes every
  * time, since a finished record no longer changes.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { AccountDb } from "../../accounts/store";
+import type { WebhookDeliveryView } from "../../../schemas/responses";
+import { LIMITS } from "../../../schemas/limits";
 import type { WebhookEvent } from "../events";
 
 export interface WebhookDelivery {
@@ -26,6 +30,8 @@ export interface AttemptRecord {
   error: string | null;
   /** delivered / failed are final; retry keeps the delivery open. */
   outcome: "delivered" | "retry" | "failed";
+  /** With `retry`: when the next attempt is due (ms); null otherwise. */
+  retryAt?: number | null;
 }
 
 interface DeliveryRow extends Record<string, SqlStorageValue> {
@@ -117,12 +123,13 @@ function recordWebhookAttempt(
   const changed = sql
     .exec(
       `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = ?, last_error = ?,
-       last_attempt_at = ?, state = ? WHERE delivery_id = ? AND state IN ('pending', 'queued')
-       RETURNING delivery_id`,
+       last_attempt_at = ?, state = ?, next_attempt_at = ?
+       WHERE delivery_id = ? AND state IN ('pending', 'queued') RETURNING delivery_id`,
       attempt.status,
       attempt.error,
       now,
       state,
+      attempt.outcome === "retry" ? (attempt.retryAt ?? null) : null,
       deliveryId,
     )
     .toArray();
@@ -133,14 +140,124 @@ function recordWebhookAttempt(
 function failWebhook(sql: SqlStorage, deliveryId: string, error: string, now: number): boolean {
   const changed = sql
     .exec(
-      `UPDATE webhook_deliveries SET state = 'failed', last_error = ?, last_attempt_at = COALESCE(last_attempt_at, ?)
-       WHERE delivery_id = ? AND state IN ('pending', 'queued') RETURNING delivery_id`,
+      `UPDATE webhook_deliveries SET state = 'failed', last_error = ?, last_attempt_at = COALESCE(last_attempt_at, ?),
+       next_attempt_at = NULL WHERE delivery_id = ? AND state IN ('pending', 'queued') RETURNING delivery_id`,
       error,
       now,
       deliveryId,
     )
     .toArray();
   return changed.length > 0;
+}
+
+/** How far back the delivery log reaches (GET /v1/webhooks/deliveries). */
+const LOG_WINDOW_MS = LIMITS.webhookLogDays * 86_400_000;
+
+interface LogRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  delivery_id: string;
+  subject_kind: SubjectKind;
+  subject_id: string;
+  event: WebhookEvent;
+  url: string;
+  state: WebhookDelivery["state"];
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: number | null;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+const LOG_SELECT = `SELECT rowid AS seq, delivery_id, subject_kind, subject_id, event, url, state,
+  attempts, last_status, last_error, last_attempt_at, next_attempt_at, created_at
+  FROM webhook_deliveries`;
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+function logView(row: LogRow): WebhookDeliveryView {
+  return {
+    deliveryId: row.delivery_id,
+    event: row.event,
+    url: row.url,
+    subject: { kind: row.subject_kind, id: row.subject_id },
+    state: row.state,
+    attempts: row.attempts,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    lastAttemptAt: iso(row.last_attempt_at),
+    nextAttemptAt: row.state === "queued" ? iso(row.next_attempt_at) : null,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export interface DeliveryLogQuery {
+  /** Only deliveries in this state. */
+  status: WebhookDelivery["state"] | null;
+  limit: number;
+  /** Only deliveries older than this one (the previous page's last `seq`). */
+  before: number | null;
+}
+
+/** The account's deliveries of the last 7 days, newest first, one page. */
+function deliveryLog(
+  sql: SqlStorage,
+  query: DeliveryLogQuery,
+  now: number,
+): { items: WebhookDeliveryView[]; nextBefore: number | null } {
+  const rows = sql
+    .exec<LogRow>(
+      `${LOG_SELECT} WHERE created_at >= ? AND rowid < ? AND (? IS NULL OR state = ?)
+       ORDER BY rowid DESC LIMIT ?`,
+      now - LOG_WINDOW_MS,
+      query.before ?? Number.MAX_SAFE_INTEGER,
+      query.status,
+      query.status,
+      query.limit + 1,
+    )
+    .toArray();
+  const items = rows.slice(0, query.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(logView),
+    nextBefore: rows.length > query.limit && last ? last.seq : null,
+  };
+}
+
+function logEntry(sql: SqlStorage, deliveryId: string, now: number): WebhookDeliveryView | null {
+  const row = sql
+    .exec<LogRow>(
+      `${LOG_SELECT} WHERE delivery_id = ? AND created_at >= ?`,
+      deliveryId,
+      now - LOG_WINDOW_MS,
+    )
+    .toArray()[0];
+  return row ? logView(row) : null;
+}
+
+/**
+ * A finished delivery (delivered or failed) back to pending, for the caller to queue; one still
+ * open is left as it is (it is on its way). Null when unknown, older than the log, or its
+ * subject is gone (nothing to rebuild the body from).
+ */
+function reopenDelivery(
+  sql: SqlStorage,
+  deliveryId: string,
+  now: number,
+  eventBody: EventBody,
+): { reopened: boolean; view: WebhookDeliveryView } | null {
+  const view = logEntry(sql, deliveryId, now);
+  if (!view || !webhookDelivery(sql, deliveryId, eventBody)) return null;
+  if (view.state !== "delivered" && view.state !== "failed") return { reopened: false, view };
+  // swept_at = now: the stuck-work sweep counts from the reopening, not the old last attempt.
+  sql.exec(
+    `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = NULL, swept_at = ?
+     WHERE delivery_id = ?`,
+    now,
+    deliveryId,
+  );
+  const reopened = logEntry(sql, deliveryId, now);
+  return reopened ? { reopened: true, view: reopened } : null;
 }
 
 /** Webhook deliveries of the Account DO, reached over RPC as `account.webhooks`. */
@@ -168,5 +285,20 @@ export class WebhookDeliveries extends RpcTarget {
   /** The dead-letter path: gives up on a delivery that is still open. */
   fail(deliveryId: string, error: string): boolean {
     return this.db.tx((s) => failWebhook(s.sql, deliveryId, error, s.now));
+  }
+
+  /** The delivery log: the last 7 days, newest first. */
+  list(query: DeliveryLogQuery): { items: WebhookDeliveryView[]; nextBefore: number | null } {
+    return deliveryLog(this.db.sql, query, this.db.now());
+  }
+
+  /** One entry of the log; null when unknown or older than the log. */
+  entry(deliveryId: string): WebhookDeliveryView | null {
+    return logEntry(this.db.sql, deliveryId, this.db.now());
+  }
+
+  /** A finished delivery back to pending (queue it with `enqueueWebhooks`); see reopenDelivery. */
+  reopen(deliveryId: string): { reopened: boolean; view: WebhookDeliveryView } | null {
+    return this.db.tx((s) => reopenDelivery(s.sql, deliveryId, s.now, this.eventBody));
   }
 }
