@@ -20,6 +20,7 @@ import type {
   JobAccepted,
 } from "./generated/index.js";
 import { batchesResource } from "./resources/batches.js";
+import { crawlResource, mapCall } from "./resources/crawl.js";
 import { destinationsResource } from "./resources/destinations.js";
 import { jobsResource } from "./resources/jobs.js";
 import { pageContentCalls } from "./resources/page-content.js";
@@ -37,6 +38,10 @@ export class Edgeshot {
   readonly destinations: ReturnType<typeof destinationsResource>;
   /** Watches: scheduled captures with change detection (watch.changed / watch.failed webhooks). */
   readonly watches: ReturnType<typeof watchesResource>;
+  /** Crawls: `start`, `get`, `pages` (an async iterator over every result), `cancel`, `list`, `wait`. */
+  readonly crawl: ReturnType<typeof crawlResource>;
+  /** POST /v1/map: a site's URLs from its sitemaps and its start page's links (one credit). */
+  readonly map: ReturnType<typeof mapCall>;
   /** POST /v1/content: the rendered HTML (or visible text) of a page, as JSON. */
   readonly content: PageContentCalls["content"];
   /** POST /v1/scrape: elements of a rendered page by CSS selector. */
@@ -53,6 +58,8 @@ export class Edgeshot {
     this.renderLinks = renderLinksResource(this.#t);
     this.destinations = destinationsResource(this.#t);
     this.watches = watchesResource(this.#t);
+    this.crawl = crawlResource(this.#t);
+    this.map = mapCall(this.#t);
     ({
       content: this.content,
       scrape: this.scrape,
