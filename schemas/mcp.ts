@@ -7,12 +7,15 @@
  * these (src/http/mcp/tools.ts).
  *
  * Why subsets: a tool's schema is read by a model on every turn, so it offers what an agent
- * needs to look at or read a page; everything else stays on the REST routes.
+ * needs to look at or read a page; everything else stays on the REST routes. crawl_start and map
+ * take their REST bodies whole (schemas/crawl.ts): a crawl's options are what it is.
  */
 import { z } from "zod";
 import { captureShape, captureRules } from "./capture";
+import { crawlPagesQuery, crawlRequestSchema, mapRequestSchema } from "./crawl";
 import { extractRequestSchema } from "./extract";
 import { contentRequestSchema, linksRequestSchema, scrapeRequestSchema } from "./page-content";
+import { NOT_EMPTY } from "./primitives";
 import { renderLinkRequestSchema } from "./render-link";
 
 function pick<K extends keyof typeof captureShape>(keys: readonly K[]) {
@@ -90,6 +93,24 @@ export const linksToolSchema = z
 
 export const accountUsageToolSchema = z.strictObject({});
 
+/** crawl_start and map take the REST bodies whole: a crawl is what POST /v1/crawl starts. */
+export const crawlStartToolSchema = crawlRequestSchema;
+export const mapToolSchema = mapRequestSchema;
+
+/**
+ * What one crawl_status call shows: this many results, each page's Markdown (or text, or HTML)
+ * cut at this many characters — a model reads every character of a tool result.
+ */
+export const CRAWL_STATUS_VIEW = { results: 10, contentChars: 3000 } as const;
+
+export const crawlStatusToolSchema = z.strictObject({
+  crawlId: z.string().min(1, NOT_EMPTY).meta({ description: "The crawlId crawl_start answered." }),
+  cursor: crawlPagesQuery.shape.cursor.meta({
+    description:
+      "Where to go on: the cursor the last crawl_status answered (omit it for the first results).",
+  }),
+});
+
 /** MCP tool annotations (hints to the client, not guarantees). */
 export interface McpToolAnnotations {
   title: string;
@@ -108,6 +129,7 @@ interface McpToolDefinition {
 
 /** Reads the open web, changes nothing anywhere. */
 const READS_THE_WEB = { readOnlyHint: true, openWorldHint: true } as const;
+const { results: STATUS_RESULTS, contentChars: STATUS_CHARS } = CRAWL_STATUS_VIEW;
 
 /**
  * The tools, in tools/list order. What each one runs is src/http/mcp/tools.ts; this catalogue
@@ -169,6 +191,37 @@ export const MCP_TOOLS = {
       openWorldHint: false,
     },
   },
+  crawl_start: {
+    title: "Start crawling a website",
+    description:
+      "Starts crawling a website in the background from a public URL: Edgeshot renders each page in a real Chromium, follows its links (and the site's sitemaps) within scope (the start URL's host by default, or its path, or its whole domain), at most maxDepth links from the start page and at most limit pages, always obeying robots.txt, and turns each page into reader-mode Markdown (or the other formats asked for). It answers at once with a crawlId: follow it with crawl_status, every few seconds, until the status is completed, and read the results there. Use it to read or collect many pages of one site; for a single page use read_page, and to only list a site's URLs use map. Each rendered page costs one credit (two with the screenshot format), charged as it completes; skipped and failed pages cost nothing, and the crawl stops when the credits run out. Private and internal addresses are refused and never requested.",
+    input: crawlStartToolSchema,
+    // Starts a crawl kept on the account (additive, nothing changed or removed), loading pages.
+    annotations: {
+      title: "Start crawling a website",
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: true,
+    },
+  },
+  crawl_status: {
+    title: "Read a crawl's status and results",
+    description: `Reports on a crawl that crawl_start started: its status (queued, running, completed, cancelled or failed) and what stopped it, how many pages were rendered, skipped, failed or are still queued, the credits used, and up to ${STATUS_RESULTS} results in the order pages finished — each page's URL, depth and status (with the reason a page was skipped or failed) and its Markdown, cut at ${STATUS_CHARS.toLocaleString("en-US")} characters (each cut says how much was left out). Pass the cursor it answers to read the next results; while the crawl is queued or running, call it again every few seconds. It loads nothing and costs nothing: the results were paid for as the pages were rendered.`,
+    input: crawlStatusToolSchema,
+    // Reads what this service kept of the crawl; reaches no web page.
+    annotations: {
+      title: "Read a crawl's status and results",
+      readOnlyHint: true,
+      openWorldHint: false,
+    },
+  },
+  map: {
+    title: "Map a website's URLs",
+    description:
+      "Lists the URLs of a website without rendering each page: those named by its sitemaps (robots.txt Sitemap: lines and /sitemap.xml, indexes and .xml.gz followed) and the links of its start page rendered in a real Chromium, kept to the same scope, include/exclude patterns and robots.txt as a crawl, each marked with where it was found (sitemap or links), at most limit URLs (100 unless you ask for up to 5,000). Use it to see what a site holds before crawling it or reading chosen pages; it returns no page content. Costs one credit, like POST /v1/map; private and internal addresses are refused.",
+    input: mapToolSchema,
+    annotations: { title: "Map a website's URLs", ...READS_THE_WEB },
+  },
   account_usage: {
     title: "Account usage",
     description:
@@ -190,9 +243,27 @@ export interface McpToolListing {
   annotations: McpToolAnnotations;
 }
 
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * A schema with an id (`.meta({ id })`, the REST bodies crawl_start and map take whole) comes out
+ * as `{$ref: "#/$defs/<id>", $defs}`; a tool's input must be an object schema at its root, so the
+ * referenced definition is put there (any other definitions stay in `$defs`).
+ */
+function rootInlined(schema: JsonSchema): JsonSchema {
+  const { $ref, $defs, ...rest } = schema;
+  const name = typeof $ref === "string" ? /^#\/\$defs\/([^/]+)$/.exec($ref)?.[1] : undefined;
+  if (name === undefined || typeof $defs !== "object" || $defs === null) return schema;
+  const { [name]: root, ...others } = $defs as Record<string, JsonSchema>;
+  if (root === undefined) return schema;
+  return { ...rest, ...root, ...(Object.keys(others).length > 0 ? { $defs: others } : {}) };
+}
+
 export function mcpToolList(): McpToolListing[] {
   return Object.entries(MCP_TOOLS).map(([name, tool]) => {
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: "input" });
+    const { $schema: _dialect, ...schema } = rootInlined(
+      z.toJSONSchema(tool.input, { io: "input" }),
+    );
     return {
       name: name as McpToolName,
       title: tool.title,

@@ -48,6 +48,11 @@ def meta_of(result: Mapping[str, Any]) -> Meta:
     return cast(Meta, meta)
 
 
+def request_body(request: Optional[Mapping[str, Any]], fields: Mapping[str, Any], **fixed: Any) -> Dict[str, Any]:
+    """A request body: the TypedDict given, keyword fields over it, then what the call fixes."""
+    return {**(request or {}), **fields, **fixed}
+
+
 def retry_after_seconds(value: Optional[str]) -> Optional[float]:
     """`Retry-After` as seconds: delta-seconds or an HTTP date; None when absent or unreadable."""
     if value is None:

@@ -1,17 +1,18 @@
 """
-The `Edgeshot` client. Captures, extraction, artifacts, render links and the account are
-methods here; jobs, batches, watches, destinations and webhooks are resource groups
+The `Edgeshot` client. Captures, extraction, artifacts, render links, map and the account
+are methods here; jobs, batches, watches, destinations, webhooks and crawls are resource groups
 (./resources/).
 The transport (auth, JSON, retries on 429/503 honouring Retry-After, timeouts, typed errors,
 polling) is ./_transport.py, binary captures with their metadata headers ./captures.py.
 Shapes are the generated TypedDicts of ./types.py.
 """
 
-from typing import Any, Dict, Mapping, Optional, cast
+from typing import Any, Mapping, Optional, cast
 
-from ._transport import Transport
+from ._transport import Transport, request_body as _body
 from .captures import Capture, capture_of
 from .resources.batches import Batches
+from .resources.crawl import Crawls
 from .resources.destinations import Destinations
 from .resources.jobs import Jobs
 from .resources.watches import Watches
@@ -32,6 +33,8 @@ from .types import (
     JobAccepted,
     Links,
     LinksRequest,
+    MapRequest,
+    MapResult,
     PageContent,
     RenderLink,
     RenderLinkRequest,
@@ -41,10 +44,6 @@ from .types import (
     Snapshot,
     SnapshotRequest,
 )
-
-def _body(request: Optional[Mapping[str, Any]], fields: Mapping[str, Any], **fixed: Any) -> Dict[str, Any]:
-    """A request body: the TypedDict given, keyword fields over it, then what the call fixes."""
-    return {**(request or {}), **fields, **fixed}
 
 
 class Edgeshot:
@@ -76,6 +75,7 @@ class Edgeshot:
         self.watches = Watches(self._t)
         self.destinations = Destinations(self._t)
         self.webhooks = Webhooks(self._t)
+        self.crawl = Crawls(self._t)
 
     def _post(
         self,
@@ -220,6 +220,18 @@ class Edgeshot:
     ) -> RenderLink:
         """POST /v1/render/link: a signed capture URL anyone can fetch (see `render_links`)."""
         return cast(RenderLink, self._post("/v1/render/link", request, fields, idempotency_key))
+
+    # Map (crawls are `self.crawl`)
+
+    def map(
+        self,
+        request: Optional[MapRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> MapResult:
+        """POST /v1/map: a site's URLs from its sitemaps and its start page's links (one credit)."""
+        return cast(MapResult, self._post("/v1/map", request, fields, idempotency_key))
 
     # The account
 

@@ -2,7 +2,8 @@
 The SDK against a running Edgeshot service (`wrangler dev`): skipped unless EDGESHOT_BASE_URL,
 EDGESHOT_API_KEY (a Pro account's key) and EDGESHOT_FIXTURE_URL (the test fixture server's
 origin) are set; the webhook test also needs EDGESHOT_WEBHOOK_PORT, a port the service's
-TARGET_ALLOWLIST lets webhooks reach (127.0.0.1:<port>). test/e2e/python-sdk.test.ts sets them.
+TARGET_ALLOWLIST lets webhooks reach (127.0.0.1:<port>), and the crawl tests
+EDGESHOT_CRAWL_SITE_URL, the crawl fixture site's origin. test/e2e/python-sdk.test.ts sets them.
 """
 
 import base64
@@ -13,6 +14,7 @@ import sys
 import threading
 import time
 import unittest
+import urllib.parse
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -34,6 +36,7 @@ BASE_URL = os.environ.get("EDGESHOT_BASE_URL", "")
 API_KEY = os.environ.get("EDGESHOT_API_KEY", "")
 FIXTURE_URL = os.environ.get("EDGESHOT_FIXTURE_URL", "")
 WEBHOOK_PORT = os.environ.get("EDGESHOT_WEBHOOK_PORT", "")
+CRAWL_SITE_URL = os.environ.get("EDGESHOT_CRAWL_SITE_URL", "")
 RUN = os.environ.get("EDGESHOT_RUN_ID", str(int(time.time())))
 SMALL: Dict[str, Any] = {"width": 400, "height": 300, "deviceScaleFactor": 1, "waitUntil": "load"}
 
@@ -270,6 +273,76 @@ class LiveTest(unittest.TestCase):
         self.assertEqual((err.status, err.code), (401, INVALID_API_KEY))
         self.assertTrue(err.message)
         self.assertTrue(err.request_id and err.request_id.startswith("req_"), err.request_id)
+
+    def site_path(self, url: str) -> str:
+        """A crawl fixture site URL as its path and query; another origin's URL whole."""
+        parts = urllib.parse.urlsplit(url)
+        if f"{parts.scheme}://{parts.netloc}" != CRAWL_SITE_URL:
+            return url
+        return parts.path + (f"?{parts.query}" if parts.query else "")
+
+    @unittest.skipUnless(CRAWL_SITE_URL, "EDGESHOT_CRAWL_SITE_URL unset")
+    def test_crawl_waited_for_and_paged_through(self) -> None:
+        started = self.client.crawl.start(
+            url=f"{CRAWL_SITE_URL}/articles?page=1",
+            limit=3,
+            maxDepth=1,
+            sitemap="skip",
+            include=["/articles/*"],
+            width=400,
+            height=300,
+            waitUntil="load",
+        )
+        self.assertEqual(started["status"], "queued")
+        crawl = self.client.crawl.wait(started["crawlId"], interval=0.5, timeout=100)
+        self.assertEqual((crawl["status"], crawl.get("stoppedBy")), ("completed", "limit"))
+        self.assertEqual((crawl["counts"]["rendered"], crawl["creditsUsed"]), (3, 3))
+        # One result a request: the generator must follow nextCursor to yield them all.
+        one_by_one = list(self.client.crawl.pages(started["crawlId"], limit=1))
+        counts = crawl["counts"]
+        self.assertEqual(len(one_by_one), counts["rendered"] + counts["skipped"] + counts["failed"])
+        self.assertGreater(len(one_by_one), 3)
+        self.assertEqual(list(self.client.crawl.pages(started["crawlId"])), one_by_one)
+        rendered = [p for p in one_by_one if p["status"] == "rendered"]
+        self.assertEqual(len(rendered), 3)
+        self.assertIn("/articles?page=1", [self.site_path(p["url"]) for p in rendered])
+        for p in rendered:
+            path = self.site_path(p["url"])
+            if path.startswith("/articles/"):
+                n = path.rsplit("/", 1)[1]
+                self.assertIn(f"marker crawl-article-{n} appears on this page only", p.get("markdown", ""))
+        skipped = {self.site_path(p["url"]) for p in one_by_one if p.get("reason") == "pattern"}
+        self.assertLessEqual({"/", "/articles?page=2"}, skipped)
+        listed = self.client.crawl.list(limit=10)["items"]
+        self.assertIn(started["crawlId"], [c["crawlId"] for c in listed])
+
+    @unittest.skipUnless(CRAWL_SITE_URL, "EDGESHOT_CRAWL_SITE_URL unset")
+    def test_crawl_cancelled(self) -> None:
+        started = self.client.crawl.start(
+            {"url": f"{CRAWL_SITE_URL}/", "limit": 5, "sitemap": "skip", "waitUntil": "load"}
+        )
+        self.assertEqual(self.client.crawl.cancel(started["crawlId"])["status"], "cancelled")
+        crawl = self.client.crawl.wait(started["crawlId"], interval=0.5, timeout=30)
+        self.assertEqual((crawl["status"], crawl.get("stoppedBy")), ("cancelled", "cancelled"))
+        self.assertEqual(crawl["creditsUsed"], crawl["counts"]["rendered"])
+        with self.assertRaises(EdgeshotError) as caught:
+            self.client.crawl.get("00000000-0000-4000-8000-000000000000")
+        self.assertEqual((caught.exception.status, caught.exception.code), (404, "CRAWL_NOT_FOUND"))
+
+    @unittest.skipUnless(CRAWL_SITE_URL, "EDGESHOT_CRAWL_SITE_URL unset")
+    def test_map(self) -> None:
+        mapped = self.client.map(url=f"{CRAWL_SITE_URL}/")
+        usage = meta_of(mapped).get("usage")
+        self.assertEqual(usage and usage["credits"], 1)
+        by_source: Dict[str, List[str]] = {"sitemap": [], "links": []}
+        for entry in mapped["urls"]:
+            by_source[entry["source"]].append(self.site_path(entry["url"]))
+        self.assertLessEqual({"/orphan", "/orphan-gz"}, set(by_source["sitemap"]))
+        self.assertLessEqual({"/cycle/a", "/slow"}, set(by_source["links"]))
+        self.assertNotIn("/private/secret", by_source["sitemap"] + by_source["links"])
+        self.assertFalse(mapped["truncated"])
+        cut = self.client.map({"url": f"{CRAWL_SITE_URL}/", "limit": 2, "sitemap": "skip"})
+        self.assertEqual((len(cut["urls"]), cut["truncated"]), (2, True))
 
     def test_account(self) -> None:
         account = self.client.account()

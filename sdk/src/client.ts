@@ -22,6 +22,7 @@ import type {
   RequestLog,
 } from "./generated/index.js";
 import { batchesResource } from "./resources/batches.js";
+import { crawlResource, mapCall } from "./resources/crawl.js";
 import { destinationsResource } from "./resources/destinations.js";
 import { jobsResource } from "./resources/jobs.js";
 import { pageContentCalls } from "./resources/page-content.js";
@@ -42,6 +43,10 @@ export class Edgeshot {
   readonly watches: ReturnType<typeof watchesResource>;
   /** Webhook operations: the delivery log, redelivery, a test send. */
   readonly webhooks: ReturnType<typeof webhooksResource>;
+  /** Crawls: `start`, `get`, `pages` (an async iterator over every result), `cancel`, `list`, `wait`. */
+  readonly crawl: ReturnType<typeof crawlResource>;
+  /** POST /v1/map: a site's URLs from its sitemaps and its start page's links (one credit). */
+  readonly map: ReturnType<typeof mapCall>;
   /** POST /v1/content: the rendered HTML (or visible text) of a page, as JSON. */
   readonly content: PageContentCalls["content"];
   /** POST /v1/scrape: elements of a rendered page by CSS selector. */
@@ -59,6 +64,8 @@ export class Edgeshot {
     this.destinations = destinationsResource(this.#t);
     this.watches = watchesResource(this.#t);
     this.webhooks = webhooksResource(this.#t);
+    this.crawl = crawlResource(this.#t);
+    this.map = mapCall(this.#t);
     ({
       content: this.content,
       scrape: this.scrape,

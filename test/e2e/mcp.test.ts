@@ -9,7 +9,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getDocumentProxy } from "unpdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_SECRETS } from "../../vitest.config";
-import { FIXTURE_ORIGIN, sharedService, type Service } from "../helpers/e2e";
+import {
+  CRAWL_SITE_ORIGIN as SITE,
+  FIXTURE_ORIGIN,
+  sharedService,
+  type Service,
+} from "../helpers/e2e";
 import { decodeImage, near, sniff } from "../helpers/images";
 
 let service: Service;
@@ -101,7 +106,10 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
         "account_usage",
+        "crawl_start",
+        "crawl_status",
         "links",
+        "map",
         "page_content",
         "pdf",
         "read_page",
@@ -119,6 +127,9 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
       page_content: { url: "https://example.com", contentFormat: "text" },
       scrape: { url: "https://example.com", elements: [{ selector: "h1" }] },
       links: { html: "<a href=/x>x</a>", internalOnly: true },
+      crawl_start: { url: "https://example.com", limit: 5, scope: "path", formats: ["markdown"] },
+      crawl_status: { crawlId: "00000000-0000-4000-8000-000000000000", cursor: "20" },
+      map: { url: "https://example.com", sitemap: "skip", limit: 50 },
     };
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
@@ -401,5 +412,149 @@ describe("Idempotency-Key on POST /mcp", () => {
     expect(((await other.json()) as { error: { code: string } }).error.code).toBe(
       "IDEMPOTENCY_KEY_REUSED",
     );
+  });
+});
+
+describe("crawl_start, crawl_status and map", () => {
+  interface Status {
+    crawlId: string;
+    status: string;
+    counts: { rendered: number; skipped: number; failed: number; queued: number };
+    creditsUsed: number;
+    nextCursor: string | null;
+    results: Array<{ url: string; status: string; reason?: string }>;
+  }
+  /** A crawl of the home page alone: 1 render, every link it holds skipped for depth. */
+  const homeOnly = { url: `${SITE}/`, limit: 1, maxDepth: 0, sitemap: "skip", waitUntil: "load" };
+
+  async function status(c: Client, args: Record<string, unknown>) {
+    const res = (await c.callTool({ name: "crawl_status", arguments: args })) as CallToolResult;
+    expect(res.isError, textOf(res)).toBeFalsy();
+    return { res, data: res.structuredContent as unknown as Status };
+  }
+  /** crawl_status until the crawl is no longer queued or running. */
+  async function finished(c: Client, crawlId: string) {
+    const deadline = Date.now() + 100_000;
+    for (;;) {
+      const { data } = await status(c, { crawlId });
+      if (!["queued", "running"].includes(data.status)) return data;
+      if (Date.now() > deadline) throw new Error(`crawl ${crawlId} still ${data.status}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  it("a crawl started and read back through the tools, every result by cursor", async () => {
+    const started = await call("crawl_start", homeOnly);
+    expect(started.isError, textOf(started)).toBeFalsy();
+    const { crawlId } = started.structuredContent as { crawlId: string };
+    expect(textOf(started)).toContain(`crawl_status and crawlId "${crawlId}"`);
+    const done = await finished(client, crawlId);
+    expect([done.status, done.counts.rendered, done.creditsUsed]).toEqual(["completed", 1, 1]);
+    const total = done.counts.rendered + done.counts.skipped + done.counts.failed;
+    expect(total).toBeGreaterThan(10); // more than one call's worth: the cursor is needed
+
+    const seen: Status["results"] = [];
+    let cursor: string | undefined;
+    let texts = "";
+    for (let calls = 0; calls < 10; calls++) {
+      const { res, data } = await status(client, { crawlId, ...(cursor ? { cursor } : {}) });
+      expect(data.results.length).toBeLessThanOrEqual(10);
+      seen.push(...data.results);
+      texts += textOf(res);
+      if (data.nextCursor === null) break;
+      expect(textOf(res)).toContain(`cursor "${data.nextCursor}"`);
+      cursor = data.nextCursor;
+    }
+    expect(seen.length).toBe(total);
+    expect(new Set(seen.map((r) => r.url)).size).toBe(total);
+    expect(seen.filter((r) => r.status === "rendered").map((r) => r.url)).toEqual([`${SITE}/`]);
+    expect(seen.filter((r) => r.reason === "depth").map((r) => r.url)).toContain(`${SITE}/about`);
+    expect(texts).toContain(`## ${SITE}/ — rendered, depth 0`);
+    expect(texts).toContain("The home page of the crawl fixture site.");
+    expect(texts).toContain(`## ${SITE}/about — skipped: depth, depth 1`);
+    expect(texts).toContain("That is the last result.");
+  });
+
+  it("map returns the site's URLs with where each was found", async () => {
+    const res = await call("map", { url: `${SITE}/` });
+    expect(res.isError, textOf(res)).toBeFalsy();
+    const data = res.structuredContent as { urls: Array<{ url: string; source: string }> };
+    const by = (source: string) => data.urls.filter((u) => u.source === source).map((u) => u.url);
+    expect(by("sitemap")).toEqual(expect.arrayContaining([`${SITE}/orphan`, `${SITE}/orphan-gz`]));
+    expect(by("links")).toEqual(expect.arrayContaining([`${SITE}/cycle/a`, `${SITE}/slow`]));
+    expect(by("links")).not.toContain(`${SITE}/private/secret`);
+    expect(textOf(res)).toContain(`- ${SITE}/orphan (sitemap)`);
+    expect(textOf(res)).toMatch(/Credits: 1 spent/);
+  });
+
+  it("bad arguments, a private start URL and an unknown crawl are tool errors with the code", async () => {
+    const bad = await call("crawl_start", { ...homeOnly, limit: 0, maxDepth: 99 });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^VALIDATION_ERROR: /);
+    expect(textOf(bad)).toMatch(/- limit: /);
+    expect(textOf(bad)).toMatch(/- maxDepth: /);
+    const glob = await call("map", { url: `${SITE}/`, include: ["no-slash"] });
+    expect(textOf(glob)).toMatch(/- include\[0\]: Must start with \/ or \*\./);
+    for (const name of ["crawl_start", "map"]) {
+      const res = await call(name, { url: "http://10.0.0.1/" });
+      expect(res.isError, name).toBe(true);
+      expect(textOf(res), name).toMatch(/^INVALID_URL: /);
+    }
+    const unknown = await call("crawl_status", { crawlId: "00000000-0000-4000-8000-000000000000" });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^CRAWL_NOT_FOUND: /);
+    const cursor = await call("crawl_status", { crawlId: "x", cursor: "0" });
+    expect(textOf(cursor)).toMatch(/- cursor: Invalid cursor\./);
+  });
+
+  it("charges exactly what POST /v1/crawl and POST /v1/map charge", async () => {
+    const fresh = await newAccount();
+    const c = await connect(fresh.apiKey);
+    const headers = { authorization: `Bearer ${fresh.apiKey}`, "content-type": "application/json" };
+    const rest = async <T>(method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${service.base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return ((await res.json()) as { data: T }).data;
+    };
+    try {
+      const spent: Record<string, number> = {};
+      const measure = async (what: string, run: () => Promise<unknown>) => {
+        const before = await creditsUsed(fresh.apiKey);
+        await run();
+        spent[what] = (await creditsUsed(fresh.apiKey)) - before;
+      };
+      await measure("tool crawl", async () => {
+        const started = (await c.callTool({ name: "crawl_start", arguments: homeOnly })) as {
+          structuredContent?: { crawlId?: string };
+        };
+        await finished(c, started.structuredContent?.crawlId ?? "");
+      });
+      await measure("rest crawl", async () => {
+        const { crawlId } = await rest<{ crawlId: string }>("POST", "/v1/crawl", homeOnly);
+        for (let i = 0; i < 200; i++) {
+          const view = await rest<{ status: string }>("GET", `/v1/crawl/${crawlId}`);
+          if (!["queued", "running"].includes(view.status)) return;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      });
+      const map = { url: `${SITE}/`, sitemap: "skip", limit: 5 };
+      await measure("tool map", () => c.callTool({ name: "map", arguments: map }));
+      await measure("rest map", () => rest("POST", "/v1/map", map));
+      await measure("tool crawl_status", () =>
+        c.callTool({ name: "crawl_status", arguments: { crawlId: "nope" } }),
+      );
+      expect(spent).toEqual({
+        "tool crawl": 1,
+        "rest crawl": 1,
+        "tool map": 1,
+        "rest map": 1,
+        "tool crawl_status": 0,
+      });
+    } finally {
+      await c.close();
+    }
   });
 });

@@ -1,14 +1,22 @@
 /**
  * The Python SDK (sdk-python/) against the shared `wrangler dev`: its unittest suite
  * (sdk-python/tests) runs in a python3 child with the service's URL, a Pro key, the fixture
- * server, a webhook port the service may deliver to, and a webhook signature made by the
- * Worker's own code (src/webhooks/sign.ts). Skipped, saying so, only when python3 is absent.
+ * server, the crawl fixture site, a webhook port the service may deliver to, and a webhook
+ * signature made by the Worker's own code (src/webhooks/sign.ts). Skipped, saying so, only
+ * when python3 is absent.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "../../src/webhooks/sign";
 import { E2E_WEBHOOK_PORT } from "../fixtures/e2e-service";
-import { createAccount, FIXTURE_ORIGIN, ROOT, sharedService, type Service } from "../helpers/e2e";
+import {
+  createAccount,
+  CRAWL_SITE_ORIGIN,
+  FIXTURE_ORIGIN,
+  ROOT,
+  sharedService,
+  type Service,
+} from "../helpers/e2e";
 
 const version = spawnSync("python3", ["-c", "import sys; print(sys.version_info >= (3, 9))"], {
   encoding: "utf8",
@@ -49,6 +57,7 @@ describe.skipIf(!python)("Python SDK (sdk-python) against wrangler dev", () => {
       EDGESHOT_API_KEY: apiKey,
       EDGESHOT_FIXTURE_URL: FIXTURE_ORIGIN,
       EDGESHOT_WEBHOOK_PORT: String(E2E_WEBHOOK_PORT),
+      EDGESHOT_CRAWL_SITE_URL: CRAWL_SITE_ORIGIN,
       EDGESHOT_RUN_ID: `${Date.now()}`,
       EDGESHOT_SIGNED_BODY: body,
       EDGESHOT_SIGNED_SECRET: secret,

@@ -1,12 +1,20 @@
 /**
  * The SDK (sdk/) driving a started `wrangler dev`: bytes with parsed metadata, a JSON capture,
  * an async job polled to completion and its result fetched, the page content calls, a render
- * link minted and fetched (miss, then hit), the account, webhook operations, and a typed
- * EdgeshotError.
+ * link minted and fetched (miss, then hit), the account, webhook operations, a typed
+ * EdgeshotError, and a small crawl of the crawl fixture site read back through
+ * `crawl.pages()`, a cancel and a map.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Edgeshot, EdgeshotError } from "../../sdk/src/index";
-import { createAccount, FIXTURE_ORIGIN, sharedService, type Service } from "../helpers/e2e";
+import type { CrawlPage } from "../../sdk/src/index";
+import {
+  createAccount,
+  CRAWL_SITE_ORIGIN as SITE,
+  FIXTURE_ORIGIN,
+  sharedService,
+  type Service,
+} from "../helpers/e2e";
 import { decodeImage } from "../helpers/images";
 
 let service: Service;
@@ -118,4 +126,84 @@ describe("@edgeshot/sdk against wrangler dev", () => {
     const bad = new Edgeshot({ apiKey: "svc_nope", baseUrl: service.base });
     await expect(bad.account()).rejects.toMatchObject({ code: "INVALID_API_KEY", status: 401 });
   });
+});
+
+describe("@edgeshot/sdk: crawl and map against wrangler dev", () => {
+  const pageOptions = { width: 400, height: 300, waitUntil: "load" } as const;
+  const path = (url: string) => {
+    const u = new URL(url);
+    return u.origin === SITE ? `${u.pathname}${u.search}` : u.href;
+  };
+  const collect = async (pages: AsyncIterable<CrawlPage>) => {
+    const all: CrawlPage[] = [];
+    for await (const page of pages) all.push(page);
+    return all;
+  };
+
+  it("crawl.start() + wait(), then pages() iterates every result across cursors", async () => {
+    const started = await sdk.crawl.start({
+      url: `${SITE}/articles?page=1`,
+      limit: 3,
+      maxDepth: 1,
+      sitemap: "skip",
+      include: ["/articles/*"],
+      ...pageOptions,
+    });
+    expect(started.status).toBe("queued");
+    expect(started.statusUrl).toBe(`${service.base}/v1/crawl/${started.crawlId}`);
+    const done = await sdk.crawl.wait(started.crawlId, { intervalMs: 500, timeoutMs: 100_000 });
+    expect([done.status, done.stoppedBy]).toEqual(["completed", "limit"]);
+    expect(done.counts.rendered).toBe(3);
+    expect(done.creditsUsed).toBe(3);
+
+    // One result a request: the iterator must follow nextCursor to see them all.
+    const oneByOne = await collect(sdk.crawl.pages(started.crawlId, { limit: 1 }));
+    const total = done.counts.rendered + done.counts.skipped + done.counts.failed;
+    expect(oneByOne.length).toBe(total);
+    expect(oneByOne.length).toBeGreaterThan(3);
+    expect(await collect(sdk.crawl.pages(started.crawlId))).toEqual(oneByOne);
+    const rendered = oneByOne.filter((p) => p.status === "rendered");
+    expect(rendered.map((p) => path(p.url))).toContain("/articles?page=1");
+    expect(rendered).toHaveLength(3);
+    for (const page of rendered.filter((p) => /^\/articles\/\d+$/.test(path(p.url)))) {
+      const n = path(page.url).split("/").pop();
+      expect(page.markdown).toContain(`marker crawl-article-${n} appears on this page only`);
+    }
+    expect(oneByOne.filter((p) => p.reason === "pattern").map((p) => path(p.url))).toEqual(
+      expect.arrayContaining(["/", "/articles?page=2"]),
+    );
+    const listed = await sdk.crawl.list();
+    expect(listed.items.find((c) => c.crawlId === started.crawlId)?.status).toBe("completed");
+  }, 120_000);
+
+  it("crawl.cancel(): cancelled, nothing new starts, and wait() resolves with it", async () => {
+    const started = await sdk.crawl.start({
+      url: `${SITE}/`,
+      limit: 5,
+      sitemap: "skip",
+      ...pageOptions,
+    });
+    const cancelled = await sdk.crawl.cancel(started.crawlId);
+    expect(cancelled.status).toBe("cancelled");
+    const done = await sdk.crawl.wait(started.crawlId, { intervalMs: 500, timeoutMs: 30_000 });
+    expect([done.status, done.stoppedBy]).toEqual(["cancelled", "cancelled"]);
+    expect(done.creditsUsed).toBe(done.counts.rendered);
+    const err = await sdk.crawl
+      .get("00000000-0000-4000-8000-000000000000")
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "CRAWL_NOT_FOUND", status: 404 });
+  }, 60_000);
+
+  it("map(): sitemap and link URLs in scope, robots.txt obeyed, one credit", async () => {
+    const map = await sdk.map({ url: `${SITE}/` });
+    expect(map.meta.usage?.credits).toBe(1);
+    const by = (source: string) =>
+      map.urls.filter((u) => u.source === source).map((u) => path(u.url));
+    expect(by("sitemap")).toEqual(expect.arrayContaining(["/orphan", "/orphan-gz"]));
+    expect(by("links")).toEqual(expect.arrayContaining(["/cycle/a", "/slow"]));
+    expect(map.urls.map((u) => path(u.url))).not.toContain("/private/secret");
+    expect(map.truncated).toBe(false);
+    const cut = await sdk.map({ url: `${SITE}/`, limit: 2, sitemap: "skip" });
+    expect([cut.urls.length, cut.truncated]).toEqual([2, true]);
+  }, 60_000);
 });

@@ -12,6 +12,8 @@ import { TEST_SECRETS } from "../../vitest.config";
 export { freePort, ROOT } from "../../scripts/lib/service.mjs";
 export const BIN = join(ROOT, "node_modules/.bin");
 export const FIXTURE_ORIGIN = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 4010}`;
+/** The crawl fixture site (test/fixtures/crawl-site.ts), allowlisted in the shared service. */
+export const CRAWL_SITE_ORIGIN = `http://127.0.0.1:${Number(process.env.FIXTURE_PORT ?? 4010) + 11}`;
 
 export interface Service {
   base: string;

@@ -1,1 +1,1 @@
-"""The client's resource groups: jobs, batches, watches, destinations, render links."""
+"""The client's resource groups: jobs, batches, watches, destinations, crawls."""

@@ -1,7 +1,7 @@
 /**
  * The MCP tools (docs/MCP.md). Each wraps one REST route's own work — the same function the
  * route calls (`hostedCapture`, `extractPage`, `readContent`, `scrapePage`, `pageLinks`,
- * `mintLinkFor`, `accountData`), so request
+ * `mintLinkFor`, `accountData`, `startCrawl`, `crawlView`, `mapSite`), so request
  * preparation, plan gates, the URL guard, the pipeline and its credits are the route's, not a
  * copy — and only shapes the answer for a model.
  *
@@ -22,9 +22,18 @@ import {
   linksRequestSchema,
   scrapeRequestSchema,
 } from "../../../schemas/page-content";
-import { MCP_TOOLS, mcpToolList, type McpToolInput, type McpToolName } from "../../../schemas/mcp";
+import {
+  CRAWL_STATUS_VIEW,
+  MCP_TOOLS,
+  mcpToolList,
+  type McpToolInput,
+  type McpToolName,
+} from "../../../schemas/mcp";
+import { CRAWL } from "../../../schemas/limits";
 import type { Usage } from "../../../schemas/responses";
 import type { AuthContext } from "../../accounts/auth";
+import { mapSite } from "../../crawl/map";
+import { startCrawl } from "../../crawl/start";
 import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { log } from "../../log";
@@ -32,9 +41,12 @@ import { MESSAGES } from "../../messages";
 import { parseWith } from "../body";
 import { accountData } from "../routes/account";
 import { extractPage } from "../routes/extract";
+import { browserEngine } from "../../pipeline/engine";
 import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
+import { crawlView } from "../routes/crawl";
 import { mintLinkFor } from "../routes/render";
 import { hostedCapture } from "../routes/screenshot";
+import { crawlHeader, mapText, pageText } from "./crawl-views";
 import { modelView, pdfPageCount, VIEW } from "./views";
 
 /** What a tool call runs with: the authenticated caller of the POST /mcp that carries it. */
@@ -205,6 +217,55 @@ const RUN: Runners = {
           ),
         ),
       ],
+    };
+  },
+  async crawl_start(ctx, args) {
+    const started = await startCrawl(ctx.env, ctx.auth, args, ctx.origin);
+    return {
+      content: [
+        text(
+          lines(
+            `Crawl ${started.crawlId} started (${started.status}): at most ${args.limit ?? CRAWL.limit.default} pages from ${args.url}.`,
+            `Follow it with crawl_status and crawlId "${started.crawlId}" every few seconds until its status is completed; results appear as pages finish.`,
+            "Each rendered page is charged as it completes; skipped and failed pages cost nothing.",
+          ),
+        ),
+      ],
+      structuredContent: { ...started },
+    };
+  },
+  async crawl_status(ctx, args) {
+    const view = await crawlView(
+      ctx.env,
+      ctx.auth,
+      args.crawlId,
+      args.cursor ?? 0,
+      CRAWL_STATUS_VIEW.results,
+    );
+    const { pages, ...summary } = view;
+    const cursor = args.cursor === undefined ? undefined : String(args.cursor);
+    return {
+      content: [
+        text(crawlHeader(view, cursor)),
+        ...pages.map((page) => text(pageText(page, view.crawlId))),
+      ],
+      structuredContent: {
+        ...summary,
+        results: pages.map(({ url, depth, status, reason, statusCode }) => ({
+          url,
+          depth,
+          status,
+          ...(reason === undefined ? {} : { reason }),
+          ...(statusCode === undefined ? {} : { statusCode }),
+        })),
+      },
+    };
+  },
+  async map(ctx, args) {
+    const { data, usage } = await mapSite(ctx.env, ctx.auth, args, browserEngine(ctx.env));
+    return {
+      content: [text(mapText(data)), text(usageLine(usage))],
+      structuredContent: { ...data },
     };
   },
   async account_usage(ctx) {
