@@ -285,16 +285,30 @@ export class Crawl extends DurableObject<Env> {
     const row = this.row();
     if (!row) return false;
     const pending = F.pendingPages(this.sql, 1).length > 0;
-    const full = F.counts(this.sql).rendered >= config.limit;
-    if (pending && !full && !row.out_of_credits) return false;
+    const { rendered } = F.counts(this.sql);
+    if (pending && rendered < config.limit && !row.out_of_credits) return false;
     const stoppedBy = row.out_of_credits ? "credits" : pending ? "limit" : null;
     this.sql.exec(
-      "UPDATE crawl SET status = 'completed', stopped_by = ?, completed_at = ?",
+      "UPDATE crawl SET status = ?, stopped_by = ?, completed_at = ?",
+      rendered === 0 && this.startFailed(config) ? "failed" : "completed",
       stoppedBy,
       Date.now(),
     );
     await this.finished();
     return true;
+  }
+
+  /** The start page (the first URL, unless only sitemaps are rendered) failed or was refused. */
+  private startFailed(config: CrawlConfig): boolean {
+    if (config.sitemap === "only") return false;
+    const start = F.pageRow(this.sql, 1);
+    return (
+      start !== undefined &&
+      (start.state === "failed" ||
+        start.reason === "blocked" ||
+        start.reason === "robots" ||
+        start.reason === "not_html")
+    );
   }
 
   /** A final state: the account is told (crawl.completed), the retention clock starts. */

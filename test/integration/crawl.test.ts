@@ -14,6 +14,7 @@ import type { Crawl as CrawlDo } from "../../src/crawl/crawl-do";
 import { crawlStub } from "../../src/crawl/messages";
 import { handleCaptureBatch } from "../../src/queues/capture-jobs";
 import { bearer, createAccount, setAccount, type TestAccount } from "../helpers/accounts";
+import { accountDo } from "../helpers/account-do";
 import { call, CANARY, envelope, postJson, runId } from "../helpers/http";
 import { deliver, poll, waitForWebhooks, webhookUrl } from "../helpers/jobs";
 
@@ -305,6 +306,16 @@ describe("stopping", () => {
     expect(await remaining(account)).toBe(before - (summary?.counts.rendered ?? 0));
   }, 60_000);
 
+  it("a start page that fails leaves the crawl failed, and nothing charged", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const { body } = await start(account, { url: `${SITE}/missing`, sitemap: "skip" });
+    const summary = await finished(account, body.data?.crawlId ?? "");
+    expect(summary.status).toBe("failed");
+    expect(summary.counts).toEqual({ rendered: 0, skipped: 0, failed: 1, queued: 0 });
+    expect(await remaining(account)).toBe(before);
+  }, 60_000);
+
   it("credits running out completes the crawl with stoppedBy: credits", async () => {
     const account = await createAccount("free");
     await setAccount(account.accountId, { creditsUsed: 97 });
@@ -454,6 +465,39 @@ describe("delivery and restarts", () => {
     });
     for (const d of deliveries)
       expect(d.headers["x-service-signature"] ?? d.headers["x-webhook-signature"]).toBeTruthy();
+  }, 60_000);
+});
+
+describe("retention", () => {
+  it("7 days after it ends, a crawl's R2 objects, its index row and its storage are deleted", async () => {
+    const account = await createAccount("pro");
+    const { body } = await start(account, {
+      url: `${SITE}/articles/9`,
+      maxDepth: 0,
+      sitemap: "skip",
+      formats: ["markdown", "screenshot"],
+    });
+    const crawlId = body.data?.crawlId ?? "";
+    await finished(account, crawlId);
+    const stub = crawlStub(env, account.accountId, crawlId);
+    const [page] = (await stub.pages(0, 10)).pages;
+    const key = new URL(page?.screenshotUrl ?? "").pathname.replace("/v1/images/", "");
+    expect(await env.OUTPUTS.head(key)).not.toBeNull();
+    // Six days on: the alarm keeps everything.
+    await runInDurableObject(stub, async (_i: CrawlDo, state) => {
+      state.storage.sql.exec("UPDATE crawl SET completed_at = ?", Date.now() - 6 * 86_400_000);
+    });
+    await runDurableObjectAlarm(stub);
+    expect(await stub.summary()).not.toBeNull();
+    await runInDurableObject(stub, async (_i: CrawlDo, state) => {
+      state.storage.sql.exec("UPDATE crawl SET completed_at = ?", Date.now() - 8 * 86_400_000);
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await env.OUTPUTS.head(key)).toBeNull();
+    expect(await accountDo(account.accountId).crawls().get(crawlId)).toBeNull();
+    const res = await call(`/v1/crawl/${crawlId}`, { headers: bearer(account.apiKey) });
+    expect(res.status).toBe(404);
   }, 60_000);
 });
 

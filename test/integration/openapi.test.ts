@@ -74,6 +74,8 @@ describe("OpenAPI document", () => {
     }
     expect(Object.keys(openapi.webhooks).sort()).toEqual([
       "batch.completed",
+      "crawl.completed",
+      "crawl.page",
       "job.completed",
       "job.failed",
       "watch.changed",

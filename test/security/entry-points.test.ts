@@ -4,8 +4,8 @@
  * headers: Speculation-Rules, Link, Reporting-Endpoints, NEL, CSP report-only) plus, where the
  * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
  * render link, async job, batch, watch run, extraction, the page content routes (content, scrape,
- * links, snapshot), artifact (the page's HTML as the artifact's body fragment: its markup
- * vectors, not its response headers) and the MCP tools screenshot and read_page (POST /mcp;
+ * links, snapshot), crawl (every format of the crawled page) and map, artifact (the page's HTML
+ * as the artifact's body fragment: its markup vectors, not its response headers) and the MCP tools screenshot and read_page (POST /mcp;
  * they take no `js`). The canary, the raw canary and the output must
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
  */
@@ -15,7 +15,9 @@ import { accountDo } from "../helpers/account-do";
 import { Capturer } from "../helpers/capture";
 import { dashboardSession } from "../helpers/dashboard";
 import { call, CANARY, envelope, FIXTURES, postJson, runId } from "../helpers/http";
-import { waitForBatch, waitForJob } from "../helpers/jobs";
+import { poll, waitForBatch, waitForJob } from "../helpers/jobs";
+import { env } from "cloudflare:workers";
+import { crawlStub } from "../../src/crawl/messages";
 import {
   expectCanaryUntouched,
   expectNoCanaryContent,
@@ -207,6 +209,48 @@ describe("every entry point refuses the combined attack page", () => {
       const res = await postJson("/v1/extract", { url, waitUntil: "load", timeout: 20 }, cap.auth);
       const text = await res.text();
       expect([200, 422], text.slice(0, 300)).toContain(res.status);
+      return text;
+    }));
+
+  it("crawl (POST /v1/crawl, the page's every format and its screenshot)", () =>
+    check("crawl", async (run) => {
+      const { url, width, height, waitUntil, timeout, delay, blockAds } = attack(
+        run,
+        "crawl",
+        false,
+      );
+      const res = await postJson(
+        "/v1/crawl",
+        {
+          url,
+          ...{ width, height, waitUntil, timeout, delay, blockAds },
+          limit: 1,
+          maxDepth: 0,
+          sitemap: "skip",
+          formats: ["markdown", "html", "text", "links", "metadata", "screenshot"],
+        },
+        cap.auth,
+      );
+      const started = await envelope<{ crawlId: string }>(res);
+      expect(res.status, JSON.stringify(started.error)).toBe(202);
+      const crawlId = started.data?.crawlId ?? "";
+      const crawl = await poll(
+        () => crawlStub(env, cap.account.accountId, crawlId).summary(),
+        (c) => c?.status === "completed" || c?.status === "failed",
+      );
+      const { pages } = await crawlStub(env, cap.account.accountId, crawlId).pages(0, 100);
+      const [page] = pages;
+      expect(crawl?.status, JSON.stringify(page)).toBe("completed");
+      expectNoCanaryContent(JSON.stringify(pages), "crawl page");
+      return fetchBytes(page?.screenshotUrl ?? "");
+    }));
+
+  it("map (POST /v1/map): the canary is never requested", () =>
+    check("map", async (run) => {
+      const { url } = attack(run, "map", false);
+      const res = await postJson("/v1/map", { url, sitemap: "skip" }, cap.auth);
+      const text = await res.text();
+      expect(res.status, text.slice(0, 300)).toBe(200);
       return text;
     }));
 
