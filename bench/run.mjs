@@ -186,10 +186,7 @@ async function main() {
   console.log(`\nresults: ${jsonPath}`);
 
   const complete =
-    !opt.quick &&
-    !opt.floorOnly &&
-    !aborted &&
-    [...ALL_SCENARIOS, "crawl"].every((s) => selected.includes(s));
+    !opt.quick && !opt.floorOnly && !aborted && ALL_SCENARIOS.every((s) => selected.includes(s));
   if (opt.updateResults ?? complete) {
     writeFileSync(RESULTS_MD, renderResultsMd(results, summary, jsonPath));
     console.log("bench/RESULTS.md updated");

@@ -136,7 +136,11 @@ async function crawlOnce({ base, apiKey, siteBase, pages, during }) {
   const crawlId = json?.data?.crawlId;
   if (!crawlId) throw new Error(`POST /v1/crawl: no crawlId in ${JSON.stringify(json)}`);
   const running = { done: false };
-  const side = during ? during(running) : Promise.resolve(null);
+  // Settled at once (never an unhandled rejection while the crawl is polled); rethrown below.
+  const side = (during ? during(running) : Promise.resolve(null)).then(
+    (value) => ({ value }),
+    (error) => ({ error }),
+  );
   let summary;
   try {
     for (;;) {
@@ -152,7 +156,9 @@ async function crawlOnce({ base, apiKey, siteBase, pages, during }) {
   }
   const wallMs = performance.now() - t0;
   const cpuMs = cpuPerCapture(cpuBefore, cpuSnapshot(state), Math.max(1, summary.counts.rendered));
-  const sideResult = await side;
+  const sideOutcome = await side;
+  if (sideOutcome.error) throw sideOutcome.error;
+  const sideResult = sideOutcome.value;
   if (summary.status !== "completed" || summary.counts.rendered !== limit)
     throw new Error(
       `crawl ${crawlId}: ${summary.status}, ${JSON.stringify(summary.counts)} (expected ${limit} rendered)`,
