@@ -2,12 +2,34 @@
 // `npm start [-- wrangler dev flags]`: runs `wrangler dev` with local storage and the local
 // browser. Every argument passes through to wrangler; defaults live in wrangler.toml [dev].
 // Once /health answers, it makes sure one demo account per plan exists (scripts/lib/demo-seed)
-// and prints their keys with ready-to-run curl lines.
+// and prints their keys with ready-to-run curl lines. Beside it runs the local demo site
+// (scripts/lib/demo-site.mjs, on EDGESHOT_DEMO_PORT or 8788, else a free port), allowlisted, so
+// every line of the banner works offline.
 import { devVar } from "./lib/admin-client.mjs";
 import { demoBanner, seedDemoAccounts } from "./lib/demo-seed.mjs";
-import { spawnWrangler, waitForHealth } from "./lib/service.mjs";
+import { startDemoSite } from "./lib/demo-site.mjs";
+import { freePort, spawnWrangler, waitForHealth } from "./lib/service.mjs";
 
-const passThrough = process.argv.slice(2);
+const ALLOWLIST_VAR = /^(?:--var=)?TARGET_ALLOWLIST:(.*)$/;
+const given = process.argv.slice(2);
+/** TARGET_ALLOWLIST as the caller set it (`--var`), else from .dev.vars; the demo site joins it. */
+const allowlist =
+  given
+    .map((a) => ALLOWLIST_VAR.exec(a)?.[1])
+    .filter((v) => v !== undefined)
+    .pop() ??
+  devVar("TARGET_ALLOWLIST") ??
+  "";
+const withoutAllowlist = given.filter(
+  (a, i) => !ALLOWLIST_VAR.test(a) && !(a === "--var" && ALLOWLIST_VAR.test(given[i + 1] ?? "")),
+);
+const demo = await startDemoSite(await freePort(Number(process.env.EDGESHOT_DEMO_PORT ?? 8788)));
+const demoHost = new URL(demo.origin).host;
+const passThrough = [
+  ...withoutAllowlist,
+  "--var",
+  `TARGET_ALLOWLIST:${[allowlist, demoHost].filter(Boolean).join(",")}`,
+];
 
 /** The value of `--name v` or `--name=v` among wrangler's arguments (last one wins). */
 function flag(args, name) {
@@ -33,6 +55,7 @@ let exited = false;
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => {
   exited = true;
+  demo.close();
   process.exit(signal ? 1 : (code ?? 0));
 });
 
@@ -47,7 +70,7 @@ async function seed() {
   await waitForHealth(baseUrl, { child, timeoutMs: 180_000 });
   const { accounts, created, path } = await seedDemoAccounts({ baseUrl, token, persistDir });
   const note = created > 0 ? `created ${created}, ` : "";
-  console.log(`${demoBanner(baseUrl, accounts)}(${note}kept in ${path})\n`);
+  console.log(`${demoBanner(baseUrl, accounts, demo.origin)}(${note}kept in ${path})\n`);
 }
 
 seed().catch((err) => {

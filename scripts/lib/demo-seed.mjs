@@ -42,18 +42,37 @@ export async function seedDemoAccounts({ baseUrl, token, persistDir, file }) {
   return { accounts, created, path };
 }
 
-export function demoBanner(baseUrl, accounts) {
+/**
+ * The banner `npm start` prints: the keys, the dashboard, and curl lines that all work offline —
+ * they capture the local demo site (`demo`, scripts/lib/demo-site.mjs); the public-URL line is
+ * marked as needing the internet.
+ */
+export function demoBanner(baseUrl, accounts, demo) {
   const pad = Math.max(...DEMO_PLANS.map((p) => p.length));
   const lines = ["", "Demo API keys (one account per plan):"];
   for (const plan of DEMO_PLANS) lines.push(`  ${plan.padEnd(pad)}  ${accounts[plan].apiKey}`);
   const key = accounts.pro.apiKey;
+  const auth = `-H "Authorization: Bearer ${key}"`;
+  const post = (path, body, out = "") =>
+    `  curl ${out}${auth} -H "content-type: application/json" -d '${JSON.stringify(body)}' ${baseUrl}${path}`;
   lines.push(
     "",
     `Dashboard: ${baseUrl}/dashboard  (sign up there for an account of your own, on Free)`,
+    `Demo site: ${demo}  (local pages to try everything offline)`,
     "",
     "Try it:",
-    `  curl -o shot.png "${baseUrl}/v1/screenshot?url=https://example.com&key=${key}"`,
-    `  curl -H "Authorization: Bearer ${key}" ${baseUrl}/v1/account`,
+    `  curl -o shot.png "${baseUrl}/v1/screenshot?url=${demo}/&key=${key}"`,
+    `  curl -o article.pdf "${baseUrl}/v1/screenshot?url=${demo}/article&format=pdf&key=${key}"`,
+    post("/v1/screenshot", { url: `${demo}/shop`, blockCookieBanners: true }, "-o shop.png "),
+    post("/v1/extract", { url: `${demo}/article` }),
+    post("/v1/links", { url: `${demo}/` }),
+    post("/v1/map", { url: `${demo}/docs/` }),
+    post("/v1/crawl", { url: `${demo}/docs/`, limit: 3 }),
+    `  curl ${auth} ${baseUrl}/v1/account`,
+    "",
+    "With an internet connection, any public URL works too:",
+    `    curl -o example.png "${baseUrl}/v1/screenshot?url=https://example.com&key=${key}"`,
+    "Capture your own local app: add its host:port to TARGET_ALLOWLIST (README: Capture your local app).",
     "",
   );
   return lines.join("\n");

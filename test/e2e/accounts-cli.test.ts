@@ -126,11 +126,33 @@ describe("npm start and npm run admin", () => {
       expect(data.plan).toBe(plan);
     }
     expect(out).toContain(
-      `curl -o shot.png "${base}/v1/screenshot?url=https://example.com&key=${accounts.pro?.apiKey}"`,
-    );
-    expect(out).toContain(
       `curl -H "Authorization: Bearer ${accounts.pro?.apiKey}" ${base}/v1/account`,
     );
+    expect(out).toContain(
+      `curl -o example.png "${base}/v1/screenshot?url=https://example.com&key=${accounts.pro?.apiKey}"`,
+    );
+  });
+
+  it("every curl line under 'Try it:' works offline, against the local demo site", async () => {
+    const out = server?.output() ?? "";
+    const tryIt = out.slice(out.indexOf("Try it:")).split("\n\n")[0] ?? "";
+    const lines = tryIt
+      .split("\n")
+      .slice(1)
+      .map((l) => l.trim());
+    expect(lines.length).toBeGreaterThanOrEqual(8);
+    for (const line of lines) {
+      expect(line).toMatch(/^curl /);
+      expect(line).not.toMatch(/https:\/\//); // nothing of the internet
+      const { stdout } = await run("sh", ["-c", `${line} --fail --silent --show-error`], {
+        cwd: dir,
+      });
+      if (!line.includes(" -o ")) expect(JSON.parse(stdout), line).toMatchObject({ success: true });
+    }
+    const head = (file: string, n: number) => readFileSync(join(dir, file)).subarray(0, n);
+    expect([...head("shot.png", 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect([...head("shop.png", 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(head("article.pdf", 5).toString()).toBe("%PDF-");
   });
 
   it("the CLI creates, shows, changes and revokes", async () => {
