@@ -17,11 +17,14 @@ import { samplerReport, startSampler, state } from "./lib/lifecycle.mjs";
 import { parseOptions, selectScenarios } from "./lib/options.mjs";
 import { compareFlags, measureColdStart, runRepetitions, warmUp } from "./lib/phases.mjs";
 import { renderResultsMd, renderSummary } from "./lib/report.mjs";
-import { buildResults, fairnessResults, machineInfo, saveResults } from "./lib/results.mjs";
+import { buildResults, crawlResults, fairnessResults } from "./lib/results.mjs";
+import { machineInfo, saveResults } from "./lib/results.mjs";
 import { NotAvailable, createAccount, makeService } from "./lib/service-client.mjs";
-import { logTail, prepareSnapshot, startFixture, startService } from "./lib/start.mjs";
+import { logTail, prepareSnapshot, startCrawlSite, startFixture } from "./lib/start.mjs";
+import { startService } from "./lib/start.mjs";
 import { computeRatios, evaluateTargets } from "./lib/targets.mjs";
 import { ALL_SCENARIOS, CAPTURE_SCENARIOS, scenarioTable } from "./scenarios/catalog.mjs";
+import { CRAWL_PAGES, runCrawlScenario } from "./scenarios/crawl.mjs";
 import { runEndurance } from "./scenarios/endurance.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -70,6 +73,12 @@ async function main() {
   const fixturePort = await startFixture(opt.fixturePort);
   const fixtureBase = `http://127.0.0.1:${fixturePort}`;
   log(`fixture server on ${fixtureBase}`);
+  // The crawl scenario's site: a port of its own, allowlisted beside the fixture server's.
+  const crawlPages = opt.quick ? CRAWL_PAGES.quick : CRAWL_PAGES.full;
+  const crawlPort = selected.includes("crawl")
+    ? await startCrawlSite(fixturePort + 11, crawlPages)
+    : null;
+  if (crawlPort) log(`crawl site (${crawlPages} pages) on http://127.0.0.1:${crawlPort}`);
 
   let service = null;
   let serviceUnavailable = null;
@@ -81,7 +90,7 @@ async function main() {
     serviceSource = snap.source;
     log(`service source: ${JSON.stringify(snap.source)}`);
     log("starting wrangler dev …");
-    svc = await startService(fixturePort, snap.dir);
+    svc = await startService(fixturePort, snap.dir, crawlPort ? [crawlPort] : []);
     log(`service on ${svc.base} (wrangler pid ${svc.pid})`);
     state.wranglerPid = svc.pid;
   }
@@ -101,18 +110,41 @@ async function main() {
   }
 
   if (selected.includes("fairness")) return runFairnessOnly(opt, svc, fixtureBase, started);
+  const crawlRun = () =>
+    runCrawlScenario({
+      base: svc.base,
+      createAccount: () => createAccount(svc.base, svc.adminToken),
+      siteBase: `http://127.0.0.1:${crawlPort}`,
+      fixtureBase,
+      quick: opt.quick,
+    });
+  if (selected.length === 1 && selected[0] === "crawl")
+    return runCrawlOnly(opt, machine, crawlRun, started);
 
   const floorLaunchMs = await launchFloor(plan);
   log(`floor Chromium pid ${state.floorPid} launched in ${floorLaunchMs.toFixed(0)} ms`);
   const floorUserAgent = (await state.browser.userAgent()).replace("HeadlessChrome", "Chrome");
   const floor = makeFloor(state.browser, fixtureBase, floorUserAgent);
 
-  const scenarios = scenarioTable(selected, { opt, floor, service, serviceUnavailable });
+  const tableScenarios = selected.filter((s) => s !== "crawl");
+  const scenarios = scenarioTable(tableScenarios, { opt, floor, service, serviceUnavailable });
   // `service` is null when it is not measured (--floor-only, or no account).
   const coldStart = service ? await measureColdStart(service, floor, floorLaunchMs) : null;
   const { flags, binaries } = compareFlags(plan, await warmUp(scenarios, service));
   const reps = await runRepetitions(scenarios, opt.reps, fixtureBase);
   let { serviceRequests, aborted } = reps;
+
+  // The crawl scenario (service only) after the repetitions, before the endurance run.
+  let crawl = null;
+  if (selected.includes("crawl") && service && !aborted) {
+    try {
+      crawl = await crawlRun();
+    } catch (err) {
+      if (!(err instanceof TimeCap)) throw err;
+      aborted = err.message;
+      log(`stopped early: ${aborted}`);
+    }
+  }
 
   let endurance = null;
   if (opt.endurance > 0 && service && !aborted) {
@@ -138,6 +170,7 @@ async function main() {
     serviceSource,
     coldStart,
     endurance,
+    crawl,
     binaries,
     flags,
     perRepetition: reps.perRepetition,
@@ -153,7 +186,7 @@ async function main() {
   console.log(`\nresults: ${jsonPath}`);
 
   const complete =
-    !opt.quick && !opt.floorOnly && !aborted && selected.length === ALL_SCENARIOS.length;
+    !opt.quick && !opt.floorOnly && !aborted && ALL_SCENARIOS.every((s) => selected.includes(s));
   if (opt.updateResults ?? complete) {
     writeFileSync(RESULTS_MD, renderResultsMd(results, summary, jsonPath));
     console.log("bench/RESULTS.md updated");
@@ -187,6 +220,17 @@ async function runFairnessOnly(opt, svc, fixtureBase, started) {
   });
   const jsonPath = saveResults(started, fairnessResults(opt, started, fairness), "-fairness");
   console.log(`\n${fairnessTable(fairness)}\n\nresults: ${jsonPath}`);
+  await cleanup();
+  return 0;
+}
+
+/** The crawl scenario alone (bench/scenarios/crawl.mjs): service only, no floor. */
+async function runCrawlOnly(opt, machine, crawlRun, started) {
+  const { crawlTable } = await import("./scenarios/crawl.mjs");
+  const crawl = await crawlRun();
+  const results = crawlResults(opt, started, machine, crawl, await samplerReport());
+  const jsonPath = saveResults(started, results, "-crawl");
+  console.log(`\n${crawlTable(crawl)}\n\nresults: ${jsonPath}`);
   await cleanup();
   return 0;
 }

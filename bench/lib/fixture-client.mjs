@@ -1,11 +1,22 @@
 // The fixture server (test/fixtures/server.ts) from the bench's and the soak's side: started in a
-// child process of its own (bench/fixture.mjs), a fresh URL into it per request, its request log.
+// child process of its own (bench/fixture.mjs), a fresh URL into it per request, its request log;
+// and the crawl scenario's site (test/fixtures/crawl-site.ts, bench/crawl-site.mjs), likewise.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
 /** Spawns the fixture server on `port`; `ready` resolves once it listens. */
 export function spawnFixture(port) {
+  return spawnServer("../fixture.mjs", [String(port)], "fixture server");
+}
+
+/** Spawns the crawl site (bench/crawl-site.mjs) of `pages` tree pages on `port`. */
+export function spawnCrawlSite(port, pages) {
+  return spawnServer("../crawl-site.mjs", [String(port), String(pages)], "crawl site");
+}
+
+/** A server script of bench/ in a Node child (TypeScript fixtures loaded); `ready` once it listens. */
+function spawnServer(script, args, what) {
   const child = spawn(
     process.execPath,
     [
@@ -13,8 +24,8 @@ export function spawnFixture(port) {
       "--no-warnings",
       "--import",
       fileURLToPath(new URL("./ts-register.mjs", import.meta.url)),
-      fileURLToPath(new URL("../fixture.mjs", import.meta.url)),
-      String(port),
+      fileURLToPath(new URL(script, import.meta.url)),
+      ...args,
     ],
     {
       cwd: fileURLToPath(new URL("../..", import.meta.url)),
@@ -27,7 +38,7 @@ export function spawnFixture(port) {
       out += d;
       if (out.includes("ready")) resolve();
     });
-    child.once("exit", (code) => reject(new Error(`fixture server exited with ${code}`)));
+    child.once("exit", (code) => reject(new Error(`${what} exited with ${code}`)));
   });
   return { child, ready };
 }

@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 export const state = {
   tmp: null,
   fixture: null, // ChildProcess
+  crawlSite: null, // ChildProcess (the crawl scenario's site)
   wrangler: null, // ChildProcess (group leader)
   wranglerLog: null,
   browser: null, // puppeteer Browser (floor)
@@ -135,10 +136,12 @@ export function cleanup() {
         } catch {}
       }
     }
-    if (state.fixture?.pid && state.fixture.exitCode === null) {
-      try {
-        state.fixture.kill("SIGTERM");
-      } catch {}
+    for (const child of [state.fixture, state.crawlSite]) {
+      if (child?.pid && child.exitCode === null) {
+        try {
+          child.kill("SIGTERM");
+        } catch {}
+      }
     }
     if (state.sampler) {
       await state.sampler.terminate().catch(() => {});
@@ -156,7 +159,7 @@ export function cleanup() {
 /** Signals and crashes clean up before the process leaves; a hard exit still kills by pid. */
 export function installExitHandlers() {
   process.on("exit", () => {
-    for (const pid of [state.floorPid, state.fixture?.pid]) {
+    for (const pid of [state.floorPid, state.fixture?.pid, state.crawlSite?.pid]) {
       if (pid && alive(pid)) {
         try {
           process.kill(pid, "SIGKILL");

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { median } from "./stats.mjs";
 import { FLOOR_IDLE_TIMEOUT_MS } from "../scenarios/catalog.mjs";
+import { crawlTable } from "../scenarios/crawl.mjs";
 
 const RESULTS_MD = new URL("../RESULTS.md", import.meta.url);
 
@@ -122,6 +123,12 @@ export function renderSummary(r) {
     );
     parts.push("");
     parts.push(cpu);
+    parts.push("");
+  }
+  if (r.crawl) {
+    parts.push("### Crawl");
+    parts.push("");
+    parts.push(crawlTable(r.crawl));
     parts.push("");
   }
   parts.push("### Browser processes");

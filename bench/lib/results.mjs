@@ -83,6 +83,7 @@ export function buildResults(run) {
     serviceSource: run.serviceSource,
     coldStart: run.coldStart,
     endurance: run.endurance,
+    crawl: run.crawl,
     binaries: run.binaries,
     flags: run.flags,
     serviceUnavailable,
@@ -145,5 +146,17 @@ export function fairnessResults(opt, started, fairness) {
     options: opt,
     loadAvgAtEnd: loadAvg(),
     fairness,
+  };
+}
+
+/** The crawl scenario run alone: service only, its own table (bench/scenarios/crawl.mjs). */
+export function crawlResults(opt, started, machine, crawl, final) {
+  return {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    options: opt,
+    machine: { ...machine, loadAvgAtEnd: loadAvg() },
+    noise: { foreignChromiumBrowsersMax: final.maxForeignBrowsers },
+    crawl,
   };
 }

@@ -1,14 +1,14 @@
 // What a bench run starts besides the floor: the fixture server (on the preferred port, or a free
-// one) and the service — a snapshot of the source in the run's temp dir, started as `wrangler dev`
-// through the one launcher (scripts/lib/service.mjs) with its own state, port and secrets — and
-// the tail of the service's log for error reports.
+// one), the crawl scenario's site, and the service — a snapshot of the source in the run's temp
+// dir, started as `wrangler dev` through the one launcher (scripts/lib/service.mjs) with its own
+// state, port and secrets — and the tail of the service's log for error reports.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createService, freePort } from "../../scripts/lib/service.mjs";
-import { spawnFixture } from "./fixture-client.mjs";
+import { spawnCrawlSite, spawnFixture } from "./fixture-client.mjs";
 import { state, withTimeout } from "./lifecycle.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -19,6 +19,15 @@ export async function startFixture(preferredPort) {
   const fixture = spawnFixture(port);
   state.fixture = fixture.child;
   await withTimeout(fixture.ready, 20_000, "fixture server start");
+  return port;
+}
+
+/** Starts the crawl scenario's site of `pages` tree pages, on `preferredPort` or a free one. */
+export async function startCrawlSite(preferredPort, pages) {
+  const port = await freePort(preferredPort);
+  const site = spawnCrawlSite(port, pages);
+  state.crawlSite = site.child;
+  await withTimeout(site.ready, 20_000, "crawl site start");
   return port;
 }
 
@@ -76,7 +85,8 @@ export function prepareSnapshot(rev) {
   return { dir, source };
 }
 
-export async function startService(fixturePort, serviceDir) {
+/** `extraTargets`: more loopback ports the service may capture (the crawl site's). */
+export async function startService(fixturePort, serviceDir, extraTargets = []) {
   const adminToken = randomBytes(24).toString("base64url"); // 32 chars
   const secret = () => randomBytes(24).toString("base64url");
   state.wranglerLog = join(state.tmp, "wrangler.log");
@@ -90,7 +100,7 @@ export async function startService(fixturePort, serviceDir) {
       URL_SIGNING_SECRET: secret(),
       WEBHOOK_SIGNING_SECRET: secret(),
       STORAGE_ENCRYPTION_KEY: secret(),
-      TARGET_ALLOWLIST: `127.0.0.1:${fixturePort}`,
+      TARGET_ALLOWLIST: [fixturePort, ...extraTargets].map((p) => `127.0.0.1:${p}`).join(","),
       // wrangler.toml ships the production pool (8); locally every browser shares the same cores.
       BROWSER_HOSTS: process.env.BENCH_BROWSER_HOSTS || "1",
     },

@@ -2,8 +2,9 @@
  * The dashboard in a real browser (Chromium through puppeteer-core) against `wrangler dev`,
  * driven as a person would: sign up, copy the key shown once, use it over HTTP, make a second
  * key, revoke the first, capture in the playground, run its page content actions, read the
- * chart, send a test webhook and redeliver a job's, read the request log, sign out. Screenshots
- * of every page go to test-output/dashboard/ for review (not compared).
+ * chart, find a crawl on the usage page, send a test webhook and redeliver a job's, read the
+ * request log, sign out. Screenshots of every page go to test-output/dashboard/ for review (not
+ * compared).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -413,6 +414,36 @@ describe("dashboard in a browser", () => {
     });
     expect(crossSite.status).toBe(403);
   });
+
+  it("the usage page lists a crawl the account started, once it is done", async () => {
+    const site = `http://127.0.0.1:${Number(process.env.FIXTURE_PORT ?? 4010) + 11}`;
+    const auth = { authorization: `Bearer ${secondKey}`, "content-type": "application/json" };
+    const started = await fetch(`${service.base}/v1/crawl`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ url: `${site}/`, limit: 1, maxDepth: 0, sitemap: "skip" }),
+    });
+    expect(started.status).toBe(202);
+    const crawlId = ((await started.json()) as { data: { crawlId: string } }).data.crawlId;
+    // GET /v1/crawls reads the same store as the page; polled within the plan's read limit.
+    let status = "";
+    for (let i = 0; i < 80 && !["completed", "failed"].includes(status); i++) {
+      await new Promise((r) => setTimeout(r, 1_500));
+      const res = await fetch(`${service.base}/v1/crawls`, { headers: auth });
+      const list = (await res.json()) as { data: { items: { crawlId: string; status: string }[] } };
+      status = list.data.items.find((c) => c.crawlId === crawlId)?.status ?? "";
+    }
+    expect(status).toBe("completed");
+    expectHeaders(await page.goto(url("/usage")));
+    const row = await page.$eval(
+      `[data-testid=crawls] tr[data-crawl-id="${crawlId}"]`,
+      (el) => (el as unknown as Dom).textContent ?? "",
+    );
+    expect(row).toContain(`${site}/`);
+    expect(row).toContain("completed");
+    expect(row).toContain("1 of 1 rendered");
+    await shot("usage-crawls");
+  }, 150_000);
 
   it("signs out: the dashboard then redirects to login", async () => {
     await page.goto(url("/usage"));

@@ -4,13 +4,18 @@
  * cross-site and token-less posts are refused; login is throttled; every page carries the
  * security headers. The browser journey is test/e2e/dashboard.test.ts.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BASE, call, envelope, FIXTURES } from "../helpers/http";
+import { accountStub } from "../../src/accounts/directory";
+import { BASE, call, envelope, FIXTURES, postJson } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
 import { bearer } from "../helpers/accounts";
 import { dashboardSession } from "../helpers/dashboard";
 import { setClock } from "../helpers/account-do";
+import { poll } from "../helpers/jobs";
 import { mustCreate, watchBody } from "../helpers/watches";
+
+const CRAWL_SITE = (env as unknown as { CRAWL_SITE_ORIGIN: string }).CRAWL_SITE_ORIGIN;
 
 const ORIGIN = { origin: BASE };
 let n = 0;
@@ -349,6 +354,49 @@ describe("dashboard pages", () => {
     expect(table).toContain("<td>2 d</td>");
     expect(table.indexOf(paused.url)).toBeLessThan(table.indexOf("Pricing")); // newest first
   });
+
+  it("the usage page lists the account's crawls, newest first, with status, pages and credits", async () => {
+    const { cookie } = await signup();
+    const keys = await (await get("/keys", cookie)).text();
+    const auth = bearer(/data-testid="new-api-key">(svc_[0-9A-Za-z]{43})</.exec(keys)?.[1] ?? "");
+    const check = await call("/v1/credential-check", { headers: auth });
+    const me = await envelope<{ accountId: string }>(check);
+    const crawls = () => accountStub(env, me.data?.accountId ?? "").crawls();
+    const start = async (limit: number) => {
+      const body = { url: `${CRAWL_SITE}/`, limit, maxDepth: 1, sitemap: "skip", width: 640 };
+      const res = await postJson("/v1/crawl", body, auth);
+      expect(res.status).toBe(202);
+      return (await envelope<{ crawlId: string }>(res)).data?.crawlId ?? "";
+    };
+    const first = await start(2);
+    const done = await poll(
+      () => crawls().get(first),
+      (s) => s?.status === "completed",
+      120_000,
+      250,
+    );
+    expect(done?.counts.rendered).toBe(2);
+    expect(done?.creditsUsed).toBe(2);
+    // The Free plan runs one crawl at a time: the second starts once the first is done.
+    const second = await start(1);
+    const cancel = await call(`/v1/crawl/${second}`, { method: "DELETE", headers: auth });
+    expect(cancel.status).toBe(200);
+
+    const text = await (await get("/usage", cookie)).text();
+    const table = text.slice(text.indexOf('data-testid="crawls"'));
+    const row = (id: string) =>
+      table.slice(table.indexOf(`data-crawl-id="${id}"`)).split("</tr>")[0];
+    expect(table).toContain(`data-crawl-id="${first}"`);
+    expect(row(first)).toContain(`title="${CRAWL_SITE}/"`);
+    expect(row(first)).toContain('<span class="status completed">completed</span>');
+    expect(row(first)).toContain("stopped by limit");
+    expect(row(first)).toContain("<td>2 of 2 rendered");
+    expect(row(first)).toContain("<td>2</td>"); // credits
+    expect(row(first)).toContain(`<td>${done?.createdAt.slice(0, 16).replace("T", " ")}</td>`);
+    expect(row(first)).toContain(`<td>${done?.completedAt?.slice(0, 16).replace("T", " ")}</td>`);
+    expect(row(second)).toContain('<span class="status cancelled">cancelled</span>');
+    expect(table.indexOf(second)).toBeLessThan(table.indexOf(first)); // newest first
+  }, 180_000);
 
   it("the playground's JavaScript snippet uses @edgeshot/sdk with a placeholder key", async () => {
     const js = await (await call("/dashboard/assets/snippets.js")).text();

@@ -1,5 +1,6 @@
 /**
- * Read-only pages: usage (plan, credits, chart, recent jobs, batches and watches), plans (the table from
+ * Read-only pages: usage (plan, credits, chart, recent jobs, batches, watches and crawls, each
+ * read through the account store the API lists it with), plans (the table from
  * src/accounts/plans.ts with the current plan marked) and MCP (the server URL and each
  * client's configuration for it).
  */
@@ -13,12 +14,11 @@ import { publicOrigin } from "../../storage/hosted";
 import { clientSnippets, KEY_PLACEHOLDER } from "../mcp/clients";
 import { chartDays, usageChart } from "./chart";
 import { type Html, copyRow, page } from "./layout";
+import { crawlsTable, recentTable, when } from "./recent";
 import { DASHBOARD, type DashboardContext, type DashboardEnv } from "./session";
 
 const RECENT = 10;
 const n = (v: number | null): string => (v === null ? "unlimited" : v.toLocaleString("en-US"));
-/** An ISO timestamp as `YYYY-MM-DD HH:MM` (UTC), or a dash for none. */
-const when = (iso: string | null): string => (iso ? iso.slice(0, 16).replace("T", " ") : "—");
 /** A watch interval in the largest whole unit: 30 min, 3 h, 1 d. */
 const every = (minutes: number): string =>
   minutes % 1440 === 0
@@ -34,44 +34,16 @@ async function accountSummary(c: DashboardContext) {
   return { account, summary };
 }
 
-/** A card with a table of recent items, or a hint when there are none. */
-function recentTable(t: {
-  title: string;
-  testId?: string;
-  empty: Html;
-  headers: string[];
-  rows: Html[];
-}): Html {
-  return html`<section class="card">
-    <h2>${t.title}</h2>
-    ${
-      t.rows.length === 0
-        ? html`<p class="hint">${t.empty}</p>`
-        : html`<div class="table-wrap">
-            <table ${t.testId ? html`data-testid="${t.testId}"` : ""}>
-              <thead>
-                <tr>
-                  ${t.headers.map((h) => html`<th>${h}</th>`)}
-                </tr>
-              </thead>
-              <tbody>
-                ${t.rows}
-              </tbody>
-            </table>
-          </div>`
-    }
-  </section>`;
-}
-
 async function usagePage(c: DashboardContext) {
   const session = c.get("session");
   const { account, summary } = await accountSummary(c);
   const now = Date.now();
-  const [days, jobs, batches, watches] = await Promise.all([
+  const [days, jobs, batches, watches, crawls] = await Promise.all([
     account.credits().byDay(chartDays(now)[0] ?? ""),
     account.jobs().list({ status: null, limit: RECENT, before: null }),
     account.jobs().listBatches({ status: null, limit: RECENT, before: null }),
     account.watches().list({ status: null, limit: RECENT, before: null }),
+    account.crawls().list({ status: null, limit: RECENT, before: null }),
   ]);
   const plan = PLANS[summary.plan];
   const u = summary.usage;
@@ -149,7 +121,8 @@ async function usagePage(c: DashboardContext) {
             <td>${when(w.nextRunAt)}</td>
           </tr>`,
       ),
-    })}`;
+    })}
+    ${crawlsTable(crawls.items)}`;
   return page(c, { title: "Usage", body, session, current: "usage" });
 }
 

@@ -1,0 +1,20 @@
+// The crawl fixture site (test/fixtures/crawl-site.ts) in bench mode, in its own process: `/`
+// over a breadth-first tree of N pages. Usage: node crawl-site.mjs <port> <pages>
+// Prints "ready <port>" once listening; exits when its parent goes away.
+import { startCrawlSite } from "../test/fixtures/crawl-site.ts";
+
+const port = Number(process.argv[2]);
+const pages = Number(process.argv[3]);
+if (!Number.isInteger(port) || port <= 0 || !Number.isInteger(pages) || pages < 1) {
+  console.error("usage: node bench/crawl-site.mjs <port> <pages>");
+  process.exit(2);
+}
+await startCrawlSite(port, { pages });
+console.log(`ready ${port}`);
+// Orphan guard: if the bench died without killing us, stop on our own.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(0);
+}, 2000).unref();
+process.on("SIGTERM", () => process.exit(0));
+process.on("SIGINT", () => process.exit(0));
