@@ -5,10 +5,11 @@
 // and prints their keys with ready-to-run curl lines. Beside it runs the local demo site
 // (scripts/lib/demo-site.mjs, on EDGESHOT_DEMO_PORT or 8788, else a free port), allowlisted, so
 // every line of the banner works offline.
+import { readFileSync } from "node:fs";
 import { devVar } from "./lib/admin-client.mjs";
 import { demoBanner, seedDemoAccounts } from "./lib/demo-seed.mjs";
 import { startDemoSite } from "./lib/demo-site.mjs";
-import { freePort, spawnWrangler, waitForHealth } from "./lib/service.mjs";
+import { freePort, serviceChromium, spawnWrangler, waitForHealth } from "./lib/service.mjs";
 
 const ALLOWLIST_VAR = /^(?:--var=)?TARGET_ALLOWLIST:(.*)$/;
 const given = process.argv.slice(2);
@@ -52,9 +53,29 @@ function adminToken(args) {
 
 const child = spawnWrangler(["dev", ...passThrough], { output: "inherit", detached: false });
 let exited = false;
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+// The local browser binding starts Chromium in a session of its own: it outlives wrangler unless
+// stopped here. The processes under wrangler are noted as they come (the tree is gone once
+// wrangler has exited) and those still running are stopped when it exits.
+const chromium = new Map();
+const note = () => {
+  for (const p of serviceChromium(child.pid).all) chromium.set(p.pid, p);
+};
+const watcher = setInterval(note, 2000);
+watcher.unref();
+for (const sig of ["SIGINT", "SIGTERM"])
+  process.on(sig, () => {
+    note();
+    child.kill(sig);
+  });
 child.on("exit", (code, signal) => {
   exited = true;
+  clearInterval(watcher);
+  for (const p of chromium.values()) {
+    try {
+      // Only the same process: a pid may have been reused since it was noted.
+      if (readFileSync(`/proc/${p.pid}/cmdline`, "utf8") === p.cmd) process.kill(p.pid, "SIGKILL");
+    } catch {}
+  }
   demo.close();
   process.exit(signal ? 1 : (code ?? 0));
 });
