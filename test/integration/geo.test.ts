@@ -248,7 +248,8 @@ describe("geo captures through the provider", () => {
       [`https://ten.rebind.example.com/?run=${run}`, 400, "INVALID_URL"],
       [`http://10.0.0.1/?run=${run}`, 400, "INVALID_URL"],
       [`https://malware.rebind.example.com/?run=${run}`, 400, "UNSAFE_URL"],
-      [`https://nothing.rebind.example.com/?run=${run}`, 400, "CAPTURE_FAILED"],
+      // A name that does not resolve is the caller's URL at fault (docs/SECURITY.md).
+      [`https://nothing.rebind.example.com/?run=${run}`, 400, "INVALID_URL"],
     ] as const;
     for (const [url, status, code] of cases) {
       const res = await cap.postRaw(JSON.stringify({ url, geo: "DE" }));
