@@ -77,10 +77,12 @@ async function probe(path: string, apiKey: string, calls: string[] = []) {
   );
   await waitOnExecutionContext(ctx); // background refunds included
   // The request log is written after the answer, in the background
-  // (src/http/middleware/request-log.ts): one write a request, never on its path. Counted here
-  // and set aside, so `calls` are the request's own round trips.
-  expect(calls.filter((c) => c === "requests.record")).toEqual(["requests.record"]);
-  calls.splice(calls.indexOf("requests.record"), 1);
+  // (src/http/middleware/request-log.ts): at most one write a request (none for one refused
+  // before its account is known), never on its path. Set aside, so `calls` are the request's
+  // own round trips.
+  const logged = calls.filter((c) => c === "requests.record").length;
+  expect(logged).toBeLessThanOrEqual(1);
+  if (logged === 1) calls.splice(calls.indexOf("requests.record"), 1);
   return res;
 }
 
