@@ -11,7 +11,7 @@ import { sniff } from "../capture/image-info";
 import { toBase64 } from "../encoding";
 import { ApiError } from "../errors";
 import { log } from "../log";
-import { checkOutboundHop } from "../security/outbound";
+import { checkOutboundHop, readCapped } from "../security/outbound";
 import { refusalOf } from "../security/target-check";
 import { TUNING } from "../tuning";
 
@@ -81,35 +81,14 @@ async function download(url: URL): Promise<Uint8Array> {
     await res.body?.cancel().catch(() => {});
     throw refused(`Must be at most ${formatBytes(LIMITS.logoBytes)}.`);
   }
-  return readCapped(res, LIMITS.logoBytes);
+  return logoBytes(res, LIMITS.logoBytes);
 }
 
-async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const body = res.body;
-  if (!body) throw refused("Answered without a body.");
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) {
-        await reader.cancel().catch(() => {});
-        throw refused(`Must be at most ${formatBytes(max)}.`);
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw refused("Could not be fetched.");
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+async function logoBytes(res: Response, max: number): Promise<Uint8Array> {
+  if (!res.body) throw refused("Answered without a body.");
+  const body = await readCapped(res, max);
+  if (body.ok) return body.bytes;
+  throw refused(
+    body.reason === "too-large" ? `Must be at most ${formatBytes(max)}.` : "Could not be fetched.",
+  );
 }

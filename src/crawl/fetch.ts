@@ -8,7 +8,7 @@
  */
 import { ApiError } from "../errors";
 import { log } from "../log";
-import { checkOutboundHop } from "../security/outbound";
+import { checkOutboundHop, readCapped } from "../security/outbound";
 import { UnresolvableTarget } from "../security/target-check";
 import { CRAWLER_USER_AGENT } from "./robots";
 
@@ -49,40 +49,6 @@ function refusal(err: unknown): GuardedFetchResult {
   }
 }
 
-/** The body, or null past `max` bytes or when reading fails (the deadline, a reset). */
-async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) {
-    await res.body?.cancel().catch(() => {});
-    return null;
-  }
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) {
-        await reader.cancel().catch(() => {});
-        return null;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return null;
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
 /** GET `url` (robots.txt or a sitemap) hop by hop through the outbound rule; any status is "ok". */
 export async function guardedFetch(
   env: Env,
@@ -111,12 +77,18 @@ export async function guardedFetch(
     }
     if (!REDIRECTS.has(res.status)) {
       const body = await readCapped(res, opts.maxBytes);
-      if (body === null) {
+      if (!body.ok) {
         log("info", "crawl fetch: body unread or too large", { host: target.hostname });
         return ERROR;
       }
       const contentType = res.headers.get("content-type");
-      return { kind: "ok", status: res.status, contentType, body, finalUrl: target.href };
+      return {
+        kind: "ok",
+        status: res.status,
+        contentType,
+        body: body.bytes,
+        finalUrl: target.href,
+      };
     }
     await res.body?.cancel().catch(() => {});
     const location = res.headers.get("location");
