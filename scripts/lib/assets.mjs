@@ -2,7 +2,7 @@
 // reads through its ASSETS binding rather than bundling them. The dashboard's own files are kept
 // in public/ (tracked); the package files below are copied there from node_modules (gitignored),
 // by `npm start`, `npm test`, `npm run deploy`, the benchmarks and vitest.config.ts.
-import { copyFileSync, mkdirSync, renameSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -26,15 +26,27 @@ const PACKAGE_ASSETS = {
 };
 
 /**
- * Copies every package asset into public/. Each file is written beside its target and renamed
- * over it, so a run of wrangler or workerd reading the directory meanwhile never sees half a file.
+ * Copies every package asset into public/ that is missing or differs. A file already in place is
+ * left untouched: `wrangler dev` watches the directory and restarts the Worker on any write, which
+ * fails the requests in flight ("Your worker restarted mid-request"). A changed file is written
+ * beside its target and renamed over it, so a reader meanwhile never sees half a file.
  */
 export function buildAssets() {
   for (const [target, source] of Object.entries(PACKAGE_ASSETS)) {
+    const from = join(ROOT, "node_modules", source);
     const to = join(ASSETS_DIR, target);
+    if (sameBytes(from, to)) continue;
     const partial = `${to}.${process.pid}.partial`;
     mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(join(ROOT, "node_modules", source), partial);
+    copyFileSync(from, partial);
     renameSync(partial, to);
+  }
+}
+
+function sameBytes(a, b) {
+  try {
+    return readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false; // the target is missing
   }
 }
