@@ -42,6 +42,8 @@ export type CaptureOutcome =
 export interface HostStats {
   launches: number;
   reconnects: number;
+  /** Kept sessions found gone at startup (not connected to; a fresh browser launched). */
+  staleSessions: number;
   connected: boolean;
   inFlight: number;
   captures: number;
@@ -90,6 +92,7 @@ export class BrowserHost extends DurableObject<Env> {
   private stats = {
     launches: 0,
     reconnects: 0,
+    staleSessions: 0,
     captures: 0,
     deadlineKills: 0,
     recycles: 0,

@@ -13,11 +13,15 @@ export const SESSION_KEY = "browser-session";
 export interface SessionStats {
   launches: number;
   reconnects: number;
+  staleSessions: number;
 }
 
 /**
  * The kept session when it still answers (after an eviction), else a new browser. A session
- * that connects but fails to set up (it died with its browser a moment ago) is given up.
+ * the binding no longer lists (its browser closed, or `wrangler dev` restarted with the host's
+ * storage kept) is not connected to: connecting to it fails anyway, and wrangler's local binding
+ * prints an AssertionError ("sessionInfo must be set before connecting") for it. A session that
+ * connects but fails to set up (it died with its browser a moment ago) is given up.
  */
 export async function startBrowser<Ready>(
   binding: Env["BROWSER"],
@@ -26,7 +30,9 @@ export async function startBrowser<Ready>(
   setUp: (browser: Browser) => Promise<Ready>,
 ): Promise<Ready> {
   const previous = await storage.get<string>(SESSION_KEY);
-  if (previous) {
+  const kept = previous !== undefined && (await listed(binding, previous));
+  if (previous !== undefined && !kept) stats.staleSessions++;
+  if (previous !== undefined && kept) {
     const browser = await puppeteer.connect(binding, previous).catch(() => null);
     if (browser) {
       // Contexts left by the previous instance (its spare, captures it never finished) have
@@ -45,6 +51,14 @@ export async function startBrowser<Ready>(
   stats.launches++;
   await storage.put(SESSION_KEY, browser.sessionId());
   return setUp(browser);
+}
+
+/** Does the binding list `sessionId` as active? Unknown (the list failed) counts as yes. */
+async function listed(binding: Env["BROWSER"], sessionId: string): Promise<boolean> {
+  return puppeteer.sessions(binding).then(
+    (sessions) => sessions.some((session) => session.sessionId === sessionId),
+    () => true,
+  );
 }
 
 /**

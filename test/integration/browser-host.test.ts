@@ -7,6 +7,7 @@ import type { BrowserHost } from "../../src/capture/browser-host";
 import type { CaptureSpec } from "../../src/capture/spec";
 import { smallSpec } from "../helpers/capture";
 import { FAILURE } from "../../src/capture/failures";
+import { SESSION_KEY } from "../../src/capture/browser-session";
 import { FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { poll } from "../helpers/jobs";
 import { decodeImage } from "../helpers/images";
@@ -119,6 +120,17 @@ describe("BrowserHost", () => {
     const stats = await host.getStats();
     expect(stats.reconnects).toBe(1);
     expect(stats.launches).toBe(0);
+  });
+
+  it("a kept session the binding no longer lists is not connected to: a fresh launch", async () => {
+    const host = hostStub(`t-stale-${runId()}`);
+    // As after a `wrangler dev` restart with the object's storage kept: its browser is gone.
+    await runInDurableObject(host, (_instance, state) =>
+      state.storage.put(SESSION_KEY, "00000000-0000-4000-8000-000000000000"),
+    );
+    await captureOk(host);
+    const stats = await host.getStats();
+    expect(stats).toMatchObject({ staleSessions: 1, reconnects: 0, launches: 1 });
   });
 
   it("every capture gets a context opened ahead of it, and nothing of the one before", async () => {
