@@ -12,9 +12,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CrawlPage, CrawlSummary } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import { accountStub } from "../accounts/directory";
-import { log } from "../log";
 import { TUNING } from "../tuning";
-import { enqueueWebhooks } from "../webhooks/deliver";
 import { type CrawlConfig, readConfig } from "./config";
 import * as F from "./frontier";
 import type { Claim, PageOutcome } from "./frontier";
@@ -22,6 +20,7 @@ import { crawlPageMessage } from "./messages";
 import { Politeness } from "./politeness";
 import { sitemapUrls } from "./seeds";
 import { linkRules } from "./links";
+import { expireCrawl, type PageReport, reportProgress } from "./lifecycle";
 
 interface CrawlRow extends Record<string, SqlStorageValue> {
   config: string;
@@ -279,30 +278,15 @@ export class Crawl extends DurableObject<Env> {
 
   /** Past retention: the R2 objects, the account's row, then this object's storage. */
   private async expire(row: CrawlRow): Promise<void> {
-    const completedAt = row.completed_at ?? row.created_at;
-    if (Date.now() < completedAt + CRAWL.retentionDays * 86_400_000) {
-      await this.ctx.storage.setAlarm(completedAt + CRAWL.retentionDays * 86_400_000);
-      return;
-    }
-    const config = this.config(row);
-    const keys = this.sql.exec<{ key: string }>("SELECT key FROM r2_keys").toArray();
-    for (let i = 0; i < keys.length; i += 1000)
-      await this.env.OUTPUTS.delete(keys.slice(i, i + 1000).map((k) => k.key));
-    await accountStub(this.env, config.accountId).crawls().forget(config.crawlId);
-    await this.ctx.storage.deleteAll();
+    const expiresAt = (row.completed_at ?? row.created_at) + CRAWL.retentionDays * 86_400_000;
+    if (Date.now() < expiresAt) await this.ctx.storage.setAlarm(expiresAt);
+    else await expireCrawl(this.env, this.ctx.storage, this.config(row));
   }
 
   /** The account's index is brought up to date; its webhook deliveries are queued. */
-  private async report(page?: { seq: number; body: Record<string, unknown> }): Promise<void> {
+  private async report(page?: PageReport): Promise<void> {
     const summary = this.summary();
-    if (!summary) return;
-    const accountId = this.config(this.row() as CrawlRow).accountId;
-    try {
-      const account = accountStub(this.env, accountId);
-      const deliveries = await account.crawls().progress({ summary, ...(page ? { page } : {}) });
-      await enqueueWebhooks(this.env, accountId, deliveries);
-    } catch (err) {
-      log("error", "crawl: progress report failed", { error: String(err) });
-    }
+    const row = this.row();
+    if (summary && row) await reportProgress(this.env, this.config(row).accountId, summary, page);
   }
 }

@@ -48,7 +48,8 @@ import { publicOrigin } from "../../storage/hosted";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
-import { callTool, toolList, type ToolContext } from "./tools";
+import type { ToolContext } from "./tool-kit";
+import { callTool, toolList } from "./tools";
 
 const AUTH_FAILURES: readonly ApiErrorCode[] = [
   "MISSING_API_KEY",

@@ -1,7 +1,8 @@
 /**
- * The MCP tools (docs/MCP.md). Each wraps one REST route's own work — the same function the
- * route calls (`hostedCapture`, `extractPage`, `readContent`, `scrapePage`, `pageLinks`,
- * `mintLinkFor`, `accountData`, `startCrawl`, `crawlView`, `mapSite`), so request
+ * The MCP tools (docs/MCP.md; the crawl tools in ./crawl-tools.ts). Each wraps one REST route's
+ * own work — the same function the route calls (`hostedCapture`, `extractPage`, `readContent`,
+ * `scrapePage`, `pageLinks`, `mintLinkFor`, `accountData`, `startCrawl`, `crawlView`,
+ * `mapSite`), so request
  * preparation, plan gates, the URL guard, the pipeline and its credits are the route's, not a
  * copy — and only shapes the answer for a model.
  *
@@ -22,18 +23,7 @@ import {
   linksRequestSchema,
   scrapeRequestSchema,
 } from "../../../schemas/page-content";
-import {
-  CRAWL_STATUS_VIEW,
-  MCP_TOOLS,
-  mcpToolList,
-  type McpToolInput,
-  type McpToolName,
-} from "../../../schemas/mcp";
-import { CRAWL } from "../../../schemas/limits";
-import type { Usage } from "../../../schemas/responses";
-import type { AuthContext } from "../../accounts/auth";
-import { mapSite } from "../../crawl/map";
-import { startCrawl } from "../../crawl/start";
+import { MCP_TOOLS, mcpToolList, type McpToolName } from "../../../schemas/mcp";
 import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { log } from "../../log";
@@ -41,33 +31,12 @@ import { MESSAGES } from "../../messages";
 import { parseWith } from "../body";
 import { accountData } from "../routes/account";
 import { extractPage } from "../routes/extract";
-import { browserEngine } from "../../pipeline/engine";
 import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
-import { crawlView } from "../routes/crawl";
 import { mintLinkFor } from "../routes/render";
 import { hostedCapture } from "../routes/screenshot";
-import { crawlHeader, mapText, pageText } from "./crawl-views";
+import { CRAWL_RUN } from "./crawl-tools";
+import { lines, type Runners, type ToolContext, text, usageLine } from "./tool-kit";
 import { modelView, pdfPageCount, VIEW } from "./views";
-
-/** What a tool call runs with: the authenticated caller of the POST /mcp that carries it. */
-export interface ToolContext {
-  env: Env;
-  auth: AuthContext;
-  /** The public origin hosted outputs and render links are signed for. */
-  origin: string;
-  requestId: string;
-}
-
-const text = (value: string) => ({ type: "text" as const, text: value });
-
-function usageLine(usage: Usage | undefined): string {
-  if (!usage) return "";
-  const left = usage.remaining === null ? "unlimited" : `${usage.remaining} left this month`;
-  return `Credits: ${usage.credits} spent (${left}).`;
-}
-
-const lines = (...parts: (string | false | null | undefined)[]) =>
-  parts.filter((p): p is string => typeof p === "string" && p !== "").join("\n");
 
 /** The page a content tool read: its final URL and title, and any notes. */
 function pageHeader(
@@ -76,10 +45,6 @@ function pageHeader(
 ): string {
   return lines(`URL: ${data.url}`, `Title: ${data.metadata.title}`, ...notes);
 }
-
-type Runners = {
-  [N in McpToolName]: (ctx: ToolContext, args: McpToolInput<N>) => Promise<CallToolResult>;
-};
 
 /** What each tool of the catalogue (schemas/mcp.ts `MCP_TOOLS`) runs. */
 const RUN: Runners = {
@@ -219,55 +184,7 @@ const RUN: Runners = {
       ],
     };
   },
-  async crawl_start(ctx, args) {
-    const started = await startCrawl(ctx.env, ctx.auth, args, ctx.origin);
-    return {
-      content: [
-        text(
-          lines(
-            `Crawl ${started.crawlId} started (${started.status}): at most ${args.limit ?? CRAWL.limit.default} pages from ${args.url}.`,
-            `Follow it with crawl_status and crawlId "${started.crawlId}" every few seconds until its status is completed; results appear as pages finish.`,
-            "Each rendered page is charged as it completes; skipped and failed pages cost nothing.",
-          ),
-        ),
-      ],
-      structuredContent: { ...started },
-    };
-  },
-  async crawl_status(ctx, args) {
-    const view = await crawlView(
-      ctx.env,
-      ctx.auth,
-      args.crawlId,
-      args.cursor ?? 0,
-      CRAWL_STATUS_VIEW.results,
-    );
-    const { pages, ...summary } = view;
-    const cursor = args.cursor === undefined ? undefined : String(args.cursor);
-    return {
-      content: [
-        text(crawlHeader(view, cursor)),
-        ...pages.map((page) => text(pageText(page, view.crawlId))),
-      ],
-      structuredContent: {
-        ...summary,
-        results: pages.map(({ url, depth, status, reason, statusCode }) => ({
-          url,
-          depth,
-          status,
-          ...(reason === undefined ? {} : { reason }),
-          ...(statusCode === undefined ? {} : { statusCode }),
-        })),
-      },
-    };
-  },
-  async map(ctx, args) {
-    const { data, usage } = await mapSite(ctx.env, ctx.auth, args, browserEngine(ctx.env));
-    return {
-      content: [text(mapText(data)), text(usageLine(usage))],
-      structuredContent: { ...data },
-    };
-  },
+  ...CRAWL_RUN,
   async account_usage(ctx) {
     // The signing secret is a secret: it has no place in a model's context.
     const { webhooks: _secret, ...data } = await accountData(ctx.env, ctx.auth, ctx.origin);
