@@ -68,20 +68,26 @@ export interface PageOutcome {
   credits: number;
 }
 
-/** A URL found (start, sitemap, link): pending, or skipped at once with its reason. Deduped. */
-export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReason | null): boolean {
+/**
+ * A URL found (start, sitemap, link): pending, or skipped at once with its reason. Deduped, and
+ * its depth is the shortest path found: pages finish in any order, so a URL may be met first
+ * through a longer path (skipped as too deep, or waiting deeper in the queue) and later through
+ * a shorter one. Found again shallower, a pending page moves up and one skipped for depth goes
+ * back to pending; a page already sent or finished keeps its depth.
+ */
+export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReason | null): void {
   if (skip === null) {
-    return (
-      sql
-        .exec(
-          `INSERT INTO pages (url, host, depth, state) VALUES (?, ?, ?, 'pending')
-           ON CONFLICT (url) DO NOTHING RETURNING seq`,
-          url.href,
-          url.host,
-          depth,
-        )
-        .toArray().length > 0
+    sql.exec(
+      `INSERT INTO pages (url, host, depth, state) VALUES (?, ?, ?, 'pending')
+       ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, state = 'pending', reason = NULL,
+         done_seq = NULL
+       WHERE excluded.depth < pages.depth
+         AND (pages.state = 'pending' OR (pages.state = 'skipped' AND pages.reason = 'depth'))`,
+      url.href,
+      url.host,
+      depth,
     );
+    return;
   }
   const inserted = sql
     .exec(
@@ -94,7 +100,6 @@ export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReaso
     )
     .toArray()[0] as { seq: number } | undefined;
   if (inserted) markDone(sql, inserted.seq);
-  return inserted !== undefined;
 }
 
 function markDone(sql: SqlStorage, seq: number): void {

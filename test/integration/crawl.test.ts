@@ -11,6 +11,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Crawl, CrawlPage, CrawlSummary, MapResult } from "../../schemas/crawl";
 import type { Crawl as CrawlDo } from "../../src/crawl/crawl-do";
+import { addUrl } from "../../src/crawl/frontier";
 import { crawlStub } from "../../src/crawl/messages";
 import { handleCaptureBatch } from "../../src/queues/capture-jobs";
 import { bearer, createAccount, setAccount, type TestAccount } from "../helpers/accounts";
@@ -466,6 +467,41 @@ describe("delivery and restarts", () => {
     for (const d of deliveries)
       expect(d.headers["x-service-signature"] ?? d.headers["x-webhook-signature"]).toBeTruthy();
   }, 60_000);
+});
+
+describe("the frontier", () => {
+  it("keeps each URL at the shortest depth found, whatever order pages finish in", async () => {
+    const stub = crawlStub(env, pro.accountId, crypto.randomUUID());
+    await runInDurableObject(stub, async (_i: CrawlDo, state) => {
+      const sql = state.storage.sql;
+      const row = (path: string) =>
+        sql
+          .exec<{ depth: number; state: string; reason: string | null; done_seq: number | null }>(
+            "SELECT depth, state, reason, done_seq FROM pages WHERE url = ?",
+            `${SITE}${path}`,
+          )
+          .one();
+      const add = (path: string, depth: number, skip: "depth" | "scope" | null) =>
+        addUrl(sql, new URL(`${SITE}${path}`), depth, skip);
+      // Met first through a long path (too deep), then through a short one: rendered after all.
+      add("/a", 3, "depth");
+      expect(row("/a")).toMatchObject({ state: "skipped", reason: "depth" });
+      add("/a", 2, null);
+      expect(row("/a")).toEqual({ depth: 2, state: "pending", reason: null, done_seq: null });
+      // Waiting deep in the queue, then found shallower: it moves up, and never back down.
+      add("/b", 3, null);
+      add("/b", 1, null);
+      add("/b", 2, null);
+      expect(row("/b")).toMatchObject({ depth: 1, state: "pending" });
+      // Skipped for another reason, or already sent: found again, it stays as it is.
+      add("/c", 2, "scope");
+      add("/c", 1, null);
+      expect(row("/c")).toMatchObject({ depth: 2, state: "skipped", reason: "scope" });
+      sql.exec("UPDATE pages SET state = 'queued' WHERE url = ?", `${SITE}/b`);
+      add("/b", 0, null);
+      expect(row("/b")).toMatchObject({ depth: 1, state: "queued" });
+    });
+  });
 });
 
 describe("retention", () => {
