@@ -8,10 +8,10 @@
  * for expected outcomes, since errors lose their class when crossing RPC.
  */
 import { DurableObject } from "cloudflare:workers";
-import { TUNING } from "../tuning";
-import { type KeyStore, type NewKey, checkKey, insertKey, listKeys } from "../accounts/keystore";
-import { type CreditLedger, reserve as reserveCredits, setUsed } from "../accounts/ledger";
-import { bucketLimit, hitRateLimit, type RateBucket } from "../accounts/limiter";
+import { authorizeKey, authorizeSession } from "../accounts/authorize";
+import { type KeyStore, type NewKey, insertKey, listKeys } from "../accounts/keystore";
+import { type CreditLedger, setUsed } from "../accounts/ledger";
+import type { RateBucket } from "../accounts/limiter";
 import { migrate } from "../accounts/migrate";
 import { type AccountRow, type AccountSummary, type AuthorizeResult } from "../accounts/profile";
 import { accountRow, accountSummary } from "../accounts/profile";
@@ -46,9 +46,9 @@ export class Account extends DurableObject<Env> {
       now: () => this.clock(),
       exists: () => this.row() !== undefined,
       account: () => {
-        const row = this.row();
-        if (!row) throw new Error("account does not exist");
-        return { accountId: row.account_id, plan: this.plan(row) };
+        const account = this.caller();
+        if (!account) throw new Error("account does not exist");
+        return account;
       },
       tx: (work) => {
         const { plan } = this.db.account();
@@ -67,6 +67,12 @@ export class Account extends DurableObject<Env> {
 
   private plan(row: AccountRow): Plan {
     return PLANS[row.plan];
+  }
+
+  /** The account a call is checked against; undefined when there is none. */
+  private caller(): { accountId: string; plan: Plan } | undefined {
+    const row = this.row();
+    return row && { accountId: row.account_id, plan: this.plan(row) };
   }
 
   /** Creates the account with its first key; null when it already exists. */
@@ -119,10 +125,8 @@ export class Account extends DurableObject<Env> {
   }
 
   /**
-   * Key status and rate limit in one call: every authenticated request makes exactly this one.
-   * With `reserve` (capture routes), an admitted call also holds that many credits in the same
-   * transaction, so a capture needs no second round trip before its work (src/accounts/credits.ts).
-   * `bucket` is the rate limit counted: reads have their own (src/accounts/limiter.ts).
+   * Key status and rate limit in one call: every authenticated request makes exactly this one;
+   * with `reserve`, an admitted call also holds its credits (src/accounts/authorize.ts).
    */
   authorize(
     keyId: string,
@@ -130,43 +134,21 @@ export class Account extends DurableObject<Env> {
     reserve = 0,
     bucket: RateBucket = "request",
   ): AuthorizeResult {
-    const row = this.row();
-    if (!row) return { status: "unknown" };
-    const now = this.clock();
-    return this.ctx.storage.transactionSync((): AuthorizeResult => {
-      const status = checkKey(this.sql, keyId, keyHash, now);
-      if (status !== "active") return { status: status === "revoked" ? "revoked" : "unknown" };
-      const plan = this.plan(row);
-      const limit = bucketLimit(plan, bucket);
-      const rate = hitRateLimit(this.sql, bucket, limit, now, TUNING.rateWindowMs);
-      const result = { status: "ok", accountId: row.account_id, plan: plan.id, rate } as const;
-      if (rate.limited || reserve <= 0) return result;
-      const ttlMs = TUNING.creditReservationTtlMs;
-      return {
-        ...result,
-        reservation: reserveCredits(this.sql, plan.monthlyCredits, reserve, ttlMs, now),
-      };
-    });
+    const account = this.caller();
+    if (!account) return { status: "unknown" };
+    const call = { keyId, keyHash, reserve, bucket };
+    return this.ctx.storage.transactionSync(() =>
+      authorizeKey(this.sql, account, call, this.clock()),
+    );
   }
 
-  /**
-   * The dashboard's playground: the rate limit counted as for a key (the session stands in
-   * for it; src/http/dashboard/). "unknown" when there is no account.
-   */
+  /** The dashboard's playground: the rate limit counted as for a key. "unknown": no account. */
   authorizeSession(): AuthorizeResult {
-    const row = this.row();
-    if (!row) return { status: "unknown" };
-    const plan = this.plan(row);
-    return this.ctx.storage.transactionSync((): AuthorizeResult => {
-      const rate = hitRateLimit(
-        this.sql,
-        "request",
-        plan.rateLimitPerMinute,
-        this.clock(),
-        TUNING.rateWindowMs,
-      );
-      return { status: "ok", accountId: row.account_id, plan: plan.id, rate };
-    });
+    const account = this.caller();
+    if (!account) return { status: "unknown" };
+    return this.ctx.storage.transactionSync(() =>
+      authorizeSession(this.sql, account, this.clock()),
+    );
   }
 
   // ---- The features (see the top of this file) --------------------------------------------
