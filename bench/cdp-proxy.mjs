@@ -73,7 +73,7 @@ function proxyConnection(client, target, system) {
   const toServer = delayedWriter(server);
   const toClient = delayedWriter(client);
   const counter = counterOf(system);
-  const pending = new Set(); // ids of this connection's commands awaiting their response
+  const pending = new Map(); // this connection's commands awaiting their response: id → {session, at}
   let upgraded = false;
   let requestHead = Buffer.alloc(0);
   let responseHead = Buffer.alloc(0);
@@ -97,7 +97,7 @@ function proxyConnection(client, target, system) {
     if (upgraded)
       for (const msg of fromClient(chunk)) {
         const m = classify(msg, true);
-        if (m.kind === "command") counter.command(pending, m.id);
+        if (m.kind === "command") counter.command(pending, m.id, m.session);
       }
     toServer(chunk);
   });
@@ -121,7 +121,7 @@ function proxyConnection(client, target, system) {
     for (const msg of fromServer(data)) {
       const m = classify(msg, false);
       if (m.kind === "response") ids.push(m.id);
-      else if (m.kind === "event") counter.event();
+      else if (m.kind === "event") counter.event(pending, m.detached);
     }
     toClient(data, ids.length ? () => ids.forEach((id) => counter.response(pending, id)) : null);
   });

@@ -74,7 +74,9 @@ export function classify(payload, fromClient) {
   if (fromClient) {
     try {
       const msg = JSON.parse(payload.toString("utf8"));
-      return typeof msg.id === "number" ? { kind: "command", id: msg.id } : { kind: "other" };
+      return typeof msg.id === "number"
+        ? { kind: "command", id: msg.id, session: msg.sessionId ?? "" }
+        : { kind: "other" };
     } catch {
       return { kind: "other" };
     }
@@ -82,6 +84,12 @@ export function classify(payload, fromClient) {
   const head = payload.subarray(0, 64).toString("latin1");
   const id = /^\{\s*"id"\s*:\s*(\d+)/.exec(head);
   if (id) return { kind: "response", id: Number(id[1]) };
+  if (/^\{\s*"method"\s*:\s*"Target\.detachedFromTarget"/.test(head)) {
+    // The session's unanswered commands will never be answered.
+    try {
+      return { kind: "event", detached: JSON.parse(payload.toString("utf8")).params?.sessionId };
+    } catch {}
+  }
   if (/^\{\s*"method"/.test(head)) return { kind: "event" };
   if (payload.length < 1 << 20) {
     try {
@@ -96,32 +104,55 @@ export function classify(payload, fromClient) {
 /**
  * One system's CDP counters over all its connections. A **sequential round trip** starts when a
  * command is sent while none of the system's commands awaits its response, and lasts until none
- * does: overlapping commands share one; back-to-back commands are one each. `commands`,
+ * does: overlapping commands share one; back-to-back commands are one each. A command stops
+ * awaiting when its response is delivered, its connection closes, its session detaches, or after
+ * 10 s unanswered (counted in `abandoned`: nothing waits that long in a capture). `commands`,
  * `responses`, `events` count messages; `connections` the WebSocket upgrades.
  */
 export function cdpCounter() {
-  const c = { connections: 0, commands: 0, responses: 0, events: 0, roundTrips: 0 };
+  const c = {
+    connections: 0,
+    commands: 0,
+    responses: 0,
+    events: 0,
+    roundTrips: 0,
+    abandoned: 0,
+  };
   let outstanding = 0;
+  const awaiting = new Set(); // every connection's `pending` map with entries
+  const drop = (pending, id) => {
+    if (pending.delete(id)) outstanding--;
+  };
   return {
     counts: c,
-    command(pending, id) {
+    /** `pending`: the connection's Map of id → {session, at}. */
+    command(pending, id, session) {
+      const now = performance.now();
+      for (const p of awaiting)
+        for (const [k, v] of p)
+          if (now - v.at > 10_000) {
+            drop(p, k);
+            c.abandoned++;
+          }
       c.commands++;
       if (outstanding === 0) c.roundTrips++;
       outstanding++;
-      pending.add(id);
+      pending.set(id, { session, at: now });
+      awaiting.add(pending);
     },
     /** A response was delivered to the client (after the delay). */
     response(pending, id) {
       c.responses++;
-      if (pending.delete(id)) outstanding--;
+      drop(pending, id);
     },
-    event() {
+    event(pending, detached) {
       c.events++;
+      if (detached) for (const [k, v] of pending) if (v.session === detached) drop(pending, k);
     },
     /** A connection closed with commands unanswered: they await nothing any more. */
     dropped(pending) {
-      outstanding -= pending.size;
-      pending.clear();
+      for (const k of [...pending.keys()]) drop(pending, k);
+      awaiting.delete(pending);
     },
   };
 }
