@@ -38,8 +38,9 @@ function delayedWriter(dst) {
   const flush = (target) => {
     timer = null;
     const now = performance.now();
-    lateMs = 0.8 * lateMs + 0.2 * Math.min(5, Math.max(-1, now - target));
-    while (queue.length && queue[0].due <= now + 0.5) {
+    lateMs = Math.max(0, 0.8 * lateMs + 0.2 * Math.min(5, now - target));
+    // Up to 1 ms early rather than a timer's 1 ms late: the error averages out.
+    while (queue.length && queue[0].due <= now + 1) {
       const { chunk, after } = queue.shift();
       if (!dst.destroyed) dst.write(chunk);
       after?.();

@@ -136,7 +136,7 @@ async function addedMs(direct, proxied, pairs) {
  * The startup check: a bare CDP round trip (Browser.getVersion on the floor's browser endpoint
  * `directWs`) through a listener of the proxy at `rttMs` takes rttMs more than the direct one,
  * ± 1 ms (median of 30 interleaved pairs; up to 3 tries, as the machine's load can delay any
- * timer). Throws if not; leaves the delay at 0.
+ * timer). Says so (`withinTolerance`) if not; leaves the delay at 0.
  */
 export async function verifyRtt(proxy, directWs, rttMs) {
   const url = new URL(directWs);
@@ -168,8 +168,11 @@ export async function verifyRtt(proxy, directWs, rttMs) {
     proxied.close();
     await proxy.setRtt(0);
   }
-  if (Math.abs(check.addedMs - rttMs) > 1)
-    throw new Error(`CDP proxy: added ${check.addedMs} ms per round trip, expected ${rttMs} ± 1`);
+  // Out of tolerance after 3 tries: the machine's load delays the proxy's timers. The run goes
+  // on, and the report says so next to the measured RTT.
+  check.withinTolerance = Math.abs(check.addedMs - rttMs) <= 1;
+  if (!check.withinTolerance)
+    log(`CDP proxy: WARNING added ${check.addedMs} ms per round trip, expected ${rttMs} ± 1`);
   return check;
 }
 

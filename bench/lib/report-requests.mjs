@@ -69,5 +69,5 @@ export function requestsTable(results) {
 
 /** The startup check of --cdp-rtt, one line. */
 export function rttCheckLine(c) {
-  return `CDP proxy check at start: a bare round trip (Browser.getVersion) took ${c.proxiedMs} ms through the proxy at --cdp-rtt ${c.rttMs}, ${c.directMs} ms direct: ${c.addedMs} ms added, expected ${c.rttMs} ± 1 (the proxy itself at 0 ms: ${c.overheadAt0Ms} ms).`;
+  return `CDP proxy check at start: a bare round trip (Browser.getVersion) took ${c.proxiedMs} ms through the proxy at --cdp-rtt ${c.rttMs}, ${c.directMs} ms direct: ${c.addedMs} ms added, expected ${c.rttMs} ± 1${c.withinTolerance === false ? " — OUT OF TOLERANCE (machine load)" : ""} (the proxy itself at 0 ms: ${c.overheadAt0Ms} ms).`;
 }
