@@ -5,24 +5,23 @@
 // This file is the runner: options, then start everything (bench/lib/start.mjs, the floor in
 // bench/lib/floor.mjs), run the phases (bench/lib/phases.mjs, bench/scenarios/), write the
 // results and the report (bench/lib/results.mjs, bench/lib/report.mjs), stop everything.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { reReport, runCrawlOnly, runFairnessOnly } from "./lib/alone.mjs";
+import { proxiedWrapperEnv, startCdpProxy, verifyRtt } from "./lib/cdp-rtt.mjs";
 import { floorLaunchPlan } from "./lib/chromium.mjs";
-import { fixtureUrl } from "./lib/fixture-client.mjs";
 import { launchFloor, makeFloor } from "./lib/floor.mjs";
 import { TimeCap, cleanup, installExitHandlers, log, setTimeCap } from "./lib/lifecycle.mjs";
 import { samplerReport, startSampler, state } from "./lib/lifecycle.mjs";
 import { parseOptions, selectScenarios } from "./lib/options.mjs";
 import { compareFlags, measureColdStart, runRepetitions, warmUp } from "./lib/phases.mjs";
 import { renderResultsMd, renderSummary } from "./lib/report.mjs";
-import { buildResults, crawlResults, fairnessResults } from "./lib/results.mjs";
-import { machineInfo, saveResults } from "./lib/results.mjs";
+import { buildResults, machineInfo, saveResults } from "./lib/results.mjs";
 import { NotAvailable, createAccount, makeService } from "./lib/service-client.mjs";
 import { logTail, prepareSnapshot, startCrawlSite, startFixture } from "./lib/start.mjs";
 import { startService } from "./lib/start.mjs";
-import { computeRatios, evaluateTargets } from "./lib/targets.mjs";
 import { ALL_SCENARIOS, CAPTURE_SCENARIOS, scenarioTable } from "./scenarios/catalog.mjs";
 import { CRAWL_PAGES, runCrawlScenario } from "./scenarios/crawl.mjs";
 import { runEndurance } from "./scenarios/endurance.mjs";
@@ -31,27 +30,6 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS_MD = fileURLToPath(new URL("RESULTS.md", import.meta.url));
 
 installExitHandlers();
-
-/** --report <results.json>: re-derive ratios, targets and the summary from a saved run. */
-function reReport(opt) {
-  const path = opt.report;
-  const results = JSON.parse(readFileSync(path, "utf8"));
-  for (const sc of results.scenarios) {
-    for (const cell of sc.cells) {
-      cell.ratios = computeRatios(cell, sc.systems);
-      cell.ratio = cell.ratios.edgeshot;
-    }
-  }
-  results.targets = evaluateTargets(results);
-  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
-  const summary = renderSummary(results);
-  console.log(summary);
-  if (opt.updateResults) {
-    writeFileSync(RESULTS_MD, renderResultsMd(results, summary, path));
-    console.log("bench/RESULTS.md updated");
-  }
-  return 0;
-}
 
 async function main() {
   const opt = parseOptions(process.argv.slice(2));
@@ -70,9 +48,15 @@ async function main() {
     `options: ${opt.quick ? "quick, " : ""}${opt.reps} repetition(s), scenarios ${selected.join(",")}, cap ${opt.timeCapMin} min`,
   );
 
-  const fixturePort = await startFixture(opt.fixturePort);
+  const fixture = await startFixture(opt.fixturePort);
+  const fixturePort = fixture.port;
   const fixtureBase = `http://127.0.0.1:${fixturePort}`;
-  log(`fixture server on ${fixtureBase}`);
+  fixture.realPerOrigin = (
+    await (await fetch(`${fixtureBase}/real/expected.json`)).json()
+  ).perOrigin;
+  log(`fixture server on ${fixtureBase}, real page's origins on ${fixture.realPorts.join(", ")}`);
+  // --cdp-rtt: both systems' CDP connections through the delaying proxy (bench/lib/cdp-rtt.mjs).
+  const proxy = opt.cdpRtt === null ? null : await startCdpProxy();
   // The crawl scenario's site: a port of its own, allowlisted beside the fixture server's.
   const crawlPages = opt.quick ? CRAWL_PAGES.quick : CRAWL_PAGES.full;
   const crawlPort = selected.includes("crawl")
@@ -90,7 +74,12 @@ async function main() {
     serviceSource = snap.source;
     log(`service source: ${JSON.stringify(snap.source)}`);
     log("starting wrangler dev …");
-    svc = await startService(fixturePort, snap.dir, crawlPort ? [crawlPort] : []);
+    const allowlist = [...fixture.allowlist, ...(crawlPort ? [`127.0.0.1:${crawlPort}`] : [])];
+    svc = await startService(
+      allowlist,
+      snap.dir,
+      proxy ? proxiedWrapperEnv(plan, proxy.control) : {},
+    );
     log(`service on ${svc.base} (wrangler pid ${svc.pid})`);
     state.wranglerPid = svc.pid;
   }
@@ -121,8 +110,9 @@ async function main() {
   if (selected.length === 1 && selected[0] === "crawl")
     return runCrawlOnly(opt, machine, crawlRun, started);
 
-  const floorLaunchMs = await launchFloor(plan);
+  const floorLaunchMs = await launchFloor(plan, proxy);
   log(`floor Chromium pid ${state.floorPid} launched in ${floorLaunchMs.toFixed(0)} ms`);
+  const rttCheck = proxy ? await verifyRtt(proxy, state.floorDirectWs, opt.cdpRtt) : null;
   const floorUserAgent = (await state.browser.userAgent()).replace("HeadlessChrome", "Chrome");
   const floor = makeFloor(state.browser, fixtureBase, floorUserAgent);
 
@@ -131,7 +121,9 @@ async function main() {
   // `service` is null when it is not measured (--floor-only, or no account).
   const coldStart = service ? await measureColdStart(service, floor, floorLaunchMs) : null;
   const { flags, binaries } = compareFlags(plan, await warmUp(scenarios, service));
-  const reps = await runRepetitions(scenarios, opt.reps, fixtureBase);
+  if (proxy && service && !((await proxy.stats()).edgeshot?.connections > 0))
+    throw new Error("--cdp-rtt: the service's CDP connection does not go through the proxy");
+  const reps = await runRepetitions(scenarios, opt.reps, { fixtureBase, fixture, proxy });
   let { serviceRequests, aborted } = reps;
 
   // The crawl scenario (service only) after the repetitions, before the endurance run.
@@ -171,6 +163,7 @@ async function main() {
     coldStart,
     endurance,
     crawl,
+    rttCheck,
     binaries,
     flags,
     perRepetition: reps.perRepetition,
@@ -204,34 +197,6 @@ async function main() {
     return 1;
   }
   if (aborted) return 1;
-  return 0;
-}
-
-/** The fairness scenario (bench/scenarios/fairness.mjs): service only, no floor. */
-async function runFairnessOnly(opt, svc, fixtureBase, started) {
-  const { runFairness, fairnessTable } = await import("./scenarios/fairness.mjs");
-  const fairness = await runFairness({
-    base: svc.base,
-    createAccount: () => createAccount(svc.base, svc.adminToken),
-    smallUrl: () => fixtureUrl(fixtureBase, "/small.html").url,
-    log,
-    reps: opt.reps,
-    quick: opt.quick,
-  });
-  const jsonPath = saveResults(started, fairnessResults(opt, started, fairness), "-fairness");
-  console.log(`\n${fairnessTable(fairness)}\n\nresults: ${jsonPath}`);
-  await cleanup();
-  return 0;
-}
-
-/** The crawl scenario alone (bench/scenarios/crawl.mjs): service only, no floor. */
-async function runCrawlOnly(opt, machine, crawlRun, started) {
-  const { crawlTable } = await import("./scenarios/crawl.mjs");
-  const crawl = await crawlRun();
-  const results = crawlResults(opt, started, machine, crawl, await samplerReport());
-  const jsonPath = saveResults(started, results, "-crawl");
-  console.log(`\n${crawlTable(crawl)}\n\nresults: ${jsonPath}`);
-  await cleanup();
   return 0;
 }
 

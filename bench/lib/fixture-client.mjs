@@ -5,9 +5,12 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
-/** Spawns the fixture server on `port`; `ready` resolves once it listens. */
-export function spawnFixture(port) {
-  return spawnServer("../fixture.mjs", [String(port)], "fixture server");
+/**
+ * Spawns the fixture server on `port` (and more listeners on `extraPorts`: the real page's other
+ * origins, bench/fixture.mjs); `ready` resolves once it listens.
+ */
+export function spawnFixture(port, extraPorts = []) {
+  return spawnServer("../fixture.mjs", [port, ...extraPorts].map(String), "fixture server");
 }
 
 /** Spawns the crawl site (bench/crawl-site.mjs) of `pages` tree pages on `port`. */
@@ -51,6 +54,22 @@ export function fixtureUrl(fixtureBase, path) {
   const sep = path.includes("?") ? "&" : "?";
   const run = `bench-${runId}-${++seqCounter}`;
   return { url: `${fixtureBase}${path}${sep}run=${run}`, run };
+}
+
+/**
+ * Requests one capture (`run`) made, per fixture port, from each port's request log: `ports` are
+ * the fixture listeners to ask. Returns the total and the count per port.
+ */
+export async function requestsFetched(ports, run) {
+  const perPort = await Promise.all(
+    ports.map(async (port) => {
+      const res = await fetch(`http://127.0.0.1:${port}/__log?run=${encodeURIComponent(run)}`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      return (await res.json()).length;
+    }),
+  );
+  return { total: perPort.reduce((a, b) => a + b, 0), perPort };
 }
 
 /** How many of the lazy page's images the browser fetched for one capture (fixture server log). */

@@ -15,8 +15,12 @@ import {
 await import("./ts-register.mjs");
 const { autoScroll, hardening, pageHeight } = await import("../../src/capture/page-scripts.ts");
 
-/** Launches the floor's Chromium (`plan`: floorLaunchPlan) and returns its launch time in ms. */
-export async function launchFloor(plan) {
+/**
+ * Launches the floor's Chromium (`plan`: floorLaunchPlan) and returns its launch time in ms. With
+ * `proxy` (--cdp-rtt, bench/lib/cdp-rtt.mjs), puppeteer-core then drops the launch's connection
+ * and connects again through a proxy listener (`state.floorDirectWs` keeps the direct endpoint).
+ */
+export async function launchFloor(plan, proxy = null) {
   const { default: puppeteer } = await import("puppeteer-core");
   const t0 = performance.now();
   state.browser = await puppeteer.launch({
@@ -31,9 +35,21 @@ export async function launchFloor(plan) {
     protocolTimeout: REQUEST_TIMEOUT_MS,
     timeout: 60_000,
   });
+  const launchMs = performance.now() - t0;
   state.floorPid = state.browser.process()?.pid ?? null;
   state.sampler.postMessage({ type: "floorPid", pid: state.floorPid });
-  return performance.now() - t0;
+  state.floorDirectWs = state.browser.wsEndpoint();
+  if (proxy) {
+    const direct = new URL(state.floorDirectWs);
+    const port = await proxy.listen("floor", direct.port);
+    await state.browser.disconnect();
+    state.browser = await puppeteer.connect({
+      browserWSEndpoint: `ws://127.0.0.1:${port}${direct.pathname}`,
+      defaultViewport: null,
+      protocolTimeout: REQUEST_TIMEOUT_MS,
+    });
+  }
+  return launchMs;
 }
 
 export function makeFloor(browser, fixtureBase, userAgent) {

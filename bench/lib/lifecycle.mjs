@@ -8,10 +8,12 @@ export const state = {
   tmp: null,
   fixture: null, // ChildProcess
   crawlSite: null, // ChildProcess (the crawl scenario's site)
+  cdpProxy: null, // ChildProcess (--cdp-rtt: bench/cdp-proxy.mjs)
   wrangler: null, // ChildProcess (group leader)
   wranglerLog: null,
   browser: null, // puppeteer Browser (floor)
   floorPid: null,
+  floorDirectWs: null, // the floor's DevTools endpoint, not through the CDP proxy
   wranglerPid: null,
   sampler: null, // Worker
   lastReport: null,
@@ -136,7 +138,7 @@ export function cleanup() {
         } catch {}
       }
     }
-    for (const child of [state.fixture, state.crawlSite]) {
+    for (const child of [state.fixture, state.crawlSite, state.cdpProxy]) {
       if (child?.pid && child.exitCode === null) {
         try {
           child.kill("SIGTERM");
@@ -159,7 +161,8 @@ export function cleanup() {
 /** Signals and crashes clean up before the process leaves; a hard exit still kills by pid. */
 export function installExitHandlers() {
   process.on("exit", () => {
-    for (const pid of [state.floorPid, state.fixture?.pid, state.crawlSite?.pid]) {
+    const children = [state.fixture, state.crawlSite, state.cdpProxy];
+    for (const pid of [state.floorPid, ...children.map((c) => c?.pid)]) {
       if (pid && alive(pid)) {
         try {
           process.kill(pid, "SIGKILL");

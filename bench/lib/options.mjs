@@ -19,6 +19,7 @@ export function parseOptions(argv) {
     profile: process.env.BENCH_PROFILE === "1",
     endurance: process.env.BENCH_ENDURANCE ? Number(process.env.BENCH_ENDURANCE) : null,
     report: null,
+    cdpRtt: process.env.BENCH_CDP_RTT ? Number(process.env.BENCH_CDP_RTT) : null,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s);
@@ -37,6 +38,7 @@ export function parseOptions(argv) {
     else if (flag === "--profile") opt.profile = true;
     else if (flag === "--endurance") opt.endurance = Number(value());
     else if (flag === "--report") opt.report = value();
+    else if (flag === "--cdp-rtt") opt.cdpRtt = Number(value());
     else if (flag === "--update-results") opt.updateResults = true;
     else if (flag === "--no-update-results") opt.updateResults = false;
     else if (flag === "--help" || flag === "-h") {
@@ -51,6 +53,8 @@ export function parseOptions(argv) {
   opt.endurance ??= !opt.quick && opt.scenarios === null ? ENDURANCE_DEFAULT : 0;
   if (!Number.isInteger(opt.endurance) || opt.endurance < 0)
     throw new Error("--endurance must be a non-negative integer");
+  if (opt.cdpRtt !== null && !(Number.isFinite(opt.cdpRtt) && opt.cdpRtt > 0 && opt.cdpRtt <= 1000))
+    throw new Error("--cdp-rtt must be a round-trip time in ms, 0 < ms ≤ 1000");
   if (!Number.isInteger(opt.reps) || opt.reps < 1)
     throw new Error("--reps must be a positive integer");
   return opt;

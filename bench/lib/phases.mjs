@@ -3,7 +3,7 @@
 // repetitions — systems interleaved per (scenario, concurrency), order alternating.
 import { runBatch } from "./batch.mjs";
 import { diffFlags } from "./chromium.mjs";
-import { lazyImagesFetched } from "./fixture-client.mjs";
+import { aroundBatch } from "./batch-extras.mjs";
 import { TimeCap, log, samplerReport, sleep, state } from "./lifecycle.mjs";
 import { fmt } from "./report.mjs";
 import { NotAvailable } from "./service-client.mjs";
@@ -99,11 +99,13 @@ export function compareFlags(plan, report) {
 }
 
 /**
- * The measured repetitions: in each, for each (scenario, concurrency), every system runs one
- * batch, back to back; odd repetitions start with the floor, even ones with Edgeshot. After each
- * repetition, 1 s idle, then the browsers' memory. A stop (cap, signal) ends them early.
+ * The measured repetitions: in each, for each (scenario, concurrency, CDP RTT), every system runs
+ * one batch, back to back; odd repetitions start with the floor, even ones with Edgeshot. After
+ * each repetition, 1 s idle, then the browsers' memory. A stop (cap, signal) ends them early.
+ * `ctx`: {fixtureBase, fixture, proxy} (bench/lib/batch-extras.mjs; `proxy` null without
+ * --cdp-rtt).
  */
-export async function runRepetitions(scenarios, reps, fixtureBase) {
+export async function runRepetitions(scenarios, reps, ctx) {
   const perRepetition = [];
   let serviceRequests = 0;
   let aborted = null;
@@ -117,19 +119,13 @@ export async function runRepetitions(scenarios, reps, fixtureBase) {
           for (const sys of order) {
             if (sc.status[sys].status !== "ok") continue;
             try {
-              const r = await runBatch(sc.one[sys], cell.n, cell.conc);
-              if (sc.name === "lazy") {
-                // After the batch (outside its timing): did the capture wait for the lazy images?
-                const counts = await Promise.all(
-                  r.runs.map((run) => lazyImagesFetched(fixtureBase, run)),
-                );
-                r.lazyImages = { min: Math.min(...counts), max: Math.max(...counts), of: 12 };
-              }
-              delete r.runs;
+              const after = await aroundBatch(sc, sys, cell, ctx);
+              const r = await after(await runBatch(sc.one[sys], cell.n, cell.conc));
               if (sys === "edgeshot" || sc.name === "render") serviceRequests += cell.n;
               cell[sys].reps.push(r);
+              const rtt = cell.rtt === null ? "" : ` rtt=${cell.rtt}`;
               log(
-                `  ${sc.name} c=${cell.conc} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s; CPU ${fmt(r.cpuMs.machine)} ms per request`,
+                `  ${sc.name} c=${cell.conc}${rtt} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s; CPU ${fmt(r.cpuMs.machine)} ms per request${r.requests ? `; ${r.requests.max} requests` : ""}${r.cdp ? `; CDP ${fmt(r.cdp.commands)} commands, ${fmt(r.cdp.roundTrips)} round trips per capture` : ""}`,
               );
             } catch (err) {
               markFailed(sc, sys, err);

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { median } from "./stats.mjs";
 import { FLOOR_IDLE_TIMEOUT_MS } from "../scenarios/catalog.mjs";
 import { crawlTable } from "../scenarios/crawl.mjs";
+import { requestsTable, rttCheckLine } from "./report-requests.mjs";
 
 const RESULTS_MD = new URL("../RESULTS.md", import.meta.url);
 
@@ -12,10 +13,16 @@ export const fmt = (v, d = 0) =>
   v === null || v === undefined || !Number.isFinite(v) ? "—" : v.toFixed(d);
 const fmtRatio = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "—");
 
+/** With --cdp-rtt every row says its CDP round-trip time, in a column after `conc`. */
+const withRtt = (results) =>
+  results.scenarios.some((s) => s.cells.some((c) => c.rtt !== null && c.rtt !== undefined));
+const concCols = (cell, rtt) => (rtt ? `${cell.conc} | ${cell.rtt ?? 0}` : `${cell.conc}`);
+
 function table(results) {
+  const rtt = withRtt(results);
   const lines = [
-    "| scenario | conc | system | n×reps | p50 ms | p95 ms | mean ms | per s | p50 vs floor | per s vs floor | notes |",
-    "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    `| scenario | conc |${rtt ? " CDP RTT ms |" : ""} system | n×reps | p50 ms | p95 ms | mean ms | per s | p50 vs floor | per s vs floor | notes |`,
+    `|---|---:|${rtt ? "---:|" : ""}---|---:|---:|---:|---:|---:|---:|---:|---|`,
   ];
   for (const sc of results.scenarios) {
     for (const cell of sc.cells) {
@@ -24,7 +31,7 @@ function table(results) {
         const label = sc.labels[sys];
         if (r.status !== "ok") {
           lines.push(
-            `| ${sc.name} | ${cell.conc} | ${label} | — | — | — | — | — | — | — | ${r.status}: ${r.reason ?? ""} |`,
+            `| ${sc.name} | ${concCols(cell, rtt)} | ${label} | — | — | — | — | — | — | — | ${r.status}: ${r.reason ?? ""} |`,
           );
           continue;
         }
@@ -50,10 +57,11 @@ function table(results) {
             `lazy images fetched ${li.min === li.max ? li.min : `${li.min}–${li.max}`}/${li.of}`,
           );
         }
+        if (r.requests && sc.name !== "small") notes.push(`${r.requests.max} requests per capture`);
         if (r.maxHeight && sc.fullPage) notes.push(`${r.maxHeight}px tall`);
         if (r.bytesP50) notes.push(`PNG ${fmt(r.bytesP50 / 1024)} KB`);
         lines.push(
-          `| ${sc.name} | ${cell.conc} | ${label} | ${r.n}×${r.reps.length} | ${fmt(m.p50)} | ${fmt(m.p95)} | ${fmt(m.mean)} | ${fmt(m.throughput, 2)} | ${ratio ? fmtRatio(ratio.p50) : ""} | ${ratio ? fmtRatio(ratio.throughput) : ""} | ${notes.join("; ")} |`,
+          `| ${sc.name} | ${concCols(cell, rtt)} | ${label} | ${r.n}×${r.reps.length} | ${fmt(m.p50)} | ${fmt(m.p95)} | ${fmt(m.mean)} | ${fmt(m.throughput, 2)} | ${ratio ? fmtRatio(ratio.p50) : ""} | ${ratio ? fmtRatio(ratio.throughput) : ""} | ${notes.join("; ")} |`,
         );
       }
     }
@@ -66,9 +74,10 @@ function table(results) {
  * throughput is bounded by CPU, this is what a capture costs and who pays it.
  */
 function cpuTable(results) {
+  const rtt = withRtt(results);
   const lines = [
-    "| scenario | conc | system | machine | floor Chromium | service Chromium | workerd + wrangler | bench client |",
-    "|---|---:|---|---:|---:|---:|---:|---:|",
+    `| scenario | conc |${rtt ? " CDP RTT ms |" : ""} system | machine | floor Chromium | service Chromium | workerd + wrangler | bench client |`,
+    `|---|---:|${rtt ? "---:|" : ""}---|---:|---:|---:|---:|---:|`,
   ];
   const keys = ["machine", "floor", "serviceBrowser", "serviceRuntime", "client"];
   for (const sc of results.scenarios) {
@@ -77,7 +86,9 @@ function cpuTable(results) {
         const reps = (cell[sys].reps ?? []).filter((r) => r.cpuMs);
         if (cell[sys].status !== "ok" || reps.length === 0) continue;
         const cols = keys.map((k) => fmt(median(reps.map((r) => r.cpuMs[k]))));
-        lines.push(`| ${sc.name} | ${cell.conc} | ${sc.labels[sys]} | ${cols.join(" | ")} |`);
+        lines.push(
+          `| ${sc.name} | ${concCols(cell, rtt)} | ${sc.labels[sys]} | ${cols.join(" | ")} |`,
+        );
       }
     }
   }
@@ -114,6 +125,18 @@ export function renderSummary(r) {
   parts.push("");
   parts.push(targetsTable(r.targets));
   parts.push("");
+  const requests = requestsTable(r);
+  if (requests) {
+    parts.push("### Requests and CDP round trips");
+    parts.push("");
+    parts.push(
+      "Per capture, medians over repetitions: requests from the fixture servers' logs (every capture checked against the page's count), ms per request above the small page at the same concurrency and RTT, and the CDP messages the proxy counted (with --cdp-rtt; bench/README.md defines a sequential round trip).",
+    );
+    if (r.rttCheck) parts.push("", rttCheckLine(r.rttCheck));
+    parts.push("");
+    parts.push(requests);
+    parts.push("");
+  }
   const cpu = cpuTable(r);
   if (cpu) {
     parts.push("### CPU per capture (ms)");

@@ -61,6 +61,21 @@ function side(sc, cell, sys, aborted) {
       : undefined,
     maxHeight: Math.max(...reps.map((r) => r.maxHeight ?? 0)),
     bytesP50: reps[0].bytesP50 !== undefined ? median(reps.map((r) => r.bytesP50)) : undefined,
+    requests: reps[0].requests
+      ? {
+          min: Math.min(...reps.map((r) => r.requests.min)),
+          max: Math.max(...reps.map((r) => r.requests.max)),
+          expected: reps[0].requests.expected,
+        }
+      : undefined,
+    cdp: reps[0].cdp
+      ? Object.fromEntries(
+          ["commands", "events", "connections", "roundTrips"].map((k) => [
+            k,
+            median(reps.map((r) => r.cdp[k])),
+          ]),
+        )
+      : undefined,
   };
 }
 
@@ -84,6 +99,7 @@ export function buildResults(run) {
     coldStart: run.coldStart,
     endurance: run.endurance,
     crawl: run.crawl,
+    rttCheck: run.rttCheck,
     binaries: run.binaries,
     flags: run.flags,
     serviceUnavailable,
@@ -101,7 +117,7 @@ export function buildResults(run) {
           sc.systems.map((sys) => [sys, side(sc, cell, sys, aborted)]),
         );
         const ratios = computeRatios(sides, sc.systems);
-        return { conc: cell.conc, ...sides, ratio: ratios.edgeshot, ratios };
+        return { conc: cell.conc, rtt: cell.rtt, ...sides, ratio: ratios.edgeshot, ratios };
       }),
     })),
     memory: {

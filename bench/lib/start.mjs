@@ -13,13 +13,25 @@ import { state, withTimeout } from "./lifecycle.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Starts the fixture server on `preferredPort`, or a free port if it is taken. */
+/**
+ * Starts the fixture server on `preferredPort`, or a free port if it is taken, with three more
+ * listeners (free ports from `preferredPort + 21`): the real page's static.localhost,
+ * img.localhost and localhost origins (bench/fixture.mjs). Returns the ports and the
+ * TARGET_ALLOWLIST entries of all four: each name:port, and 127.0.0.1:port (the address the
+ * service's guard sees in the responses).
+ */
 export async function startFixture(preferredPort) {
   const port = await freePort(preferredPort);
-  const fixture = spawnFixture(port);
+  const realPorts = [];
+  for (let p = preferredPort + 21; realPorts.length < 3; p = realPorts.at(-1) + 1)
+    realPorts.push(await freePort(p));
+  const fixture = spawnFixture(port, realPorts);
   state.fixture = fixture.child;
   await withTimeout(fixture.ready, 20_000, "fixture server start");
-  return port;
+  const names = ["static.localhost", "img.localhost", "localhost"];
+  const allowlist = [port, ...realPorts].map((p) => `127.0.0.1:${p}`);
+  allowlist.push(...realPorts.map((p, i) => `${names[i]}:${p}`));
+  return { port, realPorts, allowlist };
 }
 
 /** Starts the crawl scenario's site of `pages` tree pages, on `preferredPort` or a free one. */
@@ -85,8 +97,11 @@ export function prepareSnapshot(rev) {
   return { dir, source };
 }
 
-/** `extraTargets`: more loopback ports the service may capture (the crawl site's). */
-export async function startService(fixturePort, serviceDir, extraTargets = []) {
+/**
+ * `allowlist`: the TARGET_ALLOWLIST entries (host:port); `env`: more environment for wrangler
+ * (the CDP proxy's browser cache dir, bench/lib/cdp-rtt.mjs).
+ */
+export async function startService(allowlist, serviceDir, env = {}) {
   const adminToken = randomBytes(24).toString("base64url"); // 32 chars
   const secret = () => randomBytes(24).toString("base64url");
   state.wranglerLog = join(state.tmp, "wrangler.log");
@@ -95,12 +110,13 @@ export async function startService(fixturePort, serviceDir, extraTargets = []) {
     persistTo: join(state.tmp, "state"),
     output: state.wranglerLog,
     args: ["--log-level", "log"],
+    env,
     vars: {
       ADMIN_TOKEN: adminToken,
       URL_SIGNING_SECRET: secret(),
       WEBHOOK_SIGNING_SECRET: secret(),
       STORAGE_ENCRYPTION_KEY: secret(),
-      TARGET_ALLOWLIST: [fixturePort, ...extraTargets].map((p) => `127.0.0.1:${p}`).join(","),
+      TARGET_ALLOWLIST: allowlist.join(","),
       // wrangler.toml ships the production pool (8); locally every browser shares the same cores.
       BROWSER_HOSTS: process.env.BENCH_BROWSER_HOSTS || "1",
     },

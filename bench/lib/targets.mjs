@@ -32,8 +32,9 @@ export function computeRatios(sides, systems) {
 }
 
 export function evaluateTargets(results) {
+  // Targets are read at the machine's own CDP latency: the cells at 0 ms (--cdp-rtt) or the only ones.
   const cell = (name, conc) =>
-    results.scenarios.find((s) => s.name === name)?.cells.find((c) => c.conc === conc);
+    results.scenarios.find((s) => s.name === name)?.cells.find((c) => c.conc === conc && !c.rtt);
   const ok = (c) => c && c.floor.status === "ok" && c.edgeshot.status === "ok";
   const why = (c, name) =>
     !c

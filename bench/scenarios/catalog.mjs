@@ -17,6 +17,19 @@ export const CAPTURE_SCENARIOS = {
     expect: { width: 1280, height: 800 },
     n: { 1: 20, 4: 24 },
     quickN: { 1: 4, 4: 8 },
+    // The document only: every capture must have fetched exactly this (fixture log).
+    requests: { expected: () => [1] },
+  },
+  // A page of 101 requests over four origins, three levels deep (test/fixtures/real-page.ts):
+  // the expected count per origin comes from the fixture server (/real/expected.json).
+  real: {
+    title: "real page: 101 requests, 4 origins, 3 levels, viewport",
+    path: "/real/page.html",
+    fullPage: false,
+    expect: { width: 1280, height: 800 },
+    n: { 1: 10, 4: 16 },
+    quickN: { 1: 3, 4: 4 },
+    requests: { expected: (fixture) => fixture.realPerOrigin },
   },
   article: {
     title: "2,000-word article, full page",
@@ -122,9 +135,13 @@ export function scenarioTable(selected, { opt, floor, service, serviceUnavailabl
     const spec = cap ?? OTHER_SCENARIOS[name];
     const n = opt.quick ? spec.quickN : spec.n;
     const concs = Object.keys(n).map(Number);
+    // --cdp-rtt: capture scenarios at 0 ms and at the given RTT; the others at 0 ms.
+    const rtts = opt.cdpRtt === null ? [null] : cap ? [0, opt.cdpRtt] : [0];
     let labels;
     let one;
     let systems = ["floor", "edgeshot"];
+    // Whose CDP connection (bench/cdp-proxy.mjs) each system's requests use.
+    let cdp = { floor: "floor", steps: "floor", edgeshot: "edgeshot" };
     if (cap) {
       labels = { floor: "floor (puppeteer-core → CDP)", edgeshot: "edgeshot POST /v1/screenshot" };
       one = { floor: () => floor.capture(cap), edgeshot: () => service.capture(cap) };
@@ -136,6 +153,7 @@ export function scenarioTable(selected, { opt, floor, service, serviceUnavailabl
     } else if (name === "render") {
       labels = { floor: "GET /health (static route)", edgeshot: "GET render link (cache hit)" };
       one = { floor: () => service.health(), edgeshot: () => service.renderHit() };
+      cdp = {};
     } else {
       // The "floor" is a viewport screenshot of the same article page on the same service.
       const shot = {
@@ -145,6 +163,7 @@ export function scenarioTable(selected, { opt, floor, service, serviceUnavailabl
       };
       labels = { floor: "POST /v1/screenshot, same page", edgeshot: "edgeshot POST /v1/extract" };
       one = { floor: () => service.capture(shot), edgeshot: () => service.extract() };
+      cdp = { floor: "edgeshot", edgeshot: "edgeshot" };
     }
     const status = {
       floor: { status: "ok" },
@@ -160,15 +179,20 @@ export function scenarioTable(selected, { opt, floor, service, serviceUnavailabl
       name,
       title: spec.title,
       fullPage: cap?.fullPage ?? false,
+      requests: cap?.requests ?? null,
       labels,
       one,
+      cdp,
       status,
       systems,
-      cells: concs.map((conc) => ({
-        conc,
-        n: n[conc],
-        ...Object.fromEntries(systems.map((sys) => [sys, { reps: [] }])),
-      })),
+      cells: concs.flatMap((conc) =>
+        rtts.map((rtt) => ({
+          conc,
+          rtt,
+          n: n[conc],
+          ...Object.fromEntries(systems.map((sys) => [sys, { reps: [] }])),
+        })),
+      ),
     });
   }
   return scenarios;

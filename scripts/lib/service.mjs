@@ -94,7 +94,8 @@ export async function startService(options = {}) {
  *   expect it, the way an operator's restart would.
  * - `vars`: `--var NAME:value` each (empty values are left out, so wrangler.toml's apply).
  * - `output`: a log file path (appended; `service.output()` reads it) or "pipe" (kept in memory).
- * - `args`: more wrangler flags; `cwd`: the checkout to run (default this one).
+ * - `args`: more wrangler flags; `cwd`: the checkout to run (default this one); `env`: more
+ *   environment for wrangler.
  */
 export async function createService({
   cwd = ROOT,
@@ -104,6 +105,7 @@ export async function createService({
   vars = {},
   output = "pipe",
   args = [],
+  env = {},
   timeoutMs = 180_000,
 } = {}) {
   port ??= await freePort();
@@ -126,7 +128,11 @@ export async function createService({
     output: () => (output === "pipe" ? memory : readLog(output)),
   };
   service.start = async () => {
-    const child = spawnWrangler(argv, { cwd, output, env: { WRANGLER_SEND_METRICS: "false" } });
+    const child = spawnWrangler(argv, {
+      cwd,
+      output,
+      env: { WRANGLER_SEND_METRICS: "false", ...env },
+    });
     child.stdout?.on("data", (d) => (memory += d));
     child.stderr?.on("data", (d) => (memory += d));
     service.child = child;
