@@ -92,6 +92,9 @@ async function meta(): Promise<Record<string, string>> {
 describe("the playground", () => {
   it("offers every capture option of the contract, described as the OpenAPI document does", async () => {
     await page.goto(`${service.base}/dashboard/playground`);
+    const css = await fetch(`${service.base}/dashboard/assets/playground.css`);
+    expect(css.status).toBe(200);
+    expect(await css.text()).toContain(".field-error");
     await page.screenshot({ path: join(SHOTS, "playground-all-options.png"), fullPage: true });
     const refused: readonly string[] = PLAYGROUND_REFUSED;
     for (const name of Object.keys(captureFields)) {

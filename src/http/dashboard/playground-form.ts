@@ -142,15 +142,21 @@ export function schemaOf(name: FieldName): JsonSchema {
   return z.toJSONSchema(captureFields[name], { unrepresentable: "any", io: "input" }) as JsonSchema;
 }
 
+const isScalar = (s: JsonSchema) =>
+  s.type === "number" || s.type === "integer" || s.type === "string";
+/** A list typed one item per line: its items are plain values. */
+const isLines = (s: JsonSchema) =>
+  s.type === "array" &&
+  s.items !== undefined &&
+  s.items.enum === undefined &&
+  (isScalar(s.items) || s.items.anyOf?.every(isScalar) === true);
+
 function bounds(s: JsonSchema): string {
   if (s.minimum !== undefined && s.maximum !== undefined) return `${s.minimum}–${s.maximum}`;
   if (s.maxItems !== undefined && s.items?.enum === undefined)
-    return `up to ${s.maxItems}, one per line`;
+    return isLines(s) ? `up to ${s.maxItems}, one per line` : `up to ${s.maxItems}`;
   return "";
 }
-
-const isScalar = (s: JsonSchema) =>
-  s.type === "number" || s.type === "integer" || s.type === "string";
 
 function numberInput(id: string, name: string, s: JsonSchema, dflt: Scalar | undefined): Html {
   return html`<input
@@ -194,9 +200,9 @@ function control(name: FieldName, s: JsonSchema, dflt: Scalar | undefined): Html
       ${s.items.enum.map((v) => html`<option value="${v}">${v}</option>`)}
     </select>`;
   }
-  const items = s.items;
-  if (s.type === "array" && items && (isScalar(items) || items.anyOf?.every(isScalar))) {
-    const numeric = items.anyOf?.some((i) => i.type === "integer" || i.type === "number") === true;
+  if (isLines(s)) {
+    const numeric =
+      s.items?.anyOf?.some((i) => i.type === "integer" || i.type === "number") === true;
     return html`<textarea
       id="${id}"
       name="${name}"
