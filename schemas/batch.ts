@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
 import { type CaptureRequest, captureRules, captureShape } from "./capture";
+import { issueMessage } from "./issues";
 import { intIn, isPlainObject, NOT_EMPTY } from "./primitives";
 import { storageOptionSchema } from "./storage";
 
@@ -80,9 +81,14 @@ export const batchDefaultsSchema = z
     // Cross-field rules of a capture (geoCity needs geo, …), checked with a stand-in url on
     // values that passed their own schema: the rules read fields such as clip.y, never raw input.
     const url = "https://example.com/";
-    const parsed = sharedSettings.safeParse(shared);
+    const parsed = sharedSettings.safeParse(shared, { reportInput: true });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+      // In our words here: a transform's ctx.addIssue replaces a missing field's undefined input
+      // with the whole object, which would read as a wrong value instead of a missing one.
+      for (const issue of parsed.error.issues) {
+        if (issue.code === "unrecognized_keys") ctx.addIssue({ ...issue });
+        else ctx.addIssue({ code: "custom", path: issue.path, message: issueMessage(issue) });
+      }
       const failed = new Set(parsed.error.issues.map((issue) => issue.path[0]));
       const valid = Object.fromEntries(Object.entries(shared).filter(([key]) => !failed.has(key)));
       captureRules({ ...valid, url } as Partial<CaptureRequest>, ctx);

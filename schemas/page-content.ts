@@ -41,6 +41,11 @@ const IMAGE_ONLY = {
   omitBackground: true,
 } as const;
 
+/** Capture fields the page content routes refuse (the playground offers them on captures only). */
+export const CAPTURE_ONLY_FIELDS = Object.keys(NOT_ON_CONTENT_ROUTES);
+/** Capture fields only the routes with an image take (captures and the snapshot). */
+export const IMAGE_ONLY_FIELDS = Object.keys(IMAGE_ONLY);
+
 const captureObject = z.strictObject(captureShape);
 const snapshotOptions = captureObject.omit(NOT_ON_CONTENT_ROUTES).shape;
 const pageOptions = captureObject.omit({ ...NOT_ON_CONTENT_ROUTES, ...IMAGE_ONLY }).shape;

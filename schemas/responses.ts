@@ -105,8 +105,14 @@ export const captureJsonSchema = z
     image: z.string(),
     contentType: z.string(),
     url: z.string(),
+    /** Images: pixel size (after resize). PDFs: the viewport's CSS size the page was laid out in. */
     width: z.number().int(),
     height: z.number().int(),
+    pages: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "PDF only: the number of pages printed (after pdfPageRanges)." }),
     format: z.enum(FORMATS),
     bytesSize: z.number().int(),
     capturedAt: iso,

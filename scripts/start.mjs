@@ -2,7 +2,7 @@
 // `npm start [-- wrangler dev flags]`: runs `wrangler dev` with local storage and the local
 // browser. Every argument passes through to wrangler; defaults live in wrangler.toml [dev].
 // Once /health answers, it makes sure one demo account per plan exists (scripts/lib/demo-seed)
-// and prints their keys with ready-to-run curl lines. Beside it runs the local demo site
+// and prints their keys, their dashboard login and ready-to-run curl lines. Beside it runs the local demo site
 // (scripts/lib/demo-site.mjs, on EDGESHOT_DEMO_PORT or 8788, else a free port), allowlisted, so
 // every line of the banner works offline.
 import { readFileSync } from "node:fs";
@@ -11,6 +11,12 @@ import { demoBanner, seedDemoAccounts } from "./lib/demo-seed.mjs";
 import { startDemoSite } from "./lib/demo-site.mjs";
 import { freePort, serviceChromium, spawnWrangler, waitForHealth } from "./lib/service.mjs";
 
+/**
+ * Wrangler's own network calls a local run has no use for (docs/LOCAL-DEV.md): usage metrics,
+ * and miniflare's fetch of workers.cloudflare.com/cf.json for `request.cf` (which nothing here
+ * reads; offline it printed an ENOTFOUND trace).
+ */
+const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 const ALLOWLIST_VAR = /^(?:--var=)?TARGET_ALLOWLIST:(.*)$/;
 const given = process.argv.slice(2);
 /** TARGET_ALLOWLIST as the caller set it (`--var`), else from .dev.vars; the demo site joins it. */
@@ -51,7 +57,11 @@ function adminToken(args) {
   return fromVar ?? devVar("ADMIN_TOKEN");
 }
 
-const child = spawnWrangler(["dev", ...passThrough], { output: "inherit", detached: false });
+const child = spawnWrangler(["dev", ...passThrough], {
+  output: "inherit",
+  detached: false,
+  env: QUIET_WRANGLER,
+});
 let exited = false;
 // The local browser binding starts Chromium in a session of its own: it outlives wrangler unless
 // stopped here. The processes under wrangler are noted as they come (the tree is gone once
@@ -89,9 +99,13 @@ async function seed() {
   const token = adminToken(passThrough);
   if (!token) throw new Error("ADMIN_TOKEN is not set (.dev.vars or --var ADMIN_TOKEN:…)");
   await waitForHealth(baseUrl, { child, timeoutMs: 180_000 });
-  const { accounts, created, path } = await seedDemoAccounts({ baseUrl, token, persistDir });
+  const { accounts, password, created, path } = await seedDemoAccounts({
+    baseUrl,
+    token,
+    persistDir,
+  });
   const note = created > 0 ? `created ${created}, ` : "";
-  console.log(`${demoBanner(baseUrl, accounts, demo.origin)}(${note}kept in ${path})\n`);
+  console.log(`${demoBanner(baseUrl, accounts, demo.origin, password)}(${note}kept in ${path})\n`);
 }
 
 seed().catch((err) => {

@@ -51,6 +51,8 @@ export function adminClient({ baseUrl, token }) {
     revokeKey: (keyId) => request("POST", `/keys/${id(keyId)}/revoke`),
     update: (accountId, change) => request("PATCH", `/accounts/${id(accountId)}`, change),
     show: (accountId) => request("GET", `/accounts/${id(accountId)}`),
+    setLogin: (accountId, email, password) =>
+      request("PUT", `/accounts/${id(accountId)}/login`, { email, password }),
   };
 }
 

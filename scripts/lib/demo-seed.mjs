@@ -1,12 +1,17 @@
 // Demo accounts for `npm start`: one per plan, created through the admin API on first start
 // and kept in the git-ignored .demo-keys.json (EDGESHOT_DEMO_KEYS overrides the path), keyed by
 // the local storage directory, so a different --persist-to gets its own. Keys that still work
-// are reused; the others are replaced.
+// are reused; the others are replaced. Each demo account also signs into the dashboard:
+// `<plan>@demo.edgeshot.test` with one random password per storage directory, kept beside the
+// keys and printed in the banner.
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { adminClient, keyWorks } from "./admin-client.mjs";
 
 export const DEMO_PLANS = ["free", "basic", "starter", "pro", "enterprise"];
+/** The dashboard login of a demo account (a reserved .test name: no mail goes anywhere). */
+export const demoEmail = (plan) => `${plan}@demo.edgeshot.test`;
 
 function load(file) {
   if (!existsSync(file)) return {};
@@ -18,7 +23,10 @@ function load(file) {
   }
 }
 
-/** Ensures one working demo key per plan; returns {plan: {accountId, keyId, apiKey}}. */
+/**
+ * Ensures one working demo key and dashboard login per plan; returns
+ * {accounts: {plan: {accountId, keyId, apiKey}}, password, created, path}.
+ */
 export async function seedDemoAccounts({ baseUrl, token, persistDir, file }) {
   const path = resolve(file ?? process.env.EDGESHOT_DEMO_KEYS ?? ".demo-keys.json");
   const store = load(path);
@@ -37,9 +45,13 @@ export async function seedDemoAccounts({ baseUrl, token, persistDir, file }) {
     accounts[plan] = { accountId: made.accountId, keyId: made.keyId, apiKey: made.apiKey };
     created += 1;
   }
-  store[slot] = { accounts };
+  const password = store[slot]?.password ?? `demo-${randomBytes(9).toString("base64url")}`;
+  // Set every start (idempotent): a login whose account was replaced follows it.
+  for (const plan of DEMO_PLANS)
+    await api.setLogin(accounts[plan].accountId, demoEmail(plan), password);
+  store[slot] = { accounts, password };
   writeFileSync(path, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-  return { accounts, created, path };
+  return { accounts, password, created, path };
 }
 
 /**
@@ -47,7 +59,7 @@ export async function seedDemoAccounts({ baseUrl, token, persistDir, file }) {
  * they capture the local demo site (`demo`, scripts/lib/demo-site.mjs); the public-URL line is
  * marked as needing the internet.
  */
-export function demoBanner(baseUrl, accounts, demo) {
+export function demoBanner(baseUrl, accounts, demo, password) {
   const pad = Math.max(...DEMO_PLANS.map((p) => p.length));
   const lines = ["", "Demo API keys (one account per plan):"];
   for (const plan of DEMO_PLANS) lines.push(`  ${plan.padEnd(pad)}  ${accounts[plan].apiKey}`);
@@ -57,7 +69,9 @@ export function demoBanner(baseUrl, accounts, demo) {
     `  curl ${out}${auth} -H "content-type: application/json" -d '${JSON.stringify(body)}' ${baseUrl}${path}`;
   lines.push(
     "",
-    `Dashboard: ${baseUrl}/dashboard  (sign up there for an account of your own, on Free)`,
+    `Dashboard: ${baseUrl}/dashboard`,
+    `  sign in as ${demoEmail("pro")}  password ${password}`,
+    `  (every demo account: <plan>@demo.edgeshot.test, same password; or sign up for your own, on Free)`,
     `Demo site: ${demo}  (local pages to try everything offline)`,
     "",
     "Try it:",

@@ -1387,6 +1387,7 @@ _CaptureJsonRequired = TypedDict(
 _CaptureJsonOptional = TypedDict(
     "_CaptureJsonOptional",
     {
+        "pages": int,  # PDF only: the number of pages printed (after pdfPageRanges).
         "extracted": Optional[Extraction],
         "extractionError": CaptureJsonExtractionError,
     },

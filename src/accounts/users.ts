@@ -93,6 +93,19 @@ export class DashboardUser extends DurableObject<Env> {
     return true;
   }
 
+  /**
+   * Claims this email for `accountId` (operators: the admin API's login for an existing
+   * account), or sets a new password when it already signs into that account; "taken" when it
+   * signs into another one.
+   */
+  claim(email: string, accountId: string, passwordHash: string): "created" | "updated" | "taken" {
+    const user = this.user();
+    if (!user) return this.register(email, accountId, passwordHash) ? "created" : "taken";
+    if (user.account_id !== accountId) return "taken";
+    this.sql.exec("UPDATE user SET password_hash = ? WHERE id = 1", passwordHash);
+    return "updated";
+  }
+
   /** A new session for the registered user (signup, login); returns its plain token. */
   async startSession(): Promise<string> {
     const token = randomHex(32);

@@ -92,10 +92,19 @@ export function withToc(html: string): string {
   return `${withIds.slice(0, close)}\n${nav}\n${withIds.slice(close)}`;
 }
 
-/** Branding text as markup: escaped, page marks replaced (`1` on the PNG; Chromium's spans on the PDF). */
+/** Where the PNG's `{{pages}}` goes: the capture writes the printed page count into it. */
+export const PNG_PAGES_SELECTOR = "span.artifact-pages";
+
+/** Whether branding text uses `{{pages}}`. */
+export const usesPageCount = (text: string | null): boolean => text?.includes(PAGES) === true;
+
+/**
+ * Branding text as markup: escaped, page marks replaced — Chromium's spans on the PDF; on the
+ * PNG page `1` and, for the page count, a span the capture fills with the printed count.
+ */
 function textMarkup(text: string, pdf: boolean): string {
   const page = pdf ? '<span class="pageNumber"></span>' : "1";
-  const pages = pdf ? '<span class="totalPages"></span>' : "1";
+  const pages = pdf ? '<span class="totalPages"></span>' : '<span class="artifact-pages">1</span>';
   return escapeHtml(text).replaceAll(PAGE, page).replaceAll(PAGES, pages);
 }
 

@@ -25,8 +25,10 @@ import {
   headingText,
   PAGE,
   PAGES,
+  PNG_PAGES_SELECTOR,
   pdfTemplates,
   plainText,
+  usesPageCount,
   withToc,
   type Theme,
 } from "./document";
@@ -146,6 +148,8 @@ export async function prepareArtifact(
         headerTemplate: templates.header,
         footerTemplate: templates.footer,
         outline: true,
+        // The PNG's "of N": the document's printed page count, not 1.
+        pagesInto: usesPageCount(header) || usesPageCount(footer) ? PNG_PAGES_SELECTOR : null,
       },
     },
     formats: [...(req.formats ?? DEFAULT_ARTIFACT_FORMATS)],

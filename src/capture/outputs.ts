@@ -7,6 +7,7 @@ import type { Page, ScreenshotOptions } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../schemas/limits";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
+import { pdfPageCount } from "./pdf-info";
 import { inPage, pageExtent, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
 import type { CaptureSpec, Format } from "./spec";
 
@@ -17,6 +18,8 @@ export interface RenderedOutput {
   /** Output pixel size (after resize); for PDFs the viewport's CSS size. */
   width: number;
   height: number;
+  /** PDFs: how many pages were printed (absent for images). */
+  pages?: number;
   truncated: boolean;
   watermarked: boolean;
 }
@@ -41,14 +44,17 @@ export async function renderOutputs(page: Page, spec: CaptureSpec): Promise<Outp
   order.sort((a, b) => Number(a.format !== "pdf") - Number(b.format !== "pdf"));
   const outcomes = new Array<OutputOutcome>(order.length);
   let tiled = false;
+  let printedPages: number | null = null;
   for (const { format, index } of order) {
-    if (format !== "pdf" && spec.watermark !== null && !tiled) {
-      await inPage(page, tileWatermark, spec.watermark);
+    if (format !== "pdf" && !tiled) {
+      if (spec.pdf.pagesInto) await fillPageCount(page, spec, printedPages);
+      if (spec.watermark !== null) await inPage(page, tileWatermark, spec.watermark);
       tiled = true;
     }
     const one = formatSpec(spec, format);
     try {
       const shot = format === "pdf" ? await printPdf(page, one) : await screenshot(page, one);
+      if (shot.pages !== undefined) printedPages ??= shot.pages;
       if (shot.bytes.byteLength > LIMITS.outputBytes) throw new CaptureError(failures.tooLarge());
       const output = {
         ...shot,
@@ -77,7 +83,28 @@ function formatSpec(spec: CaptureSpec, format: Format): CaptureSpec {
   };
 }
 
-type Shot = { bytes: Uint8Array; width: number; height: number; truncated: boolean };
+type Shot = {
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  truncated: boolean;
+  pages?: number;
+};
+
+/**
+ * `spec.pdf.pagesInto` (artifacts: the "of N" of a branded PNG's header and footer): the
+ * document's printed page count written into those elements before the first image, so an image
+ * says what the PDF has. Without a PDF output the page is printed once just to count.
+ */
+async function fillPageCount(page: Page, spec: CaptureSpec, printed: number | null): Promise<void> {
+  const pages = printed ?? (await printPdf(page, formatSpec(spec, "pdf")).catch(() => null))?.pages;
+  if (pages === undefined || pages === null) return;
+  await inPage(page, setTextOf, spec.pdf.pagesInto, String(pages));
+}
+
+const setTextOf = `(selector, text) => {
+  for (const el of document.querySelectorAll(selector)) el.textContent = text;
+}`;
 
 async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const type = spec.format === "pdf" ? "png" : spec.format;
@@ -229,7 +256,14 @@ async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
         throw new CaptureError(failures.pageRanges());
       throw err;
     });
-  return { bytes, width: spec.viewport.width, height: spec.viewport.height, truncated: false };
+  const pages = pdfPageCount(bytes);
+  return {
+    bytes,
+    width: spec.viewport.width,
+    height: spec.viewport.height,
+    truncated: false,
+    ...(pages !== null ? { pages } : {}),
+  };
 }
 
 function escapeHtml(s: string): string {

@@ -71,6 +71,7 @@ export function captureData(
     url: result.finalUrl,
     width: result.width,
     height: result.height,
+    ...(result.pages !== undefined ? { pages: result.pages } : {}),
     format: spec.format,
     bytesSize: result.bytes.byteLength,
     capturedAt,

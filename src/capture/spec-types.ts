@@ -95,6 +95,11 @@ export interface CaptureSpec {
     tagged?: boolean;
     /** Pages to keep ("1-3,5"); null/absent = all. */
     pageRanges?: string | null;
+    /**
+     * Elements (a CSS selector) whose text becomes the printed page count before any image is
+     * taken (artifacts: "Page 1 of N" on the PNG); null/absent = none.
+     */
+    pagesInto?: string | null;
   };
   /** Text tiled over images (Free plan); null = no watermark. */
   watermark: string | null;

@@ -10,6 +10,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { issueMessage } from "../../schemas/issues";
 import { LIMITS } from "../../schemas/limits";
 import { ApiError, type ErrorDetail } from "../errors";
 import { TUNING } from "../tuning";
@@ -155,9 +156,9 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
- * Zod's issues as the envelope's `details`, in our words where zod's are raw: a missing field is
- * "Required." (not "Invalid input: expected string, received undefined"), an unknown one
- * "Unknown field.". Needs issues parsed with `reportInput` (to tell missing from wrong).
+ * Zod's issues as the envelope's `details`, in our words (schemas/issues.ts): a missing field is
+ * "Required (string)." (not "Invalid input: expected string, received undefined"), an unknown
+ * one "Unknown field.". Needs issues parsed with `reportInput` (to tell missing from wrong).
  */
 export function zodDetails(error: z.ZodError): ErrorDetail[] {
   const details: ErrorDetail[] = [];
@@ -167,10 +168,7 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
         details.push({ path: formatPath([...issue.path, key]), message: "Unknown field." });
       }
     } else {
-      const missing =
-        issue.code === "invalid_type" && "input" in issue && issue.input === undefined;
-      const message = missing ? `Required (${issue.expected}).` : issue.message;
-      details.push({ path: formatPath(issue.path) || "body", message });
+      details.push({ path: formatPath(issue.path) || "body", message: issueMessage(issue) });
     }
   }
   return details;

@@ -155,6 +155,37 @@ describe("npm start and npm run admin", () => {
     expect(head("article.pdf", 5).toString()).toBe("%PDF-");
   });
 
+  it("wrangler's startup says nothing we can prevent (docs/LOCAL-DEV.md)", () => {
+    const out = server?.output() ?? "";
+    expect(out).toContain("Ready on");
+    expect(out).not.toMatch(/types might be out of date/);
+    expect(out).not.toMatch(/ENOTFOUND|cf\.json/);
+  });
+
+  it("the banner's dashboard login signs into the Pro demo account", async () => {
+    const out = server?.output() ?? "";
+    const [, email, password] = /sign in as (\S+) +password (\S+)/.exec(out) ?? [];
+    expect(email).toBe("pro@demo.edgeshot.test");
+    const res = await fetch(`${base}/dashboard/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ email: email ?? "", password: password ?? "" }).toString(),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard/usage");
+    const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const usage = await (await fetch(`${base}/dashboard/usage`, { headers: { cookie } })).text();
+    expect(usage).toContain('data-testid="plan">Pro<');
+    const free = await fetch(`${base}/dashboard/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ email: "free@demo.edgeshot.test", password: password ?? "" }),
+      redirect: "manual",
+    });
+    expect(free.status).toBe(303);
+  });
+
   it("the CLI creates, shows, changes and revokes", async () => {
     const created = await cli("create-account", "--plan", "basic", "--name", "CLI test", "--json");
     expect(created.code).toBe(0);

@@ -195,3 +195,65 @@ describe("keys at rest", () => {
     for (const text of bodies) expect(kv).not.toContain(text);
   });
 });
+
+describe("a dashboard login for an existing account (PUT /admin/accounts/:id/login)", () => {
+  const login = (email: string, password: string) =>
+    call("/dashboard/login", {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://edgeshot.test",
+      },
+      body: new URLSearchParams({ email, password }).toString(),
+      redirect: "manual",
+    });
+  const put = (accountId: string, body: unknown) =>
+    admin(`/accounts/${accountId}/login`, { method: "PUT", body: JSON.stringify(body) });
+
+  it("signs into that account's dashboard; setting it again changes the password", async () => {
+    const acct = await createAccount("pro");
+    const email = `Ops-${crypto.randomUUID()}@Example.com`;
+    const created = await put(acct.accountId, { email, password: "first long passphrase" });
+    expect(created.status).toBe(201);
+    expect((await envelope(created)).data).toEqual({
+      accountId: acct.accountId,
+      email: email.toLowerCase(),
+    });
+    const signedIn = await login(email, "first long passphrase");
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get("location")).toBe("/dashboard/usage");
+    const cookie = /(__Secure-edgeshot_session=[^;]+)/.exec(
+      signedIn.headers.get("set-cookie") ?? "",
+    )?.[1];
+    const usage = await (
+      await call("/dashboard/usage", { headers: { cookie: cookie ?? "" } })
+    ).text();
+    expect(usage).toContain('data-testid="plan">Pro<');
+
+    const again = await put(acct.accountId, { email, password: "second long passphrase" });
+    expect(again.status).toBe(200);
+    expect((await login(email, "first long passphrase")).status).toBe(401);
+    expect((await login(email, "second long passphrase")).status).toBe(303);
+  });
+
+  it("refuses an email of another account, a common password, an unknown account", async () => {
+    const [one, two] = [await createAccount("free"), await createAccount("basic")];
+    const email = `taken-${crypto.randomUUID()}@example.com`;
+    expect((await put(one.accountId, { email, password: "a long passphrase" })).status).toBe(201);
+    const taken = await envelope(
+      await put(two.accountId, { email, password: "a long passphrase" }),
+    );
+    expect(taken.error?.details).toEqual([
+      { path: "email", message: "already signs into another account." },
+    ]);
+    const common = await envelope(
+      await put(two.accountId, { email: `x-${email}`, password: "password123" }),
+    );
+    expect(common.error?.details?.[0]?.path).toBe("password");
+    const missing = await put("acc_0000000000000000000000", {
+      email: `y-${email}`,
+      password: "a long passphrase",
+    });
+    expect(missing.status).toBe(404);
+  });
+});

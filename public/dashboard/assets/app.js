@@ -1,6 +1,8 @@
 // The dashboard's one script (GET /dashboard/assets/app.js, a static asset: the CSP needs no
 // `unsafe-inline`), a module: the copy buttons and the playground, whose code snippets are
-// ./snippets.js. Every other page works without it.
+// ./snippets.js and whose form-to-body and error display are ./form.js. Every other page works
+// without it.
+import { bodyOf, clearFieldErrors, FieldError, showError } from "./form.js";
 import { snippetsFor } from "./snippets.js";
 
 (() => {
@@ -32,7 +34,7 @@ import { snippetsFor } from "./snippets.js";
   const action = () => actionSelect.value;
   /** Which field scopes an action takes: page content routes refuse image and PDF options. */
   const SCOPES = {
-    screenshot: ["page", "image", "pdf"],
+    screenshot: ["page", "image", "capture"],
     snapshot: ["page", "image"],
     content: ["page"],
     text: ["page"],
@@ -50,24 +52,7 @@ import { snippetsFor } from "./snippets.js";
 
   /** The JSON body the form describes for the chosen action: only what differs from the defaults. */
   function body() {
-    const out = {};
-    for (const el of form.querySelectorAll("[data-kind]")) {
-      if (!SCOPES[action()].includes(el.closest(".field").dataset.scope)) continue;
-      const kind = el.dataset.kind;
-      if (kind === "bool") {
-        if (String(el.checked) !== el.dataset.default) out[el.name] = el.checked;
-      } else if (kind === "number") {
-        if (el.value !== "") out[el.name] = Number(el.value);
-      } else if (kind === "lines") {
-        const lines = el.value
-          .split("\n")
-          .map((s) => s.trim())
-          .filter(Boolean);
-        if (lines.length) out[el.name] = lines;
-      } else if (kind === "enum") {
-        if (el.value !== "" && el.value !== el.dataset.default) out[el.name] = el.value;
-      } else if (el.value !== "") out[el.name] = el.value;
-    }
+    const out = bodyOf(form, SCOPES[action()]);
     if (action() === "text") out.contentFormat = "text";
     if (action() === "scrape") {
       out.elements = $("#pg-elements")
@@ -82,7 +67,12 @@ import { snippetsFor } from "./snippets.js";
   const snippets = snippetsFor(action);
   let lang = "curl";
   const showSnippet = () => {
-    $("#pg-snippet").textContent = snippets[lang](body());
+    try {
+      $("#pg-snippet").textContent = snippets[lang](body());
+    } catch (err) {
+      if (!(err instanceof FieldError)) throw err;
+      $("#pg-snippet").textContent = "Fix " + err.message;
+    }
   };
   for (const b of document.querySelectorAll("button.snippet")) {
     b.addEventListener("click", () => {
@@ -186,6 +176,7 @@ import { snippetsFor } from "./snippets.js";
     const meta = $("#pg-meta");
     status.textContent = "Capturing…";
     form.querySelector("button[type=submit]").disabled = true;
+    clearFieldErrors(form);
     try {
       const chosen = action();
       const kind = chosen === "text" ? "content" : chosen;
@@ -197,12 +188,7 @@ import { snippetsFor } from "./snippets.js";
       $("#pg-result").hidden = false;
       if (!json.success) {
         status.textContent = "";
-        const p = document.createElement("p");
-        p.className = "notice error";
-        p.setAttribute("role", "alert");
-        p.dataset.errorCode = json.error.code;
-        p.textContent = json.error.code + ": " + json.error.message;
-        output.append(p);
+        showError(form, output, json.error);
         return;
       }
       const d = json.data;
@@ -227,11 +213,18 @@ import { snippetsFor } from "./snippets.js";
         img.src = url;
         output.append(img);
       }
-      row(
-        meta,
-        "size",
-        d.width + " × " + d.height + " px, " + d.bytesSize.toLocaleString() + " bytes",
-      );
+      const bytesText = d.bytesSize.toLocaleString() + " bytes";
+      if (d.format === "pdf") {
+        // A PDF has pages of a paper size, not pixels: the count from the answer, the paper
+        // from the request (its default when the form left it out).
+        const sent = body();
+        const paper = sent.pdfFormat ?? $("#f-pdfFormat").dataset.default;
+        const orientation = sent.pdfLandscape ? "landscape" : "portrait";
+        const pages = d.pages === 1 ? "1 page" : d.pages + " pages";
+        row(meta, "size", pages + ", " + paper + " " + orientation + ", " + bytesText);
+      } else {
+        row(meta, "size", d.width + " × " + d.height + " px, " + bytesText);
+      }
       row(meta, "format", d.format + " (" + d.contentType + ")");
       row(meta, "quality", d.quality);
       row(meta, "wait strategy", d.waitStrategy);
@@ -240,7 +233,18 @@ import { snippetsFor } from "./snippets.js";
       row(meta, "credits left", usage.remaining === null ? "unlimited" : String(usage.remaining));
       status.textContent = "Done";
     } catch (err) {
-      status.textContent = "Failed: " + err;
+      if (!(err instanceof FieldError)) status.textContent = "Failed: " + err;
+      else {
+        status.textContent = "";
+        output.replaceChildren();
+        meta.replaceChildren();
+        $("#pg-result").hidden = false;
+        showError(form, output, {
+          code: "VALIDATION_ERROR",
+          message: "Invalid request: " + err.message,
+          details: [{ path: err.path, message: err.detail }],
+        });
+      }
     } finally {
       form.querySelector("button[type=submit]").disabled = false;
     }

@@ -2322,6 +2322,10 @@ export type CaptureJson = {
   url: string;
   width: number;
   height: number;
+  /**
+   * PDF only: the number of pages printed (after pdfPageRanges).
+   */
+  pages?: number;
   format: "png" | "jpeg" | "webp" | "pdf";
   bytesSize: number;
   capturedAt: string;

@@ -71,6 +71,7 @@ export function page(c: Context, input: PageInput): Response | Promise<Response>
         <title>${input.title} · Edgeshot</title>
         <link rel="icon" type="image/svg+xml" href="${DASHBOARD}/assets/favicon.svg" />
         <link rel="stylesheet" href="${DASHBOARD}/assets/style.css" />
+        <link rel="stylesheet" href="${DASHBOARD}/assets/playground.css" />
         <script type="module" src="${DASHBOARD}/assets/app.js"></script>
       </head>
       <body>

@@ -1,7 +1,7 @@
 /**
- * The playground: a capture form generated from the contract (schemas/capture.ts, through
- * zod's JSON Schema: types, enums, bounds) with the defaults of src/capture/spec.ts, an action
- * chooser, and the session-authenticated endpoints it posts to. A playground run is a real one:
+ * The playground: a capture form generated from the contract (./playground-form.ts: every
+ * capture field with its control, default and description), an action chooser, and the
+ * session-authenticated endpoints it posts to. A playground run is a real one:
  * billed to the account (1 credit), under the plan's rate limit and gates, answered exactly like
  * POST /v1/screenshot/json or the page content route it names (/api/page/:action, answered by
  * the same code as /v1/content, /scrape, /links, /snapshot). Asynchronous and stored outputs are
@@ -9,13 +9,11 @@
  */
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
-import { z } from "zod";
-import { captureFields, type CaptureRequest } from "../../../schemas/capture";
+import type { CaptureRequest } from "../../../schemas/capture";
 import { playgroundCaptureRequestSchema } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
 import { accountStub } from "../../accounts/directory";
 import { PLANS } from "../../accounts/plans";
-import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture/spec";
 import { ApiError, validationError } from "../../errors";
 import { jsonBody } from "../body";
 import { rateHeaders } from "../middleware/authenticate";
@@ -23,15 +21,9 @@ import { PAGE_ACTIONS, type PageAction } from "../routes/page-content";
 import { mintLink } from "../routes/render";
 import { sendJson } from "../routes/screenshot";
 import { type Html, page } from "./layout";
+import { FIELD_GROUPS, field } from "./playground-form";
 import type { AppEnv } from "../types";
 import { type DashboardContext, type DashboardEnv, checkCsrf } from "./session";
-
-type FieldName = keyof typeof captureFields;
-
-/** Fields only an image takes (left out of the body for content, scrape and links). */
-const IMAGE_FIELDS: ReadonlySet<FieldName> = new Set(["format", "quality", "selector"]);
-/** Fields only a PDF takes (left out of the body for every page content action). */
-const PDF_GROUP = "PDF";
 
 /** The actions the playground runs: a capture, or one of the page content routes. */
 const ACTIONS: ReadonlyArray<{ value: "screenshot" | PageAction | "text"; label: string }> = [
@@ -42,136 +34,6 @@ const ACTIONS: ReadonlyArray<{ value: "screenshot" | PageAction | "text"; label:
   { value: "links", label: "Links (POST /v1/links)" },
   { value: "snapshot", label: "HTML and screenshot (POST /v1/snapshot)" },
 ];
-
-/** The fields shown, in groups. Left out: async/hosted/storage/webhooks (API only), cookies,
- *  headers and geo (plan-gated structured inputs), js and data. */
-const GROUPS: readonly { title: string; fields: readonly FieldName[] }[] = [
-  { title: "What to capture (one of)", fields: ["url", "html", "markdown"] },
-  {
-    title: "Output",
-    fields: [
-      "format",
-      "quality",
-      "width",
-      "height",
-      "device",
-      "deviceScaleFactor",
-      "fullPage",
-      "darkMode",
-      "selector",
-    ],
-  },
-  { title: "Waiting", fields: ["waitUntil", "waitForSelector", "delay", "timeout", "bestAttempt"] },
-  { title: "Page controls", fields: ["blockAds", "blockCookieBanners", "hideSelectors", "css"] },
-  { title: "PDF", fields: ["pdfFormat", "pdfLandscape", "pdfPrintBackground", "pdfScale"] },
-];
-
-const DEFAULTS: Partial<Record<FieldName, string | number | boolean>> = {
-  ...OPTION_DEFAULTS,
-  ...REQUEST_DEFAULTS,
-  width: LIMITS.width.default,
-  height: LIMITS.height.default,
-  quality: LIMITS.quality.default,
-  delay: LIMITS.delayMs.default,
-  timeout: LIMITS.timeoutSeconds.default,
-  device: "desktop",
-};
-
-const TEXTAREAS: ReadonlySet<FieldName> = new Set(["html", "markdown", "css"]);
-
-interface JsonSchema {
-  type?: string;
-  enum?: (string | number)[];
-  minimum?: number;
-  maximum?: number;
-  maxLength?: number;
-  maxItems?: number;
-  items?: JsonSchema;
-}
-
-function schemaOf(name: FieldName): JsonSchema {
-  return z.toJSONSchema(captureFields[name], { unrepresentable: "any", io: "input" }) as JsonSchema;
-}
-
-function bounds(s: JsonSchema): string {
-  if (s.minimum !== undefined && s.maximum !== undefined) return `${s.minimum}–${s.maximum}`;
-  if (s.maxItems !== undefined) return `up to ${s.maxItems}, one per line`;
-  return "";
-}
-
-function control(
-  name: FieldName,
-  s: JsonSchema,
-  dflt: string | number | boolean | undefined,
-): Html {
-  const id = `f-${name}`;
-  if (s.enum) {
-    return html`<select
-      id="${id}"
-      name="${name}"
-      data-kind="enum"
-      data-default="${String(dflt ?? "")}"
-    >
-      ${dflt === undefined ? html`<option value="">—</option>` : ""}
-      ${s.enum.map((v) => html`<option value="${v}" ${v === dflt ? "selected" : ""}>${v}</option>`)}
-    </select>`;
-  }
-  if (s.type === "boolean") {
-    return html`<input
-      type="checkbox"
-      id="${id}"
-      name="${name}"
-      data-kind="bool"
-      data-default="${String(dflt === true)}"
-      ${dflt === true ? "checked" : ""}
-    />`;
-  }
-  if (s.type === "integer" || s.type === "number") {
-    return html`<input
-      type="number"
-      id="${id}"
-      name="${name}"
-      data-kind="number"
-      min="${s.minimum ?? ""}"
-      max="${s.maximum ?? ""}"
-      step="${s.type === "integer" ? 1 : "any"}"
-      placeholder="${String(dflt ?? "")}"
-    />`;
-  }
-  if (s.type === "array") {
-    return html`<textarea id="${id}" name="${name}" data-kind="lines" rows="2"></textarea>`;
-  }
-  if (TEXTAREAS.has(name)) {
-    return html`<textarea
-      id="${id}"
-      name="${name}"
-      data-kind="text"
-      rows="3"
-      maxlength="${s.maxLength ?? ""}"
-    ></textarea>`;
-  }
-  return html`<input
-    type="${name === "url" ? "url" : "text"}"
-    id="${id}"
-    name="${name}"
-    data-kind="text"
-    maxlength="${s.maxLength ?? ""}"
-    ${name === "url" ? html`placeholder="https://example.com"` : ""}
-  />`;
-}
-
-function field(name: FieldName, scope: string): Html {
-  const s = schemaOf(name);
-  const dflt = DEFAULTS[name];
-  const range = bounds(s);
-  const hint = [dflt !== undefined ? `default ${String(dflt)}` : "", range]
-    .filter(Boolean)
-    .join(", ");
-  return html`<div class="field ${s.type === "boolean" ? "check" : ""}" data-scope="${scope}">
-    <label for="f-${name}"><code>${name}</code></label>
-    ${control(name, s, dflt)} ${hint ? html`<small>${hint}</small>` : ""}
-  </div>`;
-}
 
 function playgroundForm(csrf: string): Html {
   return html`<form id="playground" class="card" data-csrf="${csrf}" novalidate>
@@ -191,15 +53,11 @@ function playgroundForm(csrf: string): Html {
           </div>
         </div>
       </fieldset>
-      ${GROUPS.map(
+      ${FIELD_GROUPS.map(
         (g) =>
           html`<fieldset>
             <legend>${g.title}</legend>
-            <div class="fields">
-              ${g.fields.map((f) =>
-                field(f, g.title === PDF_GROUP ? "pdf" : IMAGE_FIELDS.has(f) ? "image" : "page"),
-              )}
-            </div>
+            <div class="fields">${g.fields.map((f) => field(f))}</div>
           </fieldset>`,
       )}
       <div class="actions">

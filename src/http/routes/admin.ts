@@ -1,6 +1,6 @@
 /**
  * The admin API (Bearer ADMIN_TOKEN): create accounts and keys, revoke keys, change plans and
- * usage, read an account with its keys. `npm run admin` and `npm start`'s seeding use it.
+ * usage, read an account with its keys, give an account a dashboard login. `npm run admin` and `npm start`'s seeding use it.
  * Plain keys appear only in the 201 responses that create them; hashes never leave the DO.
  */
 import { Hono } from "hono";
@@ -11,10 +11,13 @@ import { generateAccountId, isAccountId, isKeyId } from "../../accounts/keys";
 import { PLAN_IDS } from "../../../schemas/responses";
 import { upgradeFor } from "../../accounts/plans";
 import { publicOrigin } from "../../storage/hosted";
+import { credentialsFormSchema } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
+import { hashPassword, isCommonPassword } from "../../accounts/passwords";
 import { jsonBody } from "../body";
+import { userByEmail } from "../dashboard/session";
 import { successBody } from "../envelope";
-import { ApiError } from "../../errors";
+import { ApiError, validationError } from "../../errors";
 import { adminToken } from "../middleware/admin-token";
 import type { AppEnv } from "../types";
 
@@ -88,6 +91,27 @@ export const adminRoutes = new Hono<AppEnv>()
     if (!info) throw notFound("Account");
     await indexKey(c.env, accountId, key);
     return c.json(successBody(c.get("requestId"), { keyId: key.keyId, apiKey }), 201);
+  })
+  .put("/accounts/:accountId/login", async (c) => {
+    // A dashboard login for an existing account (npm start's demo accounts, operators): the
+    // signup form's rules for email and password; setting it again changes the password.
+    const accountId = c.req.param("accountId");
+    const account = accountFor(c.env, accountId);
+    const { email, password } = await jsonBody(c, credentialsFormSchema);
+    if (isCommonPassword(password)) throw validationError("password", "is too common.");
+    if (!(await account.summary())) throw notFound("Account");
+    const result = await userByEmail(c.env, email).claim(
+      email,
+      accountId,
+      await hashPassword(password),
+    );
+    if (result === "taken") {
+      throw validationError("email", "already signs into another account.");
+    }
+    return c.json(
+      successBody(c.get("requestId"), { accountId, email }),
+      result === "created" ? 201 : 200,
+    );
   })
   .post("/keys/:keyId/revoke", async (c) => {
     const keyId = c.req.param("keyId");

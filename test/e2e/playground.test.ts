@@ -1,0 +1,191 @@
+/**
+ * The playground in a real browser against `wrangler dev`, as a new user meets it: every capture
+ * option of the contract is on the form with the OpenAPI document's description, the API's own
+ * error message and details are shown (and the fields they name marked), the newer options
+ * (actions, clip, timezone, PDF margins) reach the API, and a PDF is labelled by its pages and
+ * paper, not px. Screenshots go to test-output/dashboard/ (not compared).
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureFields } from "../../schemas/capture";
+import { PLAYGROUND_REFUSED } from "../../schemas/dashboard";
+import { ROOT, setPlan, sharedService, type Service } from "../helpers/e2e";
+
+interface Dom {
+  textContent: string | null;
+  dataset: Record<string, string>;
+}
+
+const SHOTS = join(ROOT, "test-output", "dashboard");
+const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
+const OPENAPI = JSON.parse(readFileSync(join(ROOT, "schemas/openapi.json"), "utf8")) as {
+  components: {
+    schemas: { CaptureRequest: { properties: Record<string, { description?: string }> } };
+  };
+};
+
+let service: Service;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  service = sharedService();
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+  page = await browser.newPage();
+  page.on("pageerror", (err) => pageErrors.push(String(err)));
+  await page.setViewport({ width: 1200, height: 900 });
+  // A new user, moved to Pro: several runs in a minute, and no watermark.
+  await page.goto(`${service.base}/dashboard/signup`);
+  await page.type("input[name=email]", `playground-${Date.now()}@example.com`);
+  await page.type("input[name=password]", "a long enough passphrase");
+  await Promise.all([page.waitForNavigation(), page.click("form button[type=submit]")]);
+  const key = await page.$eval(
+    "[data-testid=new-api-key]",
+    (el) => (el as unknown as Dom).textContent ?? "",
+  );
+  const me = await fetch(`${service.base}/v1/credential-check`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  await setPlan(
+    service.base,
+    ((await me.json()) as { data: { accountId: string } }).data.accountId,
+    "pro",
+  );
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+const text = (selector: string) =>
+  page.$eval(selector, (el) => (el as unknown as Dom).textContent?.trim() ?? "");
+
+/** Submits the form and waits for this run's result (the last one's is cleared first). */
+async function run(): Promise<void> {
+  await page.$eval("#pg-output", (el) => ((el as unknown as Dom).textContent = ""));
+  await page.$eval("#pg-status", (el) => ((el as unknown as Dom).textContent = ""));
+  await page.click("#playground button[type=submit]");
+  await page.waitForFunction(
+    'document.getElementById("pg-status").textContent === "Done" || document.querySelector("#pg-output [data-error-code]")',
+    { timeout: 120_000 },
+  );
+}
+
+async function meta(): Promise<Record<string, string>> {
+  return page.$$eval("#pg-meta dd", (dds) =>
+    Object.fromEntries(
+      dds.map((d) => [
+        (d as unknown as Dom).dataset.meta ?? "",
+        (d as unknown as Dom).textContent ?? "",
+      ]),
+    ),
+  );
+}
+
+describe("the playground", () => {
+  it("offers every capture option of the contract, described as the OpenAPI document does", async () => {
+    await page.goto(`${service.base}/dashboard/playground`);
+    const css = await fetch(`${service.base}/dashboard/assets/playground.css`);
+    expect(css.status).toBe(200);
+    expect(await css.text()).toContain(".field-error");
+    await page.screenshot({ path: join(SHOTS, "playground-all-options.png"), fullPage: true });
+    const refused: readonly string[] = PLAYGROUND_REFUSED;
+    for (const name of Object.keys(captureFields)) {
+      const field = await page.$(`[data-field="${name}"]`);
+      if (refused.includes(name)) {
+        expect(field, name).toBeNull();
+        continue;
+      }
+      expect(field, name).not.toBeNull();
+      expect(await page.$(`[data-field="${name}"] [data-kind]`), name).not.toBeNull();
+      const described = OPENAPI.components.schemas.CaptureRequest.properties[name]?.description;
+      expect(described, name).toBeTruthy();
+      expect(await text(`[data-field="${name}"] small.desc`), name).toBe(described);
+    }
+  });
+
+  it("shows the API's own message and details, and marks the fields they name", async () => {
+    await page.type("#f-url", "https://example.com/");
+    await page.type("#f-width", "5");
+    await run();
+    expect(await text("#pg-output [data-error-code]")).toBe(
+      "VALIDATION_ERROR: Invalid request: width: Must be at least 320.",
+    );
+    expect(await text('#pg-error-details li[data-path="width"]')).toBe(
+      "width: Must be at least 320.",
+    );
+    expect(await page.$("#f-width[aria-invalid=true]")).not.toBeNull();
+    expect(await text('[data-field="width"] .field-error')).toBe("Must be at least 320.");
+    await page.screenshot({ path: join(SHOTS, "playground-error.png"), fullPage: true });
+
+    // Nested paths land on their field too; JSON that does not parse is caught before sending.
+    await page.$eval("#f-width", (el) => ((el as unknown as { value: string }).value = ""));
+    await page.type('[name="clip.x"]', "0");
+    await run();
+    expect(await text('#pg-error-details li[data-path="clip.y"]')).toBe(
+      "clip.y: Required (number).",
+    );
+    expect(await text('[data-field="clip"] .field-error')).toContain("clip.y: Required (number).");
+    expect(await page.$("#f-width[aria-invalid]")).toBeNull();
+    await page.$eval('[name="clip.x"]', (el) => ((el as unknown as { value: string }).value = ""));
+    await page.type("#f-actions", "[{click: nope}]");
+    await run();
+    expect(await text('#pg-error-details li[data-path="actions"]')).toBe(
+      "actions: Not valid JSON.",
+    );
+  }, 240_000);
+
+  it("actions, clip and timezone reach the API", async () => {
+    await page.goto(`${service.base}/dashboard/playground`);
+    const markup =
+      '<body style="margin:0"><p id="tz"></p><p id="state">waiting</p><button id="go">go</button>' +
+      "<script>document.getElementById('tz').textContent = Intl.DateTimeFormat().resolvedOptions().timeZone;" +
+      "document.getElementById('go').onclick = () => { document.getElementById('state').textContent = 'clicked'; };</script></body>";
+    await page.type("#f-html", markup);
+    await page.type("#f-timezone", "Asia/Tokyo");
+    await page.type("#f-actions", '[{"click": "#go"}]');
+    await page.type('[name="clip.x"]', "0");
+    await page.type('[name="clip.y"]', "0");
+    await page.type('[name="clip.width"]', "400");
+    await page.type('[name="clip.height"]', "300");
+    await page.type("#f-deviceScaleFactor", "1");
+    await page.click("button.snippet[data-lang=curl]");
+    const snippet = await text("#pg-snippet");
+    expect(snippet).toContain('"clip":{"x":0,"y":0,"width":400,"height":300}');
+    expect(snippet).toContain('"actions":[{"click":"#go"}]');
+    expect(snippet).toContain('"timezone":"Asia/Tokyo"');
+    await run();
+    expect((await meta()).size).toMatch(/^400 × 300 px/);
+
+    await page.select("#pg-action", "text"); // the same options, the page's visible text back
+    await run();
+    const visible = await text("#pg-text");
+    expect(visible).toContain("Asia/Tokyo");
+    expect(visible).toContain("clicked");
+  }, 300_000);
+
+  it("labels a PDF by its pages and paper, not px; PDF margins reach the API", async () => {
+    await page.goto(`${service.base}/dashboard/playground`);
+    const brk = '<div style="break-after: page"></div>';
+    await page.type("#f-html", `<h1>One</h1>${brk}<h1>Two</h1>`);
+    await page.select("#f-format", "pdf");
+    await page.select("#f-pdfFormat", "Letter");
+    await page.click("#f-pdfLandscape");
+    await page.type('[name="pdfMargin.top"]', "1in");
+    await page.click("button.snippet[data-lang=curl]");
+    expect(await text("#pg-snippet")).toContain('"pdfMargin":{"top":"1in"}');
+    await run();
+    const size = (await meta()).size ?? "";
+    expect(size).toMatch(/^2 pages, Letter landscape, [\d,]+ bytes$/);
+    expect(size).not.toContain("px");
+    await page.screenshot({ path: join(SHOTS, "playground-pdf.png"), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 240_000);
+});
