@@ -19,7 +19,8 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-const shown = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v));
+/** A value as the caller writes it in JSON: strings quoted (`"png"`), so `""` reads as empty. */
+const shown = (v: unknown): string => JSON.stringify(v);
 
 /** Whether the issue is about a value that is not there at all. */
 export function isMissing(issue: Issue): boolean {

@@ -62,7 +62,7 @@ const CASES: Case[] = [
   {
     route: "/v1/snapshot",
     body: { url: URL_, format: "gif" },
-    details: { format: "Must be one of png, jpeg, webp." },
+    details: { format: 'Must be one of "png", "jpeg", "webp".' },
   },
   {
     route: "/v1/screenshot",
@@ -72,7 +72,7 @@ const CASES: Case[] = [
   {
     route: "/admin/accounts",
     body: {},
-    details: { plan: "Required: one of free, basic, starter, pro, enterprise." },
+    details: { plan: 'Required: one of "free", "basic", "starter", "pro", "enterprise".' },
     admin: true,
   },
 ];
