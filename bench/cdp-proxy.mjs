@@ -11,6 +11,7 @@
 import { createServer as createHttpServer } from "node:http";
 import { connect, createServer } from "node:net";
 import { cdpCounter, classify, frameParser } from "./lib/ws-frames.mjs";
+import { exitWithParent } from "./lib/child.mjs";
 
 let oneWayMs = 0;
 const counters = new Map();
@@ -175,10 +176,4 @@ control.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () =>
   console.log(`ready ${control.address().port}`),
 );
 
-// Orphan guard: if the bench died without killing us, stop on our own.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) process.exit(0);
-}, 2000).unref();
-process.on("SIGTERM", () => process.exit(0));
-process.on("SIGINT", () => process.exit(0));
+exitWithParent();

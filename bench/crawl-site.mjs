@@ -2,6 +2,7 @@
 // over a breadth-first tree of N pages. Usage: node crawl-site.mjs <port> <pages>
 // Prints "ready <port>" once listening; exits when its parent goes away.
 import { startCrawlSite } from "../test/fixtures/crawl-site.ts";
+import { exitWithParent } from "./lib/child.mjs";
 
 const port = Number(process.argv[2]);
 const pages = Number(process.argv[3]);
@@ -11,10 +12,4 @@ if (!Number.isInteger(port) || port <= 0 || !Number.isInteger(pages) || pages < 
 }
 await startCrawlSite(port, { pages });
 console.log(`ready ${port}`);
-// Orphan guard: if the bench died without killing us, stop on our own.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) process.exit(0);
-}, 2000).unref();
-process.on("SIGTERM", () => process.exit(0));
-process.on("SIGINT", () => process.exit(0));
+exitWithParent();

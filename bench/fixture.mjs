@@ -5,6 +5,7 @@
 // own request log. Prints "ready <port>" once listening; exits when its parent goes away.
 import { configureRealPage } from "../test/fixtures/real-page.ts";
 import { startFixtureServer } from "../test/fixtures/server.ts";
+import { exitWithParent } from "./lib/child.mjs";
 
 const [port, ...extra] = process.argv.slice(2).map(Number);
 if (![port, ...extra].every((p) => Number.isInteger(p) && p > 0)) {
@@ -21,11 +22,4 @@ if (extra.length >= 3) {
   });
 }
 console.log(`ready ${port}`);
-// Orphan guard: if the bench died without killing us, stop on our own.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) process.exit(0);
-}, 2000).unref();
-// Keep the process alive while the server listens (the interval is unref'd).
-process.on("SIGTERM", () => process.exit(0));
-process.on("SIGINT", () => process.exit(0));
+exitWithParent();
