@@ -6,11 +6,10 @@
  * request log, sign out. Screenshots of every page go to test-output/dashboard/ for review (not
  * compared).
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import puppeteer, { type Browser, type HTTPResponse, type Page } from "puppeteer-core";
+import type { Browser, HTTPResponse, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_ORIGIN, ROOT, setPlan, sharedService, type Service } from "../helpers/e2e";
+import { openDashboardBrowser, type DashboardBrowser } from "../helpers/dashboard-browser";
+import { FIXTURE_ORIGIN, setPlan, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage, near } from "../helpers/images";
 
 /** The DOM bits the page callbacks read (this project's TypeScript has no DOM library); only
@@ -24,8 +23,6 @@ interface Dom {
   querySelector(selector: string): Dom | null;
 }
 
-const SHOTS = join(ROOT, "test-output", "dashboard");
-const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
 const EMAIL = `person-${Date.now()}@example.com`;
 const PASSWORD = "a long enough passphrase";
 
@@ -33,29 +30,18 @@ let service: Service;
 let browser: Browser;
 let page: Page;
 /** Script errors on any page: the last test expects none. */
-const pageErrors: string[] = [];
+let pageErrors: string[];
+let shot: DashboardBrowser["shot"];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   service = sharedService();
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-dev-shm-usage"],
-  });
-  page = await browser.newPage();
-  page.on("pageerror", (err) => pageErrors.push(String(err)));
-  await page.setViewport({ width: 1200, height: 900 });
+  ({ browser, page, pageErrors, shot } = await openDashboardBrowser());
 });
 afterAll(async () => {
   await browser?.close();
 });
 
 const url = (path: string) => `${service.base}/dashboard${path}`;
-
-async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** Every dashboard page the browser loads must carry the CSP and its companions. */
 function expectHeaders(res: HTTPResponse | null): void {

@@ -5,12 +5,13 @@
  * (actions, clip, timezone, PDF margins) reach the API, and a PDF is labelled by its pages and
  * paper, not px. Screenshots go to test-output/dashboard/ (not compared).
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureFields } from "../../schemas/capture";
 import { PLAYGROUND_REFUSED } from "../../schemas/dashboard";
+import { openDashboardBrowser, type DashboardBrowser } from "../helpers/dashboard-browser";
 import { ROOT, setPlan, sharedService, type Service } from "../helpers/e2e";
 
 interface Dom {
@@ -18,8 +19,6 @@ interface Dom {
   dataset: Record<string, string>;
 }
 
-const SHOTS = join(ROOT, "test-output", "dashboard");
-const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
 const OPENAPI = JSON.parse(readFileSync(join(ROOT, "schemas/openapi.json"), "utf8")) as {
   components: {
     schemas: { CaptureRequest: { properties: Record<string, { description?: string }> } };
@@ -29,19 +28,12 @@ const OPENAPI = JSON.parse(readFileSync(join(ROOT, "schemas/openapi.json"), "utf
 let service: Service;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
+let shot: DashboardBrowser["shot"];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   service = sharedService();
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-dev-shm-usage"],
-  });
-  page = await browser.newPage();
-  page.on("pageerror", (err) => pageErrors.push(String(err)));
-  await page.setViewport({ width: 1200, height: 900 });
+  ({ browser, page, pageErrors, shot } = await openDashboardBrowser());
   // A new user, moved to Pro: several runs in a minute, and no watermark.
   await page.goto(`${service.base}/dashboard/signup`);
   await page.type("input[name=email]", `playground-${Date.now()}@example.com`);
@@ -95,7 +87,7 @@ describe("the playground", () => {
     const css = await fetch(`${service.base}/dashboard/assets/playground.css`);
     expect(css.status).toBe(200);
     expect(await css.text()).toContain(".field-error");
-    await page.screenshot({ path: join(SHOTS, "playground-all-options.png"), fullPage: true });
+    await shot("playground-all-options");
     const refused: readonly string[] = PLAYGROUND_REFUSED;
     for (const name of Object.keys(captureFields)) {
       const field = await page.$(`[data-field="${name}"]`);
@@ -123,7 +115,7 @@ describe("the playground", () => {
     );
     expect(await page.$("#f-width[aria-invalid=true]")).not.toBeNull();
     expect(await text('[data-field="width"] .field-error')).toBe("Must be at least 320.");
-    await page.screenshot({ path: join(SHOTS, "playground-error.png"), fullPage: true });
+    await shot("playground-error");
 
     // Nested paths land on their field too; JSON that does not parse is caught before sending.
     await page.$eval("#f-width", (el) => ((el as unknown as { value: string }).value = ""));
@@ -185,7 +177,7 @@ describe("the playground", () => {
     const size = (await meta()).size ?? "";
     expect(size).toMatch(/^2 pages, Letter landscape, [\d,]+ bytes$/);
     expect(size).not.toContain("px");
-    await page.screenshot({ path: join(SHOTS, "playground-pdf.png"), fullPage: true });
+    await shot("playground-pdf");
     expect(pageErrors).toEqual([]);
   }, 240_000);
 });

@@ -1,0 +1,42 @@
+/**
+ * A real browser for the dashboard's e2e tests: Chromium through puppeteer-core, one page at a
+ * desktop size that records every script error, and full-page screenshots into
+ * test-output/dashboard/ for review (not compared).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { ROOT } from "./e2e";
+
+const SHOTS = join(ROOT, "test-output", "dashboard");
+const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
+
+export interface DashboardBrowser {
+  browser: Browser;
+  page: Page;
+  /** Script errors of every page loaded so far. */
+  pageErrors: string[];
+  /** Saves a full-page screenshot as test-output/dashboard/<name>.png. */
+  shot(name: string): Promise<void>;
+}
+
+export async function openDashboardBrowser(): Promise<DashboardBrowser> {
+  mkdirSync(SHOTS, { recursive: true });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (err) => pageErrors.push(String(err)));
+  await page.setViewport({ width: 1200, height: 900 });
+  return {
+    browser,
+    page,
+    pageErrors,
+    shot: async (name) => {
+      await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    },
+  };
+}
