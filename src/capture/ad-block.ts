@@ -30,7 +30,19 @@ export function isAdHost(hostname: string): boolean {
 
 /** Curated list plus operator-configured hosts (same matching rules). */
 export function adHostMatcher(extraHosts: readonly string[]): HostMatcher {
-  const extra: ReadonlySet<string> = new Set(extraHosts.map(normalizeHost).filter(Boolean));
+  const extra = extraHostSet(extraHosts);
   if (extra.size === 0) return isAdHost;
   return (hostname) => listed(CURATED, hostname) || listed(extra, hostname);
+}
+
+/**
+ * Every listed host, curated and extra: a request to one of them or a subdomain contains it in
+ * its URL, so page interception pauses only URLs containing one (./page-requests.ts).
+ */
+export function adHostList(extraHosts: readonly string[]): readonly string[] {
+  return [...new Set([...CURATED, ...extraHostSet(extraHosts)])];
+}
+
+function extraHostSet(extraHosts: readonly string[]): ReadonlySet<string> {
+  return new Set(extraHosts.map(normalizeHost).filter(Boolean));
 }

@@ -19,6 +19,11 @@ export interface BlankPage {
   context: BrowserContext;
   contextId: string;
   page: Page;
+  /**
+   * A session of ours on the page for its life (page interception, the locale override),
+   * attached with the spare so a capture does not wait for it.
+   */
+  session: CDPSession;
   watch: ContextWatch;
 }
 
@@ -35,11 +40,14 @@ export async function openBlankPage(
   if (contextId === undefined) throw new Error("incognito context without an id");
   try {
     const [page] = await Promise.all([context.newPage(), guard.denyDownloads(contextId)]);
-    await freezeWindowUi(browserSession, contextId);
+    const [session] = await Promise.all([
+      page.createCDPSession(),
+      freezeWindowUi(browserSession, contextId),
+    ]);
     const watch = guard.watch(page, contextId);
     // Awaited by the capture (in parallel with its page setup); a spare nobody takes never is.
     watch.ready.catch(() => {});
-    return { context, contextId, page, watch };
+    return { context, contextId, page, session, watch };
   } catch (err) {
     await context.close().catch(() => {});
     throw err;

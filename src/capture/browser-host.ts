@@ -19,13 +19,13 @@ import type { Browser } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
 import { config } from "../config";
 import { navigationVetter } from "../security/target-check";
-import { adHostMatcher } from "./ad-block";
+import { adHostList, adHostMatcher } from "./ad-block";
 import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { dead, SESSION_KEY, startBrowser } from "./browser-session";
 import { runPageCapture, type CaptureHooks, type PageCapture } from "./page-capture";
 import { CpuShare } from "./cpu-share";
-import type { RequestPolicy } from "./page";
+import type { RequestPolicy } from "./page-requests";
 import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
 import { FairSlots, SlotsBusy, type Slot } from "./slots";
@@ -109,6 +109,7 @@ export class BrowserHost extends DurableObject<Env> {
     this.requestPolicy = {
       allowlist: cfg.targetAllowlist,
       isAdHost: adHostMatcher(cfg.adBlockExtraHosts),
+      adHosts: adHostList(cfg.adBlockExtraHosts),
       vetNavigation: navigationVetter(this.env),
     };
     return this.requestPolicy;

@@ -12,7 +12,6 @@ import { LIMITS } from "../../schemas/limits";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { closeBlankPage, type BlankPage } from "./blank-page";
-import type { ContextWatch } from "./target-watcher";
 import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import type { ReadResult } from "../extract/reader";
@@ -23,7 +22,8 @@ import { renderOutputs, type OutputOutcome, type RenderedOutput } from "./output
 import { autoScroll, injectStyles, inPage, pageHeight } from "./page-scripts";
 import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
-import { preparePage, type NetworkTracker, type RequestPolicy } from "./page";
+import { preparePage, type NetworkTracker } from "./page";
+import type { RequestPolicy } from "./page-requests";
 import { statusMatches, type CaptureSpec } from "./spec";
 import { measuredWeight } from "./weight";
 
@@ -71,10 +71,9 @@ export async function runPageCapture(
   defaultUserAgent: string,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
-  const { page, watch } = blank;
   try {
     return await withTimeout(
-      capturePage(page, spec, policy, defaultUserAgent, watch, hooks),
+      capturePage(blank, spec, policy, defaultUserAgent, hooks),
       captureDeadlineMs(spec),
     ).catch((err: unknown) => {
       if (err instanceof DeadlineError) {
@@ -89,15 +88,14 @@ export async function runPageCapture(
 }
 
 async function capturePage(
-  page: Page,
+  { page, session, watch }: BlankPage,
   spec: CaptureSpec,
   policy: RequestPolicy,
   defaultUserAgent: string,
-  watch: ContextWatch,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
   const [tracker] = await Promise.all([
-    preparePage(page, spec, policy, defaultUserAgent),
+    preparePage(page, session, spec, policy, defaultUserAgent),
     watch.ready,
   ]);
   /** Why the page must not become output (logged, never returned), or null. */

@@ -21,8 +21,8 @@ import { workerHardening } from "./socket-lock";
  * Targets in a capture's context that the guard hardens or that cannot reach the network: frames
  * (the page's new-document script), workers (hardened while paused, below), audio worklets (a
  * "worklet" target: its global scope has no fetch, socket or worker API, and its modules are
- * fetched by the document, through page interception), and the window's own browser UI. Any
- * other target there — a second page (a pop-up by whatever API, noopener or not), a service
+ * fetched by the document, through the browser-wide Fetch guard), and the window's own browser
+ * UI. Any other target there — a second page (a pop-up by whatever API, noopener or not), a service
  * worker, a Shared Storage or auction worklet, a prerender — ran or would run script the guard did
  * not prepare: it taints the capture and is closed.
  */
