@@ -25,9 +25,10 @@ export const NETWORK_QUIET_MS = 500;
 
 /**
  * How long after `load` "idle" waits at least, when the quiet window has already passed by then:
- * requests the page's load handlers start reach us a moment after the `load` event itself (their
- * interception is reported by the browser process, the event by the renderer). Seen in CI: a
- * page that starts three endless fetches on load was judged idle before they were reported.
+ * a margin for requests the page's load handlers start. Seen in CI while puppeteer's request
+ * interception reported a request only once Fetch had paused it (after the browser-wide guard's
+ * pause): a page that starts three endless fetches on load was judged idle before they were
+ * reported. Requests now reach us from the renderer's own report, as the `load` event does.
  */
 export const LOAD_SETTLE_MS = 100;
 
