@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 import { buildAssets } from "./scripts/lib/assets.mjs";
 
 // The static assets wrangler.toml [assets] points at (public/): workerd's ASSETS binding and the
@@ -63,11 +64,48 @@ const TIMED = [
   "test/security/outputs.test.ts",
 ];
 
+/**
+ * wrangler.toml's queue consumers with a shorter `max_batch_timeout` (seconds). Local Queues
+ * (miniflare) deliver a queue's next batch only when the one before has finished, and wait up
+ * to this long for a batch to fill first: with wrangler.toml's 1 s (5 s for the dead-letter
+ * queues) a default crawl, or a chain of watch runs, waited about that long between every two
+ * batches (docs/CRAWL.md, "Known limits"). Long enough still to gather the pages a crawl
+ * dispatches together (its Crawl-delay is 0.1 s); batch sizes, retries and dead-letter queues
+ * stay as wrangler.toml has them. Tests only: production Queues have no such gap.
+ */
+const QUEUE_BATCH_TIMEOUT_S = 0.25;
+interface QueueConsumer {
+  queue: string;
+  max_batch_size?: number;
+  max_batch_timeout?: number;
+  max_retries?: number;
+  dead_letter_queue?: string;
+  retry_delay?: number;
+}
+const consumers: QueueConsumer[] =
+  unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? [];
+const queueConsumers = Object.fromEntries(
+  consumers.map((c) => [
+    c.queue,
+    {
+      maxBatchSize: c.max_batch_size,
+      maxBatchTimeout: Math.min(
+        c.max_batch_timeout ?? QUEUE_BATCH_TIMEOUT_S,
+        QUEUE_BATCH_TIMEOUT_S,
+      ),
+      maxRetries: c.max_retries,
+      deadLetterQueue: c.dead_letter_queue,
+      retryDelay: c.retry_delay,
+    },
+  ]),
+);
+
 /** One workerd with the worker's bindings; each workers project starts its own. */
 const inWorkerd = () =>
   cloudflareTest({
     wrangler: { configPath: "./wrangler.toml" },
     miniflare: {
+      queueConsumers,
       bindings: {
         ...TEST_SECRETS,
         // wrangler.toml ships the production pool (8); one local browser is enough here.

@@ -45,15 +45,31 @@ const requested = (run: string, n: number) =>
     (log) => log.length >= n,
   );
 
-describe("BrowserHost", () => {
-  it("launches once and reuses the warm browser for every later capture", async () => {
+/**
+ * One fresh host for the tests whose browser is never killed, reset or closed: each finds it
+ * launched exactly once (by whichever of them runs first) and leaves it so; each launch of a
+ * browser costs seconds, so they share it rather than start one each.
+ */
+let warmHost: Promise<DurableObjectStub<BrowserHost>> | null = null;
+function sharedHost(): Promise<DurableObjectStub<BrowserHost>> {
+  warmHost ??= (async () => {
     const host = hostStub(`t-warm-${runId()}`);
     await captureOk(host);
+    return host;
+  })();
+  return warmHost;
+}
+
+describe("BrowserHost", () => {
+  it("launches once and reuses the warm browser for every later capture", async () => {
+    const host = await sharedHost(); // launched by its first capture
+    expect((await host.getStats()).launches).toBe(1);
+    const before = (await host.getStats()).captures;
     for (let i = 0; i < 5; i++) await captureOk(host);
     await Promise.all(Array.from({ length: 6 }, () => captureOk(host)));
     const stats = await host.getStats();
     expect(stats.launches).toBe(1);
-    expect(stats.captures).toBe(12);
+    expect(stats.captures).toBe(before + 11);
     expect(stats.inFlight).toBe(0);
     expect(stats.connected).toBe(true);
   });
@@ -134,7 +150,7 @@ describe("BrowserHost", () => {
   });
 
   it("every capture gets a context opened ahead of it, and nothing of the one before", async () => {
-    const host = hostStub(`t-spare-${runId()}`);
+    const host = await sharedHost();
     const url = `${FIXTURES}/boxes.html?run=${runId()}`;
     /** Contexts open in the host's browser (the default one not counted). */
     const openContexts = () =>
@@ -161,7 +177,7 @@ describe("BrowserHost", () => {
   });
 
   it("a context's window UI (the omnibox popup's WebUI pages) is frozen as it opens", async () => {
-    const host = hostStub(`t-window-ui-${runId()}`);
+    const host = await sharedHost();
     await captureOk(host); // the capture's context is closed; the spare's is open
     const states = await runInDurableObject(host, async (instance: BrowserHost) => {
       const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser;

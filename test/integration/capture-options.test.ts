@@ -403,7 +403,8 @@ describe("actions", () => {
     }, 700);</script>`;
     const waited = await shot({ ...small, html: late, actions: [{ waitForSelector: "#late" }] });
     expect(waited.pixel(300, 200)).toEqual(GREEN);
-    const slept = await shot({ ...small, html: late, actions: [{ wait: 5000 }] });
+    // The page changes 700 ms in; a wait well past that shows the change (5 s only waited longer).
+    const slept = await shot({ ...small, html: late, actions: [{ wait: 2000 }] });
     expect(slept.pixel(300, 200)).toEqual(GREEN);
   });
 

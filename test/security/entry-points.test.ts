@@ -89,16 +89,23 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** Runs `capture` for a fresh run id; checks output, canary and raw canary. */
+/**
+ * Runs `capture` for a fresh run id; checks output, canary and raw canary. A capture that loads
+ * the page more than once under run ids of its own (`run` + each of `suffixes`) has the canary
+ * checked for each of them too.
+ */
 async function check(
   entry: string,
   capture: (run: string) => Promise<Uint8Array | string>,
+  suffixes: string[] = [],
 ): Promise<void> {
   const run = runId();
   const since = Date.now();
   const output = await capture(run);
   expectNoCanaryContent(output, entry);
   await expectCanaryUntouched(run, `through ${entry}`, 600);
+  for (const suffix of suffixes)
+    await expectCanaryUntouched(`${run}${suffix}`, `through ${entry} (${suffix})`, 0);
   await settle(200);
   await expectRawUntouched(RAW, since, `through ${entry}`);
 }
@@ -299,10 +306,14 @@ describe("every entry point refuses the combined attack page", () => {
   };
 
   it("content (POST /v1/content: html and text)", () =>
-    check("content", async (run) => {
-      const html = await content("/v1/content", {}, run);
-      return html + (await content("/v1/content", { contentFormat: "text" }, `${run}-text`));
-    }));
+    check(
+      "content",
+      async (run) => {
+        const html = await content("/v1/content", {}, run);
+        return html + (await content("/v1/content", { contentFormat: "text" }, `${run}-text`));
+      },
+      ["-text"],
+    ));
 
   it("scrape (POST /v1/scrape: every element of the body, all attributes)", () =>
     check("scrape", (run) =>
