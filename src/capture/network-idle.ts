@@ -13,6 +13,10 @@
  *   not about when they were observed.
  * - Long-lived connections (WebSocket, EventSource, media streams) never count, as in Chromium:
  *   they stay open by design.
+ * - Only http(s) requests count: a `data:` or `blob:` URL holds no connection. Chromium reports
+ *   their start but not always their end: a worker's blob: script whose target the guard holds
+ *   or closes stayed "in flight" for good, and a page with three such workers never reached
+ *   networkidle2 and waited out its whole timeout.
  * - Each request counts once, however many end events it gets (a redirect hop, a failure).
  * - A main-frame navigation after `load` (a script redirect, a meta refresh) holds idleness off
  *   until its own document has loaded, as puppeteer's lifecycle wait follows a new document.
@@ -80,9 +84,13 @@ export class NetworkIdle {
     return this.inFlight.size;
   }
 
-  /** A request started. `key` identifies it for `end`; a key already in flight counts once. */
-  start(key: RequestKey, resourceType: string): void {
+  /**
+   * A request for `url` started. `key` identifies it for `end`; a key already in flight counts
+   * once. Without `url` (tests) the request is taken to be http(s).
+   */
+  start(key: RequestKey, resourceType: string, url?: string): void {
     if (LONG_LIVED.has(resourceType) || this.inFlight.has(key)) return;
+    if (url !== undefined && !/^https?:/i.test(url)) return;
     this.inFlight.add(key);
     this.changed();
   }

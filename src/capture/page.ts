@@ -41,11 +41,11 @@ export class NetworkTracker {
    * first stayed in flight for good: a page with a web font that failed (a 404 font, which
    * Chromium aborts) never reached networkidle0 and waited out its whole timeout.
    */
-  onStart(request: object, resourceType: string, id: string | undefined): void {
+  onStart(request: object, resourceType: string, id: string | undefined, url?: string): void {
     this.started++;
     const key = id ?? request;
     this.keys.set(request, key);
-    this.network.start(key, resourceType);
+    this.network.start(key, resourceType, url);
   }
   /** Puppeteer reports the request finished or failed. */
   onEnd(request: object): void {
@@ -92,7 +92,7 @@ export async function preparePage(
 
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
   page.on("request", (request) => {
-    tracker.onStart(request, request.resourceType(), requestId(request));
+    tracker.onStart(request, request.resourceType(), requestId(request), request.url());
     if (request.isNavigationRequest() && request.frame() === page.mainFrame())
       tracker.network.navigationStarted(request);
   });

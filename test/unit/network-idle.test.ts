@@ -145,6 +145,22 @@ describe("NetworkIdle", () => {
     expect(net.idle(0)).toBe(true);
   });
 
+  it("data: and blob: URLs never count: they hold no connection", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    net.start(req(), "script", "blob:http://127.0.0.1/7ae6624a");
+    net.start(req(), "script", "data:text/javascript,1");
+    net.start(req(), "image", "DATA:image/png;base64,AA==");
+    expect(net.pending).toBe(0);
+    net.start(req(), "fetch", "http://127.0.0.1/slow");
+    net.start(req(), "fetch", "HTTPS://example.com/slow");
+    expect(net.pending).toBe(2);
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(net.idle(2)).toBe(true);
+    expect(net.idle(0)).toBe(false);
+  });
+
   it("a request counts once: duplicate starts and ends, and unknown ends, change nothing", async () => {
     const clock = new FakeClock();
     const net = new NetworkIdle(clock);
