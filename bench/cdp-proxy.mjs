@@ -99,7 +99,7 @@ function proxyConnection(client, target, system) {
     if (upgraded)
       for (const msg of fromClient(chunk)) {
         const m = classify(msg, true);
-        if (m.kind === "command") counter.command(pending, m.id, m.session);
+        if (m.kind === "command") counter.command(pending, m.id, m.session, m.counted);
       }
     toServer(chunk);
   });
@@ -110,7 +110,7 @@ function proxyConnection(client, target, system) {
       const end = responseHead.indexOf("\r\n\r\n");
       if (end < 0) return;
       upgraded = / 101 /.test(responseHead.subarray(0, 16).toString("latin1"));
-      if (upgraded) counter.counts.connections++;
+      if (upgraded) counter.connected();
       data = responseHead;
       const rest = responseHead.subarray(end + 4);
       responseHead = null; // a plain HTTP answer (/json/version) passes through from here on
@@ -166,7 +166,7 @@ const control = createHttpServer(async (req, res) => {
       return json(200, { oneWayMs });
     }
     if (url.pathname === "/stats")
-      return json(200, Object.fromEntries([...counters].map(([k, c]) => [k, { ...c.counts }])));
+      return json(200, Object.fromEntries([...counters].map(([k, c]) => [k, c.counts()])));
     json(404, { error: "not found" });
   } catch (err) {
     json(500, { error: String(err) });

@@ -66,6 +66,15 @@ export function frameParser() {
 }
 
 /**
+ * What identifies a command until its response: its id within its session. Clients number each
+ * session's commands on their own (@cloudflare/puppeteer does: every session starts at 1), so
+ * the id alone repeats.
+ */
+function commandKey(session, id) {
+  return `${session}:${id}`;
+}
+
+/**
  * What a CDP message is: `{kind: "command"|"response"|"event", id?}`. Commands (client to
  * browser) are small and parsed whole; the browser's messages can be megabytes (screenshots), so
  * only their head is read: Chromium writes a response's "id" first, an event's "method" first.
@@ -75,7 +84,12 @@ export function classify(payload, fromClient) {
     try {
       const msg = JSON.parse(payload.toString("utf8"));
       return typeof msg.id === "number"
-        ? { kind: "command", id: msg.id, session: msg.sessionId ?? "" }
+        ? {
+            kind: "command",
+            counted: !TARGET_START.has(msg.method),
+            id: commandKey(msg.sessionId ?? "", msg.id),
+            session: msg.sessionId ?? "",
+          }
         : { kind: "other" };
     } catch {
       return { kind: "other" };
@@ -83,7 +97,12 @@ export function classify(payload, fromClient) {
   }
   const head = payload.subarray(0, 64).toString("latin1");
   const id = /^\{\s*"id"\s*:\s*(\d+)/.exec(head);
-  if (id) return { kind: "response", id: Number(id[1]) };
+  if (id) {
+    // Chromium writes a session's response's "sessionId" last.
+    const tail = payload.subarray(Math.max(0, payload.length - 96)).toString("latin1");
+    const session = /"sessionId"\s*:\s*"([^"]*)"\s*\}\s*$/.exec(tail)?.[1] ?? "";
+    return { kind: "response", id: commandKey(session, Number(id[1])) };
+  }
   if (/^\{\s*"method"\s*:\s*"Target\.detachedFromTarget"/.test(head)) {
     // The session's unanswered commands will never be answered.
     try {
@@ -94,7 +113,8 @@ export function classify(payload, fromClient) {
   if (payload.length < 1 << 20) {
     try {
       const msg = JSON.parse(payload.toString("utf8"));
-      if (typeof msg.id === "number") return { kind: "response", id: msg.id };
+      if (typeof msg.id === "number")
+        return { kind: "response", id: commandKey(msg.sessionId ?? "", msg.id) };
       if (typeof msg.method === "string") return { kind: "event" };
     } catch {}
   }
@@ -102,12 +122,24 @@ export function classify(payload, fromClient) {
 }
 
 /**
- * One system's CDP counters over all its connections. A **sequential round trip** starts when a
- * command is sent while none of the system's commands awaits its response, and lasts until none
- * does: overlapping commands share one; back-to-back commands are one each. A command stops
- * awaiting when its response is delivered, its connection closes, its session detaches, or after
- * 10 s unanswered (counted in `abandoned`: nothing waits that long in a capture). `commands`,
- * `responses`, `events` count messages; `connections` the WebSocket upgrades.
+ * Commands puppeteer sends to every auto-attached target (workers, frames, the spare page) to
+ * start it, without a capture waiting on them: Chromium answers them when the target has
+ * resumed, 100 ms to 4 s later (p50 630 ms on the small page). Counted, they glued a whole
+ * capture into one "round trip".
+ */
+const TARGET_START = new Set(["Runtime.runIfWaitingForDebugger", "Target.setAutoAttach"]);
+
+/** An answer slower than this is not a round trip either: a wait on the page, not the wire. */
+export const SLOW_ANSWER_MS = 2000;
+
+/**
+ * One system's CDP counters over all its connections. A **sequential round trip** is a run of
+ * overlapping commands: from a command's send to its answer's delivery, extended by every command
+ * sent before the last answer of the run arrived. Commands in flight together share one;
+ * back-to-back commands are one each. Only commands answered within `SLOW_ANSWER_MS` count
+ * (`slow` the others), and never a `TARGET_START` command; a command never answered (its connection closed or its session detached
+ * first) is `unanswered`. `commands`, `responses`, `events` count messages; `connections` the
+ * WebSocket upgrades.
  */
 export function cdpCounter() {
   const c = {
@@ -116,43 +148,55 @@ export function cdpCounter() {
     responses: 0,
     events: 0,
     roundTrips: 0,
-    abandoned: 0,
+    slow: 0,
+    unanswered: 0,
   };
-  let outstanding = 0;
-  const awaiting = new Set(); // every connection's `pending` map with entries
-  const drop = (pending, id) => {
-    if (pending.delete(id)) outstanding--;
-  };
+  /** [sent, answered] of each command answered within SLOW_ANSWER_MS since the last fold. */
+  let answered = [];
   return {
-    counts: c,
-    /** `pending`: the connection's Map of id → {session, at}. */
-    command(pending, id, session) {
-      const now = performance.now();
-      for (const p of awaiting)
-        for (const [k, v] of p)
-          if (now - v.at > 10_000) {
-            drop(p, k);
-            c.abandoned++;
-          }
+    /** The counters so far, with the round trips of the commands answered since the last call. */
+    counts() {
+      answered.sort((a, b) => a[0] - b[0]);
+      let end = -Infinity;
+      for (const [sent, answer] of answered) {
+        if (sent > end) c.roundTrips++;
+        end = Math.max(end, answer);
+      }
+      answered = [];
+      return { ...c };
+    },
+    connected() {
+      c.connections++;
+    },
+    /** `pending`: the connection's Map of command key (session and id) → {session, at, counted}. */
+    command(pending, id, session, counted) {
       c.commands++;
-      if (outstanding === 0) c.roundTrips++;
-      outstanding++;
-      pending.set(id, { session, at: now });
-      awaiting.add(pending);
+      pending.set(id, { session, at: performance.now(), counted });
     },
     /** A response was delivered to the client (after the delay). */
     response(pending, id) {
       c.responses++;
-      drop(pending, id);
+      const command = pending.get(id);
+      if (!command) return;
+      pending.delete(id);
+      const now = performance.now();
+      if (!command.counted) return;
+      if (now - command.at <= SLOW_ANSWER_MS) answered.push([command.at, now]);
+      else c.slow++;
     },
     event(pending, detached) {
       c.events++;
-      if (detached) for (const [k, v] of pending) if (v.session === detached) drop(pending, k);
+      if (!detached) return;
+      for (const [k, v] of pending)
+        if (v.session === detached) {
+          pending.delete(k);
+          c.unanswered++;
+        }
     },
-    /** A connection closed with commands unanswered: they await nothing any more. */
+    /** A connection closed: its commands still pending will never be answered. */
     dropped(pending) {
-      for (const k of [...pending.keys()]) drop(pending, k);
-      awaiting.delete(pending);
+      c.unanswered += pending.size;
+      pending.clear();
     },
   };
 }
