@@ -37,16 +37,22 @@ export class Politeness {
     private readonly env: Env,
   ) {}
 
-  /** The URL guard first: a refused URL gets no request, not even for its robots.txt. */
+  /**
+   * What needs no request first: a page whose host is busy (pages in flight, Crawl-delay) waits
+   * unchecked. The alarm gates every pending page, and checked first, each waiting page cost a
+   * reputation lookup (a KV read, or a Safe Browsing call) on every run of the alarm, about once
+   * a second for a long crawl. Then the URL guard: a refused URL gets no request, not even for
+   * its robots.txt.
+   */
   async gate(url: URL, href: string): Promise<Gate> {
+    if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
+      return { kind: "wait", until: Date.now() + 1000 };
+    const origin = this.origin(url.origin);
+    if (origin.next_at > Date.now()) return { kind: "wait", until: origin.next_at };
     const guarded = await this.guard(url);
     if (guarded.kind !== "go") return guarded;
     const robots = await this.robots(url);
     if (!robots.allowed(href)) return { kind: "skip", reason: "robots" };
-    const origin = this.origin(url.origin);
-    if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
-      return { kind: "wait", until: Date.now() + 1000 };
-    if (origin.next_at > Date.now()) return { kind: "wait", until: origin.next_at };
     return { kind: "go" };
   }
 
