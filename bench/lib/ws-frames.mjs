@@ -130,7 +130,7 @@ export function classify(payload, fromClient) {
 const TARGET_START = new Set(["Runtime.runIfWaitingForDebugger", "Target.setAutoAttach"]);
 
 /** An answer slower than this is not a round trip either: a wait on the page, not the wire. */
-export const SLOW_ANSWER_MS = 2000;
+const SLOW_ANSWER_MS = 2000;
 
 /**
  * One system's CDP counters over all its connections. A **sequential round trip** is a run of

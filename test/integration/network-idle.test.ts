@@ -38,6 +38,24 @@ async function capture(body: Record<string, unknown>) {
   };
 }
 
+/**
+ * A capture that must reach networkidle0 within 10 s, with no fallback: asserts it did (200,
+ * quality `full`, strategy networkidle0) and returns the image.
+ */
+async function fullAtIdle0(source: { url: string } | { html: string }): Promise<Uint8Array> {
+  const { res, bytes } = await cap.post({
+    ...small,
+    ...source,
+    waitUntil: "networkidle0",
+    timeout: 10,
+    bestAttempt: false,
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("x-service-quality")).toBe("full");
+  expect(res.headers.get("x-service-wait-strategy")).toBe("networkidle0");
+  return bytes;
+}
+
 /** Requests of the run that reached the fixture server on `path`. */
 async function seen(run: string, path: string): Promise<number> {
   return (await fixtureLog(run)).filter((r) => r.path === path).length;
@@ -134,16 +152,7 @@ describe("networkidle0", () => {
     // Puppeteer never reports this one's end (it waits for the response's ExtraInfo event, which
     // an aborted request does not get): Chromium's own loadingFailed ends it.
     const run = runId();
-    const { res } = await cap.post({
-      ...small,
-      url: `${FIXTURES}/controls-resources.html?run=${run}`,
-      waitUntil: "networkidle0",
-      timeout: 10,
-      bestAttempt: false,
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("x-service-quality")).toBe("full");
-    expect(res.headers.get("x-service-wait-strategy")).toBe("networkidle0");
+    await fullAtIdle0({ url: `${FIXTURES}/controls-resources.html?run=${run}` });
     expect(await seen(run, "/controls-font.woff2")).toBe(1);
   });
 
@@ -156,16 +165,7 @@ describe("networkidle0", () => {
       ${worker("blob()")} ${worker("blob()")} ${worker("blob()")}
       ${worker('"data:text/javascript,postMessage(1)"')}
     </script></body>`;
-    const { res, bytes } = await cap.post({
-      ...small,
-      html,
-      waitUntil: "networkidle0",
-      timeout: 10,
-      bestAttempt: false,
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("x-service-quality")).toBe("full");
-    expect(res.headers.get("x-service-wait-strategy")).toBe("networkidle0");
+    const bytes = await fullAtIdle0({ html });
     expect(decodeImage(bytes).pixel(5, 5)).toEqual(GREEN);
   });
 
