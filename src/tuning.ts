@@ -145,6 +145,12 @@ export const TUNING = {
   crawlQueuedStallMs: 60_000,
   /** A page rendering this long lost its renderer (longer than any capture's hard deadline). */
   crawlRenderStallMs: 5 * 60_000,
+  /**
+   * A renderer that finished its crawl page takes the crawl's next pages itself for up to this
+   * long (src/crawl/page-run.ts), then leaves the rest to queue messages: one queue invocation
+   * is not held for ever, and locally other messages of the queue get their turn.
+   */
+  crawlTakeMoreMs: 30_000,
   /** Skipped URLs (out of scope, excluded…) a crawl lists, beyond its rendered pages. */
   crawlSkippedRows: 2_000,
   /** robots.txt and sitemap fetches: the time each may take, and sitemap documents a crawl reads. */

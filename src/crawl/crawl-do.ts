@@ -15,7 +15,7 @@ import { accountStub } from "../accounts/directory";
 import { TUNING } from "../tuning";
 import { type CrawlConfig, readConfig } from "./config";
 import * as F from "./frontier";
-import type { Claim, PageOutcome } from "./frontier";
+import type { Claim, PageOutcome, Taken } from "./frontier";
 import { crawlPageMessage } from "./messages";
 import { Politeness } from "./politeness";
 import { sitemapUrls } from "./seeds";
@@ -209,13 +209,45 @@ export class Crawl extends DurableObject<Env> {
 
   /** Sends what may start now; returns when a page held back by Crawl-delay may start. */
   private async dispatch(config: CrawlConfig): Promise<number | null> {
+    for (;;) {
+      const next = await this.leaseNext(config);
+      if ("waitUntil" in next) return next.waitUntil;
+      await this.send(config, next.seq, next.leaseId);
+    }
+  }
+
+  /**
+   * A renderer that finished a page takes the next one itself (./page-run.ts): a page sent whose
+   * message no delivery has claimed yet (leased again, so that message renders nothing), or the
+   * next page that may start now, leased without a message — claimed for the caller. Local Queues deliver one batch at a
+   * time, so a page sent while a batch renders waited for the whole batch: a crawl of one host
+   * rendered one page at a time (docs/CRAWL.md). When the next page waits for its host's
+   * Crawl-delay, when it may start; null when nothing may start until a page finishes.
+   */
+  async takeNext(): Promise<Taken | { waitUntil: number } | null> {
+    const row = this.row();
+    if (!row || !ACTIVE.has(row.status) || row.out_of_credits) return null;
+    const sent = F.oldestQueued(this.sql);
+    const next = sent
+      ? { seq: sent.seq, leaseId: F.lease(this.sql, sent.seq, Date.now()) }
+      : await this.leaseNext(this.config(row));
+    if (!("seq" in next)) return next.waitUntil === null ? null : { waitUntil: next.waitUntil };
+    const claim = this.claimPage(next.seq, next.leaseId);
+    return claim.kind === "run" ? { ...claim, seq: next.seq, lease: next.leaseId } : null;
+  }
+
+  /**
+   * The next pending page that may start now, leased: pages in order, each through the
+   * politeness gate — those it refuses finish on the way as skipped or failed. Otherwise, when
+   * a page held back by Crawl-delay may start (null: none is; a page waiting for its host's
+   * pages in flight starts when one finishes, which runs the alarm).
+   */
+  private async leaseNext(
+    config: CrawlConfig,
+  ): Promise<{ seq: number; leaseId: string } | { waitUntil: number | null }> {
     let waitUntil: number | null = null;
     for (const page of F.pendingPages(this.sql, 200)) {
-      const row = this.row();
-      if (!row || !ACTIVE.has(row.status) || row.out_of_credits) return null;
-      const active = F.inFlight(this.sql);
-      const rendered = F.counts(this.sql).rendered;
-      if (active >= TUNING.crawlInFlight || rendered + active >= config.limit) return waitUntil;
+      if (!this.mayStart(config)) return { waitUntil };
       const url = new URL(page.url);
       const gate = await this.polite.gate(url, page.url);
       if (gate.kind === "skip" || gate.kind === "fail") {
@@ -229,15 +261,28 @@ export class Crawl extends DurableObject<Env> {
           });
         continue;
       }
-      if (gate.kind === "wait") {
-        waitUntil = Math.min(waitUntil ?? Infinity, gate.until);
+      // The gate awaited requests, and other calls may have started pages meanwhile: the limits
+      // are read again here, with no await between them and the lease.
+      const held = gate.kind === "wait" ? gate : this.polite.hold(url);
+      if (held) {
+        if (held.until !== null) waitUntil = Math.min(waitUntil ?? Infinity, held.until);
         continue;
       }
+      if (!this.mayStart(config)) return { waitUntil };
+      if (F.pageRow(this.sql, page.seq)?.state !== "pending") continue;
       const leaseId = F.lease(this.sql, page.seq, Date.now());
       this.polite.started(url);
-      await this.send(config, page.seq, leaseId);
+      return { seq: page.seq, leaseId };
     }
-    return waitUntil;
+    return { waitUntil };
+  }
+
+  /** The crawl runs, has credits, and has room for one more page (in flight, and its limit). */
+  private mayStart(config: CrawlConfig): boolean {
+    const row = this.row();
+    if (!row || !ACTIVE.has(row.status) || row.out_of_credits) return false;
+    const active = F.inFlight(this.sql);
+    return active < TUNING.crawlInFlight && F.counts(this.sql).rendered + active < config.limit;
   }
 
   private async send(config: CrawlConfig, seq: number, leaseId: string): Promise<void> {

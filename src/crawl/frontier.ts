@@ -5,6 +5,9 @@
  *   pending → queued (a message on the capture queue, with a lease) → rendering (claimed by one
  *   delivery) → rendered | skipped | failed
  *
+ * A renderer that finished a page may take a queued page itself: it is leased again, so its
+ * message, when delivered, finds the lease gone and renders nothing.
+ *
  * A URL refused before any request (robots, scope, patterns, depth, the URL guard) goes straight
  * to skipped. Finished rows get `done_seq` in the order they finished: the results' order and
  * the cursor of GET /v1/crawl/{id}/pages. Politeness is per host: at most
@@ -56,6 +59,8 @@ export type PageResult = Omit<CrawlPage, "url" | "depth" | "status" | "reason">;
 
 /** `config` is the crawl's config as stored (JSON: tuples do not survive RPC's types). */
 export type Claim = { kind: "run"; url: string; depth: number; config: string } | { kind: "skip" };
+/** A page a renderer took after its own (Crawl.takeNext): claimed, with its lease. */
+export type Taken = Extract<Claim, { kind: "run" }> & { seq: number; lease: string };
 
 export interface PageOutcome {
   status: "rendered" | "skipped" | "failed";
@@ -155,6 +160,13 @@ export function lease(sql: SqlStorage, seq: number, now: number): string {
     seq,
   );
   return id;
+}
+
+/** The page sent longest ago whose message no delivery has claimed yet. */
+export function oldestQueued(sql: SqlStorage): PageRow | undefined {
+  return sql
+    .exec<PageRow>("SELECT * FROM pages WHERE state = 'queued' ORDER BY leased_at, seq LIMIT 1")
+    .toArray()[0];
 }
 
 /** queued → rendering for the delivery holding the page's lease; false for any other. */

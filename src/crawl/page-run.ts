@@ -1,8 +1,9 @@
 /**
- * One crawl page, from its capture-jobs message: claimed in its Crawl DO (only the delivery
- * holding the page's lease renders it, once), its credits held, rendered through the one capture
- * pipeline, its outcome recorded, and only then its credits committed — or refunded when the page
- * was not rendered or the Crawl DO no longer takes the outcome (a duplicate delivery).
+ * Crawl pages, from a capture-jobs message: the message's page, then the crawl's next ones as
+ * its Crawl DO gives them. Each is claimed in the Crawl DO (only the holder of the page's lease
+ * renders it, once), its credits held, rendered through the one capture pipeline, its outcome
+ * recorded, and only then its credits committed — or refunded when the page was not rendered or
+ * the Crawl DO no longer takes the outcome (a duplicate delivery).
  *
  * Each page is one browser navigation: the type of a document is learnt from its response
  * (src/capture/navigate.ts), never from a second request.
@@ -19,39 +20,99 @@ import { log } from "../log";
 import type { CaptureEngine } from "../pipeline/engine";
 import { runPrepaidCapture, type OutputResult, type PipelineRun } from "../pipeline/pipeline";
 import { signedImageUrl, storeOutput } from "../storage/hosted";
+import { TUNING } from "../tuning";
 import { pageCost, pageOutputs, readConfig, type CrawlConfig } from "./config";
-import type { PageOutcome, PageResult } from "./frontier";
+import type { PageOutcome, PageResult, Taken } from "./frontier";
 import { crawlStub, type CrawlPageMessage } from "./messages";
 import { CRAWLER_USER_AGENT } from "./robots";
 
 const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;
 
-export async function runCrawlPage(
+/**
+ * The page of `msg`, then, while there are more and for up to `TUNING.crawlTakeMoreMs`, the
+ * crawl's next pages, taken from its Crawl DO as pages finish and rendered up to
+ * `TUNING.crawlInFlight` at once (the Crawl DO's limits per crawl and per host decide how many
+ * it gives; a page its host's Crawl-delay holds back is waited for). A failure of ours on the message's own page throws (the message is retried); on a
+ * page taken after it, it is logged and that lane stops (the Crawl DO's watchdog sends the page
+ * again).
+ */
+export async function runCrawlPages(
   env: Env,
   msg: CrawlPageMessage,
   engine: CaptureEngine,
 ): Promise<void> {
   const crawl = crawlStub(env, msg.accountId, msg.crawlId);
+  const run = (page: Taken) => runCrawlPage(env, msg, crawl, page, engine);
   const claim = await crawl.claimPage(msg.seq, msg.lease);
   if (claim.kind !== "run") return;
-  const config = readConfig(claim.config);
+  if ((await run({ ...claim, seq: msg.seq, lease: msg.lease })) === "stop") return;
+  const until = Date.now() + TUNING.crawlTakeMoreMs;
+  const lanes = new Set<Promise<void>>();
+  let stop = false;
+  // A page held back by its host's Crawl-delay: asked for again when it may start.
+  let delayed: Promise<void> | null = null;
+  const fill = async () => {
+    while (!stop && lanes.size < TUNING.crawlInFlight && Date.now() < until) {
+      const next = await crawl.takeNext();
+      if (!next) return;
+      if ("waitUntil" in next) {
+        const ms = Math.min(next.waitUntil, until) - Date.now();
+        delayed ??= new Promise<void>((r) => setTimeout(r, Math.max(0, ms))).then(() => {
+          delayed = null;
+        });
+        return;
+      }
+      const lane: Promise<void> = run(next)
+        .then((after) => {
+          if (after === "stop") stop = true;
+        })
+        .catch((err: unknown) => {
+          log("error", "crawl: page failed after its message's", {
+            crawlId: msg.crawlId,
+            error: String(err),
+          });
+        })
+        .finally(() => lanes.delete(lane));
+      lanes.add(lane);
+    }
+  };
+  await fill();
+  while (lanes.size > 0 || delayed) {
+    await Promise.race(delayed ? [...lanes, delayed] : lanes);
+    await fill();
+  }
+}
+
+/**
+ * One page its Crawl DO let this renderer claim: its credits held, rendered, its outcome
+ * recorded, and only then its credits committed. "stop" when the account's credits ran out:
+ * nothing more of the crawl starts.
+ */
+async function runCrawlPage(
+  env: Env,
+  msg: CrawlPageMessage,
+  crawl: ReturnType<typeof crawlStub>,
+  page: Taken,
+  engine: CaptureEngine,
+): Promise<"next" | "stop"> {
+  const config = readConfig(page.config);
   const cost = pageCost(config.formats);
   const account = accountStub(env, msg.accountId);
   const held = await account.credits().reserve(cost);
   if (!held.ok) {
-    await crawl.outOfCredits(msg.seq, msg.lease);
-    return;
+    await crawl.outOfCredits(page.seq, page.lease);
+    return "stop";
   }
   let outcome: PageOutcome;
   try {
-    outcome = await renderPage(env, config, claim.url, engine, cost);
+    outcome = await renderPage(env, config, page.url, engine, cost);
   } catch (err) {
     log("error", "crawl: page failed", { crawlId: msg.crawlId, error: String(err) });
     outcome = failed("capture_failed");
   }
   let accepted = false;
   try {
-    accepted = await crawl.completePage(msg.seq, msg.lease, outcome, held.reservationId);
+    accepted = await crawl.completePage(page.seq, page.lease, outcome, held.reservationId);
   } finally {
     // A rendered page's credits were committed by its Crawl DO; anything else is refunded here
     // (a no-op for a reservation already settled).
@@ -59,6 +120,7 @@ export async function runCrawlPage(
       await account.credits().settle(held.reservationId, false);
   }
   if (!accepted && outcome.r2Keys.length > 0) await env.OUTPUTS.delete(outcome.r2Keys);
+  return "next";
 }
 
 function failed(reason: PageOutcome["reason"], statusCode?: number): PageOutcome {

@@ -15,7 +15,8 @@ import { parseRobots, ROBOTS_MAX_BYTES, type Robots, robotsForStatus } from "./r
 
 export type Gate =
   | { kind: "go" }
-  | { kind: "wait"; until: number }
+  /** Until a time (Crawl-delay), or null: until one of the host's pages in flight finishes. */
+  | { kind: "wait"; until: number | null }
   | { kind: "skip"; reason: "robots" | "blocked" }
   | { kind: "fail"; reason: "unreachable" | "capture_failed" };
 
@@ -45,15 +46,25 @@ export class Politeness {
    * its robots.txt.
    */
   async gate(url: URL, href: string): Promise<Gate> {
-    if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
-      return { kind: "wait", until: Date.now() + 1000 };
-    const origin = this.origin(url.origin);
-    if (origin.next_at > Date.now()) return { kind: "wait", until: origin.next_at };
+    const held = this.hold(url);
+    if (held) return held;
     const guarded = await this.guard(url);
     if (guarded.kind !== "go") return guarded;
     const robots = await this.robots(url);
     if (!robots.allowed(href)) return { kind: "skip", reason: "robots" };
     return { kind: "go" };
+  }
+
+  /**
+   * Whether `url`'s host must wait (its pages in flight, its Crawl-delay), asking nothing of
+   * the network. The gate awaits requests (robots.txt, reputation), and other calls into the
+   * Crawl DO run meanwhile: its caller asks again, synchronously, right before starting a page.
+   */
+  hold(url: URL): { kind: "wait"; until: number | null } | null {
+    if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
+      return { kind: "wait", until: null };
+    const origin = this.origin(url.origin);
+    return origin.next_at > Date.now() ? { kind: "wait", until: origin.next_at } : null;
   }
 
   /** A page of `url`'s host starts now: the next one waits the Crawl-delay. */

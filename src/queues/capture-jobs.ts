@@ -6,7 +6,7 @@
  */
 import { browserEngine, type CaptureEngine } from "../pipeline/engine";
 import { crawlPageMessage, type CrawlPageMessage } from "../crawl/messages";
-import { runCrawlPage } from "../crawl/page-run";
+import { runCrawlPages } from "../crawl/page-run";
 import { abortCaptureJob, captureJob } from "../jobs/consumer";
 import { captureJobMessage } from "../jobs/messages";
 import { runJob } from "../jobs/runner";
@@ -78,7 +78,7 @@ async function handleCrawlPage(
   engine: CaptureEngine,
 ): Promise<void> {
   try {
-    await runCrawlPage(env, msg, engine);
+    await runCrawlPages(env, msg, engine);
     message.ack();
   } catch (err) {
     log("error", "capture-jobs: crawl page error, retrying", {

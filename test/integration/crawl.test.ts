@@ -205,6 +205,28 @@ describe("a default crawl of the fixture site", () => {
     expect(await canaryHits(since)).toEqual([]);
   });
 
+  it("keeps the host's second page going while /slow answers (3 s): other pages are fetched meanwhile", async () => {
+    // Local queues deliver one batch at a time: a page sent while /slow's batch ran used to wait
+    // for /slow, and the crawl went one page at a time. The renderer of a finished page now
+    // takes the next one itself.
+    const log = await siteLog(since);
+    const slow = log.find((r) => r.path === "/slow");
+    expect(slow).toBeDefined();
+    const during = log.filter(
+      (r) =>
+        r.path !== "/slow" &&
+        [...EXPECTED.rendered, ...EXPECTED.notHtml, ...Object.keys(EXPECTED.failed)].includes(
+          r.path,
+        ) &&
+        r.at > (slow?.at ?? 0) &&
+        r.at < (slow?.at ?? 0) + 3_000,
+    );
+    const near = log
+      .filter((r) => Math.abs(r.at - (slow?.at ?? 0)) < 6_000)
+      .map((r) => `${r.at - (slow?.at ?? 0)} ${r.path}`);
+    expect(during.length, near.join("\n")).toBeGreaterThanOrEqual(2);
+  });
+
   it("gives each page the formats asked for: reader-mode Markdown by default", () => {
     const article = pages.find((p) => path(p.url) === "/articles/7");
     expect(article?.markdown).toContain("marker crawl-article-7 appears on this page only");
@@ -424,6 +446,40 @@ describe("delivery and restarts", () => {
     expect(gets.length).toBe(1);
     expect((await stub.summary())?.counts.rendered).toBe(1);
     expect(await remaining(account)).toBe(before - 1);
+  }, 60_000);
+
+  it("a renderer takes the next pages itself: a sent page's message then renders nothing; two of a host at a time", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const since = Date.now();
+    const run = runId();
+    const urls = [21, 22, 23].map((n) => `${SITE}/articles/${n}?run=${run}`);
+    const { stub, message } = await queuedPage(account, urls[0] ?? "");
+    await runInDurableObject(stub, (_i: CrawlDo, state) => {
+      for (const url of urls.slice(1)) addUrl(state.storage.sql, new URL(url), 0, null);
+    });
+    // Page 1 was sent (its message is `message`): taken, it is leased again and claimed.
+    const first = await stub.takeNext();
+    expect(first).toMatchObject({ seq: 1, url: urls[0] });
+    expect(first && "lease" in first && first.lease).not.toBe(message.lease);
+    // Page 2 starts; page 3 waits: two pages of the host are in flight.
+    expect(await stub.takeNext()).toMatchObject({ seq: 2, url: urls[1] });
+    expect(await stub.takeNext()).toBeNull();
+    // The message sent for page 1 finds its lease gone: nothing is fetched, nothing charged.
+    await deliver("capture-jobs", [message], (b, e) => handleCaptureBatch(b, e));
+    expect((await siteLog(since)).filter((r) => r.path.includes(run))).toEqual([]);
+    expect(await remaining(account)).toBe(before);
+    // This test took pages 1 and 2 and renders neither: as after their renderers were lost (the
+    // watchdog's part), they go back to pending; the alarm sends them, and each renders once.
+    await runInDurableObject(stub, (_i: CrawlDo, state) => {
+      state.storage.sql.exec("UPDATE pages SET state = 'pending', lease = NULL WHERE seq <= 2");
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const summary = await finished(account, (await stub.summary())?.crawlId ?? "");
+    expect(summary.counts.rendered).toBe(3);
+    const gets = (await siteLog(since)).filter((r) => r.path.includes(run)).map((r) => r.path);
+    expect(sorted(gets)).toEqual(sorted(urls.map(path)));
+    expect(await remaining(account)).toBe(before - 3);
   }, 60_000);
 
   it("a page whose message was lost (a restart) is sent again by the watchdog and rendered", async () => {
