@@ -45,6 +45,13 @@ export const TUNING = {
   cpuMeterTimeoutMs: 1_000,
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
+  /**
+   * Background captures (crawl pages) yield their turn for a slot to interactive ones
+   * (src/capture/slots.ts): while one is in flight or waiting, or ended less than this ago…
+   */
+  backgroundQuietMs: 1_000,
+  /** …for at most this long each, then they wait like any capture. */
+  backgroundYieldMs: 5_000,
   busyRetryAfterSeconds: 10,
   /** Retry-After of a 503 URL_CHECK_UNAVAILABLE (the DNS resolver did not answer; not cached). */
   urlCheckRetryAfterSeconds: 5,

@@ -28,7 +28,7 @@ import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "./page-requests";
 import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
-import { FairSlots, SlotsBusy, type Slot } from "./slots";
+import { hostSlots, SlotsBusy, type Slot } from "./slots";
 import { withTimeout } from "./navigate";
 import { resizeInPage } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
@@ -81,13 +81,7 @@ interface Warm {
 export class BrowserHost extends DurableObject<Env> {
   private warm: Warm | null = null;
   private starting: Promise<Warm> | null = null;
-  private readonly slots = new FairSlots({
-    total: TUNING.browserContextsInFlight,
-    perAccount: TUNING.browserContextsPerAccount,
-    accountWeight: TUNING.browserPixelsPerAccount,
-    maxWaiting: TUNING.browserQueueMax,
-    waitMs: TUNING.browserQueueWaitMs,
-  });
+  private readonly slots = hostSlots();
   private lastUsed = Date.now();
   private stats = {
     launches: 0,
@@ -115,9 +109,9 @@ export class BrowserHost extends DurableObject<Env> {
     return this.requestPolicy;
   }
 
-  /** One capture for `accountId` (whose share of the slots it counts against). */
-  async capture(spec: CaptureSpec, accountId: string): Promise<CaptureOutcome> {
-    const slot = await this.acquire(accountId, captureWeight(spec));
+  /** One capture for `accountId`'s share of the slots; a `background` one yields its turn. */
+  async capture(spec: CaptureSpec, accountId: string, background = false): Promise<CaptureOutcome> {
+    const slot = await this.acquire(accountId, captureWeight(spec), background);
     if (!slot) return { ok: false, failure: failures.busy() };
     this.lastUsed = Date.now();
     try {
@@ -287,9 +281,13 @@ export class BrowserHost extends DurableObject<Env> {
   }
 
   /** `accountId`'s slot of `weight`; null when none came free in time (nothing ran). */
-  private async acquire(accountId: string, weight: number): Promise<Slot | null> {
+  private async acquire(
+    accountId: string,
+    weight: number,
+    background = false,
+  ): Promise<Slot | null> {
     try {
-      return await this.slots.acquire(accountId, weight);
+      return await this.slots.acquire(accountId, weight, background);
     } catch (err) {
       if (!(err instanceof SlotsBusy)) throw err;
       this.stats.busyRefusals++;

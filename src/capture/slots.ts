@@ -22,8 +22,16 @@
  *   a heavy one that does not fit yet; an account with nothing in flight passes one already
  *   holding slots, so two accounts filling every slot do not keep a third waiting behind them);
  * - the line is bounded (`maxWaiting`) and so is each wait (`waitMs`): past either the caller is
- *   refused with `SlotsBusy` at once, never left to pile up or to time out while charged.
+ *   refused with `SlotsBusy` at once, never left to pile up or to time out while charged;
+ * - background captures (crawl pages) yield to interactive ones: a background caller waits
+ *   while an interactive capture is in flight or waiting, or ended less than `quietMs` ago (a
+ *   customer sending captures one after another keeps the host to himself between them) — for
+ *   at most `backgroundYieldMs`, then it is an ordinary caller: background work is slowed by
+ *   interactive traffic, never stopped. A background capture already running is not stopped;
+ *   it shares the browser (and the CPU) with the interactive ones until it ends.
  */
+import { TUNING } from "../tuning";
+
 export class SlotsBusy extends Error {
   override readonly name = "SlotsBusy";
 }
@@ -35,17 +43,24 @@ export interface SlotLimits {
   accountWeight: number;
   maxWaiting: number;
   waitMs: number;
+  /** How long after an interactive capture ends background callers still wait. */
+  quietMs: number;
+  /** The longest a background caller yields to interactive ones. */
+  backgroundYieldMs: number;
 }
 
 /** One capture's hold on a slot: pass it to `lighten` and `release`. */
 export interface Slot {
   readonly account: string;
+  readonly background: boolean;
   weight: number;
 }
 
 interface Waiter {
   account: string;
   weight: number;
+  /** A background caller that still yields to interactive ones. */
+  yields: boolean;
   grant: () => void;
 }
 
@@ -61,31 +76,51 @@ export class FairSlots {
   private lent = 0;
   private readonly byAccount = new Map<string, Held>();
   private readonly line: Waiter[] = [];
+  /** Interactive captures in flight, and when the last one ended (ms epoch). */
+  private interactive = 0;
+  private interactiveEndedAt = -Infinity;
+  private quietTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly limits: SlotLimits) {
     if (limits.perAccount >= limits.total) throw new Error("perAccount must be below total");
   }
 
-  /** A slot of `weight` for `account` (give it back with `release`); rejects with SlotsBusy. */
-  acquire(account: string, weight: number): Promise<Slot> {
+  /**
+   * A slot of `weight` for `account` (give it back with `release`); rejects with SlotsBusy.
+   * `background`: the capture yields to interactive ones (above).
+   */
+  acquire(account: string, weight: number, background = false): Promise<Slot> {
     // Everyone still in line is blocked by a cap (admit() ran at every change): one who fits goes.
-    if (this.fits(account, weight)) return Promise.resolve(this.take(account, weight));
+    if (this.fits(account, weight, background))
+      return Promise.resolve(this.take(account, weight, background));
     if (this.line.length >= this.limits.maxWaiting) return Promise.reject(new SlotsBusy());
     return new Promise<Slot>((resolve, reject) => {
       const timer = setTimeout(() => {
+        clearTimeout(yieldTimer);
         const at = this.line.indexOf(waiter);
         if (at >= 0) this.line.splice(at, 1);
         reject(new SlotsBusy());
+        // An interactive caller gone from the line may be what background ones waited for.
+        this.admitWhenQuiet();
       }, this.limits.waitMs);
+      const yieldTimer = background
+        ? setTimeout(() => {
+            waiter.yields = false;
+            this.admit();
+          }, this.limits.backgroundYieldMs)
+        : undefined;
       const waiter: Waiter = {
         account,
         weight,
+        yields: background,
         grant: () => {
           clearTimeout(timer);
-          resolve(this.take(account, weight));
+          clearTimeout(yieldTimer);
+          resolve(this.take(account, weight, background));
         },
       };
       this.line.push(waiter);
+      if (background) this.admitWhenQuiet();
     });
   }
 
@@ -106,6 +141,11 @@ export class FairSlots {
   }
 
   release(slot: Slot): void {
+    if (!slot.background) {
+      this.interactive--;
+      this.interactiveEndedAt = Date.now();
+      this.admitWhenQuiet();
+    }
     this.inFlight--;
     this.weight -= slot.weight;
     const held = this.held(slot.account);
@@ -131,7 +171,7 @@ export class FairSlots {
       let fewest = Infinity;
       this.line.forEach((waiter, i) => {
         const count = this.byAccount.get(waiter.account)?.count ?? 0;
-        if (count < fewest && this.fits(waiter.account, waiter.weight)) {
+        if (count < fewest && this.fits(waiter.account, waiter.weight, waiter.yields)) {
           next = i;
           fewest = count;
         }
@@ -142,7 +182,35 @@ export class FairSlots {
     }
   }
 
-  private fits(account: string, weight: number): boolean {
+  /** Interactive captures in flight or waiting, or one ended less than `quietMs` ago. */
+  private busyInteractive(): boolean {
+    return (
+      this.interactive > 0 ||
+      this.line.some((w) => !w.yields) ||
+      Date.now() - this.interactiveEndedAt < this.limits.quietMs
+    );
+  }
+
+  /**
+   * Admits again when the quiet time after the last interactive capture has passed: called when
+   * one ends or leaves the line, and when a background caller starts waiting.
+   */
+  private admitWhenQuiet(): void {
+    if (this.quietTimer !== null || !this.line.some((w) => w.yields)) return;
+    if (this.interactive > 0 || this.line.some((w) => !w.yields)) return;
+    const ms = this.interactiveEndedAt + this.limits.quietMs - Date.now();
+    this.quietTimer = setTimeout(
+      () => {
+        this.quietTimer = null;
+        this.admit();
+        this.admitWhenQuiet();
+      },
+      Math.max(0, ms),
+    );
+  }
+
+  private fits(account: string, weight: number, yields: boolean): boolean {
+    if (yields && this.busyInteractive()) return false;
     const held = this.byAccount.get(account);
     if (!held) return this.inFlight < this.limits.total + this.lent; // a newcomer: any free slot
     return (
@@ -152,14 +220,15 @@ export class FairSlots {
     );
   }
 
-  private take(account: string, weight: number): Slot {
+  private take(account: string, weight: number, background: boolean): Slot {
+    if (!background) this.interactive++;
     this.inFlight++;
     this.weight += weight;
     const held = this.byAccount.get(account) ?? { count: 0, weight: 0 };
     held.count++;
     held.weight += weight;
     this.byAccount.set(account, held);
-    return { account, weight };
+    return { account, background, weight };
   }
 
   private held(account: string): Held {
@@ -167,4 +236,17 @@ export class FairSlots {
     if (!held) throw new Error(`no slot held by ${account}`);
     return held;
   }
+}
+
+/** A BrowserHost's slots, by TUNING. */
+export function hostSlots(): FairSlots {
+  return new FairSlots({
+    total: TUNING.browserContextsInFlight,
+    perAccount: TUNING.browserContextsPerAccount,
+    accountWeight: TUNING.browserPixelsPerAccount,
+    maxWaiting: TUNING.browserQueueMax,
+    waitMs: TUNING.browserQueueWaitMs,
+    quietMs: TUNING.backgroundQuietMs,
+    backgroundYieldMs: TUNING.backgroundYieldMs,
+  });
 }

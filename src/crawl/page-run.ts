@@ -169,6 +169,7 @@ async function renderPage(
         context: "crawl page",
       },
       engine,
+      background: true,
     });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -19,9 +19,10 @@ import { TUNING } from "../tuning";
 export interface CaptureEngine {
   /**
    * Loads `spec`'s page once and renders `spec.outputs`; a failed load is an outcome.
-   * `accountId` is whose share of the browser slots the capture counts against.
+   * `accountId` is whose share of the browser slots the capture counts against; a `background`
+   * capture's slot yields to interactive captures (src/capture/slots.ts).
    */
-  capture(spec: CaptureSpec, accountId: string): Promise<CaptureOutcome>;
+  capture(spec: CaptureSpec, accountId: string, background?: boolean): Promise<CaptureOutcome>;
 }
 
 /**
@@ -41,7 +42,8 @@ function browserHost(env: Env, weight = 0): DurableObjectStub<BrowserHost> {
 /** The BrowserHost engine: each capture on a randomly chosen shard of its lane. */
 export function browserEngine(env: Env): CaptureEngine {
   return {
-    capture: (spec, accountId) => browserHost(env, captureWeight(spec)).capture(spec, accountId),
+    capture: (spec, accountId, background) =>
+      browserHost(env, captureWeight(spec)).capture(spec, accountId, background),
   };
 }
 

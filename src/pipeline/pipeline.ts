@@ -51,6 +51,8 @@ export interface PipelineInput {
   outputs: RequestedOutput[];
   storage: StorageTarget;
   engine: CaptureEngine;
+  /** Background work (crawl pages): its browser slot yields to interactive captures. */
+  background?: boolean;
 }
 
 /** Why one output failed: the error its caller answers with; `transient` if a retry may cure it. */
@@ -135,6 +137,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const outcome = await engine.capture(
     { ...spec, outputs: { formats, article, content } },
     accountId,
+    input.background === true,
   );
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();

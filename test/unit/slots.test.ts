@@ -2,7 +2,7 @@
  * FairSlots: caps per browser and per account, the last free slot kept for a newcomer, a weight
  * budget per account, one line across accounts (least served first, else FIFO), bounded waits.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FairSlots, SlotsBusy, type Slot } from "../../src/capture/slots";
 
 /** Weights far below the budgets: only the counts decide. */
@@ -12,6 +12,8 @@ const limits = {
   accountWeight: 100,
   maxWaiting: 3,
   waitMs: 200,
+  quietMs: 50,
+  backgroundYieldMs: 150,
 };
 const settled = () => new Promise((r) => setTimeout(r, 0));
 
@@ -204,5 +206,71 @@ describe("FairSlots by weight", () => {
     expect(slots.stats()).toMatchObject({ inFlight: 2, weight: 95 });
     slots.release(page);
     expect(slots.stats()).toMatchObject({ inFlight: 1, weight: 90, accounts: 1 });
+  });
+
+  describe("background captures yield to interactive ones", () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    /** A caller's promise, and whether it has its slot yet. */
+    function track(p: Promise<Slot>) {
+      const t = { slot: null as Slot | null };
+      void p.then((slot) => (t.slot = slot));
+      return t;
+    }
+
+    it("with no interactive capture about, a background one goes at once", async () => {
+      const slots = new FairSlots(limits);
+      const crawl = await slots.acquire("c", 1, true);
+      expect(crawl.background).toBe(true);
+      expect(slots.stats().inFlight).toBe(1);
+    });
+
+    it("waits while an interactive capture runs and for quietMs after it, then goes", async () => {
+      const slots = new FairSlots(limits);
+      const shot = await slots.acquire("a", 1);
+      const crawl = track(slots.acquire("c", 1, true));
+      await vi.advanceTimersByTimeAsync(10);
+      expect(crawl.slot).toBeNull(); // three slots free, yet it waits
+      // An interactive caller passes it, whatever its account.
+      const other = await slots.acquire("c", 1);
+      slots.release(shot);
+      slots.release(other);
+      await vi.advanceTimersByTimeAsync(limits.quietMs - 5);
+      expect(crawl.slot).toBeNull(); // the customer may send his next capture
+      await vi.advanceTimersByTimeAsync(10);
+      expect(crawl.slot).not.toBeNull();
+    });
+
+    it("an interactive capture waiting in line keeps it waiting too", async () => {
+      const slots = new FairSlots({ ...limits, quietMs: 0 });
+      const crawls = [
+        await slots.acquire("c", 1, true),
+        await slots.acquire("c", 1, true),
+        await slots.acquire("c", 1, true),
+      ];
+      const shot = track(slots.acquire("c", 1)); // "c" is at its cap: it waits in line
+      const other = track(slots.acquire("e", 1, true)); // would fit the free slot, but yields
+      await vi.advanceTimersByTimeAsync(1);
+      expect([shot.slot, other.slot]).toEqual([null, null]);
+      slots.release(crawls[0]!);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(shot.slot).not.toBeNull();
+      expect(other.slot).toBeNull(); // an interactive capture is in flight now
+    });
+
+    it("yields for backgroundYieldMs at most: then it waits like any capture, and goes", async () => {
+      const slots = new FairSlots(limits);
+      await slots.acquire("a", 1); // never released: interactive traffic all along
+      const crawl = track(slots.acquire("c", 1, true));
+      await vi.advanceTimersByTimeAsync(limits.backgroundYieldMs - 5);
+      expect(crawl.slot).toBeNull();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(crawl.slot?.background).toBe(true);
+      expect(slots.stats()).toMatchObject({ inFlight: 2, waiting: 0 });
+    });
   });
 });
