@@ -1,12 +1,13 @@
 /**
  * The `Crawl` Durable Object: one per crawl (named `<accountId>/<crawlId>`), holding its
- * frontier and results (./frontier.ts) and deciding what is rendered next. Pages fan out over
- * the capture queue (./page-run.ts renders one); nothing of a crawl lives in one process.
+ * frontier and results (./frontier.ts) and deciding what is rendered next (./dispatch.ts).
+ * Pages fan out over the capture queue (./page-run.ts renders them); nothing of a crawl lives in
+ * one process.
  *
- * All the deciding happens in the alarm (`pump`): seeding from sitemaps, robots.txt per host,
- * the URL guard per URL, politeness per host, the page limit — so one decision runs at a time,
- * and a restart loses nothing (the alarm persists; the watchdog sends lost messages again).
- * Every call that may free work sets the alarm to now.
+ * The alarm seeds from sitemaps, sends the pages that may start, and is the watchdog: a restart
+ * loses nothing (the alarm persists; lost messages and renderers are found and their pages sent
+ * again). Every call that may free work sets the alarm to now; a renderer that finished a page
+ * takes the next one itself (`takeNext`).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { CrawlPage, CrawlSummary } from "../../schemas/crawl";
@@ -16,7 +17,7 @@ import { TUNING } from "../tuning";
 import { type CrawlConfig, readConfig } from "./config";
 import * as F from "./frontier";
 import type { Claim, PageOutcome, Taken } from "./frontier";
-import { crawlPageMessage } from "./messages";
+import { Dispatch } from "./dispatch";
 import { Politeness } from "./politeness";
 import { sitemapUrls } from "./seeds";
 import { linkRules } from "./links";
@@ -38,6 +39,7 @@ const ACTIVE: ReadonlySet<string> = new Set(["queued", "running"]);
 export class Crawl extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly polite: Politeness;
+  private readonly dispatch: Dispatch;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -55,6 +57,13 @@ export class Crawl extends DurableObject<Env> {
     )`);
     for (const statement of F.FRONTIER_SCHEMA) this.sql.exec(statement);
     this.polite = new Politeness(this.sql, env);
+    this.dispatch = new Dispatch(this.sql, env, this.polite, {
+      running: () => {
+        const row = this.row();
+        return row !== undefined && ACTIVE.has(row.status) && !row.out_of_credits;
+      },
+      report: (page) => this.report(page),
+    });
   }
 
   private row(): CrawlRow | undefined {
@@ -201,99 +210,24 @@ export class Crawl extends DurableObject<Env> {
       this.sql.exec("UPDATE crawl SET sitemap_done = 1");
     }
     F.requeueStalled(this.sql, Date.now());
-    const waitUntil = await this.dispatch(config);
+    const waitUntil = await this.dispatch.sendAll(config);
     if (await this.maybeFinish(config)) return;
     const next = Math.min(Date.now() + TUNING.crawlWatchdogMs, waitUntil ?? Infinity);
     await this.ctx.storage.setAlarm(next);
   }
 
-  /** Sends what may start now; returns when a page held back by Crawl-delay may start. */
-  private async dispatch(config: CrawlConfig): Promise<number | null> {
-    for (;;) {
-      const next = await this.leaseNext(config);
-      if ("waitUntil" in next) return next.waitUntil;
-      await this.send(config, next.seq, next.leaseId);
-    }
-  }
-
   /**
-   * A renderer that finished a page takes the next one itself (./page-run.ts): a page sent whose
-   * message no delivery has claimed yet (leased again, so that message renders nothing), or the
-   * next page that may start now, leased without a message — claimed for the caller. Local Queues deliver one batch at a
-   * time, so a page sent while a batch renders waited for the whole batch: a crawl of one host
-   * rendered one page at a time (docs/CRAWL.md). When the next page waits for its host's
-   * Crawl-delay, when it may start; null when nothing may start until a page finishes.
+   * A renderer that finished a page takes the next one itself (./page-run.ts, ./dispatch.ts):
+   * claimed for it. When the next page waits for its host's Crawl-delay, when it may start; null
+   * when nothing may start until a page finishes.
    */
   async takeNext(): Promise<Taken | { waitUntil: number } | null> {
     const row = this.row();
     if (!row || !ACTIVE.has(row.status) || row.out_of_credits) return null;
-    const sent = F.oldestQueued(this.sql);
-    const next = sent
-      ? { seq: sent.seq, leaseId: F.lease(this.sql, sent.seq, Date.now()) }
-      : await this.leaseNext(this.config(row));
-    if (!("seq" in next)) return next.waitUntil === null ? null : { waitUntil: next.waitUntil };
+    const next = await this.dispatch.take(this.config(row));
+    if (!next || "waitUntil" in next) return next;
     const claim = this.claimPage(next.seq, next.leaseId);
     return claim.kind === "run" ? { ...claim, seq: next.seq, lease: next.leaseId } : null;
-  }
-
-  /**
-   * The next pending page that may start now, leased: pages in order, each through the
-   * politeness gate — those it refuses finish on the way as skipped or failed. Otherwise, when
-   * a page held back by Crawl-delay may start (null: none is; a page waiting for its host's
-   * pages in flight starts when one finishes, which runs the alarm).
-   */
-  private async leaseNext(
-    config: CrawlConfig,
-  ): Promise<{ seq: number; leaseId: string } | { waitUntil: number | null }> {
-    let waitUntil: number | null = null;
-    for (const page of F.pendingPages(this.sql, 200)) {
-      if (!this.mayStart(config)) return { waitUntil };
-      const url = new URL(page.url);
-      const gate = await this.polite.gate(url, page.url);
-      if (gate.kind === "skip" || gate.kind === "fail") {
-        const status = gate.kind === "skip" ? "skipped" : "failed";
-        F.finish(this.sql, page.seq, null, { status, reason: gate.reason, result: {} });
-        const done = F.pageRow(this.sql, page.seq);
-        if (done)
-          await this.report({
-            seq: done.done_seq ?? page.seq,
-            body: F.pageEvent(F.pageView(done)),
-          });
-        continue;
-      }
-      // The gate awaited requests, and other calls may have started pages meanwhile: the limits
-      // are read again here, with no await between them and the lease.
-      const held = gate.kind === "wait" ? gate : this.polite.hold(url);
-      if (held) {
-        if (held.until !== null) waitUntil = Math.min(waitUntil ?? Infinity, held.until);
-        continue;
-      }
-      if (!this.mayStart(config)) return { waitUntil };
-      if (F.pageRow(this.sql, page.seq)?.state !== "pending") continue;
-      const leaseId = F.lease(this.sql, page.seq, Date.now());
-      this.polite.started(url);
-      return { seq: page.seq, leaseId };
-    }
-    return { waitUntil };
-  }
-
-  /** The crawl runs, has credits, and has room for one more page (in flight, and its limit). */
-  private mayStart(config: CrawlConfig): boolean {
-    const row = this.row();
-    if (!row || !ACTIVE.has(row.status) || row.out_of_credits) return false;
-    const active = F.inFlight(this.sql);
-    return active < TUNING.crawlInFlight && F.counts(this.sql).rendered + active < config.limit;
-  }
-
-  private async send(config: CrawlConfig, seq: number, leaseId: string): Promise<void> {
-    const body = crawlPageMessage.parse({
-      kind: "crawl-page",
-      accountId: config.accountId,
-      crawlId: config.crawlId,
-      seq,
-      lease: leaseId,
-    });
-    await this.env.CAPTURE_JOBS.send(body);
   }
 
   /** Completes the crawl when nothing is in flight and nothing more may start. */
