@@ -16,7 +16,16 @@ import { crawlStub } from "../../src/crawl/messages";
 import { handleCaptureBatch } from "../../src/queues/capture-jobs";
 import { bearer, createAccount, setAccount, type TestAccount } from "../helpers/accounts";
 import { accountDo } from "../helpers/account-do";
-import { call, CANARY, envelope, postJson, runId } from "../helpers/http";
+import {
+  call,
+  CANARY,
+  envelope,
+  FIXTURES,
+  fixtureLog,
+  postJson,
+  runId,
+  type LoggedRequest,
+} from "../helpers/http";
 import { deliver, poll, waitForWebhooks, webhookUrl } from "../helpers/jobs";
 
 const SITE = (env as unknown as { CRAWL_SITE_ORIGIN: string }).CRAWL_SITE_ORIGIN;
@@ -307,6 +316,37 @@ describe("crawl options", () => {
     );
     expect(await canaryHits(since)).toEqual([]);
   }, 120_000);
+});
+
+describe("sharing the browser with captures", () => {
+  it("a crawl page waits for its slot while an interactive capture runs (background work)", async () => {
+    const account = await createAccount("pro");
+    const since = Date.now();
+    const run = runId();
+    // An interactive capture whose page answers after 3 s: it holds its slot all that time.
+    const shot = postJson(
+      "/v1/screenshot",
+      { url: `${FIXTURES}/slow?ms=3000&run=${run}`, width: 320, height: 240, waitUntil: "load" },
+      bearer(account.apiKey),
+    );
+    const [slow] = await poll(
+      () => fixtureLog(run) as Promise<Array<LoggedRequest & { at: number }>>,
+      (log) => log.length > 0,
+      20_000,
+      50,
+    );
+    const { body } = await start(account, {
+      url: `${SITE}/articles/30?run=${run}`,
+      limit: 1,
+      maxDepth: 0,
+      sitemap: "skip",
+    });
+    expect((await shot).status).toBe(200);
+    expect((await finished(account, body.data?.crawlId ?? "")).counts.rendered).toBe(1);
+    const [page] = (await siteLog(since)).filter((r) => r.path === `/articles/30?run=${run}`);
+    // Started as a capture, the crawl's page would have been requested at once; it waited.
+    expect(page?.at ?? 0).toBeGreaterThanOrEqual((slow?.at ?? Infinity) + 3_000);
+  }, 60_000);
 });
 
 describe("stopping", () => {
