@@ -153,11 +153,12 @@ export const TUNING = {
   /** A page rendering this long lost its renderer (longer than any capture's hard deadline). */
   crawlRenderStallMs: 5 * 60_000,
   /**
-   * A renderer that finished its crawl page takes the crawl's next pages itself for up to this
-   * long (src/crawl/page-run.ts), then leaves the rest to queue messages: one queue invocation
-   * is not held for ever, and locally other messages of the queue get their turn.
+   * A renderer of a crawl page takes the crawl's next pages itself for up to this long
+   * (src/crawl/page-run.ts), then leaves the rest to queue messages: one queue invocation is not
+   * held for ever, and locally other messages of the queue get their turn. Locally each new
+   * invocation costs a dip (the batch's wait, a page alone).
    */
-  crawlTakeMoreMs: 30_000,
+  crawlTakeMoreMs: 60_000,
   /** Skipped URLs (out of scope, excluded…) a crawl lists, beyond its rendered pages. */
   crawlSkippedRows: 2_000,
   /** robots.txt and sitemap fetches: the time each may take, and sitemap documents a crawl reads. */

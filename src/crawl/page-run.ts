@@ -29,12 +29,12 @@ import { CRAWLER_USER_AGENT } from "./robots";
 const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;
 
 /**
- * The page of `msg`, then, while there are more and for up to `TUNING.crawlTakeMoreMs`, the
- * crawl's next pages, taken from its Crawl DO as pages finish and rendered up to
- * `TUNING.crawlInFlight` at once (the Crawl DO's limits per crawl and per host decide how many
- * it gives; a page its host's Crawl-delay holds back is waited for). A failure of ours on the message's own page throws (the message is retried); on a
- * page taken after it, it is logged and that lane stops (the Crawl DO's watchdog sends the page
- * again).
+ * The page of `msg` and, beside it and after it, for up to `TUNING.crawlTakeMoreMs`, the crawl's
+ * next pages, taken from its Crawl DO and rendered up to `TUNING.crawlInFlight` at once (the
+ * Crawl DO's limits per crawl and per host decide how many it gives; a page its host's
+ * Crawl-delay holds back is waited for). A failure of ours on the message's own page is thrown
+ * once the others are done (the message is retried); on a page taken, it is logged (the Crawl
+ * DO's watchdog sends that page again).
  */
 export async function runCrawlPages(
   env: Env,
@@ -42,13 +42,28 @@ export async function runCrawlPages(
   engine: CaptureEngine,
 ): Promise<void> {
   const crawl = crawlStub(env, msg.accountId, msg.crawlId);
-  const run = (page: Taken) => runCrawlPage(env, msg, crawl, page, engine);
   const claim = await crawl.claimPage(msg.seq, msg.lease);
   if (claim.kind !== "run") return;
-  if ((await run({ ...claim, seq: msg.seq, lease: msg.lease })) === "stop") return;
   const until = Date.now() + TUNING.crawlTakeMoreMs;
   const lanes = new Set<Promise<void>>();
   let stop = false;
+  const ownFailure: unknown[] = [];
+  const start = (page: Taken, own: boolean) => {
+    const lane: Promise<void> = runCrawlPage(env, msg, crawl, page, engine)
+      .then((after) => {
+        if (after === "stop") stop = true;
+      })
+      .catch((error: unknown) => {
+        if (own) ownFailure.push(error);
+        else
+          log("error", "crawl: a page taken failed", {
+            crawlId: msg.crawlId,
+            error: String(error),
+          });
+      })
+      .finally(() => lanes.delete(lane));
+    lanes.add(lane);
+  };
   // A page held back by its host's Crawl-delay: asked for again when it may start.
   let delayed: Promise<void> | null = null;
   const fill = async () => {
@@ -62,25 +77,16 @@ export async function runCrawlPages(
         });
         return;
       }
-      const lane: Promise<void> = run(next)
-        .then((after) => {
-          if (after === "stop") stop = true;
-        })
-        .catch((err: unknown) => {
-          log("error", "crawl: page failed after its message's", {
-            crawlId: msg.crawlId,
-            error: String(err),
-          });
-        })
-        .finally(() => lanes.delete(lane));
-      lanes.add(lane);
+      start(next, false);
     }
   };
+  start({ ...claim, seq: msg.seq, lease: msg.lease }, true);
   await fill();
   while (lanes.size > 0 || delayed) {
     await Promise.race(delayed ? [...lanes, delayed] : lanes);
     await fill();
   }
+  if (ownFailure.length > 0) throw ownFailure[0];
 }
 
 /**
