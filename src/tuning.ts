@@ -43,6 +43,8 @@ export const TUNING = {
   cpuHeavyMs: 1_000,
   cpuShareTickMs: 250,
   cpuMeterTimeoutMs: 1_000,
+  /** How often a wait for a selector also checks from outside the page (./capture/wait-for-element.ts). */
+  selectorRecheckMs: 500,
   browserQueueMax: 32,
   browserQueueWaitMs: 30_000,
   /**

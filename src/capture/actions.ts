@@ -8,6 +8,7 @@ import type { ElementHandle, HTTPRequest, KeyInput, Page } from "@cloudflare/pup
 import type { Action } from "../../schemas/capture";
 import { TUNING } from "../tuning";
 import { CaptureError, failures } from "./failures";
+import { waitForElement } from "./wait-for-element";
 
 /**
  * Runs `actions` in order; the whole run gives up (408) after `timeoutMs`. `assertUntainted`
@@ -72,9 +73,8 @@ async function runOne(
     const ms = Math.min(action.wait, left());
     await new Promise((r) => setTimeout(r, ms));
   } else {
-    await page.waitForSelector(action.waitForSelector, { timeout: left() }).catch(() => {
+    if (!(await waitForElement(page, action.waitForSelector, left())))
       throw new CaptureError(failures.elementNotFound(path));
-    });
   }
 }
 

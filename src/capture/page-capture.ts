@@ -25,6 +25,7 @@ import { attachReader, readArticle, readMetadata, type PageMetadata } from "./pa
 import { preparePage, type NetworkTracker } from "./page";
 import type { RequestPolicy } from "./page-requests";
 import { statusMatches, type CaptureSpec } from "./spec";
+import { waitForElement } from "./wait-for-element";
 import { measuredWeight } from "./weight";
 
 /** One page load: what is known about the page, and each requested output's outcome. */
@@ -143,9 +144,8 @@ async function captureLoaded(
     throw new CaptureError(failures.targetStatus(targetStatus));
 
   if (spec.waitForSelector) {
-    await page.waitForSelector(spec.waitForSelector, { timeout: spec.timeoutMs }).catch(() => {
+    if (!(await waitForElement(page, spec.waitForSelector, spec.timeoutMs)))
       throw new CaptureError(failures.elementNotFound());
-    });
   }
   const styles = [
     spec.blockCookieBanners ? CONSENT_WALL_CSS : "",

@@ -182,6 +182,9 @@ describe("BrowserHost", () => {
     const states = await runInDurableObject(host, async (instance: BrowserHost) => {
       const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser;
       if (!browser) throw new Error("no warm browser");
+      // The spare opens after the capture took the last one: wait until its window is frozen.
+      await (instance as unknown as { warm: { spare: { spare: Promise<unknown> } } }).warm.spare
+        .spare;
       const session = await browser.target().createCDPSession();
       const connection = session.connection();
       if (!connection) throw new Error("no connection");
