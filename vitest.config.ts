@@ -132,12 +132,11 @@ const inWorkerd = () =>
 export default defineConfig({
   test: {
     globalSetup: ["./test/fixtures/global-setup.ts"],
-    // Files at a time: one by default (vitest's cores − 1 on this 2-core machine). TEST_WORKERS=2
-    // runs two: most of a capture test's time is waiting (the page, the network-idle window,
-    // delays, queues), so a second file fills the idle core, but on two loaded cores some
-    // capture tests then miss their bounds (docs/ARCHITECTURE.md, "How the tests run"). The
-    // timed project runs alone afterwards either way.
-    maxWorkers: Number(process.env.TEST_WORKERS ?? 1),
+    // Files at a time: two by default (TEST_WORKERS overrides it). Most of a capture test's time
+    // is waiting (the page, the network-idle window, delays, queues), so a second file fills the
+    // idle core; a third gains little on two cores (docs/ARCHITECTURE.md, "How the tests run").
+    // The timed project runs alone afterwards either way.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     projects: [
       {
         test: {
