@@ -108,6 +108,9 @@ const inWorkerd = () =>
       queueConsumers,
       bindings: {
         ...TEST_SECRETS,
+        // Capture retries back off 1 s, 3 s instead of 5 s, 15 s: watch and job tests that fail
+        // through the real queue wait out every retry (jobs-consumer.test.ts checks the default).
+        CAPTURE_RETRY_BASE_SECONDS: "1",
         // wrangler.toml ships the production pool (8); one local browser is enough here.
         BROWSER_HOSTS: "1",
         TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE}`,

@@ -75,6 +75,14 @@ const schema = z
       .min(30)
       .max(86_400)
       .default(TUNING.jobStuckAfterMs / 1000),
+    // Shorter backoffs for tests and a quick local loop; longer ones would near the 30 s floor of
+    // JOB_STUCK_AFTER_SECONDS (a job waiting out a 3 × base backoff must not look stuck).
+    CAPTURE_RETRY_BASE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(TUNING.captureRetryBaseSeconds)
+      .default(TUNING.captureRetryBaseSeconds),
     WATERMARK_TEXT: z.string().default("edgeshot.dev"),
     AD_BLOCK_EXTRA_HOSTS: z
       .string()
@@ -129,6 +137,8 @@ export interface Config {
   heavyBrowserHosts: number;
   /** A queued/processing job that has not moved for this long is swept (src/jobs/store/sweep.ts). */
   jobStuckAfterMs: number;
+  /** Backoff before capture retry n (1-based): this × 3^(n−1) seconds. */
+  captureRetryBaseSeconds: number;
   watermarkText: string;
   /** Hosts blocked with blockAds on top of the curated list (src/data/ad-hosts.ts). */
   adBlockExtraHosts: readonly string[];
@@ -166,6 +176,7 @@ export function config(env: Env): Config {
     browserHosts: e.BROWSER_HOSTS,
     heavyBrowserHosts: e.HEAVY_BROWSER_HOSTS,
     jobStuckAfterMs: e.JOB_STUCK_AFTER_SECONDS * 1000,
+    captureRetryBaseSeconds: e.CAPTURE_RETRY_BASE_SECONDS,
     watermarkText: e.WATERMARK_TEXT,
     adBlockExtraHosts: e.AD_BLOCK_EXTRA_HOSTS,
     geo:

@@ -111,7 +111,10 @@ export const TUNING = {
   jobDocumentTtlSeconds: 7 * 24 * 60 * 60,
   /** A capture job is tried at most this often: the first attempt plus 2 retries (max_retries = 2). */
   captureAttempts: 3,
-  /** Backoff before capture retry n (1-based): base × 3^(n−1) seconds. */
+  /**
+   * Backoff before capture retry n (1-based): base × 3^(n−1) seconds. The default of the
+   * CAPTURE_RETRY_BASE_SECONDS setting (src/config.ts), which is what is used.
+   */
   captureRetryBaseSeconds: 5,
   /** Parallel URL checks and R2 writes while admitting a batch. */
   submitConcurrency: 8,

@@ -10,13 +10,14 @@ import { runCrawlPages } from "../crawl/page-run";
 import { abortCaptureJob, captureJob } from "../jobs/consumer";
 import { captureJobMessage } from "../jobs/messages";
 import { runJob } from "../jobs/runner";
+import { config } from "../config";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { abortWatchRun, watchRun } from "../watches/run";
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
-export function captureRetryDelay(attempt: number): number {
-  return TUNING.captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
+export function captureRetryDelay(env: Env, attempt: number): number {
+  return config(env).captureRetryBaseSeconds * 3 ** Math.max(0, attempt - 1);
 }
 
 export async function handleCaptureBatch(
@@ -54,7 +55,8 @@ async function handleCaptureMessage(
             engine,
           )
         : await runJob(env, captureJob(env, msg), message.attempts, engine);
-    if (verdict === "retry") message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
+    if (verdict === "retry")
+      message.retry({ delaySeconds: captureRetryDelay(env, message.attempts) });
     else message.ack();
   } catch (err) {
     // Our own failure (DO, R2, queue unreachable): retry; past max_retries the DLQ fails the job.
@@ -62,7 +64,7 @@ async function handleCaptureMessage(
       jobId: msg.jobId,
       error: String(err),
     });
-    message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
+    message.retry({ delaySeconds: captureRetryDelay(env, message.attempts) });
   }
 }
 
@@ -85,7 +87,7 @@ async function handleCrawlPage(
       crawlId: msg.crawlId,
       error: String(err),
     });
-    message.retry({ delaySeconds: captureRetryDelay(message.attempts) });
+    message.retry({ delaySeconds: captureRetryDelay(env, message.attempts) });
   }
 }
 

@@ -90,7 +90,9 @@ describe("capture-jobs consumer", () => {
     const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`);
     const jobId = job.jobs[0]?.jobId ?? "";
     const deps = failing();
-    const handler = (batch: MessageBatch, e: Env) => handleCaptureBatch(batch, e, deps);
+    // The default backoff (the test bindings shorten it to 1 s, 3 s for the suite's real queues).
+    const handler = (batch: MessageBatch, e: Env) =>
+      handleCaptureBatch(batch, { ...e, CAPTURE_RETRY_BASE_SECONDS: undefined } as Env, deps);
     const first = await deliver("capture-jobs", job.messages, handler, 1);
     expect(first.retryMessages).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
     expect((await accountDo(accountId).jobs().get(jobId))?.status).toBe("processing");
@@ -109,8 +111,12 @@ describe("capture-jobs consumer", () => {
     expect(failed?.resultUrl).toBeUndefined();
     expect(await usage(accountId)).toMatchObject({ used: 0, remaining: 25_000 });
     expect(await active(accountId)).toBe(0);
-    expect(captureRetryDelay(1)).toBe(5);
-    expect(captureRetryDelay(2)).toBe(15);
+    expect(captureRetryDelay(env, 1)).toBe(1); // CAPTURE_RETRY_BASE_SECONDS=1 (vitest.config.ts)
+    expect(captureRetryDelay(env, 2)).toBe(3);
+    // Longer than the default is a configuration error, not a slower retry.
+    expect(() => captureRetryDelay({ ...env, CAPTURE_RETRY_BASE_SECONDS: "6" } as Env, 1)).toThrow(
+      "not configured correctly",
+    );
   });
 
   it("deterministic failures (element not found) fail at once", async () => {
