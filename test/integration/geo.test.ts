@@ -173,13 +173,21 @@ describe("geo captures through the provider", () => {
     expect(GEO_COUNTRIES).toHaveLength(63);
     const cap = await Capturer.create("enterprise");
     const run = runId();
-    for (const country of GEO_COUNTRIES) {
-      const { res, bytes } = await cap.post({ url: target(run, `&c=${country}`), geo: country });
-      expect(res.status, country).toBe(200);
-      expect(decodeImage(bytes).pixel(0, 0), country).toEqual(countryPixel(country));
+    // Eight at a time (the provider answers at once): each country asked exactly once.
+    for (let i = 0; i < GEO_COUNTRIES.length; i += 8) {
+      await Promise.all(
+        GEO_COUNTRIES.slice(i, i + 8).map(async (country) => {
+          const { res, bytes } = await cap.post({
+            url: target(run, `&c=${country}`),
+            geo: country,
+          });
+          expect(res.status, country).toBe(200);
+          expect(decodeImage(bytes).pixel(0, 0), country).toEqual(countryPixel(country));
+        }),
+      );
     }
-    expect((await providerLog(run)).map((l) => l.query.country_code)).toEqual(
-      GEO_COUNTRIES.map((c) => c.toLowerCase()),
+    expect((await providerLog(run)).map((l) => l.query.country_code).sort()).toEqual(
+      GEO_COUNTRIES.map((c) => c.toLowerCase()).sort(),
     );
     const res = await cap.postRaw(JSON.stringify({ url: target(run), geo: "FX" }));
     expect(res.status).toBe(400);

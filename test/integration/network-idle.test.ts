@@ -61,7 +61,7 @@ async function seen(run: string, path: string): Promise<number> {
   return (await fixtureLog(run)).filter((r) => r.path === path).length;
 }
 
-describe("default wait (networkidle2, waitUntil not sent)", () => {
+describe.concurrent("default wait (networkidle2, waitUntil not sent)", () => {
   it.each([1, 2])("%i request(s) held open: idle, captured in full", async (n) => {
     const run = runId();
     const shot = await capture({ url: openRequests(run, { n }) });
@@ -103,7 +103,7 @@ describe("default wait (networkidle2, waitUntil not sent)", () => {
   });
 });
 
-describe("script navigations after load", () => {
+describe.concurrent("script navigations after load", () => {
   it("default wait follows a location change to the new document", async () => {
     const run = runId();
     const target = `${FIXTURES}/open-requests.html?run=${run}&n=0`;
@@ -118,7 +118,7 @@ describe("script navigations after load", () => {
   });
 });
 
-describe("networkidle0", () => {
+describe.concurrent("networkidle0", () => {
   it("waits for every request to end: green once all three answered", async () => {
     const run = runId();
     const shot = await capture({
