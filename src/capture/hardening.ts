@@ -4,6 +4,7 @@
  * see. docs/SECURITY.md, "Realm inventory", lists what each part covers and its test.
  * JavaScript source strings, like ./page-scripts.ts.
  */
+import { declarativeTemplateEnds, DSD_MARKER, MARKER } from "./dsd-markers";
 import { SOCKET_APIS, workerWrap } from "./socket-lock";
 
 /**
@@ -137,6 +138,34 @@ export const hardening = `(() => {
     const parse = Document.parseHTMLUnsafe;
     Object.defineProperty(Document, "parseHTMLUnsafe", {
       value: function (html) { const d = parse.apply(this, arguments); sweep(d); return d; },
+      writable: true,
+      configurable: true,
+    });
+  }
+  // Declarative roots parsed after their host (./dsd-markers.ts): the marker after every
+  // declarative <template> start tag is the root's first child; as the parser inserts it, it
+  // hands the root to the observer, before anything after it in the root is parsed.
+  if (globalThis.customElements && !customElements.get("${DSD_MARKER}")) {
+    customElements.define("${DSD_MARKER}", class extends HTMLElement {
+      connectedCallback() { const root = this.getRootNode(); this.remove(); if (root instanceof ShadowRoot) watchRoot(root); }
+    });
+  }
+  // Markup written by script (setContent writes user HTML too): marked the same way, and what a
+  // write parsed at once is swept before it returns, before any microtask.
+  const templateEnds = ${declarativeTemplateEnds.toString()};
+  const mark = (html) => {
+    const s = String(html);
+    const units = new Uint16Array(s.length);
+    for (let k = 0; k < s.length; k++) units[k] = s.charCodeAt(k);
+    let out = "";
+    let from = 0;
+    for (const end of templateEnds(units)) { out += s.slice(from, end) + ${JSON.stringify(MARKER)}; from = end; }
+    return out + s.slice(from);
+  };
+  for (const name of ["write", "writeln"]) {
+    const native = Document.prototype[name];
+    Object.defineProperty(Document.prototype, name, {
+      value: function () { const r = native.apply(this, Array.from(arguments, mark)); sweep(this); return r; },
       writable: true,
       configurable: true,
     });

@@ -8,6 +8,7 @@ import type { LinksData, PageContentData, ScrapeData, SnapshotData } from "../..
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
 import { dashboardSession } from "../helpers/dashboard";
 import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
+import { decodeImage } from "../helpers/images";
 
 let account: TestAccount;
 beforeAll(async () => {
@@ -283,6 +284,21 @@ describe("POST /v1/snapshot", () => {
     expect(await remaining()).toBe(before - 1);
     const log = await fixtureLog(run);
     expect(log.filter((e) => e.path === "/quick-actions.html")).toHaveLength(1);
+  });
+
+  it("user HTML: declarative shadow roots render as parsed, their scripts run, no marker is left", async () => {
+    // Written markup gets a marker in every declarative root for the hardening
+    // (src/capture/dsd-markers.ts); the marker removes itself as the parser inserts it.
+    const html = await (await fetch(page("declarative-shadow.html"))).text();
+    expect(html).toContain('shadowrootmode="closed"');
+    const { res, body } = await post<SnapshotData>("/v1/snapshot", { html });
+    expect(res.status, JSON.stringify(body.error)).toBe(200);
+    const data = body.data as SnapshotData;
+    expect(data.html).toContain("Open root text, its script ran");
+    expect(data.html).not.toContain("edgeshot-dsd-root");
+    const image = decodeImage(Uint8Array.from(atob(data.screenshot), (c) => c.charCodeAt(0)));
+    expect(image.pixel(10, 50)).toEqual([0, 255, 0]); // the open root's content
+    expect(image.pixel(10, 150)).toEqual([0, 0, 255]); // the closed root's content
   });
 
   it("Free plan: the watermark is on the screenshot only, never in the HTML", async () => {

@@ -87,12 +87,13 @@ export interface Vector {
   /** How long the capture should give the attack (ms of `delay`). */
   delay?: number;
   /**
-   * A measured residual (docs/SECURITY.md, "What remains"): the hardening can lose this race to
-   * Chromium, which then makes a blind speculative GET outside every interception layer, and the
-   * guarantee left is that the capture fails closed (400, nothing rendered). Never in the
-   * combined page (one lost race would fail every vector's capture with it).
+   * Served as a target page, a measured residual (docs/SECURITY.md, "Declarative shadow roots"):
+   * Chromium can act on it before the hardening, making a blind speculative GET outside every
+   * interception layer, and the guarantee left is that the capture fails closed (400, nothing
+   * rendered). Never in the served combined page (one lost race would fail every vector's
+   * capture with it); as user HTML it is stopped, and is in the user-HTML page.
    */
-  failsClosed?: boolean;
+  failsClosedServed?: boolean;
 }
 
 export type Tagger = (path?: string, extra?: string) => string;
@@ -833,8 +834,8 @@ export const VECTORS: readonly Vector[] = [
     cls: "R",
     group: "realm",
     delay: 1500,
-    // Lost when the parser yields between the host and its template (a loaded machine).
-    failsClosed: true,
+    // Served, lost when the parser yields between the host and its template (a loaded machine).
+    failsClosedServed: true,
     html: (u) =>
       `<div><template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd")], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=dsd-prerender")], eagerness: "immediate" }] })}</template></div>`,
   },
@@ -846,9 +847,20 @@ export const VECTORS: readonly Vector[] = [
     group: "realm",
     delay: 1500,
     servedOnly: true,
-    failsClosed: true,
+    failsClosedServed: true,
     html: (u) =>
       `<div>${SPLIT}<template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd-split")], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=dsd-split-prerender")], eagerness: "immediate" }] })}</template></div>`,
+  },
+  {
+    // The same split made by the parser itself: it waits for the script before it reads the
+    // template. As user HTML (written by setContent) the marker stops it.
+    name: "speculation rules in declarative shadow DOM after a parser-blocking script",
+    cls: "R",
+    group: "realm",
+    delay: 1500,
+    failsClosedServed: true,
+    html: (u, c) =>
+      `<div><script src="${at(`${c.fixtures}/slow?ms=300&run=${c.run}`)}"></script><template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd-blocked")], eagerness: "immediate" }] })}</template></div>`,
   },
   {
     name: "speculation rules in declarative shadow DOM from setHTMLUnsafe",
@@ -1229,7 +1241,7 @@ export function vectorByName(name: string): Vector {
 
 /** Vectors that can share one page: they neither end it nor change it as a whole. */
 export const COMBINABLE: readonly Vector[] = VECTORS.filter(
-  (v) => !v.navigates && !v.solo && !v.failsClosed,
+  (v) => !v.navigates && !v.solo && !v.failsClosedServed,
 );
 
 /** A whole document running `vectors` (markup only; headers are the server's business). */
