@@ -13,9 +13,9 @@
  *
  * Written here rather than taken from an HTML parser library: we need the tokenizer's reading of
  * one start tag (where it ends, which attributes it has) with every other character left exactly
- * as written — a parser would re-serialize the markup — and it runs in the page (its text, through
- * `toString`). It errs towards marking: a `<template …shadowrootmode…>` inside a comment or a
- * script string is marked too (harmless: the marker removes itself wherever it is connected).
+ * as written — a parser would re-serialize the markup — and it runs in the page. It errs towards
+ * marking: a `<template …shadowrootmode…>` inside a comment or a script string is marked too
+ * (harmless: the marker removes itself wherever it is connected).
  */
 
 /** The marker's element name (defined by the hardening in every frame). */
@@ -24,50 +24,47 @@ export const DSD_MARKER = "edgeshot-dsd-root";
 export const MARKER = `<${DSD_MARKER}></${DSD_MARKER}>`;
 
 /**
- * Where each `<template>` start tag carrying a `shadowrootmode` attribute ends (the index after
- * its `>`), in code units (bytes of an ASCII-compatible encoding, or UTF-16 units), following
- * the HTML tokenizer's tag, attribute-name and attribute-value states. A tag cut off by the end
- * of the input is left alone (the tokenizer drops it). Self-contained: the hardening runs this
- * very function's text in the page (`toString`), for markup written by `document.write`.
+ * JavaScript source of a function `(units) => number[]`: where each `<template>` start tag
+ * carrying a `shadowrootmode` attribute ends (the index after its `>`) in `units` (UTF-16 code
+ * units of the markup), following the HTML tokenizer's tag, attribute-name and attribute-value
+ * states. A tag cut off by the end of the input is left alone (the tokenizer drops it). Source
+ * text rather than a function of this module, like ./page-scripts.ts: it runs in the page, and a
+ * bundler's rewriting of a compiled function (wrangler's keepNames) would not run there.
  */
-export function declarativeTemplateEnds(units: ArrayLike<number>): number[] {
+export const templateEndsSource = `(units) => {
   const n = units.length;
-  const at = (i: number): number => units[i] as number;
-  // Tab, LF, FF, CR, space; "/", ">", "=", quotes; ASCII lower case.
-  const space = (c: number): boolean => c === 9 || c === 10 || c === 12 || c === 13 || c === 32;
-  const lower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
-  const word = (i: number, w: string): boolean => {
+  // Tab, LF, FF, CR, space; "/" 47, ">" 62, "=" 61, quotes 34 and 39; ASCII lower case.
+  const space = (c) => c === 9 || c === 10 || c === 12 || c === 13 || c === 32;
+  const lower = (c) => (c >= 65 && c <= 90 ? c + 32 : c);
+  const word = (i, w) => {
     if (i + w.length > n) return false;
-    for (let k = 0; k < w.length; k++) if (lower(at(i + k)) !== w.charCodeAt(k)) return false;
+    for (let k = 0; k < w.length; k++) if (lower(units[i + k]) !== w.charCodeAt(k)) return false;
     return true;
   };
-  const ends: number[] = [];
+  const ends = [];
   for (let start = 0; start < n; start++) {
-    if (at(start) !== 60 || !word(start + 1, "template")) continue;
+    if (units[start] !== 60 || !word(start + 1, "template")) continue;
     let i = start + 9;
     if (i >= n) break;
-    if (!space(at(i)) && at(i) !== 47 && at(i) !== 62) continue; // <templatex…
+    if (!space(units[i]) && units[i] !== 47 && units[i] !== 62) continue; // <templatex…
     let mode = false;
-    while (i < n && at(i) !== 62) {
-      if (space(at(i)) || at(i) === 47) {
-        i++;
-        continue;
-      }
+    while (i < n && units[i] !== 62) {
+      if (space(units[i]) || units[i] === 47) { i++; continue; }
       // An attribute name (its first character may be "="), up to space, "/", ">" or "=".
       const name = i++;
-      while (i < n && !space(at(i)) && at(i) !== 47 && at(i) !== 62 && at(i) !== 61) i++;
+      while (i < n && !space(units[i]) && units[i] !== 47 && units[i] !== 62 && units[i] !== 61) i++;
       if (i - name === 14 && word(name, "shadowrootmode")) mode = true;
-      while (i < n && space(at(i))) i++;
-      if (i >= n || at(i) !== 61) continue;
+      while (i < n && space(units[i])) i++;
+      if (i >= n || units[i] !== 61) continue;
       i++;
-      while (i < n && space(at(i))) i++;
-      const quote = i < n ? at(i) : -1;
+      while (i < n && space(units[i])) i++;
+      const quote = i < n ? units[i] : -1;
       if (quote === 34 || quote === 39) {
         i++;
-        while (i < n && at(i) !== quote) i++;
+        while (i < n && units[i] !== quote) i++;
         i++;
       } else {
-        while (i < n && !space(at(i)) && at(i) !== 62) i++;
+        while (i < n && !space(units[i]) && units[i] !== 62) i++;
       }
     }
     if (i >= n) break;
@@ -75,4 +72,4 @@ export function declarativeTemplateEnds(units: ArrayLike<number>): number[] {
     start = i;
   }
   return ends;
-}
+}`;

@@ -4,7 +4,7 @@
  * see. docs/SECURITY.md, "Realm inventory", lists what each part covers and its test.
  * JavaScript source strings, like ./page-scripts.ts.
  */
-import { declarativeTemplateEnds, DSD_MARKER, MARKER } from "./dsd-markers";
+import { DSD_MARKER, MARKER, templateEndsSource } from "./dsd-markers";
 import { SOCKET_APIS, workerWrap } from "./socket-lock";
 
 /**
@@ -152,7 +152,7 @@ export const hardening = `(() => {
   }
   // Markup written by script (setContent writes user HTML too): marked the same way, and what a
   // write parsed at once is swept before it returns, before any microtask.
-  const templateEnds = ${declarativeTemplateEnds.toString()};
+  const templateEnds = ${templateEndsSource};
   const mark = (html) => {
     const s = String(html);
     const units = new Uint16Array(s.length);

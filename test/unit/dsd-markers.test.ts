@@ -3,7 +3,12 @@
  * `<template>` start tag with a `shadowrootmode` attribute (the marker goes right after it).
  */
 import { describe, expect, it } from "vitest";
-import { declarativeTemplateEnds } from "../../src/capture/dsd-markers";
+import { templateEndsSource } from "../../src/capture/dsd-markers";
+
+/** The very function the hardening runs in the page. */
+const declarativeTemplateEnds = new Function(`return (${templateEndsSource});`)() as (
+  units: ArrayLike<number>,
+) => number[];
 
 const units = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
 /** `html` with the marker wherever the scanner puts one. */
