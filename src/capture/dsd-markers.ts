@@ -24,47 +24,48 @@ export const DSD_MARKER = "edgeshot-dsd-root";
 export const MARKER = `<${DSD_MARKER}></${DSD_MARKER}>`;
 
 /**
- * JavaScript source of a function `(units) => number[]`: where each `<template>` start tag
- * carrying a `shadowrootmode` attribute ends (the index after its `>`) in `units` (UTF-16 code
- * units of the markup), following the HTML tokenizer's tag, attribute-name and attribute-value
+ * JavaScript source of a function `(html) => number[]`: where each `<template>` start tag
+ * carrying a `shadowrootmode` attribute ends (the index after its `>`) in the string `html`,
+ * following the HTML tokenizer's tag, attribute-name and attribute-value
  * states. A tag cut off by the end of the input is left alone (the tokenizer drops it). Source
  * text rather than a function of this module, like ./page-scripts.ts: it runs in the page, and a
  * bundler's rewriting of a compiled function (wrangler's keepNames) would not run there.
  */
-export const templateEndsSource = `(units) => {
-  const n = units.length;
+export const templateEndsSource = `(html) => {
+  const n = html.length;
+  const at = (i) => html.charCodeAt(i);
   // Tab, LF, FF, CR, space; "/" 47, ">" 62, "=" 61, quotes 34 and 39; ASCII lower case.
   const space = (c) => c === 9 || c === 10 || c === 12 || c === 13 || c === 32;
   const lower = (c) => (c >= 65 && c <= 90 ? c + 32 : c);
   const word = (i, w) => {
     if (i + w.length > n) return false;
-    for (let k = 0; k < w.length; k++) if (lower(units[i + k]) !== w.charCodeAt(k)) return false;
+    for (let k = 0; k < w.length; k++) if (lower(at(i + k)) !== w.charCodeAt(k)) return false;
     return true;
   };
   const ends = [];
   for (let start = 0; start < n; start++) {
-    if (units[start] !== 60 || !word(start + 1, "template")) continue;
+    if (at(start) !== 60 || !word(start + 1, "template")) continue;
     let i = start + 9;
     if (i >= n) break;
-    if (!space(units[i]) && units[i] !== 47 && units[i] !== 62) continue; // <templatex…
+    if (!space(at(i)) && at(i) !== 47 && at(i) !== 62) continue; // <templatex…
     let mode = false;
-    while (i < n && units[i] !== 62) {
-      if (space(units[i]) || units[i] === 47) { i++; continue; }
+    while (i < n && at(i) !== 62) {
+      if (space(at(i)) || at(i) === 47) { i++; continue; }
       // An attribute name (its first character may be "="), up to space, "/", ">" or "=".
       const name = i++;
-      while (i < n && !space(units[i]) && units[i] !== 47 && units[i] !== 62 && units[i] !== 61) i++;
+      while (i < n && !space(at(i)) && at(i) !== 47 && at(i) !== 62 && at(i) !== 61) i++;
       if (i - name === 14 && word(name, "shadowrootmode")) mode = true;
-      while (i < n && space(units[i])) i++;
-      if (i >= n || units[i] !== 61) continue;
+      while (i < n && space(at(i))) i++;
+      if (i >= n || at(i) !== 61) continue;
       i++;
-      while (i < n && space(units[i])) i++;
-      const quote = i < n ? units[i] : -1;
+      while (i < n && space(at(i))) i++;
+      const quote = i < n ? at(i) : -1;
       if (quote === 34 || quote === 39) {
         i++;
-        while (i < n && units[i] !== quote) i++;
+        while (i < n && at(i) !== quote) i++;
         i++;
       } else {
-        while (i < n && !space(units[i]) && units[i] !== 62) i++;
+        while (i < n && !space(at(i)) && at(i) !== 62) i++;
       }
     }
     if (i >= n) break;

@@ -155,11 +155,9 @@ export const hardening = `(() => {
   const templateEnds = ${templateEndsSource};
   const mark = (html) => {
     const s = String(html);
-    const units = new Uint16Array(s.length);
-    for (let k = 0; k < s.length; k++) units[k] = s.charCodeAt(k);
     let out = "";
     let from = 0;
-    for (const end of templateEnds(units)) { out += s.slice(from, end) + ${JSON.stringify(MARKER)}; from = end; }
+    for (const end of templateEnds(s)) { out += s.slice(from, end) + ${JSON.stringify(MARKER)}; from = end; }
     return out + s.slice(from);
   };
   for (const name of ["write", "writeln"]) {

@@ -7,15 +7,14 @@ import { templateEndsSource } from "../../src/capture/dsd-markers";
 
 /** The very function the hardening runs in the page. */
 const declarativeTemplateEnds = new Function(`return (${templateEndsSource});`)() as (
-  units: ArrayLike<number>,
+  html: string,
 ) => number[];
 
-const units = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
 /** `html` with the marker wherever the scanner puts one. */
 const marked = (html: string) => {
   let out = "";
   let from = 0;
-  for (const end of declarativeTemplateEnds(units(html))) {
+  for (const end of declarativeTemplateEnds(html)) {
     out += html.slice(from, end) + "|";
     from = end;
   }
