@@ -4,7 +4,9 @@
 //   POST /listen?system=<floor|edgeshot|check>&target=<port> → {port}: a new listener that
 //        forwards every connection to 127.0.0.1:<target> (a Chromium's DevTools port);
 //   POST /delay?ms=<one-way ms> → the delay each way, for every connection, from now on;
-//   GET  /stats → each system's CDP counters (bench/lib/ws-frames.mjs), cumulative.
+//   GET  /stats → each system's CDP counters (bench/lib/ws-frames.mjs), cumulative;
+//   POST /own-round-trips?system=<system> with [[start, end], …] (epoch ms, one per capture) →
+//        each capture's own sequential round trips (ws-frames.mjs, cdpCounter).
 // Every chunk is held <one-way ms> before it is written on, in order, both ways. WebSocket
 // handshakes lose Sec-WebSocket-Extensions (no compression), so the frames can be read and counted.
 // Usage: node bench/cdp-proxy.mjs [control port]. Exits when its parent goes away.
@@ -99,7 +101,7 @@ function proxyConnection(client, target, system) {
     if (upgraded)
       for (const msg of fromClient(chunk)) {
         const m = classify(msg, true);
-        if (m.kind === "command") counter.command(pending, m.id, m.session, m.counted);
+        if (m.kind === "command") counter.command(pending, m);
       }
     toServer(chunk);
   });
@@ -119,13 +121,18 @@ function proxyConnection(client, target, system) {
       data = rest;
     }
     if (!upgraded) return toClient(data);
-    const ids = [];
+    const responses = [];
     for (const msg of fromServer(data)) {
       const m = classify(msg, false);
-      if (m.kind === "response") ids.push(m.id);
-      else if (m.kind === "event") counter.event(pending, m.detached);
+      if (m.kind === "response") responses.push([m.id, msg]);
+      else if (m.kind === "event") counter.event(pending, m);
     }
-    toClient(data, ids.length ? () => ids.forEach((id) => counter.response(pending, id)) : null);
+    toClient(
+      data,
+      responses.length
+        ? () => responses.forEach(([id, msg]) => counter.response(pending, id, msg))
+        : null,
+    );
   });
   const close = () => {
     counter.dropped(pending);
@@ -164,6 +171,12 @@ const control = createHttpServer(async (req, res) => {
       if (!Number.isFinite(ms) || ms < 0) return json(400, { error: "ms" });
       oneWayMs = ms;
       return json(200, { oneWayMs });
+    }
+    if (req.method === "POST" && url.pathname === "/own-round-trips") {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      const windows = JSON.parse(body);
+      return json(200, counterOf(url.searchParams.get("system")).ownRoundTrips(windows));
     }
     if (url.pathname === "/stats")
       return json(200, Object.fromEntries([...counters].map(([k, c]) => [k, c.counts()])));

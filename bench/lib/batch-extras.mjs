@@ -3,6 +3,7 @@
 // page's images, the requests of each capture, checked against what the page must fetch — and
 // the CDP proxy's counters, per capture.
 import { lazyImagesFetched, requestsFetched } from "./fixture-client.mjs";
+import { median } from "./stats.mjs";
 
 /**
  * Before a batch of `sys` in `sc`'s `cell`: sets the proxy's delay for the cell's RTT and reads
@@ -20,7 +21,11 @@ export async function aroundBatch(sc, sys, cell, ctx) {
     if (before) {
       const after = (await proxy.stats())[cdpSystem] ?? {};
       r.cdp = cdpPerCapture(before, after, cell.n, cell.conc);
+      // At c=1 only: at c=4 four captures' round trips overlap.
+      if (cell.conc === 1)
+        r.cdp.roundTrips = median(await proxy.ownRoundTrips(cdpSystem, r.windows));
     }
+    delete r.windows;
     if (sc.name === "lazy") {
       // Did the capture wait for the lazy images?
       const counts = await Promise.all(
@@ -53,17 +58,13 @@ async function checkRequests(sc, runs, fixture) {
   return { min: Math.min(...totals), max: Math.max(...totals), expected: total };
 }
 
-/**
- * The proxy's counters over one batch, per capture. Sequential round trips are per capture only
- * at c=1 (at c=4 the captures' round trips overlap); the field is kept, the report shows c=1.
- */
+/** The proxy's counters over one batch, per capture. */
 function cdpPerCapture(before, after, n, conc) {
   const per = (k) => ((after[k] ?? 0) - (before[k] ?? 0)) / n;
   return {
     commands: per("commands"),
     events: per("events"),
     connections: per("connections"),
-    roundTrips: per("roundTrips"),
     conc,
   };
 }

@@ -4,6 +4,7 @@
 import { cpuPerCapture, cpuSnapshot } from "./cpu.mjs";
 import { checkDeadline, state, withTimeout } from "./lifecycle.mjs";
 import { median, summarize } from "./stats.mjs";
+import { epochMs } from "./ws-frames.mjs";
 import { REQUEST_TIMEOUT_MS } from "../scenarios/catalog.mjs";
 
 /** Runs `one` n times with c in flight; the first error stops new work and is rethrown. */
@@ -20,9 +21,10 @@ export async function runBatch(one, n, c) {
       if (i >= n) return;
       try {
         checkDeadline();
+        const start = epochMs();
         const r = await withTimeout(one(i), REQUEST_TIMEOUT_MS + 30_000, "request");
         latencies.push(r.ms);
-        extras.push(r);
+        extras.push({ ...r, window: [start, epochMs()] });
       } catch (err) {
         failure ??= err;
       }
@@ -51,5 +53,7 @@ export async function runBatch(one, n, c) {
     maxHeight: Math.max(0, ...extras.map((e) => e.height ?? 0)) || undefined,
     bytesP50: extras.some((e) => e.bytes) ? median(extras.map((e) => e.bytes ?? 0)) : undefined,
     runs: extras.map((e) => e.run).filter(Boolean),
+    /** Each request's [start, end], epoch ms (the CDP proxy's own round trips per capture). */
+    windows: extras.map((e) => e.window),
   };
 }

@@ -36,9 +36,10 @@ export async function startCdpProxy() {
     10_000,
     "CDP proxy start",
   );
-  const call = async (method, path) => {
+  const call = async (method, path, body) => {
     const res = await fetch(`http://127.0.0.1:${control}${path}`, {
       method,
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`CDP proxy ${path} → ${res.status}`);
@@ -57,6 +58,8 @@ export async function startCdpProxy() {
       rtt = ms;
     },
     stats: () => call("GET", "/stats"),
+    /** Each window's ([start, end], epoch ms: one capture's) own sequential CDP round trips. */
+    ownRoundTrips: (system, windows) => call("POST", `/own-round-trips?system=${system}`, windows),
   };
 }
 

@@ -70,10 +70,9 @@ function side(sc, cell, sys, aborted) {
       : undefined,
     cdp: reps[0].cdp
       ? Object.fromEntries(
-          ["commands", "events", "connections", "roundTrips"].map((k) => [
-            k,
-            median(reps.map((r) => r.cdp[k])),
-          ]),
+          ["commands", "events", "connections", "roundTrips"]
+            .map((k) => [k, median(reps.map((r) => r.cdp[k]).filter((v) => v !== undefined))])
+            .filter(([, v]) => !Number.isNaN(v)),
         )
       : undefined,
   };

@@ -78,6 +78,9 @@ function commandKey(session, id) {
  * What a CDP message is: `{kind: "command"|"response"|"event", id?}`. Commands (client to
  * browser) are small and parsed whole; the browser's messages can be megabytes (screenshots), so
  * only their head is read: Chromium writes a response's "id" first, an event's "method" first.
+ * A command also says what it is about (`method`, and the browser context its params name:
+ * `browserContextId`, `targetId`); a target event (attached, created, changed) whose target
+ * belongs to which browser context (`target`).
  */
 export function classify(payload, fromClient) {
   if (fromClient) {
@@ -89,6 +92,9 @@ export function classify(payload, fromClient) {
             counted: !TARGET_START.has(msg.method),
             id: commandKey(msg.sessionId ?? "", msg.id),
             session: msg.sessionId ?? "",
+            method: msg.method,
+            contextId: msg.params?.browserContextId,
+            targetId: msg.params?.targetId,
           }
         : { kind: "other" };
     } catch {
@@ -107,6 +113,22 @@ export function classify(payload, fromClient) {
     // The session's unanswered commands will never be answered.
     try {
       return { kind: "event", detached: JSON.parse(payload.toString("utf8")).params?.sessionId };
+    } catch {}
+  }
+  if (
+    /^\{\s*"method"\s*:\s*"Target\.(attachedToTarget|targetCreated|targetInfoChanged)"/.test(head)
+  ) {
+    try {
+      const { params } = JSON.parse(payload.toString("utf8"));
+      const info = params?.targetInfo ?? {};
+      return {
+        kind: "event",
+        target: {
+          sessionId: params?.sessionId,
+          targetId: info.targetId,
+          contextId: info.browserContextId,
+        },
+      };
     } catch {}
   }
   if (/^\{\s*"method"/.test(head)) return { kind: "event" };
@@ -132,63 +154,165 @@ const TARGET_START = new Set(["Runtime.runIfWaitingForDebugger", "Target.setAuto
 /** An answer slower than this is not a round trip either: a wait on the page, not the wire. */
 const SLOW_ANSWER_MS = 2000;
 
+/** Commands whose result names a browser context, a target's or a session's. */
+const RESULT_NAMES_CONTEXT = new Set([
+  "Target.createBrowserContext",
+  "Target.createTarget",
+  "Target.attachToTarget",
+]);
+
 /**
- * One system's CDP counters over all its connections. A **sequential round trip** is a run of
- * overlapping commands: from a command's send to its answer's delivery, extended by every command
- * sent before the last answer of the run arrived. Commands in flight together share one;
- * back-to-back commands are one each. Only commands answered within `SLOW_ANSWER_MS` count
- * (`slow` the others), and never a `TARGET_START` command; a command never answered (its connection closed or its session detached
- * first) is `unanswered`. `commands`, `responses`, `events` count messages; `connections` the
- * WebSocket upgrades.
+ * Commands that only the capture's own page receives: the browser contexts they went to in a
+ * capture's time are that capture's. Every capture navigates, writes its document, or takes its
+ * screenshot or PDF there.
  */
-export function cdpCounter() {
+const CAPTURE_MARKS = new Set([
+  "Page.navigate",
+  "Page.setDocumentContent",
+  "Page.captureScreenshot",
+  "Page.printToPDF",
+]);
+
+/**
+ * Commands on a capture's page that no capture step waits for: the BrowserHost's fair-share
+ * meter polls them beside the capture.
+ */
+const BESIDE_THE_CAPTURE = new Set(["Performance.getMetrics"]);
+
+/**
+ * A paused request's answers: the browser waits on each for a round trip of its own (the
+ * `Fetch.requestPaused` event's trip and the answer's) inside a command still in flight — the
+ * navigation's — so the overlap of commands cannot see it. Their runs count on top.
+ */
+const ANSWERS_TO_A_PAUSE = new Set([
+  "Fetch.continueRequest",
+  "Fetch.continueResponse",
+  "Fetch.continueWithAuth",
+  "Fetch.failRequest",
+  "Fetch.fulfillRequest",
+]);
+
+/** Wall-clock ms with sub-ms resolution, comparable between the bench's processes. */
+export const epochMs = () => performance.timeOrigin + performance.now();
+
+/**
+ * Sequential round trips in `commands` ({sent, answered}): runs of overlapping commands — from a
+ * command's send to its answer's delivery, extended by every command sent before the run's last
+ * answer arrived. Commands in flight together share one; back-to-back commands are one each.
+ */
+export function roundTrips(commands) {
+  const sorted = [...commands].sort((a, b) => a.sent - b.sent);
+  let n = 0;
+  let end = -Infinity;
+  for (const { sent, answered } of sorted) {
+    if (sent > end) n++;
+    end = Math.max(end, answered);
+  }
+  return n;
+}
+
+/**
+ * One system's CDP counters over all its connections: `commands`, `responses`, `events` count
+ * messages, `connections` the WebSocket upgrades; `slow` the commands answered after more than
+ * `SLOW_ANSWER_MS` (a wait on the page, not the wire), `unanswered` those never answered (their
+ * connection closed or their session detached first).
+ *
+ * It also keeps each answered command (but the `TARGET_START` and slow ones) with the browser
+ * context it was about, so `ownRoundTrips` can count a capture's **own sequential round trips**:
+ * within the capture's time, the commands about the browser context(s) the capture navigated,
+ * wrote or shot (`CAPTURE_MARKS`), and those about no context (the browser's own), but not the
+ * fair-share meter's polls (`BESIDE_THE_CAPTURE`) nor those about another context — Edgeshot's
+ * next spare page, opened while a capture runs and used by the next one, whose preparation is
+ * then outside that one's time (`clock`: epoch ms, the windows' clock). The runs of answers to paused requests (`ANSWERS_TO_A_PAUSE`)
+ * count on top of the others'.
+ */
+export function cdpCounter(clock = epochMs) {
   const c = {
     connections: 0,
     commands: 0,
     responses: 0,
     events: 0,
-    roundTrips: 0,
     slow: 0,
     unanswered: 0,
   };
-  /** [sent, answered] of each command answered within SLOW_ANSWER_MS since the last fold. */
+  /** {sent, answered, contextId, method}, epoch ms, in answer order; pruned after `KEEP_MS`. */
   let answered = [];
+  const KEEP_MS = 10 * 60_000;
+  /** Browser context of each session and target seen (events and command results). */
+  const sessionContext = new Map();
+  const targetContext = new Map();
+  const prune = () => {
+    const from = clock() - KEEP_MS;
+    const i = answered.findIndex((e) => e.sent >= from);
+    answered = i < 0 ? [] : answered.slice(i);
+  };
   return {
-    /** The counters so far, with the round trips of the commands answered since the last call. */
     counts() {
-      answered.sort((a, b) => a[0] - b[0]);
-      let end = -Infinity;
-      for (const [sent, answer] of answered) {
-        if (sent > end) c.roundTrips++;
-        end = Math.max(end, answer);
-      }
-      answered = [];
+      prune();
       return { ...c };
+    },
+    /** Each window's ([start, end], epoch ms) own sequential round trips; see above. */
+    ownRoundTrips(windows) {
+      prune();
+      return windows.map(([start, end]) => {
+        const inside = answered.filter((e) => e.sent >= start && e.sent <= end);
+        const own = new Set(
+          inside.filter((e) => CAPTURE_MARKS.has(e.method) && e.contextId).map((e) => e.contextId),
+        );
+        const mine = inside.filter(
+          (e) => !BESIDE_THE_CAPTURE.has(e.method) && (!e.contextId || own.has(e.contextId)),
+        );
+        const answers = mine.filter((e) => ANSWERS_TO_A_PAUSE.has(e.method));
+        return (
+          roundTrips(mine.filter((e) => !ANSWERS_TO_A_PAUSE.has(e.method))) + roundTrips(answers)
+        );
+      });
     },
     connected() {
       c.connections++;
     },
-    /** `pending`: the connection's Map of command key (session and id) → {session, at, counted}. */
-    command(pending, id, session, counted) {
+    /** `pending`: the connection's Map of command key (session and id) → the command. */
+    command(pending, m) {
       c.commands++;
-      pending.set(id, { session, at: performance.now(), counted });
+      const contextId =
+        sessionContext.get(m.session) ?? m.contextId ?? targetContext.get(m.targetId) ?? null;
+      pending.set(m.id, { ...m, contextId, at: clock() });
     },
-    /** A response was delivered to the client (after the delay). */
-    response(pending, id) {
+    /** A response was delivered to the client (after the delay); `payload` read if needed. */
+    response(pending, id, payload) {
       c.responses++;
       const command = pending.get(id);
       if (!command) return;
       pending.delete(id);
-      const now = performance.now();
+      const now = clock();
+      if (RESULT_NAMES_CONTEXT.has(command.method)) {
+        try {
+          const { result } = JSON.parse(payload.toString("utf8"));
+          if (result?.browserContextId) command.contextId = result.browserContextId;
+          if (result?.targetId) targetContext.set(result.targetId, command.contextId);
+          if (result?.sessionId) sessionContext.set(result.sessionId, command.contextId);
+        } catch {}
+      }
       if (!command.counted) return;
-      if (now - command.at <= SLOW_ANSWER_MS) answered.push([command.at, now]);
-      else c.slow++;
+      if (now - command.at > SLOW_ANSWER_MS) c.slow++;
+      else
+        answered.push({
+          sent: command.at,
+          answered: now,
+          contextId: command.contextId,
+          method: command.method,
+        });
     },
-    event(pending, detached) {
+    event(pending, m) {
       c.events++;
-      if (!detached) return;
+      if (m.target) {
+        const { sessionId, targetId, contextId } = m.target;
+        if (contextId && targetId) targetContext.set(targetId, contextId);
+        if (contextId && sessionId) sessionContext.set(sessionId, contextId);
+      }
+      if (!m.detached) return;
       for (const [k, v] of pending)
-        if (v.session === detached) {
+        if (v.session === m.detached) {
           pending.delete(k);
           c.unanswered++;
         }
