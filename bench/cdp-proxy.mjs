@@ -4,15 +4,16 @@
 //   POST /listen?system=<floor|edgeshot|check>&target=<port> → {port}: a new listener that
 //        forwards every connection to 127.0.0.1:<target> (a Chromium's DevTools port);
 //   POST /delay?ms=<one-way ms> → the delay each way, for every connection, from now on;
-//   GET  /stats → each system's CDP counters (bench/lib/ws-frames.mjs), cumulative;
+//   GET  /stats → each system's CDP counters (bench/lib/cdp-counter.mjs), cumulative;
 //   POST /own-round-trips?system=<system> with [[start, end], …] (epoch ms, one per capture) →
-//        each capture's own sequential round trips (ws-frames.mjs, cdpCounter).
+//        each capture's own sequential round trips (bench/lib/cdp-counter.mjs).
 // Every chunk is held <one-way ms> before it is written on, in order, both ways. WebSocket
 // handshakes lose Sec-WebSocket-Extensions (no compression), so the frames can be read and counted.
 // Usage: node bench/cdp-proxy.mjs [control port]. Exits when its parent goes away.
 import { createServer as createHttpServer } from "node:http";
 import { connect, createServer } from "node:net";
-import { cdpCounter, classify, frameParser } from "./lib/ws-frames.mjs";
+import { cdpCounter } from "./lib/cdp-counter.mjs";
+import { classify, frameParser } from "./lib/ws-frames.mjs";
 import { exitWithParent } from "./lib/child.mjs";
 
 let oneWayMs = 0;

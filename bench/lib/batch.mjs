@@ -4,7 +4,7 @@
 import { cpuPerCapture, cpuSnapshot } from "./cpu.mjs";
 import { checkDeadline, state, withTimeout } from "./lifecycle.mjs";
 import { median, summarize } from "./stats.mjs";
-import { epochMs } from "./ws-frames.mjs";
+import { epochMs } from "./cdp-counter.mjs";
 import { REQUEST_TIMEOUT_MS } from "../scenarios/catalog.mjs";
 
 /** Runs `one` n times with c in flight; the first error stops new work and is rethrown. */

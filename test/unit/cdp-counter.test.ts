@@ -1,15 +1,15 @@
 /**
- * The bench's CDP counter (bench/lib/ws-frames.mjs): which commands a capture's own sequential
+ * The bench's CDP counter (bench/lib/cdp-counter.mjs): which commands a capture's own sequential
  * round trips are made of, from the messages the CDP proxy reads on the wire.
  */
 import { describe, expect, it } from "vitest";
 import {
   cdpCounter,
-  classify,
   roundTrips,
   type CdpCounter,
   type Pending,
-} from "../../bench/lib/ws-frames.mjs";
+} from "../../bench/lib/cdp-counter.mjs";
+import { classify } from "../../bench/lib/ws-frames.mjs";
 
 const T0 = 1_000_000;
 
