@@ -2,6 +2,7 @@
 // floor, paired per repetition, and every target's PASS / MISS / N/A from a run's results.
 import { median } from "./stats.mjs";
 import { CAPTURE_SCENARIOS } from "../scenarios/catalog.mjs";
+import { realPageTargets } from "./targets-real-pages.mjs";
 
 /**
  * Ratios to the floor. Headline = the median over repetitions of the PAIRED ratio: in each
@@ -33,8 +34,10 @@ export function computeRatios(sides, systems) {
 
 export function evaluateTargets(results) {
   // Targets are read at the machine's own CDP latency: the cells at 0 ms (--cdp-rtt) or the only ones.
-  const cell = (name, conc) =>
-    results.scenarios.find((s) => s.name === name)?.cells.find((c) => c.conc === conc && !c.rtt);
+  const cell = (name, conc, rtt = 0) =>
+    results.scenarios
+      .find((s) => s.name === name)
+      ?.cells.find((c) => c.conc === conc && (c.rtt ?? 0) === rtt);
   const ok = (c) => c && c.floor.status === "ok" && c.edgeshot.status === "ok";
   const why = (c, name) =>
     !c
@@ -43,8 +46,8 @@ export function evaluateTargets(results) {
         ? `${c.edgeshot.status}: ${c.edgeshot.reason}`
         : `floor ${c.floor.status}: ${c.floor.reason}`;
   const targets = [];
-  const ratioTarget = (name, label, scenario, conc, key, cmp, limit) => {
-    const c = cell(scenario, conc);
+  const ratioTarget = (name, label, scenario, conc, key, cmp, limit, rtt = 0) => {
+    const c = cell(scenario, conc, rtt);
     if (!ok(c)) return targets.push({ name: label, measured: why(c, scenario), result: "N/A" });
     const v = c.ratio[key];
     const pass = cmp === "<=" ? v <= limit : v >= limit;
@@ -165,6 +168,8 @@ export function evaluateTargets(results) {
       result: v >= 1.5 ? "PASS" : "MISS",
     });
   }
+
+  realPageTargets(results, { cell, ok, why, ratioTarget, targets });
 
   const l = results.launches;
   const serviceCaptured = results.scenarios.some(
