@@ -71,122 +71,129 @@ async function timed(
   return { value, ms: Date.now() - started };
 }
 
-describe("hard per-capture deadline", () => {
-  it("the deadline is timeout + each waiting action + delay + the grace", () => {
-    expect(captureDeadlineMs(spin())).toBe(5_000 + TUNING.captureGraceMs);
-    const busy = spin({ js: "1", waitForSelector: "p", delay: 2000, fullPage: true });
-    expect(captureDeadlineMs(busy)).toBe(
-      3 * 5_000 + 2_000 + TUNING.fullPageSettleMs + TUNING.captureGraceMs,
-    );
-  });
-
-  it("a capture held past its deadline answers 408 within it; the host then captures normally", async () => {
-    const stub = host(`t-spin-${runId()}`);
-    const spec = spinOnScroll();
-    const { value: outcome, ms } = await timed(stub, spec, "acct-spin");
-    expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.failure.code).toBe("TIMEOUT");
-    expect(ms).toBeLessThan(bound(spec));
-    const stats = await stub.getStats();
-    expect(stats.deadlineKills).toBe(1);
-    expect(stats.inFlight).toBe(0);
-    // The renderer is gone with its context: the same browser serves the next capture.
-    const next = await timed(stub, boxes(), "acct-spin");
-    expect(next.value.ok).toBe(true);
-    expect(next.ms).toBeLessThan(bound(boxes()));
-    expect((await stub.getStats()).launches).toBe(1);
-  });
-
-  it("over HTTP: a target that never answers is a refunded 408 within timeout + grace", async () => {
-    const cap = await Capturer.create("pro");
-    const started = Date.now();
-    const res = await cap.postRaw(
-      JSON.stringify({ ...small, url: `${FIXTURES}/slow?ms=30000&run=${runId()}`, timeout: 5 }),
-    );
-    expect(res.status).toBe(408);
-    expect((await envelope(res)).error?.code).toBe("TIMEOUT");
-    expect(Date.now() - started).toBeLessThan(bound(neverAnswers()));
-    expect((await accountDo(cap.account.accountId).summary())?.usage).toMatchObject({ used: 0 });
-  });
-});
-
-describe("page results are bounded before they cross CDP", () => {
-  it("a js returning a 100 MB string costs nothing: the capture succeeds within its bound", async () => {
-    const cap = await Capturer.create("pro");
-    const js = `document.body.style.background = "rgb(0, 128, 255)"; "x".repeat(100 * 1024 * 1024)`;
-    const started = Date.now();
-    const { res, bytes } = await cap.post({
-      ...small,
-      html: "<body style='margin:0'>x</body>",
-      js,
-      timeout: 5,
+/**
+ * The tests wait out timeouts and deadlines on browsers of their own (their own BrowserHost
+ * shards, accounts and run ids): they run side by side, so the file takes its longest test's
+ * time instead of their sum.
+ */
+describe.concurrent("capture deadlines, fairness and slots", () => {
+  describe("hard per-capture deadline", () => {
+    it("the deadline is timeout + each waiting action + delay + the grace", () => {
+      expect(captureDeadlineMs(spin())).toBe(5_000 + TUNING.captureGraceMs);
+      const busy = spin({ js: "1", waitForSelector: "p", delay: 2000, fullPage: true });
+      expect(captureDeadlineMs(busy)).toBe(
+        3 * 5_000 + 2_000 + TUNING.fullPageSettleMs + TUNING.captureGraceMs,
+      );
     });
-    expect(res.status).toBe(200);
-    expect(decodeImage(bytes).pixel(300, 200)).toEqual([0, 128, 255]);
-    expect(Date.now() - started).toBeLessThan(bound(spin({ js })));
-  });
 
-  it("js still runs on a page whose CSP forbids eval and demands Trusted Types", async () => {
-    const cap = await Capturer.create("pro");
-    const csp = `<meta http-equiv="Content-Security-Policy" content="script-src 'none'; require-trusted-types-for 'script'">`;
-    const { res, bytes } = await cap.post({
-      ...small,
-      html: `<html><head>${csp}</head><body style='margin:0'>x</body></html>`,
-      js: `document.body.style.background = "rgb(200, 0, 100)"; 1`,
+    it("a capture held past its deadline answers 408 within it; the host then captures normally", async () => {
+      const stub = host(`t-spin-${runId()}`);
+      const spec = spinOnScroll();
+      const { value: outcome, ms } = await timed(stub, spec, "acct-spin");
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.failure.code).toBe("TIMEOUT");
+      expect(ms).toBeLessThan(bound(spec));
+      const stats = await stub.getStats();
+      expect(stats.deadlineKills).toBe(1);
+      expect(stats.inFlight).toBe(0);
+      // The renderer is gone with its context: the same browser serves the next capture.
+      const next = await timed(stub, boxes(), "acct-spin");
+      expect(next.value.ok).toBe(true);
+      expect(next.ms).toBeLessThan(bound(boxes()));
+      expect((await stub.getStats()).launches).toBe(1);
     });
-    expect(res.status).toBe(200);
-    expect(decodeImage(bytes).pixel(10, 10)).toEqual([200, 0, 100]);
-  });
-});
 
-describe("per-account fairness in the browser pool", () => {
-  it("a capture of one account in every slot it may take leaves one for another account", async () => {
-    const stub = host(`t-fair-${runId()}`);
-    const slots = TUNING.browserContextsInFlight;
-    // The browser's launch is not what is bounded here: it is warm before the greedy account asks.
-    expect((await timed(stub, boxes(), "acct-polite")).value.ok).toBe(true);
-    const held = Array.from({ length: slots }, () => timed(stub, neverAnswers(), "acct-greedy"));
-    await new Promise((r) => setTimeout(r, 500)); // the greedy account asked first
-    const other = boxes();
-    const { value: outcome, ms } = await timed(stub, other, "acct-polite");
-    expect(outcome.ok).toBe(true);
-    if (outcome.ok) {
-      const [shot] = outcome.result.outputs;
-      expect(shot?.ok && decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([255, 0, 0]);
-    }
-    // Within its own timeout + grace, although the greedy account asked first for every slot.
-    expect(ms).toBeLessThan(other.timeoutMs + TUNING.captureGraceMs);
-    const done = await Promise.all(held);
-    expect(done.every(({ value: o }) => !o.ok && o.failure.code === "TIMEOUT")).toBe(true);
-    expect(await stub.getStats()).toMatchObject({ inFlight: 0, waiting: 0 });
-  });
-});
-
-describe("no slot in time", () => {
-  it("the pipeline answers 503 SERVICE_BUSY with Retry-After and charges nothing", async () => {
-    const { accountId, keyId } = await createAccount("pro");
-    const auth = { accountId, keyId, plan: PLANS.pro, account: accountDo(accountId) };
-    const spec = await prepareCapture(env, auth, { url: `${FIXTURES}/boxes.html`, ...small });
-    const refused: CaptureEngine = {
-      capture: async () => ({ ok: false, failure: failures.busy() }),
-    };
-    const run = await runCapture(env, auth, {
-      spec,
-      outputs: [{ kind: "image", format: "png" }],
-      storage: { kind: "none" },
-      engine: refused,
+    it("over HTTP: a target that never answers is a refunded 408 within timeout + grace", async () => {
+      const cap = await Capturer.create("pro");
+      const started = Date.now();
+      const res = await cap.postRaw(
+        JSON.stringify({ ...small, url: `${FIXTURES}/slow?ms=30000&run=${runId()}`, timeout: 5 }),
+      );
+      expect(res.status).toBe(408);
+      expect((await envelope(res)).error?.code).toBe("TIMEOUT");
+      expect(Date.now() - started).toBeLessThan(bound(neverAnswers()));
+      expect((await accountDo(cap.account.accountId).summary())?.usage).toMatchObject({ used: 0 });
     });
-    const [output] = run.outputs;
-    expect(output?.ok).toBe(false);
-    if (output && !output.ok) {
-      const { error } = output.failure;
-      expect([error.status, error.code]).toEqual([503, "SERVICE_BUSY"]);
-      expect(error.extraHeaders).toEqual({
-        "Retry-After": String(TUNING.busyRetryAfterSeconds),
+  });
+
+  describe("page results are bounded before they cross CDP", () => {
+    it("a js returning a 100 MB string costs nothing: the capture succeeds within its bound", async () => {
+      const cap = await Capturer.create("pro");
+      const js = `document.body.style.background = "rgb(0, 128, 255)"; "x".repeat(100 * 1024 * 1024)`;
+      const started = Date.now();
+      const { res, bytes } = await cap.post({
+        ...small,
+        html: "<body style='margin:0'>x</body>",
+        js,
+        timeout: 5,
       });
-      expect(output.failure.transient).toBe(true);
-    }
-    expect(run.usage.credits).toBe(0);
-    expect((await accountDo(accountId).summary())?.usage).toMatchObject({ used: 0 });
+      expect(res.status).toBe(200);
+      expect(decodeImage(bytes).pixel(300, 200)).toEqual([0, 128, 255]);
+      expect(Date.now() - started).toBeLessThan(bound(spin({ js })));
+    });
+
+    it("js still runs on a page whose CSP forbids eval and demands Trusted Types", async () => {
+      const cap = await Capturer.create("pro");
+      const csp = `<meta http-equiv="Content-Security-Policy" content="script-src 'none'; require-trusted-types-for 'script'">`;
+      const { res, bytes } = await cap.post({
+        ...small,
+        html: `<html><head>${csp}</head><body style='margin:0'>x</body></html>`,
+        js: `document.body.style.background = "rgb(200, 0, 100)"; 1`,
+      });
+      expect(res.status).toBe(200);
+      expect(decodeImage(bytes).pixel(10, 10)).toEqual([200, 0, 100]);
+    });
+  });
+
+  describe("per-account fairness in the browser pool", () => {
+    it("a capture of one account in every slot it may take leaves one for another account", async () => {
+      const stub = host(`t-fair-${runId()}`);
+      const slots = TUNING.browserContextsInFlight;
+      // The browser's launch is not what is bounded here: it is warm before the greedy account asks.
+      expect((await timed(stub, boxes(), "acct-polite")).value.ok).toBe(true);
+      const held = Array.from({ length: slots }, () => timed(stub, neverAnswers(), "acct-greedy"));
+      await new Promise((r) => setTimeout(r, 500)); // the greedy account asked first
+      const other = boxes();
+      const { value: outcome, ms } = await timed(stub, other, "acct-polite");
+      expect(outcome.ok).toBe(true);
+      if (outcome.ok) {
+        const [shot] = outcome.result.outputs;
+        expect(shot?.ok && decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([255, 0, 0]);
+      }
+      // Within its own timeout + grace, although the greedy account asked first for every slot.
+      expect(ms).toBeLessThan(other.timeoutMs + TUNING.captureGraceMs);
+      const done = await Promise.all(held);
+      expect(done.every(({ value: o }) => !o.ok && o.failure.code === "TIMEOUT")).toBe(true);
+      expect(await stub.getStats()).toMatchObject({ inFlight: 0, waiting: 0 });
+    });
+  });
+
+  describe("no slot in time", () => {
+    it("the pipeline answers 503 SERVICE_BUSY with Retry-After and charges nothing", async () => {
+      const { accountId, keyId } = await createAccount("pro");
+      const auth = { accountId, keyId, plan: PLANS.pro, account: accountDo(accountId) };
+      const spec = await prepareCapture(env, auth, { url: `${FIXTURES}/boxes.html`, ...small });
+      const refused: CaptureEngine = {
+        capture: async () => ({ ok: false, failure: failures.busy() }),
+      };
+      const run = await runCapture(env, auth, {
+        spec,
+        outputs: [{ kind: "image", format: "png" }],
+        storage: { kind: "none" },
+        engine: refused,
+      });
+      const [output] = run.outputs;
+      expect(output?.ok).toBe(false);
+      if (output && !output.ok) {
+        const { error } = output.failure;
+        expect([error.status, error.code]).toEqual([503, "SERVICE_BUSY"]);
+        expect(error.extraHeaders).toEqual({
+          "Retry-After": String(TUNING.busyRetryAfterSeconds),
+        });
+        expect(output.failure.transient).toBe(true);
+      }
+      expect(run.usage.credits).toBe(0);
+      expect((await accountDo(accountId).summary())?.usage).toMatchObject({ used: 0 });
+    });
   });
 });
