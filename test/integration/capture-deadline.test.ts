@@ -72,9 +72,10 @@ async function timed(
 }
 
 /**
- * The tests wait out timeouts and deadlines on browsers of their own (their own BrowserHost
- * shards, accounts and run ids): they run side by side, so the file takes its longest test's
- * time instead of their sum.
+ * The tests mostly wait out timeouts and deadlines, and share nothing another test counts: the
+ * deadline and slot tests name BrowserHost shards of their own (their stats and slots are
+ * theirs alone), the others capture through accounts and run ids of their own. So they run side
+ * by side, and the file takes its longest test's time instead of their sum.
  */
 describe.concurrent("capture deadlines, fairness and slots", () => {
   describe("hard per-capture deadline", () => {
