@@ -124,6 +124,7 @@ export class BrowserHost extends DurableObject<Env> {
             log("warn", "capture passed its deadline", { timeoutMs: spec.timeoutMs });
           },
           contextStuck: () => this.recycle(browser),
+          closing: (done) => this.ctx.waitUntil(done),
           measured: (weight) => this.slots.lighten(slot, weight),
         };
         try {

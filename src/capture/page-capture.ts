@@ -1,6 +1,7 @@
 /**
  * CaptureSpec → bytes, inside one fresh incognito browser context (./blank-page.ts) that is
- * always closed afterwards.
+ * always closed afterwards: after the answer on success (its bytes are in hand), before it on
+ * failure.
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, actions,
  * delay) → auto-scroll for full pages → what is read from the page (./page-read.ts: metadata
  * and the article; ./page-content.ts: html, text, links, elements; each if asked) → every
@@ -56,6 +57,12 @@ export interface CaptureHooks {
   deadlineExceeded(): void;
   /** The context would not close in time: the browser holding it must be recycled. */
   contextStuck(): void;
+  /**
+   * A successful capture's context is closing while its answer leaves: the host keeps the work
+   * alive until it settles (closing takes ~10 ms on loopback, one more CDP round trip over a
+   * network, which the answer need not wait for).
+   */
+  closing(done: Promise<void>): void;
   /** The full page was measured: the capture now weighs `weight` (./weight.ts). */
   measured(weight: number): void;
 }
@@ -72,8 +79,13 @@ export async function runPageCapture(
   defaultUserAgent: string,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
+  const close = () =>
+    closeBlankPage(blank).then((closed) => {
+      if (!closed) hooks.contextStuck();
+    });
+  let capture: PageCapture;
   try {
-    return await withTimeout(
+    capture = await withTimeout(
       capturePage(blank, spec, policy, defaultUserAgent, hooks),
       captureDeadlineMs(spec),
     ).catch((err: unknown) => {
@@ -83,9 +95,13 @@ export async function runPageCapture(
       }
       throw err;
     });
-  } finally {
-    if (!(await closeBlankPage(blank))) hooks.contextStuck();
+  } catch (err) {
+    // A failure may be retried on another browser: its context is gone before that.
+    await close();
+    throw err;
   }
+  hooks.closing(close());
+  return capture;
 }
 
 async function capturePage(

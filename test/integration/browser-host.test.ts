@@ -178,13 +178,16 @@ describe("BrowserHost", () => {
 
   it("a context's window UI (the omnibox popup's WebUI pages) is frozen as it opens", async () => {
     const host = await sharedHost();
-    await captureOk(host); // the capture's context is closed; the spare's is open
+    await captureOk(host);
     const states = await runInDurableObject(host, async (instance: BrowserHost) => {
       const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser;
       if (!browser) throw new Error("no warm browser");
       // The spare opens after the capture took the last one: wait until its window is frozen.
       await (instance as unknown as { warm: { spare: { spare: Promise<unknown> } } }).warm.spare
         .spare;
+      // The capture's context closes after its answer: wait until the spare's is the only one.
+      for (let i = 0; i < 250 && browser.browserContexts().length - 1 > 1; i++)
+        await new Promise((r) => setTimeout(r, 20));
       const session = await browser.target().createCDPSession();
       const connection = session.connection();
       if (!connection) throw new Error("no connection");
