@@ -51,6 +51,19 @@ const requested = (run: string, n: number) =>
  * browser costs seconds, so they share it rather than start one each.
  */
 let warmHost: Promise<DurableObjectStub<BrowserHost>> | null = null;
+/**
+ * Contexts open in the host's browser (the default one not counted), once the spare the last
+ * capture started opening is open.
+ */
+const openContexts = (host: DurableObjectStub<BrowserHost>) =>
+  runInDurableObject(host, async (instance: BrowserHost) => {
+    const warm = (
+      instance as unknown as { warm: { browser: Browser; spare: { spare: unknown } } | null }
+    ).warm;
+    await warm?.spare.spare;
+    return warm ? warm.browser.browserContexts().length - 1 : -1;
+  });
+
 function sharedHost(): Promise<DurableObjectStub<BrowserHost>> {
   warmHost ??= (async () => {
     const host = hostStub(`t-warm-${runId()}`);
@@ -152,13 +165,6 @@ describe("BrowserHost", () => {
   it("every capture gets a context opened ahead of it, and nothing of the one before", async () => {
     const host = await sharedHost();
     const url = `${FIXTURES}/boxes.html?run=${runId()}`;
-    /** Contexts open in the host's browser (the default one not counted). */
-    const openContexts = () =>
-      runInDurableObject(host, (instance: BrowserHost) => {
-        const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm
-          ?.browser;
-        return browser ? browser.browserContexts().length - 1 : -1;
-      });
     // The page paints itself green when it starts clean, blue when a capture before left state.
     const check =
       "const left = localStorage.getItem('left') !== null || document.cookie.includes('left=');" +
@@ -171,7 +177,12 @@ describe("BrowserHost", () => {
       if (!shot?.ok) throw new Error("no output");
       expect(decodeImage(shot.output.bytes).pixel(10, 10)).toEqual([0, 255, 0]);
       // The capture's own context is closed; the next one is already open, waiting.
-      expect(await poll(openContexts, (n) => n === 1)).toBe(1);
+      expect(
+        await poll(
+          () => openContexts(host),
+          (n) => n === 1,
+        ),
+      ).toBe(1);
     }
     expect((await host.getStats()).launches).toBe(1);
   });
@@ -179,15 +190,15 @@ describe("BrowserHost", () => {
   it("a context's window UI (the omnibox popup's WebUI pages) is frozen as it opens", async () => {
     const host = await sharedHost();
     await captureOk(host);
+    // The spare opens after the capture took the last one, and the capture's context closes after
+    // its answer: wait until the spare's is the only one (its window frozen as it opened).
+    await poll(
+      () => openContexts(host),
+      (n) => n === 1,
+    );
     const states = await runInDurableObject(host, async (instance: BrowserHost) => {
       const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser;
       if (!browser) throw new Error("no warm browser");
-      // The spare opens after the capture took the last one: wait until its window is frozen.
-      await (instance as unknown as { warm: { spare: { spare: Promise<unknown> } } }).warm.spare
-        .spare;
-      // The capture's context closes after its answer: wait until the spare's is the only one.
-      for (let i = 0; i < 250 && browser.browserContexts().length - 1 > 1; i++)
-        await new Promise((r) => setTimeout(r, 20));
       const session = await browser.target().createCDPSession();
       const connection = session.connection();
       if (!connection) throw new Error("no connection");
