@@ -3,12 +3,13 @@
  * the tiled watermark, then screenshots, resized), each bounded by the encoders and the output
  * cap. An output that fails on its own (element not found, too large) fails alone.
  */
-import type { Page, ScreenshotOptions } from "@cloudflare/puppeteer";
+import type { Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../schemas/limits";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
 import { pdfPageCount } from "./pdf-info";
 import { inPage, pageExtent, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
+import { captureScreenshot, type ShotOptions } from "./screenshot";
 import type { CaptureSpec, Format } from "./spec";
 
 export interface RenderedOutput {
@@ -108,11 +109,10 @@ const setTextOf = `(selector, text) => {
 
 async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
   const type = spec.format === "pdf" ? "png" : spec.format;
-  const options: ScreenshotOptions = {
+  const options = {
     type,
     ...(spec.quality !== null ? { quality: spec.quality } : {}),
-    ...(spec.omitBackground === true && type !== "jpeg" ? { omitBackground: true } : {}),
-    optimizeForSpeed: true,
+    ...(spec.omitBackground === true ? { omitBackground: true } : {}),
   };
   let bytes: Uint8Array;
   let truncated = false;
@@ -129,7 +129,7 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
     }
     const fit = fitToEncoder(type, clip.width, clip.height, dsf);
     truncated = fit.truncated;
-    bytes = await page.screenshot({
+    bytes = await captureScreenshot(page, {
       ...options,
       captureBeyondViewport: spec.fullPage,
       clip: { x: clip.x, y: clip.y, width: fit.width, height: fit.height },
@@ -144,13 +144,13 @@ async function screenshot(page: Page, spec: CaptureSpec): Promise<Shot> {
       dsf,
     );
     truncated = height > LIMITS.fullPageMaxCssPx || fit.truncated;
-    bytes = await page.screenshot({
+    bytes = await captureScreenshot(page, {
       ...options,
       captureBeyondViewport: true,
       clip: { x: 0, y: 0, width: fit.width, height: fit.height },
     });
   } else {
-    bytes = await page.screenshot(options);
+    bytes = await captureScreenshot(page, { ...options, captureBeyondViewport: false });
   }
   if (spec.resize) bytes = await resizeInPage(page, bytes, spec.resize, type, spec.quality);
   const size = imageSize(bytes);
@@ -170,7 +170,7 @@ async function elementShot(
   selector: string,
   type: "png" | "jpeg" | "webp",
   dsf: number,
-  options: ScreenshotOptions,
+  options: Omit<ShotOptions, "clip" | "captureBeyondViewport">,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const element = await page.$(selector);
   if (element && !(await element.isIntersectingViewport({ threshold: 1 })))
@@ -192,8 +192,9 @@ async function elementShot(
   if (width < 1 || height < 1) throw new CaptureError(failures.elementOutside());
   const fit = fitToEncoder(type, width, height, dsf);
   const truncated = fit.truncated || box.width - width >= 1 || box.height - height >= 1;
-  const bytes = await page.screenshot({
+  const bytes = await captureScreenshot(page, {
     ...options,
+    captureBeyondViewport: true,
     clip: { x, y, width: fit.width, height: fit.height },
   });
   return { bytes, truncated };
