@@ -12,6 +12,7 @@
 import type { Browser, BrowserContext, CDPSession, Page } from "@cloudflare/puppeteer";
 import { TUNING } from "../tuning";
 import type { BrowserGuard } from "./browser-guard";
+import { applySettings, type PageSettings } from "./page";
 import type { ContextWatch } from "./target-watcher";
 import { DeadlineError, withTimeout } from "./navigate";
 
@@ -25,15 +26,19 @@ export interface BlankPage {
    */
   session: CDPSession;
   watch: ContextWatch;
+  /** The settings the page was primed with (./page.ts), or null. */
+  primed: PageSettings | null;
 }
 
 /**
  * `browserSession`: a session on the browser target, for freezing the window's own pages (below).
+ * `prime`: settings to give the page now, before its capture is known (./page.ts), or null.
  */
 export async function openBlankPage(
   browser: Browser,
   guard: BrowserGuard,
   browserSession: CDPSession,
+  prime: PageSettings | null,
 ): Promise<BlankPage> {
   const context = await browser.createBrowserContext();
   const contextId = context.id;
@@ -47,7 +52,8 @@ export async function openBlankPage(
     const watch = guard.watch(page, contextId);
     // Awaited by the capture (in parallel with its page setup); a spare nobody takes never is.
     watch.ready.catch(() => {});
-    return { context, contextId, page, session, watch };
+    if (prime) await applySettings(page, session, prime, null);
+    return { context, contextId, page, session, watch, primed: prime };
   } catch (err) {
     await context.close().catch(() => {});
     throw err;
@@ -106,20 +112,24 @@ export async function closeBlankPage(blank: BlankPage): Promise<boolean> {
  */
 export class SparePage {
   private spare: Promise<BlankPage> | null = null;
+  /** What the next spare is primed with: the settings of the last capture that gave them. */
+  private settings: PageSettings | null = null;
 
-  constructor(private readonly open: () => Promise<BlankPage>) {}
+  constructor(private readonly open: (prime: PageSettings | null) => Promise<BlankPage>) {}
 
   /**
    * A blank page for one capture: the spare (waiting for it if it is still opening) when it is
-   * sound, else a new one. Either way the next spare starts opening now.
+   * sound, else a new one. Either way the next spare starts opening now, primed with `settings`
+   * (the capture's own, which the next one most likely shares).
    */
-  async take(): Promise<BlankPage> {
+  async take(settings?: PageSettings): Promise<BlankPage> {
+    if (settings) this.settings = settings;
     const spare = this.spare;
-    this.spare = this.open();
+    this.spare = this.open(this.settings);
     this.spare.catch(() => {}); // a failed spare is replaced by the next take
     const blank = spare ? await spare.catch(() => null) : null;
     if (blank && !blank.page.isClosed()) return blank;
     if (blank) void closeBlankPage(blank);
-    return this.open();
+    return this.open(this.settings);
   }
 }

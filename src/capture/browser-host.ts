@@ -23,6 +23,7 @@ import { adHostList, adHostMatcher } from "./ad-block";
 import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
 import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
 import { dead, SESSION_KEY, startBrowser } from "./browser-session";
+import { pageSettings } from "./page";
 import { runPageCapture, type CaptureHooks, type PageCapture } from "./page-capture";
 import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "./page-requests";
@@ -128,7 +129,7 @@ export class BrowserHost extends DurableObject<Env> {
           measured: (weight) => this.slots.lighten(slot, weight),
         };
         try {
-          const blank = await warm.spare.take();
+          const blank = await warm.spare.take(pageSettings(spec, this.policy(), warm.userAgent));
           const share = await warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
             const result = await runPageCapture(blank, spec, this.policy(), warm.userAgent, hooks);
@@ -253,7 +254,7 @@ export class BrowserHost extends DurableObject<Env> {
       guard,
       cpu,
       userAgent: userAgent.replace("HeadlessChrome", "Chrome"),
-      spare: new SparePage(() => openBlankPage(browser, guard, browserSession)),
+      spare: new SparePage((prime) => openBlankPage(browser, guard, browserSession, prime)),
     };
     await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
     return this.warm;

@@ -105,14 +105,14 @@ export async function runPageCapture(
 }
 
 async function capturePage(
-  { page, session, watch }: BlankPage,
+  { page, session, watch, primed }: BlankPage,
   spec: CaptureSpec,
   policy: RequestPolicy,
   defaultUserAgent: string,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
   const [tracker] = await Promise.all([
-    preparePage(page, session, spec, policy, defaultUserAgent),
+    preparePage(page, session, spec, policy, defaultUserAgent, primed),
     watch.ready,
   ]);
   /** Why the page must not become output (logged, never returned), or null. */

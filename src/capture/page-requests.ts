@@ -69,20 +69,52 @@ type Decision =
   | { kind: "block"; main: boolean; unsafe?: boolean };
 
 /**
- * Pauses and decides the page's requests that need a capture's decision, on `session` (a
- * session of ours on the page target, kept for the page's life). `mainFrameId` reads the page's
- * main frame id when a request pauses. Settles once interception is enabled.
+ * The requests a capture of `spec` pauses: documents, the blocked resource types, and URLs
+ * containing a listed ad host or a host the customer's headers or cookies concern.
  */
-export async function interceptPageRequests(
+export function pausedRequests(
+  spec: CaptureSpec,
+  policy: RequestPolicy,
+): Protocol.Fetch.RequestPattern[] {
+  const target = spec.source.kind === "url" ? new URL(spec.source.url) : null;
+  const addsHeaders = spec.headers.length > 0 || spec.credentials !== null;
+  const hosts = [
+    ...(spec.blockAds ? policy.adHosts : []),
+    ...(addsHeaders && target !== null ? [target.hostname] : []),
+    ...spec.cookies.map((c) => c.domain),
+  ];
+  return [
+    { urlPattern: "*", resourceType: "Document", requestStage: "Request" },
+    ...[...blockedTypesOf(spec)].map((resourceType) => ({
+      urlPattern: "*",
+      resourceType,
+      requestStage: "Request" as const,
+    })),
+    ...[...new Set(hosts)].map((host) => ({
+      urlPattern: `*${escapePattern(host)}*`,
+      requestStage: "Request" as const,
+    })),
+  ];
+}
+
+function blockedTypesOf(spec: CaptureSpec): Set<Protocol.Network.ResourceType> {
+  return new Set(spec.blockResourceTypes.flatMap((t) => [...(RESOURCE_TYPE_GROUPS[t] ?? [])]));
+}
+
+/**
+ * Decides the page's paused requests, on `session` (a session of ours on the page target, kept
+ * for the page's life): what `pausedRequests(spec)` selects, once `Fetch.enable` is sent with it
+ * (./page.ts's settings; a primed page has it already). `mainFrameId` reads the page's main frame
+ * id when a request pauses.
+ */
+export function interceptPageRequests(
   session: CDPSession,
   mainFrameId: () => string | undefined,
   spec: CaptureSpec,
   policy: RequestPolicy,
   tracker: MainFrameRefusal,
-): Promise<void> {
-  const blockedTypes = new Set(
-    spec.blockResourceTypes.flatMap((t) => [...(RESOURCE_TYPE_GROUPS[t] ?? [])]),
-  );
+): void {
+  const blockedTypes = blockedTypesOf(spec);
   const target = spec.source.kind === "url" ? new URL(spec.source.url) : null;
   const targetSite = target === null ? null : siteOf(target.hostname);
   /** The target's own site is never "an ad host" for its page (capturing criteo.com works). */
@@ -163,26 +195,6 @@ export async function interceptPageRequests(
       })
       // A request can vanish (page closed, navigation replaced) between pause and reply.
       .catch(() => {});
-  });
-
-  const hosts = [
-    ...(spec.blockAds ? policy.adHosts : []),
-    ...(addsHeaders && target !== null ? [target.hostname] : []),
-    ...cookieDomains,
-  ];
-  await session.send("Fetch.enable", {
-    patterns: [
-      { urlPattern: "*", resourceType: "Document", requestStage: "Request" },
-      ...[...blockedTypes].map((resourceType) => ({
-        urlPattern: "*",
-        resourceType,
-        requestStage: "Request" as const,
-      })),
-      ...[...new Set(hosts)].map((host) => ({
-        urlPattern: `*${escapePattern(host)}*`,
-        requestStage: "Request" as const,
-      })),
-    ],
   });
 }
 

@@ -4,10 +4,12 @@
  * custom headers and cookie scoping), and the network tracker the wait ladder reads.
  */
 import type { CDPSession, HTTPRequest, Page } from "@cloudflare/puppeteer";
+import type { Protocol } from "devtools-protocol";
 import { isBlockedRemoteAddress } from "../security/url-guard";
 import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from "./network-idle";
 import { hardening } from "./hardening";
-import { interceptPageRequests, type RequestPolicy } from "./page-requests";
+import { pageClient } from "./page-client";
+import { interceptPageRequests, pausedRequests, type RequestPolicy } from "./page-requests";
 import type { CaptureSpec } from "./spec";
 
 /**
@@ -57,32 +59,100 @@ export class NetworkTracker {
   }
 }
 
-/** Prepares `page` for `spec`; `session` is ours on the page, kept for its life. */
+/**
+ * The settings a page can be given before its capture is known, and a capture shares with the
+ * one before it on the same browser as a rule: what the spare page is primed with
+ * (./blank-page.ts), and what a capture on a primed page sends only where it differs.
+ */
+export interface PageSettings {
+  viewport: CaptureSpec["viewport"];
+  userAgent: string;
+  media: Array<{ name: string; value: string }>;
+  mediaType: CaptureSpec["mediaType"];
+  /** What the page's own interception pauses (./page-requests.ts). */
+  paused: Protocol.Fetch.RequestPattern[];
+}
+
+export function pageSettings(
+  spec: CaptureSpec,
+  policy: RequestPolicy,
+  defaultUserAgent: string,
+): PageSettings {
+  return {
+    viewport: spec.viewport,
+    userAgent: spec.userAgent ?? defaultUserAgent,
+    media: [
+      { name: "prefers-color-scheme", value: spec.darkMode ? "dark" : "light" },
+      ...(spec.reducedMotion ? [{ name: "prefers-reduced-motion", value: "reduce" }] : []),
+    ],
+    mediaType: spec.mediaType,
+    paused: pausedRequests(spec, policy),
+  };
+}
+
+/**
+ * Applies `settings` to `page` (and `session`, ours on it), each only where it differs from what
+ * the page was primed with (`primed`; null = nothing, all of them). A spare primed with the
+ * settings of the capture before it (which most captures share) navigates without a CDP round
+ * trip first.
+ */
+export async function applySettings(
+  page: Page,
+  session: CDPSession,
+  settings: PageSettings,
+  primed: PageSettings | null,
+): Promise<void> {
+  const differs = <K extends keyof PageSettings>(key: K) =>
+    primed === null || JSON.stringify(primed[key]) !== JSON.stringify(settings[key]);
+  await Promise.all([
+    differs("viewport") ? page.setViewport(settings.viewport) : null,
+    differs("userAgent") ? page.setUserAgent(settings.userAgent) : null,
+    // One command for both: each Emulation.setEmulatedMedia replaces the media type and every
+    // media feature (measured on Chromium 156), so puppeteer's two separate calls undid each
+    // other, whichever landed last.
+    differs("media") || differs("mediaType")
+      ? pageClient(page).send("Emulation.setEmulatedMedia", {
+          media: settings.mediaType ?? "",
+          features: settings.media,
+        })
+      : null,
+    differs("paused") ? session.send("Fetch.enable", { patterns: settings.paused }) : null,
+    ...(primed === null
+      ? [
+          page.setBypassServiceWorker(true),
+          // As under puppeteer's request interception, which this page used before: no HTTP
+          // cache (the context is the capture's own either way), so every capture fetches what
+          // it shows.
+          page.setCacheEnabled(false),
+          page.evaluateOnNewDocument(hardening),
+        ]
+      : []),
+  ]);
+}
+
+/**
+ * Prepares `page` for `spec`; `session` is ours on the page, kept for its life. A primed page
+ * (`primed`, ./blank-page.ts) has the hygiene every capture gets (no service workers, no HTTP
+ * cache, the hardening script) and the settings it was primed with; the rest is sent here.
+ */
 export async function preparePage(
   page: Page,
   session: CDPSession,
   spec: CaptureSpec,
   policy: RequestPolicy,
   defaultUserAgent: string,
+  primed: PageSettings | null,
 ): Promise<NetworkTracker> {
   const tracker = new NetworkTracker();
-  const userAgent = spec.userAgent ?? defaultUserAgent;
+  const settings = pageSettings(spec, policy, defaultUserAgent);
+  const skip = Promise.resolve();
+  // The handler is in place before the settings enable the pauses it decides.
+  interceptPageRequests(session, () => mainFrameId(page), spec, policy, tracker);
   await Promise.all([
-    page.setViewport(spec.viewport),
-    spec.locale ? emulateLocale(session, spec.locale, userAgent) : page.setUserAgent(userAgent),
-    page.emulateMediaFeatures([
-      { name: "prefers-color-scheme", value: spec.darkMode ? "dark" : "light" },
-      ...(spec.reducedMotion ? [{ name: "prefers-reduced-motion", value: "reduce" }] : []),
-    ]),
-    spec.mediaType ? page.emulateMediaType(spec.mediaType) : Promise.resolve(),
-    spec.timezone ? page.emulateTimezone(spec.timezone) : Promise.resolve(),
-    page.setBypassServiceWorker(true),
-    interceptPageRequests(session, () => mainFrameId(page), spec, policy, tracker),
-    // As under puppeteer's request interception, which this page used before: no HTTP cache
-    // (the context is the capture's own either way), so every capture fetches what it shows.
-    page.setCacheEnabled(false),
-    page.evaluateOnNewDocument(hardening),
-    spec.cookies.length > 0 ? page.setCookie(...spec.cookies) : Promise.resolve(),
+    applySettings(page, session, settings, primed),
+    spec.locale ? emulateLocale(session, spec.locale, settings.userAgent) : skip,
+    spec.timezone ? page.emulateTimezone(spec.timezone) : skip,
+    spec.cookies.length > 0 ? page.setCookie(...spec.cookies) : skip,
   ]);
   // setContent writes into the current about:blank document, which no "new document" hook sees:
   // harden it directly (a URL navigation gets a new document, hardened by the hook). Not inside
@@ -144,8 +214,9 @@ function mainFrameId(page: Page): string | undefined {
 /**
  * `locale`: Intl defaults (Emulation.setLocaleOverride), and navigator.language(s) with the
  * Accept-Language header (the user-agent override's acceptLanguage). Both live on our session,
- * attached for the page's life; the user agent is set there too, in the same override, instead
- * of through puppeteer (two sessions' overrides would compete).
+ * attached for the page's life. The override carries the same user agent as puppeteer's session
+ * (./page.ts's settings): Chromium applies every session's override, and only this one names a
+ * language (test/integration/capture-options.test.ts, "timezone and locale").
  */
 async function emulateLocale(
   session: CDPSession,

@@ -6,8 +6,9 @@
  * round trip, bench/RESULTS.md). Puppeteer's session is the one the viewport was set on: Chromium
  * fits a full-page capture to the device metrics of the session that asks for it.
  */
-import type { CDPSession, Page } from "@cloudflare/puppeteer";
+import type { Page } from "@cloudflare/puppeteer";
 import { fromBase64 } from "../encoding";
+import { pageClient } from "./page-client";
 
 export interface ShotOptions {
   type: "png" | "jpeg" | "webp";
@@ -78,14 +79,4 @@ function intersect(clip: Rect, viewport: Rect): Rect {
     width: Math.max(Math.min(clip.x + clip.width, viewport.x + viewport.width) - x, 0),
     height: Math.max(Math.min(clip.y + clip.height, viewport.y + viewport.height) - y, 0),
   };
-}
-
-/**
- * The page's primary CDP session: puppeteer keeps it out of its public types (pinned version,
- * like the request and frame ids in ./page.ts); every screenshot test fails without it.
- */
-function pageClient(page: Page): CDPSession {
-  const client = (page as unknown as { _client?: () => CDPSession })._client?.();
-  if (!client) throw new Error("puppeteer: the page has no primary CDP session");
-  return client;
 }

@@ -184,6 +184,18 @@ describe("mediaType and reducedMotion", () => {
     expect((await shot({ ...small, html: MOTION })).pixel(200, 150)).toEqual(RED);
   });
 
+  it("mediaType, reducedMotion and darkMode hold together, and none outlives its capture", async () => {
+    // Blue only where all three match. A capture's settings also prime the page of the capture
+    // after it on the same browser: that one must see none of them.
+    const ALL = `<!doctype html><style>html,body{margin:0;height:100%} body { background: #f00 }
+      @media print and (prefers-reduced-motion: reduce) and (prefers-color-scheme: dark) {
+        body { background: #00f } }</style><body></body>`;
+    const all = { ...small, html: ALL, mediaType: "print", reducedMotion: true, darkMode: true };
+    expect((await shot(all)).pixel(200, 150)).toEqual(BLUE);
+    expect((await shot({ ...small, html: ALL })).pixel(200, 150)).toEqual(RED);
+    expect((await shot(all)).pixel(200, 150)).toEqual(BLUE);
+  });
+
   it("both work on GET", async () => {
     const { res, bytes } = await cap.get({
       url: `${FIXTURES}/status?code=200`,
