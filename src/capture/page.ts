@@ -145,14 +145,13 @@ export async function preparePage(
 ): Promise<NetworkTracker> {
   const tracker = new NetworkTracker();
   const settings = pageSettings(spec, policy, defaultUserAgent);
-  const skip = Promise.resolve();
   // The handler is in place before the settings enable the pauses it decides.
   interceptPageRequests(session, () => mainFrameId(page), spec, policy, tracker);
   await Promise.all([
     applySettings(page, session, settings, primed),
-    spec.locale ? emulateLocale(session, spec.locale, settings.userAgent) : skip,
-    spec.timezone ? page.emulateTimezone(spec.timezone) : skip,
-    spec.cookies.length > 0 ? page.setCookie(...spec.cookies) : skip,
+    spec.locale ? emulateLocale(session, spec.locale, settings.userAgent) : null,
+    spec.timezone ? page.emulateTimezone(spec.timezone) : null,
+    spec.cookies.length > 0 ? page.setCookie(...spec.cookies) : null,
   ]);
   // setContent writes into the current about:blank document, which no "new document" hook sees:
   // harden it directly (a URL navigation gets a new document, hardened by the hook). Not inside
