@@ -77,7 +77,7 @@ export function pausedRequests(
   policy: RequestPolicy,
 ): Protocol.Fetch.RequestPattern[] {
   const target = spec.source.kind === "url" ? new URL(spec.source.url) : null;
-  const addsHeaders = spec.headers.length > 0 || spec.credentials !== null;
+  const addsHeaders = Object.keys(extraHeadersOf(spec)).length > 0;
   const hosts = [
     ...(spec.blockAds ? policy.adHosts : []),
     ...(addsHeaders && target !== null ? [target.hostname] : []),
@@ -95,6 +95,17 @@ export function pausedRequests(
       requestStage: "Request" as const,
     })),
   ];
+}
+
+/**
+ * The headers the customer's requests to the target's origin get: their `headers`, and URL
+ * credentials as Basic auth — for the target's origin only (puppeteer's page.authenticate would
+ * answer a 401 challenge from any origin, a third-party <img> or frame included).
+ */
+function extraHeadersOf(spec: CaptureSpec): Record<string, string> {
+  const headers: Record<string, string> = Object.fromEntries(spec.headers);
+  if (spec.credentials) headers.authorization = basicAuth(spec.credentials);
+  return headers;
 }
 
 function blockedTypesOf(spec: CaptureSpec): Set<Protocol.Network.ResourceType> {
@@ -119,11 +130,7 @@ export function interceptPageRequests(
   const targetSite = target === null ? null : siteOf(target.hostname);
   /** The target's own site is never "an ad host" for its page (capturing criteo.com works). */
   const firstParty = (host: string) => targetSite !== null && siteOf(host) === targetSite;
-  // URL credentials answer the target's origin only: sent with its requests as Basic auth
-  // (puppeteer's page.authenticate would answer a 401 challenge from any origin, a third-party
-  // <img> or frame included).
-  const extraHeaders: Record<string, string> = Object.fromEntries(spec.headers);
-  if (spec.credentials) extraHeaders.authorization = basicAuth(spec.credentials);
+  const extraHeaders = extraHeadersOf(spec);
   const addsHeaders = Object.keys(extraHeaders).length > 0;
   const cookieDomains = spec.cookies.map((c) => c.domain);
   const sameSchemeAndPort = (url: URL) =>
