@@ -129,10 +129,12 @@ export class BrowserHost extends DurableObject<Env> {
           measured: (weight) => this.slots.lighten(slot, weight),
         };
         try {
-          const blank = await warm.spare.take(pageSettings(spec, this.policy(), warm.userAgent));
+          // Built once: they prime the next spare and are what this capture's page is given.
+          const settings = pageSettings(spec, this.policy(), warm.userAgent);
+          const blank = await warm.spare.take(settings);
           const share = await warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
-            const result = await runPageCapture(blank, spec, this.policy(), warm.userAgent, hooks);
+            const result = await runPageCapture(blank, spec, this.policy(), settings, hooks);
             this.stats.captures++;
             return { ok: true, result };
           } finally {

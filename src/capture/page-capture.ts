@@ -23,7 +23,7 @@ import { renderOutputs, type OutputOutcome, type RenderedOutput } from "./output
 import { autoScroll, injectStyles, inPage, pageHeight } from "./page-scripts";
 import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
-import { preparePage, type NetworkTracker } from "./page";
+import { preparePage, type NetworkTracker, type PageSettings } from "./page";
 import type { RequestPolicy } from "./page-requests";
 import { statusMatches, type CaptureSpec } from "./spec";
 import { waitForElement } from "./wait-for-element";
@@ -76,7 +76,7 @@ export async function runPageCapture(
   blank: BlankPage,
   spec: CaptureSpec,
   policy: RequestPolicy,
-  defaultUserAgent: string,
+  settings: PageSettings,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
   const close = () =>
@@ -86,7 +86,7 @@ export async function runPageCapture(
   let capture: PageCapture;
   try {
     capture = await withTimeout(
-      capturePage(blank, spec, policy, defaultUserAgent, hooks),
+      capturePage(blank, spec, policy, settings, hooks),
       captureDeadlineMs(spec),
     ).catch((err: unknown) => {
       if (err instanceof DeadlineError) {
@@ -108,11 +108,11 @@ async function capturePage(
   { page, session, watch, primed }: BlankPage,
   spec: CaptureSpec,
   policy: RequestPolicy,
-  defaultUserAgent: string,
+  settings: PageSettings,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
   const [tracker] = await Promise.all([
-    preparePage(page, session, spec, policy, defaultUserAgent, primed),
+    preparePage(page, session, spec, policy, settings, primed),
     watch.ready,
   ]);
   /** Why the page must not become output (logged, never returned), or null. */

@@ -131,20 +131,20 @@ export async function applySettings(
 }
 
 /**
- * Prepares `page` for `spec`; `session` is ours on the page, kept for its life. A primed page
- * (`primed`, ./blank-page.ts) has the hygiene every capture gets (no service workers, no HTTP
- * cache, the hardening script) and the settings it was primed with; the rest is sent here.
+ * Prepares `page` for `spec`; `session` is ours on the page, kept for its life; `settings` are
+ * `pageSettings(spec, …)`, built once by the caller. A primed page (`primed`, ./blank-page.ts)
+ * has the hygiene every capture gets (no service workers, no HTTP cache, the hardening script)
+ * and the settings it was primed with; the rest is sent here.
  */
 export async function preparePage(
   page: Page,
   session: CDPSession,
   spec: CaptureSpec,
   policy: RequestPolicy,
-  defaultUserAgent: string,
+  settings: PageSettings,
   primed: PageSettings | null,
 ): Promise<NetworkTracker> {
   const tracker = new NetworkTracker();
-  const settings = pageSettings(spec, policy, defaultUserAgent);
   // The handler is in place before the settings enable the pauses it decides.
   interceptPageRequests(session, () => mainFrameId(page), spec, policy, tracker);
   await Promise.all([
