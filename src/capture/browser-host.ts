@@ -64,8 +64,7 @@ export interface HostStats {
   cpuHeld: number;
 }
 
-const { browserIdleCloseMs: IDLE_CLOSE_MS } = TUNING;
-const { browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
+const { browserIdleCloseMs: IDLE_CLOSE_MS, browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
 
 /**
  * A connected browser with its browser-wide guard, its de-"Headless"-ed user agent and the blank
