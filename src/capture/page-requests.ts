@@ -76,7 +76,7 @@ export function pausedRequests(
   spec: CaptureSpec,
   policy: RequestPolicy,
 ): Protocol.Fetch.RequestPattern[] {
-  const target = spec.source.kind === "url" ? new URL(spec.source.url) : null;
+  const target = targetOf(spec);
   const addsHeaders = Object.keys(extraHeadersOf(spec)).length > 0;
   const hosts = [
     ...(spec.blockAds ? policy.adHosts : []),
@@ -95,6 +95,11 @@ export function pausedRequests(
       requestStage: "Request" as const,
     })),
   ];
+}
+
+/** The URL the capture loads; null for inline HTML or Markdown. */
+function targetOf(spec: CaptureSpec): URL | null {
+  return spec.source.kind === "url" ? new URL(spec.source.url) : null;
 }
 
 /**
@@ -126,7 +131,7 @@ export function interceptPageRequests(
   tracker: MainFrameRefusal,
 ): void {
   const blockedTypes = blockedTypesOf(spec);
-  const target = spec.source.kind === "url" ? new URL(spec.source.url) : null;
+  const target = targetOf(spec);
   const targetSite = target === null ? null : siteOf(target.hostname);
   /** The target's own site is never "an ad host" for its page (capturing criteo.com works). */
   const firstParty = (host: string) => targetSite !== null && siteOf(host) === targetSite;
