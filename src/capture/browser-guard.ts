@@ -3,7 +3,8 @@
  * on the browser target and runs two parts on them:
  *
  * 1. Fetch interception (./fetch-guard.ts): every request of every target — prefetches, a
- *    pop-up's first navigation, targets created behind our back — passes the URL guard, and
+ *    pop-up's first navigation, targets created behind our back — passes the URL guard, a
+ *    response to a host name reaches no one until its address is known to be public, and
  *    documents lose the headers that make the browser process fetch on its own.
  * 2. A target watcher (./target-watcher.ts): each capture's page and everything it spawns is
  *    attached paused, hardened, and made to report its responses and speculative loads; and,
@@ -15,7 +16,13 @@
  */
 import type { Browser, Page } from "@cloudflare/puppeteer";
 import { guardFetches } from "./fetch-guard";
-import { watchTargets, type ContextWatch, type RealmHook } from "./target-watcher";
+import { ResponseAddresses } from "./response-addresses";
+import {
+  watchTargets,
+  type ContextWatch,
+  type RealmHook,
+  type TargetWatcher,
+} from "./target-watcher";
 
 export interface BrowserGuard {
   /** Requests the browser-wide Fetch guard refused. */
@@ -39,10 +46,15 @@ export async function installBrowserGuard(
   ]);
   const connection = fetchSession.connection();
   if (!connection) throw new Error("browser guard: no CDP connection");
+  // The watcher's sessions report where responses came from; the Fetch guard holds them until
+  // then, and a refusal taints the capture of the context that asked.
+  let watcher: TargetWatcher | undefined;
+  const addresses = new ResponseAddresses((contextId, reason) => watcher?.taint(contextId, reason));
   const [fetches, targets] = await Promise.all([
-    guardFetches(fetchSession, allowlist),
-    watchTargets({ connection, related, shared, discovery }, allowlist, onRealm),
+    guardFetches(fetchSession, allowlist, addresses),
+    watchTargets({ connection, related, shared, discovery }, allowlist, onRealm, addresses),
   ]);
+  watcher = targets;
 
   return {
     get blocked() {

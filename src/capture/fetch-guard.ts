@@ -4,10 +4,18 @@
  * created behind our back — and applies the URL guard. Document responses are paused too, to
  * strip the headers that make the BROWSER process fetch later, outside every interception layer
  * (Speculation-Rules, Reporting/NEL).
+ *
+ * Every response to a host name is held until the browser has said where it connected
+ * (./response-addresses.ts): one from outside the public address space (a name whose DNS points
+ * at a private address, or rebinds to one after our check) is failed before any page, frame or
+ * worker sees a byte of it, and taints its capture. The request itself has left by then: that
+ * blind request is the residual (docs/SECURITY.md).
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { checkUrl } from "../security/url-guard";
+import { log } from "../log";
+import { addressSpaceRefusal, checkUrl, needsAddressCheck } from "../security/url-guard";
+import type { ResponseAddresses } from "./response-addresses";
 
 /**
  * Response headers that make the browser process fetch on the document's behalf: speculation
@@ -19,6 +27,12 @@ const BROWSER_FETCH_HEADERS = new Set([
   "report-to",
   "nel",
 ]);
+
+/**
+ * How long a held response waits for its address report. The network service sends it before
+ * the response (measured: a few ms); one that never comes fails closed.
+ */
+const ADDRESS_REPORT_WAIT_MS = 2_000;
 
 export interface FetchGuard {
   /** Requests the guard refused. */
@@ -32,38 +46,71 @@ export interface FetchGuard {
 export async function guardFetches(
   session: CDPSession,
   allowlist: ReadonlySet<string>,
+  addresses: ResponseAddresses,
 ): Promise<FetchGuard> {
   let blocked = 0;
+  const fail = (requestId: string) =>
+    session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
+
+  /** A response: refused if it came from outside the public space, else on its way. */
+  async function onResponse(event: Protocol.Fetch.RequestPausedEvent): Promise<unknown> {
+    const { requestId, networkId } = event;
+    if (event.responseErrorReason !== undefined) {
+      if (networkId !== undefined) addresses.drop(networkId);
+      return session.send("Fetch.continueRequest", { requestId });
+    }
+    const url = new URL(event.request.url);
+    if (needsAddressCheck(url, allowlist)) {
+      const report =
+        networkId === undefined ? null : await addresses.take(networkId, ADDRESS_REPORT_WAIT_MS);
+      const refusal =
+        report === null
+          ? "no address reported for the response"
+          : addressSpaceRefusal(report.space, url, allowlist);
+      if (refusal !== null) {
+        blocked++;
+        if (report === null)
+          log("warn", "browser guard: a held response got no address report", {
+            origin: url.origin,
+          });
+        addresses.taint(report?.contextId, `${refusal}, ${event.request.url.slice(0, 200)}`);
+        return fail(requestId);
+      }
+    }
+    const headers = event.responseHeaders ?? [];
+    const kept = headers.filter((h) => !BROWSER_FETCH_HEADERS.has(h.name.toLowerCase()));
+    if (kept.length === headers.length)
+      return session.send("Fetch.continueResponse", { requestId });
+    // Chromium takes a header override only together with the status line.
+    const status = {
+      responseCode: event.responseStatusCode ?? 200,
+      responsePhrase: event.responseStatusText || undefined,
+    };
+    return (
+      session
+        .send("Fetch.continueResponse", { requestId, ...status, responseHeaders: kept })
+        // Never let the document through with those headers: fail it instead.
+        .catch(() => fail(requestId))
+    );
+  }
+
   session.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
     const { requestId } = event;
     let reply: Promise<unknown>;
     if (event.responseStatusCode !== undefined || event.responseErrorReason !== undefined) {
-      const headers = event.responseHeaders ?? [];
-      const kept = headers.filter((h) => !BROWSER_FETCH_HEADERS.has(h.name.toLowerCase()));
-      if (event.responseErrorReason !== undefined) {
-        reply = session.send("Fetch.continueRequest", { requestId });
-      } else if (kept.length === headers.length) {
-        reply = session.send("Fetch.continueResponse", { requestId });
-      } else {
-        // Chromium takes a header override only together with the status line.
-        const status = {
-          responseCode: event.responseStatusCode ?? 200,
-          responsePhrase: event.responseStatusText || undefined,
-        };
-        reply = session
-          .send("Fetch.continueResponse", { requestId, ...status, responseHeaders: kept })
-          // Never let the document through with those headers: fail it instead.
-          .catch(() =>
-            session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }),
-          );
-      }
+      reply = onResponse(event);
     } else {
       const purpose = event.resourceType === "Document" ? "navigation" : "subresource";
       const verdict = checkUrl(event.request.url, purpose, allowlist);
-      if (!verdict.ok) blocked++;
-      reply = verdict.ok
-        ? session.send("Fetch.continueRequest", { requestId })
-        : session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
+      if (!verdict.ok) {
+        blocked++;
+        reply = fail(requestId);
+      } else if (needsAddressCheck(verdict.url, allowlist)) {
+        if (event.networkId !== undefined) addresses.expect(event.networkId);
+        reply = session.send("Fetch.continueRequest", { requestId, interceptResponse: true });
+      } else {
+        reply = session.send("Fetch.continueRequest", { requestId });
+      }
     }
     // A request can vanish (page closed) between pause and reply: nothing to do then.
     reply.catch(() => {});

@@ -15,6 +15,8 @@
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
 import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
+import { pageClient } from "./page-client";
+import type { ResponseAddresses } from "./response-addresses";
 import { workerHardening } from "./socket-lock";
 
 /**
@@ -84,6 +86,8 @@ export interface WatcherSessions {
 export interface TargetWatcher {
   /** Attach to the page (and everything it spawns); the capture awaits `ready` before navigating. */
   watch(page: Page, browserContextId: string): ContextWatch;
+  /** Record a violation of a watched context seen elsewhere (a refused held response). */
+  taint(contextId: string | undefined, reason: string): void;
 }
 
 /**
@@ -94,6 +98,7 @@ export async function watchTargets(
   { connection, related, shared, discovery }: WatcherSessions,
   allowlist: ReadonlySet<string>,
   onRealm: RealmHook,
+  addresses: ResponseAddresses,
 ): Promise<TargetWatcher> {
   const violations = new Map<string, string[]>();
   /** Each watched context's capture page (once its target id is known). */
@@ -137,6 +142,7 @@ export async function watchTargets(
         const reason = responseViolation(e.response, allowlist);
         if (reason) flag(contextId, reason);
       });
+      session.on("Network.responseReceivedExtraInfo", reportAddress(addresses, contextId));
       setup.push(
         raw(session)("Target.setAutoAttach", {
           autoAttach: true,
@@ -229,6 +235,10 @@ export async function watchTargets(
     watch(page, browserContextId) {
       const reasons: string[] = [];
       violations.set(browserContextId, reasons);
+      // The page's own frames report on puppeteer's session, which has Network enabled.
+      const client = pageClient(page);
+      const onExtraInfo = reportAddress(addresses, browserContextId);
+      client.on("Network.responseReceivedExtraInfo", onExtraInfo);
       const ready = targetIdOf(page, browserContextId).then(async (targetId) => {
         capturePages.set(browserContextId, targetId);
         await raw(related)("Target.autoAttachRelated", {
@@ -241,6 +251,7 @@ export async function watchTargets(
         ready,
         violation: () => reasons[0] ?? null,
         end: () => {
+          client.off("Network.responseReceivedExtraInfo", onExtraInfo);
           violations.delete(browserContextId);
           capturePages.delete(browserContextId);
           for (const [targetId, contextId] of heldWorkers)
@@ -248,6 +259,14 @@ export async function watchTargets(
         },
       };
     },
+    taint: flag,
+  };
+}
+
+/** Passes a target's address reports (`Network.responseReceivedExtraInfo`) to the held responses. */
+function reportAddress(addresses: ResponseAddresses, contextId: string | undefined) {
+  return (e: Protocol.Network.ResponseReceivedExtraInfoEvent): void => {
+    addresses.report(e.requestId, e.resourceIPAddressSpace, contextId);
   };
 }
 

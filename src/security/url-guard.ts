@@ -170,3 +170,40 @@ export function isBlockedRemoteAddress(
   if (allowlist.has(`${host}:${port}`)) return false;
   return isBlockedAddress(host);
 }
+
+/**
+ * Whether a response to `url` may reach the page only once the browser has said where it
+ * connected: a host name (DNS may point it anywhere, and may change its mind between our check
+ * and the browser's lookup) that is not an allowlisted `host:port`. An IP literal was classified
+ * before its request, and is where the browser connects.
+ */
+export function needsAddressCheck(url: URL, allowlist: ReadonlySet<string>): boolean {
+  const scheme = url.protocol;
+  if (!(scheme in DEFAULT_PORTS)) return false;
+  if (ipLiteralBlockReason(url.hostname) !== undefined) return false;
+  return !allowlist.has(`${url.hostname}:${url.port || DEFAULT_PORTS[scheme]}`);
+}
+
+/**
+ * Why a response to `url` that the network service reports from address space `space` must not
+ * reach the page, or null. `space` is CDP's IPAddressSpace of the connection
+ * (`Network.responseReceivedExtraInfo`): `Public`, `Local`, `Loopback`, `Unknown` (before Local
+ * Network Access: `Private` and `Local`). Anything but `Public` is refused — except where an
+ * allowlisted address outside the public space has the URL's port (local development and tests,
+ * where a name is mapped onto an allowlisted fixture; the allowlist is empty in production).
+ */
+export function addressSpaceRefusal(
+  space: string,
+  url: URL,
+  allowlist: ReadonlySet<string>,
+): string | null {
+  if (space === "Public") return null;
+  const port = url.port || DEFAULT_PORTS[url.protocol] || "";
+  for (const entry of allowlist) {
+    const cut = entry.lastIndexOf(":");
+    if (entry.slice(cut + 1) !== port) continue;
+    const host = entry.slice(0, cut);
+    if (ipLiteralBlockReason(host) !== undefined && isBlockedAddress(host)) return null;
+  }
+  return `response from a ${space.toLowerCase()} address (${url.host})`;
+}
