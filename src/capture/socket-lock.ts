@@ -27,30 +27,43 @@ const wrapWorker = (prefix: string) => `{
   const Native = globalThis.Worker;
   if (typeof Native === "function" && !Native.__edgeshotWrapped) {
     const prefix = ${prefix};
+    // Everything the replacement calls is taken now, before any page script runs: a page that
+    // later redefines String.prototype.startsWith, XMLHttpRequest, atob or Blob must not be able
+    // to make an inline worker start without the lock.
+    const uncurry = (f) => Function.prototype.call.bind(f);
+    const toString = String, construct = Reflect.construct, defineProperty = Object.defineProperty;
+    const startsWith = uncurry(String.prototype.startsWith), indexOf = uncurry(String.prototype.indexOf);
+    const slice = uncurry(String.prototype.slice), test = uncurry(RegExp.prototype.test);
+    const decode = decodeURIComponent, encode = encodeURIComponent, fromBase64 = globalThis.atob;
+    const Xhr = globalThis.XMLHttpRequest, BlobOf = globalThis.Blob, Url = globalThis.URL;
+    const xhrOpen = Xhr && uncurry(Xhr.prototype.open), xhrSend = Xhr && uncurry(Xhr.prototype.send);
+    const xhrText = Xhr && uncurry(Object.getOwnPropertyDescriptor(Xhr.prototype, "responseText").get);
+    const objectUrl = Url && uncurry(Url.createObjectURL);
+    const BASE64 = /;base64$/i;
     const inline = (url) => {
-      const u = String(url);
+      const u = toString(url);
       try {
-        if (u.startsWith("data:")) {
-          const comma = u.indexOf(",");
-          const meta = u.slice(5, comma);
-          const body = /;base64$/i.test(meta) ? atob(u.slice(comma + 1)) : decodeURIComponent(u.slice(comma + 1));
-          return "data:text/javascript," + encodeURIComponent(prefix + body);
+        if (startsWith(u, "data:")) {
+          const comma = indexOf(u, ",");
+          const meta = slice(u, 5, comma);
+          const body = test(BASE64, meta) ? fromBase64(slice(u, comma + 1)) : decode(slice(u, comma + 1));
+          return "data:text/javascript," + encode(prefix + body);
         }
-        if (u.startsWith("blob:")) {
-          const x = new XMLHttpRequest();
-          x.open("GET", u, false);
-          x.send();
-          return URL.createObjectURL(new Blob([prefix + x.responseText], { type: "text/javascript" }));
+        if (startsWith(u, "blob:") && Xhr && BlobOf && objectUrl) {
+          const x = new Xhr();
+          xhrOpen(x, "GET", u, false);
+          xhrSend(x);
+          return objectUrl(Url, new BlobOf([prefix + xhrText(x)], { type: "text/javascript" }));
         }
       } catch (e) {}
       return url;
     };
     const Wrapped = function Worker(url, options) {
-      return Reflect.construct(Native, [inline(url), options], new.target || Native);
+      return construct(Native, [inline(url), options], new.target || Native);
     };
     Wrapped.prototype = Native.prototype;
-    Object.defineProperty(Wrapped, "__edgeshotWrapped", { value: true });
-    Object.defineProperty(globalThis, "Worker", { value: Wrapped, writable: true, configurable: true });
+    defineProperty(Wrapped, "__edgeshotWrapped", { value: true });
+    defineProperty(globalThis, "Worker", { value: Wrapped, writable: true, configurable: true });
   }
 }`;
 

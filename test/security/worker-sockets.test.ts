@@ -31,7 +31,7 @@ describe("sockets from workers — the lock carried by inline workers themselves
   // starts with the lock as its first lines, at every depth, so that a nested worker is locked
   // even when the watcher is late. Checked here with no watcher at all: a plain page running only
   // the frame's Worker replacement.
-  it("a blob worker's own blob worker finds WebSocket refused, with no debugger attached", async () => {
+  it("a blob worker's own blob worker finds WebSocket refused, with no debugger attached, and page tampering does not undo it", async () => {
     const browser = await puppeteer.launch(env.BROWSER);
     try {
       const page = await browser.newPage();
@@ -44,6 +44,33 @@ describe("sockets from workers — the lock carried by inline workers themselves
         return await new Promise((resolve) => { w.onmessage = (e) => resolve(e.data); setTimeout(() => resolve("no answer"), 5000); });
       })()`);
       expect(result).toBe("SecurityError: WebSocket is disabled during capture.");
+
+      // The replacement took what it calls when it was installed: a page that redefines those
+      // afterwards still gets locked inline workers (blob: and data:).
+      const tampered = await page.evaluate(`(async () => {
+        const B = Blob, objectUrl = URL.createObjectURL.bind(URL);
+        String.prototype.startsWith = () => false;
+        String.prototype.indexOf = () => -1;
+        String.prototype.slice = () => "";
+        RegExp.prototype.test = () => false;
+        globalThis.XMLHttpRequest = function () { throw new Error("no"); };
+        globalThis.atob = () => "";
+        globalThis.Blob = function () { throw new Error("no"); };
+        URL.createObjectURL = () => "about:blank";
+        Reflect.construct = (C) => new C("data:text/javascript,postMessage('unwrapped')");
+        const run = (url) => new Promise((resolve) => {
+          const w = new Worker(url);
+          w.onmessage = (e) => resolve(e.data);
+          setTimeout(() => resolve("no answer"), 5000);
+        });
+        const blob = objectUrl(new B([${JSON.stringify(inner)}], { type: "text/javascript" }));
+        const data = "data:text/javascript;base64," + btoa(${JSON.stringify(inner)});
+        return [await run(blob), await run(data)];
+      })()`);
+      expect(tampered).toEqual([
+        "SecurityError: WebSocket is disabled during capture.",
+        "SecurityError: WebSocket is disabled during capture.",
+      ]);
     } finally {
       await browser.close();
     }
