@@ -1,7 +1,13 @@
 /** The URL guard, table-driven, inside workerd (so the URL parser is the one production uses). */
 import { describe, expect, it } from "vitest";
 import { parseIPv6 } from "../../src/security/ip";
-import { checkUrl, isBlockedAddress, isBlockedHost } from "../../src/security/url-guard";
+import {
+  addressSpaceRefusal,
+  checkUrl,
+  isBlockedAddress,
+  isBlockedHost,
+  needsAddressCheck,
+} from "../../src/security/url-guard";
 import type { GuardPurpose } from "../../src/security/url-guard";
 
 const ALLOWLIST: ReadonlySet<string> = new Set(["127.0.0.1:4010", "[::1]:4010"]);
@@ -219,5 +225,32 @@ describe("parseIPv6", () => {
     for (const bad of ["1:2:3:4:5:6:7:8:9", "1::2::3", "1:2:3:4:5:6:7:8::", "g::1", "12345::"]) {
       expect(parseIPv6(bad)).toBeNull();
     }
+  });
+});
+
+describe("held responses: which are held, and which address spaces are refused", () => {
+  const names = new Set([...ALLOWLIST, "ads.localhost:4010"]);
+  it("a host name is held unless its host:port is allowlisted; an IP literal never is", () => {
+    const held = (u: string) => needsAddressCheck(new URL(u), names);
+    expect(held("https://example.com/a.js")).toBe(true);
+    expect(held("http://public.rebind.example.com:4013/")).toBe(true);
+    expect(held("wss://example.com/")).toBe(true);
+    expect(held("http://ads.localhost:4010/x")).toBe(false);
+    expect(held("http://ads.localhost:4011/x")).toBe(true);
+    for (const u of ["http://93.184.216.34/", "http://127.0.0.1:4013/", "http://[2606:2800::1]/"])
+      expect(held(u), u).toBe(false);
+    for (const u of ["data:text/plain,x", "blob:https://example.com/1"])
+      expect(held(u), u).toBe(false);
+  });
+
+  it("only Public passes, but for an allowlisted private address on the URL's port", () => {
+    const refusal = (space: string, u: string) => addressSpaceRefusal(space, new URL(u), ALLOWLIST);
+    expect(refusal("Public", "https://example.com/")).toBeNull();
+    for (const space of ["Loopback", "Local", "Private", "Unknown", ""])
+      expect(refusal(space, "https://example.com/"), space).toMatch(/^response from a /);
+    // Tests map names onto the allowlisted fixture: its port passes, any other port does not.
+    expect(refusal("Loopback", "http://public.rebind.example.com:4010/")).toBeNull();
+    expect(refusal("Loopback", "http://public.rebind.example.com:4013/")).toMatch(/loopback/);
+    expect(refusal("Loopback", "http://public.rebind.example.com/")).toMatch(/loopback/);
   });
 });
