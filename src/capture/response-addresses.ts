@@ -10,6 +10,7 @@
  * Only requests the guard announced are recorded (every other response of a watched target is
  * ignored), and the announcements are bounded, so a request that never answers cannot grow it.
  */
+import type { Protocol } from "devtools-protocol";
 
 /** The address space of one response's connection, and the capture context that asked for it. */
 export interface AddressReport {
@@ -54,6 +55,12 @@ export class ResponseAddresses {
     } else {
       this.pending.set(requestId, report);
     }
+  }
+
+  /** A target session's `Network.responseReceivedExtraInfo` handler, for a capture's context. */
+  reporter(contextId: string | undefined) {
+    return (e: Protocol.Network.ResponseReceivedExtraInfoEvent): void =>
+      this.report(e.requestId, e.resourceIPAddressSpace, contextId);
   }
 
   /** The report for a held response: at once if it came first, else when it comes, or null. */

@@ -142,7 +142,7 @@ export async function watchTargets(
         const reason = responseViolation(e.response, allowlist);
         if (reason) flag(contextId, reason);
       });
-      session.on("Network.responseReceivedExtraInfo", reportAddress(addresses, contextId));
+      session.on("Network.responseReceivedExtraInfo", addresses.reporter(contextId));
       setup.push(
         raw(session)("Target.setAutoAttach", {
           autoAttach: true,
@@ -236,8 +236,7 @@ export async function watchTargets(
       const reasons: string[] = [];
       violations.set(browserContextId, reasons);
       // The page's own frames report on puppeteer's session, which has Network enabled.
-      const client = pageClient(page);
-      const onExtraInfo = reportAddress(addresses, browserContextId);
+      const [client, onExtraInfo] = [pageClient(page), addresses.reporter(browserContextId)];
       client.on("Network.responseReceivedExtraInfo", onExtraInfo);
       const ready = targetIdOf(page, browserContextId).then(async (targetId) => {
         capturePages.set(browserContextId, targetId);
@@ -260,13 +259,6 @@ export async function watchTargets(
       };
     },
     taint: flag,
-  };
-}
-
-/** Passes a target's address reports (`Network.responseReceivedExtraInfo`) to the held responses. */
-function reportAddress(addresses: ResponseAddresses, contextId: string | undefined) {
-  return (e: Protocol.Network.ResponseReceivedExtraInfoEvent): void => {
-    addresses.report(e.requestId, e.resourceIPAddressSpace, contextId);
   };
 }
 
