@@ -378,6 +378,52 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
   });
 });
 
+describe("what POST /mcp refuses before anything runs", () => {
+  /** Fixture requests tagged with `run`: what a capture of it would have fetched. */
+  const fetched = async (run: string) =>
+    ((await (await fetch(`${FIXTURE_ORIGIN}/__log?run=${run}`)).json()) as unknown[]).length;
+  const toolCall = (id: number, name: string, args: Record<string, unknown> | string) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${
+      typeof args === "string" ? args : JSON.stringify(args)
+    }}}`;
+  const post = (apiKey: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${service.base}/mcp`, {
+      method: "POST",
+      headers: {
+        ...MCP_HEADERS,
+        authorization: `Bearer ${apiKey}`,
+        "mcp-protocol-version": "2025-06-18",
+        ...headers,
+      },
+      body,
+    });
+  interface RpcError {
+    jsonrpc: string;
+    id: null;
+    error: { code: number; message: string };
+  }
+
+  it("a JSON-RPC batch of tool calls is refused whole: no capture, no credit", async () => {
+    const free = await newAccount("free");
+    const run = `mcp-batch-${Date.now()}`;
+    const calls = Array.from({ length: 6 }, (_, i) =>
+      toolCall(i + 1, "read_page", { url: `${FIXTURE_ORIGIN}/article?words=50&run=${run}&i=${i}` }),
+    );
+    const res = await post(free.apiKey, `[${calls.join(",")}]`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    const body = (await res.json()) as RpcError;
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(body.error.message).toMatch(/batch/i);
+    // A batch of one, or of an initialize, is no different: one message a POST.
+    for (const one of [`[${calls[0]}]`, `[${initialize}]`]) {
+      expect((await post(free.apiKey, one)).status).toBe(400);
+    }
+    expect(await fetched(run)).toBe(0);
+    expect(await creditsUsed(free.apiKey)).toBe(0);
+  });
+});
+
 describe("Idempotency-Key on POST /mcp", () => {
   it("a retried tools/call with the same key is replayed, not run or charged again", async () => {
     const fresh = await newAccount();

@@ -3,13 +3,17 @@
  * capture and read the web through Edgeshot with the customer's API key (docs/MCP.md).
  *
  * Why the official SDK (`@modelcontextprotocol/sdk`) and its `WebStandardStreamableHTTPServerTransport`:
- * the protocol's framing, version negotiation (`MCP-Protocol-Version`), batching, notifications
+ * the protocol's framing, version negotiation (`MCP-Protocol-Version`), notifications
  * and the transport's status codes are the spec's moving parts, and the SDK is the reference
  * implementation that follows them, maintained by the protocol's authors. Its web-standard
  * transport takes a `Request` and returns a `Response`, made for Workers — no Node shims. We use
  * the low-level `Server` (not `McpServer`) so tools/list carries our own JSON Schemas (generated
  * from the REST contract's zod schemas, schemas/mcp.ts) and arguments are validated by the same
  * zod code as the REST routes, with the same messages.
+ *
+ * One JSON-RPC message a POST: a batch (a JSON array) is refused with a JSON-RPC -32600 before
+ * anything runs. Protocol 2025-06-18 removed batching, and the rate limit counts POSTs — a batch
+ * of tool calls would run many captures for one request of the limit (the SDK accepts up to 100).
  *
  * Stateless: every POST gets a fresh server and transport (no session id, nothing kept between
  * requests), answered as one JSON body (`enableJsonResponse`) rather than an SSE stream — a tool
@@ -40,6 +44,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import pkg from "../../../package.json";
 import { LIMITS } from "../../../schemas/limits";
@@ -74,6 +79,25 @@ const authenticateMcp: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
+/** A JSON-RPC error with no id: how the SDK's transport answers a POST it refuses whole. */
+function jsonRpcRefusal(status: 400, code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+}
+
+/**
+ * The POST's JSON, read from a copy of the body as the SDK's transport reads it (same cap, same
+ * decoding). Undefined when it cannot be read or parsed: the transport then answers that itself
+ * (413, -32700) from the untouched body.
+ */
+async function sentMessage(req: Request): Promise<unknown> {
+  try {
+    const body = await readRequestBody(req.clone(), LIMITS.bodyBytes);
+    return body.tooLarge ? undefined : JSON.parse(body.text);
+  } catch {
+    return undefined;
+  }
+}
+
 const INSTRUCTIONS =
   "Edgeshot renders web pages in a real Chromium. Use read_page to read what a page says (Markdown), screenshot to see what it looks like, page_content for a non-article page's text or HTML, scrape for the elements a CSS selector matches, links for where a page leads, pdf for a printable document, render_link for an <img> URL that renders on view, map to list a site's URLs, crawl_start then crawl_status to read many pages of a site, account_usage for credits left. Captures cost credits; only public http(s) pages can be loaded.";
 
@@ -104,6 +128,15 @@ export const mcpRoutes = new Hono<AppEnv>().post(
   authenticateMcp,
   idempotent(),
   async (c) => {
+    const message = await sentMessage(c.req.raw);
+    if (Array.isArray(message)) {
+      c.set("errorCode", "VALIDATION_ERROR");
+      return jsonRpcRefusal(
+        400,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: JSON-RPC batches are not supported (removed in protocol 2025-06-18); send one message per POST.",
+      );
+    }
     const server = mcpServer({
       env: c.env,
       auth: c.get("auth"),
@@ -117,7 +150,11 @@ export const mcpRoutes = new Hono<AppEnv>().post(
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      // The message already parsed is handed over; unparsed, the transport reads and refuses it.
+      return await transport.handleRequest(
+        c.req.raw,
+        message === undefined ? undefined : { parsedBody: message },
+      );
     } finally {
       // The JSON answer is complete once handleRequest resolves: nothing is left to send.
       await server.close();
