@@ -422,6 +422,30 @@ describe("what POST /mcp refuses before anything runs", () => {
     expect(await fetched(run)).toBe(0);
     expect(await creditsUsed(free.apiKey)).toBe(0);
   });
+
+  it("an Origin that is not ours is 403 and runs nothing; our own origin is served", async () => {
+    const fresh = await newAccount();
+    const run = `mcp-origin-${Date.now()}`;
+    const read = toolCall(1, "read_page", { url: `${FIXTURE_ORIGIN}/article?words=50&run=${run}` });
+    for (const origin of ["https://evil.example", "null", `${service.base}.evil.example`]) {
+      const res = await post(fresh.apiKey, read, { origin });
+      expect(res.status, origin).toBe(403);
+      const body = (await res.json()) as RpcError;
+      expect(body, origin).toMatchObject({ jsonrpc: "2.0", id: null });
+      expect(body.error.message, origin).toMatch(/Origin/);
+    }
+    expect((await post(fresh.apiKey, initialize, { origin: "https://evil.example" })).status).toBe(
+      403,
+    );
+    expect(await fetched(run)).toBe(0);
+    expect(await creditsUsed(fresh.apiKey)).toBe(0);
+
+    const own = await post(fresh.apiKey, initialize, { origin: new URL(service.base).origin });
+    expect(own.status).toBe(200);
+    expect(
+      ((await own.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name,
+    ).toBe("edgeshot");
+  });
 });
 
 describe("Idempotency-Key on POST /mcp", () => {

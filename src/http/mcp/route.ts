@@ -15,6 +15,11 @@
  * anything runs. Protocol 2025-06-18 removed batching, and the rate limit counts POSTs — a batch
  * of tool calls would run many captures for one request of the limit (the SDK accepts up to 100).
  *
+ * `Origin`: the transport spec's "servers MUST validate the Origin header" (DNS rebinding, a
+ * web page steering a browser at the server). A request whose Origin is not the service's own is
+ * 403 before its key is read; a request without one (every MCP client that is not a web page)
+ * is served.
+ *
  * Stateless: every POST gets a fresh server and transport (no session id, nothing kept between
  * requests), answered as one JSON body (`enableJsonResponse`) rather than an SSE stream — a tool
  * call is one capture, with nothing to stream. GET /mcp is therefore not served (405 with
@@ -80,9 +85,36 @@ const authenticateMcp: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** A JSON-RPC error with no id: how the SDK's transport answers a POST it refuses whole. */
-function jsonRpcRefusal(status: 400, code: number, message: string): Response {
+function jsonRpcRefusal(status: 400 | 403, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
+
+function ownOrigins(env: Env, requestUrl: string): string[] {
+  const own = [new URL(requestUrl).origin];
+  try {
+    own.push(new URL(publicOrigin(env, requestUrl)).origin);
+  } catch {
+    // PUBLIC_BASE_URL unset or not a URL: the request's origin is the service's.
+  }
+  return own;
+}
+
+/**
+ * The transport spec's Origin check: present and not ours (the request's origin, or the public
+ * one PUBLIC_BASE_URL names) is 403. Absent is served: MCP clients outside a browser send none.
+ */
+const ownOriginOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const origin = c.req.header("origin");
+  if (origin !== undefined && !ownOrigins(c.env, c.req.url).includes(origin)) {
+    c.set("errorCode", "FORBIDDEN");
+    return jsonRpcRefusal(
+      403,
+      ErrorCode.InvalidRequest,
+      `Forbidden: Origin ${origin} is not allowed.`,
+    );
+  }
+  await next();
+};
 
 /**
  * The POST's JSON, read from a copy of the body as the SDK's transport reads it (same cap, same
@@ -125,6 +157,7 @@ function mcpServer(ctx: ToolContext): Server {
 
 export const mcpRoutes = new Hono<AppEnv>().post(
   "/mcp",
+  ownOriginOnly,
   authenticateMcp,
   idempotent(),
   async (c) => {
