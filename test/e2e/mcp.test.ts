@@ -446,6 +446,33 @@ describe("what POST /mcp refuses before anything runs", () => {
       ((await own.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name,
     ).toBe("edgeshot");
   });
+
+  it("__proto__ in tool arguments is refused naming the field, as REST refuses it", async () => {
+    const fresh = await newAccount();
+    const run = `mcp-proto-${Date.now()}`;
+    const url = `${FIXTURE_ORIGIN}/article?words=50&run=${run}`;
+    const cases: Array<[string, string, string]> = [
+      ["read_page", `{"url":"${url}","__proto__":{"timeout":5}}`, "__proto__"],
+      ["screenshot", `{"__proto__":{"fullPage":true},"url":"${url}"}`, "__proto__"],
+      ["read_page", `{"url":"${url}","constructor":{"prototype":{"polluted":1}}}`, "constructor"],
+      ["read_page", `{"url":"${url}","prototype":{"polluted":1}}`, "prototype"],
+      [
+        "scrape",
+        `{"url":"${url}","elements":[{"selector":"h1","__proto__":{"all":true}}]}`,
+        "elements[0].__proto__",
+      ],
+    ];
+    for (const [name, args, field] of cases) {
+      const res = await post(fresh.apiKey, toolCall(1, name, args));
+      expect(res.status, field).toBe(200);
+      const { result } = (await res.json()) as { result: CallToolResult };
+      expect(result.isError, `${name} ${field}: ${textOf(result)}`).toBe(true);
+      expect(textOf(result)).toMatch(/^VALIDATION_ERROR: Invalid request: /);
+      expect(textOf(result)).toContain(`- ${field}: Unknown field.`);
+    }
+    expect(await fetched(run)).toBe(0);
+    expect(await creditsUsed(fresh.apiKey)).toBe(0);
+  });
 });
 
 describe("Idempotency-Key on POST /mcp", () => {

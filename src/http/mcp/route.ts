@@ -130,11 +130,30 @@ async function sentMessage(req: Request): Promise<unknown> {
   }
 }
 
+/**
+ * A tools/call's `arguments` as sent. The SDK's schema drops an own `__proto__` key from them
+ * (zod's record), which would turn `{"__proto__": …}` into a silently ignored field; our tool
+ * schemas refuse it by name, as the REST routes do, when they see the arguments as sent.
+ */
+function sentArguments(message: unknown): Record<string, unknown> | undefined {
+  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) {
+    return undefined;
+  }
+  const args = message.params.arguments;
+  return isObject(args) ? args : undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
 const INSTRUCTIONS =
   "Edgeshot renders web pages in a real Chromium. Use read_page to read what a page says (Markdown), screenshot to see what it looks like, page_content for a non-article page's text or HTML, scrape for the elements a CSS selector matches, links for where a page leads, pdf for a printable document, render_link for an <img> URL that renders on view, map to list a site's URLs, crawl_start then crawl_status to read many pages of a site, account_usage for credits left. Captures cost credits; only public http(s) pages can be loaded.";
 
-/** A server for one request: the tools, run for this request's caller. */
-function mcpServer(ctx: ToolContext): Server {
+/**
+ * A server for one request: the tools, run for this request's caller. `sent`: the arguments of
+ * the POST's one message as sent (a POST carries one message: batches are refused).
+ */
+function mcpServer(ctx: ToolContext, sent: Record<string, unknown> | undefined): Server {
   const server = new Server(
     { name: "edgeshot", title: "Edgeshot", version: pkg.version },
     {
@@ -147,7 +166,7 @@ function mcpServer(ctx: ToolContext): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    const result = await callTool(ctx, name, args);
+    const result = await callTool(ctx, name, sent ?? args);
     // An unknown tool is the one protocol fault a call can make (the spec's -32602).
     if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return result;
@@ -170,12 +189,15 @@ export const mcpRoutes = new Hono<AppEnv>().post(
         "Invalid Request: JSON-RPC batches are not supported (removed in protocol 2025-06-18); send one message per POST.",
       );
     }
-    const server = mcpServer({
-      env: c.env,
-      auth: c.get("auth"),
-      origin: publicOrigin(c.env, c.req.url),
-      requestId: c.get("requestId"),
-    });
+    const server = mcpServer(
+      {
+        env: c.env,
+        auth: c.get("auth"),
+        origin: publicOrigin(c.env, c.req.url),
+        requestId: c.get("requestId"),
+      },
+      sentArguments(message),
+    );
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
