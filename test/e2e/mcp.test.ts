@@ -378,6 +378,103 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
   });
 });
 
+describe("what POST /mcp refuses before anything runs", () => {
+  /** Fixture requests tagged with `run`: what a capture of it would have fetched. */
+  const fetched = async (run: string) =>
+    ((await (await fetch(`${FIXTURE_ORIGIN}/__log?run=${run}`)).json()) as unknown[]).length;
+  const toolCall = (id: number, name: string, args: Record<string, unknown> | string) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${
+      typeof args === "string" ? args : JSON.stringify(args)
+    }}}`;
+  const post = (apiKey: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${service.base}/mcp`, {
+      method: "POST",
+      headers: {
+        ...MCP_HEADERS,
+        authorization: `Bearer ${apiKey}`,
+        "mcp-protocol-version": "2025-06-18",
+        ...headers,
+      },
+      body,
+    });
+  interface RpcError {
+    jsonrpc: string;
+    id: null;
+    error: { code: number; message: string };
+  }
+
+  it("a JSON-RPC batch of tool calls is refused whole: no capture, no credit", async () => {
+    const free = await newAccount("free");
+    const run = `mcp-batch-${Date.now()}`;
+    const calls = Array.from({ length: 6 }, (_, i) =>
+      toolCall(i + 1, "read_page", { url: `${FIXTURE_ORIGIN}/article?words=50&run=${run}&i=${i}` }),
+    );
+    const res = await post(free.apiKey, `[${calls.join(",")}]`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    const body = (await res.json()) as RpcError;
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(body.error.message).toMatch(/batch/i);
+    // A batch of one, or of an initialize, is no different: one message a POST.
+    for (const one of [`[${calls[0]}]`, `[${initialize}]`]) {
+      expect((await post(free.apiKey, one)).status).toBe(400);
+    }
+    expect(await fetched(run)).toBe(0);
+    expect(await creditsUsed(free.apiKey)).toBe(0);
+  });
+
+  it("an Origin that is not ours is 403 and runs nothing; our own origin is served", async () => {
+    const fresh = await newAccount();
+    const run = `mcp-origin-${Date.now()}`;
+    const read = toolCall(1, "read_page", { url: `${FIXTURE_ORIGIN}/article?words=50&run=${run}` });
+    for (const origin of ["https://evil.example", "null", `${service.base}.evil.example`]) {
+      const res = await post(fresh.apiKey, read, { origin });
+      expect(res.status, origin).toBe(403);
+      const body = (await res.json()) as RpcError;
+      expect(body, origin).toMatchObject({ jsonrpc: "2.0", id: null });
+      expect(body.error.message, origin).toMatch(/Origin/);
+    }
+    expect((await post(fresh.apiKey, initialize, { origin: "https://evil.example" })).status).toBe(
+      403,
+    );
+    expect(await fetched(run)).toBe(0);
+    expect(await creditsUsed(fresh.apiKey)).toBe(0);
+
+    const own = await post(fresh.apiKey, initialize, { origin: new URL(service.base).origin });
+    expect(own.status).toBe(200);
+    expect(
+      ((await own.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name,
+    ).toBe("edgeshot");
+  });
+
+  it("__proto__ in tool arguments is refused naming the field, as REST refuses it", async () => {
+    const fresh = await newAccount();
+    const run = `mcp-proto-${Date.now()}`;
+    const url = `${FIXTURE_ORIGIN}/article?words=50&run=${run}`;
+    const cases: Array<[string, string, string]> = [
+      ["read_page", `{"url":"${url}","__proto__":{"timeout":5}}`, "__proto__"],
+      ["screenshot", `{"__proto__":{"fullPage":true},"url":"${url}"}`, "__proto__"],
+      ["read_page", `{"url":"${url}","constructor":{"prototype":{"polluted":1}}}`, "constructor"],
+      ["read_page", `{"url":"${url}","prototype":{"polluted":1}}`, "prototype"],
+      [
+        "scrape",
+        `{"url":"${url}","elements":[{"selector":"h1","__proto__":{"all":true}}]}`,
+        "elements[0].__proto__",
+      ],
+    ];
+    for (const [name, args, field] of cases) {
+      const res = await post(fresh.apiKey, toolCall(1, name, args));
+      expect(res.status, field).toBe(200);
+      const { result } = (await res.json()) as { result: CallToolResult };
+      expect(result.isError, `${name} ${field}: ${textOf(result)}`).toBe(true);
+      expect(textOf(result)).toMatch(/^VALIDATION_ERROR: Invalid request: /);
+      expect(textOf(result)).toContain(`- ${field}: Unknown field.`);
+    }
+    expect(await fetched(run)).toBe(0);
+    expect(await creditsUsed(fresh.apiKey)).toBe(0);
+  });
+});
+
 describe("Idempotency-Key on POST /mcp", () => {
   it("a retried tools/call with the same key is replayed, not run or charged again", async () => {
     const fresh = await newAccount();

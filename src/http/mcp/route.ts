@@ -3,13 +3,22 @@
  * capture and read the web through Edgeshot with the customer's API key (docs/MCP.md).
  *
  * Why the official SDK (`@modelcontextprotocol/sdk`) and its `WebStandardStreamableHTTPServerTransport`:
- * the protocol's framing, version negotiation (`MCP-Protocol-Version`), batching, notifications
+ * the protocol's framing, version negotiation (`MCP-Protocol-Version`), notifications
  * and the transport's status codes are the spec's moving parts, and the SDK is the reference
  * implementation that follows them, maintained by the protocol's authors. Its web-standard
  * transport takes a `Request` and returns a `Response`, made for Workers — no Node shims. We use
  * the low-level `Server` (not `McpServer`) so tools/list carries our own JSON Schemas (generated
  * from the REST contract's zod schemas, schemas/mcp.ts) and arguments are validated by the same
  * zod code as the REST routes, with the same messages.
+ *
+ * One JSON-RPC message a POST: a batch (a JSON array) is refused with a JSON-RPC -32600 before
+ * anything runs. Protocol 2025-06-18 removed batching, and the rate limit counts POSTs — a batch
+ * of tool calls would run many captures for one request of the limit (the SDK accepts up to 100).
+ *
+ * `Origin`: the transport spec's "servers MUST validate the Origin header" (DNS rebinding, a
+ * web page steering a browser at the server). A request whose Origin is not the service's own is
+ * 403 before its key is read; a request without one (every MCP client that is not a web page)
+ * is served.
  *
  * Stateless: every POST gets a fresh server and transport (no session id, nothing kept between
  * requests), answered as one JSON body (`enableJsonResponse`) rather than an SSE stream — a tool
@@ -40,6 +49,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import pkg from "../../../package.json";
 import { LIMITS } from "../../../schemas/limits";
@@ -74,11 +84,76 @@ const authenticateMcp: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
+/** A JSON-RPC error with no id: how the SDK's transport answers a POST it refuses whole. */
+function jsonRpcRefusal(status: 400 | 403, code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+}
+
+function ownOrigins(env: Env, requestUrl: string): string[] {
+  const own = [new URL(requestUrl).origin];
+  try {
+    own.push(new URL(publicOrigin(env, requestUrl)).origin);
+  } catch {
+    // PUBLIC_BASE_URL unset or not a URL: the request's origin is the service's.
+  }
+  return own;
+}
+
+/**
+ * The transport spec's Origin check: present and not ours (the request's origin, or the public
+ * one PUBLIC_BASE_URL names) is 403. Absent is served: MCP clients outside a browser send none.
+ */
+const ownOriginOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const origin = c.req.header("origin");
+  if (origin !== undefined && !ownOrigins(c.env, c.req.url).includes(origin)) {
+    c.set("errorCode", "FORBIDDEN");
+    return jsonRpcRefusal(
+      403,
+      ErrorCode.InvalidRequest,
+      `Forbidden: Origin ${origin} is not allowed.`,
+    );
+  }
+  await next();
+};
+
+/**
+ * The POST's JSON, read from a copy of the body as the SDK's transport reads it (same cap, same
+ * decoding). Undefined when it cannot be read or parsed: the transport then answers that itself
+ * (413, -32700) from the untouched body.
+ */
+async function sentMessage(req: Request): Promise<unknown> {
+  try {
+    const body = await readRequestBody(req.clone(), LIMITS.bodyBytes);
+    return body.tooLarge ? undefined : JSON.parse(body.text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A tools/call's `arguments` as sent. The SDK's schema drops an own `__proto__` key from them
+ * (zod's record), which would turn `{"__proto__": …}` into a silently ignored field; our tool
+ * schemas refuse it by name, as the REST routes do, when they see the arguments as sent.
+ */
+function sentArguments(message: unknown): Record<string, unknown> | undefined {
+  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) {
+    return undefined;
+  }
+  const args = message.params.arguments;
+  return isObject(args) ? args : undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
 const INSTRUCTIONS =
   "Edgeshot renders web pages in a real Chromium. Use read_page to read what a page says (Markdown), screenshot to see what it looks like, page_content for a non-article page's text or HTML, scrape for the elements a CSS selector matches, links for where a page leads, pdf for a printable document, render_link for an <img> URL that renders on view, map to list a site's URLs, crawl_start then crawl_status to read many pages of a site, account_usage for credits left. Captures cost credits; only public http(s) pages can be loaded.";
 
-/** A server for one request: the tools, run for this request's caller. */
-function mcpServer(ctx: ToolContext): Server {
+/**
+ * A server for one request: the tools, run for this request's caller. `sent`: the arguments of
+ * the POST's one message as sent (a POST carries one message: batches are refused).
+ */
+function mcpServer(ctx: ToolContext, sent: Record<string, unknown> | undefined): Server {
   const server = new Server(
     { name: "edgeshot", title: "Edgeshot", version: pkg.version },
     {
@@ -91,7 +166,7 @@ function mcpServer(ctx: ToolContext): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    const result = await callTool(ctx, name, args);
+    const result = await callTool(ctx, name, sent ?? args);
     // An unknown tool is the one protocol fault a call can make (the spec's -32602).
     if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return result;
@@ -101,15 +176,28 @@ function mcpServer(ctx: ToolContext): Server {
 
 export const mcpRoutes = new Hono<AppEnv>().post(
   "/mcp",
+  ownOriginOnly,
   authenticateMcp,
   idempotent(),
   async (c) => {
-    const server = mcpServer({
-      env: c.env,
-      auth: c.get("auth"),
-      origin: publicOrigin(c.env, c.req.url),
-      requestId: c.get("requestId"),
-    });
+    const message = await sentMessage(c.req.raw);
+    if (Array.isArray(message)) {
+      c.set("errorCode", "VALIDATION_ERROR");
+      return jsonRpcRefusal(
+        400,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: JSON-RPC batches are not supported (removed in protocol 2025-06-18); send one message per POST.",
+      );
+    }
+    const server = mcpServer(
+      {
+        env: c.env,
+        auth: c.get("auth"),
+        origin: publicOrigin(c.env, c.req.url),
+        requestId: c.get("requestId"),
+      },
+      sentArguments(message),
+    );
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -117,7 +205,11 @@ export const mcpRoutes = new Hono<AppEnv>().post(
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      // The message already parsed is handed over; unparsed, the transport reads and refuses it.
+      return await transport.handleRequest(
+        c.req.raw,
+        message === undefined ? undefined : { parsedBody: message },
+      );
     } finally {
       // The JSON answer is complete once handleRequest resolves: nothing is left to send.
       await server.close();
