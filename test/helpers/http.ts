@@ -60,6 +60,8 @@ export interface LoggedRequest {
   query: Record<string, string>;
   headers: Record<string, string | undefined>;
   body: string;
+  /** When the fixture server received it (ms since the epoch). */
+  at: number;
 }
 
 export async function fixtureLog(run: string, origin = FIXTURES): Promise<LoggedRequest[]> {

@@ -89,6 +89,7 @@ describe.concurrent(
     for (const host of ["public", "ttl0"]) {
       it(`main document: http://${host}.rebind.example.com:<canary> → 400 "Could not reach the target URL."`, async () => {
         const run = runId();
+        const since = Date.now();
         const url = `http://${host}.rebind.example.com:${CANARY_PORT}/paint?run=${run}&v=rebind-main`;
         const { res, body } = await cap.json({ ...SMALL, url });
         if (res.status === 200)
@@ -98,6 +99,13 @@ describe.concurrent(
           );
         expect(res.status).toBe(400);
         expect(body.error?.message).toBe("Could not reach the target URL.");
+        // The document is refused before it commits: the browser never asks the private origin
+        // for its favicon either (docs/CRAWL.md counts on it for a crawl's blocked pages).
+        await settle();
+        const favicons = (await fixtureLog("", CANARY)).filter(
+          (r) => r.path === "/favicon.ico" && r.at >= since,
+        );
+        expect(favicons).toEqual([]);
       });
     }
 
