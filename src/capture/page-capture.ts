@@ -161,7 +161,7 @@ async function captureLoaded(
 
   if (spec.waitForSelector) {
     if (!(await waitForElement(page, spec.waitForSelector, spec.timeoutMs)))
-      throw new CaptureError(failures.elementNotFound());
+      throw new CaptureError(failures.elementNotFound("waitForSelector"));
   }
   const styles = [
     spec.blockCookieBanners ? CONSENT_WALL_CSS : "",

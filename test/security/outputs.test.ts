@@ -9,7 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
-import { FIXTURES, runId } from "../helpers/http";
+import { call, envelope, FIXTURES, postJson, runId, type Envelope } from "../helpers/http";
 import { decodeImage, near, outputSize, sniff } from "../helpers/images";
 import { SMALL } from "./run";
 
@@ -174,5 +174,58 @@ describe("a selector element off the page's canvas: clipped to the page, never a
     expect(res.status).toBe(400);
     expect(body.error?.code).toBe("CAPTURE_FAILED");
     expect(body.error?.details?.[0]?.path).toBe("selector");
+  });
+});
+
+/** The credits `account` has used this month (GET /v1/account). */
+async function used(account: Capturer): Promise<number> {
+  const res = await call("/v1/account", { headers: account.auth });
+  return (await envelope<{ usage: { used: number } }>(res)).data?.usage.used ?? Number.NaN;
+}
+
+/** A failed answer: its status, and the envelope's code and the paths of its details. */
+async function failure(
+  res: Response,
+): Promise<{ status: number; code?: string; paths?: string[] }> {
+  const body: Envelope = await envelope(res);
+  return {
+    status: res.status,
+    code: body.error?.code,
+    paths: body.error?.details?.map((d) => d.path),
+  };
+}
+
+// One at a time: their captures would otherwise wait for browser slots (SERVICE_BUSY).
+describe("a failed capture is the page's or the caller's: 4xx, nothing charged", () => {
+  it("/v1/scrape answers js, waitForSelector and failOnStatus failures as /v1/links does", async () => {
+    // An account of its own: nothing it asks for succeeds, so its usage must stay at 0.
+    const mine = await Capturer.create("pro");
+    const page = `${FIXTURES}/sec/text?run=${runId()}`;
+    const scrape = { ...SMALL, elements: [{ selector: "body" }] };
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ["/v1/scrape", { ...scrape, url: page, js: "throw new Error('no')" }, "js"],
+      ["/v1/links", { ...SMALL, url: page, js: "throw new Error('no')" }, "js"],
+      [
+        "/v1/scrape",
+        { ...scrape, url: page, waitForSelector: "#never", timeout: 5 },
+        "waitForSelector",
+      ],
+      [
+        "/v1/scrape",
+        { ...scrape, url: `${FIXTURES}/status?code=404&run=${runId()}`, failOnStatus: [404] },
+        "failOnStatus",
+      ],
+    ];
+    const answers = await Promise.all(
+      cases.map(async ([path, body]) => failure(await postJson(path, body, mine.auth))),
+    );
+    cases.forEach(([path, , field], i) => {
+      expect(answers[i], `${path} naming ${field}`).toEqual({
+        status: 400,
+        code: "CAPTURE_FAILED",
+        paths: [field],
+      });
+    });
+    expect(await used(mine)).toBe(0);
   });
 });
