@@ -228,4 +228,18 @@ describe("a failed capture is the page's or the caller's: 4xx, nothing charged",
     });
     expect(await used(mine)).toBe(0);
   });
+
+  it("a selector element 100,000 px wide at the page's origin as JPEG → 200 cut to 65,500 px (WebP: 16,383), truncated", async () => {
+    const html = `<body style="margin:0"><div id="x" style="width:100000px;height:200px;background:#00f"></div></body>`;
+    for (const [format, width] of [
+      ["jpeg", 65_500],
+      ["webp", 16_383],
+    ] as const) {
+      const { res, bytes } = await cap.post({ ...SMALL, html, selector: "#x", format });
+      expect(res.status, `${format}: ${new TextDecoder().decode(bytes.slice(0, 300))}`).toBe(200);
+      expect(res.headers.get("x-service-truncated"), format).toBe("true");
+      expect(sniff(bytes)).toBe(format);
+      expect(outputSize(bytes), format).toEqual({ width, height: 200 });
+    }
+  });
 });
