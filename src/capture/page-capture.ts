@@ -38,7 +38,10 @@ export interface PageCapture {
   quality: CaptureQuality;
   waitStrategy: string;
   autoScrolled: boolean;
-  /** Where the page ended up (after redirects); for html sources "about:blank". */
+  /**
+   * Where the page ended up (after redirects); for html sources "about:blank". At most
+   * LIMITS.urlChars characters (`reportedUrl`).
+   */
   finalUrl: string;
   /** The main document's media type (url sources; null for html sources and geo captures). */
   contentType: string | null;
@@ -213,11 +216,24 @@ async function captureLoaded(
     quality: nav.quality,
     waitStrategy: nav.waitStrategy,
     autoScrolled,
-    finalUrl: page.url(),
+    finalUrl: reportedUrl(page.url()),
     contentType: spec.source.kind === "url" ? tracker.mainContentType : null,
     page: await metadata,
     outputs,
   };
+}
+
+/**
+ * The page's URL as answers report it (headers, JSON, job and crawl records): no longer than a
+ * URL the service accepts (LIMITS.urlChars). A page can make its own URL up to Chromium's 2 MB
+ * (`history.replaceState`, a fragment); reported whole, it went into two response headers, and a
+ * response with megabytes of headers never reached its caller — after the capture was charged.
+ * Longer, it is cut there (never inside a %-escape): its origin and the start of its path still
+ * say where the output came from (docs/CAPTURE.md, "Output").
+ */
+export function reportedUrl(url: string): string {
+  if (url.length <= LIMITS.urlChars) return url;
+  return url.slice(0, LIMITS.urlChars).replace(/%[0-9a-f]?$/i, "");
 }
 
 /**

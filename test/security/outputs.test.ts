@@ -8,6 +8,7 @@
  *   element, one 100,000 px square at −50,000 px, 3840 × 16,384 CSS px at scale 3.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../schemas/limits";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, postJson, runId, type Envelope } from "../helpers/http";
 import { decodeImage, near, outputSize, sniff } from "../helpers/images";
@@ -195,7 +196,8 @@ async function failure(
   };
 }
 
-// One at a time: their captures would otherwise wait for browser slots (SERVICE_BUSY).
+// One at a time: side by side they waited out the browser slots (503 SERVICE_BUSY), and the 2 MB
+// URL page alone takes 10–25 s to capture on a loaded machine.
 describe("a failed capture is the page's or the caller's: 4xx, nothing charged", () => {
   it("/v1/scrape answers js, waitForSelector and failOnStatus failures as /v1/links does", async () => {
     // An account of its own: nothing it asks for succeeds, so its usage must stay at 0.
@@ -227,6 +229,35 @@ describe("a failed capture is the page's or the caller's: 4xx, nothing charged",
       });
     });
     expect(await used(mine)).toBe(0);
+  });
+
+  it("a page that makes its URL 2 MB long: captured, the URL reported cut to 8,192 characters; its render link charged once", async () => {
+    const mine = await Capturer.create("pro");
+    const url = `${FIXTURES}/sec/text?run=${runId()}`;
+    const js = `history.replaceState(null, "", "?" + "a".repeat(2 * 1024 * 1024))`;
+    const expectReported = (res: Response) => {
+      for (const name of ["x-screenshot-url", "x-service-final-url"]) {
+        const reported = res.headers.get(name) ?? "";
+        expect(reported.length, name).toBe(LIMITS.urlChars);
+        expect(reported.startsWith(`${FIXTURES}/sec/text?aaaa`), name).toBe(true);
+      }
+    };
+    const shot = await mine.post({ ...SMALL, url, js });
+    expect(shot.res.status, new TextDecoder().decode(shot.bytes.slice(0, 300))).toBe(200);
+    expectReported(shot.res);
+    expect(sniff(shot.bytes)).toBe("png");
+
+    const minted = await postJson("/v1/render/link", { ...SMALL, url, js }, mine.auth);
+    const link = (await envelope<{ url: string }>(minted)).data?.url ?? "";
+    const before = await used(mine);
+    for (const cache of ["miss", "hit"]) {
+      const view = await call(link.slice(link.indexOf("/v1/render")));
+      expect(view.status, cache).toBe(200);
+      expect(view.headers.get("x-service-cache")).toBe(cache);
+      expectReported(view);
+      expect(sniff(new Uint8Array(await view.arrayBuffer()))).toBe("png");
+    }
+    expect(await used(mine)).toBe(before + 1);
   });
 
   it("a selector element 100,000 px wide at the page's origin as JPEG → 200 cut to 65,500 px (WebP: 16,383), truncated", async () => {
