@@ -137,8 +137,24 @@ async function capturePage(
     // whatever was running in it): the target could not be reached, not an internal error.
     const reason = err instanceof CaptureError ? null : taint();
     if (reason !== null) throw refuse(reason);
+    // A navigation the guard let through (about:blank, another page) that committed while the
+    // outputs were taken: the commands on the old document fail. The page left, we did not.
+    if (leftDocument(err))
+      throw new CaptureError(failures.navigatedAway(spec.source.kind === "url" ? "url" : "html"));
     throw err;
   }
+}
+
+/**
+ * What Chromium answers a command on a document the page has navigated away from (the frame is
+ * no longer the active one, its JavaScript context is gone). A closed target or a dead browser
+ * answers otherwise ("Target closed", "Session closed"): those stay ours.
+ */
+function leftDocument(err: unknown): boolean {
+  if (err instanceof CaptureError || !(err instanceof Error)) return false;
+  return /Not attached to an active page|Execution context was destroyed|Cannot find context with specified id/i.test(
+    err.message,
+  );
 }
 
 /**

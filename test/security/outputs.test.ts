@@ -5,7 +5,11 @@
  *   be in `details`), never the page's text.
  * - Outputs the encoders cannot produce are a clean 4xx or a correct (possibly truncated)
  *   capture, never a 500: WebP's 16,383 px limit, a zero-height page, a huge `selector`
- *   element, one 100,000 px square at −50,000 px, 3840 × 16,384 CSS px at scale 3.
+ *   element, one 100,000 px square at −50,000 px, 3840 × 16,384 CSS px at scale 3, a JPEG
+ *   element wider than libjpeg's 65,500 px.
+ * - A capture that fails by the page or the caller's options is a 4xx on every route, charged
+ *   nothing: /v1/scrape as /v1/links, a page that navigates itself to about:blank; and a page that
+ *   makes its URL 2 MB long is captured with the reported URL cut to 8,192 characters.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../schemas/limits";
@@ -229,6 +233,25 @@ describe("a failed capture is the page's or the caller's: 4xx, nothing charged",
       });
     });
     expect(await used(mine)).toBe(0);
+  });
+
+  it("`js` that navigates the page to about:blank → 400 naming url (or the blank page), never a 500", async () => {
+    const mine = await Capturer.create("pro");
+    const url = `${FIXTURES}/sec/text?run=${runId()}`;
+    const { res, bytes } = await mine.post({ ...SMALL, url, js: "location.href = 'about:blank'" });
+    const text = new TextDecoder().decode(bytes.slice(0, 300));
+    // The navigation commits while the outputs are taken: the page left its document.
+    if (res.status !== 200) {
+      expect(res.status, text).toBe(400);
+      const body = JSON.parse(new TextDecoder().decode(bytes)) as Envelope;
+      expect(body.error?.code).toBe("CAPTURE_FAILED");
+      expect(body.error?.details?.map((d) => d.path)).toEqual(["url"]);
+      expect(await used(mine)).toBe(0);
+    } else {
+      // It committed before them: the blank page is what was captured, and is said to be.
+      expect(res.headers.get("x-screenshot-url")).toBe("about:blank");
+      expect(await used(mine)).toBe(1);
+    }
   });
 
   it("a page that makes its URL 2 MB long: captured, the URL reported cut to 8,192 characters; its render link charged once", async () => {
