@@ -240,16 +240,17 @@ async function captureLoaded(
 }
 
 /**
- * The page's URL as answers report it (headers, JSON, job and crawl records): no longer than a
- * URL the service accepts (LIMITS.urlChars). A page can make its own URL up to Chromium's 2 MB
- * (`history.replaceState`, a fragment); reported whole, it went into two response headers, and a
- * response with megabytes of headers never reached its caller — after the capture was charged.
- * Longer, it is cut there (never inside a %-escape): its origin and the start of its path still
- * say where the output came from (docs/CAPTURE.md, "Output").
+ * The page's URL as answers report it (JSON, job and crawl records; headers cut it further:
+ * ./response.ts): no longer than `max`, by default a URL the service accepts (LIMITS.urlChars).
+ * A page can make its own URL up to Chromium's 2 MB (`history.replaceState`, a fragment);
+ * reported whole, it went into two response headers, and a response with megabytes of headers
+ * never reached its caller — after the capture was charged. Longer, it is cut there (never
+ * inside a %-escape): its origin and the start of its path still say where the output came from
+ * (docs/CAPTURE.md, "Output").
  */
-export function reportedUrl(url: string): string {
-  if (url.length <= LIMITS.urlChars) return url;
-  return url.slice(0, LIMITS.urlChars).replace(/%[0-9a-f]?$/i, "");
+export function reportedUrl(url: string, max: number = LIMITS.urlChars): string {
+  if (url.length <= max) return url;
+  return url.slice(0, max).replace(/%[0-9a-f]?$/i, "");
 }
 
 /**
