@@ -79,8 +79,11 @@ export const LIMITS = {
   renderLinkChars: 8192,
   /** Full-page captures stop here; taller pages are truncated (x-service-truncated). */
   fullPageMaxCssPx: 16_384,
-  /** Largest image side each encoder can write, in device pixels (WebP's format limit is 16,383). */
-  encoderMaxDeviceSide: { png: 65_535, jpeg: 65_535, webp: 16_383 },
+  /**
+   * Largest image side each encoder can write, in device pixels: WebP's format limit is 16,383;
+   * JPEG's is libjpeg's JPEG_MAX_DIMENSION, 65,500 (65,501 px failed Page.captureScreenshot).
+   */
+  encoderMaxDeviceSide: { png: 65_535, jpeg: 65_500, webp: 16_383 },
   /** Largest bitmap one capture may encode, in device pixels (2^28, a 1 GiB RGBA bitmap). */
   encoderMaxDevicePixels: 2 ** 28,
   /** Largest rendered DOM handed to extraction. */

@@ -117,6 +117,18 @@ export const failures = {
     transient: false,
     details: [{ path, message: "Invalid CSS selector." }],
   }),
+  /**
+   * The page replaced its document while it was being captured (its script went to about:blank,
+   * a navigation committed between the load and the outputs): the page's doing, not ours.
+   * `path` names the source the page was loaded from.
+   */
+  navigatedAway: (path: "url" | "html"): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 400,
+    message: "The page navigated away while it was being captured.",
+    transient: false,
+    details: [{ path, message: "The page left its document during the capture." }],
+  }),
   unreachable: (): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,

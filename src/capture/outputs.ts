@@ -202,8 +202,9 @@ async function elementShot(
 
 /**
  * What the image encoders can produce, in device pixels: WebP stops at 16,383 per side; JPEG at
- * 65,535; and one capture's bitmap stays within LIMITS.encoderMaxDevicePixels (Chromium fails
- * larger ones with "Unable to capture screenshot"). An area beyond them is cut from the bottom
+ * 65,500 (libjpeg's limit: a wider one failed the capture with a 500), PNG at 65,535; and one
+ * capture's bitmap stays within LIMITS.encoderMaxDevicePixels (Chromium fails larger ones with
+ * "Unable to capture screenshot"). An area beyond them is cut from the bottom
  * (then the right) and reported as truncated, like any page taller than the full-page limit.
  */
 export function fitToEncoder(

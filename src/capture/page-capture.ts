@@ -38,7 +38,10 @@ export interface PageCapture {
   quality: CaptureQuality;
   waitStrategy: string;
   autoScrolled: boolean;
-  /** Where the page ended up (after redirects); for html sources "about:blank". */
+  /**
+   * Where the page ended up (after redirects); for html sources "about:blank". At most
+   * LIMITS.urlChars characters (`reportedUrl`).
+   */
   finalUrl: string;
   /** The main document's media type (url sources; null for html sources and geo captures). */
   contentType: string | null;
@@ -134,8 +137,24 @@ async function capturePage(
     // whatever was running in it): the target could not be reached, not an internal error.
     const reason = err instanceof CaptureError ? null : taint();
     if (reason !== null) throw refuse(reason);
+    // A navigation the guard let through (about:blank, another page) that committed while the
+    // outputs were taken: the commands on the old document fail. The page left, we did not.
+    if (leftDocument(err))
+      throw new CaptureError(failures.navigatedAway(spec.source.kind === "url" ? "url" : "html"));
     throw err;
   }
+}
+
+/**
+ * What Chromium answers a command on a document the page has navigated away from (the frame is
+ * no longer the active one, its JavaScript context is gone). A closed target or a dead browser
+ * answers otherwise ("Target closed", "Session closed"): those stay ours.
+ */
+function leftDocument(err: unknown): boolean {
+  if (err instanceof CaptureError || !(err instanceof Error)) return false;
+  return /Not attached to an active page|Execution context was destroyed|Cannot find context with specified id/i.test(
+    err.message,
+  );
 }
 
 /**
@@ -161,7 +180,7 @@ async function captureLoaded(
 
   if (spec.waitForSelector) {
     if (!(await waitForElement(page, spec.waitForSelector, spec.timeoutMs)))
-      throw new CaptureError(failures.elementNotFound());
+      throw new CaptureError(failures.elementNotFound("waitForSelector"));
   }
   const styles = [
     spec.blockCookieBanners ? CONSENT_WALL_CSS : "",
@@ -213,11 +232,25 @@ async function captureLoaded(
     quality: nav.quality,
     waitStrategy: nav.waitStrategy,
     autoScrolled,
-    finalUrl: page.url(),
+    finalUrl: reportedUrl(page.url()),
     contentType: spec.source.kind === "url" ? tracker.mainContentType : null,
     page: await metadata,
     outputs,
   };
+}
+
+/**
+ * The page's URL as answers report it (JSON, job and crawl records; headers cut it further:
+ * ./response.ts): no longer than `max`, by default a URL the service accepts (LIMITS.urlChars).
+ * A page can make its own URL up to Chromium's 2 MB (`history.replaceState`, a fragment);
+ * reported whole, it went into two response headers, and a response with megabytes of headers
+ * never reached its caller — after the capture was charged. Longer, it is cut there (never
+ * inside a %-escape): its origin and the start of its path still say where the output came from
+ * (docs/CAPTURE.md, "Output").
+ */
+export function reportedUrl(url: string, max: number = LIMITS.urlChars): string {
+  if (url.length <= max) return url;
+  return url.slice(0, max).replace(/%[0-9a-f]?$/i, "");
 }
 
 /**

@@ -1,12 +1,20 @@
 /** Shaping a capture result for the wire: the spec's headers, the binary body, the JSON data. */
 import type { CaptureJsonData } from "../../schemas/responses";
 import { toBase64 } from "../encoding";
-import type { CaptureResult } from "./page-capture";
+import { reportedUrl, type CaptureResult } from "./page-capture";
 import { GEO_RENDERING_ENGINE } from "./geo/through-provider";
 import type { CaptureSpec } from "./spec";
 
 /** The title header carries at most this many characters of the title, percent-encoded (UTF-8). */
 const TITLE_HEADER_CHARS = 256;
+
+/**
+ * Each URL header (x-screenshot-url, x-service-final-url) carries at most this many characters
+ * of the URL (JSON has up to LIMITS.urlChars): the two of them at 8,192 went past the 16 KiB of
+ * headers Node's HTTP client accepts by default (HeadersOverflowError), 2,048 is the longest
+ * link `/v1/links` returns.
+ */
+const URL_HEADER_CHARS = 2048;
 
 /** The spec's "always" headers plus the conditional ones. */
 export function captureHeaders(
@@ -17,7 +25,7 @@ export function captureHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": result.contentType,
-    "x-screenshot-url": result.finalUrl,
+    "x-screenshot-url": reportedUrl(result.finalUrl, URL_HEADER_CHARS),
     "x-screenshot-width": String(result.width),
     "x-screenshot-height": String(result.height),
     "x-screenshot-size": String(result.bytes.byteLength),
@@ -47,7 +55,9 @@ export function captureHeaders(
 export function pageHeaders(
   facts: Pick<CaptureResult, "finalUrl" | "page">,
 ): Record<string, string> {
-  const headers: Record<string, string> = { "x-service-final-url": facts.finalUrl };
+  const headers: Record<string, string> = {
+    "x-service-final-url": reportedUrl(facts.finalUrl, URL_HEADER_CHARS),
+  };
   if (facts.page.targetStatus !== null)
     headers["x-service-target-status"] = String(facts.page.targetStatus);
   if (facts.page.title !== "")

@@ -69,10 +69,15 @@ function contentOutput<K extends ContentResult["kind"]>(
   return output as Extract<ContentResult, { kind: K }>;
 }
 
-/** The facts of the run's page load (a run that has an output loaded its page). */
+/**
+ * The facts of the run's page load. A run without them failed its load, and then every output
+ * failed with that failure: thrown as the answer, whatever the route reads first.
+ */
 function pageOf(run: PipelineRun): PageFacts {
-  if (!run.page) throw new Error("a run with an output has its page");
-  return run.page;
+  if (run.page) return run.page;
+  const failed = run.outputs.find((o) => !o.ok);
+  if (failed && !failed.ok) throw failed.failure.error;
+  throw new Error("a run with an output has its page");
 }
 
 /** The load's facts every page content answer carries. */

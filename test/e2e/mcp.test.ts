@@ -227,6 +227,22 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
     expect(textOf(links)).toContain("mailto:x@example.com");
   });
 
+  it("scrape: a failed load is the tool error links gives, naming the field; nothing charged", async () => {
+    const before = await creditsUsed(account.apiKey);
+    const res = await call("scrape", {
+      html: "<p>x</p>",
+      waitForSelector: "#never",
+      timeout: 5,
+      elements: [{ selector: "p" }],
+    });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toBe(
+      "CAPTURE_FAILED: The specified element was not found.\n" +
+        "- waitForSelector: The specified element was not found.",
+    );
+    expect(await creditsUsed(account.apiKey)).toBe(before);
+  });
+
   it("render_link mints a signed render URL that serves the image", async () => {
     const res = await call("render_link", {
       url: `${FIXTURE_ORIGIN}/boxes.html?run=mcp-link`,

@@ -5,11 +5,16 @@
  *   be in `details`), never the page's text.
  * - Outputs the encoders cannot produce are a clean 4xx or a correct (possibly truncated)
  *   capture, never a 500: WebP's 16,383 px limit, a zero-height page, a huge `selector`
- *   element, one 100,000 px square at −50,000 px, 3840 × 16,384 CSS px at scale 3.
+ *   element, one 100,000 px square at −50,000 px, 3840 × 16,384 CSS px at scale 3, a JPEG
+ *   element wider than libjpeg's 65,500 px.
+ * - A capture that fails by the page or the caller's options is a 4xx on every route, charged
+ *   nothing: /v1/scrape as /v1/links, a page that navigates itself to about:blank; and a page that
+ *   makes its URL 2 MB long is captured with the reported URL cut to 8,192 characters.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../schemas/limits";
 import { Capturer } from "../helpers/capture";
-import { FIXTURES, runId } from "../helpers/http";
+import { call, envelope, FIXTURES, postJson, runId, type Envelope } from "../helpers/http";
 import { decodeImage, near, outputSize, sniff } from "../helpers/images";
 import { SMALL } from "./run";
 
@@ -174,5 +179,123 @@ describe("a selector element off the page's canvas: clipped to the page, never a
     expect(res.status).toBe(400);
     expect(body.error?.code).toBe("CAPTURE_FAILED");
     expect(body.error?.details?.[0]?.path).toBe("selector");
+  });
+});
+
+/** The credits `account` has used this month (GET /v1/account). */
+async function used(account: Capturer): Promise<number> {
+  const res = await call("/v1/account", { headers: account.auth });
+  return (await envelope<{ usage: { used: number } }>(res)).data?.usage.used ?? Number.NaN;
+}
+
+/** A failed answer: its status, and the envelope's code and the paths of its details. */
+async function failure(
+  res: Response,
+): Promise<{ status: number; code?: string; paths?: string[] }> {
+  const body: Envelope = await envelope(res);
+  return {
+    status: res.status,
+    code: body.error?.code,
+    paths: body.error?.details?.map((d) => d.path),
+  };
+}
+
+// One at a time: side by side they waited out the browser slots (503 SERVICE_BUSY), and the 2 MB
+// URL page alone takes 10–25 s to capture on a loaded machine.
+describe("a failed capture is the page's or the caller's: 4xx, nothing charged", () => {
+  it("/v1/scrape answers js, waitForSelector and failOnStatus failures as /v1/links does", async () => {
+    // An account of its own: nothing it asks for succeeds, so its usage must stay at 0.
+    const mine = await Capturer.create("pro");
+    const page = `${FIXTURES}/sec/text?run=${runId()}`;
+    const scrape = { ...SMALL, elements: [{ selector: "body" }] };
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ["/v1/scrape", { ...scrape, url: page, js: "throw new Error('no')" }, "js"],
+      ["/v1/links", { ...SMALL, url: page, js: "throw new Error('no')" }, "js"],
+      [
+        "/v1/scrape",
+        { ...scrape, url: page, waitForSelector: "#never", timeout: 5 },
+        "waitForSelector",
+      ],
+      [
+        "/v1/scrape",
+        { ...scrape, url: `${FIXTURES}/status?code=404&run=${runId()}`, failOnStatus: [404] },
+        "failOnStatus",
+      ],
+    ];
+    const answers = await Promise.all(
+      cases.map(async ([path, body]) => failure(await postJson(path, body, mine.auth))),
+    );
+    cases.forEach(([path, , field], i) => {
+      expect(answers[i], `${path} naming ${field}`).toEqual({
+        status: 400,
+        code: "CAPTURE_FAILED",
+        paths: [field],
+      });
+    });
+    expect(await used(mine)).toBe(0);
+  });
+
+  it("`js` that navigates the page to about:blank → 400 naming url (or the blank page), never a 500", async () => {
+    const mine = await Capturer.create("pro");
+    const url = `${FIXTURES}/sec/text?run=${runId()}`;
+    const { res, bytes } = await mine.post({ ...SMALL, url, js: "location.href = 'about:blank'" });
+    const text = new TextDecoder().decode(bytes.slice(0, 300));
+    // The navigation commits while the outputs are taken: the page left its document.
+    if (res.status !== 200) {
+      expect(res.status, text).toBe(400);
+      const body = JSON.parse(new TextDecoder().decode(bytes)) as Envelope;
+      expect(body.error?.code).toBe("CAPTURE_FAILED");
+      expect(body.error?.details?.map((d) => d.path)).toEqual(["url"]);
+      expect(await used(mine)).toBe(0);
+    } else {
+      // It committed before them: the blank page is what was captured, and is said to be.
+      expect(res.headers.get("x-screenshot-url")).toBe("about:blank");
+      expect(await used(mine)).toBe(1);
+    }
+  });
+
+  it("a page that makes its URL 2 MB long: captured, the URL reported cut (JSON 8,192 characters, headers 2,048); its render link charged once", async () => {
+    const mine = await Capturer.create("pro");
+    const url = `${FIXTURES}/sec/text?run=${runId()}`;
+    const js = `history.replaceState(null, "", "?" + "a".repeat(2 * 1024 * 1024))`;
+    const cut = (reported: string | null | undefined, length: number, what: string) => {
+      expect(reported?.length, what).toBe(length);
+      expect(reported?.startsWith(`${FIXTURES}/sec/text?aaaa`), what).toBe(true);
+    };
+    const shot = await mine.json<{ url: string; metadata: { finalUrl: string } }>({
+      ...SMALL,
+      url,
+      js,
+    });
+    expect(shot.res.status, JSON.stringify(shot.body.error)).toBe(200);
+    cut(shot.body.data?.url, LIMITS.urlChars, "url");
+    cut(shot.body.data?.metadata.finalUrl, LIMITS.urlChars, "metadata.finalUrl");
+
+    const minted = await postJson("/v1/render/link", { ...SMALL, url, js }, mine.auth);
+    const link = (await envelope<{ url: string }>(minted)).data?.url ?? "";
+    const before = await used(mine);
+    for (const cache of ["miss", "hit"]) {
+      const view = await call(link.slice(link.indexOf("/v1/render")));
+      expect(view.status, cache).toBe(200);
+      expect(view.headers.get("x-service-cache")).toBe(cache);
+      for (const name of ["x-screenshot-url", "x-service-final-url"])
+        cut(view.headers.get(name), 2048, `${cache}: ${name}`);
+      expect(sniff(new Uint8Array(await view.arrayBuffer()))).toBe("png");
+    }
+    expect(await used(mine)).toBe(before + 1);
+  });
+
+  it("a selector element 100,000 px wide at the page's origin as JPEG → 200 cut to 65,500 px (WebP: 16,383), truncated", async () => {
+    const html = `<body style="margin:0"><div id="x" style="width:100000px;height:200px;background:#00f"></div></body>`;
+    for (const [format, width] of [
+      ["jpeg", 65_500],
+      ["webp", 16_383],
+    ] as const) {
+      const { res, bytes } = await cap.post({ ...SMALL, html, selector: "#x", format });
+      expect(res.status, `${format}: ${new TextDecoder().decode(bytes.slice(0, 300))}`).toBe(200);
+      expect(res.headers.get("x-service-truncated"), format).toBe("true");
+      expect(sniff(bytes)).toBe(format);
+      expect(outputSize(bytes), format).toEqual({ width, height: 200 });
+    }
   });
 });
