@@ -61,9 +61,7 @@ export async function markDocument(
   const coding = header(headers, "content-encoding")?.trim().toLowerCase();
   const length = Number(header(headers, "content-length") ?? NaN);
   const plain = coding === undefined || coding === "" || coding === "identity";
-  const declared = plain && Number.isInteger(length) && length >= 0;
-  if (declared && length > MAX_DOCUMENT_BYTES) return "too-large";
-  if (declared) {
+  if (plain && Number.isInteger(length) && length >= 0 && length <= MAX_DOCUMENT_BYTES) {
     const { body, base64Encoded } = await session.send("Fetch.getResponseBody", { requestId });
     const binary = base64Encoded ? atob(body) : utf8Binary(body);
     const withMarks = marked(binary, headers);
