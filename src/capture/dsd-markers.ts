@@ -6,14 +6,14 @@
  * later task, with no mutation any observer of ours can see, and acts on a speculation rule set
  * there before our observer could remove it (docs/SECURITY.md, "Declarative shadow roots").
  * So markup written into a document by script — `document.write`, which is also how user HTML and
- * Markdown are written (`setContent`) — and a target page's own bytes (./document-marks.ts, in
- * the browser guard) get one marker element right after every such start tag: the marker is the root's first child, a custom element the hardening defines, and its
+ * Markdown are written (`setContent`) — gets one marker element right after every such start
+ * tag: the marker is the root's first child, a custom element the hardening defines, and its
  * connectedCallback (run by the parser as it inserts it, before the next token) hands the root to
  * the observer and removes the marker.
  *
  * Written here rather than taken from an HTML parser library: we need the tokenizer's reading of
  * one start tag (where it ends, which attributes it has) with every other character left exactly
- * as written — a parser would re-serialize the markup — and it runs in the page too. It errs towards
+ * as written — a parser would re-serialize the markup — and it runs in the page. It errs towards
  * marking: a `<template …shadowrootmode…>` inside a comment or a script string is marked too
  * (harmless: the marker removes itself wherever it is connected).
  */
