@@ -10,15 +10,11 @@
  * at a private address, or rebinds to one after our check) is failed before any page, frame or
  * worker sees a byte of it, and taints its capture. The request itself has left by then: that
  * blind request is the residual (docs/SECURITY.md).
- *
- * An HTML document's body is read on its way (./document-marks.ts) and its declarative shadow
- * roots marked, so the page's hardening sees every root before anything in it runs.
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
 import { log } from "../log";
 import { addressSpaceRefusal, checkUrl, needsAddressCheck } from "../security/url-guard";
-import { markDocument, mayHoldTemplates } from "./document-marks";
 import type { ResponseAddresses } from "./response-addresses";
 
 /**
@@ -83,19 +79,8 @@ export async function guardFetches(
     }
     const headers = event.responseHeaders ?? [];
     const kept = headers.filter((h) => !BROWSER_FETCH_HEADERS.has(h.name.toLowerCase()));
-    const stripped = kept.length !== headers.length;
-    if (
-      event.resourceType === "Document" &&
-      mayHoldTemplates(event.responseStatusCode ?? 200, kept)
-    ) {
-      const verdict = await markDocument(session, event, stripped ? kept : null).catch(
-        () => "failed" as const,
-      );
-      if (verdict !== "too-large" && verdict !== "failed") return;
-      blocked++;
-      return fail(requestId);
-    }
-    if (!stripped) return session.send("Fetch.continueResponse", { requestId });
+    if (kept.length === headers.length)
+      return session.send("Fetch.continueResponse", { requestId });
     // Chromium takes a header override only together with the status line.
     const status = {
       responseCode: event.responseStatusCode ?? 200,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Capturer } from "../helpers/capture";
-import { FIXTURES, runId } from "../helpers/http";
+import { canaryLog, FIXTURES, runId } from "../helpers/http";
 import {
   expectCanaryUntouched,
   expectNoCanaryContent,
@@ -52,7 +52,18 @@ export async function runVector(
     `status ${res.status}: ${new TextDecoder().decode(bytes.slice(0, 300))}`,
   ).toContain(res.status);
   if (res.status === 200) expectNoCanaryContent(bytes, v.name);
-  else expect(v.navigates, `a non-navigating vector failed the capture (${res.status})`).toBe(true);
+  else if (v.failsClosedServed && variant === "url" && res.status === 400) {
+    // The residual's guarantee: refused with nothing rendered; what reached the canary was
+    // Chromium's speculative GET alone (Sec-Purpose), never a load of the page.
+    expect(new TextDecoder().decode(bytes)).toContain("Could not reach the target URL.");
+    await settle();
+    const loads = (await canaryLog(run)).filter(
+      (r) => !String(r.headers["sec-purpose"] ?? "").startsWith("prefetch"),
+    );
+    expect(loads, `only speculative requests reached the canary by "${v.name}"`).toEqual([]);
+    return;
+  } else
+    expect(v.navigates, `a non-navigating vector failed the capture (${res.status})`).toBe(true);
   await expectCanaryUntouched(run, `by "${v.name}" (${variant})`);
   if (v.raw) {
     await settle(300);
