@@ -46,6 +46,11 @@ export const TUNING = {
   /** How often a wait for a selector also checks from outside the page (./capture/wait-for-element.ts). */
   selectorRecheckMs: 500,
   browserQueueMax: 32,
+  /**
+   * One account's callers waiting in a host's line at most (src/capture/slots.ts): twice its
+   * slots, so a burst of its own waits its turn while the line keeps room for other accounts.
+   */
+  browserQueuePerAccount: 8,
   browserQueueWaitMs: 30_000,
   /**
    * Background captures (crawl pages) yield their turn for a slot to interactive ones
