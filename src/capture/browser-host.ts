@@ -123,7 +123,7 @@ export class BrowserHost extends DurableObject<Env> {
       for (let attempt = 0; ; attempt++) {
         const warm = await this.getBrowser();
         const browser = warm.browser;
-        const hooks: CaptureHooks = {
+        const hooks: Omit<CaptureHooks, "ready"> = {
           deadlineExceeded: () => {
             this.stats.deadlineKills++;
             log("warn", "capture passed its deadline", { timeoutMs: spec.timeoutMs });
@@ -136,9 +136,12 @@ export class BrowserHost extends DurableObject<Env> {
           // Built once: they prime the next spare and are what this capture's page is given.
           const settings = pageSettings(spec, this.policy(), warm.userAgent);
           const blank = await warm.spare.take(settings);
-          const share = await warm.cpu.track(blank.page, blank.contextId, accountId);
+          const share = warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
-            const result = await runPageCapture(blank, spec, this.policy(), settings, hooks);
+            const result = await runPageCapture(blank, spec, this.policy(), settings, {
+              ...hooks,
+              ready: share.ready,
+            });
             this.stats.captures++;
             return { ok: true, result };
           } finally {
@@ -245,9 +248,12 @@ export class BrowserHost extends DurableObject<Env> {
   /** The browser-wide guard, the user agent and the spare page: a browser ready for captures. */
   private async setUp(browser: Browser): Promise<Warm> {
     browser.on("disconnected", () => this.drop(browser));
-    const cpu: CpuShare = new CpuShare((held) => {
-      if (this.warm?.cpu === cpu) this.slots.lend(held);
-    });
+    const cpu: CpuShare = new CpuShare(
+      (held) => {
+        if (this.warm?.cpu === cpu) this.slots.lend(held);
+      },
+      () => this.slots.newcomerWaiting(),
+    );
     const [guard, userAgent, browserSession] = await Promise.all([
       installBrowserGuard(browser, config(this.env).targetAllowlist, (contextId, session) =>
         cpu.attached(contextId, session),
