@@ -164,12 +164,14 @@ describe("fair CPU between accounts", () => {
       await spin.stop();
     }
     const flooded = await Promise.all(flood);
-    // Refused ones are a's own excess: 429 RATE_LIMITED with Retry-After, never the service's 503.
-    const refused = flooded.flatMap((o) => (o.ok ? [] : [o.failure]));
-    expect(refused.length).toBeGreaterThan(0);
-    for (const f of refused)
-      expect([f.code, f.status, f.retryAfterSeconds! > 0]).toEqual(["RATE_LIMITED", 429, true]);
-  });
+    // Past its 4 slots and 8 places in the line, a's own excess is refused at once: 429
+    // RATE_LIMITED with Retry-After, never the service's 503 (its waiting ones may still meet
+    // their own 30 s wait on a loaded machine).
+    const limited = flooded.flatMap((o) => (!o.ok && o.failure.code === "RATE_LIMITED" ? [o] : []));
+    expect(limited).toHaveLength(40 - 4 - 8);
+    for (const { failure: f } of limited)
+      expect([f.status, f.retryAfterSeconds! > 0]).toEqual([429, true]);
+  }, 90_000); // ~35 s; up to 55 s measured on a machine at load 30
 
   it("five accounts with a spinner each do not keep a sixth account's small capture waiting", async () => {
     const host = fairHost;
@@ -196,5 +198,5 @@ describe("fair CPU between accounts", () => {
     // Held spinners were let go: each ends normally once told to stop.
     const outcomes = await Promise.all(five);
     expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, true]);
-  });
+  }, 90_000);
 });
