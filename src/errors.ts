@@ -151,7 +151,9 @@ export const ERROR_CODES = {
   RATE_LIMITED: {
     status: 429,
     fault: "plan",
-    meaning: "Too many requests this minute for the plan.",
+    meaning:
+      "Too many requests this minute for the plan, or too many of the account's captures " +
+      "already waiting for a browser at once.",
     action: "Wait `Retry-After` seconds; spread requests out, or upgrade the plan.",
   },
   USAGE_EXCEEDED: {

@@ -36,16 +36,29 @@ export const TUNING = {
    */
   heavyCapturePixels: 2 ** 27,
   /**
-   * Fair CPU (src/capture/cpu-share.ts): the main-thread busy time after which an account's
-   * younger capture is held while other accounts have captures in flight; how often captures are
-   * measured and the holds decided; how long a measurement may take.
+   * Fair CPU (src/capture/cpu-share.ts): the main-thread busy time after which a capture is
+   * heavy, and may be held while other accounts have captures in flight (an account's younger
+   * ones always then); how often captures are measured and the holds decided; how long a
+   * measurement may take.
    */
   cpuHeavyMs: 1_000,
   cpuShareTickMs: 250,
   cpuMeterTimeoutMs: 1_000,
+  /**
+   * Fair CPU across accounts: while a light capture is in flight or a newcomer waits for a slot,
+   * how many heavy captures (each its account's oldest) run at once, and for how long each turn:
+   * one spinner takes one core of a 2-core machine, the other is left to the light captures.
+   */
+  cpuHeavyRunning: 1,
+  cpuSliceMs: 1_000,
   /** How often a wait for a selector also checks from outside the page (./capture/wait-for-element.ts). */
   selectorRecheckMs: 500,
   browserQueueMax: 32,
+  /**
+   * One account's callers waiting in a host's line at most (src/capture/slots.ts): twice its
+   * slots, so a burst of its own waits its turn while the line keeps room for other accounts.
+   */
+  browserQueuePerAccount: 8,
   browserQueueWaitMs: 30_000,
   /**
    * Background captures (crawl pages) yield their turn for a slot to interactive ones

@@ -9,8 +9,10 @@
  *   ready for the next capture (blank-page.ts), so a capture does not wait for a renderer to start.
  * - A crash or disconnect drops the browser; the failed capture is retried once on a new one.
  * - Pages in flight are capped, and so is one account's share of them; callers beyond a cap wait
- *   in one bounded FIFO line across accounts, and past the wait budget are refused (503
- *   SERVICE_BUSY with Retry-After) before anything is charged (slots.ts).
+ *   in one bounded line shared per account (the least served account first), and past the wait
+ *   budget are refused (503 SERVICE_BUSY with Retry-After) before anything is charged; an
+ *   account's callers beyond its share of the line are refused at once (429 RATE_LIMITED), so
+ *   one account's burst never turns others away (slots.ts).
  * - Every capture has a hard deadline (deadline.ts): its context is then disposed, and a browser
  *   whose context will not close is recycled.
  * - An alarm keeps an in-use browser alive and closes it after a period of no use.
@@ -29,7 +31,7 @@ import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "./page-requests";
 import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
-import { hostSlots, SlotsBusy, type Slot } from "./slots";
+import { AccountBusy, hostSlots, SlotsBusy, type Slot } from "./slots";
 import { withTimeout } from "./navigate";
 import { resizeInPage } from "./page-scripts";
 import type { CaptureSpec } from "./spec";
@@ -57,6 +59,8 @@ export interface HostStats {
   recycles: number;
   /** Captures refused because no slot came free in time. */
   busyRefusals: number;
+  /** Captures refused because their account had its share of the line waiting already. */
+  accountRefusals: number;
   /** The weight (device pixels, weight.ts) of the captures in flight. */
   weight: number;
   /** Captures held for using more than their account's share of CPU (cpu-share.ts), and now. */
@@ -91,6 +95,7 @@ export class BrowserHost extends DurableObject<Env> {
     deadlineKills: 0,
     recycles: 0,
     busyRefusals: 0,
+    accountRefusals: 0,
   };
   private requestPolicy: RequestPolicy | null = null;
   /** Holds counted on browsers since dropped (cpu-share.ts). */
@@ -112,13 +117,13 @@ export class BrowserHost extends DurableObject<Env> {
   /** One capture for `accountId`'s share of the slots; a `background` one yields its turn. */
   async capture(spec: CaptureSpec, accountId: string, background = false): Promise<CaptureOutcome> {
     const slot = await this.acquire(accountId, captureWeight(spec), background);
-    if (!slot) return { ok: false, failure: failures.busy() };
+    if ("code" in slot) return { ok: false, failure: slot };
     this.lastUsed = Date.now();
     try {
       for (let attempt = 0; ; attempt++) {
         const warm = await this.getBrowser();
         const browser = warm.browser;
-        const hooks: CaptureHooks = {
+        const hooks: Omit<CaptureHooks, "ready"> = {
           deadlineExceeded: () => {
             this.stats.deadlineKills++;
             log("warn", "capture passed its deadline", { timeoutMs: spec.timeoutMs });
@@ -131,9 +136,12 @@ export class BrowserHost extends DurableObject<Env> {
           // Built once: they prime the next spare and are what this capture's page is given.
           const settings = pageSettings(spec, this.policy(), warm.userAgent);
           const blank = await warm.spare.take(settings);
-          const share = await warm.cpu.track(blank.page, blank.contextId, accountId);
+          const share = warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
-            const result = await runPageCapture(blank, spec, this.policy(), settings, hooks);
+            const result = await runPageCapture(blank, spec, this.policy(), settings, {
+              ...hooks,
+              ready: share.ready,
+            });
             this.stats.captures++;
             return { ok: true, result };
           } finally {
@@ -174,7 +182,7 @@ export class BrowserHost extends DurableObject<Env> {
     // The bitmap is decoded and scaled on the page: it weighs its pixels.
     const size = imageSize(bytes);
     const slot = await this.acquire(accountId, size ? size.width * size.height : 1);
-    if (!slot) throw new CaptureError(failures.busy());
+    if ("code" in slot) throw new CaptureError(slot);
     this.lastUsed = Date.now();
     try {
       const blank = await (await this.getBrowser()).spare.take();
@@ -240,9 +248,12 @@ export class BrowserHost extends DurableObject<Env> {
   /** The browser-wide guard, the user agent and the spare page: a browser ready for captures. */
   private async setUp(browser: Browser): Promise<Warm> {
     browser.on("disconnected", () => this.drop(browser));
-    const cpu: CpuShare = new CpuShare((held) => {
-      if (this.warm?.cpu === cpu) this.slots.lend(held);
-    });
+    const cpu: CpuShare = new CpuShare(
+      (held) => {
+        if (this.warm?.cpu === cpu) this.slots.lend(held);
+      },
+      () => this.slots.newcomerWaiting(),
+    );
     const [guard, userAgent, browserSession] = await Promise.all([
       installBrowserGuard(browser, config(this.env).targetAllowlist, (contextId, session) =>
         cpu.attached(contextId, session),
@@ -283,18 +294,27 @@ export class BrowserHost extends DurableObject<Env> {
     void this.ctx.storage.delete(SESSION_KEY);
   }
 
-  /** `accountId`'s slot of `weight`; null when none came free in time (nothing ran). */
+  /**
+   * `accountId`'s slot of `weight`; else why not (nothing ran): none came free in time (503), or
+   * the account already has its share of the line waiting (429).
+   */
   private async acquire(
     accountId: string,
     weight: number,
     background = false,
-  ): Promise<Slot | null> {
+  ): Promise<Slot | CaptureFailure> {
     try {
       return await this.slots.acquire(accountId, weight, background);
     } catch (err) {
-      if (!(err instanceof SlotsBusy)) throw err;
-      this.stats.busyRefusals++;
-      return null;
+      if (err instanceof SlotsBusy) {
+        this.stats.busyRefusals++;
+        return failures.busy();
+      }
+      if (err instanceof AccountBusy) {
+        this.stats.accountRefusals++;
+        return failures.accountBusy();
+      }
+      throw err;
     }
   }
 }

@@ -3,22 +3,29 @@
  * account, not the others. Slots (./slots.ts) share the browser's contexts and the pixels in
  * flight; this shares the renderers' CPU.
  *
- * The rule: among an account's captures in flight, its oldest runs freely. A younger one whose
- * page has kept its main thread busy for more than TUNING.cpuHeavyMs is **held** — its scripts
- * paused — while another account has a capture in flight on the same browser, and let go as soon
- * as its account is alone or it becomes the account's oldest. So, under contention, each
- * account's heavy work runs one capture at a time, oldest first, while light captures (every
- * account's) never wait; an account alone is never held. A held capture lends its slot to
- * newcomers (./slots.ts `lend`) and keeps its deadline: one held past it is the same refunded
- * 408 as any capture that overruns (docs/RELIABILITY.md, "Fair CPU").
+ * A capture is **heavy** once its page has kept its main thread busy for more than
+ * TUNING.cpuHeavyMs; a heavy capture may be **held** — its scripts paused — and is let go later.
+ * The rule, while another account has a capture in flight on the same browser, or a caller with
+ * nothing in flight waits for a slot (./slots.ts `newcomerWaiting`):
+ * - within an account: only its oldest capture may run heavy; a younger heavy one is held until
+ *   it becomes the account's oldest (each account's heavy work runs one capture at a time);
+ * - across accounts: while a light capture is in flight (any account's) or a newcomer waits, at
+ *   most TUNING.cpuHeavyRunning of the accounts' oldest heavy captures run at once, taking turns
+ *   of TUNING.cpuSliceMs (the one held longest goes next). An account's oldest capture is no
+ *   shield: five accounts with one spinner each would otherwise hold every core and every slot,
+ *   and a sixth account's small capture waited for them to end.
+ * So heavy work always progresses (some heavy capture always runs, and each in turn), light
+ * captures (every account's) never wait, and an account alone is never held. Heavy captures
+ * with no light one in flight and nobody waiting all run: holding one would help no one. A held
+ * capture lends its slot to newcomers (./slots.ts `lend`) and keeps its deadline: one held past
+ * it is the same refunded 408 as any capture that overruns (docs/RELIABILITY.md, "Fair CPU").
  *
  * How, in CDP terms (measured on Chromium 156):
  * - Busy: `Performance.getMetrics` → `TaskDuration`, the time the page's main thread spent in
  *   tasks, the running one included. It is answered at once even while the page spins in
  *   `while (true) {}` (the renderer answers it between JavaScript instructions), unlike anything
  *   that needs the main thread. It is wall time, so a renderer starved of CPU counts as busy
- *   too; mistaking one costs it only a wait behind its own account's oldest capture, never its
- *   script (`ProcessTime`, the renderer's CPU, was tried: on a loaded machine a spinner took
+ *   too; mistaking one costs it only waits for its turn, never its script (`ProcessTime`, the renderer's CPU, was tried: on a loaded machine a spinner took
  *   4–5 s to reach 0.5 s of it, too late to help anyone).
  * - Hold: `Debugger.pause`, also answered while the page spins; a paused renderer uses no CPU
  *   (0.02 s over 1 s, against ~1 s spinning), still produces frames (a screenshot of a paused
@@ -27,9 +34,9 @@
  *   is running. A pause asked of an idle page waits for its next script; that pause is resumed
  *   as soon as it arrives unless the capture is held by then.
  * - The debugger must be enabled before the page's script runs (enabling it in a spinning page
- *   is never answered). So only captures that could be held — an account's second and later
- *   in flight — get it, on their still-blank page before navigation, and on every frame and
- *   worker they start, while those are paused at their start by the browser guard. With
+ *   is never answered). Any capture may be held (even one that started alone: others may come),
+ *   so every capture gets it, on its still-blank page before navigation, and on every frame and
+ *   worker it starts, while those are paused at their start by the browser guard. With
  *   breakpoints inactive, a `debugger;` statement in the page does not pause it.
  * - `Emulation.setCPUThrottlingRate` was rejected: its throttler sleeps by spinning, so a
  *   throttled spinner still uses the core.
@@ -51,6 +58,8 @@ interface Tracked {
   busyAtStart: number | null;
   heavy: boolean;
   held: boolean;
+  /** When `held` last changed (ms epoch); when it was tracked, for one never held. */
+  since: number;
 }
 
 /** What a capture's turn at a decision looks like to the policy. */
@@ -58,23 +67,57 @@ export interface CpuEntry {
   accountId: string;
   seq: number;
   heavy: boolean;
+  /** Held now, and since when (or running since when: ms epoch). */
+  held: boolean;
+  since: number;
+}
+
+export interface CpuScene {
+  /** A caller with nothing in flight waits for a slot (./slots.ts `newcomerWaiting`). */
+  newcomerWaiting: boolean;
+  now: number;
+  /** Heavy captures that run at once while others need the CPU, and their turn (ms). */
+  running?: number;
+  sliceMs?: number;
 }
 
 /**
  * The rule above, as a pure function: which captures to hold. Every capture not returned runs.
  */
-export function capturesToHold<T extends CpuEntry>(entries: readonly T[]): Set<T> {
+export function capturesToHold<T extends CpuEntry>(
+  entries: readonly T[],
+  scene: CpuScene = { newcomerWaiting: false, now: 0 },
+): Set<T> {
+  const { newcomerWaiting, now } = scene;
+  const running = scene.running ?? TUNING.cpuHeavyRunning;
+  const sliceMs = scene.sliceMs ?? TUNING.cpuSliceMs;
   const held = new Set<T>();
   const accounts = new Set(entries.map((e) => e.accountId));
-  if (accounts.size < 2) return held;
+  if (accounts.size < 2 && !newcomerWaiting) return held;
   const oldest = new Map<string, number>();
   for (const e of entries)
     oldest.set(e.accountId, Math.min(oldest.get(e.accountId) ?? e.seq, e.seq));
-  for (const e of entries) if (e.heavy && e.seq !== oldest.get(e.accountId)) held.add(e);
+  const turns: T[] = [];
+  for (const e of entries) {
+    if (!e.heavy) continue;
+    if (e.seq === oldest.get(e.accountId)) turns.push(e);
+    else held.add(e);
+  }
+  const crowded = newcomerWaiting || entries.some((e) => !e.heavy);
+  if (!crowded || turns.length <= running) return held;
+  // Whose turn: one running within its slice keeps it, then the one held longest, then those
+  // whose slice is over (the longest running last).
+  const rank = (e: T) => (e.held ? 1 : now - e.since < sliceMs ? 0 : 2);
+  turns.sort(
+    (x, y) => rank(x) - rank(y) || (rank(x) === 2 ? y.since - x.since : x.since - y.since),
+  );
+  for (const e of turns.slice(running)) held.add(e);
   return held;
 }
 
 export interface CpuTicket {
+  /** Settles (never rejects) once the page may load: its debugger is on, if it could be. */
+  ready: Promise<void>;
   /** The capture is over: forget it (its context is closed with it, paused or not). */
   end(): void;
 }
@@ -87,15 +130,20 @@ export class CpuShare {
   /** Times a capture was held (stats). */
   holds = 0;
 
-  /** `onHolding`: told how many captures are held whenever that changes (their slots are lent). */
-  constructor(private readonly onHolding: (held: number) => void) {}
+  /**
+   * `onHolding`: told how many captures are held whenever that changes (their slots are lent).
+   * `newcomerWaiting`: whether a caller with nothing in flight waits for a slot.
+   */
+  constructor(
+    private readonly onHolding: (held: number) => void,
+    private readonly newcomerWaiting: () => boolean = () => false,
+  ) {}
 
   /**
-   * A capture of `accountId` starts in `contextId` on `page` (still blank). One that could be
-   * held gets its debugger and CPU meter before this resolves, so before the page loads.
+   * A capture of `accountId` starts in `contextId` on `page` (still blank). Its debugger and CPU
+   * meter are set up meanwhile: the page must not load before the ticket is `ready`.
    */
-  async track(page: Page, contextId: string, accountId: string): Promise<CpuTicket> {
-    const holdable = [...this.tracked.values()].some((t) => t.accountId === accountId);
+  track(page: Page, contextId: string, accountId: string): CpuTicket {
     const entry: Tracked = {
       accountId,
       seq: this.seq++,
@@ -104,25 +152,38 @@ export class CpuShare {
       busyAtStart: null,
       heavy: false,
       held: false,
+      since: Date.now(),
     };
     this.tracked.set(contextId, entry);
-    const ticket = { end: () => this.untrack(contextId, entry) };
-    if (!holdable) return ticket;
+    this.timer ??= setInterval(() => void this.tick(), TUNING.cpuShareTickMs);
+    return {
+      ready: this.meter(page, contextId, entry),
+      end: () => this.untrack(contextId, entry),
+    };
+  }
+
+  /** The debugger on `page` and its CPU meter; never rejects. */
+  private async meter(page: Page, contextId: string, entry: Tracked): Promise<void> {
     try {
       const session = await page.createCDPSession();
       await Promise.all([this.prepare(entry, session), session.send("Performance.enable")]);
+      if (this.tracked.get(contextId) !== entry) {
+        void session.detach().catch(() => {}); // ended meanwhile (a failed capture)
+        return;
+      }
       entry.meter = session;
-      entry.busyAtStart = await busySeconds(session);
+      void busySeconds(session).then(
+        (busy) => void (entry.busyAtStart ??= busy),
+        () => {},
+      );
     } catch {
-      // A page that cannot be prepared is not held (it runs as the oldest would).
+      // A page that cannot be prepared is never held: it counts as a light capture.
     }
-    this.timer ??= setInterval(() => void this.tick(), TUNING.cpuShareTickMs);
-    return ticket;
   }
 
   /**
    * A frame or worker of `contextId` attached by the browser guard, paused before its first
-   * script: a holdable capture's realm gets its debugger now (awaited before it is resumed).
+   * script: the capture's realm gets its debugger now (awaited before it is resumed).
    */
   async attached(contextId: string | undefined, session: CDPSession): Promise<void> {
     const entry = contextId === undefined ? undefined : this.tracked.get(contextId);
@@ -145,7 +206,7 @@ export class CpuShare {
     this.tracked.delete(contextId);
     if (entry.held) this.onHolding(this.holding);
     if (entry.meter) void entry.meter.detach().catch(() => {});
-    if (![...this.tracked.values()].some((t) => t.meter) && this.timer !== null) {
+    if (this.tracked.size === 0 && this.timer !== null) {
       clearInterval(this.timer);
       this.timer = null;
     }
@@ -153,7 +214,7 @@ export class CpuShare {
     void this.tick();
   }
 
-  /** Measure the holdable captures not yet heavy, then hold and let go by the rule. */
+  /** Measure the captures not yet heavy, then hold and let go by the rule. */
   private async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
@@ -168,12 +229,14 @@ export class CpuShare {
         }),
       );
       const entries = [...this.tracked.values()];
-      const hold = capturesToHold(entries);
+      const now = Date.now();
+      const hold = capturesToHold(entries, { newcomerWaiting: this.newcomerWaiting(), now });
       let changed = false;
       for (const e of entries) {
         const want = hold.has(e) && e.meter !== null;
         if (want === e.held) continue;
         e.held = want;
+        e.since = now;
         changed = true;
         if (want) this.holds++;
         for (const s of e.realms)

@@ -8,7 +8,7 @@ import { formatBytes, LIMITS } from "../../schemas/limits";
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
 import { TUNING } from "../tuning";
-import { SlotsBusy } from "./slots";
+import { AccountBusy, SlotsBusy } from "./slots";
 
 export const FAILURE = {
   timeout: "The page took too long to load.",
@@ -20,6 +20,9 @@ export const FAILURE = {
   geoUnconfigured: "Geo-targeted capture is not configured on this deployment.",
   geoUnavailable: "Geo-targeted capture is temporarily unavailable.",
   busy: "All browsers are busy. Retry after the time in the Retry-After header.",
+  accountBusy:
+    "Too many of this account's captures are waiting for a browser. Retry after the time in " +
+    "the Retry-After header.",
 } as const;
 
 export interface CaptureFailure {
@@ -29,7 +32,8 @@ export interface CaptureFailure {
     | "PAYLOAD_TOO_LARGE"
     | "UNSAFE_URL"
     | "CONFIGURATION_ERROR"
-    | "SERVICE_BUSY";
+    | "SERVICE_BUSY"
+    | "RATE_LIMITED";
   status: ContentfulStatusCode;
   message: string;
   transient: boolean;
@@ -212,12 +216,24 @@ export const failures = {
     transient: true,
     retryAfterSeconds: TUNING.busyRetryAfterSeconds,
   }),
+  /**
+   * The account already has its share of a browser's line waiting (capture/slots.ts): its own
+   * excess, refused at once (or pushed out for another account's caller); nothing ran.
+   */
+  accountBusy: (): CaptureFailure => ({
+    code: "RATE_LIMITED",
+    status: 429,
+    message: FAILURE.accountBusy,
+    transient: true,
+    retryAfterSeconds: TUNING.busyRetryAfterSeconds,
+  }),
 };
 
 /** Anything thrown during a capture → a sanitized failure. */
 export function toFailure(err: unknown): CaptureFailure {
   if (err instanceof CaptureError) return err.failure;
   if (err instanceof SlotsBusy) return failures.busy();
+  if (err instanceof AccountBusy) return failures.accountBusy();
   const name = err instanceof Error ? err.name : "";
   const message = err instanceof Error ? err.message : String(err);
   if (name === "TimeoutError" || /timeout|timed out/i.test(message)) return failures.timeout();

@@ -68,6 +68,11 @@ export interface CaptureHooks {
   closing(done: Promise<void>): void;
   /** The full page was measured: the capture now weighs `weight` (./weight.ts). */
   measured(weight: number): void;
+  /**
+   * Settles when the page may load (its fair-CPU debugger is on, ./cpu-share.ts): awaited with
+   * the page's own setup, before navigation.
+   */
+  ready: Promise<void>;
 }
 
 /**
@@ -117,6 +122,7 @@ async function capturePage(
   const [tracker] = await Promise.all([
     preparePage(page, session, spec, policy, settings, primed),
     watch.ready,
+    hooks.ready,
   ]);
   /** Why the page must not become output (logged, never returned), or null. */
   const taint = () =>

@@ -13,9 +13,10 @@
  *   else's pass them. A capture heavier than the budget still runs when its account holds none
  *   of it, never "never". A full page is weighed at the most it could render and made lighter
  *   (`lighten`) once its height is known: weights only ever shrink in flight;
- * - a capture held for its account's use of CPU (./cpu-share.ts) lends its slot to newcomers
- *   (`lend`): it uses no CPU while held, so the browser may run one more newcomer's capture in
- *   its place — two accounts whose spinning pages fill every slot keep no third one waiting;
+ * - a capture held for its use of CPU (./cpu-share.ts) lends its slot to newcomers (`lend`, at
+ *   most `total` lent): it uses no CPU while held, so the browser may run one more newcomer's
+ *   capture in its place — accounts whose spinning pages fill every slot, however many, keep no
+ *   other account waiting (a newcomer waiting is itself a reason to hold: `newcomerWaiting`);
  * - callers beyond a cap or a budget wait in ONE line across accounts: freed capacity goes to
  *   the caller that fits whose account has the fewest captures in flight, the longest-waiting
  *   among equals (first-in-first-out between accounts that hold the same; a light caller passes
@@ -23,6 +24,13 @@
  *   holding slots, so two accounts filling every slot do not keep a third waiting behind them);
  * - the line is bounded (`maxWaiting`) and so is each wait (`waitMs`): past either the caller is
  *   refused with `SlotsBusy` at once, never left to pile up or to time out while charged;
+ * - the line is shared per account, not first come first served: an account has at most
+ *   `perAccountWaiting` callers in it, and when it is full a caller whose account has fewer
+ *   waiting pushes out the newest caller of the account with the most (by two or more). Both
+ *   refusals are that account's own excess (`AccountBusy`: a 429 to its caller), so one account's
+ *   burst of captures (40 requests, or 40 MCP tool calls in one POST) never fills the line and
+ *   turns everyone else away with `SlotsBusy`; the line is full for a newcomer only when every
+ *   account in it waits with one caller;
  * - background captures (crawl pages) yield to interactive ones: a background caller waits
  *   while an interactive capture is in flight or waiting, or ended less than `quietMs` ago (a
  *   customer sending captures one after another keeps the host to himself between them) — for
@@ -36,12 +44,19 @@ export class SlotsBusy extends Error {
   override readonly name = "SlotsBusy";
 }
 
+/** Refused for the caller's own account: it already has its share of the line waiting. */
+export class AccountBusy extends Error {
+  override readonly name = "AccountBusy";
+}
+
 export interface SlotLimits {
   total: number;
   perAccount: number;
   /** The weight (device pixels) one account's captures in flight may reach together. */
   accountWeight: number;
   maxWaiting: number;
+  /** The most callers of one account waiting in the line. */
+  perAccountWaiting: number;
   waitMs: number;
   /** How long after an interactive capture ends background callers still wait. */
   quietMs: number;
@@ -62,6 +77,8 @@ interface Waiter {
   /** A background caller that still yields to interactive ones. */
   yields: boolean;
   grant: () => void;
+  /** Refuses the caller (it leaves the line): pushed out for another account's caller. */
+  refuse: (err: Error) => void;
 }
 
 interface Held {
@@ -93,16 +110,24 @@ export class FairSlots {
     // Everyone still in line is blocked by a cap (admit() ran at every change): one who fits goes.
     if (this.fits(account, weight, background))
       return Promise.resolve(this.take(account, weight, background));
-    if (this.line.length >= this.limits.maxWaiting) return Promise.reject(new SlotsBusy());
+    const mine = this.waitingOf(account);
+    if (mine >= this.limits.perAccountWaiting) return Promise.reject(new AccountBusy());
+    if (this.line.length >= this.limits.maxWaiting) {
+      const victim = this.pushOutFor(mine);
+      if (!victim) return Promise.reject(new SlotsBusy());
+      victim.refuse(new AccountBusy());
+    }
     return new Promise<Slot>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const leave = (err: Error) => {
+        clearTimeout(timer);
         clearTimeout(yieldTimer);
         const at = this.line.indexOf(waiter);
         if (at >= 0) this.line.splice(at, 1);
-        reject(new SlotsBusy());
+        reject(err);
         // An interactive caller gone from the line may be what background ones waited for.
         this.admitWhenQuiet();
-      }, this.limits.waitMs);
+      };
+      const timer = setTimeout(() => leave(new SlotsBusy()), this.limits.waitMs);
       const yieldTimer = background
         ? setTimeout(() => {
             waiter.yields = false;
@@ -118,6 +143,7 @@ export class FairSlots {
           clearTimeout(yieldTimer);
           resolve(this.take(account, weight, background));
         },
+        refuse: leave,
       };
       this.line.push(waiter);
       if (background) this.admitWhenQuiet();
@@ -134,9 +160,12 @@ export class FairSlots {
     this.admit();
   }
 
-  /** `held` captures in flight are held (./cpu-share.ts) now: as many slots lent to newcomers. */
+  /**
+   * `held` captures in flight are held (./cpu-share.ts) now: as many slots lent to newcomers, up
+   * to `total` (a held page uses no CPU but keeps its memory: twice the slots in flight at most).
+   */
   lend(held: number): void {
-    this.lent = held;
+    this.lent = Math.min(held, this.limits.total);
     this.admit();
   }
 
@@ -153,6 +182,14 @@ export class FairSlots {
     held.weight -= slot.weight;
     if (held.count === 0) this.byAccount.delete(slot.account);
     this.admit();
+  }
+
+  /**
+   * Whether a caller waits whose account has nothing in flight: one that slots lent by held
+   * captures would admit (./cpu-share.ts holds across accounts while one does).
+   */
+  newcomerWaiting(): boolean {
+    return this.line.some((w) => !this.byAccount.has(w.account));
   }
 
   stats(): { inFlight: number; waiting: number; accounts: number; weight: number } {
@@ -180,6 +217,24 @@ export class FairSlots {
       if (!waiter) return;
       waiter.grant();
     }
+  }
+
+  private waitingOf(account: string): number {
+    return this.line.filter((w) => w.account === account).length;
+  }
+
+  /**
+   * The line is full: the newest caller of the account with the most waiting, if that is two
+   * or more above `mine` (the caller's account's), else none (every account waits its share).
+   */
+  private pushOutFor(mine: number): Waiter | undefined {
+    const counts = new Map<string, number>();
+    for (const w of this.line) counts.set(w.account, (counts.get(w.account) ?? 0) + 1);
+    let most: string | null = null;
+    let mostWaiting = 0;
+    for (const [account, n] of counts) if (n > mostWaiting) [most, mostWaiting] = [account, n];
+    if (most === null || mostWaiting < mine + 2) return undefined;
+    return this.line.findLast((w) => w.account === most);
   }
 
   /** Interactive captures in flight or waiting, or one ended less than `quietMs` ago. */
@@ -245,6 +300,7 @@ export function hostSlots(): FairSlots {
     perAccount: TUNING.browserContextsPerAccount,
     accountWeight: TUNING.browserPixelsPerAccount,
     maxWaiting: TUNING.browserQueueMax,
+    perAccountWaiting: TUNING.browserQueuePerAccount,
     waitMs: TUNING.browserQueueWaitMs,
     quietMs: TUNING.backgroundQuietMs,
     backgroundYieldMs: TUNING.backgroundYieldMs,

@@ -1,9 +1,10 @@
 /**
  * FairSlots: caps per browser and per account, the last free slot kept for a newcomer, a weight
- * budget per account, one line across accounts (least served first, else FIFO), bounded waits.
+ * budget per account, one line across accounts (least served first, else FIFO) shared per account,
+ * bounded waits.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FairSlots, SlotsBusy, type Slot } from "../../src/capture/slots";
+import { AccountBusy, FairSlots, SlotsBusy, type Slot } from "../../src/capture/slots";
 
 /** Weights far below the budgets: only the counts decide. */
 const limits = {
@@ -11,6 +12,7 @@ const limits = {
   perAccount: 3,
   accountWeight: 100,
   maxWaiting: 3,
+  perAccountWaiting: 2,
   waitMs: 200,
   quietMs: 50,
   backgroundYieldMs: 150,
@@ -133,6 +135,50 @@ describe("FairSlots", () => {
     slots.release(held[0]!);
     await slots.acquire("e", 1); // the line is empty again: a new caller gets the free slot
     expect(slots.stats().inFlight).toBe(4);
+  });
+
+  it("an account's callers beyond its share of the line are refused at once; others still wait", async () => {
+    const slots = new FairSlots(limits);
+    for (const who of ["a", "a", "a", "b"]) await slots.acquire(who, 1);
+    const waits = [slots.acquire("a", 1), slots.acquire("a", 1)];
+    await expect(slots.acquire("a", 1)).rejects.toBeInstanceOf(AccountBusy);
+    const c = slots.acquire("c", 1); // the line has room for another account
+    expect(slots.stats().waiting).toBe(3);
+    for (const wait of [...waits, c]) await expect(wait).rejects.toBeInstanceOf(SlotsBusy);
+  });
+
+  it("a full line makes room for an account with fewer waiting: the most-waiting one's newest is pushed out", async () => {
+    const slots = new FairSlots({ ...limits, perAccountWaiting: 3 });
+    for (const who of ["a", "a", "a", "b"]) await slots.acquire(who, 1);
+    const outcome = (p: Promise<Slot>) =>
+      p.then(
+        () => "granted",
+        (err: unknown) => (err as Error).name,
+      );
+    const a = [1, 2, 3].map(() => outcome(slots.acquire("a", 1))); // the line is full
+    const c = outcome(slots.acquire("c", 1));
+    expect(await a[2]).toBe("AccountBusy"); // a's newest made room for c
+    const d = outcome(slots.acquire("d", 1));
+    expect(await a[1]).toBe("AccountBusy");
+    // One each now: a fourth account is refused, nobody is pushed out.
+    await expect(slots.acquire("e", 1)).rejects.toBeInstanceOf(SlotsBusy);
+    expect(slots.stats().waiting).toBe(3);
+    expect(await Promise.all([a[0], c, d])).toEqual(["SlotsBusy", "SlotsBusy", "SlotsBusy"]);
+  });
+
+  it("tells when a caller with nothing in flight waits (held captures would make room for it)", async () => {
+    const slots = new FairSlots(limits);
+    const held: Slot[] = [];
+    for (const who of ["a", "a", "a", "b"]) held.push(await slots.acquire(who, 1));
+    const a = slots.acquire("a", 1);
+    expect(slots.newcomerWaiting()).toBe(false); // a waits for a slot of its own
+    const c = slots.acquire("c", 1);
+    expect(slots.newcomerWaiting()).toBe(true);
+    slots.lend(1);
+    await c;
+    expect(slots.newcomerWaiting()).toBe(false);
+    slots.lend(0);
+    await expect(a).rejects.toBeInstanceOf(SlotsBusy);
   });
 
   it("refuses a per-account cap that is not below the pool size", () => {
