@@ -5,11 +5,12 @@
  * Normalisation is the WHATWG URL parser's (the one `fetch()` and Chromium use), plus dropping
  * the fragment; the registrable domain of the "domain" scope comes from tldts (the Public Suffix
  * List, private suffixes included, as elsewhere here: `a.github.io` and `b.github.io` are two
- * sites); globs are picomatch's POSIX flavour — small, no dependencies, no platform lookups, the
- * glob dialect people know from .gitignore-style tools (`*` within a segment, `**` across).
+ * sites); globs are ./glob.ts's, the dialect people know from .gitignore-style tools (`*` within a
+ * segment, `**` across), matched in linear time.
  */
-import picomatch from "picomatch/posix";
 import { parse } from "tldts";
+import { CRAWL } from "../../schemas/limits";
+import { compileGlob, type GlobMeter } from "./glob";
 
 /**
  * `input` resolved against `base`, as an http(s) href: scheme and host lower-cased, default
@@ -73,19 +74,25 @@ function anchored(glob: string): string {
 /**
  * A matcher of a URL's pathname (raw, as the parser gives it: percent-encoded, no query) against
  * the include and exclude globs: no include glob means everything is included; an exclude glob
- * wins over any include. Dot files and folders match like any other name. Throws on a glob
- * picomatch cannot compile (the request schema checks them first).
+ * wins over any include. Dot files and folders match like any other name. Each glob is matched
+ * in time linear in the path's length times its own (./glob.ts), and the globs are bounded as
+ * the request schema bounds them (it checks them first): more is a programming error, thrown.
  */
 export function compilePatterns(
   include: string[],
   exclude: string[],
-): (url: URL) => PatternVerdict {
-  const options = { dot: true };
-  const included = include.length === 0 ? null : picomatch(include.map(anchored), options);
-  const excluded = exclude.length === 0 ? null : picomatch(exclude.map(anchored), options);
-  return (url) => {
+): (url: URL, meter?: GlobMeter) => PatternVerdict {
+  for (const list of [include, exclude]) {
+    if (list.length > CRAWL.patterns) throw new RangeError(`more than ${CRAWL.patterns} globs`);
+    for (const glob of list)
+      if ([...glob].length > CRAWL.patternChars)
+        throw new RangeError(`a glob longer than ${CRAWL.patternChars} characters`);
+  }
+  const included = include.map((g) => compileGlob(anchored(g)));
+  const excluded = exclude.map((g) => compileGlob(anchored(g)));
+  return (url, meter) => {
     const path = url.pathname;
-    if (excluded?.(path)) return "pattern";
-    return included === null || included(path) ? "ok" : "pattern";
+    if (excluded.some((m) => m(path, meter))) return "pattern";
+    return included.length === 0 || included.some((m) => m(path, meter)) ? "ok" : "pattern";
   };
 }
