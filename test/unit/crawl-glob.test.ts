@@ -90,6 +90,47 @@ describe("compileGlob: what picomatch (POSIX, dot) matched", () => {
   });
 });
 
+describe("compileGlob: the lazy DFA answers as the NFA does", () => {
+  // The DFA is built from the NFA (`maxStates: 0` runs the NFA alone); a small cap makes paths
+  // run out of states midway and go to the NFA. Random patterns and paths of the dialect's pieces,
+  // from a fixed seed.
+  let seed = 12345;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return (seed >>> 16) % n; // the high bits: the low ones of an LCG cycle quickly
+  };
+  const PIECES = ["/", "*", "**", "?", "a", "b", ".", "[a-b]", "[^a]", "[!b]", "\\*", "[", "]"];
+  const CHARS = ["/", "a", "b", "c", ".", "*", "-", "[", "é"];
+  it("on 2,000 random patterns × 20 paths", () => {
+    const differ: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      let glob = rnd(2) === 0 ? "/" : "**";
+      for (let n = rnd(8); n > 0; n--) glob += PIECES[rnd(PIECES.length)];
+      const nfa = compileGlob(glob, { maxStates: 0 });
+      const dfa = compileGlob(glob);
+      const capped = compileGlob(glob, { maxStates: 1 + rnd(3) });
+      for (let k = 0; k < 20; k++) {
+        let path = rnd(4) === 0 ? "" : "/";
+        for (let n = rnd(10); n > 0; n--) path += CHARS[rnd(CHARS.length)];
+        const want = nfa(path);
+        if (dfa(path) !== want || capped(path) !== want) differ.push(`${glob} on ${path}`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it("past the cap (a glob whose DFA is exponential), on the NFA and still linear", () => {
+    const glob = "/**/a" + "?".repeat(60);
+    let path = "/";
+    for (let i = 0; i < 2_000; i++) path += "ab"[rnd(2)];
+    const meter: GlobMeter = { steps: 0 };
+    const match = compileGlob(glob);
+    for (const p of [path, path + "/", path.slice(0, 62)])
+      expect(match(p, meter)).toBe(compileGlob(glob, { maxStates: 0 })(p));
+    expect(meter.steps).toBeLessThanOrEqual(3 * 4 * (path.length + 1) * (glob.length + 4) * 2);
+  });
+});
+
 describe("compileGlob: linear time", () => {
   // Classic catastrophic-backtracking globs, against long paths that almost match. A backtracking
   // matcher takes exponential (or high-polynomial) time here; the NFA visits each of its states
