@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileGlob, type GlobMeter } from "../../src/crawl/glob";
+import { CRAWL, LIMITS } from "../../schemas/limits";
 import { compilePatterns } from "../../src/crawl/urls";
 
 const PATHS = [
@@ -166,6 +167,43 @@ describe("compileGlob: linear time", () => {
     expect(match(new URL(`http://a.com/x/${"a".repeat(2_000)}`))).toBe("pattern");
     expect(match(new URL(`http://a.com/x/${"a".repeat(2_000)}b`))).toBe("ok");
   }, 5_000);
+});
+
+describe("compilePatterns: the finding's worst case at the schema's maximums", () => {
+  // 20 include and 20 exclude globs of 200 characters, each the finding's shape made as long as
+  // the schema allows (`/**/*a*a…*a*X`, a different X each), against a page's 2,000 links of
+  // 2,048 characters (docs/CAPTURE.md): all `a`s, so no glob matches and every glob reads every
+  // character. The NFA alone took ~0.5 s a link here (~18 minutes the page; a backtracking
+  // matcher never returns); the DFA is one lookup a character once each glob's ~100 states
+  // (one per count of `a`s seen) are built.
+  const LETTERS = "bcdefghijklmnopqrstuvwxyzBCDEFGHIJKLMNOP";
+  const globs = [...LETTERS].map((x) => "/**/" + "*a".repeat(97) + "*" + x);
+  const links = Array.from({ length: LIMITS.linksMax }, (_, i) => {
+    const head = `http://a.com/${"a".repeat(i % 1_000)}/`;
+    return new URL(head + "a".repeat(LIMITS.linkUrlChars - head.length));
+  });
+
+  it("costs a bounded number of steps: a lookup a character, plus building each glob's DFA", () => {
+    expect(globs.every((g) => g.length === CRAWL.patternChars)).toBe(true);
+    expect(links.every((u) => u.href.length === LIMITS.linkUrlChars)).toBe(true);
+    const match = compilePatterns(globs.slice(0, 20), globs.slice(20));
+    const meter: GlobMeter = { steps: 0 };
+    const started = performance.now();
+    for (const url of links) expect(match(url, meter)).toBe("pattern");
+    const ms = performance.now() - started;
+    const chars = globs.length * links.reduce((n, u) => n + u.pathname.length, 0);
+    // Building: at most (states × classes) transitions a glob, each an NFA step over at most
+    // every NFA state a few times; states here: one per count of `a`s (and a dead one), classes:
+    // `/`, `a`, X and what lies between.
+    const states = 97 + 4;
+    const classes = 8;
+    const build = globs.length * states * classes * 4 * (CRAWL.patternChars + 4);
+    console.log(
+      `worst-case globs: ${links.length} links × ${globs.length} globs, ${chars} characters, ` +
+        `${meter.steps} steps (${build} building at most), ${Math.round(ms)} ms`,
+    );
+    expect(meter.steps).toBeLessThanOrEqual(chars + build);
+  }, 120_000);
 });
 
 describe("compilePatterns: the schema's bounds hold", () => {
