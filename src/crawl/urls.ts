@@ -75,8 +75,10 @@ function anchored(glob: string): string {
  * A matcher of a URL's pathname (raw, as the parser gives it: percent-encoded, no query) against
  * the include and exclude globs: no include glob means everything is included; an exclude glob
  * wins over any include. Dot files and folders match like any other name. Each glob is matched
- * in time linear in the path's length times its own (./glob.ts), and the globs are bounded as
- * the request schema bounds them (it checks them first): more is a programming error, thrown.
+ * by a DFA built as the paths need it (./glob.ts): one lookup a character of the path once built,
+ * and never worse than linear in the path's length times the glob's. Compile once per batch of
+ * links, so the batch shares the DFAs. The globs are bounded as the request schema bounds them
+ * (it checks them first): more is a programming error, thrown.
  */
 export function compilePatterns(
   include: string[],
