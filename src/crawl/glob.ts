@@ -23,7 +23,12 @@
  *   were) keeps the states it has, and a path that needs one more is run on the NFA itself:
  *   O(path × pattern), still linear in the path, whatever the input.
  * A pattern is bounded by the request schema (schemas/limits.ts CRAWL: 20 patterns, 200
- * characters each), and the meter counts the work (lookups, NFA steps) for tests that bound it.
+ * characters each), and the meter counts the work (lookups, NFA steps). Linear is still a lot at
+ * the schema's maximums: 40 globs whose DFAs outgrow their caps cost ~1e8 NFA steps a 2,048-
+ * character link, ~0.5 s or more, and a page has 2,000 links. So a meter may carry a limit: a
+ * match stops within one character's work of it and answers false, and the crawl gives each
+ * batch of links a budget (TUNING.crawlPatternSteps, ./links.ts) past which links are skipped
+ * unmatched (reason `pattern_budget`): fail closed, bounded in total work.
  *
  * The semantics are picomatch's (POSIX, `dot: true`), which this replaced, on every pattern the
  * schema accepts, with these exceptions, all outside what the API documents:
@@ -70,9 +75,20 @@ interface Token {
   needsMore: boolean;
 }
 
-/** Counts the work of matches (table lookups, NFA states visited), for tests that bound it. */
+/**
+ * Counts the work of matches (table lookups, NFA states visited). With a `limit`, a match stops
+ * once the meter would pass it (within one character's work: a DFA state built, or one NFA step
+ * over its live states) and answers false: an answer the caller must not trust once
+ * `steps >= limit` (compilePatterns reads it as "budget").
+ */
 export interface GlobMeter {
   steps: number;
+  limit?: number;
+}
+
+/** The steps a match may still take on `meter` (its limit less what it has counted). */
+function roomOf(meter: GlobMeter | undefined): number {
+  return meter?.limit === undefined ? Infinity : meter.limit - meter.steps;
 }
 
 export type GlobMatcher = (path: string, meter?: GlobMeter) => boolean;
@@ -272,6 +288,7 @@ function nfaMatcher(m: Machine): GlobMatcher {
     let next: number[] = [];
     let gen = 0;
     let steps = 0;
+    const room = roomOf(meter);
     // Enter state s at position pos (after a character of its own loop when `looped`), and every
     // state reachable from it matching nothing.
     const enter = (s: number, pos: number, looped: boolean): void => {
@@ -289,7 +306,9 @@ function nfaMatcher(m: Machine): GlobMatcher {
       }
     };
     enter(0, 0, false);
-    for (let pos = 0; pos < end && next.length > 0; pos++) {
+    // Out of room, it stops between two characters: one character's work past the limit at most.
+    let pos = 0;
+    for (; pos < end && next.length > 0 && steps < room; pos++) {
       [live, next] = [next, live];
       next.length = 0;
       gen++;
@@ -303,7 +322,7 @@ function nfaMatcher(m: Machine): GlobMatcher {
       }
     }
     if (meter !== undefined) meter.steps += steps;
-    return mark[final] === gen;
+    return pos === end && mark[final] === gen;
   };
 }
 
@@ -452,7 +471,8 @@ export function compileGlob(pattern: string, options: { maxStates?: number } = {
     let full = start < 0;
     let pos = 0;
     const end = path.length;
-    for (; !full && pos < end && row !== deadRow; pos++) {
+    const room = roomOf(meter);
+    for (; !full && pos < end && row !== deadRow && pos + built < room; pos++) {
       const c = path.charCodeAt(pos);
       const k = c < 128 ? ascii[c]! : classOf(c);
       let next = table[row + k]!;
@@ -465,6 +485,8 @@ export function compileGlob(pattern: string, options: { maxStates?: number } = {
     }
     if (meter !== undefined) meter.steps += pos + built;
     built = 0;
-    return full ? nfa(path, meter) : accepting[row / classes] === 1;
+    if (full) return nfa(path, meter);
+    // Out of room before the end (a dead state ends a path early, and answers false anyway).
+    return pos === end && accepting[row / classes] === 1;
   };
 }

@@ -63,8 +63,11 @@ export function inScope(start: URL, candidate: URL, scope: CrawlScope): boolean 
   }
 }
 
-/** Why a URL is left out by the path globs: "pattern", or "ok" when it may be crawled. */
-export type PatternVerdict = "ok" | "pattern";
+/**
+ * Why a URL is left out by the path globs: "pattern", or "budget" when the meter's limit ran out
+ * before the globs could tell (fail closed: left out too), or "ok" when it may be crawled.
+ */
+export type PatternVerdict = "ok" | "pattern" | "budget";
 
 /** A pathname starts with `/`: a glob that does not (`blog/**`) is anchored there too. */
 function anchored(glob: string): string {
@@ -77,8 +80,11 @@ function anchored(glob: string): string {
  * wins over any include. Dot files and folders match like any other name. Each glob is matched
  * by a DFA built as the paths need it (./glob.ts): one lookup a character of the path once built,
  * and never worse than linear in the path's length times the glob's. Compile once per batch of
- * links, so the batch shares the DFAs. The globs are bounded as the request schema bounds them
- * (it checks them first): more is a programming error, thrown.
+ * links, so the batch shares the DFAs. A meter with a limit bounds the work: a glob match stops
+ * at it (within one character's work), and once it is spent no glob is run and the answer is
+ * "budget", so a batch sharing one meter costs at most its limit and a little more. The globs
+ * are bounded as the request schema bounds them (it checks them first): more is a programming
+ * error, thrown.
  */
 export function compilePatterns(
   include: string[],
@@ -94,7 +100,17 @@ export function compilePatterns(
   const excluded = exclude.map((g) => compileGlob(anchored(g)));
   return (url, meter) => {
     const path = url.pathname;
-    if (excluded.some((m) => m(path, meter))) return "pattern";
-    return included.length === 0 || included.some((m) => m(path, meter)) ? "ok" : "pattern";
+    // A match that answers true finished; one that answers false may have stopped at the limit.
+    const spent = () => meter?.limit !== undefined && meter.steps >= meter.limit;
+    for (const m of excluded) {
+      if (spent()) return "budget";
+      if (m(path, meter)) return "pattern";
+    }
+    if (included.length === 0) return spent() ? "budget" : "ok";
+    for (const m of included) {
+      if (spent()) return "budget";
+      if (m(path, meter)) return "ok";
+    }
+    return spent() ? "budget" : "pattern";
   };
 }

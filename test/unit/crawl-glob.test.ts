@@ -7,6 +7,9 @@ import { describe, expect, it } from "vitest";
 import { compileGlob, type GlobMeter } from "../../src/crawl/glob";
 import { CRAWL, LIMITS } from "../../schemas/limits";
 import { compilePatterns } from "../../src/crawl/urls";
+import { linkRules } from "../../src/crawl/links";
+import type { CrawlConfig } from "../../src/crawl/config";
+import { TUNING } from "../../src/tuning";
 
 const PATHS = [
   "/",
@@ -204,6 +207,100 @@ describe("compilePatterns: the finding's worst case at the schema's maximums", (
     );
     expect(meter.steps).toBeLessThanOrEqual(chars + build);
   }, 120_000);
+});
+
+describe("the glob work budget: globs whose DFAs outgrow their caps, at the schema's maximums", () => {
+  // `/**/*a???…X` (193 `?`, a different X each): the DFA needs a state for every set of places an
+  // `a` was seen in the last 194 characters of a segment, so it hits MAX_DFA_STATES and the NFA
+  // runs every link, ~2M steps a glob a 2,048-character link of random `a`s and `b`s: ~8e7 steps
+  // a link, 1.6e11 the page, minutes of a Worker's time. The budget bounds the whole batch.
+  const LETTERS = "cdefghijklmnopqrstuvwxyzBCDEFGHIJKLMNOPQ";
+  const globs = [...LETTERS].map((x) => "/**/*a" + "?".repeat(193) + x);
+  let seed = 7;
+  const random = (n: number) =>
+    Array.from({ length: n }, () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+      return (seed >> 16) & 1 ? "a" : "b";
+    }).join("");
+  // Ending in `b`, no X: no glob matches, and every glob reads every character.
+  const links = Array.from({ length: LIMITS.linksMax }, () => {
+    const head = "http://a.com/x/";
+    return head + random(LIMITS.linkUrlChars - head.length - 1) + "b";
+  });
+  // What one match may do past the limit: build one DFA state (its set and two closures), enter
+  // the NFA's start, one NFA character over every live state; a few visits a token at most.
+  const OVERSHOOT = 10 * (CRAWL.patternChars + 4);
+  const config = (include: string[], exclude: string[]) =>
+    ({
+      crawlId: "c_test",
+      url: "http://a.com/",
+      scope: "host",
+      maxDepth: 2,
+      followNofollow: false,
+      include,
+      exclude,
+    }) as unknown as CrawlConfig;
+
+  it("stops the batch at the budget (by steps): every link past it answers budget", () => {
+    expect(globs.every((g) => g.length === CRAWL.patternChars)).toBe(true);
+    expect(links.every((u) => u.length === LIMITS.linkUrlChars)).toBe(true);
+    const match = compilePatterns(globs.slice(0, 20), globs.slice(20));
+    const meter: GlobMeter = { steps: 0, limit: TUNING.crawlPatternSteps };
+    const started = performance.now();
+    const verdicts = links.map((u) => match(new URL(u), meter));
+    const ms = performance.now() - started;
+    const spentAt = verdicts.indexOf("budget");
+    console.log(
+      `glob budget: ${meter.steps} steps of ${TUNING.crawlPatternSteps} ` +
+        `(+${meter.steps - TUNING.crawlPatternSteps}), budget from link ${spentAt}, ${Math.round(ms)} ms`,
+    );
+    expect(meter.steps).toBeGreaterThanOrEqual(TUNING.crawlPatternSteps);
+    expect(meter.steps).toBeLessThanOrEqual(TUNING.crawlPatternSteps + OVERSHOOT);
+    expect(spentAt).toBeGreaterThanOrEqual(0);
+    expect(verdicts.slice(spentAt).every((v) => v === "budget")).toBe(true);
+    expect(verdicts.slice(0, spentAt).every((v) => v === "pattern")).toBe(true);
+  }, 60_000);
+
+  it("linkRules skips the links past the budget as pattern_budget, and counts them", () => {
+    const rules = linkRules(config(globs.slice(0, 20), globs.slice(20)));
+    const verdicts = links.map((url) => rules({ url, nofollow: false }, 1));
+    const budget = verdicts.filter((v) => v?.skip === "pattern_budget").length;
+    expect(budget).toBe(LIMITS.linksMax);
+    expect(rules.stats.budgetSkipped).toBe(budget);
+    // Fail closed: nothing is left to fetch.
+    expect(verdicts.every((v) => v !== null && v.skip !== null)).toBe(true);
+  }, 60_000);
+
+  it("one link alone stops at what is left of the limit, answering false", () => {
+    const glob = compileGlob(globs[0]!);
+    const meter: GlobMeter = { steps: 0, limit: 100_000 };
+    expect(glob(links[0]!.slice("http://a.com".length), meter)).toBe(false);
+    expect(meter.steps).toBeGreaterThanOrEqual(100_000);
+    expect(meter.steps).toBeLessThanOrEqual(100_000 + OVERSHOOT);
+    const nfa = compileGlob(globs[0]!, { maxStates: 0 });
+    const nfaMeter: GlobMeter = { steps: 0, limit: 100_000 };
+    expect(nfa(links[0]!.slice("http://a.com".length), nfaMeter)).toBe(false);
+    expect(nfaMeter.steps).toBeLessThanOrEqual(100_000 + OVERSHOOT);
+  }, 10_000);
+
+  it("an ample limit changes no answer, and an ordinary crawl's page never meets the budget", () => {
+    for (const maxStates of [undefined, 0, 3])
+      for (const pattern of ["/blog/**", "/**/*.html", "/a/*", "/**/*a?", "**/b", "/*/[a-c]*"]) {
+        const glob = compileGlob(pattern, { maxStates });
+        for (const path of PATHS)
+          expect(glob(path, { steps: 0, limit: 1_000_000 }), `${pattern} ${path}`).toBe(glob(path));
+      }
+    const include = Array.from({ length: 20 }, (_, i) => `/section${i}/**/*.html`);
+    const exclude = Array.from({ length: 20 }, (_, i) => `/**/private${i}/*`);
+    const rules = linkRules(config(include, exclude));
+    const page = Array.from(
+      { length: LIMITS.linksMax },
+      (_, i) => `http://a.com/section${i % 25}/${"post-".repeat(i % 20)}${i}.html`,
+    );
+    const verdicts = page.map((url) => rules({ url, nofollow: false }, 1));
+    expect(rules.stats.budgetSkipped).toBe(0);
+    expect(verdicts.filter((v) => v?.skip === null).length).toBe(1_600);
+  });
 });
 
 describe("compilePatterns: the schema's bounds hold", () => {
