@@ -22,6 +22,7 @@ export type PageStatus = (typeof PAGE_STATUSES)[number];
 export const PAGE_REASONS = [
   "robots",
   "pattern",
+  "pattern_budget",
   "scope",
   "depth",
   "blocked",

@@ -21,8 +21,10 @@ export * from "./crawl-enums";
 export * from "./responses/crawl";
 
 /**
- * A URL path glob: `*` within a segment, `**` across segments, `?` one character, `[…]` a class.
- * Refused here (400 naming the pattern) rather than matching nothing in silence.
+ * A URL path glob: `*` within a segment, `**` across segments, `?` one character, `[…]` a class
+ * (`[^…]` negated); every other character stands for itself. Refused here (400 naming the
+ * pattern) rather than matching nothing, or otherwise than another glob dialect would, in
+ * silence: braces, `|`, extglobs (`+(…)`, `@(…)`, `!(…)`), `[]` and `[!…]`.
  */
 export function globProblem(pattern: string): string | null {
   if (pattern.trim() === "") return NOT_EMPTY;
@@ -44,6 +46,13 @@ export function globProblem(pattern: string): string | null {
   }
   if (depth !== 0) return "Unbalanced [.";
   if (/[{}]/.test(pattern)) return "Braces are not supported: use one pattern each.";
+  // What other glob dialects read as syntax and ours would read otherwise (src/crawl/glob.ts):
+  // refused rather than matching differently in silence.
+  if (/\[[!^]?\]/.test(pattern))
+    return "An empty class ([] or [^]) is not supported: list its characters.";
+  if (pattern.includes("[!")) return "Negate a class with [^…], not [!…].";
+  if (pattern.includes("|")) return "Alternatives (a|b) are not supported: use one pattern each.";
+  if (/[!+@]\(/.test(pattern)) return "Extended globs such as +(…) are not supported.";
   return null;
 }
 

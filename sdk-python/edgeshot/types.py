@@ -1145,7 +1145,7 @@ _CrawlPageEventPageRequired = TypedDict(
 _CrawlPageEventPageOptional = TypedDict(
     "_CrawlPageEventPageOptional",
     {
-        "reason": Literal["robots", "pattern", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
+        "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
         "statusCode": int,
     },
     total=False,
@@ -1931,7 +1931,7 @@ _CrawlPageRequired = TypedDict(
 _CrawlPageOptional = TypedDict(
     "_CrawlPageOptional",
     {
-        "reason": Literal["robots", "pattern", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
+        "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
         "statusCode": int,
         "finalUrl": str,
         "markdown": str,

@@ -20,7 +20,7 @@ import type { Claim, PageOutcome, Taken } from "./frontier";
 import { Dispatch } from "./dispatch";
 import { Politeness } from "./politeness";
 import { sitemapUrls } from "./seeds";
-import { linkRules } from "./links";
+import { linkRules, logPatternBudget } from "./links";
 import { expireCrawl, type PageReport, reportProgress } from "./lifecycle";
 
 interface CrawlRow extends Record<string, SqlStorageValue> {
@@ -145,6 +145,7 @@ export class Crawl extends DurableObject<Env> {
         const rules = linkRules(config);
         for (const link of outcome.links)
           F.addFound(this.sql, rules(link, page.depth + 1), page.depth + 1);
+        logPatternBudget(config, rules, "links");
       }
       return true;
     });
@@ -206,6 +207,7 @@ export class Crawl extends DurableObject<Env> {
         this.ctx.storage.transactionSync(() => {
           for (const url of seeds.urls) F.addFound(this.sql, rules({ url, nofollow: false }, 1), 1);
         });
+        logPatternBudget(config, rules, "sitemap");
       }
       this.sql.exec("UPDATE crawl SET sitemap_done = 1");
     }

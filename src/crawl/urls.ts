@@ -5,11 +5,12 @@
  * Normalisation is the WHATWG URL parser's (the one `fetch()` and Chromium use), plus dropping
  * the fragment; the registrable domain of the "domain" scope comes from tldts (the Public Suffix
  * List, private suffixes included, as elsewhere here: `a.github.io` and `b.github.io` are two
- * sites); globs are picomatch's POSIX flavour — small, no dependencies, no platform lookups, the
- * glob dialect people know from .gitignore-style tools (`*` within a segment, `**` across).
+ * sites); globs are ./glob.ts's, the dialect people know from .gitignore-style tools (`*` within a
+ * segment, `**` across), matched in linear time.
  */
-import picomatch from "picomatch/posix";
 import { parse } from "tldts";
+import { CRAWL } from "../../schemas/limits";
+import { compileGlob, type GlobMeter } from "./glob";
 
 /**
  * `input` resolved against `base`, as an http(s) href: scheme and host lower-cased, default
@@ -62,8 +63,11 @@ export function inScope(start: URL, candidate: URL, scope: CrawlScope): boolean 
   }
 }
 
-/** Why a URL is left out by the path globs: "pattern", or "ok" when it may be crawled. */
-export type PatternVerdict = "ok" | "pattern";
+/**
+ * Why a URL is left out by the path globs: "pattern", or "budget" when the meter's limit ran out
+ * before the globs could tell (fail closed: left out too), or "ok" when it may be crawled.
+ */
+export type PatternVerdict = "ok" | "pattern" | "budget";
 
 /** A pathname starts with `/`: a glob that does not (`blog/**`) is anchored there too. */
 function anchored(glob: string): string {
@@ -73,19 +77,40 @@ function anchored(glob: string): string {
 /**
  * A matcher of a URL's pathname (raw, as the parser gives it: percent-encoded, no query) against
  * the include and exclude globs: no include glob means everything is included; an exclude glob
- * wins over any include. Dot files and folders match like any other name. Throws on a glob
- * picomatch cannot compile (the request schema checks them first).
+ * wins over any include. Dot files and folders match like any other name. Each glob is matched
+ * by a DFA built as the paths need it (./glob.ts): one lookup a character of the path once built,
+ * and never worse than linear in the path's length times the glob's. Compile once per batch of
+ * links, so the batch shares the DFAs. A meter with a limit bounds the work: a glob match stops
+ * at it (within one character's work), and once it is spent no glob is run and the answer is
+ * "budget", so a batch sharing one meter costs at most its limit and a little more. The globs
+ * are bounded as the request schema bounds them (it checks them first): more is a programming
+ * error, thrown.
  */
 export function compilePatterns(
   include: string[],
   exclude: string[],
-): (url: URL) => PatternVerdict {
-  const options = { dot: true };
-  const included = include.length === 0 ? null : picomatch(include.map(anchored), options);
-  const excluded = exclude.length === 0 ? null : picomatch(exclude.map(anchored), options);
-  return (url) => {
+): (url: URL, meter?: GlobMeter) => PatternVerdict {
+  for (const list of [include, exclude]) {
+    if (list.length > CRAWL.patterns) throw new RangeError(`more than ${CRAWL.patterns} globs`);
+    for (const glob of list)
+      if ([...glob].length > CRAWL.patternChars)
+        throw new RangeError(`a glob longer than ${CRAWL.patternChars} characters`);
+  }
+  const included = include.map((g) => compileGlob(anchored(g)));
+  const excluded = exclude.map((g) => compileGlob(anchored(g)));
+  return (url, meter) => {
     const path = url.pathname;
-    if (excluded?.(path)) return "pattern";
-    return included === null || included(path) ? "ok" : "pattern";
+    // A match that answers true finished; one that answers false may have stopped at the limit.
+    const spent = () => meter?.limit !== undefined && meter.steps >= meter.limit;
+    for (const m of excluded) {
+      if (spent()) return "budget";
+      if (m(path, meter)) return "pattern";
+    }
+    if (included.length === 0) return spent() ? "budget" : "ok";
+    for (const m of included) {
+      if (spent()) return "budget";
+      if (m(path, meter)) return "ok";
+    }
+    return spent() ? "budget" : "pattern";
   };
 }

@@ -3,6 +3,7 @@
  * tldts' Public Suffix List) and the include/exclude path globs.
  */
 import { describe, expect, it } from "vitest";
+import { globProblem } from "../../schemas/crawl";
 import { compilePatterns, inScope, normalizeUrl, type CrawlScope } from "../../src/crawl/urls";
 
 describe("normalizeUrl", () => {
@@ -120,9 +121,10 @@ describe("compilePatterns", () => {
     [["/docs/**"], ["/docs/private/**"], "/docs/public/x", "ok"],
     [[], ["**/*.pdf"], "/files/a.pdf", "pattern"],
     [[], ["**/*.pdf"], "/files/a.html", "ok"],
-    // Braces and classes.
-    [["/{en,fr}/**"], [], "/fr/page", "ok"],
+    // Braces are plain characters (the request schema refuses them: one pattern each); classes.
+    [["/{en,fr}/**"], [], "/fr/page", "pattern"],
     [["/{en,fr}/**"], [], "/de/page", "pattern"],
+    [["/en/**", "/fr/**"], [], "/fr/page", "ok"],
     [["/articles/[0-9]*"], [], "/articles/42", "ok"],
     [["/articles/[0-9]*"], [], "/articles/x42", "pattern"],
     // Percent-encoded pathnames are matched as the parser writes them.
@@ -130,5 +132,28 @@ describe("compilePatterns", () => {
   ];
   it.each(CASES)("include %j exclude %j: %s → %s", (include, exclude, path, expected) => {
     expect(verdict(include, exclude, path)).toBe(expected);
+  });
+});
+
+describe("globProblem: what the request schema refuses", () => {
+  const CASES: Array<[glob: string, refused: boolean]> = [
+    ["/blog/*", false],
+    ["/articles/[0-9]*", false],
+    ["/[^_]*", false],
+    ["/wiki/Foo_(bar)", false], // parentheses alone are plain characters
+    ["/wiki/*(disambiguation)", false],
+    ["/{en,fr}/**", true],
+    ["/docs/[a", true],
+    ["/a/[]", true], // an empty class
+    ["/a/[^]b", true],
+    ["/[!_]*", true], // [!…]: [^…] is the documented negation
+    ["/(en|fr)/**", true], // alternatives
+    ["/a|b", true],
+    ["/+(a)", true], // extglobs
+    ["/@(a)", true],
+    ["/!(a)", true],
+  ];
+  it.each(CASES)("%s refused: %s", (glob, refused) => {
+    expect(globProblem(glob) !== null).toBe(refused);
   });
 });

@@ -2243,6 +2243,7 @@ export type CrawlPageEvent = {
     reason?:
       | "robots"
       | "pattern"
+      | "pattern_budget"
       | "scope"
       | "depth"
       | "blocked"
@@ -2732,6 +2733,7 @@ export type CrawlPage = {
   reason?:
     | "robots"
     | "pattern"
+    | "pattern_budget"
     | "scope"
     | "depth"
     | "blocked"
