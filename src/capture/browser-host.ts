@@ -38,35 +38,10 @@ import type { CaptureSpec } from "./spec";
 import { captureWeight } from "./weight";
 import { log } from "../log";
 import { TUNING } from "../tuning";
+import { hostCounters, type HostStats } from "./host-stats";
 
 export type CaptureOutcome =
   { ok: true; result: PageCapture } | { ok: false; failure: CaptureFailure };
-
-export interface HostStats {
-  launches: number;
-  reconnects: number;
-  /** Kept sessions found gone at startup (not connected to; a fresh browser launched). */
-  staleSessions: number;
-  connected: boolean;
-  inFlight: number;
-  captures: number;
-  /** Requests the browser-wide guard refused (pre-fetches, pop-ups, other targets). */
-  guardBlocked: number;
-  /** Captures waiting for a slot. */
-  waiting: number;
-  /** Captures abandoned at their hard deadline; browsers recycled for a context that hung. */
-  deadlineKills: number;
-  recycles: number;
-  /** Captures refused because no slot came free in time. */
-  busyRefusals: number;
-  /** Captures refused because their account had its share of the line waiting already. */
-  accountRefusals: number;
-  /** The weight (device pixels, weight.ts) of the captures in flight. */
-  weight: number;
-  /** Captures held for using more than their account's share of CPU (cpu-share.ts), and now. */
-  cpuHolds: number;
-  cpuHeld: number;
-}
 
 const { browserIdleCloseMs: IDLE_CLOSE_MS, browserAlarmEveryMs: ALARM_EVERY_MS } = TUNING;
 
@@ -87,16 +62,7 @@ export class BrowserHost extends DurableObject<Env> {
   private starting: Promise<Warm> | null = null;
   private readonly slots = hostSlots();
   private lastUsed = Date.now();
-  private stats = {
-    launches: 0,
-    reconnects: 0,
-    staleSessions: 0,
-    captures: 0,
-    deadlineKills: 0,
-    recycles: 0,
-    busyRefusals: 0,
-    accountRefusals: 0,
-  };
+  private stats = hostCounters();
   private requestPolicy: RequestPolicy | null = null;
   /** Holds counted on browsers since dropped (cpu-share.ts). */
   private cpuHolds = 0;

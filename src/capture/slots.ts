@@ -22,24 +22,19 @@
  *   among equals (first-in-first-out between accounts that hold the same; a light caller passes
  *   a heavy one that does not fit yet; an account with nothing in flight passes one already
  *   holding slots, so two accounts filling every slot do not keep a third waiting behind them);
- * - the line is bounded (`maxWaiting`) and so is each wait (`waitMs`): past either the caller is
- *   refused with `SlotsBusy` at once, never left to pile up or to time out while charged;
- * - the line is shared per account, not first come first served: an account has at most
- *   `perAccountWaiting` callers in it, and when it is full a caller whose account has fewer
- *   waiting pushes out the newest caller of the account with the most (by two or more). Both
- *   refusals are that account's own excess (`AccountBusy`: a 429 to its caller), so one account's
- *   burst of captures (40 requests, or 40 MCP tool calls in one POST) never fills the line and
- *   turns everyone else away with `SlotsBusy`; the line is full for a newcomer only when every
- *   account in it waits with one caller;
- * - background captures (crawl pages) yield to interactive ones: a background caller waits
- *   while an interactive capture is in flight or waiting, or ended less than `quietMs` ago (a
- *   customer sending captures one after another keeps the host to himself between them) — for
- *   at most `backgroundYieldMs`, then it is an ordinary caller: background work is slowed by
- *   interactive traffic, never stopped. A background capture already running is not stopped;
- *   it shares the browser (and the CPU) with the interactive ones until it ends.
+ * - the line is bounded (`maxWaiting`, past it `SlotsBusy`) and so is each wait (`waitMs`), and
+ *   it is shared per account: at most `perAccountWaiting` callers of one account, and a full line
+ *   lets a caller push out the newest of the account with the most waiting (by two or more).
+ *   Those refusals are the account's own excess (`AccountBusy`, a 429 to its caller): one
+ *   account's burst (40 requests, 40 MCP tool calls) never turns everyone else away;
+ * - background captures (crawl pages) yield to interactive ones: a background caller waits while
+ *   an interactive capture is in flight or waiting, or ended less than `quietMs` ago, for at most
+ *   `backgroundYieldMs`, then it is an ordinary caller (slowed by interactive traffic, never
+ *   stopped); a background capture already running shares the browser until it ends.
  */
 import { TUNING } from "../tuning";
 
+/** Refused for everyone: no slot came free in time, or the line is full. */
 export class SlotsBusy extends Error {
   override readonly name = "SlotsBusy";
 }
@@ -81,10 +76,7 @@ interface Waiter {
   refuse: (err: Error) => void;
 }
 
-interface Held {
-  count: number;
-  weight: number;
-}
+type Held = { count: number; weight: number };
 
 export class FairSlots {
   private inFlight = 0;
