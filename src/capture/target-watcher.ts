@@ -39,10 +39,7 @@ const HARDENED_TYPES = new Set([
 
 /** Targets the watcher attaches to: a capture's page and what it spawns. */
 const RELATED: Protocol.Target.TargetFilter = [
-  { type: "page" },
-  { type: "iframe" },
-  { type: "worker" },
-  { type: "shared_worker" },
+  ...["page", "iframe", "worker", "shared_worker"].map((type) => ({ type })),
   { exclude: true },
 ];
 /** Below an attached target: its children (workers of workers, frames of frames). */

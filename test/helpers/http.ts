@@ -75,3 +75,26 @@ export const CANARY = FIXTURES.replace(/:(\d+)$/, (_, p: string) => `:${Number(p
 export function canaryLog(run: string): Promise<LoggedRequest[]> {
   return fixtureLog(run, CANARY);
 }
+
+/** One MCP `tools/call` through POST /mcp (stateless: no initialize needed), as `auth`. */
+export function mcpToolCall(
+  auth: Record<string, string>,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Response> {
+  return call("/mcp", {
+    method: "POST",
+    headers: {
+      ...auth,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args },
+    }),
+  });
+}

@@ -14,7 +14,7 @@ import type { BatchView } from "../../schemas/responses";
 import { accountDo } from "../helpers/account-do";
 import { Capturer } from "../helpers/capture";
 import { dashboardSession } from "../helpers/dashboard";
-import { call, CANARY, envelope, FIXTURES, postJson, runId } from "../helpers/http";
+import { call, CANARY, envelope, FIXTURES, mcpToolCall, postJson, runId } from "../helpers/http";
 import { poll, waitForBatch, waitForJob } from "../helpers/jobs";
 import { env } from "cloudflare:workers";
 import { crawlStub } from "../../src/crawl/messages";
@@ -58,21 +58,7 @@ function attack(run: string, entry: string, withJs = true) {
 
 /** One MCP tools/call through POST /mcp (stateless: no initialize needed); its result. */
 async function mcpCall(name: string, args: Record<string, unknown>) {
-  const res = await call("/mcp", {
-    method: "POST",
-    headers: {
-      ...cap.auth,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-06-18",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name, arguments: args },
-    }),
-  });
+  const res = await mcpToolCall(cap.auth, name, args);
   expect(res.status).toBe(200);
   const { result } = (await res.json()) as {
     result: {

@@ -14,7 +14,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
-import { CANARY, FIXTURES, call, fixtureLog, runId } from "../helpers/http";
+import { CANARY, FIXTURES, fixtureLog, mcpToolCall, runId } from "../helpers/http";
 import { settle } from "../helpers/security";
 import { SMALL } from "./run";
 
@@ -108,23 +108,11 @@ describe.concurrent("a private response never reaches page script", () => {
 
   it("through an MCP tool call: nothing read leaves, the tool reports an error", async () => {
     const run = runId();
-    const res = await call("/mcp", {
-      method: "POST",
-      headers: {
-        ...cap.auth,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-06-18",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name: "screenshot",
-          arguments: { html: exfilPage(run), width: 320, height: 240, delay: 1200 },
-        },
-      }),
+    const res = await mcpToolCall(cap.auth, "screenshot", {
+      html: exfilPage(run),
+      width: 320,
+      height: 240,
+      delay: 1200,
     });
     const text = await res.text();
     expect(res.status, text.slice(0, 300)).toBe(200);
