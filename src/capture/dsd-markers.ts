@@ -6,14 +6,14 @@
  * later task, with no mutation any observer of ours can see, and acts on a speculation rule set
  * there before our observer could remove it (docs/SECURITY.md, "Declarative shadow roots").
  * So markup written into a document by script — `document.write`, which is also how user HTML and
- * Markdown are written (`setContent`) — gets one marker element right after every such start
- * tag: the marker is the root's first child, a custom element the hardening defines, and its
+ * Markdown are written (`setContent`) — and a target page's own bytes (./document-marks.ts, in
+ * the browser guard) get one marker element right after every such start tag: the marker is the root's first child, a custom element the hardening defines, and its
  * connectedCallback (run by the parser as it inserts it, before the next token) hands the root to
  * the observer and removes the marker.
  *
  * Written here rather than taken from an HTML parser library: we need the tokenizer's reading of
  * one start tag (where it ends, which attributes it has) with every other character left exactly
- * as written — a parser would re-serialize the markup — and it runs in the page. It errs towards
+ * as written — a parser would re-serialize the markup — and it runs in the page too. It errs towards
  * marking: a `<template …shadowrootmode…>` inside a comment or a script string is marked too
  * (harmless: the marker removes itself wherever it is connected).
  */
@@ -24,25 +24,25 @@ export const DSD_MARKER = "edgeshot-dsd-root";
 export const MARKER = `<${DSD_MARKER}></${DSD_MARKER}>`;
 
 /**
- * JavaScript source of a function `(html) => number[]`: where each `<template>` start tag
- * carrying a `shadowrootmode` attribute ends (the index after its `>`) in the string `html`,
- * following the HTML tokenizer's tag, attribute-name and attribute-value
- * states. A tag cut off by the end of the input is left alone (the tokenizer drops it). Source
- * text rather than a function of this module, like ./page-scripts.ts: it runs in the page, and a
- * bundler's rewriting of a compiled function (wrangler's keepNames) would not run there.
+ * Where each `<template>` start tag carrying a `shadowrootmode` attribute ends (the index after
+ * its `>`) in `html`, following the HTML tokenizer's tag, attribute-name and attribute-value
+ * states. A tag cut off by the end of the input is left alone (the tokenizer drops it). Runs in
+ * the Worker, on a target document's bytes read as Latin-1 (./document-marks.ts: the names and
+ * delimiters it looks for are ASCII, which every encoding a page can declare but UTF-16 keeps
+ * as such), and in the page, through `templateEndsSource`.
  */
-export const templateEndsSource = `(html) => {
+export function templateEnds(html: string): number[] {
   const n = html.length;
-  const at = (i) => html.charCodeAt(i);
+  const at = (i: number) => html.charCodeAt(i);
   // Tab, LF, FF, CR, space; "/" 47, ">" 62, "=" 61, quotes 34 and 39; ASCII lower case.
-  const space = (c) => c === 9 || c === 10 || c === 12 || c === 13 || c === 32;
-  const lower = (c) => (c >= 65 && c <= 90 ? c + 32 : c);
-  const word = (i, w) => {
+  const space = (c: number) => c === 9 || c === 10 || c === 12 || c === 13 || c === 32;
+  const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+  const word = (i: number, w: string) => {
     if (i + w.length > n) return false;
     for (let k = 0; k < w.length; k++) if (lower(at(i + k)) !== w.charCodeAt(k)) return false;
     return true;
   };
-  const ends = [];
+  const ends: number[] = [];
   for (let start = 0; start < n; start++) {
     if (at(start) !== 60 || !word(start + 1, "template")) continue;
     let i = start + 9;
@@ -50,7 +50,10 @@ export const templateEndsSource = `(html) => {
     if (!space(at(i)) && at(i) !== 47 && at(i) !== 62) continue; // <templatex…
     let mode = false;
     while (i < n && at(i) !== 62) {
-      if (space(at(i)) || at(i) === 47) { i++; continue; }
+      if (space(at(i)) || at(i) === 47) {
+        i++;
+        continue;
+      }
       // An attribute name (its first character may be "="), up to space, "/", ">" or "=".
       const name = i++;
       while (i < n && !space(at(i)) && at(i) !== 47 && at(i) !== 62 && at(i) !== 61) i++;
@@ -73,4 +76,22 @@ export const templateEndsSource = `(html) => {
     start = i;
   }
   return ends;
-}`;
+}
+
+/**
+ * `templateEnds` as JavaScript source for page scripts (./hardening.ts). A bundler that keeps
+ * function names (wrangler's keepNames) wraps its inner functions in calls to a `__name` helper
+ * the page does not have: the source brings its own.
+ */
+export const templateEndsSource = `((__name) => (${templateEnds.toString()}))((f) => f)`;
+
+/** `html` with the marker right after every declarative `<template>` start tag. */
+export function markTemplates(html: string, ends: readonly number[] = templateEnds(html)): string {
+  let out = "";
+  let from = 0;
+  for (const end of ends) {
+    out += html.slice(from, end) + MARKER;
+    from = end;
+  }
+  return out + html.slice(from);
+}

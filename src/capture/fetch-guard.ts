@@ -10,11 +10,22 @@
  * at a private address, or rebinds to one after our check) is failed before any page, frame or
  * worker sees a byte of it, and taints its capture. The request itself has left by then: that
  * blind request is the residual (docs/SECURITY.md).
+ *
+ * An HTML document's body is read on its way (./document-marks.ts) and its declarative shadow
+ * roots marked, so the page's hardening sees every root before anything in it runs — on every
+ * host but an allowlisted `host:port` (local fixtures: a document answered by the guard loses
+ * its address space, and with it Local Network Access to its sibling local origins).
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
 import { log } from "../log";
-import { addressSpaceRefusal, checkUrl, needsAddressCheck } from "../security/url-guard";
+import {
+  addressSpaceRefusal,
+  checkUrl,
+  isAllowlisted,
+  needsAddressCheck,
+} from "../security/url-guard";
+import { markDocument, mayHoldTemplates } from "./document-marks";
 import type { ResponseAddresses } from "./response-addresses";
 
 /**
@@ -79,8 +90,20 @@ export async function guardFetches(
     }
     const headers = event.responseHeaders ?? [];
     const kept = headers.filter((h) => !BROWSER_FETCH_HEADERS.has(h.name.toLowerCase()));
-    if (kept.length === headers.length)
-      return session.send("Fetch.continueResponse", { requestId });
+    const stripped = kept.length !== headers.length;
+    if (
+      event.resourceType === "Document" &&
+      !isAllowlisted(url, allowlist) &&
+      mayHoldTemplates(event.responseStatusCode ?? 200, kept)
+    ) {
+      const verdict = await markDocument(session, event, stripped ? kept : null).catch(
+        () => "failed" as const,
+      );
+      if (verdict !== "too-large" && verdict !== "failed") return;
+      blocked++;
+      return fail(requestId);
+    }
+    if (!stripped) return session.send("Fetch.continueResponse", { requestId });
     // Chromium takes a header override only together with the status line.
     const status = {
       responseCode: event.responseStatusCode ?? 200,

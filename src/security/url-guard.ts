@@ -106,8 +106,7 @@ function checkNetworkUrl(
   if (purpose === "webhook" && (url.username !== "" || url.password !== "")) {
     return refuse("credentials are not allowed in a webhook URL");
   }
-  const port = url.port || DEFAULT_PORTS[url.protocol] || "";
-  if (allowlist.has(`${url.hostname}:${port}`)) return { ok: true, url };
+  if (isAllowlisted(url, allowlist)) return { ok: true, url };
   if (purpose === "webhook" && url.protocol !== "https:") return refuse("webhook must be https");
   if (url.port === "0") return refuse("port 0");
   const why = hostBlockReason(url.hostname);
@@ -172,6 +171,14 @@ export function isBlockedRemoteAddress(
 }
 
 /**
+ * Whether `url`'s own `host:port` is on the allowlist (local development and tests; empty in
+ * production): not merely an address a name of it resolves to.
+ */
+export function isAllowlisted(url: URL, allowlist: ReadonlySet<string>): boolean {
+  return allowlist.has(`${url.hostname}:${url.port || DEFAULT_PORTS[url.protocol] || ""}`);
+}
+
+/**
  * Whether a response to `url` may reach the page only once the browser has said where it
  * connected: a host name (DNS may point it anywhere, and may change its mind between our check
  * and the browser's lookup) that is not an allowlisted `host:port`. An IP literal was classified
@@ -181,7 +188,7 @@ export function needsAddressCheck(url: URL, allowlist: ReadonlySet<string>): boo
   const scheme = url.protocol;
   if (!(scheme in DEFAULT_PORTS)) return false;
   if (ipLiteralBlockReason(url.hostname) !== undefined) return false;
-  return !allowlist.has(`${url.hostname}:${url.port || DEFAULT_PORTS[scheme]}`);
+  return !isAllowlisted(url, allowlist);
 }
 
 /**

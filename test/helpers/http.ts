@@ -5,6 +5,12 @@ import { checkContract } from "./contract";
 export const BASE = "https://edgeshot.test";
 /** The fixture server's origin (set per run in vitest.config.ts). */
 export const FIXTURES = (env as unknown as { FIXTURE_ORIGIN: string }).FIXTURE_ORIGIN;
+/**
+ * The fixture server under a host name, as production reaches every page: the DoH fake calls
+ * `public.rebind.example.com` public and the test browser maps `*.rebind.example.com` to
+ * 127.0.0.1 (scripts/setup-browser.mjs), whose fixture port is allowlisted.
+ */
+export const FIXTURES_BY_NAME = FIXTURES.replace("127.0.0.1", "public.rebind.example.com");
 /** A second allowlisted loopback origin (same server port + 1 when a test starts one). */
 export const FIXTURES_ALT = FIXTURES.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 1}`);
 

@@ -3,8 +3,8 @@
  * a request; the canary server (a loopback origin that is NOT allowlisted) must never be hit.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { Capturer } from "../helpers/capture";
-import { CANARY, canaryLog, FIXTURES, fixtureLog, runId } from "../helpers/http";
+import { Capturer, SMALL_CAPTURE } from "../helpers/capture";
+import { CANARY, canaryLog, FIXTURES, FIXTURES_BY_NAME, fixtureLog, runId } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
 
 let cap: Capturer;
@@ -88,6 +88,26 @@ describe("in-browser guard: nothing reaches a non-allowlisted origin", () => {
     expect((await fixtureLog(run)).map((r) => r.path)).toEqual(["/redirect"]);
     await settle();
     expect(await canaryLog(run)).toEqual([]);
+  });
+
+  it("an HTML document is read up to 16 MiB (to mark its shadow roots); past that it fails closed", async () => {
+    // Under a name: documents of an allowlisted host:port (the fixtures' IP) are not read.
+    const page = (kib: number, declared = false) =>
+      `${FIXTURES_BY_NAME}/big-html?kib=${kib}&run=${runId()}${declared ? "&declared" : ""}`;
+    const [chunked, declared, over, overDeclared] = await Promise.all([
+      cap.post({ ...SMALL_CAPTURE, url: page(1024) }),
+      cap.post({ ...SMALL_CAPTURE, url: page(1024, true) }),
+      cap.json({ ...SMALL_CAPTURE, url: page(16 * 1024) }),
+      cap.json({ ...SMALL_CAPTURE, url: page(16 * 1024, true) }),
+    ]);
+    for (const within of [chunked, declared]) {
+      expect(within.res.status).toBe(200);
+      expect(decodeImage(within.bytes).pixel(300, 220)).toEqual([0, 0, 255]);
+    }
+    for (const refused of [over, overDeclared]) {
+      expect(refused.res.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.error?.message).toBe("Could not reach the target URL.");
+    }
   });
 
   it("WebRTC and WebSocket constructors are unavailable to page scripts", async () => {

@@ -82,18 +82,16 @@ export interface Vector {
   solo?: boolean;
   /** Only meaningful as a served page (headers, secure-context APIs). */
   servedOnly?: boolean;
+  /**
+   * Served as a target page under a name mapped onto the fixture server (FIXTURES_BY_NAME), as
+   * production serves every page: the guard marks the declarative roots in the bytes of a
+   * document from any host but an allowlisted `host:port`. Not in the served combined page.
+   */
+  byName?: boolean;
   /** Speaks something the canary cannot log as HTTP: check the raw (TCP/UDP) canary. */
   raw?: boolean;
   /** How long the capture should give the attack (ms of `delay`). */
   delay?: number;
-  /**
-   * Served as a target page, a measured residual (docs/SECURITY.md, "Declarative shadow roots"):
-   * Chromium can act on it before the hardening, making a blind speculative GET outside every
-   * interception layer, and the guarantee left is that the capture fails closed (400, nothing
-   * rendered). Never in the served combined page (one lost race would fail every vector's
-   * capture with it); as user HTML it is stopped, and is in the user-HTML page.
-   */
-  failsClosedServed?: boolean;
 }
 
 export type Tagger = (path?: string, extra?: string) => string;
@@ -834,8 +832,9 @@ export const VECTORS: readonly Vector[] = [
     cls: "R",
     group: "realm",
     delay: 1500,
-    // Served, lost when the parser yields between the host and its template (a loaded machine).
-    failsClosedServed: true,
+    byName: true,
+    // Served, the parser may yield between the host and its template (a loaded machine): the
+    // guard marks the template in the document's bytes.
     html: (u) =>
       `<div><template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd")], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=dsd-prerender")], eagerness: "immediate" }] })}</template></div>`,
   },
@@ -846,10 +845,22 @@ export const VECTORS: readonly Vector[] = [
     cls: "R",
     group: "realm",
     delay: 1500,
+    byName: true,
     servedOnly: true,
-    failsClosedServed: true,
     html: (u) =>
       `<div>${SPLIT}<template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd-split")], eagerness: "immediate" }], prerender: [{ source: "list", urls: [u("/paint", "k=dsd-split-prerender")], eagerness: "immediate" }] })}</template></div>`,
+  },
+  {
+    // The same, with a closed root: no page script can ever reach it; only the marker the guard
+    // writes into the document's bytes hands it to the hardening.
+    name: "speculation rules in closed declarative shadow DOM parsed after its host",
+    cls: "R",
+    group: "realm",
+    delay: 1500,
+    byName: true,
+    servedOnly: true,
+    html: (u) =>
+      `<div>${SPLIT}<template shadowrootmode="closed">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd-split-closed")], eagerness: "immediate" }] })}</template></div>`,
   },
   {
     // The same split made by the parser itself: it waits for the script before it reads the
@@ -858,7 +869,7 @@ export const VECTORS: readonly Vector[] = [
     cls: "R",
     group: "realm",
     delay: 1500,
-    failsClosedServed: true,
+    byName: true,
     html: (u, c) =>
       `<div><script src="${at(`${c.fixtures}/slow?ms=300&run=${c.run}`)}"></script><template shadowrootmode="open">${specRules({ prefetch: [{ source: "list", urls: [u("/paint", "k=dsd-blocked")], eagerness: "immediate" }] })}</template></div>`,
   },
@@ -1241,7 +1252,7 @@ export function vectorByName(name: string): Vector {
 
 /** Vectors that can share one page: they neither end it nor change it as a whole. */
 export const COMBINABLE: readonly Vector[] = VECTORS.filter(
-  (v) => !v.navigates && !v.solo && !v.failsClosedServed,
+  (v) => !v.navigates && !v.solo && !v.byName,
 );
 
 /** A whole document running `vectors` (markup only; headers are the server's business). */
