@@ -1,6 +1,7 @@
 /**
- * Byte encodings and digests used across the worker: hex (digests, signatures), base64 (images),
- * SHA-256, UTF-8 byte length. A leaf module: it imports nothing, so anything can use it without cycles.
+ * Encodings used across the worker: hex (digests, signatures), base64 (images), SHA-256, UTF-8
+ * byte length, HTML escaping, ISO 8601 times of stored epoch milliseconds, the text form of the
+ * UUIDs we mint as ids. A leaf module: it imports nothing, so anything can use it without cycles.
  */
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
@@ -57,3 +58,17 @@ function utf8Length(text: string): number {
 function isLow(code: number): boolean {
   return code >= 0xdc00 && code < 0xe000;
 }
+
+/** `&`, `<`, `>`, `"` and `'` as numeric character references: safe in text and quoted attributes. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A stored time (epoch ms, or null when it has not happened) as the API writes it. */
+export const isoOrNull = (ms: number | null): string | null =>
+  ms === null ? null : new Date(ms).toISOString();
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether `id` is a UUID as `crypto.randomUUID()` writes it (ids of jobs, batches, watches, crawls). */
+export const isUuid = (id: string): boolean => UUID.test(id);

@@ -1,7 +1,19 @@
 /**
- * The one host-name normaliser, and the canonical form of a host pattern. A leaf: URL guard, DNS,
- * reputation, ad blocking and config use it.
+ * The one host-name normaliser, the canonical form of a host pattern, and a host's site (its
+ * registrable domain). A leaf but for tldts (the Public Suffix List): URL guard, DNS, reputation,
+ * ad blocking, config, cookies, first-party requests, crawl scope and watch quotas use it.
  */
+import { parse } from "tldts";
+
+/**
+ * The registrable domain of `hostname` (`example.co.uk` for `a.b.example.co.uk`; private
+ * suffixes such as `github.io` count), or the host itself for an IP address or a name with no
+ * public suffix (`localhost`).
+ */
+export function siteOf(hostname: string): string {
+  const parsed = parse(hostname, { allowPrivateDomains: true });
+  return parsed.isIp || parsed.domain === null ? hostname : parsed.domain;
+}
 
 /** `Ads.Example.COM.` → `ads.example.com`: trimmed, lower case, one trailing dot dropped. */
 export function normalizeHost(hostname: string): string {

@@ -5,6 +5,7 @@
 import { RpcTarget } from "cloudflare:workers";
 import { timingSafeEqualDigests } from "../signing/hmac";
 import type { AccountDb } from "./store";
+import { isoOrNull } from "../encoding";
 
 /** A key being added: its id, the sha256 hex of the full key and the display prefix. */
 export interface NewKey {
@@ -38,8 +39,6 @@ interface KeyRow extends Record<string, SqlStorageValue> {
   last_used_at: number | null;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 function info(row: KeyRow): KeyInfo {
   return {
     keyId: row.key_id,
@@ -47,8 +46,8 @@ function info(row: KeyRow): KeyInfo {
     prefix: row.prefix,
     status: row.revoked_at === null ? "active" : "revoked",
     createdAt: new Date(row.created_at).toISOString(),
-    revokedAt: iso(row.revoked_at),
-    lastUsedAt: iso(row.last_used_at),
+    revokedAt: isoOrNull(row.revoked_at),
+    lastUsedAt: isoOrNull(row.last_used_at),
   };
 }
 

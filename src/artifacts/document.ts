@@ -7,6 +7,7 @@
  */
 import type { ArtifactFont } from "../../schemas/artifact";
 import { fontStacks, markdownStyles } from "../capture/markdown-theme";
+import { escapeHtml } from "../encoding";
 import { embeddedFamily } from "./fonts";
 
 export interface Theme {
@@ -33,10 +34,6 @@ export function fontFamily(font: ArtifactFont): string {
   if (embedded !== null) return embedded;
   const stacks = fontStacks();
   return font === "serif" ? SERIF : font === "mono" ? stacks.mono : stacks.sans;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The entities Mustache and marked write for the characters they escape. */

@@ -4,7 +4,7 @@
  * value is escaped and the page has no script. It is served from GET /v1/images/* with the
  * headers in storage/hosted.ts (a CSP without scripts, frames or foreign images).
  */
-import { escapeHtml } from "./document";
+import { escapeHtml } from "../encoding";
 
 export interface ShareInput {
   title: string;

@@ -1,7 +1,7 @@
 /** The cookies of a capture, resolved against its target host. */
-import { getDomain } from "tldts";
 import type { CookieInput } from "../../schemas/capture";
 import { ApiError } from "../errors";
+import { siteOf } from "../hosts";
 import { FAILURE } from "./failures";
 import type { SpecCookie } from "./spec-types";
 
@@ -19,14 +19,12 @@ export function resolveCookies(cookies: CookieInput[], target: string | undefine
       details: [{ path: "cookies", message: "Cookies can only be set for a url capture." }],
     });
   }
-  const registrable = getDomain(host, { allowPrivateDomains: true });
+  const registrable = siteOf(host);
   return cookies.map((cookie, i) => {
     const domain = (cookie.domain ?? host).toLowerCase().replace(/^\./, "");
     const isHost = domain === host;
     const isParent =
-      host.endsWith(`.${domain}`) &&
-      registrable !== null &&
-      (domain === registrable || domain.endsWith(`.${registrable}`));
+      host.endsWith(`.${domain}`) && (domain === registrable || domain.endsWith(`.${registrable}`));
     if (!isHost && !isParent) {
       throw new ApiError("VALIDATION_ERROR", INVALID_COOKIE_DOMAIN, {
         details: [{ path: `cookies[${i}].domain`, message: INVALID_COOKIE_DOMAIN }],

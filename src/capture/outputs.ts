@@ -5,6 +5,7 @@
  */
 import type { Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../schemas/limits";
+import { escapeHtml } from "../encoding";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { imageSize } from "./image-info";
 import { pdfPageCount } from "./pdf-info";
@@ -266,8 +267,4 @@ async function printPdf(page: Page, spec: CaptureSpec): Promise<Shot> {
     truncated: false,
     ...(pages !== null ? { pages } : {}),
   };
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

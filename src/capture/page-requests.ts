@@ -15,8 +15,8 @@
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { getDomain } from "tldts";
 import { toBase64 } from "../encoding";
+import { siteOf } from "../hosts";
 import { checkUrl } from "../security/url-guard";
 import type { CaptureSpec } from "./spec";
 
@@ -209,11 +209,6 @@ export function interceptPageRequests(
       // A request can vanish (page closed, navigation replaced) between pause and reply.
       .catch(() => {});
   });
-}
-
-/** The registrable domain of `host` (private suffixes count), or the host itself. */
-function siteOf(host: string): string {
-  return getDomain(host, { allowPrivateDomains: true }) ?? host;
 }
 
 /** `text` as a literal in a Fetch URL pattern (`*` and `?` are wildcards, `\` escapes). */

@@ -6,6 +6,7 @@
  * sitemap (one URL a line, also sitemaps.org) is read too.
  */
 import { XMLParser } from "fast-xml-parser";
+import { readAllCapped } from "../streams";
 import { normalizeUrl } from "./urls";
 
 /** The most one sitemap may weigh uncompressed (sitemaps.org: 50 MB). */
@@ -92,31 +93,13 @@ const isGzip = (bytes: Uint8Array) => bytes.length >= 2 && bytes[0] === 0x1f && 
 
 /** All of `stream`, throwing once it passes `max` bytes (and cancelling the rest). */
 async function readCapped(stream: ReadableStream<Uint8Array>, max: number, url: string) {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      throw new SitemapReadError(`sitemap ${url}: gzip data does not decompress`);
-    }
-    if (chunk.done) break;
-    total += chunk.value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new SitemapReadError(`sitemap ${url}: larger than ${max} bytes uncompressed`);
-    }
-    chunks.push(chunk.value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  const read = await readAllCapped(stream.getReader(), max);
+  if (read.ok) return read.bytes;
+  throw new SitemapReadError(
+    read.reason === "broken"
+      ? `sitemap ${url}: gzip data does not decompress`
+      : `sitemap ${url}: larger than ${max} bytes uncompressed`,
+  );
 }
 
 /** The charset a Content-Type names, if TextDecoder knows it; UTF-8 otherwise (sitemaps.org). */

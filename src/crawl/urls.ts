@@ -3,13 +3,13 @@
  * as the same page), the crawl's scope, and its include/exclude path globs.
  *
  * Normalisation is the WHATWG URL parser's (the one `fetch()` and Chromium use), plus dropping
- * the fragment; the registrable domain of the "domain" scope comes from tldts (the Public Suffix
+ * the fragment; the registrable domain of the "domain" scope comes from siteOf in ../hosts.ts (the Public Suffix
  * List, private suffixes included, as elsewhere here: `a.github.io` and `b.github.io` are two
  * sites); globs are ./glob.ts's, the dialect people know from .gitignore-style tools (`*` within a
  * segment, `**` across), matched in linear time.
  */
-import { parse } from "tldts";
 import { CRAWL } from "../../schemas/limits";
+import { siteOf } from "../hosts";
 import { compileGlob, type GlobMeter } from "./glob";
 
 /**
@@ -41,12 +41,6 @@ export type CrawlScope = "path" | "host" | "domain";
 /** `/docs/intro` → `/docs/`, `/docs/` → `/docs/`, `/` → `/`. */
 function directoryOf(pathname: string): string {
   return pathname.slice(0, pathname.lastIndexOf("/") + 1);
-}
-
-/** The registrable domain, or the host itself for an IP address or a name with no public suffix. */
-function siteOf(hostname: string): string {
-  const parsed = parse(hostname, { allowPrivateDomains: true });
-  return parsed.isIp || parsed.domain === null ? hostname : parsed.domain;
 }
 
 export function inScope(start: URL, candidate: URL, scope: CrawlScope): boolean {

@@ -13,6 +13,7 @@ import type { z } from "zod";
 import { issueMessage } from "../../schemas/issues";
 import { LIMITS } from "../../schemas/limits";
 import { ApiError, type ErrorDetail } from "../errors";
+import { readAllCapped } from "../streams";
 import { TUNING } from "../tuning";
 
 export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Promise<unknown> {
@@ -25,30 +26,14 @@ export async function readJsonBody(c: Context, maxBytes = LIMITS.bodyBytes): Pro
     throw new BodyTooLarge(maxBytes, body && drainable ? body.getReader() : null);
   }
   if (!body) throw new ApiError("INVALID_JSON", "Request body must be a JSON object.");
-  const chunks: Uint8Array[] = [];
-  let total = 0;
   const reader = body.getReader();
-  for (;;) {
-    let step: ReadableStreamReadResult<Uint8Array>;
-    try {
-      step = await reader.read();
-    } catch {
-      // The client went away mid-body (fewer bytes than its Content-Length, a broken chunk):
-      // what arrived is not a whole JSON document.
-      throw new ApiError("INVALID_JSON", "Request body ended early or could not be read.");
-    }
-    const { done, value } = step;
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) throw new BodyTooLarge(maxBytes, reader);
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const read = await readAllCapped(reader, maxBytes, { keepRest: true });
+  if (!read.ok && read.reason === "too-large") throw new BodyTooLarge(maxBytes, reader);
+  // The client went away mid-body (fewer bytes than its Content-Length, a broken chunk): what
+  // arrived is not a whole JSON document.
+  if (!read.ok)
+    throw new ApiError("INVALID_JSON", "Request body ended early or could not be read.");
+  const bytes = read.bytes;
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);

@@ -13,6 +13,7 @@
  */
 import { config } from "../config";
 import { ApiError } from "../errors";
+import { readAllCapped, type CappedRead } from "../streams";
 import { checkTarget, invalidTarget } from "./target-check";
 import { checkUrl } from "./url-guard";
 
@@ -37,43 +38,16 @@ export async function checkOutboundHop(env: Env, raw: string): Promise<URL> {
   return verdict.url;
 }
 
-/** A body read up to `max` bytes: too large (declared or read), or broken mid-way (a reset). */
-export type CappedBody =
-  { ok: true; bytes: Uint8Array } | { ok: false; reason: "too-large" | "broken" };
-
 /**
  * The body of an outbound fetch, never more than `max` bytes read: a declared Content-Length over
  * it is refused unread, and a body without one is cut as soon as it passes `max`.
  */
-export async function readCapped(res: Response, max: number): Promise<CappedBody> {
+export async function readCapped(res: Response, max: number): Promise<CappedRead> {
   const declared = Number(res.headers.get("content-length") ?? "0");
   if (declared > max) {
     await res.body?.cancel().catch(() => {});
     return { ok: false, reason: "too-large" };
   }
   if (!res.body) return { ok: true, bytes: new Uint8Array(0) };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) {
-        await reader.cancel().catch(() => {});
-        return { ok: false, reason: "too-large" };
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return { ok: false, reason: "broken" };
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { ok: true, bytes };
+  return readAllCapped(res.body.getReader(), max);
 }

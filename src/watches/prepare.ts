@@ -4,13 +4,13 @@
  * settings as a PNG and its ignored selectors hidden, the webhook URL (public https), the
  * storage choice, and the per-site key. Also the refusals of the DO as the spec's errors.
  */
-import { getDomain } from "tldts";
 import { LIMITS } from "../../schemas/limits";
 import type { ChangeDetection, WatchCapture, WatchCreate, WatchPatch } from "../../schemas/watches";
 import type { AuthContext } from "../accounts/auth";
 import type { NewWatch, WatchChange, WatchRefusal } from "./store/watches";
 import { prepareCapture } from "../capture/request";
 import { ApiError, validationError } from "../errors";
+import { siteOf } from "../hosts";
 import { requireStorage } from "../storage/destinations";
 import { requireWebhookUrl } from "../webhooks/url";
 import { changeDetectionSchema, retentionSchema } from "../../schemas/watches";
@@ -45,12 +45,6 @@ async function runSpec(
   return { spec: JSON.stringify(spec), url: spec.source.url };
 }
 
-/** The registrable domain (example.co.uk for a.b.example.co.uk); the host itself for IPs. */
-export function siteOf(url: string): string {
-  const host = new URL(url).hostname;
-  return getDomain(host, { allowPrivateDomains: true }) ?? host;
-}
-
 export async function prepareWatch(
   env: Env,
   auth: AuthContext,
@@ -73,7 +67,7 @@ export async function prepareWatch(
     id: crypto.randomUUID(),
     name: body.name ?? null,
     url,
-    site: siteOf(url),
+    site: siteOf(new URL(url).hostname),
     intervalMinutes: body.intervalMinutes,
     capture,
     spec,

@@ -8,6 +8,7 @@ import { LIMITS } from "../../../schemas/limits";
 import type { GeoConfig } from "../../config";
 import { log } from "../../log";
 import { checkUrl } from "../../security/url-guard";
+import { readCapped } from "../../security/outbound";
 import { TUNING } from "../../tuning";
 import type { CaptureOutcome } from "../browser-host";
 import { NO_METADATA } from "../page-read";
@@ -55,12 +56,13 @@ export async function captureThroughProvider(
       geo.apiKey,
     );
     const res = await fetch(request, { signal });
-    const body = await readCapped(res, LIMITS.outputBytes);
-    if (body === null)
+    const read = await readCapped(res, LIMITS.outputBytes);
+    if (!read.ok && read.reason === "too-large")
       return fail(failures.tooLarge(), "geo provider answer over the size limit", {
         status: res.status,
       });
-    answer = provider.interpret({ status: res.status, headers: res.headers, body });
+    if (!read.ok) return fail(failures.geoUnavailable(true), "geo provider unreachable", {});
+    answer = provider.interpret({ status: res.status, headers: res.headers, body: read.bytes });
   } catch (err) {
     const name = err instanceof Error ? err.name : "";
     if (name === "TimeoutError" || name === "AbortError" || signal.aborted) {
@@ -123,36 +125,6 @@ function reportedUrl(raw: string | null, allowlist: ReadonlySet<string>): string
   if (raw === null) return null;
   const verdict = checkUrl(raw, "target", allowlist);
   return verdict.ok ? verdict.url.href : null;
-}
-
-/** The body up to `max` bytes; null past it (the rest is not read). */
-async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
-  const declared = Number(res.headers.get("content-length") ?? NaN);
-  if (declared > max) {
-    await res.body?.cancel();
-    return null;
-  }
-  if (!res.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 /** Our key never reaches a log line, whatever the provider echoed back. */

@@ -36,7 +36,7 @@ import { mintLinkFor } from "../routes/render";
 import { hostedCapture } from "../routes/screenshot";
 import { CRAWL_RUN } from "./crawl-tools";
 import { lines, type Runners, type ToolContext, text, usageLine } from "./tool-kit";
-import { modelView, pdfPageCount, VIEW } from "./views";
+import { modelView, VIEW } from "./views";
 
 /** The page a content tool read: its final URL and title, and any notes. */
 function pageHeader(
@@ -87,14 +87,15 @@ const RUN: Runners = {
   async pdf(ctx, args) {
     const req = parseWith(captureRequestSchema, { ...args, format: "pdf" });
     const { data, result, usage } = await hostedCapture(ctx.env, ctx.auth, req, ctx.origin);
-    const pages = pdfPageCount(result.bytes);
+    // The engine's count (the one the REST answer reports); absent only if it found none.
+    const pages = result.pages;
     return {
       content: [
         text(
           lines(
             `URL: ${result.finalUrl}`,
             `Title: ${result.page.title}`,
-            `PDF: ${pages} page${pages === 1 ? "" : "s"}, ${data.bytesSize} bytes, at ${data.url} until ${data.expiresAt}.`,
+            `PDF: ${pages === undefined ? "" : `${pages} page${pages === 1 ? "" : "s"}, `}${data.bytesSize} bytes, at ${data.url} until ${data.expiresAt}.`,
             result.watermarked && "Free plan: the PDF carries a watermark.",
             usageLine(usage),
           ),

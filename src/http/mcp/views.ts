@@ -59,12 +59,3 @@ export async function modelView(
   }
   return null;
 }
-
-/**
- * The number of pages of a PDF the browser printed: its page objects (`/Type /Page`, not the
- * `/Pages` tree nodes). Chromium writes them uncompressed, one per page.
- */
-export function pdfPageCount(bytes: Uint8Array): number {
-  const text = new TextDecoder("latin1").decode(bytes);
-  return text.match(/\/Type\s*\/Page(?![A-Za-z])/g)?.length ?? 0;
-}

@@ -25,6 +25,7 @@ import { accountStub } from "../../accounts/directory";
 import type { StoredResponse } from "../../idempotency/store";
 import { sha256Hex, toHex } from "../../encoding";
 import { ApiError } from "../../errors";
+import { readAllCapped } from "../../streams";
 import { storeOutput } from "../../storage/hosted";
 import { TUNING } from "../../tuning";
 import type { AppEnv } from "../types";
@@ -40,31 +41,17 @@ function invalidKey(message: string): ApiError {
 
 /**
  * The request's identity: method, path, query string and body bytes (at most the body cap; null
- * when over it). The query is kept as sent (`?a=1&b=2` and `?b=2&a=1` are different requests);
+ * when over it or unreadable). The query is kept as sent (`?a=1&b=2` and `?b=2&a=1` are different requests);
  * without one the fingerprint is what it was before queries counted, so kept keys stay valid.
  */
 async function fingerprint(req: Request): Promise<string | null> {
   const body = req.clone().body;
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  let bytes = new Uint8Array(0);
   if (body) {
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > LIMITS.bodyBytes) {
-        await reader.cancel().catch(() => {});
-        return null;
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+    const read = await readAllCapped(body.getReader(), LIMITS.bodyBytes);
+    // Over the cap, or unreadable: the route's own read answers 413 or 400.
+    if (!read.ok) return null;
+    bytes = read.bytes;
   }
   const bodyHash = toHex(await crypto.subtle.digest("SHA-256", bytes));
   const { pathname, search } = new URL(req.url);

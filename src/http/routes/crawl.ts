@@ -28,8 +28,7 @@ import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import { idempotent } from "../middleware/idempotency";
 import type { AppEnv } from "../types";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isUuid } from "../../encoding";
 
 function query(url: string): Record<string, string> {
   return Object.fromEntries(new URL(url).searchParams);
@@ -41,7 +40,7 @@ export async function crawlSummary(
   auth: AuthContext,
   crawlId: string,
 ): Promise<CrawlSummary> {
-  const indexed = UUID.test(crawlId) ? await auth.account.crawls().get(crawlId) : null;
+  const indexed = isUuid(crawlId) ? await auth.account.crawls().get(crawlId) : null;
   if (!indexed) throw new ApiError("CRAWL_NOT_FOUND", "No crawl with this id.");
   return (await crawlStub(env, auth.accountId, crawlId).summary()) ?? indexed;
 }

@@ -13,8 +13,7 @@ import { successBody } from "../envelope";
 import { ApiError } from "../../errors";
 import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isUuid } from "../../encoding";
 
 const notFound = (what: "job" | "batch") => new ApiError("NOT_FOUND", `No ${what} with this id.`);
 
@@ -25,7 +24,7 @@ function query(url: string): Record<string, string> {
 export const jobRoutes = new Hono<AppEnv>()
   .get("/jobs/:jobId", authenticate(), async (c) => {
     const jobId = c.req.param("jobId");
-    const job = UUID.test(jobId) ? await c.get("auth").account.jobs().get(jobId) : null;
+    const job = isUuid(jobId) ? await c.get("auth").account.jobs().get(jobId) : null;
     if (!job) throw notFound("job");
     return c.json(successBody(c.get("requestId"), job));
   })
@@ -47,7 +46,7 @@ export const jobRoutes = new Hono<AppEnv>()
   })
   .get("/batches/:batchId", authenticate(), async (c) => {
     const batchId = c.req.param("batchId");
-    const batch = UUID.test(batchId) ? await c.get("auth").account.jobs().getBatch(batchId) : null;
+    const batch = isUuid(batchId) ? await c.get("auth").account.jobs().getBatch(batchId) : null;
     if (!batch) throw notFound("batch");
     return c.json(successBody(c.get("requestId"), batch));
   })

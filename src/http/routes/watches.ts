@@ -25,15 +25,14 @@ import { jsonBody, parseWith } from "../body";
 import { successBody } from "../envelope";
 import { authenticate } from "../middleware/authenticate";
 import type { AppEnv } from "../types";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isUuid } from "../../encoding";
 
 function query(url: string): Record<string, string> {
   return Object.fromEntries(new URL(url).searchParams);
 }
 
 function watchId(raw: string): string {
-  if (!UUID.test(raw)) throw watchNotFound();
+  if (!isUuid(raw)) throw watchNotFound();
   return raw;
 }
 

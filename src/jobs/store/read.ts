@@ -6,6 +6,7 @@
 import type { Delivery } from "../../../schemas/storage";
 import type { BatchStatus, JobStatus } from "../../../schemas/jobs";
 import type { BatchView, JobView, WebhookView } from "../../../schemas/responses";
+import { isoOrNull } from "../../encoding";
 
 /** What a completed job records about its output (its row's result_meta). */
 export interface ResultMeta {
@@ -69,8 +70,6 @@ interface BatchRow extends WebhookCols {
   completed_at: number | null;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 function webhookView(row: WebhookCols): WebhookView | undefined {
   if (row.webhook_url === null) return undefined;
   const status = row.w_state === "delivered" || row.w_state === "failed" ? row.w_state : "pending";
@@ -81,7 +80,7 @@ function webhookView(row: WebhookCols): WebhookView | undefined {
     attempts: row.w_attempts ?? 0,
     lastStatus: row.w_status,
     lastError: row.w_error,
-    lastAttemptAt: iso(row.w_at),
+    lastAttemptAt: isoOrNull(row.w_at),
   };
 }
 
@@ -94,8 +93,8 @@ function jobView(row: JobRow): JobView {
     format: row.format,
     error: row.error,
     createdAt: new Date(row.created_at).toISOString(),
-    startedAt: iso(row.started_at),
-    completedAt: iso(row.completed_at),
+    startedAt: isoOrNull(row.started_at),
+    completedAt: isoOrNull(row.completed_at),
   };
   if (row.result_url !== null) view.resultUrl = row.result_url;
   if (row.result_meta !== null) {
@@ -129,7 +128,7 @@ function batchView(row: BatchRow): BatchView {
     completedJobs: row.completed_jobs,
     failedJobs: row.failed_jobs,
     createdAt: new Date(row.created_at).toISOString(),
-    completedAt: iso(row.completed_at),
+    completedAt: isoOrNull(row.completed_at),
   };
   const webhook = webhookView(row);
   if (webhook) view.webhook = webhook;

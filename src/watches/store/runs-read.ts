@@ -6,6 +6,7 @@ import type { RunOutcome, RunStatus, RunTrigger, WatchRunView } from "../../../s
 import type { RunEventSubject } from "../../webhooks/events";
 import { type ListQuery, type Page, page } from "../../jobs/store/read";
 import { watchRow } from "./watches";
+import { isoOrNull } from "../../encoding";
 
 export interface RunRow extends Record<string, SqlStorageValue> {
   seq: number;
@@ -31,8 +32,6 @@ export interface RunRow extends Record<string, SqlStorageValue> {
   completed_at: number | null;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function runView(row: RunRow): WatchRunView {
   return {
     id: row.id,
@@ -48,8 +47,8 @@ export function runView(row: RunRow): WatchRunView {
       ? {}
       : { textDiff: JSON.parse(row.text_diff) as NonNullable<WatchRunView["textDiff"]> }),
     error: row.error,
-    startedAt: iso(row.started_at),
-    completedAt: iso(row.completed_at),
+    startedAt: isoOrNull(row.started_at),
+    completedAt: isoOrNull(row.completed_at),
     createdAt: new Date(row.created_at).toISOString(),
     trigger: row.trigger,
   };

@@ -16,6 +16,7 @@ import type {
 import type { StorageOption } from "../../../schemas/storage";
 import { type ListQuery, type Page, page } from "../../jobs/store/read";
 import type { Plan } from "../../accounts/plans";
+import { isoOrNull } from "../../encoding";
 
 /** A watch as the route prepared it: every input checked, the CaptureSpec built (JSON). */
 export interface NewWatch {
@@ -81,8 +82,6 @@ export interface WatchRow extends Record<string, SqlStorageValue> {
   created_at: number;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function watchView(row: WatchRow): WatchView {
   return {
     id: row.id,
@@ -92,9 +91,9 @@ export function watchView(row: WatchRow): WatchView {
     paused: row.status === "paused",
     pausedReason: row.paused_reason,
     intervalMinutes: row.interval_minutes,
-    nextRunAt: iso(row.next_run_at),
-    lastRunAt: iso(row.last_run_at),
-    lastChangeAt: iso(row.last_change_at),
+    nextRunAt: isoOrNull(row.next_run_at),
+    lastRunAt: isoOrNull(row.last_run_at),
+    lastChangeAt: isoOrNull(row.last_change_at),
     consecutiveFailures: row.consecutive_failures,
     capture: JSON.parse(row.capture) as WatchCapture,
     changeDetection: JSON.parse(row.change_detection) as ChangeDetection,

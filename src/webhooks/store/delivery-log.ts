@@ -5,6 +5,7 @@
 import type { WebhookDeliveryView } from "../../../schemas/responses";
 import { LIMITS } from "../../../schemas/limits";
 import type { WebhookEvent } from "../events";
+import { isoOrNull } from "../../encoding";
 
 /** What a delivery reports on: a job, a batch, a watch run, or a crawl (its end or one page). */
 export type SubjectKind = "job" | "batch" | "run" | "crawl";
@@ -34,8 +35,6 @@ const LOG_SELECT = `SELECT rowid AS seq, delivery_id, subject_kind, subject_id, 
   attempts, last_status, last_error, last_attempt_at, next_attempt_at, created_at
   FROM webhook_deliveries`;
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 function logView(row: LogRow): WebhookDeliveryView {
   return {
     deliveryId: row.delivery_id,
@@ -46,8 +45,8 @@ function logView(row: LogRow): WebhookDeliveryView {
     attempts: row.attempts,
     lastStatus: row.last_status,
     lastError: row.last_error,
-    lastAttemptAt: iso(row.last_attempt_at),
-    nextAttemptAt: row.state === "queued" ? iso(row.next_attempt_at) : null,
+    lastAttemptAt: isoOrNull(row.last_attempt_at),
+    nextAttemptAt: row.state === "queued" ? isoOrNull(row.next_attempt_at) : null,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
