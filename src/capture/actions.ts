@@ -8,6 +8,7 @@ import type { ElementHandle, HTTPRequest, KeyInput, Page } from "@cloudflare/pup
 import type { Action } from "../../schemas/capture";
 import { TUNING } from "../tuning";
 import { CaptureError, failures } from "./failures";
+import { onMainFrameNavigationAsked } from "./page-client";
 import { waitForElement } from "./wait-for-element";
 
 /**
@@ -94,6 +95,10 @@ async function navigationAware(
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigated = true;
   };
   page.on("request", onRequest);
+  // Asked for, it counts before its request shows (which can take longer than the window below).
+  const unsubscribe = onMainFrameNavigationAsked(page, () => {
+    navigated = true;
+  });
   const loaded = page
     .waitForNavigation({ waitUntil: "load", timeout: left() })
     .then(() => true)
@@ -103,6 +108,7 @@ async function navigationAware(
     await new Promise((r) => setTimeout(r, TUNING.actionNavigationStartMs));
   } finally {
     page.off("request", onRequest);
+    unsubscribe();
   }
   if (navigated && !(await loaded)) {
     assertUntainted();

@@ -19,7 +19,8 @@
  *   networkidle2 and waited out its whole timeout.
  * - Each request counts once, however many end events it gets (a redirect hop, a failure).
  * - A main-frame navigation after `load` (a script redirect, a meta refresh) holds idleness off
- *   until its own document has loaded, as puppeteer's lifecycle wait follows a new document.
+ *   until its own document has loaded, as puppeteer's lifecycle wait follows a new document —
+ *   from the moment the page asks for it, before its request shows.
  *
  * Pure logic over an injected clock: no browser, so unit tests drive it with a fake clock.
  */
@@ -35,6 +36,12 @@ export const NETWORK_QUIET_MS = 500;
  * reported. Requests now reach us from the renderer's own report, as the `load` event does.
  */
 export const LOAD_SETTLE_MS = 100;
+
+/**
+ * How long a main-frame navigation the page asked for may take to become a request; past that it
+ * counts as dropped (one cancelled before any request, say) and idleness no longer waits for it.
+ */
+export const NAVIGATION_REQUEST_MS = 2_000;
 
 /** Resource types that hold a connection open by design and never make a page "busy". */
 const LONG_LIVED: ReadonlySet<string> = new Set(["websocket", "eventsource", "media"]);
@@ -105,6 +112,17 @@ export class NetworkIdle {
     if (this.armedAt !== null) return;
     this.armedAt = this.clock.now();
     this.changed();
+  }
+
+  /**
+   * The page asked the browser for a main-frame navigation (`key`: that ask), whose request may
+   * be slow to show: not idle until its request starts (`navigationStarted` takes over) or, if
+   * none does within NAVIGATION_REQUEST_MS, as if it had never been asked.
+   */
+  navigationAsked(key: object): void {
+    this.navigating = key;
+    this.changed();
+    this.clock.setTimeout(() => this.navigationFailed(key), NAVIGATION_REQUEST_MS);
   }
 
   /** A main-frame navigation request started (`key`: the request): not idle until `loaded`. */

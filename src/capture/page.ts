@@ -8,7 +8,7 @@ import type { Protocol } from "devtools-protocol";
 import { isBlockedRemoteAddress } from "../security/url-guard";
 import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from "./network-idle";
 import { hardening } from "./hardening";
-import { pageClient } from "./page-client";
+import { mainFrameId, onMainFrameNavigationAsked, pageClient } from "./page-client";
 import { interceptPageRequests, pausedRequests, type RequestPolicy } from "./page-requests";
 import type { CaptureSpec } from "./spec";
 
@@ -170,6 +170,7 @@ export async function preparePage(
     tracker.onEnd(request);
     tracker.network.navigationFailed(request);
   });
+  onMainFrameNavigationAsked(page, (ask) => tracker.network.navigationAsked(ask));
   page.on("load", () => tracker.network.loaded());
   page.on("response", (response) => {
     const req = response.request();
@@ -199,15 +200,6 @@ export async function preparePage(
 function requestId(request: HTTPRequest): string | undefined {
   const { id } = request as unknown as { id?: unknown };
   return typeof id === "string" ? id : undefined;
-}
-
-/**
- * The main frame's CDP frame id, read when asked (puppeteer updates it if the frame is swapped);
- * out of puppeteer's public types like the request id above.
- */
-function mainFrameId(page: Page): string | undefined {
-  const { _id } = page.mainFrame() as unknown as { _id?: unknown };
-  return typeof _id === "string" ? _id : undefined;
 }
 
 /**

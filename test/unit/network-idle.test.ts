@@ -4,7 +4,12 @@
  * the definition holds and times out as a TimeoutError.
  */
 import { describe, expect, it } from "vitest";
-import { NETWORK_QUIET_MS, NetworkIdle, type IdleClock } from "../../src/capture/network-idle";
+import {
+  NAVIGATION_REQUEST_MS,
+  NETWORK_QUIET_MS,
+  NetworkIdle,
+  type IdleClock,
+} from "../../src/capture/network-idle";
 import { NetworkTracker } from "../../src/capture/page";
 
 class FakeClock implements IdleClock {
@@ -258,6 +263,31 @@ describe("NetworkIdle", () => {
     net.navigationFailed(req());
     expect(net.idle(0)).toBe(false);
     net.navigationFailed(nav);
+    expect(net.idle(0)).toBe(true);
+  });
+
+  it("a navigation the page asked for holds idleness before its request shows, and not forever", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.arm();
+    net.loaded();
+    await clock.advance(NETWORK_QUIET_MS);
+    expect(net.idle(0)).toBe(true);
+    // Asked for; its request shows 1.5 s later and takes over; its document loads.
+    net.navigationAsked({});
+    expect(net.idle(0)).toBe(false);
+    await clock.advance(1_500);
+    const nav = req();
+    net.navigationStarted(nav);
+    await clock.advance(NAVIGATION_REQUEST_MS);
+    expect(net.idle(0)).toBe(false); // the request's hold does not run out
+    net.loaded();
+    expect(net.idle(0)).toBe(true);
+    // Asked for and never requested (cancelled): the hold ends after NAVIGATION_REQUEST_MS.
+    net.navigationAsked({});
+    await clock.advance(NAVIGATION_REQUEST_MS - 1);
+    expect(net.idle(0)).toBe(false);
+    await clock.advance(1);
     expect(net.idle(0)).toBe(true);
   });
 });
