@@ -4,65 +4,139 @@
  * first, `{items, nextCursor}`. Another account's job or batch is indistinguishable from an
  * unknown one: 404 NOT_FOUND.
  */
-import { Hono } from "hono";
 import { batchListQuery, encodeCursor, jobListQuery } from "../../../schemas/jobs";
 import { LIMITS } from "../../../schemas/limits";
-import type { BatchView, JobView, Listing } from "../../../schemas/responses";
-import { parseWith } from "../body";
-import { successBody } from "../envelope";
-import { ApiError } from "../../errors";
-import { authenticate } from "../middleware/authenticate";
-import type { AppEnv } from "../types";
+import {
+  batchListingSchema,
+  batchSchema,
+  jobListingSchema,
+  jobSchema,
+  type BatchView,
+  type JobView,
+  type Listing,
+} from "../../../schemas/responses";
 import { isUuid } from "../../encoding";
+import { ApiError } from "../../errors";
+import { endpoint, endpoints } from "../endpoint";
+import { successBody } from "../envelope";
+import {
+  envelopeResponse,
+  errorResponses,
+  idParam,
+  KEY_ERRORS,
+  rateLimitHeaders,
+  SERVICE_ERRORS,
+} from "../openapi/registry";
 
 const notFound = (what: "job" | "batch") => new ApiError("NOT_FOUND", `No ${what} with this id.`);
 
-function query(url: string): Record<string, string> {
-  return Object.fromEntries(new URL(url).searchParams);
-}
-
-export const jobRoutes = new Hono<AppEnv>()
-  .get("/jobs/:jobId", authenticate(), async (c) => {
-    const jobId = c.req.param("jobId");
-    const job = isUuid(jobId) ? await c.get("auth").account.jobs().get(jobId) : null;
-    if (!job) throw notFound("job");
-    return c.json(successBody(c.get("requestId"), job));
-  })
-  .get("/jobs", authenticate(), async (c) => {
-    const q = parseWith(jobListQuery, query(c.req.url));
-    const page = await c
-      .get("auth")
-      .account.jobs()
-      .list({
-        status: q.status ?? null,
-        limit: q.limit ?? LIMITS.listDefault,
-        before: q.cursor ?? null,
-      });
-    const data: Listing<JobView> = {
-      items: page.items,
-      nextCursor: page.nextBefore === null ? null : encodeCursor("job", page.nextBefore),
-    };
-    return c.json(successBody(c.get("requestId"), data));
-  })
-  .get("/batches/:batchId", authenticate(), async (c) => {
-    const batchId = c.req.param("batchId");
-    const batch = isUuid(batchId) ? await c.get("auth").account.jobs().getBatch(batchId) : null;
-    if (!batch) throw notFound("batch");
-    return c.json(successBody(c.get("requestId"), batch));
-  })
-  .get("/batches", authenticate(), async (c) => {
-    const q = parseWith(batchListQuery, query(c.req.url));
-    const page = await c
-      .get("auth")
-      .account.jobs()
-      .listBatches({
-        status: q.status ?? null,
-        limit: q.limit ?? LIMITS.listDefault,
-        before: q.cursor ?? null,
-      });
-    const data: Listing<BatchView> = {
-      items: page.items,
-      nextCursor: page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore),
-    };
-    return c.json(successBody(c.get("requestId"), data));
-  });
+export const jobRoutes = endpoints(
+  endpoint({
+    method: "get",
+    path: "/v1/jobs/{jobId}",
+    auth: "key",
+    operation: {
+      operationId: "getJob",
+      summary: "Get a job",
+      description: "An async capture's state; free of credit. Poll every 2-5 s.",
+      tags: ["Async"],
+      requestParams: { path: idParam("jobId") },
+      responses: {
+        "200": envelopeResponse("The job.", jobSchema, rateLimitHeaders),
+        ...errorResponses([...KEY_ERRORS, ...SERVICE_ERRORS, "NOT_FOUND"]),
+      },
+    },
+    handler: async (c) => {
+      const jobId = c.req.param("jobId") ?? "";
+      const job = isUuid(jobId) ? await c.get("auth").account.jobs().get(jobId) : null;
+      if (!job) throw notFound("job");
+      return c.json(successBody(c.get("requestId"), job));
+    },
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/jobs",
+    auth: "key",
+    query: jobListQuery,
+    operation: {
+      operationId: "listJobs",
+      summary: "List jobs",
+      description: "Newest first; follow `nextCursor` with `cursor`.",
+      tags: ["Async"],
+      responses: {
+        "200": envelopeResponse("A page of jobs.", jobListingSchema, rateLimitHeaders),
+        ...errorResponses([...KEY_ERRORS, ...SERVICE_ERRORS, "VALIDATION_ERROR"]),
+      },
+    },
+    handler: async (c) => {
+      const q = c.req.valid("query");
+      const page = await c
+        .get("auth")
+        .account.jobs()
+        .list({
+          status: q.status ?? null,
+          limit: q.limit ?? LIMITS.listDefault,
+          before: q.cursor ?? null,
+        });
+      const data: Listing<JobView> = {
+        items: page.items,
+        nextCursor: page.nextBefore === null ? null : encodeCursor("job", page.nextBefore),
+      };
+      return c.json(successBody(c.get("requestId"), data));
+    },
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/batches/{batchId}",
+    auth: "key",
+    operation: {
+      operationId: "getBatch",
+      summary: "Get a batch",
+      description: "Summary counts plus every job; free of credit.",
+      tags: ["Async"],
+      requestParams: { path: idParam("batchId") },
+      responses: {
+        "200": envelopeResponse("The batch with its jobs.", batchSchema, rateLimitHeaders),
+        ...errorResponses([...KEY_ERRORS, ...SERVICE_ERRORS, "NOT_FOUND"]),
+      },
+    },
+    handler: async (c) => {
+      const batchId = c.req.param("batchId") ?? "";
+      const batch = isUuid(batchId) ? await c.get("auth").account.jobs().getBatch(batchId) : null;
+      if (!batch) throw notFound("batch");
+      return c.json(successBody(c.get("requestId"), batch));
+    },
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/batches",
+    auth: "key",
+    query: batchListQuery,
+    operation: {
+      operationId: "listBatches",
+      summary: "List batches",
+      description: "Newest first; follow `nextCursor` with `cursor`.",
+      tags: ["Async"],
+      responses: {
+        "200": envelopeResponse("A page of batches.", batchListingSchema, rateLimitHeaders),
+        ...errorResponses([...KEY_ERRORS, ...SERVICE_ERRORS, "VALIDATION_ERROR"]),
+      },
+    },
+    handler: async (c) => {
+      const q = c.req.valid("query");
+      const page = await c
+        .get("auth")
+        .account.jobs()
+        .listBatches({
+          status: q.status ?? null,
+          limit: q.limit ?? LIMITS.listDefault,
+          before: q.cursor ?? null,
+        });
+      const data: Listing<BatchView> = {
+        items: page.items,
+        nextCursor: page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore),
+      };
+      return c.json(successBody(c.get("requestId"), data));
+    },
+  }),
+);

@@ -1,70 +1,60 @@
 /**
- * The OpenAPI 3.1 document, generated from the zod schemas in `schemas/` through the route
- * groups under `./routes/`. `npm run openapi` writes it to `schemas/openapi.json` (what the
- * worker serves); a test fails when that file is stale.
+ * The OpenAPI 3.1 document, generated from the app's routes: every routed handler that came from
+ * an endpoint definition (../endpoint.ts) contributes its operation. `npm run openapi` writes it
+ * to `schemas/openapi.json` (what the worker serves); a test fails when that file is stale.
  */
+import type { Hono } from "hono";
 import { z } from "zod";
-import { createDocument } from "zod-openapi";
-import { IDEMPOTENCY_HEADER, idempotencyKeySchema } from "../../schemas/idempotency";
-import pkg from "../../package.json";
-import type { ApiRoute } from "./registry";
-import { ERROR_ENVELOPE, SECURITY_SCHEMES } from "./registry";
-import { accountRoutes } from "./routes/account";
-import { asyncRoutes } from "./routes/async";
-import { captureRoutes } from "./routes/capture";
-import { contentRoutes } from "./routes/content";
-import { crawlRoutes } from "./routes/crawl";
-import { pageContentRoutes } from "./routes/page-content";
-import { renderRoutes } from "./routes/render";
-import { serviceRoutes } from "./routes/service";
-import { watchRoutes } from "./routes/watches";
-import { webhookRoutes } from "./routes/webhooks";
+import { createDocument, type ZodOpenApiOperationObject } from "zod-openapi";
+import { IDEMPOTENCY_HEADER, idempotencyKeySchema } from "../../../schemas/idempotency";
+import pkg from "../../../package.json";
+import { definitionOf, type AnyEndpoint } from "../endpoint";
+import type { AppEnv } from "../types";
+import {
+  API_KEY,
+  API_KEY_OR_QUERY,
+  ERROR_ENVELOPE,
+  jsonRequest,
+  NO_KEY,
+  SECURITY_SCHEMES,
+} from "./registry";
 import { webhooks } from "./webhooks";
-
-/** Every route group of the contract; a new group is added here. */
-export const API_ROUTES: ApiRoute[] = [
-  ...serviceRoutes,
-  ...captureRoutes,
-  ...asyncRoutes,
-  ...renderRoutes,
-  ...contentRoutes,
-  ...pageContentRoutes,
-  ...accountRoutes,
-  ...watchRoutes,
-  ...crawlRoutes,
-  ...webhookRoutes,
-];
 
 const DESCRIPTION = `Screenshots, PDFs, render links, reader-mode extraction, page content (rendered HTML, text, links, scraped elements) and branded artifacts, rendered by headless Chromium at the edge.
 
 Authenticate with \`Authorization: Bearer svc_…\` (or \`x-api-key\`). Every JSON answer is an envelope: \`{success, data, meta}\` or \`{success: false, error: {code, message, details, docs}, meta}\` (\`docs\` links the code's entry on /docs/errors). Captures cost 1 credit; polling and the account read-out are free. Webhooks are signed with HMAC-SHA256 (see Webhooks).`;
 
-/** The POSTs that take an `Idempotency-Key` (src/http/middleware/idempotency.ts). */
-const IDEMPOTENT = new Set([
-  "captureScreenshot",
-  "captureScreenshotJson",
-  "captureBatch",
-  "extract",
-  "content",
-  "scrape",
-  "links",
-  "snapshot",
-  "createArtifact",
-  "createRenderLink",
-  "startCrawl",
-  "mapSite",
-]);
 const idempotencyHeader = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
-export function buildDocument(): ReturnType<typeof createDocument> {
-  const paths: Record<string, Record<string, ApiRoute["operation"]>> = {};
-  for (const route of API_ROUTES) {
-    const item = (paths[route.path] ??= {});
-    if (item[route.method]) throw new Error(`duplicate operation ${route.method} ${route.path}`);
-    const op = route.operation;
-    item[route.method] = IDEMPOTENT.has(op.operationId ?? "")
-      ? { ...op, requestParams: { ...op.requestParams, header: idempotencyHeader } }
-      : op;
+/** The operation a definition publishes: its own, plus what its auth, body and query imply. */
+export function operationOf(def: AnyEndpoint): ZodOpenApiOperationObject {
+  const security =
+    def.auth === "none"
+      ? NO_KEY
+      : def.auth !== "key" && def.auth.key.allowQueryKey
+        ? API_KEY_OR_QUERY
+        : API_KEY;
+  const params = {
+    ...def.operation.requestParams,
+    ...(def.query ? { query: def.query } : {}),
+    ...(def.idempotent ? { header: idempotencyHeader } : {}),
+  };
+  return {
+    ...def.operation,
+    security,
+    ...(Object.keys(params).length > 0 ? { requestParams: params } : {}),
+    ...(def.body?.schema ? { requestBody: jsonRequest(def.body.schema, def.body.example) } : {}),
+  };
+}
+
+export function buildDocument(app: Hono<AppEnv>): ReturnType<typeof createDocument> {
+  const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
+  for (const route of app.routes) {
+    const def = definitionOf(route.handler);
+    if (!def) continue;
+    const item = (paths[def.path] ??= {});
+    if (item[def.method]) throw new Error(`duplicate operation ${def.method} ${def.path}`);
+    item[def.method] = operationOf(def);
   }
   return createDocument(
     {

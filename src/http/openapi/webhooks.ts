@@ -6,9 +6,9 @@ import {
   jobCompletedEventSchema,
   jobFailedEventSchema,
   testPingEventSchema,
-} from "../../schemas/webhooks";
-import { watchChangedEventSchema, watchFailedEventSchema } from "../../schemas/watches";
-import { crawlCompletedEventSchema, crawlPageEventSchema } from "../../schemas/crawl";
+} from "../../../schemas/webhooks";
+import { watchChangedEventSchema, watchFailedEventSchema } from "../../../schemas/watches";
+import { crawlCompletedEventSchema, crawlPageEventSchema } from "../../../schemas/crawl";
 
 const h = (description: string) => z.string().meta({ description });
 
