@@ -25,7 +25,7 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { ZodOpenApiOperationObject } from "zod-openapi";
-import { jsonBody, parseWith } from "./body";
+import { parseWith, readJsonBody } from "./body";
 import { authenticate, type AuthenticateOptions } from "./middleware/authenticate";
 import { idempotent } from "./middleware/idempotency";
 import type { AppEnv } from "./types";
@@ -96,7 +96,9 @@ function validate(def: AnyEndpoint): MiddlewareHandler<AppEnv> {
       c.req.addValidatedData("query", parseWith(query, record) as Record<string, unknown>);
     }
     if (body?.schema) {
-      c.req.addValidatedData("json", (await jsonBody(c, body.schema)) as Record<string, unknown>);
+      const sent = await readJsonBody(c);
+      c.set("sentBody", sent);
+      c.req.addValidatedData("json", parseWith(body.schema, sent) as Record<string, unknown>);
     }
     await next();
   };

@@ -10,6 +10,8 @@ export interface AppEnv {
     auth: AuthContext;
     /** Credits the request spent (`charged` in ./envelope.ts), for the request log. */
     charged: number;
+    /** A JSON body as sent (parsed, before validation), for a handler that keeps its fields. */
+    sentBody: unknown;
     /** The error code answered (the app's onError), for the request log. */
     errorCode: ErrorCode;
   };
