@@ -1,5 +1,6 @@
 /**
- * `npm run openapi`: regenerates schemas/openapi.json from the zod schemas (src/openapi/), and
+ * `npm run openapi`: regenerates schemas/openapi.json from the app's routes (each endpoint's
+ * definition in src/http/routes/, through src/http/openapi/document.ts), and
  * docs/MCP-TOOLS.md from the MCP tool catalogue (schemas/mcp.ts: what tools/list answers).
  * The TypeScript is bundled with esbuild (already a dependency of wrangler) into temporary
  * modules, run, and the outputs written as Prettier formats them, so `format:check` stays clean.
@@ -18,7 +19,11 @@ import { writeGenerated } from "./lib/generated.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "edgeshot-openapi-"));
 
-/** Bundles `entry` (TypeScript) and imports it. */
+/**
+ * Bundles `entry` (TypeScript) and imports it. The worker's modules import `cloudflare:workers`
+ * for their base classes only; Node gets empty ones (scripts/lib/cloudflare-workers.mjs), enough
+ * to build the app and read its routes.
+ */
 async function load(entry, name) {
   const outfile = join(dir, `${name}.mjs`);
   await build({
@@ -28,6 +33,7 @@ async function load(entry, name) {
     format: "esm",
     outfile,
     logLevel: "error",
+    alias: { "cloudflare:workers": join(root, "scripts/lib/cloudflare-workers.mjs") },
   });
   return import(pathToFileURL(outfile).href);
 }
@@ -95,8 +101,8 @@ function toolsMarkdown(tools) {
 }
 
 try {
-  const { buildDocument } = await load("src/openapi/document.ts", "document");
-  const document = buildDocument();
+  const { appDocument } = await load("src/http/openapi/app-document.ts", "document");
+  const document = appDocument();
   // An independent validator (OpenAPI 3.1 schema + references); it throws on the first error.
   await SwaggerParser.validate(structuredClone(document));
   await emit("schemas/openapi.json", JSON.stringify(document), "npm run openapi");

@@ -8,7 +8,7 @@ import { CRAWL } from "../../../schemas/limits";
 import { mapSite } from "../../crawl/map";
 import { startCrawl } from "../../crawl/start";
 import { browserEngine } from "../../pipeline/engine";
-import { crawlView } from "../routes/crawl";
+import { crawlView } from "../../crawl/views";
 import { crawlHeader, mapText, pageText } from "./crawl-views";
 import { lines, type Runners, text, usageLine } from "./tool-kit";
 

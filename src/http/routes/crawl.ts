@@ -1,111 +1,210 @@
 /**
  * Crawl and map (docs/CRAWL.md): POST /v1/crawl (202), GET /v1/crawl/:crawlId (summary and the
  * first page of results), GET /v1/crawl/:crawlId/pages, DELETE /v1/crawl/:crawlId (cancel),
- * GET /v1/crawls, POST /v1/map. Another account's crawl is indistinguishable from an unknown
- * one: 404 CRAWL_NOT_FOUND. The work is in src/crawl/.
+ * GET /v1/crawls, POST /v1/map. The work is in src/crawl/.
  */
-import { Hono } from "hono";
 import {
+  crawlListingSchema,
   crawlListQuery,
   crawlPagesQuery,
+  crawlPagesSchema,
   crawlRequestSchema,
+  crawlSchema,
+  crawlStartedSchema,
+  crawlSummarySchema,
   mapRequestSchema,
-  type Crawl,
+  mapResultSchema,
   type CrawlSummary,
 } from "../../../schemas/crawl";
 import { encodeCursor } from "../../../schemas/jobs";
 import { CRAWL, LIMITS } from "../../../schemas/limits";
 import type { Listing } from "../../../schemas/responses";
-import type { AuthContext } from "../../accounts/auth";
 import { mapSite, MAP_OUTPUT } from "../../crawl/map";
-import { crawlStub } from "../../crawl/messages";
 import { startCrawl } from "../../crawl/start";
-import { ApiError } from "../../errors";
+import { cancelCrawl, crawlView } from "../../crawl/views";
+import type { ErrorCode } from "../../errors";
 import { browserEngine } from "../../pipeline/engine";
 import { publicOrigin } from "../../storage/hosted";
-import { jsonBody, parseWith } from "../body";
-import { successBody } from "../envelope";
-import { authenticate } from "../middleware/authenticate";
-import { idempotent } from "../middleware/idempotency";
-import type { AppEnv } from "../types";
-import { isUuid } from "../../encoding";
+import { endpoint, endpoints } from "../endpoint";
+import { charged, successBody } from "../envelope";
+import {
+  BODY_ERRORS,
+  CAPTURE_ERRORS,
+  envelopeResponse,
+  errorResponses,
+  idParam,
+  KEY_ERRORS,
+  rateLimitHeaders,
+  SERVICE_ERRORS,
+} from "../openapi/registry";
 
-function query(url: string): Record<string, string> {
-  return Object.fromEntries(new URL(url).searchParams);
-}
+const crawlPath = idParam("crawlId", "The crawl id (a UUID).");
+const TAGS = ["Crawl"];
+const BASE: ErrorCode[] = [...KEY_ERRORS, ...SERVICE_ERRORS];
+const START_ERRORS: ErrorCode[] = [
+  ...BODY_ERRORS,
+  ...BASE,
+  "INVALID_URL",
+  "UNSAFE_URL",
+  "INVALID_WEBHOOK_URL",
+  "PLAN_UPGRADE_REQUIRED",
+  "CRAWL_LIMIT_REACHED",
+];
 
-/** The crawl's summary, from its own DO while it is kept (the account's index otherwise); 404. */
-export async function crawlSummary(
-  env: Env,
-  auth: AuthContext,
-  crawlId: string,
-): Promise<CrawlSummary> {
-  const indexed = isUuid(crawlId) ? await auth.account.crawls().get(crawlId) : null;
-  if (!indexed) throw new ApiError("CRAWL_NOT_FOUND", "No crawl with this id.");
-  return (await crawlStub(env, auth.accountId, crawlId).summary()) ?? indexed;
-}
-
-/** GET /v1/crawl/:id's answer: the summary and a page of results after `cursor`. */
-export async function crawlView(
-  env: Env,
-  auth: AuthContext,
-  crawlId: string,
-  cursor = 0,
-  limit: number = CRAWL.pagesPerList.default,
-): Promise<Crawl> {
-  const summary = await crawlSummary(env, auth, crawlId);
-  const pages = await crawlStub(env, auth.accountId, crawlId).pages(cursor, limit);
-  return { ...summary, ...pages };
-}
-
-export const crawlRoutes = new Hono<AppEnv>()
-  .post("/crawl", authenticate(), idempotent(), async (c) => {
-    const req = await jsonBody(c, crawlRequestSchema);
-    const origin = publicOrigin(c.env, c.req.url);
-    const started = await startCrawl(c.env, c.get("auth"), req, origin);
-    return c.json(successBody(c.get("requestId"), started), 202);
-  })
-  .get("/crawl/:crawlId", authenticate(), async (c) => {
-    const view = await crawlView(c.env, c.get("auth"), c.req.param("crawlId"));
-    return c.json(successBody(c.get("requestId"), view));
-  })
-  .get("/crawl/:crawlId/pages", authenticate(), async (c) => {
-    const q = parseWith(crawlPagesQuery, query(c.req.url));
-    const { pages, nextCursor } = await crawlView(
-      c.env,
-      c.get("auth"),
-      c.req.param("crawlId"),
-      q.cursor ?? 0,
-      q.limit ?? CRAWL.pagesPerList.default,
-    );
-    return c.json(successBody(c.get("requestId"), { pages, nextCursor }));
-  })
-  .delete("/crawl/:crawlId", authenticate(), async (c) => {
-    const auth = c.get("auth");
-    const crawlId = c.req.param("crawlId");
-    await crawlSummary(c.env, auth, crawlId);
-    const summary = await crawlStub(c.env, auth.accountId, crawlId).cancel();
-    if (!summary) throw new ApiError("CRAWL_NOT_FOUND", "No crawl with this id.");
-    return c.json(successBody(c.get("requestId"), summary));
-  })
-  .get("/crawls", authenticate(), async (c) => {
-    const q = parseWith(crawlListQuery, query(c.req.url));
-    const page = await c
-      .get("auth")
-      .account.crawls()
-      .list({
-        status: q.status ?? null,
-        limit: q.limit ?? LIMITS.listDefault,
-        before: q.cursor ?? null,
-      });
-    const data: Listing<CrawlSummary> = {
-      items: page.items,
-      nextCursor: page.nextBefore === null ? null : encodeCursor("crawl", page.nextBefore),
-    };
-    return c.json(successBody(c.get("requestId"), data));
-  })
-  .post("/map", authenticate({ reserveFor: [MAP_OUTPUT] }), idempotent(), async (c) => {
-    const req = await jsonBody(c, mapRequestSchema);
-    const { data, usage } = await mapSite(c.env, c.get("auth"), req, browserEngine(c.env));
-    return c.json(successBody(c.get("requestId"), data, usage));
-  });
+export const crawlRoutes = endpoints(
+  endpoint({
+    method: "post",
+    path: "/v1/crawl",
+    auth: "key",
+    idempotent: true,
+    body: {
+      schema: crawlRequestSchema,
+      example: {
+        url: "https://example.com/docs/",
+        limit: 50,
+        scope: "path",
+        formats: ["markdown", "links"],
+      },
+    },
+    operation: {
+      operationId: "startCrawl",
+      summary: "Start a crawl",
+      tags: TAGS,
+      description:
+        "Renders the pages of a site from `url`, following links (and sitemaps) within scope, depth and robots.txt, into the formats asked for. 1 credit per rendered page (+1 with `screenshot`), charged as pages complete; nothing for skipped or failed pages.",
+      responses: {
+        "202": envelopeResponse("The crawl, queued.", crawlStartedSchema, rateLimitHeaders),
+        ...errorResponses(START_ERRORS),
+      },
+    },
+    handler: async (c) => {
+      const origin = publicOrigin(c.env, c.req.url);
+      const started = await startCrawl(c.env, c.get("auth"), c.req.valid("json"), origin);
+      return c.json(successBody(c.get("requestId"), started), 202);
+    },
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/crawl/{crawlId}",
+    auth: "key",
+    operation: {
+      operationId: "getCrawl",
+      summary: "Get a crawl",
+      tags: TAGS,
+      description: "Its status and counts, and the first results; follow `nextCursor` on /pages.",
+      requestParams: { path: crawlPath },
+      responses: {
+        "200": envelopeResponse("The crawl.", crawlSchema, rateLimitHeaders),
+        ...errorResponses([...BASE, "CRAWL_NOT_FOUND"]),
+      },
+    },
+    handler: async (c) => {
+      const view = await crawlView(c.env, c.get("auth"), c.req.param("crawlId") ?? "");
+      return c.json(successBody(c.get("requestId"), view));
+    },
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/crawl/{crawlId}/pages",
+    auth: "key",
+    query: crawlPagesQuery,
+    operation: {
+      operationId: "getCrawlPages",
+      summary: "Get a crawl's results",
+      tags: TAGS,
+      description: "Pages in the order they finished, up to 100 at a time.",
+      requestParams: { path: crawlPath },
+      responses: {
+        "200": envelopeResponse("A page of results.", crawlPagesSchema, rateLimitHeaders),
+        ...errorResponses([...BASE, "VALIDATION_ERROR", "CRAWL_NOT_FOUND"]),
+      },
+    },
+    handler: async (c) => {
+      const q = c.req.valid("query");
+      const { pages, nextCursor } = await crawlView(
+        c.env,
+        c.get("auth"),
+        c.req.param("crawlId") ?? "",
+        q.cursor ?? 0,
+        q.limit ?? CRAWL.pagesPerList.default,
+      );
+      return c.json(successBody(c.get("requestId"), { pages, nextCursor }));
+    },
+  }),
+  endpoint({
+    method: "delete",
+    path: "/v1/crawl/{crawlId}",
+    auth: "key",
+    operation: {
+      operationId: "cancelCrawl",
+      summary: "Cancel a crawl",
+      tags: TAGS,
+      description:
+        "Nothing new starts; pages already rendering finish. Pages not rendered are not charged.",
+      requestParams: { path: crawlPath },
+      responses: {
+        "200": envelopeResponse("The crawl.", crawlSummarySchema, rateLimitHeaders),
+        ...errorResponses([...BASE, "CRAWL_NOT_FOUND"]),
+      },
+    },
+    handler: async (c) => {
+      const summary = await cancelCrawl(c.env, c.get("auth"), c.req.param("crawlId") ?? "");
+      return c.json(successBody(c.get("requestId"), summary));
+    },
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/crawls",
+    auth: "key",
+    query: crawlListQuery,
+    operation: {
+      operationId: "listCrawls",
+      summary: "List crawls",
+      tags: TAGS,
+      description: "Newest first; follow `nextCursor` with `cursor`.",
+      responses: {
+        "200": envelopeResponse("A page of crawls.", crawlListingSchema, rateLimitHeaders),
+        ...errorResponses([...BASE, "VALIDATION_ERROR"]),
+      },
+    },
+    handler: async (c) => {
+      const q = c.req.valid("query");
+      const page = await c
+        .get("auth")
+        .account.crawls()
+        .list({
+          status: q.status ?? null,
+          limit: q.limit ?? LIMITS.listDefault,
+          before: q.cursor ?? null,
+        });
+      const data: Listing<CrawlSummary> = {
+        items: page.items,
+        nextCursor: page.nextBefore === null ? null : encodeCursor("crawl", page.nextBefore),
+      };
+      return c.json(successBody(c.get("requestId"), data));
+    },
+  }),
+  endpoint({
+    method: "post",
+    path: "/v1/map",
+    auth: { key: { reserveFor: [MAP_OUTPUT] } },
+    idempotent: true,
+    body: { schema: mapRequestSchema, example: { url: "https://example.com/", limit: 500 } },
+    operation: {
+      operationId: "mapSite",
+      summary: "Map a site's URLs",
+      tags: TAGS,
+      description:
+        "A site's URLs from its sitemaps and the links of its rendered start page, within scope and robots.txt. 1 credit.",
+      responses: {
+        "200": envelopeResponse("The URLs.", mapResultSchema, rateLimitHeaders),
+        ...errorResponses([...BODY_ERRORS, ...CAPTURE_ERRORS]),
+      },
+    },
+    handler: async (c) => {
+      const engine = browserEngine(c.env);
+      const { data, usage } = await mapSite(c.env, c.get("auth"), c.req.valid("json"), engine);
+      return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
+    },
+  }),
+);
