@@ -9,6 +9,7 @@ import type { AccountDb } from "../accounts/store";
 import { TUNING } from "../tuning";
 import { nextStuckDue, sweepStuckJobs } from "../jobs/store/sweep";
 import { finishRun, nextWatchDue } from "../watches/store/runs";
+import { jobMessage } from "../queues/messages";
 import type { AccountFeatures } from "./features";
 
 export async function armAlarm(
@@ -31,7 +32,7 @@ export function alarmDueTimes(sql: SqlStorage, env: Env): Array<number | null> {
 }
 
 /**
- * Queue messages of the capture-jobs and webhooks queues (their zod schemas: jobs/messages.ts,
+ * Queue messages of the capture-jobs and webhooks queues (their zod schemas: queues/messages.ts,
  * webhooks/deliver.ts), sent at most TUNING.queueSendBatch per call.
  */
 async function sendInBatches<T>(queue: Queue<T>, bodies: T[]): Promise<void> {
@@ -51,7 +52,7 @@ export async function runAlarm(db: AccountDb, features: AccountFeatures): Promis
   );
   await sendInBatches(
     db.env().CAPTURE_JOBS,
-    swept.requeue.map((job) => ({ accountId, ...job })),
+    swept.requeue.map(({ jobId, watchId }) => jobMessage(accountId, jobId, watchId)),
   );
   if (swept.webhooks.length > 0) {
     await sendInBatches(

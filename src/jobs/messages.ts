@@ -12,11 +12,11 @@ import { isPlainObject, plainId } from "../../schemas/primitives";
 
 const id = plainId;
 
-/** `watchId` is set on a watch run's job: its spec lives with the watch in the Account DO. */
+/** An async capture's job (a watch run's job is the watches' own message: src/watches/messages.ts). */
 export const captureJobMessage = z.strictObject({
+  kind: z.literal("capture-job"),
   accountId: id,
   jobId: id,
-  watchId: id.optional(),
 });
 export type CaptureJobMessage = z.infer<typeof captureJobMessage>;
 
@@ -53,7 +53,7 @@ export function jobDocumentKey(accountId: string, jobId: string): string {
 /** The job's document, or null when missing or malformed. */
 export async function readJobDocument(
   env: Env,
-  message: CaptureJobMessage,
+  message: Pick<CaptureJobMessage, "accountId" | "jobId">,
 ): Promise<JobDocument | null> {
   const object = await env.OUTPUTS.get(jobDocumentKey(message.accountId, message.jobId));
   if (!object) return null;

@@ -100,7 +100,7 @@ export async function createJobs(
     batchId,
     jobs: jobs.map((j) => ({ jobId: j.id, url: j.url })),
     usage: { credits: jobs.length, remaining: admitted.remaining },
-    messages: ids.map((jobId) => ({ accountId: auth.accountId, jobId })),
+    messages: ids.map((jobId) => ({ kind: "capture-job", accountId: auth.accountId, jobId })),
   };
 }
 

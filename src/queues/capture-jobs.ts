@@ -1,19 +1,20 @@
 /**
- * The `capture-jobs` consumer and its dead-letter queue: each message is a capture job
- * (src/jobs/consumer.ts) or, with a `watchId`, a watch run's job (src/watches/run.ts), both run
- * by the one job runner (src/jobs/runner.ts). It answers "retry" (a transient failure with
- * attempts left: retried with backoff) or "done".
+ * The `capture-jobs` consumer and its dead-letter queue, one branch per message kind
+ * (./messages.ts): a capture job (src/jobs/consumer.ts) and a watch run's job
+ * (src/watches/run.ts), both run by the one job runner (src/jobs/runner.ts), which answers
+ * "retry" (a transient failure with attempts left: retried with backoff) or "done"; and a crawl
+ * page (src/crawl/page-run.ts).
  */
 import { browserEngine, type CaptureEngine } from "../pipeline/engine";
-import { crawlPageMessage, type CrawlPageMessage } from "../crawl/messages";
+import type { CrawlPageMessage } from "../crawl/messages";
 import { runCrawlPages } from "../crawl/page-run";
 import { abortCaptureJob, captureJob } from "../jobs/consumer";
-import { captureJobMessage } from "../jobs/messages";
-import { runJob } from "../jobs/runner";
+import { runJob, type JobKind } from "../jobs/runner";
 import { config } from "../config";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { abortWatchRun, watchRun } from "../watches/run";
+import { readCaptureMessage } from "./messages";
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
 export function captureRetryDelay(env: Env, attempt: number): number {
@@ -33,37 +34,40 @@ async function handleCaptureMessage(
   env: Env,
   engine: CaptureEngine,
 ): Promise<void> {
-  const page = crawlPageMessage.safeParse(message.body);
-  if (page.success) {
-    await handleCrawlPage(message, env, page.data, engine);
-    return;
-  }
-  const parsed = captureJobMessage.safeParse(message.body);
-  if (!parsed.success) {
+  const msg = readCaptureMessage(message.body);
+  if (msg === null) {
     log("error", "capture-jobs: malformed message dropped", { id: message.id });
     message.ack();
     return;
   }
-  const msg = parsed.data;
+  switch (msg.kind) {
+    case "crawl-page":
+      return handleCrawlPage(message, env, msg, engine);
+    case "capture-job":
+      return handleJob(message, env, msg.jobId, () => captureJob(env, msg), engine);
+    case "watch-run":
+      return handleJob(message, env, msg.jobId, () => watchRun(env, msg), engine);
+    default:
+      return msg satisfies never;
+  }
+}
+
+/** A job (a capture's or a watch run's) through the one runner: retried or done. */
+async function handleJob<T>(
+  message: Message,
+  env: Env,
+  jobId: string,
+  kind: () => JobKind<T>,
+  engine: CaptureEngine,
+): Promise<void> {
   try {
-    const verdict =
-      msg.watchId !== undefined
-        ? await runJob(
-            env,
-            watchRun(env, { ...msg, watchId: msg.watchId }),
-            message.attempts,
-            engine,
-          )
-        : await runJob(env, captureJob(env, msg), message.attempts, engine);
+    const verdict = await runJob(env, kind(), message.attempts, engine);
     if (verdict === "retry")
       message.retry({ delaySeconds: captureRetryDelay(env, message.attempts) });
     else message.ack();
   } catch (err) {
     // Our own failure (DO, R2, queue unreachable): retry; past max_retries the DLQ fails the job.
-    log("error", "capture-jobs: processing error, retrying", {
-      jobId: msg.jobId,
-      error: String(err),
-    });
+    log("error", "capture-jobs: processing error, retrying", { jobId, error: String(err) });
     message.retry({ delaySeconds: captureRetryDelay(env, message.attempts) });
   }
 }
@@ -94,24 +98,19 @@ async function handleCrawlPage(
 /** `capture-jobs-dlq`: the job (or watch run) fails with the generic reason unless finished. */
 export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
   for (const message of batch.messages) {
+    const msg = readCaptureMessage(message.body);
     // A crawl page's fate is its Crawl DO's: the watchdog sends it again.
-    if (crawlPageMessage.safeParse(message.body).success) {
+    if (msg === null || msg.kind === "crawl-page") {
       message.ack();
       continue;
     }
-    const parsed = captureJobMessage.safeParse(message.body);
-    if (!parsed.success) {
-      message.ack();
-      continue;
-    }
-    const { accountId, jobId, watchId } = parsed.data;
     try {
-      if (watchId !== undefined) await abortWatchRun(env, accountId, jobId);
-      else await abortCaptureJob(env, accountId, jobId);
+      if (msg.kind === "watch-run") await abortWatchRun(env, msg.accountId, msg.jobId);
+      else await abortCaptureJob(env, msg.accountId, msg.jobId);
       message.ack();
     } catch (err) {
       log("error", "capture-jobs-dlq: could not fail the job, retrying", {
-        jobId,
+        jobId: msg.jobId,
         error: String(err),
       });
       message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });

@@ -57,7 +57,7 @@ describe("capture-jobs consumer", () => {
   it("messages carry ids only; the CaptureSpec waits in R2", async () => {
     const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`);
     const [message] = job.messages;
-    expect(message).toEqual({ accountId, jobId: job.jobs[0]?.jobId });
+    expect(message).toEqual({ kind: "capture-job", accountId, jobId: job.jobs[0]?.jobId });
     const doc = await env.OUTPUTS.get(jobDocumentKey(accountId, message?.jobId ?? ""));
     const stored = (await doc?.json()) as { spec: { source: { url: string } }; cacheTtl: number };
     expect(stored.spec.source.url).toContain("/boxes.html");
@@ -183,11 +183,16 @@ describe("capture-jobs consumer", () => {
     const { accountId } = await createAccount("pro");
     const result = await deliver(
       "capture-jobs",
-      [{ jobId: 42 }, "x", { accountId, jobId: crypto.randomUUID() }],
+      [
+        { jobId: 42 },
+        "x",
+        { kind: "capture-job", accountId, jobId: crypto.randomUUID() },
+        { kind: "render", accountId, jobId: crypto.randomUUID() },
+      ],
       handleCaptureBatch,
     );
     expect(result.retryMessages).toEqual([]);
-    expect(result.explicitAcks).toHaveLength(3);
+    expect(result.explicitAcks).toHaveLength(4);
   });
 
   it("a job whose document is missing fails with the generic error", async () => {

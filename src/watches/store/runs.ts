@@ -18,12 +18,6 @@ import type { RunRow } from "./runs-read";
 import { applyRetention } from "./retention";
 import { pauseWatch, type WatchRow, watchRow } from "./watches";
 
-/** What travels on capture-jobs for a watch run (the consumer reads the rest from the DO). */
-export interface WatchRunMessage {
-  accountId: string;
-  jobId: string;
-  watchId: string;
-}
 
 export type RunAdmission =
   | { ok: true; watchId: string; runId: string; jobId: string }

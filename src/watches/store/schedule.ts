@@ -8,7 +8,7 @@ import { log } from "../../log";
 import { abandonJobs } from "../../jobs/store/admit";
 import type { AccountTx } from "../../accounts/store";
 import { admitDueRuns, nextWatchDue, type RunAdmission, unqueueRun } from "./runs";
-import type { WatchRunMessage } from "./runs";
+import type { WatchRunMessage } from "../messages";
 
 export interface ScheduleDeps {
   accountId: string;
@@ -24,7 +24,12 @@ export async function queueRun(
 ): Promise<boolean> {
   const { watchId } = run;
   try {
-    await deps.queue.send({ accountId: deps.accountId, jobId: run.jobId, watchId });
+    await deps.queue.send({
+      kind: "watch-run",
+      accountId: deps.accountId,
+      jobId: run.jobId,
+      watchId,
+    });
     return true;
   } catch (err) {
     log("error", "watches: could not queue a run", { watchId, error: String(err) });
