@@ -9,8 +9,11 @@
  * - Prepaid: a capture route reserves in the same Account DO call that authenticates
  *   (`PrepaidCredits`); the pipeline claims it, `refundUnclaimed` gives back what nobody
  *   claimed, `releasePrepaid` hands it to job admission.
- * - Async jobs reserve at admission, in the Account DO (jobs/store/admit.ts), and settle with
- *   the job's guarded transition.
+ * - Work that passes its hold along: `holdCredits` (null, not a 429, when the credits ran out)
+ *   and `settleReservation` by id — a crawl page holds its credits in the renderer and its
+ *   Crawl DO commits them with the page's outcome.
+ * - Async jobs and watch runs reserve at admission, inside the Account DO's transaction, through
+ *   the ledger itself (jobs/store/admit.ts), and settle with the job's guarded transition.
  */
 import { ApiError } from "../errors";
 import { MESSAGES } from "../messages";
@@ -116,6 +119,15 @@ export async function reserveCredits(
 }
 
 /**
+ * Holds `cost` credits, or null when the month's credits do not cover them: for work that stops
+ * quietly rather than answers 429 (a crawl's next page).
+ */
+export async function holdCredits(account: AccountStub, cost: number): Promise<Reservation | null> {
+  const result = await account.credits().reserve(cost);
+  return result.ok ? reservation(result, cost) : null;
+}
+
+/**
  * The reservation made with authentication if it fits `cost`; else a new one, after giving the
  * other back (so the usage we report does not count it).
  */
@@ -138,10 +150,14 @@ function reservation(result: ReserveResult, cost: number): Reservation {
   return { reservationId: result.reservationId, cost, remaining: result.remaining };
 }
 
-/** Commits (`ok`), refunds or partly commits a reservation; returns what the caller was charged. */
+/**
+ * Commits (`ok`), refunds or partly commits a reservation; returns what the caller was charged.
+ * Settling one already settled (or expired) changes nothing, so whoever holds the id last — the
+ * work's own record, then its fallback refund — may settle it safely.
+ */
 export async function settleReservation(
   account: AccountStub,
-  reservation: Reservation,
+  reservation: Pick<Reservation, "reservationId">,
   ok: Settlement,
 ): Promise<Usage> {
   const result = await account.credits().settle(reservation.reservationId, ok);

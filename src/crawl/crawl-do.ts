@@ -13,6 +13,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CrawlPage, CrawlSummary } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import { accountStub } from "../accounts/directory";
+import { settleReservation } from "../accounts/credits";
 import { TUNING } from "../tuning";
 import { type CrawlConfig, readConfig } from "./config";
 import * as F from "./frontier";
@@ -150,8 +151,11 @@ export class Crawl extends DurableObject<Env> {
       return true;
     });
     if (!accepted) return false;
-    const credits = accountStub(this.env, config.accountId).credits();
-    await credits.settle(reservationId, outcome.status === "rendered" ? outcome.credits : false);
+    await settleReservation(
+      accountStub(this.env, config.accountId),
+      { reservationId },
+      outcome.status === "rendered" ? outcome.credits : false,
+    );
     const done = F.pageRow(this.sql, seq);
     if (done) await this.report({ seq: done.done_seq ?? seq, body: F.pageEvent(F.pageView(done)) });
     await this.poke();

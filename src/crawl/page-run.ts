@@ -12,6 +12,7 @@ import type { CaptureRequest } from "../../schemas/capture";
 import { CRAWL } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { accountStub } from "../accounts/directory";
+import { holdCredits, settleReservation } from "../accounts/credits";
 import { PLANS } from "../accounts/plans";
 import { prepareCapture } from "../capture/request";
 import { ApiError } from "../errors";
@@ -104,8 +105,8 @@ async function runCrawlPage(
   const config = readConfig(page.config);
   const cost = pageCost(config.formats);
   const account = accountStub(env, msg.accountId);
-  const held = await account.credits().reserve(cost);
-  if (!held.ok) {
+  const held = await holdCredits(account, cost);
+  if (!held) {
     await crawl.outOfCredits(page.seq, page.lease);
     return "stop";
   }
@@ -122,8 +123,7 @@ async function runCrawlPage(
   } finally {
     // A rendered page's credits were committed by its Crawl DO; anything else is refunded here
     // (a no-op for a reservation already settled).
-    if (!accepted || outcome.status !== "rendered")
-      await account.credits().settle(held.reservationId, false);
+    if (!accepted || outcome.status !== "rendered") await settleReservation(account, held, false);
   }
   if (!accepted && outcome.r2Keys.length > 0) await env.OUTPUTS.delete(outcome.r2Keys);
   return "next";
