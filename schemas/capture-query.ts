@@ -2,78 +2,19 @@
  * GET /v1/screenshot: exactly the spec's query subset, coerced strictly — numbers must be plain
  * decimals (no hex, exponents, blanks, NaN or Infinity), booleans true/false/1/0, and every
  * parameter may appear once. Parameters of the POST that GET does not take are named in a 400.
+ * Which parameters GET takes, and as what type, is each option's class (./capture/options.ts).
  */
 import { z } from "zod";
 import { captureFields, captureRules } from "./capture";
+import { optionsWhere } from "./capture/options";
 
-const NUMBERS = [
-  "width",
-  "height",
-  "quality",
-  "delay",
-  "deviceScaleFactor",
-  "timeout",
-  "resizeWidth",
-  "resizeHeight",
-  "pdfScale",
-] as const;
-const BOOLEANS = [
-  "fullPage",
-  "darkMode",
-  "blockAds",
-  "bestAttempt",
-  "blockCookieBanners",
-  "pdfLandscape",
-  "pdfPrintBackground",
-  "omitBackground",
-  "reducedMotion",
-  "pdfOutline",
-  "pdfTagged",
-] as const;
-const STRINGS = [
-  "url",
-  "format",
-  "waitUntil",
-  "waitForSelector",
-  "selector",
-  "device",
-  "userAgent",
-  "pdfFormat",
-  "geo",
-  "geoCity",
-  "geoState",
-  "timezone",
-  "locale",
-  "mediaType",
-  "pdfPageRanges",
-] as const;
+const STRINGS = optionsWhere((c) => c.get === "string");
+const NUMBERS = optionsWhere((c) => c.get === "number");
+const BOOLEANS = optionsWhere((c) => c.get === "boolean");
 
-export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS] as const;
+export const GET_PARAMS = [...STRINGS, ...NUMBERS, ...BOOLEANS];
 /** POST-only capture parameters: named in the error when sent on GET. */
-export const POST_ONLY = [
-  "blockResourceTypes",
-  "cookies",
-  "headers",
-  "html",
-  "hideSelectors",
-  "pdfMargin",
-  "async",
-  "webhookUrl",
-  "hosted",
-  "extract",
-  "extractFormat",
-  "css",
-  "js",
-  "markdown",
-  "data",
-  "cacheTtl",
-  "storage",
-  "clip",
-  "failOnStatus",
-  "actions",
-  "pdfHeader",
-  "pdfFooter",
-] as const;
+export const POST_ONLY = optionsWhere((c) => c.get === false);
 
 const num = z.string().transform((s, ctx) => {
   if (!/^-?\d+(?:\.\d+)?$/.test(s)) {
@@ -91,8 +32,11 @@ const bool = z.string().transform((s, ctx) => {
 
 const shape: Record<string, z.ZodType> = {};
 for (const k of STRINGS) shape[k] = captureFields[k].optional();
-for (const k of NUMBERS) shape[k] = num.pipe(captureFields[k]).optional();
-for (const k of BOOLEANS) shape[k] = bool.pipe(captureFields[k]).optional();
+// The classification says which fields take numbers and booleans; the types cannot follow it.
+for (const k of NUMBERS)
+  shape[k] = num.pipe(captureFields[k] as z.ZodType<unknown, number>).optional();
+for (const k of BOOLEANS)
+  shape[k] = bool.pipe(captureFields[k] as z.ZodType<unknown, boolean>).optional();
 
 export const captureQuerySchema = z.strictObject(shape).superRefine((v, ctx) => {
   if (v.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "Required." });

@@ -3,6 +3,7 @@
  * parameters handled by other routes, then normalisation. Shared by every capture route.
  */
 import type { CaptureRequest } from "../../schemas/capture";
+import { optionsWhere, type CaptureOption } from "../../schemas/capture/options";
 import type { AuthContext } from "../accounts/auth";
 import { requireFeature } from "../accounts/policy";
 import { config } from "../config";
@@ -14,46 +15,12 @@ import { GEO_PROVIDERS } from "./geo/providers";
 import { OPTION_DEFAULTS, toCaptureSpec, type CaptureSpec } from "./spec";
 
 /**
- * Options that geo captures cannot honour: the spec's list (capture behavior 3), then the page
- * controls the provider has no equivalent for — refused with a non-default value rather than
- * silently dropped (the spec's defaults stated explicitly are accepted).
+ * Options that geo captures cannot honour (their class, schemas/capture/options.ts): the spec's
+ * list (capture behavior 3), then the page controls the provider has no equivalent for —
+ * refused with a non-default value rather than silently dropped (the spec's defaults stated
+ * explicitly are accepted).
  */
-const GEO_UNSUPPORTED = [
-  "html",
-  "markdown",
-  "css",
-  "js",
-  "cookies",
-  "headers",
-  "userAgent",
-  "selector",
-  "waitForSelector",
-  "darkMode",
-  "blockAds",
-  "blockResourceTypes",
-  "fullPage",
-  "deviceScaleFactor",
-  "pdfFormat",
-  "pdfLandscape",
-  "pdfPrintBackground",
-  "pdfMargin",
-  "pdfScale",
-  "hideSelectors",
-  "blockCookieBanners",
-  "clip",
-  "omitBackground",
-  "timezone",
-  "locale",
-  "mediaType",
-  "reducedMotion",
-  "failOnStatus",
-  "actions",
-  "pdfHeader",
-  "pdfFooter",
-  "pdfPageRanges",
-  "pdfOutline",
-  "pdfTagged",
-] as const;
+const GEO_UNSUPPORTED = optionsWhere((c) => c.geo === "no");
 
 export interface PrepareOptions {
   /** Parameters this route handles itself (e.g. `extract` on the JSON route). */
@@ -65,14 +32,7 @@ export interface PrepareOptions {
  * capture routes; extract: the JSON route). A route that does not name one in `handled` refuses
  * it — never a silent ignore.
  */
-const ROUTE_SPECIFIC: ReadonlyArray<keyof CaptureRequest> = [
-  "hosted",
-  "async",
-  "webhookUrl",
-  "storage",
-  "extract",
-  "extractFormat",
-];
+const ROUTE_SPECIFIC = optionsWhere((c) => c.routeSpecific === true);
 
 /** Synchronous validation first, then (last, once everything else is known valid) the target's DNS and reputation. */
 export async function prepareCapture(
@@ -153,7 +113,7 @@ function checkGeo(env: Env, auth: AuthContext, req: CaptureRequest, urlCredentia
 }
 
 /** A value other than the spec's default (an empty list is the default of a list). */
-function isStated(req: CaptureRequest, key: (typeof GEO_UNSUPPORTED)[number]): boolean {
+function isStated(req: CaptureRequest, key: CaptureOption): boolean {
   const value = req[key];
   if (value === undefined || (Array.isArray(value) && value.length === 0)) return false;
   return !(
