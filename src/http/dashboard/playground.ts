@@ -15,11 +15,12 @@ import { LIMITS } from "../../../schemas/limits";
 import { accountStub } from "../../accounts/directory";
 import { PLANS } from "../../accounts/plans";
 import { ApiError, validationError } from "../../errors";
+import { jsonCapture } from "../../pipeline/captures";
 import { jsonBody } from "../body";
+import { charged, successBody } from "../envelope";
 import { rateHeaders } from "../middleware/authenticate";
 import { PAGE_ACTIONS, type PageAction } from "../routes/page-content";
 import { mintLink } from "../routes/render";
-import { sendJson } from "../routes/screenshot";
 import { type Html, page } from "./layout";
 import { FIELD_GROUPS, field } from "./playground-form";
 import type { AppEnv } from "../types";
@@ -110,7 +111,8 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
     await checkCsrf(c, c.req.header("x-csrf-token"));
     const req: CaptureRequest = await jsonBody(c, playgroundCaptureRequestSchema);
     await actAsAccount(c, "dashboard");
-    return sendJson(asApp(c), req);
+    const { data, usage } = await jsonCapture(c.env, c.get("auth"), req);
+    return c.json(successBody(c.get("requestId"), data, charged(asApp(c), usage)));
   })
   .post("/api/page/:action", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));

@@ -1,47 +1,45 @@
-/** POST /v1/extract: reader-mode content of a rendered page (markdown, json or html). */
-import { Hono } from "hono";
-import { extractRequestSchema, type ExtractRequest } from "../../../schemas/extract";
-import type { AuthContext } from "../../accounts/auth";
-import { browserEngine } from "../../pipeline/engine";
-import { runCapture } from "../../pipeline/pipeline";
-import { prepareCapture } from "../../capture/request";
-import { extractOnlySpec, toCaptureRequest } from "../../pipeline/extraction";
-import { jsonBody } from "../body";
-import { charged, successBody } from "../envelope";
-import { authenticate } from "../middleware/authenticate";
-import { idempotent } from "../middleware/idempotency";
-import type { AppEnv } from "../types";
-
-/** The route's one output, billable: reserved with authentication, then requested. */
-const EXTRACTION = { kind: "extraction", billable: true } as const;
-
 /**
- * The reader-mode article of a rendered page, billed as its one output. Also the MCP
- * `read_page` tool's (src/http/mcp/).
+ * POST /v1/extract: reader-mode content of a rendered page (markdown, json or html). The work:
+ * src/pipeline/extract-page.ts; here the request is read and the answer shaped.
  */
-export async function extractPage(env: Env, auth: AuthContext, req: ExtractRequest) {
-  const spec = extractOnlySpec(await prepareCapture(env, auth, toCaptureRequest(req)));
-  const format = req.extractFormat ?? "markdown";
-  // The extraction is the billable output: no article (422) or too large (413) is refunded.
-  const captured = await runCapture(env, auth, {
-    spec,
-    outputs: [{ ...EXTRACTION, format }],
-    storage: { kind: "none" },
-    engine: browserEngine(env),
-  });
-  const [output] = captured.outputs;
-  if (!output?.ok) throw output?.failure.error ?? new Error("extraction run returned no output");
-  if (output.kind !== "extraction") throw new Error("extraction run returned an image");
-  return { data: output.data, usage: captured.usage };
-}
+import { extractRequestSchema } from "../../../schemas/extract";
+import { extractionSchema } from "../../../schemas/responses";
+import { EXTRACTION, extractPage } from "../../pipeline/extract-page";
+import { endpoint, endpoints } from "../endpoint";
+import { charged, successBody } from "../envelope";
+import {
+  BODY_ERRORS,
+  envelopeResponse,
+  errorResponses,
+  rateLimitHeaders,
+} from "../openapi/registry";
+import { CAPTURE_ERRORS } from "./capture-contract";
 
-export const extractRoutes = new Hono<AppEnv>().post(
-  "/extract",
-  authenticate({ reserveFor: [EXTRACTION] }),
-  idempotent(),
-  async (c) => {
-    const req = await jsonBody(c, extractRequestSchema);
-    const { data, usage } = await extractPage(c.env, c.get("auth"), req);
-    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
-  },
+export const extractRoutes = endpoints(
+  endpoint({
+    method: "post",
+    path: "/v1/extract",
+    // The extraction is the route's one billable output: reserved with authentication.
+    auth: { key: { reserveFor: [EXTRACTION] } },
+    idempotent: true,
+    body: {
+      schema: extractRequestSchema,
+      example: { url: "https://example.com/blog/post", extractFormat: "markdown" },
+    },
+    operation: {
+      operationId: "extract",
+      summary: "Extract an article",
+      description:
+        "Reader-mode content (markdown, json or html) of a fully rendered page. 1 credit; 422 EXTRACTION_FAILED when the page has no article-like content.",
+      tags: ["Extraction"],
+      responses: {
+        "200": envelopeResponse("The article.", extractionSchema, rateLimitHeaders),
+        ...errorResponses([...BODY_ERRORS, ...CAPTURE_ERRORS, "EXTRACTION_FAILED"]),
+      },
+    },
+    handler: async (c) => {
+      const { data, usage } = await extractPage(c.env, c.get("auth"), c.req.valid("json"));
+      return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
+    },
+  }),
 );
