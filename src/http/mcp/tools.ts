@@ -1,7 +1,7 @@
 /**
  * The MCP tools (docs/MCP.md; the crawl tools in ./crawl-tools.ts). Each wraps one REST route's
  * own work — the same function the route calls (`hostedCapture`, `extractPage`, `readContent`,
- * `scrapePage`, `pageLinks`, `mintLinkFor`, `accountData`, `startCrawl`, `crawlView`,
+ * `scrapePage`, `pageLinks`, `mintLinkFor`, `accountView`, `startCrawl`, `crawlView`,
  * `mapSite`), so request
  * preparation, plan gates, the URL guard, the pipeline and its credits are the route's, not a
  * copy — and only shapes the answer for a model.
@@ -24,12 +24,12 @@ import {
   scrapeRequestSchema,
 } from "../../../schemas/page-content";
 import { MCP_TOOLS, mcpToolList, type McpToolName } from "../../../schemas/mcp";
+import { accountView } from "../../accounts/summary";
 import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { log } from "../../log";
 import { MESSAGES } from "../../messages";
 import { parseWith } from "../body";
-import { accountData } from "../routes/account";
 import { hostedCapture } from "../../pipeline/captures";
 import { extractPage } from "../../pipeline/extract-page";
 import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
@@ -187,8 +187,8 @@ const RUN: Runners = {
   },
   ...CRAWL_RUN,
   async account_usage(ctx) {
-    // The signing secret is a secret: it has no place in a model's context.
-    const { webhooks: _secret, ...data } = await accountData(ctx.env, ctx.auth, ctx.origin);
+    // No webhook signing secret (the REST route adds it): no secret in a model's context.
+    const data = await accountView(ctx.auth, ctx.origin);
     return { content: [text(JSON.stringify(data, null, 2))], structuredContent: data };
   },
 };
