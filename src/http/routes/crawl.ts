@@ -26,10 +26,10 @@ import type { ErrorCode } from "../../errors";
 import { browserEngine } from "../../pipeline/engine";
 import { publicOrigin } from "../../storage/hosted";
 import { endpoint, endpoints } from "../endpoint";
+import { CAPTURE_ERRORS } from "./capture-contract";
 import { charged, successBody } from "../envelope";
 import {
   BODY_ERRORS,
-  CAPTURE_ERRORS,
   envelopeResponse,
   errorResponses,
   idParam,
