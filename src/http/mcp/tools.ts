@@ -24,6 +24,7 @@ import {
   scrapeRequestSchema,
 } from "../../../schemas/page-content";
 import { MCP_TOOLS, mcpToolList, type McpToolName } from "../../../schemas/mcp";
+import { renderLinkRequestSchema } from "../../../schemas/render-link";
 import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { log } from "../../log";
@@ -32,7 +33,7 @@ import { parseWith } from "../body";
 import { accountData } from "../routes/account";
 import { extractPage } from "../routes/extract";
 import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
-import { mintLinkFor } from "../routes/render";
+import { mintLinkFor } from "../../render-links/mint";
 import { hostedCapture } from "../routes/screenshot";
 import { CRAWL_RUN } from "./crawl-tools";
 import { lines, type Runners, type ToolContext, text, usageLine } from "./tool-kit";
@@ -172,7 +173,9 @@ const RUN: Runners = {
   },
 
   async render_link(ctx, args) {
-    const data = await mintLinkFor(ctx.env, ctx.auth, ctx.origin, args);
+    const req = parseWith(renderLinkRequestSchema, args);
+    // The link keeps the arguments as sent, as the route keeps its body's fields.
+    const data = await mintLinkFor(ctx.env, ctx.auth, ctx.origin, req, args);
     return {
       content: [
         text(
