@@ -30,7 +30,7 @@ import { authenticate, type AuthenticateOptions } from "./middleware/authenticat
 import { idempotent } from "./middleware/idempotency";
 import type { AppEnv } from "./types";
 
-export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+export type HttpMethod = "get" | "head" | "post" | "put" | "patch" | "delete";
 
 /** Who may call: anyone (public, or a signature the handler checks), or an API key's holder. */
 export type EndpointAuth = "none" | "key" | { key: AuthenticateOptions };

@@ -2,7 +2,8 @@
  * The work behind POST /v1/content, /v1/scrape, /v1/links and /v1/snapshot (and the MCP tools
  * and dashboard actions that wrap them): a parsed request through the pipeline, one page load,
  * and the answer shaped from its outputs — the JSON `data` each route returns, or the headers of
- * a raw content answer. The routes (src/http/routes/page-content.ts) parse and respond.
+ * a raw content answer. The routes (src/http/routes/page-content.ts) parse; src/http/answers.ts
+ * responds.
  */
 import type { CaptureRequest } from "../../schemas/capture";
 import type {

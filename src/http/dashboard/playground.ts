@@ -12,15 +12,15 @@ import { html } from "hono/html";
 import type { CaptureRequest } from "../../../schemas/capture";
 import { playgroundCaptureRequestSchema } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
+import { renderLinkRequestSchema } from "../../../schemas/render-link";
 import { accountStub } from "../../accounts/directory";
 import { PLANS } from "../../accounts/plans";
 import { ApiError, validationError } from "../../errors";
 import { jsonCapture } from "../../pipeline/captures";
-import { jsonBody } from "../body";
+import { pageAnswer, pageRequest, renderLinkAnswer, type PageAction } from "../answers";
+import { jsonBody, parseWith, readJsonBody } from "../body";
 import { charged, successBody } from "../envelope";
 import { rateHeaders } from "../middleware/authenticate";
-import { PAGE_ACTIONS, type PageAction } from "../routes/page-content";
-import { mintLink } from "../routes/render";
 import { type Html, page } from "./layout";
 import { FIELD_GROUPS, field } from "./playground-form";
 import type { AppEnv } from "../types";
@@ -117,9 +117,9 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
   .post("/api/page/:action", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));
     const action = c.req.param("action");
-    if (!Object.hasOwn(PAGE_ACTIONS, action)) throw new ApiError("NOT_FOUND", "Route not found.");
+    if (!Object.hasOwn(pageAnswer, action)) throw new ApiError("NOT_FOUND", "Route not found.");
     await actAsAccount(c, "dashboard");
-    return PAGE_ACTIONS[action as PageAction](asApp(c));
+    return runPageAction(asApp(c), action as PageAction);
   })
   .post("/api/render-link", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));
@@ -130,8 +130,18 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
       throw validationError("key", "the account has no active API key; create one first.");
     }
     await actAsAccount(c, newest.keyId);
-    return mintLink(asApp(c));
+    const sent = await readJsonBody(c);
+    return renderLinkAnswer(asApp(c), parseWith(renderLinkRequestSchema, sent), sent);
   });
+
+/** A page content action on the body, read and parsed as its route would (after the caller). */
+async function runPageAction<A extends PageAction>(
+  c: Context<AppEnv>,
+  action: A,
+): Promise<Response> {
+  const req = await jsonBody(c, pageRequest[action]);
+  return pageAnswer[action](c, req);
+}
 
 /** DashboardEnv only adds `session` to AppEnv's variables; Hono's Context is invariant in it. */
 const asApp = (c: DashboardContext): Context<AppEnv> => c as unknown as Context<AppEnv>;

@@ -25,6 +25,7 @@ import {
 } from "../../../schemas/page-content";
 import { MCP_TOOLS, mcpToolList, type McpToolName } from "../../../schemas/mcp";
 import { accountView } from "../../accounts/summary";
+import { renderLinkRequestSchema } from "../../../schemas/render-link";
 import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { log } from "../../log";
@@ -33,7 +34,7 @@ import { parseWith } from "../body";
 import { hostedCapture } from "../../pipeline/captures";
 import { extractPage } from "../../pipeline/extract-page";
 import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
-import { mintLinkFor } from "../routes/render";
+import { mintLinkFor } from "../../render-links/mint";
 import { CRAWL_RUN } from "./crawl-tools";
 import { lines, type Runners, type ToolContext, text, usageLine } from "./tool-kit";
 import { modelView, VIEW } from "./views";
@@ -172,7 +173,9 @@ const RUN: Runners = {
   },
 
   async render_link(ctx, args) {
-    const data = await mintLinkFor(ctx.env, ctx.auth, ctx.origin, args);
+    const req = parseWith(renderLinkRequestSchema, args);
+    // The link keeps the arguments as sent, as the route keeps its body's fields.
+    const data = await mintLinkFor(ctx.env, ctx.auth, ctx.origin, req, args);
     return {
       content: [
         text(

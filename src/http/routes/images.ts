@@ -3,10 +3,14 @@
  * 400 INVALID_URL for missing/malformed parameters, 403 FORBIDDEN for a bad or expired
  * signature, 404 NOT_FOUND for missing, deleted or expired objects; ETag + If-None-Match → 304.
  */
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
 import { ApiError } from "../../errors";
 import { hostedHeaders, objectLifetime, verifyImageAccess } from "../../storage/hosted";
+import { endpoint, endpoints } from "../endpoint";
+import { errorResponses, SERVICE_ERRORS } from "../openapi/registry";
 import type { AppEnv } from "../types";
+import { bytesContent } from "./capture-contract";
 
 async function serve(c: Context<AppEnv>, head: boolean) {
   const url = new URL(c.req.url);
@@ -59,6 +63,72 @@ function hasBody(object: R2Object | R2ObjectBody): object is R2ObjectBody {
   return "body" in object;
 }
 
-export const imageRoutes = new Hono<AppEnv>()
-  .get("/images/*", (c) => serve(c, false))
-  .on("HEAD", "/images/*", (c) => serve(c, true));
+const h = (description: string) => z.string().meta({ description });
+
+const imageHeaders = z.object({
+  "cache-control": h("Derived from the URL's remaining lifetime."),
+  etag: h("Entity tag; send it as If-None-Match for a 304."),
+  "last-modified": h("When the output was stored."),
+  "content-length": h("Bytes.").optional(),
+});
+
+// The key and the signed query are verified by serve(), so they are documented, not validated.
+const imageParams = {
+  path: z.object({
+    key: z.string().meta({ description: "The stored object's key (may contain /)." }),
+  }),
+  query: z.object({
+    expires: z.string().meta({ description: "Unix seconds the URL expires at." }),
+    sig: z.string().meta({ description: "HMAC signature over the key and expires." }),
+  }),
+};
+const imageErrors = errorResponses([...SERVICE_ERRORS, "INVALID_URL", "FORBIDDEN", "NOT_FOUND"]);
+
+// Hono routes `{key}` as one segment; a key may contain `/`, hence the wildcard.
+export const imageRoutes = endpoints(
+  endpoint({
+    method: "get",
+    path: "/v1/images/{key}",
+    route: "/v1/images/*",
+    auth: "none",
+    operation: {
+      operationId: "getImage",
+      summary: "Fetch a hosted output",
+      description:
+        "Signed URLs of hosted captures, async results and artifacts (expires + sig; no key). Supports If-None-Match (304).",
+      tags: ["Hosted outputs"],
+      requestParams: imageParams,
+      responses: {
+        "200": {
+          description: "The stored bytes (image, PDF, or an artifact's share page).",
+          headers: imageHeaders,
+          content: { ...bytesContent(), "text/html": { schema: { type: "string" } } },
+        },
+        "304": { description: "Not modified (If-None-Match matched)." },
+        ...imageErrors,
+      },
+    },
+    handler: (c) => serve(c, false),
+  }),
+  // Hono 4 answers HEAD through the GET route (its body dropped), so this handler is not reached:
+  // the definition is here to publish headImage.
+  endpoint({
+    method: "head",
+    path: "/v1/images/{key}",
+    route: "/v1/images/*",
+    auth: "none",
+    operation: {
+      operationId: "headImage",
+      summary: "Check a hosted output",
+      description: "As GET, without the body.",
+      tags: ["Hosted outputs"],
+      requestParams: imageParams,
+      responses: {
+        "200": { description: "The object exists; headers as GET.", headers: imageHeaders },
+        "304": { description: "Not modified." },
+        ...imageErrors,
+      },
+    },
+    handler: (c) => serve(c, true),
+  }),
+);

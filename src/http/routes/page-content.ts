@@ -2,9 +2,10 @@
  * POST /v1/content, /v1/scrape, /v1/links, /v1/snapshot: what a rendered page holds — its HTML or
  * visible text, the elements a selector points at, its links, or its HTML and a screenshot —
  * from one page load through the capture pipeline (one credit, refunded on failure). The work
- * and the answers' shapes: src/pipeline/page-content-answers.ts.
+ * and the answers' shapes: src/pipeline/page-content-answers.ts; the answers, shared with the
+ * dashboard playground: ../answers.ts.
  */
-import { Hono, type Context } from "hono";
+import { z } from "zod";
 import {
   contentRequestSchema,
   linksRequestSchema,
@@ -12,54 +13,133 @@ import {
   snapshotRequestSchema,
 } from "../../../schemas/page-content";
 import {
-  HTML,
-  IMAGE,
-  pageLinks,
-  rawContentHeaders,
-  readContent,
-  scrapePage,
-  snapshotPage,
-} from "../../pipeline/page-content-answers";
-import { jsonBody } from "../body";
-import { charged, successBody } from "../envelope";
-import { authenticate } from "../middleware/authenticate";
-import { idempotent } from "../middleware/idempotency";
-import type { AppEnv } from "../types";
+  linksSchema,
+  pageContentSchema,
+  scrapeSchema,
+  snapshotSchema,
+  successEnvelope,
+} from "../../../schemas/responses";
+import { HTML, IMAGE } from "../../pipeline/page-content-answers";
+import { pageAnswer } from "../answers";
+import { endpoint, endpoints } from "../endpoint";
+import {
+  BODY_ERRORS,
+  envelopeResponse,
+  errorResponses,
+  rateLimitHeaders,
+} from "../openapi/registry";
+import { CAPTURE_ERRORS } from "./capture-contract";
 
-const wantsJson = (c: Context<AppEnv>) =>
-  /\bapplication\/json\b/i.test(c.req.header("accept") ?? "");
+const h = (description: string) => z.string().meta({ description });
 
-/** Each route's work after authentication: also the dashboard playground's actions. */
-export const PAGE_ACTIONS = {
-  content: async (c: Context<AppEnv>): Promise<Response> => {
-    const parsed = await jsonBody(c, contentRequestSchema);
-    const { captured, read, data } = await readContent(c.env, c.get("auth"), parsed);
-    if (wantsJson(c))
-      return c.json(successBody(c.get("requestId"), data, charged(c, captured.usage)));
-    const body = read.kind === "html" ? read.html : read.text;
-    charged(c, captured.usage);
-    return c.body(body, 200, rawContentHeaders(captured, read));
-  },
-  scrape: async (c: Context<AppEnv>): Promise<Response> => {
-    const parsed = await jsonBody(c, scrapeRequestSchema);
-    const { data, usage } = await scrapePage(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
-  },
-  links: async (c: Context<AppEnv>): Promise<Response> => {
-    const parsed = await jsonBody(c, linksRequestSchema);
-    const { data, usage } = await pageLinks(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
-  },
-  snapshot: async (c: Context<AppEnv>): Promise<Response> => {
-    const parsed = await jsonBody(c, snapshotRequestSchema);
-    const { data, usage } = await snapshotPage(c.env, c.get("auth"), parsed);
-    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
-  },
+/** Headers of the raw (non-JSON) answer of POST /v1/content. */
+const contentHeaders = {
+  "x-service-final-url": h("Where the page ended up after redirects."),
+  "x-service-target-status": h("The main document's HTTP status (url targets).").optional(),
+  "x-service-page-title": h("The page's title, percent-encoded (UTF-8).").optional(),
+  "x-service-quality": h("full, degraded or best_attempt."),
+  "x-service-wait-strategy": h("The wait strategy that succeeded."),
+  "x-service-load-time-ms": h("Total load time in milliseconds."),
+  "x-service-truncated": h(
+    "true when the content was cut at its limit (HTML 5 MB, text 2 MB).",
+  ).optional(),
+  "x-service-credits-charged": h("Credits this request spent."),
+  "x-service-credits-remaining": h("Credits left this month, or unlimited."),
+  ...rateLimitHeaders,
 };
-export type PageAction = keyof typeof PAGE_ACTIONS;
 
-export const pageContentRoutes = new Hono<AppEnv>()
-  .post("/content", authenticate({ reserveFor: [HTML] }), idempotent(), PAGE_ACTIONS.content)
-  .post("/scrape", authenticate({ reserveFor: [HTML] }), idempotent(), PAGE_ACTIONS.scrape)
-  .post("/links", authenticate({ reserveFor: [HTML] }), idempotent(), PAGE_ACTIONS.links)
-  .post("/snapshot", authenticate({ reserveFor: [IMAGE] }), idempotent(), PAGE_ACTIONS.snapshot);
+const ERRORS = [...BODY_ERRORS, ...CAPTURE_ERRORS];
+const TAGS = ["Page content"];
+const ONE_CREDIT = "1 credit, refunded when the load fails.";
+
+export const pageContentRoutes = endpoints(
+  endpoint({
+    method: "post",
+    path: "/v1/content",
+    auth: { key: { reserveFor: [HTML] } },
+    idempotent: true,
+    body: { schema: contentRequestSchema, example: { url: "https://example.com" } },
+    operation: {
+      operationId: "content",
+      summary: "Get a page's rendered HTML or text",
+      description: `The DOM after the page's scripts, waits, page controls and actions, serialized (open shadow roots as declarative shadow DOM; scripts stripped unless stripScripts: false), or with contentFormat: text its visible text. text/html (or text/plain) by default; JSON with Accept: application/json. ${ONE_CREDIT}`,
+      tags: TAGS,
+      responses: {
+        "200": {
+          description: "The rendered HTML or the visible text; JSON with Accept: application/json.",
+          headers: z.object(contentHeaders).partial(),
+          content: {
+            "text/html": { schema: { type: "string" } },
+            "text/plain": { schema: { type: "string" } },
+            "application/json": { schema: successEnvelope(pageContentSchema) },
+          },
+        },
+        ...errorResponses(ERRORS),
+      },
+    },
+    handler: (c) => pageAnswer.content(c, c.req.valid("json")),
+  }),
+  endpoint({
+    method: "post",
+    path: "/v1/scrape",
+    auth: { key: { reserveFor: [HTML] } },
+    idempotent: true,
+    body: {
+      schema: scrapeRequestSchema,
+      example: {
+        url: "https://example.com",
+        elements: [{ selector: "h1" }, { selector: "a", attributes: ["href"] }],
+      },
+    },
+    operation: {
+      operationId: "scrape",
+      summary: "Scrape elements of a rendered page",
+      description: `Every match of 1 to 20 CSS selectors (at most 100 each): its visible text, outerHTML, attributes and box. ${ONE_CREDIT}`,
+      tags: TAGS,
+      responses: {
+        "200": envelopeResponse("The matches per selector.", scrapeSchema, rateLimitHeaders),
+        ...errorResponses(ERRORS),
+      },
+    },
+    handler: (c) => pageAnswer.scrape(c, c.req.valid("json")),
+  }),
+  endpoint({
+    method: "post",
+    path: "/v1/links",
+    auth: { key: { reserveFor: [HTML] } },
+    idempotent: true,
+    body: {
+      schema: linksRequestSchema,
+      example: { url: "https://example.com", visibleOnly: true },
+    },
+    operation: {
+      operationId: "links",
+      summary: "List the links of a rendered page",
+      description: `The page's links, absolute, without fragments, de-duplicated, in document order (then open shadow roots, then same-origin frames), at most 2,000. ${ONE_CREDIT}`,
+      tags: TAGS,
+      responses: {
+        "200": envelopeResponse("The links.", linksSchema, rateLimitHeaders),
+        ...errorResponses(ERRORS),
+      },
+    },
+    handler: (c) => pageAnswer.links(c, c.req.valid("json")),
+  }),
+  endpoint({
+    method: "post",
+    path: "/v1/snapshot",
+    auth: { key: { reserveFor: [IMAGE] } },
+    idempotent: true,
+    body: { schema: snapshotRequestSchema, example: { url: "https://example.com" } },
+    operation: {
+      operationId: "snapshot",
+      summary: "Get a page's rendered HTML and a screenshot",
+      description: `The rendered HTML and a screenshot (base64) of the same one page load. 1 credit (the screenshot), refunded when it fails.`,
+      tags: TAGS,
+      responses: {
+        "200": envelopeResponse("The HTML and the screenshot.", snapshotSchema, rateLimitHeaders),
+        ...errorResponses(ERRORS),
+      },
+    },
+    handler: (c) => pageAnswer.snapshot(c, c.req.valid("json")),
+  }),
+);

@@ -1,18 +1,18 @@
 /**
  * Render links. POST /v1/render/link (API key, no credit) validates the capture parameters
- * exactly like a capture and mints a signed URL; GET /v1/render (signature only) serves the
- * render: edge cache → KV + R2 (`x-service-cache: hit`, free) → one coalesced render charged
- * to the link's owner (`miss`). Every failure to verify a link is the same 403.
+ * exactly like a capture and mints a signed URL (src/render-links/mint.ts); GET /v1/render
+ * (signature only) serves the render: edge cache → KV + R2 (`x-service-cache: hit`, free) → one
+ * coalesced render charged to the link's owner (`miss`). Every failure to verify a link is the
+ * same 403.
  */
-import { Hono, type Context } from "hono";
-import type { AuthContext } from "../../accounts/auth";
+import type { Context } from "hono";
+import { z } from "zod";
 import { renderLinkRequestSchema } from "../../../schemas/render-link";
-import type { RenderLinkData } from "../../../schemas/responses";
+import { renderLinkSchema } from "../../../schemas/responses";
 import { FAILURE } from "../../capture/failures";
-import { prepareCapture } from "../../capture/request";
-import { LIMITS } from "../../../schemas/limits";
-import { publicOrigin } from "../../storage/hosted";
+import { ApiError } from "../../errors";
 import { fromWire } from "../../render-links/coalescer";
+import { renderCacheKey, verifyRenderLink, type VerifiedLink } from "../../render-links/links";
 import {
   edgeMatch,
   edgePut,
@@ -21,61 +21,20 @@ import {
   servedHeaders,
   type RenderEntry,
 } from "../../storage/render-cache";
+import { renderLinkAnswer } from "../answers";
+import { endpoint, endpoints } from "../endpoint";
 import {
-  mintRenderLink,
-  renderCacheKey,
-  verifyRenderLink,
-  type VerifiedLink,
-} from "../../render-links/links";
-import { parseWith, readJsonBody } from "../body";
-import { successBody } from "../envelope";
-import { ApiError } from "../../errors";
-import { authenticate } from "../middleware/authenticate";
-import { idempotent } from "../middleware/idempotency";
+  BODY_ERRORS,
+  envelopeResponse,
+  errorResponses,
+  rateLimitHeaders,
+  SERVICE_ERRORS,
+  TARGET_ERRORS,
+} from "../openapi/registry";
 import type { AppEnv } from "../types";
+import { bytesContent, CAPTURE_ERRORS, captureHeaders } from "./capture-contract";
 
-/**
- * Mints a render link for `auth`'s key from the parameters as sent (`raw`, validated here).
- * Also the MCP `render_link` tool's (src/http/mcp/).
- */
-export async function mintLinkFor(
-  env: Env,
-  auth: AuthContext,
-  origin: string,
-  raw: unknown,
-): Promise<RenderLinkData> {
-  const { expiresIn, ...req } = parseWith(renderLinkRequestSchema, raw);
-  const cacheTtl = req.cacheTtl ?? LIMITS.cacheTtl.default;
-  // The parameters as sent (validated: only known keys), minus expiresIn, plus the effective cacheTtl.
-  const { expiresIn: _omitted, ...params } = raw as Record<string, unknown>;
-  const link = await mintRenderLink(env, origin, {
-    uid: auth.accountId,
-    keyId: auth.keyId,
-    params: { ...params, cacheTtl },
-    expiresIn: expiresIn ?? req.cacheTtl ?? LIMITS.renderLinkExpiry.default,
-  });
-  if (link.url.length > LIMITS.renderLinkChars) {
-    throw new ApiError(
-      "PAYLOAD_TOO_LARGE",
-      `The render link would be ${link.url.length} characters; the limit is ${LIMITS.renderLinkChars}.`,
-    );
-  }
-  // Plan gates, URL guard, DNS and reputation, templates: refused now, not on first view.
-  const spec = await prepareCapture(env, auth, req);
-  return {
-    url: link.url,
-    expiresAt: new Date(link.exp * 1000).toISOString(),
-    format: spec.format,
-    cacheTtl,
-  };
-}
-
-/** Mints a render link for the caller's key (also the dashboard playground's, for a key of its account). */
-export async function mintLink(c: Context<AppEnv>): Promise<Response> {
-  const raw = await readJsonBody(c);
-  const data = await mintLinkFor(c.env, c.get("auth"), publicOrigin(c.env, c.req.url), raw);
-  return c.json(successBody(c.get("requestId"), data));
-}
+const h = (description: string) => z.string().meta({ description });
 
 /** 200 with the body, or 304 when the client's If-None-Match names the ETag. */
 function respond(
@@ -133,6 +92,81 @@ async function coalescedRender(
   return { entry: outcome.entry, cache: outcome.rendered ? "miss" : "hit" };
 }
 
-export const renderRoutes = new Hono<AppEnv>()
-  .post("/render/link", authenticate(), idempotent(), mintLink)
-  .get("/render", serve);
+export const renderRoutes = endpoints(
+  endpoint({
+    method: "post",
+    path: "/v1/render/link",
+    auth: "key",
+    idempotent: true,
+    body: {
+      schema: renderLinkRequestSchema,
+      example: {
+        url: "https://example.com",
+        format: "png",
+        width: 1200,
+        height: 630,
+        expiresIn: 604800,
+      },
+    },
+    operation: {
+      operationId: "createRenderLink",
+      summary: "Mint a render link",
+      description:
+        "Validates the capture parameters like a capture and returns a signed URL that renders on first request (charged to you) and serves the cached copy afterwards (free). async, webhookUrl, extract, hosted, geo, cookies and headers are refused. No credit now.",
+      tags: ["Render links"],
+      responses: {
+        "200": envelopeResponse("The signed link.", renderLinkSchema, rateLimitHeaders),
+        ...errorResponses([...BODY_ERRORS, ...CAPTURE_ERRORS]),
+      },
+    },
+    // The link keeps the fields as sent (src/render-links/mint.ts): the body before its parse.
+    handler: (c) => renderLinkAnswer(c, c.req.valid("json"), c.get("sentBody")),
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/render",
+    // Signature-authenticated: serve() verifies the query, so it is documented, not validated.
+    auth: "none",
+    operation: {
+      operationId: "render",
+      summary: "Serve a render link",
+      description:
+        "Signature-authenticated (no key): every parameter comes from the minted URL. `x-service-cache` is miss on the first render, hit afterwards. Supports If-None-Match (304).",
+      tags: ["Render links"],
+      requestParams: {
+        query: z.object({
+          p: z.string().meta({ description: "Signed parameters token." }),
+          uid: z.string().meta({ description: "Owning account id." }),
+          exp: z.string().meta({ description: "Unix seconds the link expires at." }),
+          sig: z.string().meta({ description: "HMAC signature over the parameters." }),
+        }),
+      },
+      responses: {
+        "200": {
+          description: "The image or PDF bytes.",
+          headers: z
+            .object({
+              ...captureHeaders,
+              "x-service-cache": h("hit or miss."),
+              etag: h("Entity tag."),
+            })
+            .partial(),
+          content: bytesContent(),
+        },
+        "304": { description: "Not modified (If-None-Match matched)." },
+        ...errorResponses([
+          ...SERVICE_ERRORS,
+          "FORBIDDEN",
+          "USAGE_EXCEEDED",
+          "TIMEOUT",
+          ...TARGET_ERRORS,
+          ["CAPTURE_FAILED", 400],
+          ["CAPTURE_FAILED", 500],
+          "PAYLOAD_TOO_LARGE",
+          "VALIDATION_ERROR",
+        ]),
+      },
+    },
+    handler: serve,
+  }),
+);
