@@ -40,22 +40,23 @@ export function newApp(): Hono<AppEnv> {
   app.use(checkConfig());
   app.use(requestLog());
 
+  // Customer endpoints (their paths carry /v1), in the order the reference lists them.
   app.route("/", metaRoutes);
-  app.route("/", docsRoutes);
-  app.route("/", accountRoutes);
   app.route("/", screenshotRoutes);
   app.route("/", batchRoutes);
   app.route("/", jobRoutes);
-  app.route("/", imageRoutes);
   app.route("/", renderRoutes);
+  app.route("/", imageRoutes);
   app.route("/", extractRoutes);
-  app.route("/", pageContentRoutes);
   app.route("/", artifactRoutes);
+  app.route("/", pageContentRoutes);
+  app.route("/", accountRoutes);
   app.route("/", storageRoutes);
   app.route("/", watchRoutes);
   app.route("/", crawlRoutes);
   app.route("/", webhookRoutes);
   app.route("/", requestRoutes);
+  app.route("/", docsRoutes);
   app.route("/", mcpRoutes);
   app.route("/admin", adminRoutes);
   app.route("/dashboard", dashboardRoutes);

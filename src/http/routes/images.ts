@@ -108,10 +108,11 @@ export const imageRoutes = endpoints(
         ...imageErrors,
       },
     },
-    handler: (c) => serve(c, false),
+    // Hono 4 answers HEAD through this GET route (dropping the body): the request is still a
+    // HEAD, so only the object's metadata is read.
+    handler: (c) => serve(c, c.req.method === "HEAD"),
   }),
-  // Hono 4 answers HEAD through the GET route (its body dropped), so this handler is not reached:
-  // the definition is here to publish headImage.
+  // Not reached (HEAD is answered by the GET route above); here to publish headImage.
   endpoint({
     method: "head",
     path: "/v1/images/{key}",

@@ -27,6 +27,35 @@ export const ENDPOINTS: Record<string, string> = Object.fromEntries(
 export const metaRoutes = endpoints(
   endpoint({
     method: "get",
+    path: "/",
+    auth: "none",
+    operation: {
+      operationId: "getServiceIndex",
+      summary: "Service index",
+      description: "Name, version, links to the docs and this document, and every endpoint.",
+      tags: ["Service"],
+      responses: {
+        "200": {
+          description: "The service index (not enveloped).",
+          content: { "application/json": { schema: serviceIndexSchema } },
+        },
+        ...errorResponses(SERVICE_ERRORS),
+      },
+    },
+    handler: (c) => {
+      const index: ServiceIndex = {
+        name: "Edgeshot",
+        version: pkg.version,
+        docs: config(c.env).docsUrl,
+        openapi: "/openapi.json",
+        health: "/health",
+        endpoints: ENDPOINTS,
+      };
+      return c.json(index);
+    },
+  }),
+  endpoint({
+    method: "get",
     path: "/health",
     auth: "none",
     operation: {
@@ -72,34 +101,5 @@ export const metaRoutes = endpoints(
       },
     },
     handler: (c) => c.json(openapi),
-  }),
-  endpoint({
-    method: "get",
-    path: "/",
-    auth: "none",
-    operation: {
-      operationId: "getServiceIndex",
-      summary: "Service index",
-      description: "Name, version, links to the docs and this document, and every endpoint.",
-      tags: ["Service"],
-      responses: {
-        "200": {
-          description: "The service index (not enveloped).",
-          content: { "application/json": { schema: serviceIndexSchema } },
-        },
-        ...errorResponses(SERVICE_ERRORS),
-      },
-    },
-    handler: (c) => {
-      const index: ServiceIndex = {
-        name: "Edgeshot",
-        version: pkg.version,
-        docs: config(c.env).docsUrl,
-        openapi: "/openapi.json",
-        health: "/health",
-        endpoints: ENDPOINTS,
-      };
-      return c.json(index);
-    },
   }),
 );

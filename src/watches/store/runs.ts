@@ -18,7 +18,6 @@ import type { RunRow } from "./runs-read";
 import { applyRetention } from "./retention";
 import { pauseWatch, type WatchRow, watchRow } from "./watches";
 
-
 export type RunAdmission =
   | { ok: true; watchId: string; runId: string; jobId: string }
   | { ok: false; watchId: string; runId: string; reason: string; cause: SkipCause };
