@@ -2,7 +2,7 @@
  * What the crawl tools show a model: a crawl's summary and a page of its results as text, each
  * page's content cut at `CRAWL_STATUS_VIEW.contentChars` — saying how much was left out and
  * where the whole is — and a map's URLs. The data is GET /v1/crawl/{id}'s and POST /v1/map's,
- * unchanged (src/http/routes/crawl.ts); only its telling is here.
+ * unchanged (src/crawl/views.ts); only its telling is here.
  */
 import type { Crawl, CrawlPage, MapResult } from "../../../schemas/crawl";
 import { CRAWL_STATUS_VIEW } from "../../../schemas/mcp";
