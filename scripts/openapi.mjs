@@ -20,6 +20,24 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "edgeshot-openapi-"));
 
 /**
+ * The app serves the committed schemas/openapi.json (GET /openapi.json, the index): building the
+ * app to generate that file must not need the file, which may be stale or hold merge markers.
+ */
+const committedContractStub = {
+  name: "committed-contract-stub",
+  setup(build) {
+    build.onResolve({ filter: /\/schemas\/openapi\.json$/ }, () => ({
+      path: "openapi.json",
+      namespace: "contract-stub",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "contract-stub" }, () => ({
+      contents: JSON.stringify({ openapi: "3.1.0", paths: {} }),
+      loader: "json",
+    }));
+  },
+};
+
+/**
  * Bundles `entry` (TypeScript) and imports it. The worker's modules import `cloudflare:workers`
  * for their base classes only; Node gets empty ones (scripts/lib/cloudflare-workers.mjs), enough
  * to build the app and read its routes.
@@ -34,6 +52,7 @@ async function load(entry, name) {
     outfile,
     logLevel: "error",
     alias: { "cloudflare:workers": join(root, "scripts/lib/cloudflare-workers.mjs") },
+    plugins: [committedContractStub],
   });
   return import(pathToFileURL(outfile).href);
 }

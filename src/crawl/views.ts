@@ -10,14 +10,10 @@ import { isUuid } from "../encoding";
 import { ApiError } from "../errors";
 import { crawlStub } from "./messages";
 
-export const crawlNotFound = () => new ApiError("CRAWL_NOT_FOUND", "No crawl with this id.");
+const crawlNotFound = () => new ApiError("CRAWL_NOT_FOUND", "No crawl with this id.");
 
 /** The crawl's summary, from its own DO while it is kept (the account's index otherwise); 404. */
-export async function crawlSummary(
-  env: Env,
-  auth: AuthContext,
-  crawlId: string,
-): Promise<CrawlSummary> {
+async function crawlSummary(env: Env, auth: AuthContext, crawlId: string): Promise<CrawlSummary> {
   const indexed = isUuid(crawlId) ? await auth.account.crawls().get(crawlId) : null;
   if (!indexed) throw crawlNotFound();
   return (await crawlStub(env, auth.accountId, crawlId).summary()) ?? indexed;

@@ -54,7 +54,7 @@ export interface Endpoint<B = undefined, Q = undefined> {
   auth: EndpointAuth;
   idempotent?: boolean;
   /** A JSON body: its schema and the runnable example the reference shows. */
-  body?: { schema: B; example: Record<string, unknown>; description?: string };
+  body?: { schema: B; example: Record<string, unknown> };
   /** The query string's fields (each parameter once; the last one wins). */
   query?: Q;
   /** The contract around them: id, summary, tags, path and header parameters, responses. */
@@ -84,7 +84,7 @@ export function endpoint<
 }
 
 /** `/v1/jobs/{jobId}` → `/v1/jobs/:jobId` */
-export function honoPath(def: Pick<AnyEndpoint, "path" | "route">): string {
+function honoPath(def: Pick<AnyEndpoint, "path" | "route">): string {
   return def.route ?? def.path.replace(/\{([A-Za-z]+)\}/g, ":$1");
 }
 
@@ -93,6 +93,9 @@ function validate(def: AnyEndpoint): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (query) {
       const record = Object.fromEntries(new URL(c.req.url).searchParams);
+      // The API key where a route takes it from the query is authentication's, not a field.
+      if (def.auth !== "none" && def.auth !== "key" && def.auth.key.allowQueryKey)
+        delete record.key;
       c.req.addValidatedData("query", parseWith(query, record) as Record<string, unknown>);
     }
     if (body?.schema) {

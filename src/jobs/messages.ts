@@ -1,6 +1,6 @@
 /**
- * What travels on the capture-jobs queue, zod-checked on receipt (the webhooks queue's message
- * is src/webhooks/deliver.ts's): ids only, never payloads (a queue message is capped at 128 KB;
+ * An async capture's message on the capture-jobs queue (one kind of src/queues/messages.ts),
+ * zod-checked on receipt: ids only, never payloads (a queue message is capped at 128 KB;
  * html/markdown may be 5 MB). The capture itself — the normalised
  * CaptureSpec plus what the consumer needs to finish (cacheTtl, the public origin for the signed
  * result URL) — is a JSON document in R2 at `jobs/<accountId>/<jobId>.json`.

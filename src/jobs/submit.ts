@@ -1,7 +1,7 @@
 /**
  * Submitting async work (async captures and batches), in this order (docs/ARCHITECTURE.md):
  * admit in the Account DO (active-job slots, one credit reservation per job, rows `queued`) →
- * the CaptureSpecs to R2 → one `{accountId, jobId}` message per job on `capture-jobs` → 202.
+ * the CaptureSpecs to R2 → one `capture-job` message per job on `capture-jobs` → 202.
  * If storing or queueing fails, the admission is undone (jobs deleted, credits refunded, slots
  * released) before the error is answered, so nothing the caller never saw keeps holding them.
  */

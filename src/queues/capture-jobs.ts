@@ -14,7 +14,7 @@ import { config } from "../config";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { abortWatchRun, watchRun } from "../watches/run";
-import { readCaptureMessage } from "./messages";
+import { readCaptureMessage, type CaptureQueueMessage } from "./messages";
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
 export function captureRetryDelay(env: Env, attempt: number): number {
@@ -99,21 +99,29 @@ async function handleCrawlPage(
 export async function handleCaptureDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
   for (const message of batch.messages) {
     const msg = readCaptureMessage(message.body);
-    // A crawl page's fate is its Crawl DO's: the watchdog sends it again.
-    if (msg === null || msg.kind === "crawl-page") {
-      message.ack();
-      continue;
-    }
     try {
-      if (msg.kind === "watch-run") await abortWatchRun(env, msg.accountId, msg.jobId);
-      else await abortCaptureJob(env, msg.accountId, msg.jobId);
+      if (msg !== null) await abortDeadLetter(env, msg);
       message.ack();
     } catch (err) {
       log("error", "capture-jobs-dlq: could not fail the job, retrying", {
-        jobId: msg.jobId,
+        kind: msg?.kind,
         error: String(err),
       });
       message.retry({ delaySeconds: TUNING.deadLetterRetrySeconds });
     }
+  }
+}
+
+/** What a message that ran out of attempts leaves behind, failed. */
+async function abortDeadLetter(env: Env, msg: CaptureQueueMessage): Promise<void> {
+  switch (msg.kind) {
+    case "capture-job":
+      return abortCaptureJob(env, msg.accountId, msg.jobId);
+    case "watch-run":
+      return abortWatchRun(env, msg.accountId, msg.jobId);
+    case "crawl-page":
+      return; // its fate is its Crawl DO's: the watchdog sends it again
+    default:
+      return msg satisfies never;
   }
 }

@@ -13,7 +13,7 @@ import { crawlPageMessage } from "../crawl/messages";
 import { captureJobMessage } from "../jobs/messages";
 import { watchRunMessage } from "../watches/messages";
 
-export const captureQueueMessage = z.discriminatedUnion("kind", [
+const captureQueueMessage = z.discriminatedUnion("kind", [
   captureJobMessage,
   watchRunMessage,
   crawlPageMessage,

@@ -27,13 +27,15 @@ Authenticate with \`Authorization: Bearer svc_…\` (or \`x-api-key\`). Every JS
 const idempotencyHeader = z.object({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
 /** The operation a definition publishes: its own, plus what its auth, body and query imply. */
-export function operationOf(def: AnyEndpoint): ZodOpenApiOperationObject {
+function operationOf(def: AnyEndpoint): ZodOpenApiOperationObject {
   const security =
     def.auth === "none"
       ? NO_KEY
       : def.auth !== "key" && def.auth.key.allowQueryKey
         ? API_KEY_OR_QUERY
         : API_KEY;
+  if (def.idempotent && def.operation.requestParams?.header)
+    throw new Error(`${def.path}: idempotent sets the header parameters; declare no others`);
   const params = {
     ...def.operation.requestParams,
     ...(def.query ? { query: def.query } : {}),

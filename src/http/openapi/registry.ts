@@ -52,7 +52,7 @@ export const KEY_ERRORS: ErrorCode[] = [
 export const SERVICE_ERRORS: ErrorCode[] = ["INTERNAL_ERROR", "CONFIGURATION_ERROR"];
 /** A target URL's refusals (guard, DNS, reputation) and the DNS check failing (ours, 503). */
 export const TARGET_ERRORS: ErrorCode[] = ["INVALID_URL", "UNSAFE_URL", "URL_CHECK_UNAVAILABLE"];
-/** Errors of reading a JSON body (jsonBody). */
+/** Errors of reading a JSON body (`readJsonBody`, then the endpoint's schema). */
 export const BODY_ERRORS: ErrorCode[] = ["VALIDATION_ERROR", "INVALID_JSON", "PAYLOAD_TOO_LARGE"];
 
 /** An error code at a status other than its usual one (CAPTURE_FAILED is 400, 500 or 502). */
