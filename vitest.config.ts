@@ -38,7 +38,7 @@ export const TEST_SECRETS = {
  */
 const WORKERD_UNIT = [
   "test/unit/ad-block.test.ts",
-  "test/unit/content.test.ts",
+  "test/unit/source-document.test.ts",
   "test/unit/crawl-fetch.test.ts",
   "test/unit/dns.test.ts",
   "test/unit/markdown-budget.test.ts",
@@ -53,7 +53,7 @@ const WORKERD_UNIT = [
  * so no other file's load stretches their clocks.
  */
 const TIMED = [
-  "test/unit/content.test.ts",
+  "test/unit/source-document.test.ts",
   "test/unit/crawl-fetch.test.ts",
   "test/unit/markdown-budget.test.ts",
   "test/integration/capture-deadline.test.ts",

@@ -18,7 +18,7 @@ const ROWS = [
   ["schemas", "package.json"],
   [
     "errors.ts",
-    "messages.ts",
+    "user-messages.ts",
     "log.ts",
     "encoding.ts",
     "hosts.ts",

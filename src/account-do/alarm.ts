@@ -9,7 +9,7 @@ import type { AccountDb } from "../accounts/store";
 import { TUNING } from "../tuning";
 import { nextStuckDue, sweepStuckJobs } from "../jobs/store/sweep";
 import { finishRun, nextWatchDue } from "../watches/store/runs";
-import { jobMessage } from "../queues/messages";
+import { jobMessage } from "../queues/capture-message";
 import type { AccountFeatures } from "./features";
 
 export async function armAlarm(
@@ -32,7 +32,7 @@ export function alarmDueTimes(sql: SqlStorage, env: Env): Array<number | null> {
 }
 
 /**
- * Queue messages of the capture-jobs and webhooks queues (their zod schemas: queues/messages.ts,
+ * Queue messages of the capture-jobs and webhooks queues (their zod schemas: queues/capture-message.ts,
  * webhooks/deliver.ts), sent at most TUNING.queueSendBatch per call.
  */
 async function sendInBatches<T>(queue: Queue<T>, bodies: T[]): Promise<void> {

@@ -16,7 +16,7 @@
  *   the ledger itself (jobs/store/admit.ts), and settle with the job's guarded transition.
  */
 import { ApiError } from "../errors";
-import { MESSAGES } from "../messages";
+import { MESSAGES } from "../user-messages";
 import type { Usage } from "../../schemas/responses";
 import type { AccountStub } from "./directory";
 import type { ReserveResult, Settlement } from "./ledger";

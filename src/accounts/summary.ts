@@ -8,7 +8,7 @@
  */
 import type { AccountData } from "../../schemas/responses";
 import { ApiError } from "../errors";
-import { MESSAGES } from "../messages";
+import { MESSAGES } from "../user-messages";
 import type { AuthContext } from "./auth";
 import { upgradeFor } from "./plans";
 

@@ -6,7 +6,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { formatBytes, LIMITS } from "../../schemas/limits";
 import { ApiError } from "../errors";
-import { MESSAGES } from "../messages";
+import { MESSAGES } from "../user-messages";
 import { TUNING } from "../tuning";
 import { AccountBusy, SlotsBusy } from "./slots";
 

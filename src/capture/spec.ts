@@ -8,7 +8,7 @@
 import type { CaptureRequest, Clip, StatusMatcher } from "../../schemas/capture";
 import { ApiError } from "../errors";
 import { LIMITS } from "../../schemas/limits";
-import { renderContent } from "./content";
+import { renderContent } from "./source-document";
 import { resolveCookies } from "./cookies";
 import { DEVICE_PRESETS } from "./devices";
 import type { CaptureSpec } from "./spec-types";

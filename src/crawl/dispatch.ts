@@ -11,7 +11,7 @@ import { TUNING } from "../tuning";
 import type { CrawlConfig } from "./config";
 import * as F from "./frontier";
 import type { PageReport } from "./lifecycle";
-import { crawlPageMessage } from "./messages";
+import { crawlPageMessage } from "./page-message";
 import type { Politeness } from "./politeness";
 
 /** What the dispatch asks of its Crawl DO. */

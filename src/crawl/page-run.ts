@@ -24,7 +24,8 @@ import { signedImageUrl, storeOutput } from "../storage/hosted";
 import { TUNING } from "../tuning";
 import { pageCost, pageOutputs, readConfig, type CrawlConfig } from "./config";
 import type { PageOutcome, PageResult, Taken } from "./frontier";
-import { crawlStub, type CrawlPageMessage } from "./messages";
+import { crawlStub } from "./crawl-stub";
+import type { CrawlPageMessage } from "./page-message";
 import { CRAWLER_USER_AGENT } from "./robots";
 
 const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;

@@ -13,7 +13,7 @@ import { prepareCapture } from "../capture/request";
 import { ApiError, validationError } from "../errors";
 import { requireWebhookUrl } from "../webhooks/url";
 import { crawlConfig } from "./config";
-import { crawlStub } from "./messages";
+import { crawlStub } from "./crawl-stub";
 import { normalizeUrl } from "./urls";
 
 export interface CrawlStarted {

@@ -8,7 +8,7 @@ import { CRAWL } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { isUuid } from "../encoding";
 import { ApiError } from "../errors";
-import { crawlStub } from "./messages";
+import { crawlStub } from "./crawl-stub";
 
 const crawlNotFound = () => new ApiError("CRAWL_NOT_FOUND", "No crawl with this id.");
 

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { log } from "../log";
-import { MESSAGES } from "../messages";
+import { MESSAGES } from "../user-messages";
 import { BodyTooLarge, drainingBody } from "./body";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";

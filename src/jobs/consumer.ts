@@ -16,12 +16,8 @@ import type { ResultMeta } from "./store/read";
 import { extensionFor } from "../storage/destinations";
 import type { PipelineRun } from "../pipeline/pipeline";
 import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
-import {
-  type CaptureJobMessage,
-  type JobDocument,
-  deleteJobDocument,
-  readJobDocument,
-} from "./messages";
+import { type JobDocument, deleteJobDocument, readJobDocument } from "./job-document";
+import type { CaptureJobMessage } from "./queue-message";
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { log } from "../log";
 import type { JobKind } from "./runner";

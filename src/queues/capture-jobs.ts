@@ -1,12 +1,12 @@
 /**
  * The `capture-jobs` consumer and its dead-letter queue, one branch per message kind
- * (./messages.ts): a capture job (src/jobs/consumer.ts) and a watch run's job
+ * (./capture-message.ts): a capture job (src/jobs/consumer.ts) and a watch run's job
  * (src/watches/run.ts), both run by the one job runner (src/jobs/runner.ts), which answers
  * "retry" (a transient failure with attempts left: retried with backoff) or "done"; and a crawl
  * page (src/crawl/page-run.ts).
  */
 import { browserEngine, type CaptureEngine } from "../pipeline/engine";
-import type { CrawlPageMessage } from "../crawl/messages";
+import type { CrawlPageMessage } from "../crawl/page-message";
 import { runCrawlPages } from "../crawl/page-run";
 import { abortCaptureJob, captureJob } from "../jobs/consumer";
 import { runJob, type JobKind } from "../jobs/runner";
@@ -14,7 +14,7 @@ import { config } from "../config";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { abortWatchRun, watchRun } from "../watches/run";
-import { readCaptureMessage, type CaptureQueueMessage } from "./messages";
+import { readCaptureMessage, type CaptureQueueMessage } from "./capture-message";
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
 export function captureRetryDelay(env: Env, attempt: number): number {

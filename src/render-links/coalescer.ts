@@ -24,7 +24,7 @@ import { LIMITS } from "../../schemas/limits";
 import { isLive, readEntry, type RenderEntry } from "../storage/render-cache";
 import { decodePayload } from "./links";
 import { log } from "../log";
-import { MESSAGES } from "../messages";
+import { MESSAGES } from "../user-messages";
 
 export interface RenderJob {
   cacheKey: string;

@@ -16,7 +16,7 @@ import { sha256Hex } from "../encoding";
 import { config } from "../config";
 import { LIMITS } from "../../schemas/limits";
 import { hmacHex, timingSafeEqualDigests } from "../signing/hmac";
-import { renderLinkMessage } from "../signing/messages";
+import { renderLinkMessage } from "../signing/signed-payloads";
 
 /** A link whose signature and expiry were checked; `p` is still undecoded. */
 export interface VerifiedLink {

@@ -14,7 +14,7 @@
  */
 import { config, type Config } from "../config";
 import { ApiError } from "../errors";
-import { MESSAGES } from "../messages";
+import { MESSAGES } from "../user-messages";
 import { checkHostDns, type DnsCheckOptions, type DnsVerdict } from "./dns";
 import { ipLiteralBlockReason } from "./ip";
 import {

@@ -6,7 +6,7 @@
 import { config } from "../config";
 import { TUNING } from "../tuning";
 import { hmacHex, timingSafeEqualDigests } from "../signing/hmac";
-import { imageMessage } from "../signing/messages";
+import { imageMessage } from "../signing/signed-payloads";
 
 export interface StoredOutput {
   key: string;

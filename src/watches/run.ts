@@ -12,7 +12,7 @@
 import type { ChangeDetection } from "../../schemas/watches";
 import { accountStub } from "../accounts/directory";
 import type { RunContext, RunResult } from "./store/runs";
-import type { WatchRunMessage } from "./messages";
+import type { WatchRunMessage } from "./queue-message";
 import { FAILURE } from "../capture/failures";
 import type { OutputResult, PipelineRun } from "../pipeline/pipeline";
 import type { CaptureSpec } from "../capture/spec";

@@ -1,9 +1,9 @@
 /**
  * The `x-service-signature` of a delivery, for the sender (./deliver.ts) and the receiver's
- * check (./verify.ts) alike. The signed-message format is src/signing/messages.ts.
+ * check (./verify.ts) alike. The signed-message format is src/signing/signed-payloads.ts.
  */
 import { hmacHex } from "../signing/hmac";
-import { webhookSigningMessage } from "../signing/messages";
+import { webhookSigningMessage } from "../signing/signed-payloads";
 
 /** Hex HMAC-SHA256 of `<timestamp>.<raw body>` under the account's signing secret. */
 export function signWebhook(

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Crawl, CrawlPage, CrawlSummary, MapResult } from "../../schemas/crawl";
 import type { Crawl as CrawlDo } from "../../src/crawl/crawl-do";
 import { addUrl } from "../../src/crawl/frontier";
-import { crawlStub } from "../../src/crawl/messages";
+import { crawlStub } from "../../src/crawl/crawl-stub";
 import { handleCaptureBatch } from "../../src/queues/capture-jobs";
 import { bearer, createAccount, setAccount, type TestAccount } from "../helpers/accounts";
 import { accountDo } from "../helpers/account-do";

@@ -14,7 +14,7 @@ import {
   handleCaptureBatch,
   handleCaptureDeadLetters,
 } from "../../src/queues/capture-jobs";
-import { jobDocumentKey } from "../../src/jobs/messages";
+import { jobDocumentKey } from "../../src/jobs/job-document";
 import { createJobs, type Admitted } from "../../src/jobs/submit";
 import { accountDo } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";

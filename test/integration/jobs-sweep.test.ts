@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Account } from "../../src/account-do/account";
 import { smallSpec } from "../helpers/capture";
 import { config } from "../../src/config";
-import { writeJobDocument } from "../../src/jobs/messages";
+import { writeJobDocument } from "../../src/jobs/job-document";
 import { TUNING } from "../../src/tuning";
 import { accountDo, dumpStorage, setClock } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";

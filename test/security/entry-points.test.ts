@@ -17,7 +17,7 @@ import { dashboardSession } from "../helpers/dashboard";
 import { call, CANARY, envelope, FIXTURES, mcpToolCall, postJson, runId } from "../helpers/http";
 import { poll, waitForBatch, waitForJob } from "../helpers/jobs";
 import { env } from "cloudflare:workers";
-import { crawlStub } from "../../src/crawl/messages";
+import { crawlStub } from "../../src/crawl/crawl-stub";
 import {
   expectCanaryUntouched,
   expectNoCanaryContent,

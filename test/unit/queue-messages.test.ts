@@ -1,6 +1,6 @@
 /** The capture-jobs queue's messages: tagged by kind, and untagged ones from before kinds. */
 import { describe, expect, it } from "vitest";
-import { readCaptureMessage } from "../../src/queues/messages";
+import { readCaptureMessage } from "../../src/queues/capture-message";
 
 const accountId = crypto.randomUUID();
 const jobId = crypto.randomUUID();

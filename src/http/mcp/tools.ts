@@ -29,7 +29,7 @@ import { renderLinkRequestSchema } from "../../../schemas/render-link";
 import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { log } from "../../log";
-import { MESSAGES } from "../../messages";
+import { MESSAGES } from "../../user-messages";
 import { parseWith } from "../body";
 import { hostedCapture } from "../../pipeline/captures";
 import { extractPage } from "../../pipeline/extract-page";

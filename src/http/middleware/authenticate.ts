@@ -25,7 +25,7 @@ import {
   refundUnclaimed,
 } from "../../accounts/credits";
 import { ApiError } from "../../errors";
-import { MESSAGES } from "../../messages";
+import { MESSAGES } from "../../user-messages";
 import type { AppEnv } from "../types";
 
 export interface AuthenticateOptions {

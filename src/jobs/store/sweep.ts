@@ -15,7 +15,7 @@
  * swept) for as long is put on the webhooks queue again, with the same delivery id, once per
  * deadline; the delivery consumer's attempt count still ends it.
  */
-import { MESSAGES } from "../../messages";
+import { MESSAGES } from "../../user-messages";
 import type { AccountTx } from "../../accounts/store";
 
 /**

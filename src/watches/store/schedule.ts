@@ -8,7 +8,7 @@ import { log } from "../../log";
 import { abandonJobs } from "../../jobs/store/admit";
 import type { AccountTx } from "../../accounts/store";
 import { admitDueRuns, nextWatchDue, type RunAdmission, unqueueRun } from "./runs";
-import type { WatchRunMessage } from "../messages";
+import type { WatchRunMessage } from "../queue-message";
 
 export interface ScheduleDeps {
   accountId: string;

@@ -1,6 +1,6 @@
 /**
  * What travels on the capture-jobs queue for a watch run: ids only; the consumer reads the run's
- * capture from the watch in the Account DO. Zod-checked on receipt (src/queues/messages.ts).
+ * capture from the watch in the Account DO. Zod-checked on receipt (src/queues/capture-message.ts).
  */
 import { z } from "zod";
 import { plainId } from "../../schemas/primitives";

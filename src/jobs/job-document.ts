@@ -1,24 +1,15 @@
 /**
- * An async capture's message on the capture-jobs queue (one kind of src/queues/messages.ts),
- * zod-checked on receipt: ids only, never payloads (a queue message is capped at 128 KB;
- * html/markdown may be 5 MB). The capture itself — the normalised
- * CaptureSpec plus what the consumer needs to finish (cacheTtl, the public origin for the signed
- * result URL) — is a JSON document in R2 at `jobs/<accountId>/<jobId>.json`.
+ * An async capture's document: its queue message carries ids only (./queue-message.ts), so the
+ * capture itself — the normalised CaptureSpec plus what the consumer needs to finish (cacheTtl,
+ * the public origin for the signed result URL) — waits in R2 at `jobs/<accountId>/<jobId>.json`.
  */
 import { z } from "zod";
+import type { CaptureJobMessage } from "./queue-message";
 import type { CaptureSpec } from "../capture/spec";
 import type { StorageChoice } from "../storage/destinations";
 import { isPlainObject, plainId } from "../../schemas/primitives";
 
 const id = plainId;
-
-/** An async capture's job (a watch run's job is the watches' own message: src/watches/messages.ts). */
-export const captureJobMessage = z.strictObject({
-  kind: z.literal("capture-job"),
-  accountId: id,
-  jobId: id,
-});
-export type CaptureJobMessage = z.infer<typeof captureJobMessage>;
 
 export interface JobDocument {
   v: 1;

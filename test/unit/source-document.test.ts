@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { renderContent } from "../../src/capture/content";
+import { renderContent } from "../../src/capture/source-document";
 import { renderTemplate } from "../../src/capture/mustache/render";
 import { exceedsBytes } from "../../src/encoding";
-import type { ContentInput } from "../../src/capture/content";
+import type { ContentInput } from "../../src/capture/source-document";
 import { markdownToHtml } from "../../src/capture/markdown-theme";
 import { ApiError } from "../../src/errors";
 import { LIMITS } from "../../schemas/limits";

@@ -13,8 +13,3 @@ export const crawlPageMessage = z.strictObject({
   lease: z.uuid(),
 });
 export type CrawlPageMessage = z.infer<typeof crawlPageMessage>;
-
-/** The Crawl DO of a crawl: named by account and crawl, so another account's id finds nothing. */
-export function crawlStub(env: Env, accountId: string, crawlId: string) {
-  return env.CRAWL.get(env.CRAWL.idFromName(`${accountId}/${crawlId}`));
-}

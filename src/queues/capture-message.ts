@@ -1,7 +1,7 @@
 /**
  * What travels on the capture-jobs queue: one message per unit of work, tagged by `kind` and
- * owned by its feature — an async capture's job (src/jobs/messages.ts), a watch run's job
- * (src/watches/messages.ts), a crawl page (src/crawl/messages.ts). The consumer switches on
+ * owned by its feature — an async capture's job (src/jobs/queue-message.ts), a watch run's job
+ * (src/watches/queue-message.ts), a crawl page (src/crawl/page-message.ts). The consumer switches on
  * `kind` exhaustively (./capture-jobs.ts): a new kind that nobody handles does not compile.
  *
  * Messages queued before kinds existed (`{accountId, jobId, watchId?}`, up to 2026-11-29) may
@@ -9,9 +9,9 @@
  */
 import { z } from "zod";
 import { plainId } from "../../schemas/primitives";
-import { crawlPageMessage } from "../crawl/messages";
-import { captureJobMessage } from "../jobs/messages";
-import { watchRunMessage } from "../watches/messages";
+import { crawlPageMessage } from "../crawl/page-message";
+import { captureJobMessage } from "../jobs/queue-message";
+import { watchRunMessage } from "../watches/queue-message";
 
 const captureQueueMessage = z.discriminatedUnion("kind", [
   captureJobMessage,
