@@ -30,6 +30,7 @@ const ROWS = [
   ["config.ts"],
   ["accounts", "security", "extract"],
   ["capture", "storage", "webhooks", "idempotency"],
+  ["capture-request"],
   ["pipeline"],
   ["jobs", "render-links", "artifacts"],
   ["watches", "crawl"],

@@ -2,8 +2,7 @@
  * Plan gates: features a plan may not use. Routes call these after parsing, before any work.
  */
 import { ApiError } from "../errors";
-import type { AuthContext } from "./auth";
-import { type Feature, lowestPlanWith } from "./plans";
+import { type Feature, lowestPlanWith, type Plan } from "./plans";
 
 const FEATURE_NAMES: Readonly<Record<Feature, string>> = {
   cookies: "cookies",
@@ -15,12 +14,12 @@ const FEATURE_NAMES: Readonly<Record<Feature, string>> = {
 };
 
 /** 403 PLAN_UPGRADE_REQUIRED unless the caller's plan has `feature`. */
-export function requireFeature(auth: AuthContext, feature: Feature): void {
-  if (auth.plan.features[feature]) return;
+export function requireFeature(caller: { plan: Plan }, feature: Feature): void {
+  if (caller.plan.features[feature]) return;
   const needed = lowestPlanWith(feature);
   throw new ApiError(
     "PLAN_UPGRADE_REQUIRED",
     `The ${FEATURE_NAMES[feature]} feature requires the ${needed.name} plan or higher ` +
-      `(current plan: ${auth.plan.name}).`,
+      `(current plan: ${caller.plan.name}).`,
   );
 }

@@ -6,7 +6,7 @@
  * (a data: URI) were validated before they got here.
  */
 import type { ArtifactFont } from "../../schemas/artifact";
-import { fontStacks, markdownStyles } from "../capture/markdown-theme";
+import { fontStacks, markdownStyles } from "../capture-request/markdown-theme";
 import { escapeHtml } from "../encoding";
 import { embeddedFamily } from "./fonts";
 

@@ -13,11 +13,12 @@ import {
 } from "../../schemas/artifact";
 import { LIMITS } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
-import { markdownToHtml } from "../capture/markdown-theme";
-import type { Field } from "../capture/mustache/field";
-import { renderTemplate } from "../capture/mustache/render";
-import { watermarkFor } from "../capture/request";
-import { toCaptureSpec, type CaptureSpec } from "../capture/spec";
+import { markdownToHtml } from "../capture-request/markdown-theme";
+import type { Field } from "../capture-request/mustache/field";
+import { renderTemplate } from "../capture-request/mustache/render";
+import { watermarkFor } from "../capture-request/prepare";
+import type { CaptureSpec } from "../capture/capture-spec";
+import { toCaptureSpec } from "../capture-request/spec";
 import { ApiError } from "../errors";
 import {
   artifactDocument,

@@ -34,7 +34,7 @@ import { imageSize } from "./image-info";
 import { AccountBusy, hostSlots, SlotsBusy, type Slot } from "./slots";
 import { withTimeout } from "./navigate";
 import { resizeInPage } from "./page-scripts";
-import type { CaptureSpec } from "./spec";
+import type { CaptureSpec } from "./capture-spec";
 import { captureWeight } from "./weight";
 import { log } from "../log";
 import { TUNING } from "../tuning";

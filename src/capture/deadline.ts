@@ -12,7 +12,7 @@
  * browser recycled by the BrowserHost. The caller's answer is 408 TIMEOUT, refunded.
  */
 import { TUNING } from "../tuning";
-import type { CaptureSpec } from "./spec";
+import type { CaptureSpec } from "./capture-spec";
 
 export function captureDeadlineMs(spec: CaptureSpec): number {
   // waitForSelector, js and the `actions` list each have their own timeout after navigation.

@@ -9,7 +9,7 @@ import type { Page } from "@cloudflare/puppeteer";
 import { CaptureError, failures, type CaptureFailure } from "./failures";
 import { LOAD_SETTLE_MS, type IdleThreshold } from "./network-idle";
 import type { NetworkTracker } from "./page";
-import type { CaptureSpec, WaitUntil } from "./spec";
+import type { CaptureSpec, WaitUntil } from "./capture-spec";
 
 export type CaptureQuality = "full" | "degraded" | "best_attempt";
 

@@ -11,7 +11,7 @@ import { imageSize } from "./image-info";
 import { pdfPageCount } from "./pdf-info";
 import { inPage, pageExtent, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
 import { captureScreenshot, type ShotOptions } from "./screenshot";
-import type { CaptureSpec, Format } from "./spec";
+import type { CaptureSpec, Format } from "./capture-spec";
 
 export interface RenderedOutput {
   format: Format;

@@ -25,7 +25,7 @@ import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
 import type { RequestPolicy } from "./page-requests";
-import { statusMatches, type CaptureSpec } from "./spec";
+import { statusMatches, type CaptureSpec } from "./capture-spec";
 import { waitForElement } from "./wait-for-element";
 import { measuredWeight } from "./weight";
 

@@ -5,7 +5,7 @@
  * own world cannot steer the reading), after the page controls and before any image is taken.
  * Every string is bounded in the page before it crosses CDP (docs/CAPTURE.md, "Page content").
  */
-import type { ContentPlan } from "./spec-types";
+import type { ContentPlan } from "./capture-spec";
 import { LIMITS } from "../../schemas/limits";
 import type { PageLinkData, ScrapeResultData } from "../../schemas/responses";
 import { CaptureError, failures } from "./failures";

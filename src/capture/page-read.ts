@@ -10,7 +10,7 @@ import { PAGE_READER } from "../extract/page-reader.generated";
 import { CONSENT_HIDE_SELECTORS } from "./consent-walls";
 import { CaptureError, failures } from "./failures";
 import { inPage, pageMetadata, serializeWithin } from "./page-scripts";
-import type { CaptureSpec } from "./spec";
+import type { CaptureSpec } from "./capture-spec";
 
 export interface PageMetadata {
   title: string;

@@ -18,7 +18,7 @@ import type { Protocol } from "devtools-protocol";
 import { toBase64 } from "../encoding";
 import { siteOf } from "../hosts";
 import { checkUrl } from "../security/url-guard";
-import type { CaptureSpec } from "./spec";
+import type { CaptureSpec } from "./capture-spec";
 
 export interface RequestPolicy {
   allowlist: ReadonlySet<string>;

@@ -10,7 +10,7 @@ import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from
 import { hardening } from "./hardening";
 import { mainFrameId, onMainFrameNavigationAsked, pageClient } from "./page-client";
 import { interceptPageRequests, pausedRequests, type RequestPolicy } from "./page-requests";
-import type { CaptureSpec } from "./spec";
+import type { CaptureSpec } from "./capture-spec";
 
 /**
  * What the page's network did: requests in flight for "network idle" (src/capture/network-idle.ts),

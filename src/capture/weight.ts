@@ -11,7 +11,7 @@
  */
 import { LIMITS } from "../../schemas/limits";
 import { fitToEncoder } from "./outputs";
-import type { CaptureSpec } from "./spec";
+import type { CaptureSpec } from "./capture-spec";
 
 export function captureWeight(spec: CaptureSpec): number {
   if (spec.clip) return area(spec, spec.clip.width, spec.clip.height);

@@ -10,7 +10,7 @@ import { CRAWL } from "../../schemas/limits";
 import type { Usage } from "../../schemas/responses";
 import type { AuthContext } from "../accounts/auth";
 import { withCredits } from "../accounts/credits";
-import { prepareCapture } from "../capture/request";
+import { prepareCapture } from "../capture-request/prepare";
 import { validationError } from "../errors";
 import type { CaptureEngine } from "../pipeline/engine";
 import { runCapture } from "../pipeline/pipeline";

@@ -14,7 +14,7 @@ import type { AuthContext } from "../accounts/auth";
 import { accountStub } from "../accounts/directory";
 import { holdCredits, settleReservation } from "../accounts/credits";
 import { PLANS } from "../accounts/plans";
-import { prepareCapture } from "../capture/request";
+import { prepareCapture } from "../capture-request/prepare";
 import { ApiError } from "../errors";
 import { UnresolvableTarget } from "../security/target-check";
 import { log } from "../log";

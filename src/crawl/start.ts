@@ -9,7 +9,7 @@ import type { CaptureRequest } from "../../schemas/capture";
 import { CRAWL_PAGE_OPTIONS, type CrawlPageOptions, type CrawlRequest } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
-import { prepareCapture } from "../capture/request";
+import { prepareCapture } from "../capture-request/prepare";
 import { ApiError, validationError } from "../errors";
 import { requireWebhookUrl } from "../webhooks/url";
 import { crawlConfig } from "./config";

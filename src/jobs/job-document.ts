@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { CaptureJobMessage } from "./queue-message";
-import type { CaptureSpec } from "../capture/spec";
+import type { CaptureSpec } from "../capture/capture-spec";
 import type { StorageChoice } from "../storage/destinations";
 import { isPlainObject, plainId } from "../../schemas/primitives";
 

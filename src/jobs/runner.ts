@@ -20,7 +20,7 @@ import { FAILURE, toFailure } from "../capture/failures";
 import type { CaptureEngine } from "../pipeline/engine";
 import { type PipelineRun, type RequestedOutput, runPrepaidCapture } from "../pipeline/pipeline";
 import type { StorageTarget } from "../pipeline/storage";
-import type { CaptureSpec } from "../capture/spec";
+import type { CaptureSpec } from "../capture/capture-spec";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { enqueueWebhooks } from "../webhooks/deliver";

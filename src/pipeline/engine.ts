@@ -12,7 +12,7 @@ import { failures } from "../capture/failures";
 import { imageSize } from "../capture/image-info";
 import { log } from "../log";
 import { captureThroughProvider } from "../capture/geo/through-provider";
-import type { CaptureSpec } from "../capture/spec";
+import type { CaptureSpec } from "../capture/capture-spec";
 import { captureWeight } from "../capture/weight";
 import { TUNING } from "../tuning";
 

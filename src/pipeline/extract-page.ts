@@ -5,7 +5,7 @@
  */
 import type { ExtractRequest } from "../../schemas/extract";
 import type { AuthContext } from "../accounts/auth";
-import { prepareCapture } from "../capture/request";
+import { prepareCapture } from "../capture-request/prepare";
 import { browserEngine } from "./engine";
 import { extractOnlySpec, toCaptureRequest } from "./extraction";
 import { runCapture } from "./pipeline";

@@ -9,7 +9,7 @@
 import type { CaptureRequest } from "../../schemas/capture";
 import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
 import type { CaptureResult } from "../capture/page-capture";
-import type { CaptureSpec } from "../capture/spec";
+import type { CaptureSpec } from "../capture/capture-spec";
 import { validationError } from "../errors";
 import type { ExtractionData } from "../../schemas/responses";
 import { extractArticle } from "../extract/extract";

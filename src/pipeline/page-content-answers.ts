@@ -21,8 +21,8 @@ import type {
 } from "../../schemas/responses";
 import type { AuthContext } from "../accounts/auth";
 import { usageHeaders } from "../accounts/credits";
-import { prepareCapture } from "../capture/request";
-import { pageHeaders } from "../capture/response";
+import { prepareCapture } from "../capture-request/prepare";
+import { pageHeaders } from "../capture-request/response";
 import { toBase64 } from "../encoding";
 import { ApiError } from "../errors";
 import { hostedHeaders } from "../storage/hosted";

@@ -7,7 +7,7 @@
 import type { PageLinkData, ScrapeResultData } from "../../schemas/responses";
 import type { ScrapeElement } from "../../schemas/page-content";
 import type { PageCapture } from "../capture/page-capture";
-import type { ContentPlan } from "../capture/spec-types";
+import type { ContentPlan } from "../capture/capture-spec";
 
 /**
  * A page content output. `billable` when it is what the caller buys (POST /v1/content, /scrape,

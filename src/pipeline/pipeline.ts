@@ -32,8 +32,8 @@ import {
 } from "./page-content";
 import type { CaptureResult, PageCapture } from "../capture/page-capture";
 import { failureToApiError, type CaptureFailure } from "../capture/failures";
-import { captureHeaders } from "../capture/response";
-import type { CaptureSpec, Format } from "../capture/spec";
+import { captureHeaders } from "../capture-request/response";
+import type { CaptureSpec, Format } from "../capture/capture-spec";
 import { geoEngine, type CaptureEngine } from "./engine";
 import type { Delivery } from "../../schemas/storage";
 import { deliverResult, storeResult, type StorageTarget, type Stored } from "./storage";

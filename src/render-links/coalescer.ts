@@ -16,7 +16,7 @@ import { renderParamsSchema } from "../../schemas/render-link";
 import type { AuthContext } from "../accounts/auth";
 import { accountStub } from "../accounts/directory";
 import { PLANS } from "../accounts/plans";
-import { prepareCapture } from "../capture/request";
+import { prepareCapture } from "../capture-request/prepare";
 import { browserEngine } from "../pipeline/engine";
 import { imageOutput, runCapture } from "../pipeline/pipeline";
 import { ApiError, type ErrorCode, type ErrorDetail } from "../errors";

@@ -9,7 +9,7 @@ import { LIMITS } from "../../schemas/limits";
 import type { RenderLinkRequest } from "../../schemas/render-link";
 import type { RenderLinkData } from "../../schemas/responses";
 import type { AuthContext } from "../accounts/auth";
-import { prepareCapture } from "../capture/request";
+import { prepareCapture } from "../capture-request/prepare";
 import { ApiError } from "../errors";
 import { mintRenderLink } from "./links";
 

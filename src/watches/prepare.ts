@@ -8,7 +8,7 @@ import { LIMITS } from "../../schemas/limits";
 import type { ChangeDetection, WatchCapture, WatchCreate, WatchPatch } from "../../schemas/watches";
 import type { AuthContext } from "../accounts/auth";
 import type { NewWatch, WatchChange, WatchRefusal } from "./store/watches";
-import { prepareCapture } from "../capture/request";
+import { prepareCapture } from "../capture-request/prepare";
 import { ApiError, validationError } from "../errors";
 import { siteOf } from "../hosts";
 import { requireStorage } from "../storage/destinations";

@@ -15,7 +15,7 @@ import type { RunContext, RunResult } from "./store/runs";
 import type { WatchRunMessage } from "./queue-message";
 import { FAILURE } from "../capture/failures";
 import type { OutputResult, PipelineRun } from "../pipeline/pipeline";
-import type { CaptureSpec } from "../capture/spec";
+import type { CaptureSpec } from "../capture/capture-spec";
 import { ApiError } from "../errors";
 import type { JobKind } from "../jobs/runner";
 import { jobStorageTarget } from "../jobs/storage-target";

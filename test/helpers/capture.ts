@@ -2,7 +2,8 @@
 import { call, envelope, postJson, type Envelope } from "./http";
 import { bearer, createAccount, type TestAccount } from "./accounts";
 import type { PlanId } from "../../src/accounts/plans";
-import { toCaptureSpec, type CaptureSpec } from "../../src/capture/spec";
+import type { CaptureSpec } from "../../src/capture/capture-spec";
+import { toCaptureSpec } from "../../src/capture-request/spec";
 import { FIXTURES, runId } from "./http";
 
 /** The request fields of a small, quick capture: 320×240 at 1×, `load`, no ad blocking. */

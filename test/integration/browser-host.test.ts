@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { BrowserHost } from "../../src/capture/browser-host";
-import type { CaptureSpec } from "../../src/capture/spec";
+import type { CaptureSpec } from "../../src/capture/capture-spec";
 import { smallSpec } from "../helpers/capture";
 import { FAILURE } from "../../src/capture/failures";
 import { SESSION_KEY } from "../../src/capture/browser-session";

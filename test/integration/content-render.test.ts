@@ -3,7 +3,7 @@ import puppeteer from "@cloudflare/puppeteer";
 import type { Browser, Page } from "@cloudflare/puppeteer";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderContent } from "../../src/capture/source-document";
+import { renderContent } from "../../src/capture-request/source-document";
 import { decodeImage, near } from "../helpers/images";
 import type { Decoded, Rgb } from "../helpers/images";
 

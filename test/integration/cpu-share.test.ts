@@ -8,7 +8,8 @@
 import { env } from "cloudflare:workers";
 import type { BrowserHost, CaptureOutcome } from "../../src/capture/browser-host";
 import { describe, expect, it } from "vitest";
-import { toCaptureSpec, type CaptureSpec } from "../../src/capture/spec";
+import type { CaptureSpec } from "../../src/capture/capture-spec";
+import { toCaptureSpec } from "../../src/capture-request/spec";
 import { SMALL_CAPTURE, smallSpec } from "../helpers/capture";
 import { FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { poll } from "../helpers/jobs";

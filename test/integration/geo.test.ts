@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { GEO_COUNTRIES } from "../../schemas/capture";
-import { prepareCapture } from "../../src/capture/request";
+import { prepareCapture } from "../../src/capture-request/prepare";
 import { GEO_TEST_KEY, type SpbLogged } from "../fixtures/fakes/scrapingbee";
 import { bearer, createAccount } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { BrowserHost } from "../../src/capture/browser-host";
 import { browserEngine } from "../../src/pipeline/engine";
-import { toCaptureSpec } from "../../src/capture/spec";
+import { toCaptureSpec } from "../../src/capture-request/spec";
 import { captureWeight } from "../../src/capture/weight";
 import { TUNING } from "../../src/tuning";
 import { smallSpec } from "../helpers/capture";

@@ -19,7 +19,7 @@ import { captureFields, captureRequestSchema, GEO_COUNTRIES } from "../../schema
 import { captureQuerySchema, queryRecord } from "../../schemas/capture-query";
 import { selectorProblem } from "../../schemas/css-selector";
 import { renderLinkRequestSchema } from "../../schemas/render-link";
-import { toCaptureSpec } from "../../src/capture/spec";
+import { toCaptureSpec } from "../../src/capture-request/spec";
 import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";

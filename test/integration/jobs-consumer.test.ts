@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { failures } from "../../src/capture/failures";
 import type { CaptureOutcome } from "../../src/capture/browser-host";
-import { prepareCapture } from "../../src/capture/request";
+import { prepareCapture } from "../../src/capture-request/prepare";
 import type { CaptureEngine } from "../../src/pipeline/engine";
 import {
   captureRetryDelay,

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { PLANS } from "../../src/accounts/plans";
 import { browserEngine } from "../../src/pipeline/engine";
 import { imageOutput, runCapture } from "../../src/pipeline/pipeline";
-import { prepareCapture } from "../../src/capture/request";
+import { prepareCapture } from "../../src/capture-request/prepare";
 import { accountDo } from "../helpers/account-do";
 import { createAccount } from "../helpers/accounts";
 import { FIXTURES, fixtureLog, runId } from "../helpers/http";

@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { prepareCapture } from "../../src/capture/request";
+import { prepareCapture } from "../../src/capture-request/prepare";
 import { createJobs, enqueueJobs } from "../../src/jobs/submit";
 import { DEFAULT_KEY_TEMPLATE } from "../../src/storage/destinations";
 import type { BatchView, JobView } from "../../schemas/responses";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CaptureResult } from "../../src/capture/page-capture";
 import { NO_METADATA } from "../../src/capture/page-read";
 import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
-import { toCaptureSpec } from "../../src/capture/spec";
+import { toCaptureSpec } from "../../src/capture-request/spec";
 import { extractedField, extractionResult } from "../../src/pipeline/pipeline";
 import {
   extractFromCapture,

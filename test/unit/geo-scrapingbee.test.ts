@@ -1,7 +1,7 @@
 /** The ScrapingBee adapter as a table: the request it builds, and what each answer becomes. */
 import { describe, expect, it } from "vitest";
 import { scrapingBee } from "../../src/capture/geo/scrapingbee";
-import { toCaptureSpec } from "../../src/capture/spec";
+import { toCaptureSpec } from "../../src/capture-request/spec";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const KEY = "k-0123456789";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/errors";
-import { markdownToHtml } from "../../src/capture/markdown-theme";
+import { markdownToHtml } from "../../src/capture-request/markdown-theme";
 import { TUNING } from "../../src/tuning";
 
 function timed<T>(work: () => T): { value: T | ApiError; ms: number } {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { renderContent } from "../../src/capture/source-document";
-import { renderTemplate } from "../../src/capture/mustache/render";
+import { renderContent } from "../../src/capture-request/source-document";
+import { renderTemplate } from "../../src/capture-request/mustache/render";
 import { exceedsBytes } from "../../src/encoding";
-import type { ContentInput } from "../../src/capture/source-document";
-import { markdownToHtml } from "../../src/capture/markdown-theme";
+import type { ContentInput } from "../../src/capture-request/source-document";
+import { markdownToHtml } from "../../src/capture-request/markdown-theme";
 import { ApiError } from "../../src/errors";
 import { LIMITS } from "../../schemas/limits";
 

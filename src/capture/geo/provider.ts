@@ -5,7 +5,7 @@
  * the size cap and the PNG check once for every adapter.
  */
 import type { CaptureFailure } from "../failures";
-import type { CaptureSpec, GeoTarget } from "../spec";
+import type { CaptureSpec, GeoTarget } from "../capture-spec";
 
 /** The provider's HTTP answer, its body already read (capped at the output size limit). */
 export interface ProviderResponse {

@@ -14,7 +14,7 @@ import type { CaptureOutcome } from "../browser-host";
 import { NO_METADATA } from "../page-read";
 import { failures, type CaptureFailure } from "../failures";
 import { imageSize, pngComplete } from "../image-info";
-import type { CaptureSpec, GeoTarget } from "../spec";
+import type { CaptureSpec, GeoTarget } from "../capture-spec";
 import { GEO_PROVIDERS } from "./providers";
 
 /** The rendering engine a geo capture reports (`x-service-rendering-engine`). */

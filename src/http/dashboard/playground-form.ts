@@ -2,7 +2,7 @@
  * The playground's capture fields, generated from the contract: every field of
  * `captureFields` (schemas/capture/fields.ts) but those the playground leaves to the API
  * (PLAYGROUND_REFUSED), each with its control (type, enum, bounds from zod's JSON Schema), its
- * default (src/capture/spec.ts, schemas/limits.ts) and its description — the same text as the
+ * default (src/capture-request/spec.ts, schemas/limits.ts) and its description — the same text as the
  * OpenAPI document, from the same schema. Which actions take a field comes from the page
  * content contract (schemas/page-content.ts), not a list of our own.
  */
@@ -12,7 +12,7 @@ import { captureFields } from "../../../schemas/capture";
 import { PLAYGROUND_REFUSED } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
 import { CAPTURE_ONLY_FIELDS, IMAGE_ONLY_FIELDS } from "../../../schemas/page-content";
-import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture/spec";
+import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture-request/spec";
 import type { Html } from "./layout";
 
 export type FieldName = keyof typeof captureFields;

@@ -1,9 +1,9 @@
 /** Shaping a capture result for the wire: the spec's headers, the binary body, the JSON data. */
 import type { CaptureJsonData } from "../../schemas/responses";
 import { toBase64 } from "../encoding";
-import { reportedUrl, type CaptureResult } from "./page-capture";
-import { GEO_RENDERING_ENGINE } from "./geo/through-provider";
-import type { CaptureSpec } from "./spec";
+import { reportedUrl, type CaptureResult } from "../capture/page-capture";
+import { GEO_RENDERING_ENGINE } from "../capture/geo/through-provider";
+import type { CaptureSpec } from "../capture/capture-spec";
 
 /** The title header carries at most this many characters of the title, percent-encoded (UTF-8). */
 const TITLE_HEADER_CHARS = 256;

@@ -4,15 +4,16 @@
  */
 import type { CaptureRequest } from "../../schemas/capture";
 import { optionsWhere, type CaptureOption } from "../../schemas/capture/options";
-import type { AuthContext } from "../accounts/auth";
+import type { Plan } from "../accounts/plans";
 import { requireFeature } from "../accounts/policy";
 import { config } from "../config";
 import { ApiError } from "../errors";
 import { checkTarget, invalidTarget } from "../security/target-check";
 import { checkUrl } from "../security/url-guard";
-import { FAILURE } from "./failures";
-import { GEO_PROVIDERS } from "./geo/providers";
-import { OPTION_DEFAULTS, toCaptureSpec, type CaptureSpec } from "./spec";
+import { FAILURE } from "../capture/failures";
+import { GEO_PROVIDERS } from "../capture/geo/providers";
+import type { CaptureSpec } from "../capture/capture-spec";
+import { OPTION_DEFAULTS, toCaptureSpec } from "./spec";
 
 /**
  * Options that geo captures cannot honour (their class, schemas/capture/options.ts): the spec's
@@ -21,6 +22,14 @@ import { OPTION_DEFAULTS, toCaptureSpec, type CaptureSpec } from "./spec";
  * explicitly are accepted).
  */
 const GEO_UNSUPPORTED = optionsWhere((c) => c.geo === "no");
+
+/**
+ * Whom a capture is prepared for: only the plan matters here (its features gate options, its
+ * watermark marks outputs) — not the key or the account, which are the pipeline's business.
+ */
+export interface Caller {
+  plan: Plan;
+}
 
 export interface PrepareOptions {
   /** Parameters this route handles itself (e.g. `extract` on the JSON route). */
@@ -37,7 +46,7 @@ const ROUTE_SPECIFIC = optionsWhere((c) => c.routeSpecific === true);
 /** Synchronous validation first, then (last, once everything else is known valid) the target's DNS and reputation. */
 export async function prepareCapture(
   env: Env,
-  auth: AuthContext,
+  caller: Caller,
   req: CaptureRequest,
   options: PrepareOptions = {},
 ): Promise<CaptureSpec> {
@@ -55,8 +64,8 @@ export async function prepareCapture(
     );
   }
 
-  if (req.cookies !== undefined) requireFeature(auth, "cookies");
-  if (req.headers !== undefined) requireFeature(auth, "headers");
+  if (req.cookies !== undefined) requireFeature(caller, "cookies");
+  if (req.headers !== undefined) requireFeature(caller, "headers");
 
   let credentials: { username: string; password: string } | null = null;
   let target: URL | null = null;
@@ -67,7 +76,7 @@ export async function prepareCapture(
     }
     const url = verdict.url;
     if (url.username || url.password) {
-      requireFeature(auth, "urlCredentials");
+      requireFeature(caller, "urlCredentials");
       credentials = {
         username: decodeCredential(url.username),
         password: decodeCredential(url.password),
@@ -79,29 +88,29 @@ export async function prepareCapture(
     target = url;
   }
 
-  if (req.geo !== undefined) checkGeo(env, auth, req, credentials !== null);
+  if (req.geo !== undefined) checkGeo(env, caller, req, credentials !== null);
 
-  const spec = toCaptureSpec(req, { watermark: watermarkFor(env, auth) });
+  const spec = toCaptureSpec(req, { watermark: watermarkFor(env, caller) });
   if (target !== null) await checkTarget(env, target);
   return { ...spec, credentials };
 }
 
 /** The Free plan's watermark text (tiled on images, a footer on PDFs); null on paid plans. */
-export function watermarkFor(env: Env, auth: AuthContext): string | null {
-  return auth.plan.watermark ? config(env).watermarkText : null;
+export function watermarkFor(env: Env, caller: Caller): string | null {
+  return caller.plan.watermark ? config(env).watermarkText : null;
 }
 
 /**
  * A geo request the configured provider can run, or the answer: 422 naming every option it
  * cannot honour (and what the adapter cannot target), 403 below Pro, 503 with no provider.
  */
-function checkGeo(env: Env, auth: AuthContext, req: CaptureRequest, urlCredentials: boolean): void {
+function checkGeo(env: Env, caller: Caller, req: CaptureRequest, urlCredentials: boolean): void {
   const conflicts: string[] = GEO_UNSUPPORTED.filter((k) => isStated(req, k));
   if (req.format !== undefined && req.format !== "png") conflicts.push("format");
   if (req.extract === true) conflicts.push("extract");
   if (urlCredentials) conflicts.push("url");
   if (conflicts.length > 0) throw geoUnavailable(conflicts, "Not available with geo.");
-  requireFeature(auth, "geo");
+  requireFeature(caller, "geo");
   const geo = config(env).geo;
   if (geo === null) throw new ApiError("CONFIGURATION_ERROR", FAILURE.geoUnconfigured);
   const { supports } = GEO_PROVIDERS[geo.provider];

@@ -2,8 +2,8 @@
 import type { CookieInput } from "../../schemas/capture";
 import { ApiError } from "../errors";
 import { siteOf } from "../hosts";
-import { FAILURE } from "./failures";
-import type { SpecCookie } from "./spec-types";
+import { FAILURE } from "../capture/failures";
+import type { SpecCookie } from "../capture/capture-spec";
 
 const INVALID_COOKIE_DOMAIN = FAILURE.cookieDomain;
 

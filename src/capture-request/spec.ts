@@ -2,25 +2,16 @@
  * CaptureSpec: the one normalised description of a capture — defaults applied, device preset
  * resolved, html/markdown/template rendered to a document. It is all the capture engine sees,
  * whether the request came in sync, async, as a batch job or a render link; it is plain data so
- * it crosses RPC and queue boundaries unchanged. Its type is in ./spec-types.ts, the
+ * it crosses RPC and queue boundaries unchanged. Its type is the engine's (src/capture/capture-spec.ts), the
  * resolution of cookie domains in ./cookies.ts.
  */
-import type { CaptureRequest, Clip, StatusMatcher } from "../../schemas/capture";
+import type { CaptureRequest, Clip } from "../../schemas/capture";
 import { ApiError } from "../errors";
 import { LIMITS } from "../../schemas/limits";
 import { renderContent } from "./source-document";
 import { resolveCookies } from "./cookies";
 import { DEVICE_PRESETS } from "./devices";
-import type { CaptureSpec } from "./spec-types";
-
-export type {
-  CaptureSpec,
-  Format,
-  GeoTarget,
-  OutputPlan,
-  SpecCookie,
-  WaitUntil,
-} from "./spec-types";
+import type { CaptureSpec } from "../capture/capture-spec";
 
 /** A geo capture's fixed viewport (docs/GEO.md); the provider ignores scale factors. */
 export const GEO_VIEWPORT = {
@@ -196,7 +187,7 @@ function checkClip(clip: Clip, viewport: { width: number; height: number }, full
 
 /**
  * A geo capture: png of the fixed viewport, the proxy's own waits. What it cannot honour was
- * refused before (capture/request.ts); the rest of the spec keeps its defaults.
+ * refused before (capture-request/prepare.ts); the rest of the spec keeps its defaults.
  */
 function toGeoSpec(
   req: CaptureRequest,
@@ -219,10 +210,4 @@ function toGeoSpec(
     viewport: { ...GEO_VIEWPORT },
     geo: { country, city: req.geoCity ?? null, state: req.geoState ?? null },
   };
-}
-
-/** True when `status` is one of `matchers`: an exact code or its class ("4xx"). */
-export function statusMatches(matchers: readonly StatusMatcher[], status: number): boolean {
-  const cls = `${Math.floor(status / 100)}xx`;
-  return matchers.some((m) => m === status || m === cls);
 }

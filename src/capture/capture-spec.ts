@@ -1,5 +1,5 @@
 /**
- * The shape of a CaptureSpec (built by ./spec.ts): plain data, so it crosses RPC and queue
+ * The shape of a CaptureSpec (built by src/capture-request/spec.ts): plain data, so it crosses RPC and queue
  * boundaries unchanged. Fields added later are optional, as older job documents lack them.
  */
 import type {
@@ -129,4 +129,10 @@ export interface GeoTarget {
   country: string;
   city: string | null;
   state: string | null;
+}
+
+/** True when `status` is one of `matchers`: an exact code or its class ("4xx"). */
+export function statusMatches(matchers: readonly StatusMatcher[], status: number): boolean {
+  const cls = `${Math.floor(status / 100)}xx`;
+  return matchers.some((m) => m === status || m === cls);
 }
