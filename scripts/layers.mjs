@@ -47,7 +47,7 @@ const result = await madge(["src", "schemas"], {
   tsConfig: `${root}tsconfig.json`,
 });
 
-/** `src/capture/page.ts` → `capture`, `src/config.ts` → `config.ts`, `schemas/x.ts` → `schemas`. */
+/** `src/capture/page/page.ts` → `capture`, `src/config.ts` → `config.ts`, `schemas/x.ts` → `schemas`. */
 function part(file) {
   const [top, name] = file.split("/");
   return top === "src" ? name : top;

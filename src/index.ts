@@ -10,7 +10,7 @@ import { sweepExpired } from "./storage/hosted";
 import { log } from "./log";
 
 export { Account } from "./account-do/account";
-export { BrowserHost } from "./capture/browser-host";
+export { BrowserHost } from "./capture/host/browser-host";
 export { RenderCoalescer } from "./render-links/coalescer";
 export { KeyDirectory } from "./accounts/key-directory";
 export { DashboardUser } from "./accounts/users";

@@ -7,20 +7,20 @@ export const TUNING = {
   /** BrowserHost: contexts in flight per browser (Cloudflare's guidance: a few per browser). */
   browserContextsInFlight: 5,
   /**
-   * Hard capture deadline (src/capture/deadline.ts): the fixed grace beyond the spec's own waits
+   * Hard capture deadline (src/capture/page/deadline.ts): the fixed grace beyond the spec's own waits
    * for encoding and transfer; and how long disposing a context may take before its browser is
    * recycled.
    */
   captureGraceMs: 10_000,
   contextCloseMs: 5_000,
   /**
-   * BrowserHost slots (src/capture/slots.ts): one account's share of a browser's contexts (below
+   * BrowserHost slots (src/capture/host/slots.ts): one account's share of a browser's contexts (below
    * browserContextsInFlight), the longest line of waiting captures, how long one may wait, and
    * the Retry-After of a capture refused for want of a slot.
    */
   browserContextsPerAccount: 4,
   /**
-   * BrowserHost slots by weight (src/capture/weight.ts: the device pixels a capture may render):
+   * BrowserHost slots by weight (src/capture/page/weight.ts: the device pixels a capture may render):
    * one account's captures in flight weigh at most one capture at the encoder limit (2^28 px).
    * A 3840-wide WebP full page at scale 3 weighs 189 M px until measured, so one account's giants
    * run one at a time; a default full page (1280 × 16,384 at the default scale 2) weighs 84 M px,
@@ -36,7 +36,7 @@ export const TUNING = {
    */
   heavyCapturePixels: 2 ** 27,
   /**
-   * Fair CPU (src/capture/cpu-share.ts): the main-thread busy time after which a capture is
+   * Fair CPU (src/capture/host/cpu-share.ts): the main-thread busy time after which a capture is
    * heavy, and may be held while other accounts have captures in flight (an account's younger
    * ones always then); how often captures are measured and the holds decided; how long a
    * measurement may take.
@@ -51,18 +51,18 @@ export const TUNING = {
    */
   cpuHeavyRunning: 1,
   cpuSliceMs: 1_000,
-  /** How often a wait for a selector also checks from outside the page (./capture/wait-for-element.ts). */
+  /** How often a wait for a selector also checks from outside the page (./capture/page/wait-for-element.ts). */
   selectorRecheckMs: 500,
   browserQueueMax: 32,
   /**
-   * One account's callers waiting in a host's line at most (src/capture/slots.ts): twice its
+   * One account's callers waiting in a host's line at most (src/capture/host/slots.ts): twice its
    * slots, so a burst of its own waits its turn while the line keeps room for other accounts.
    */
   browserQueuePerAccount: 8,
   browserQueueWaitMs: 30_000,
   /**
    * Background captures (crawl pages) yield their turn for a slot to interactive ones
-   * (src/capture/slots.ts): while one is in flight or waiting, or ended less than this ago…
+   * (src/capture/host/slots.ts): while one is in flight or waiting, or ended less than this ago…
    */
   backgroundQuietMs: 1_000,
   /** …for at most this long each, then they wait like any capture. */

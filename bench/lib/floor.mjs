@@ -13,7 +13,8 @@ import {
 
 // The page scripts come from the service's sources (TypeScript with extension-less imports).
 await import("./ts-register.mjs");
-const { autoScroll, hardening, pageHeight } = await import("../../src/capture/page-scripts.ts");
+const { autoScroll, hardening, pageHeight } =
+  await import("../../src/capture/page/page-scripts.ts");
 
 /**
  * Launches the floor's Chromium (`plan`: floorLaunchPlan) and returns its launch time in ms. With
@@ -94,7 +95,7 @@ export function makeFloor(browser, fixtureBase, userAgent) {
      * (page preparation in parallel, the per-frame hardening script, request interception with a
      * continue() per request, dialog handler, auto-scroll + settle for full pages, clip
      * screenshot with optimizeForSpeed). The in-page scripts are imported from
-     * src/capture/page-scripts.ts, so this row follows the service's code. Same browser, no Worker / DO / binding hop:
+     * src/capture/page/page-scripts.ts, so this row follows the service's code. Same browser, no Worker / DO / binding hop:
      * Edgeshot minus this row is the transport; this row minus the floor is the page steps.
      */
     async captureWithSteps(sc) {

@@ -112,7 +112,7 @@ async function browserContexts(browsers) {
       const ws = `ws://127.0.0.1:${port}${path}`;
       const { browserContextIds } = await cdpCall(ws, "Target.getBrowserContexts");
       const { targetInfos } = await cdpCall(ws, "Target.getTargets");
-      // The BrowserHost's spare (src/capture/blank-page.ts): one context holding one blank page.
+      // The BrowserHost's spare (src/capture/host/blank-page.ts): one context holding one blank page.
       const byContext = browserContextIds.map((id) =>
         targetInfos
           // Chromium's own UI targets (type browser_ui: omnibox pop-ups) come with every page.

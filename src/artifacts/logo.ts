@@ -7,7 +7,7 @@
  * a 400 naming `branding.logo`, before a credit is reserved.
  */
 import { formatBytes, LIMITS } from "../../schemas/limits";
-import { sniff } from "../capture/image-info";
+import { sniff } from "../capture/outputs/image-info";
 import { toBase64 } from "../encoding";
 import { ApiError } from "../errors";
 import { log } from "../log";

@@ -1,7 +1,7 @@
 /** Shaping a capture result for the wire: the spec's headers, the binary body, the JSON data. */
 import type { CaptureJsonData } from "../../schemas/responses";
 import { toBase64 } from "../encoding";
-import { reportedUrl, type CaptureResult } from "../capture/page-capture";
+import { reportedUrl, type CaptureResult } from "../capture/page/page-capture";
 import { GEO_RENDERING_ENGINE } from "../capture/geo/through-provider";
 import type { CaptureSpec } from "../capture/capture-spec";
 

@@ -8,7 +8,7 @@ import { formatBytes, LIMITS } from "../../schemas/limits";
 import { ApiError } from "../errors";
 import { MESSAGES } from "../user-messages";
 import { TUNING } from "../tuning";
-import { AccountBusy, SlotsBusy } from "./slots";
+import { AccountBusy, SlotsBusy } from "./host/slots";
 
 export const FAILURE = {
   timeout: "The page took too long to load.",
@@ -208,7 +208,7 @@ export const failures = {
     message: "The geo-targeting provider returned an invalid screenshot.",
     transient: true,
   }),
-  /** No browser slot came free within the wait budget (capture/slots.ts): nothing ran. */
+  /** No browser slot came free within the wait budget (capture/host/slots.ts): nothing ran. */
   busy: (): CaptureFailure => ({
     code: "SERVICE_BUSY",
     status: 503,
@@ -217,7 +217,7 @@ export const failures = {
     retryAfterSeconds: TUNING.busyRetryAfterSeconds,
   }),
   /**
-   * The account already has its share of a browser's line waiting (capture/slots.ts): its own
+   * The account already has its share of a browser's line waiting (capture/host/slots.ts): its own
    * excess, refused at once (or pushed out for another account's caller); nothing ran.
    */
   accountBusy: (): CaptureFailure => ({

@@ -6,7 +6,7 @@
  * the Crawl DO no longer takes the outcome (a duplicate delivery).
  *
  * Each page is one browser navigation: the type of a document is learnt from its response
- * (src/capture/navigate.ts), never from a second request.
+ * (src/capture/page/navigate.ts), never from a second request.
  */
 import type { CaptureRequest } from "../../schemas/capture";
 import { CRAWL } from "../../schemas/limits";

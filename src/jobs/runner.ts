@@ -15,7 +15,7 @@
  * The credit settles with the job's finishing transition in the Account DO.
  */
 import { accountStub } from "../accounts/directory";
-import type { CaptureOutcome } from "../capture/browser-host";
+import type { CaptureOutcome } from "../capture/host/browser-host";
 import { FAILURE, toFailure } from "../capture/failures";
 import type { CaptureEngine } from "../pipeline/engine";
 import { type PipelineRun, type RequestedOutput, runPrepaidCapture } from "../pipeline/pipeline";

@@ -5,22 +5,22 @@
  * consumer's test seam) calls one; the pipeline picks the geo engine when `spec.geo` is set.
  */
 import { config } from "../config";
-import type { BrowserHost, CaptureOutcome } from "../capture/browser-host";
-import type { PageCapture } from "../capture/page-capture";
-import type { OutputOutcome } from "../capture/outputs";
+import type { BrowserHost, CaptureOutcome } from "../capture/host/browser-host";
+import type { PageCapture } from "../capture/page/page-capture";
+import type { OutputOutcome } from "../capture/outputs/outputs";
 import { failures } from "../capture/failures";
-import { imageSize } from "../capture/image-info";
+import { imageSize } from "../capture/outputs/image-info";
 import { log } from "../log";
 import { captureThroughProvider } from "../capture/geo/through-provider";
 import type { CaptureSpec } from "../capture/capture-spec";
-import { captureWeight } from "../capture/weight";
+import { captureWeight } from "../capture/page/weight";
 import { TUNING } from "../tuning";
 
 export interface CaptureEngine {
   /**
    * Loads `spec`'s page once and renders `spec.outputs`; a failed load is an outcome.
    * `accountId` is whose share of the browser slots the capture counts against; a `background`
-   * capture's slot yields to interactive captures (src/capture/slots.ts).
+   * capture's slot yields to interactive captures (src/capture/host/slots.ts).
    */
   capture(spec: CaptureSpec, accountId: string, background?: boolean): Promise<CaptureOutcome>;
 }

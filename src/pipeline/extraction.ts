@@ -3,12 +3,12 @@
  * capture ("text only": images, media and fonts are not fetched); `extract: true` on the JSON
  * capture route asks the same page load for its article next to the image. Either way the page
  * goes through the capture's navigation, URL guard, waits, cookie-banner and hide rules, and the
- * article is read in the page (src/capture/page-read.ts, `readArticle`) and converted in the
+ * article is read in the page (src/capture/page/page-read.ts, `readArticle`) and converted in the
  * Worker (src/extract/).
  */
 import type { CaptureRequest } from "../../schemas/capture";
 import type { ExtractFormat, ExtractRequest } from "../../schemas/extract";
-import type { CaptureResult } from "../capture/page-capture";
+import type { CaptureResult } from "../capture/page/page-capture";
 import type { CaptureSpec } from "../capture/capture-spec";
 import { validationError } from "../errors";
 import type { ExtractionData } from "../../schemas/responses";

@@ -1,12 +1,12 @@
 /**
  * The page content outputs in the pipeline: rendered HTML, visible text, links and scraped
  * elements, asked of the same one page load as images, PDFs and extractions. The engine reads
- * them in the page (src/capture/page-content.ts, bounded there); this file turns the requested
+ * them in the page (src/capture/page/page-content.ts, bounded there); this file turns the requested
  * outputs into the load's content plan and the page's content back into per-output results.
  */
 import type { PageLinkData, ScrapeResultData } from "../../schemas/responses";
 import type { ScrapeElement } from "../../schemas/page-content";
-import type { PageCapture } from "../capture/page-capture";
+import type { PageCapture } from "../capture/page/page-capture";
 import type { ContentPlan } from "../capture/capture-spec";
 
 /**

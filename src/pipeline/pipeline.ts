@@ -30,7 +30,7 @@ import {
   type ContentOutput,
   type ContentResult,
 } from "./page-content";
-import type { CaptureResult, PageCapture } from "../capture/page-capture";
+import type { CaptureResult, PageCapture } from "../capture/page/page-capture";
 import { failureToApiError, type CaptureFailure } from "../capture/failures";
 import { captureHeaders } from "../capture-request/response";
 import type { CaptureSpec, Format } from "../capture/capture-spec";

@@ -11,7 +11,7 @@ import type { ApiError } from "../errors";
 import type { Delivery } from "../../schemas/storage";
 import { type OpenDestination, putOptions } from "../storage/destinations";
 import { objectUrl, putObject } from "../storage/s3";
-import type { CaptureResult } from "../capture/page-capture";
+import type { CaptureResult } from "../capture/page/page-capture";
 import { failures, failureToApiError } from "../capture/failures";
 
 export type StorageTarget =

@@ -1,6 +1,6 @@
 /**
  * The `x-service-signature` of a delivery, for the sender (./deliver.ts) and the receiver's
- * check (./verify.ts) alike. The signed-message format is src/signing/signed-payloads.ts.
+ * check (the SDK's sdk/src/webhooks.ts) alike. The signed-message format is src/signing/signed-payloads.ts.
  */
 import { hmacHex } from "../signing/hmac";
 import { webhookSigningMessage } from "../signing/signed-payloads";

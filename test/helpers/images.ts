@@ -1,7 +1,7 @@
 /** Decoding outputs in tests: formats by magic bytes, dimensions and pixels. */
 import { decode as decodePng } from "fast-png";
 import jpeg from "jpeg-js";
-import { imageSize, sniff } from "../../src/capture/image-info";
+import { imageSize, sniff } from "../../src/capture/outputs/image-info";
 
 export { sniff };
 

@@ -7,8 +7,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { BrowserHost, CaptureOutcome } from "../../src/capture/browser-host";
-import { captureDeadlineMs } from "../../src/capture/deadline";
+import type { BrowserHost, CaptureOutcome } from "../../src/capture/host/browser-host";
+import { captureDeadlineMs } from "../../src/capture/page/deadline";
 import type { CaptureSpec } from "../../src/capture/capture-spec";
 import { toCaptureSpec } from "../../src/capture-request/spec";
 import type { CaptureRequest } from "../../schemas/capture";

@@ -1,12 +1,12 @@
 /**
- * Fair CPU (src/capture/cpu-share.ts) on a real browser: an account's younger capture that uses
+ * Fair CPU (src/capture/host/cpu-share.ts) on a real browser: an account's younger capture that uses
  * more than its share of CPU is held while another account has a capture in flight — its page
  * makes no progress — and goes on unharmed once its account's oldest is done. And fair slots
- * (src/capture/slots.ts) under spinning pages: neither one account's many captures nor many
+ * (src/capture/host/slots.ts) under spinning pages: neither one account's many captures nor many
  * accounts' one each keep another account's small capture waiting.
  */
 import { env } from "cloudflare:workers";
-import type { BrowserHost, CaptureOutcome } from "../../src/capture/browser-host";
+import type { BrowserHost, CaptureOutcome } from "../../src/capture/host/browser-host";
 import { describe, expect, it } from "vitest";
 import type { CaptureSpec } from "../../src/capture/capture-spec";
 import { toCaptureSpec } from "../../src/capture-request/spec";

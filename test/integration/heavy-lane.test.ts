@@ -5,10 +5,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { BrowserHost } from "../../src/capture/browser-host";
+import type { BrowserHost } from "../../src/capture/host/browser-host";
 import { browserEngine } from "../../src/pipeline/engine";
 import { toCaptureSpec } from "../../src/capture-request/spec";
-import { captureWeight } from "../../src/capture/weight";
+import { captureWeight } from "../../src/capture/page/weight";
 import { TUNING } from "../../src/tuning";
 import { smallSpec } from "../helpers/capture";
 import { FIXTURES, runId } from "../helpers/http";

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { failures } from "../../src/capture/failures";
-import type { CaptureOutcome } from "../../src/capture/browser-host";
+import type { CaptureOutcome } from "../../src/capture/host/browser-host";
 import { prepareCapture } from "../../src/capture-request/prepare";
 import type { CaptureEngine } from "../../src/pipeline/engine";
 import {

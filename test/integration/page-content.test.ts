@@ -288,7 +288,7 @@ describe("POST /v1/snapshot", () => {
 
   it("user HTML: declarative shadow roots render as parsed, their scripts run, no marker is left", async () => {
     // Written markup gets a marker in every declarative root for the hardening
-    // (src/capture/dsd-markers.ts); the marker removes itself as the parser inserts it.
+    // (src/capture/guard/dsd-markers.ts); the marker removes itself as the parser inserts it.
     const html = await (await fetch(page("declarative-shadow.html"))).text();
     expect(html).toContain('shadowrootmode="closed"');
     const { res, body } = await post<SnapshotData>("/v1/snapshot", { html });

@@ -4,7 +4,7 @@
  * and how they compose with user agents and device presets.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
+import { CONSENT_HIDE_SELECTORS } from "../../src/capture/page/consent-walls";
 import { SCRIPT_ERROR_HINT } from "../../src/capture/failures";
 import { Capturer } from "../helpers/capture";
 import { elementFor } from "../helpers/consent-markup";

@@ -2,7 +2,7 @@
  * PDFs say how many pages they have, truthfully: a PDF capture's JSON carries `pages` (what
  * the dashboard labels it with, instead of the viewport's px), and an artifact's PNG prints the
  * document's real page count where its branding says `{{pages}}` — with the PDF beside it or
- * alone (src/capture/pdf-info.ts, src/capture/outputs.ts `pagesInto`). Read back with unpdf and
+ * alone (src/capture/outputs/pdf-info.ts, src/capture/outputs/outputs.ts `pagesInto`). Read back with unpdf and
  * by comparing the PNG's header bar with one whose text was written out literally.
  */
 import { getDocumentProxy } from "unpdf";

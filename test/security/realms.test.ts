@@ -9,7 +9,7 @@ import type { Browser } from "@cloudflare/puppeteer";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { BrowserHost } from "../../src/capture/browser-host";
+import type { BrowserHost } from "../../src/capture/host/browser-host";
 import { Capturer, smallSpec } from "../helpers/capture";
 import { CANARY, FIXTURES, FIXTURES_ALT, fixtureLog, runId } from "../helpers/http";
 import { expectCanaryUntouched, expectNoCanaryContent, securityCtx } from "../helpers/security";

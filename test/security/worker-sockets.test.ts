@@ -8,7 +8,7 @@
 import puppeteer from "@cloudflare/puppeteer";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { workerWrap } from "../../src/capture/socket-lock";
+import { workerWrap } from "../../src/capture/guard/socket-lock";
 import { Capturer } from "../helpers/capture";
 import { FIXTURES, runId } from "../helpers/http";
 import { describeVectors } from "./run";

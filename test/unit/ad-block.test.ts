@@ -1,7 +1,7 @@
 /** Ad-host matching and the curated list's hygiene. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { adHostMatcher, isAdHost } from "../../src/capture/ad-block";
+import { adHostMatcher, isAdHost } from "../../src/capture/page/ad-block";
 import { normalizeHost } from "../../src/hosts";
 import { config } from "../../src/config";
 import { AD_HOSTS } from "../../src/data/ad-hosts";

@@ -5,7 +5,7 @@ import {
   CONSENT_HIDE_SELECTORS,
   CONSENT_WALL_CSS,
   SCROLL_LOCK_SELECTORS,
-} from "../../src/capture/consent-walls";
+} from "../../src/capture/page/consent-walls";
 
 describe("the consent-wall stylesheet", () => {
   it("every selector parses (one bad selector would void the whole rule)", () => {

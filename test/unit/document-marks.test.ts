@@ -1,7 +1,7 @@
-/** Marking a target document's bytes (src/capture/document-marks.ts), encoding by encoding. */
+/** Marking a target document's bytes (src/capture/guard/document-marks.ts), encoding by encoding. */
 import { describe, expect, it } from "vitest";
-import { marked, mayHoldTemplates } from "../../src/capture/document-marks";
-import { MARKER } from "../../src/capture/dsd-markers";
+import { marked, mayHoldTemplates } from "../../src/capture/guard/document-marks";
+import { MARKER } from "../../src/capture/guard/dsd-markers";
 
 const type = (value: string) => [{ name: "Content-Type", value }];
 const bytes = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));

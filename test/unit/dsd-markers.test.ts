@@ -1,9 +1,9 @@
 /**
- * The declarative-root marker (src/capture/dsd-markers.ts): where the HTML tokenizer ends a
+ * The declarative-root marker (src/capture/guard/dsd-markers.ts): where the HTML tokenizer ends a
  * `<template>` start tag with a `shadowrootmode` attribute (the marker goes right after it).
  */
 import { describe, expect, it } from "vitest";
-import { templateEndsSource } from "../../src/capture/dsd-markers";
+import { templateEndsSource } from "../../src/capture/guard/dsd-markers";
 
 /** The very function the hardening runs in the page. */
 const declarativeTemplateEnds = new Function(`return (${templateEndsSource});`)() as (

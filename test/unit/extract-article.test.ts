@@ -4,7 +4,7 @@
  * integration tests.
  */
 import { describe, expect, it } from "vitest";
-import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
+import { CONSENT_HIDE_SELECTORS } from "../../src/capture/page/consent-walls";
 import { contentOf, found, readHtml } from "../helpers/extract";
 
 const PROSE =

@@ -1,8 +1,8 @@
 /** Extraction on top of the capture engine: the DOM-only spec, the JSON route's `extracted`. */
 import { describe, expect, it } from "vitest";
-import type { CaptureResult } from "../../src/capture/page-capture";
-import { NO_METADATA } from "../../src/capture/page-read";
-import { CONSENT_HIDE_SELECTORS } from "../../src/capture/consent-walls";
+import type { CaptureResult } from "../../src/capture/page/page-capture";
+import { NO_METADATA } from "../../src/capture/page/page-read";
+import { CONSENT_HIDE_SELECTORS } from "../../src/capture/page/consent-walls";
 import { toCaptureSpec } from "../../src/capture-request/spec";
 import { extractedField, extractionResult } from "../../src/pipeline/pipeline";
 import {

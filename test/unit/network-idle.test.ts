@@ -9,8 +9,8 @@ import {
   NETWORK_QUIET_MS,
   NetworkIdle,
   type IdleClock,
-} from "../../src/capture/network-idle";
-import { NetworkTracker } from "../../src/capture/page";
+} from "../../src/capture/page/network-idle";
+import { NetworkTracker } from "../../src/capture/page/page";
 
 class FakeClock implements IdleClock {
   private t = 1_000_000;

@@ -1,6 +1,6 @@
-/** Where held responses meet their address reports (src/capture/response-addresses.ts). */
+/** Where held responses meet their address reports (src/capture/guard/response-addresses.ts). */
 import { describe, expect, it } from "vitest";
-import { ResponseAddresses } from "../../src/capture/response-addresses";
+import { ResponseAddresses } from "../../src/capture/guard/response-addresses";
 
 const book = () => new ResponseAddresses(() => {});
 

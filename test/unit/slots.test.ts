@@ -4,7 +4,7 @@
  * bounded waits.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AccountBusy, FairSlots, SlotsBusy, type Slot } from "../../src/capture/slots";
+import { AccountBusy, FairSlots, SlotsBusy, type Slot } from "../../src/capture/host/slots";
 
 /** Weights far below the budgets: only the counts decide. */
 const limits = {

@@ -1,6 +1,6 @@
 /** SparePage: the blank page each browser opens ahead of its next capture. */
 import { describe, expect, it } from "vitest";
-import { SparePage, type BlankPage } from "../../src/capture/blank-page";
+import { SparePage, type BlankPage } from "../../src/capture/host/blank-page";
 
 /** A stand-in for an opened context and page: numbered, closable, watched. */
 function fakeOpener(fail: (n: number) => boolean = () => false) {

@@ -10,10 +10,10 @@ import { log } from "../../log";
 import { checkUrl } from "../../security/url-guard";
 import { readCapped } from "../../security/outbound";
 import { TUNING } from "../../tuning";
-import type { CaptureOutcome } from "../browser-host";
-import { NO_METADATA } from "../page-read";
+import type { CaptureOutcome } from "../host/browser-host";
+import { NO_METADATA } from "../page/page-read";
 import { failures, type CaptureFailure } from "../failures";
-import { imageSize, pngComplete } from "../image-info";
+import { imageSize, pngComplete } from "../outputs/image-info";
 import type { CaptureSpec, GeoTarget } from "../capture-spec";
 import { GEO_PROVIDERS } from "./providers";
 

@@ -8,7 +8,7 @@
  * page's layout in view and the result small, the full-size capture is the hosted link beside
  * it, and the page's text is what read_page is for (docs/MCP.md).
  */
-import { imageSize } from "../../capture/image-info";
+import { imageSize } from "../../capture/outputs/image-info";
 import { resizeOnBrowserHost } from "../../pipeline/engine";
 
 export const VIEW = { longEdge: 1568, maxBytes: 1_000_000 } as const;

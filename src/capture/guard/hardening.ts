@@ -2,7 +2,7 @@
  * The hardening every frame gets before any page script (evaluateOnNewDocument, and evaluated
  * into the about:blank document user HTML is written into): what request interception cannot
  * see. docs/SECURITY.md, "Realm inventory", lists what each part covers and its test.
- * JavaScript source strings, like ./page-scripts.ts.
+ * JavaScript source strings, like ../page/page-scripts.ts.
  */
 import { DSD_MARKER, MARKER, templateEndsSource } from "./dsd-markers";
 import { SOCKET_APIS, workerWrap } from "./socket-lock";

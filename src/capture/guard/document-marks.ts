@@ -16,7 +16,7 @@
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { toBase64 } from "../encoding";
+import { toBase64 } from "../../encoding";
 import { markTemplates, templateEnds } from "./dsd-markers";
 
 /** The largest HTML document the guard reads (decoded bytes). */

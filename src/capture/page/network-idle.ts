@@ -8,7 +8,7 @@
  *
  * Rules (docs/CAPTURE.md, "Waiting"):
  * - The quiet window starts no earlier than `arm()`, the start of the navigation; idleness is only
- *   asked for after the `load` event (src/capture/navigate.ts), so everything the document
+ *   asked for after the `load` event (src/capture/page/navigate.ts), so everything the document
  *   needed to load is in. Quiet time before `load` counts: the definition is about connections,
  *   not about when they were observed.
  * - Long-lived connections (WebSocket, EventSource, media streams) never count, as in Chromium:

@@ -12,7 +12,7 @@
  *    it runs and taints the capture.
  *
  * Whatever the watcher sees is a violation of the capture's browser context: the capture asks
- * before it produces any output and fails instead (src/capture/page-capture.ts).
+ * before it produces any output and fails instead (src/capture/page/page-capture.ts).
  */
 import type { Browser, Page } from "@cloudflare/puppeteer";
 import { guardFetches } from "./fetch-guard";

@@ -4,13 +4,13 @@
  * Puppeteer's waiter — a MutationObserver it installs in the page — answers as soon as the
  * element appears. It is backed up by a check from here every TUNING.selectorRecheckMs, because
  * the in-page waiter can miss the change: on Chromium 156 (8078.108), a page paused and resumed by
- * the fair-CPU hold (./cpu-share.ts) while Puppeteer was installing it went on to add the element,
+ * the fair-CPU hold (../host/cpu-share.ts) while Puppeteer was installing it went on to add the element,
  * a plain query found it, and the waiter waited out its whole timeout (about one run in two of
  * test/integration/cpu-share.test.ts). The check costs one round trip per interval, only while
  * the element is missing.
  */
 import type { Page } from "@cloudflare/puppeteer";
-import { TUNING } from "../tuning";
+import { TUNING } from "../../tuning";
 
 /** True once `selector` matches an element of the page's main frame; false after `timeoutMs`. */
 export async function waitForElement(

@@ -4,13 +4,13 @@
  * isolated world that the article and the page content outputs (./page-content.ts) are read in.
  */
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
-import { formatBytes, LIMITS } from "../../schemas/limits";
-import type { PageArticle, ReadResult } from "../extract/reader";
-import { PAGE_READER } from "../extract/page-reader.generated";
+import { formatBytes, LIMITS } from "../../../schemas/limits";
+import type { PageArticle, ReadResult } from "../../extract/reader";
+import { PAGE_READER } from "../../extract/page-reader.generated";
 import { CONSENT_HIDE_SELECTORS } from "./consent-walls";
-import { CaptureError, failures } from "./failures";
+import { CaptureError, failures } from "../failures";
 import { inPage, pageMetadata, serializeWithin } from "./page-scripts";
-import type { CaptureSpec } from "./capture-spec";
+import type { CaptureSpec } from "../capture-spec";
 
 export interface PageMetadata {
   title: string;

@@ -4,14 +4,14 @@
  * cap. An output that fails on its own (element not found, too large) fails alone.
  */
 import type { Page } from "@cloudflare/puppeteer";
-import { LIMITS } from "../../schemas/limits";
-import { escapeHtml } from "../encoding";
-import { CaptureError, failures, type CaptureFailure } from "./failures";
+import { LIMITS } from "../../../schemas/limits";
+import { escapeHtml } from "../../encoding";
+import { CaptureError, failures, type CaptureFailure } from "../failures";
 import { imageSize } from "./image-info";
 import { pdfPageCount } from "./pdf-info";
-import { inPage, pageExtent, pageHeight, resizeInPage, tileWatermark } from "./page-scripts";
+import { inPage, pageExtent, pageHeight, resizeInPage, tileWatermark } from "../page/page-scripts";
 import { captureScreenshot, type ShotOptions } from "./screenshot";
-import type { CaptureSpec, Format } from "./capture-spec";
+import type { CaptureSpec, Format } from "../capture-spec";
 
 export interface RenderedOutput {
   format: Format;

@@ -3,8 +3,8 @@
  * it still answers (after an eviction), else a new launch — and telling when one is gone.
  */
 import puppeteer, { type Browser } from "@cloudflare/puppeteer";
-import { TUNING } from "../tuning";
-import { withTimeout } from "./navigate";
+import { TUNING } from "../../tuning";
+import { withTimeout } from "../page/navigate";
 
 /** Where the host keeps its browser's session id (Durable Object storage). */
 export const SESSION_KEY = "browser-session";

@@ -4,7 +4,7 @@
  * and fail in the page.
  */
 import type { Page } from "@cloudflare/puppeteer";
-import { fromBase64, toBase64 } from "../encoding";
+import { fromBase64, toBase64 } from "../../encoding";
 
 /** Evaluates `(source)(...args)` in the page; args are JSON-serialised. */
 export function inPage<T>(page: Page, source: string, ...args: unknown[]): Promise<T> {

@@ -1,5 +1,5 @@
 /**
- * CaptureSpec → bytes, inside one fresh incognito browser context (./blank-page.ts) that is
+ * CaptureSpec → bytes, inside one fresh incognito browser context (../host/blank-page.ts) that is
  * always closed afterwards: after the answer on success (its bytes are in hand), before it on
  * failure.
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, actions,
@@ -9,23 +9,23 @@
  * A failed load fails every output; an output failing on its own fails alone.
  */
 import type { Page } from "@cloudflare/puppeteer";
-import { LIMITS } from "../../schemas/limits";
-import { log } from "../log";
-import { TUNING } from "../tuning";
-import { closeBlankPage, type BlankPage } from "./blank-page";
+import { LIMITS } from "../../../schemas/limits";
+import { log } from "../../log";
+import { TUNING } from "../../tuning";
+import { closeBlankPage, type BlankPage } from "../host/blank-page";
 import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
-import type { ReadResult } from "../extract/reader";
-import { CaptureError, failures } from "./failures";
+import type { ReadResult } from "../../extract/reader";
+import { CaptureError, failures } from "../failures";
 import { captureDeadlineMs } from "./deadline";
 import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
-import { renderOutputs, type OutputOutcome, type RenderedOutput } from "./outputs";
+import { renderOutputs, type OutputOutcome, type RenderedOutput } from "../outputs/outputs";
 import { autoScroll, injectStyles, inPage, pageHeight } from "./page-scripts";
 import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
 import type { RequestPolicy } from "./page-requests";
-import { statusMatches, type CaptureSpec } from "./capture-spec";
+import { statusMatches, type CaptureSpec } from "../capture-spec";
 import { waitForElement } from "./wait-for-element";
 import { measuredWeight } from "./weight";
 
@@ -69,14 +69,14 @@ export interface CaptureHooks {
   /** The full page was measured: the capture now weighs `weight` (./weight.ts). */
   measured(weight: number): void;
   /**
-   * Settles when the page may load (its fair-CPU debugger is on, ./cpu-share.ts): awaited with
+   * Settles when the page may load (its fair-CPU debugger is on, ../host/cpu-share.ts): awaited with
    * the page's own setup, before navigation.
    */
   ready: Promise<void>;
 }
 
 /**
- * Runs one capture in `blank` (./blank-page.ts) under its hard deadline (deadline.ts). Past it the
+ * Runs one capture in `blank` (../host/blank-page.ts) under its hard deadline (deadline.ts). Past it the
  * capture fails with 408 TIMEOUT; the page is closed either way, and one that will not close in
  * TUNING.contextCloseMs is reported through `hooks.contextStuck`.
  */
@@ -247,7 +247,7 @@ async function captureLoaded(
 
 /**
  * The page's URL as answers report it (JSON, job and crawl records; headers cut it further:
- * ./response.ts): no longer than `max`, by default a URL the service accepts (LIMITS.urlChars).
+ * ../../capture-request/response.ts): no longer than `max`, by default a URL the service accepts (LIMITS.urlChars).
  * A page can make its own URL up to Chromium's 2 MB (`history.replaceState`, a fragment);
  * reported whole, it went into two response headers, and a response with megabytes of headers
  * never reached its caller — after the capture was charged. Longer, it is cut there (never

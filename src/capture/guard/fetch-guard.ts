@@ -18,13 +18,13 @@
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { log } from "../log";
+import { log } from "../../log";
 import {
   addressSpaceRefusal,
   checkUrl,
   isAllowlisted,
   needsAddressCheck,
-} from "../security/url-guard";
+} from "../../security/url-guard";
 import { markDocument, mayHoldTemplates } from "./document-marks";
 import type { ResponseAddresses } from "./response-addresses";
 

@@ -1,5 +1,5 @@
 /**
- * A capture's weight for the fair slots (./slots.ts): the device pixels it may render. Pixels
+ * A capture's weight for the fair slots (../host/slots.ts): the device pixels it may render. Pixels
  * are what a capture costs the browser beyond its page's own script: the raster of every tile,
  * the compositor's copy of the bitmap and the encoder all grow with them, and the compositor and the encoder are shared by every capture of
  * the browser.
@@ -9,9 +9,9 @@
  * formats (outputs.ts, `fitToEncoder`). Once the page's height is known, `measuredWeight` gives
  * the real size and the slot is made lighter. A viewport capture (or a clip) weighs its area.
  */
-import { LIMITS } from "../../schemas/limits";
-import { fitToEncoder } from "./outputs";
-import type { CaptureSpec } from "./capture-spec";
+import { LIMITS } from "../../../schemas/limits";
+import { fitToEncoder } from "../outputs/outputs";
+import type { CaptureSpec } from "../capture-spec";
 
 export function captureWeight(spec: CaptureSpec): number {
   if (spec.clip) return area(spec, spec.clip.width, spec.clip.height);

@@ -7,8 +7,8 @@
  * fits a full-page capture to the device metrics of the session that asks for it.
  */
 import type { Page } from "@cloudflare/puppeteer";
-import { fromBase64 } from "../encoding";
-import { pageClient } from "./page-client";
+import { fromBase64 } from "../../encoding";
+import { pageClient } from "../page/page-client";
 
 export interface ShotOptions {
   type: "png" | "jpeg" | "webp";

@@ -11,8 +11,8 @@
  * `while (true) {}`); a context that will not close within TUNING.contextCloseMs gets its whole
  * browser recycled by the BrowserHost. The caller's answer is 408 TIMEOUT, refunded.
  */
-import { TUNING } from "../tuning";
-import type { CaptureSpec } from "./capture-spec";
+import { TUNING } from "../../tuning";
+import type { CaptureSpec } from "../capture-spec";
 
 export function captureDeadlineMs(spec: CaptureSpec): number {
   // waitForSelector, js and the `actions` list each have their own timeout after navigation.

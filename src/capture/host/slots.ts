@@ -6,7 +6,7 @@
  * - a newcomer always finds a slot: an account that already holds one may not take the host's
  *   last free slot, which is kept for an account with nothing in flight (so accounts already
  *   served, however many, never fill the host between them);
- * - every capture carries a weight, the device pixels it may render (./weight.ts): an account's
+ * - every capture carries a weight, the device pixels it may render (../page/weight.ts): an account's
  *   captures in flight weigh at most `accountWeight`. Pixels are what a capture costs the
  *   browser's shared threads (raster, compositor copy, encoder), so one account's giant full
  *   pages run one at a time, queued behind each other, while its light captures and everyone
@@ -32,7 +32,7 @@
  *   `backgroundYieldMs`, then it is an ordinary caller (slowed by interactive traffic, never
  *   stopped); a background capture already running shares the browser until it ends.
  */
-import { TUNING } from "../tuning";
+import { TUNING } from "../../tuning";
 
 /** Refused for everyone: no slot came free in time, or the line is full. */
 export class SlotsBusy extends Error {

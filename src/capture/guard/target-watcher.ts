@@ -14,8 +14,8 @@
  */
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { checkUrl, isBlockedRemoteAddress } from "../security/url-guard";
-import { pageClient } from "./page-client";
+import { checkUrl, isBlockedRemoteAddress } from "../../security/url-guard";
+import { pageClient } from "../page/page-client";
 import type { ResponseAddresses } from "./response-addresses";
 import { workerHardening } from "./socket-lock";
 
@@ -64,7 +64,7 @@ const raw = (session: CDPSession): RawSend => session.send.bind(session) as unkn
 
 /**
  * Told of every frame and worker attached in a watched context, while it is still paused before
- * its first script; the target is resumed once the returned promise settles (./cpu-share.ts).
+ * its first script; the target is resumed once the returned promise settles (../host/cpu-share.ts).
  */
 export type RealmHook = (contextId: string | undefined, session: CDPSession) => Promise<void>;
 

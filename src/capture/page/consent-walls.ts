@@ -14,7 +14,7 @@ import {
   CONSENT_PLATFORMS,
   GENERIC_BANNER_NAMES,
   GENERIC_DIALOG_SELECTORS,
-} from "../data/consent-walls";
+} from "../../data/consent-walls";
 
 const NOT_ROOT = ":not(html):not(body)";
 

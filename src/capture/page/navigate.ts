@@ -1,15 +1,15 @@
 /**
  * Loading the page and deciding when it is ready: the requested wait strategy (network idle
- * judged by our own request accounting, src/capture/network-idle.ts), and on timeout
+ * judged by our own request accounting, src/capture/page/network-idle.ts), and on timeout
  * the best-attempt ladder networkidle0 → networkidle2 → load → domcontentloaded.
  * quality: full (the requested strategy succeeded), degraded (a less strict one holds),
  * best_attempt (none holds, captured anyway).
  */
 import type { Page } from "@cloudflare/puppeteer";
-import { CaptureError, failures, type CaptureFailure } from "./failures";
+import { CaptureError, failures, type CaptureFailure } from "../failures";
 import { LOAD_SETTLE_MS, type IdleThreshold } from "./network-idle";
 import type { NetworkTracker } from "./page";
-import type { CaptureSpec, WaitUntil } from "./capture-spec";
+import type { CaptureSpec, WaitUntil } from "../capture-spec";
 
 export type CaptureQuality = "full" | "degraded" | "best_attempt";
 
@@ -45,7 +45,7 @@ export async function navigate(
 /**
  * Loads the page and waits for the requested strategy. `load` and `domcontentloaded` are
  * Chromium's events; the network-idle strategies wait for `load`, then for our own idle rule
- * (src/capture/network-idle.ts) within what is left of the timeout.
+ * (src/capture/page/network-idle.ts) within what is left of the timeout.
  */
 async function load(page: Page, spec: CaptureSpec, tracker: NetworkTracker): Promise<void> {
   const idle = IDLE_THRESHOLD[spec.waitUntil];

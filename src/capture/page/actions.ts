@@ -5,9 +5,9 @@
  * URL guard sees it like any other; a refused main-frame navigation taints the capture.
  */
 import type { ElementHandle, HTTPRequest, KeyInput, Page } from "@cloudflare/puppeteer";
-import type { Action } from "../../schemas/capture";
-import { TUNING } from "../tuning";
-import { CaptureError, failures } from "./failures";
+import type { Action } from "../../../schemas/capture";
+import { TUNING } from "../../tuning";
+import { CaptureError, failures } from "../failures";
 import { onMainFrameNavigationAsked } from "./page-client";
 import { waitForElement } from "./wait-for-element";
 

@@ -4,8 +4,8 @@
  * every subdomain (`x.doubleclick.net`), never a look-alike (`notdoubleclick.net`). One Set
  * lookup per label of the hostname.
  */
-import { AD_HOSTS } from "../data/ad-hosts";
-import { normalizeHost } from "../hosts";
+import { AD_HOSTS } from "../../data/ad-hosts";
+import { normalizeHost } from "../../hosts";
 
 export type HostMatcher = (hostname: string) => boolean;
 

@@ -5,10 +5,10 @@
  * own world cannot steer the reading), after the page controls and before any image is taken.
  * Every string is bounded in the page before it crosses CDP (docs/CAPTURE.md, "Page content").
  */
-import type { ContentPlan } from "./capture-spec";
-import { LIMITS } from "../../schemas/limits";
-import type { PageLinkData, ScrapeResultData } from "../../schemas/responses";
-import { CaptureError, failures } from "./failures";
+import type { ContentPlan } from "../capture-spec";
+import { LIMITS } from "../../../schemas/limits";
+import type { PageLinkData, ScrapeResultData } from "../../../schemas/responses";
+import { CaptureError, failures } from "../failures";
 import { evaluateIsolated, type IsolatedReader } from "./page-read";
 
 /** What the page gave for each part of the plan; null for a part not asked for. */

@@ -19,25 +19,25 @@
  */
 import type { Browser } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
-import { config } from "../config";
-import { navigationVetter } from "../security/target-check";
-import { adHostList, adHostMatcher } from "./ad-block";
+import { config } from "../../config";
+import { navigationVetter } from "../../security/target-check";
+import { adHostList, adHostMatcher } from "../page/ad-block";
 import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
-import { installBrowserGuard, type BrowserGuard } from "./browser-guard";
+import { installBrowserGuard, type BrowserGuard } from "../guard/browser-guard";
 import { dead, SESSION_KEY, startBrowser } from "./browser-session";
-import { pageSettings } from "./page";
-import { runPageCapture, type CaptureHooks, type PageCapture } from "./page-capture";
+import { pageSettings } from "../page/page";
+import { runPageCapture, type CaptureHooks, type PageCapture } from "../page/page-capture";
 import { CpuShare } from "./cpu-share";
-import type { RequestPolicy } from "./page-requests";
-import { CaptureError, failures, toFailure, type CaptureFailure } from "./failures";
-import { imageSize } from "./image-info";
+import type { RequestPolicy } from "../page/page-requests";
+import { CaptureError, failures, toFailure, type CaptureFailure } from "../failures";
+import { imageSize } from "../outputs/image-info";
 import { AccountBusy, hostSlots, SlotsBusy, type Slot } from "./slots";
-import { withTimeout } from "./navigate";
-import { resizeInPage } from "./page-scripts";
-import type { CaptureSpec } from "./capture-spec";
-import { captureWeight } from "./weight";
-import { log } from "../log";
-import { TUNING } from "../tuning";
+import { withTimeout } from "../page/navigate";
+import { resizeInPage } from "../page/page-scripts";
+import type { CaptureSpec } from "../capture-spec";
+import { captureWeight } from "../page/weight";
+import { log } from "../../log";
+import { TUNING } from "../../tuning";
 import { hostCounters, type HostStats } from "./host-stats";
 
 export type CaptureOutcome =

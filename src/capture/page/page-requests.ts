@@ -9,16 +9,16 @@
  * The Fetch patterns select documents, the blocked resource types, and URLs containing a listed
  * ad host or a host the customer's headers or cookies concern — a superset, decided exactly
  * below. Every request, paused here or not, also pauses once at the browser-wide guard
- * (./fetch-guard.ts), which applies the URL guard to every request of every target (and holds
+ * (../guard/fetch-guard.ts), which applies the URL guard to every request of every target (and holds
  * each response to a host name until its address is known); the URL check is repeated here only
  * for what this layer lets through.
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { toBase64 } from "../encoding";
-import { siteOf } from "../hosts";
-import { checkUrl } from "../security/url-guard";
-import type { CaptureSpec } from "./capture-spec";
+import { toBase64 } from "../../encoding";
+import { siteOf } from "../../hosts";
+import { checkUrl } from "../../security/url-guard";
+import type { CaptureSpec } from "../capture-spec";
 
 export interface RequestPolicy {
   allowlist: ReadonlySet<string>;

@@ -10,11 +10,11 @@
  * user agent, interception, cookies) is set on it afterwards, as on a new page.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from "@cloudflare/puppeteer";
-import { TUNING } from "../tuning";
-import type { BrowserGuard } from "./browser-guard";
-import { applySettings, type PageSettings } from "./page";
-import type { ContextWatch } from "./target-watcher";
-import { DeadlineError, withTimeout } from "./navigate";
+import { TUNING } from "../../tuning";
+import type { BrowserGuard } from "../guard/browser-guard";
+import { applySettings, type PageSettings } from "../page/page";
+import type { ContextWatch } from "../guard/target-watcher";
+import { DeadlineError, withTimeout } from "../page/navigate";
 
 export interface BlankPage {
   context: BrowserContext;
@@ -26,13 +26,13 @@ export interface BlankPage {
    */
   session: CDPSession;
   watch: ContextWatch;
-  /** The settings the page was primed with (./page.ts), or null. */
+  /** The settings the page was primed with (../page/page.ts), or null. */
   primed: PageSettings | null;
 }
 
 /**
  * `browserSession`: a session on the browser target, for freezing the window's own pages (below).
- * `prime`: settings to give the page now, before its capture is known (./page.ts), or null.
+ * `prime`: settings to give the page now, before its capture is known (../page/page.ts), or null.
  */
 export async function openBlankPage(
   browser: Browser,

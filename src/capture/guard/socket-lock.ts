@@ -1,7 +1,7 @@
 /**
  * The socket lock: the constructors whose connections are not Fetch traffic, replaced in every
  * realm that can run customer script — frames (through ./hardening.ts) and workers (through the
- * target watcher, ./target-watcher.ts). JavaScript source strings, like ./page-scripts.ts.
+ * target watcher, ./target-watcher.ts). JavaScript source strings, like ../page/page-scripts.ts.
  */
 /**
  * Constructors whose connections are not Fetch traffic (no interception layer sees a WebSocket or
@@ -69,7 +69,7 @@ const wrapWorker = (prefix: string) => `{
 
 /**
  * Runs in every dedicated and shared worker before its script: first as an inline worker's
- * first lines (below), and by the target watcher (src/capture/target-watcher.ts pauses each new
+ * first lines (below), and by the target watcher (src/capture/guard/target-watcher.ts pauses each new
  * worker, evaluates this, then resumes it). The socket APIs, as in frames: defined whether or not
  * they exist yet, and locked — a worker paused at start does not have its secure-context
  * interfaces (WebTransport) yet; Chromium installs them after this runs, and a non-configurable

@@ -5,15 +5,15 @@
  */
 import type { CDPSession, HTTPRequest, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
-import { isBlockedRemoteAddress } from "../security/url-guard";
+import { isBlockedRemoteAddress } from "../../security/url-guard";
 import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from "./network-idle";
-import { hardening } from "./hardening";
+import { hardening } from "../guard/hardening";
 import { mainFrameId, onMainFrameNavigationAsked, pageClient } from "./page-client";
 import { interceptPageRequests, pausedRequests, type RequestPolicy } from "./page-requests";
-import type { CaptureSpec } from "./capture-spec";
+import type { CaptureSpec } from "../capture-spec";
 
 /**
- * What the page's network did: requests in flight for "network idle" (src/capture/network-idle.ts),
+ * What the page's network did: requests in flight for "network idle" (src/capture/page/network-idle.ts),
  * whether the main document answered, and anything that taints the capture.
  */
 export class NetworkTracker {
@@ -62,7 +62,7 @@ export class NetworkTracker {
 /**
  * The settings a page can be given before its capture is known, and a capture shares with the
  * one before it on the same browser as a rule: what the spare page is primed with
- * (./blank-page.ts), and what a capture on a primed page sends only where it differs.
+ * (../host/blank-page.ts), and what a capture on a primed page sends only where it differs.
  */
 export interface PageSettings {
   viewport: CaptureSpec["viewport"];
@@ -132,7 +132,7 @@ export async function applySettings(
 
 /**
  * Prepares `page` for `spec`; `session` is ours on the page, kept for its life; `settings` are
- * `pageSettings(spec, …)`, built once by the caller. A primed page (`primed`, ./blank-page.ts)
+ * `pageSettings(spec, …)`, built once by the caller. A primed page (`primed`, ../host/blank-page.ts)
  * has the hygiene every capture gets (no service workers, no HTTP cache, the hardening script)
  * and the settings it was primed with; the rest is sent here.
  */

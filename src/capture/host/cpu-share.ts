@@ -42,8 +42,8 @@
  *   throttled spinner still uses the core.
  */
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
-import { TUNING } from "../tuning";
-import { withTimeout } from "./navigate";
+import { TUNING } from "../../tuning";
+import { withTimeout } from "../page/navigate";
 
 /** The state of one capture this browser runs. */
 interface Tracked {
