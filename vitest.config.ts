@@ -31,38 +31,19 @@ export const TEST_SECRETS = {
 };
 
 /**
- * Unit files that run inside workerd: those reading the worker's bindings (`env` of
- * cloudflare:workers), and those bounding the time of CPU-heavy work (Mustache, Markdown),
- * whose bounds were set against workerd's V8 and stay measured there. Every other unit file is
- * plain code and runs in Node (the "unit" project), without a workerd or a browser to start.
+ * Tests live by feature (test/capture/, test/crawl/, …); a file's name says where it runs:
+ *
+ *   *.node.test.ts    plain code, in Node (no workerd, no browser);
+ *   *.test.ts         inside workerd, with the worker's bindings and Chromium behind BROWSER;
+ *   *.timed.test.ts   inside workerd, alone after everything else, one file at a time: its
+ *                     assertions bound wall time (CPU bounds of Mustache and Markdown, the
+ *                     capture deadline, "fast" refusals of hostile bodies, the fair-CPU hold) or
+ *                     it renders the largest outputs, so no other file's load may stretch its clocks;
+ *   *.e2e.test.ts     in Node, against one `wrangler dev` (and a real browser where it needs one).
  */
-const WORKERD_UNIT = [
-  "test/unit/ad-block.test.ts",
-  "test/unit/source-document.test.ts",
-  "test/unit/crawl-fetch.test.ts",
-  "test/unit/dns.test.ts",
-  "test/unit/markdown-budget.test.ts",
-  "test/unit/render-link.test.ts",
-  "test/unit/reputation.test.ts",
-];
-
-/**
- * workerd files whose assertions bound wall time (CPU bounds of Mustache and Markdown, the
- * capture deadline, "fast" refusals of hostile bodies, the fair-CPU hold) or that render the
- * largest outputs: they run in a group of their own after everything else, one file at a time,
- * so no other file's load stretches their clocks.
- */
-const TIMED = [
-  "test/unit/source-document.test.ts",
-  "test/unit/crawl-fetch.test.ts",
-  "test/unit/markdown-budget.test.ts",
-  "test/integration/capture-deadline.test.ts",
-  "test/integration/cpu-share.test.ts",
-  "test/integration/heavy-lane.test.ts",
-  "test/integration/hostile-input.test.ts",
-  "test/integration/hostile-property.test.ts",
-  "test/security/outputs.test.ts",
-];
+const NODE = "test/**/*.node.test.ts";
+const TIMED = "test/**/*.timed.test.ts";
+const E2E = "test/**/*.e2e.test.ts";
 
 /**
  * wrangler.toml's queue consumers with a shorter `max_batch_timeout` (seconds). Local Queues
@@ -145,8 +126,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["test/unit/**/*.test.ts"],
-          exclude: WORKERD_UNIT,
+          include: [NODE],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -159,8 +139,8 @@ export default defineConfig({
           // rather than a fresh pair per file: their data is apart by account and run id
           // (docs/ARCHITECTURE.md, "How the tests run").
           isolate: false,
-          include: [...WORKERD_UNIT, "test/integration/**/*.test.ts", "test/security/**/*.test.ts"],
-          exclude: TIMED,
+          include: ["test/**/*.test.ts"],
+          exclude: [NODE, TIMED, E2E],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -170,7 +150,7 @@ export default defineConfig({
         test: {
           name: "timed",
           isolate: false,
-          include: TIMED,
+          include: [TIMED],
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
@@ -181,7 +161,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           environment: "node",
-          include: ["test/e2e/**/*.test.ts"],
+          include: [E2E],
           // One `wrangler dev` for every e2e file (scripts/lib/service.mjs).
           globalSetup: ["./test/fixtures/e2e-service.ts"],
           testTimeout: 120_000,

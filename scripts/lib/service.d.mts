@@ -1,4 +1,4 @@
-// Types of scripts/lib/service.mjs for the TypeScript that uses it (test/e2e).
+// Types of scripts/lib/service.mjs for the TypeScript that uses it (the *.e2e.test.ts files).
 import type { ChildProcess } from "node:child_process";
 
 export const ROOT: string;

@@ -2,7 +2,7 @@
  * The plans table: every per-plan number and feature flag of the service, in one place.
  *
  * The numbers are the published plans (README.md lists them): a product decision, so
- * test/unit/accounts-model.test.ts pins each one. Watch counts (active plus paused watches) are
+ * test/accounts/accounts-model.node.test.ts pins each one. Watch counts (active plus paused watches) are
  * our own choice, in proportion to the other caps: Free 3, Basic 10, Starter 25, Pro 100,
  * Enterprise 1,000.
  *

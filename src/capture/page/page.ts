@@ -195,7 +195,7 @@ export async function preparePage(
 
 /**
  * Puppeteer's id of a request: CDP's Network requestId. Every request has it; puppeteer leaves it
- * out of its public types (pinned version; test/integration/network-idle.test.ts fails without it).
+ * out of its public types (pinned version; test/capture/network-idle.test.ts fails without it).
  */
 function requestId(request: HTTPRequest): string | undefined {
   const { id } = request as unknown as { id?: unknown };
@@ -207,7 +207,7 @@ function requestId(request: HTTPRequest): string | undefined {
  * Accept-Language header (the user-agent override's acceptLanguage). Both live on our session,
  * attached for the page's life. The override carries the same user agent as puppeteer's session
  * (./page.ts's settings): Chromium applies every session's override, and only this one names a
- * language (test/integration/capture-options.test.ts, "timezone and locale").
+ * language (test/capture/capture-options.test.ts, "timezone and locale").
  */
 async function emulateLocale(
   session: CDPSession,

@@ -6,7 +6,7 @@
  * the in-page waiter can miss the change: on Chromium 156 (8078.108), a page paused and resumed by
  * the fair-CPU hold (../host/cpu-share.ts) while Puppeteer was installing it went on to add the element,
  * a plain query found it, and the waiter waited out its whole timeout (about one run in two of
- * test/integration/cpu-share.test.ts). The check costs one round trip per interval, only while
+ * test/capture/cpu-share.timed.test.ts). The check costs one round trip per interval, only while
  * the element is missing.
  */
 import type { Page } from "@cloudflare/puppeteer";

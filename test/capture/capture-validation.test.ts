@@ -154,7 +154,7 @@ describe("capture body validation", () => {
     }
   });
 
-  it("geo: unsupported options → 422; below Pro → 403 (no provider → 503: test/integration/geo.test.ts)", async () => {
+  it("geo: unsupported options → 422; below Pro → 403 (no provider → 503: test/capture/geo.test.ts)", async () => {
     const conflict = await cap.postRaw(JSON.stringify({ url, geo: "FR", fullPage: true }));
     expect(conflict.status).toBe(422);
     expect((await envelope(conflict)).error?.code).toBe("GEO_FEATURE_UNAVAILABLE");

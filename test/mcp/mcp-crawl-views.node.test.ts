@@ -1,7 +1,7 @@
 /**
  * What crawl_status shows a model (src/http/mcp/crawl-views.ts): each page's content bounded,
  * the cut told with the sizes and where the whole is, a large page's contentUrl, the links
- * capped, and the next call named. The end-to-end test (test/e2e/mcp.test.ts) reads a real
+ * capped, and the next call named. The end-to-end test (test/mcp/mcp.e2e.test.ts) reads a real
  * crawl; the bounds need pages longer than the fixture site's.
  */
 import { describe, expect, it } from "vitest";

@@ -8,7 +8,7 @@
  * `500 Network connection lost` in text/plain itself, whatever the worker said. What is checked
  * for those cases is that the worker took it as a client error: no unexpected error in its log,
  * never our INTERNAL_ERROR envelope (the worker's own 400 is checked in-process, in
- * test/integration/hostile-input.test.ts).
+ * test/security/hostile-input.timed.test.ts).
  */
 import { connect, type Socket } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";

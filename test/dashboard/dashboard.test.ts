@@ -2,7 +2,7 @@
  * The dashboard's server side through the worker's fetch handler (https origin): signup makes
  * a Free account whose key works at once and is shown once; duplicate emails, weak passwords,
  * cross-site and token-less posts are refused; login is throttled; every page carries the
- * security headers. The browser journey is test/e2e/dashboard.test.ts.
+ * security headers. The browser journey is test/dashboard/dashboard.e2e.test.ts.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -8,7 +8,7 @@
  * the browser use allowlisted fixture pages and their own account.
  *
  * Covered elsewhere: raw-socket cases (chunked bodies, lying Content-Length, raw header bytes)
- * in test/e2e/hostile-http.test.ts; generated bodies in hostile-property.test.ts.
+ * in test/security/hostile-http.e2e.test.ts; generated bodies in hostile-property.timed.test.ts.
  */
 import { TUNING } from "../../src/tuning";
 import puppeteer from "@cloudflare/puppeteer";
@@ -117,7 +117,7 @@ const label = (v: unknown) =>
     .slice(0, 70)
     .replace(/[^\x20-\x7e]/g, "?");
 
-// ---- 1, 2. Body size and framing (the raw-socket half is in test/e2e/hostile-http.test.ts) ---
+// ---- 1, 2. Body size and framing (the raw-socket half is in test/security/hostile-http.e2e.test.ts) ---
 
 describe("1–2. bodies over the cap, without or against Content-Length", () => {
   /** An endless body; counts what the worker pulled. */
