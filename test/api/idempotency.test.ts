@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
-import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
+import { envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
+import { creditsUsed } from "../helpers/api";
 
 let cap: Capturer;
 beforeAll(async () => {
@@ -13,10 +14,7 @@ beforeAll(async () => {
 
 const small = { waitUntil: "load", width: 400, height: 300, deviceScaleFactor: 1 } as const;
 
-async function used(c: Capturer = cap): Promise<number> {
-  const res = await call("/v1/account", { headers: c.auth });
-  return (await envelope<{ usage: { used: number } }>(res)).data?.usage.used ?? -1;
-}
+const used = (c: Capturer = cap) => creditsUsed(c.auth);
 
 function post(
   body: unknown,

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
 import { decodeImage, near, type Decoded, type Rgb } from "../helpers/images";
+import { creditsUsed } from "../helpers/api";
 
 let cap: Capturer;
 beforeAll(async () => {
@@ -35,11 +36,7 @@ function allNear(img: Decoded, color: Rgb): boolean {
   return true;
 }
 
-async function used(): Promise<number | null> {
-  const res = await call("/v1/account", { headers: cap.auth });
-  const body = await envelope<{ usage: { used: number } }>(res);
-  return body.data?.usage.used ?? null;
-}
+const used = () => creditsUsed(cap.auth);
 
 async function refused(body: Record<string, unknown>, path: string): Promise<void> {
   const { res, bytes } = await cap.post(body);

@@ -14,6 +14,7 @@ import { Capturer } from "../helpers/capture";
 import { call, envelope, postJson, runId } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
 import { authFor, waitForBatch, waitForJob } from "../helpers/jobs";
+import { creditsUsed } from "../helpers/api";
 
 const GEO_ENDPOINT = (env as unknown as { GEO_ENDPOINT: string }).GEO_ENDPOINT;
 const target = (run: string, extra = "") =>
@@ -32,12 +33,7 @@ function countryPixel(country: string): [number, number, number] {
 /** A provider's 200 that is not the capture (HTML, a broken or wrong-size image): 502. */
 const BAD_ANSWER = "The geo-targeting provider returned an invalid screenshot.";
 
-async function used(apiKey: string): Promise<number> {
-  const body = await envelope<{ usage: { used: number } }>(
-    await call("/v1/usage", { headers: bearer(apiKey) }),
-  );
-  return body.data?.usage.used ?? -1;
-}
+const used = creditsUsed;
 
 describe("geo captures through the provider", () => {
   it("POST /v1/screenshot: the provider asked exactly as documented; its PNG returned with the geo headers; 1 credit", async () => {

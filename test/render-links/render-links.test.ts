@@ -20,6 +20,7 @@ import {
 } from "../helpers/accounts";
 import { BASE, call, envelope, FIXTURES, fixtureLog, postJson, runId } from "../helpers/http";
 import { outputSize } from "../helpers/images";
+import { creditsUsed, expectRefusal } from "../helpers/api";
 
 interface LinkData {
   url: string;
@@ -51,15 +52,7 @@ async function get(url: string, headers: Record<string, string> = {}) {
   return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-async function used(account: TestAccount): Promise<number> {
-  const res = await call("/v1/account", { headers: bearer(account.apiKey) });
-  return (await envelope<{ usage: { used: number } }>(res)).data?.usage.used ?? Number.NaN;
-}
-
-async function expectError(res: Response, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect((await envelope(res)).error?.code).toBe(code);
-}
+const used = (account: TestAccount) => creditsUsed(account.apiKey);
 
 /** The link's p, uid and exp, to re-sign variants of it. */
 function parts(url: string) {
@@ -150,7 +143,7 @@ describe("POST /v1/render/link", () => {
   });
 
   it("a link over 8 KB → 413 PAYLOAD_TOO_LARGE; just under it is minted", async () => {
-    await expectError(
+    await expectRefusal(
       await mintRaw(owner, { html: `<p>${"x".repeat(7000)}</p>` }),
       413,
       "PAYLOAD_TOO_LARGE",
@@ -270,7 +263,7 @@ describe("GET /v1/render", () => {
     for (const [name, value] of Object.entries(variants)) {
       const t = new URLSearchParams(q);
       t.set(name, value);
-      await expectError(await call(`/v1/render?${t.toString()}`), 403, "FORBIDDEN");
+      await expectRefusal(await call(`/v1/render?${t.toString()}`), 403, "FORBIDDEN");
     }
     expect(await fixtureLog(run)).toHaveLength(0);
   });
@@ -294,7 +287,7 @@ describe("GET /v1/render", () => {
       `p=${"A".repeat(20_000)}&uid=${uid}&exp=${exp}&sig=${sig}`,
       `p=${p}&uid=%00&exp=${exp}&sig=${sig}`,
     ];
-    for (const qs of queries) await expectError(await call(`/v1/render?${qs}`), 403, "FORBIDDEN");
+    for (const qs of queries) await expectRefusal(await call(`/v1/render?${qs}`), 403, "FORBIDDEN");
 
     // Correctly signed, but the payload is not base64 JSON of the right shape.
     const sign = (payload: string) => signRenderLink(env, BASE, { p: payload, uid, exp });
@@ -307,13 +300,13 @@ describe("GET /v1/render", () => {
       b64(`{"k":"${owner.keyId}","r":{"url":"http://10.0.0.1/","async":true}}`),
     ];
     for (const payload of payloads)
-      await expectError(await call(path(await sign(payload))), 403, "FORBIDDEN");
+      await expectRefusal(await call(path(await sign(payload))), 403, "FORBIDDEN");
   });
 
   it("an expired link → 403", async () => {
     const link = await mint(owner, page(runId()));
     const expired = await signRenderLink(env, BASE, { ...parts(link.url), exp: now() - 1 });
-    await expectError(await call(path(expired)), 403, "FORBIDDEN");
+    await expectRefusal(await call(path(expired)), 403, "FORBIDDEN");
   });
 
   it("owner out of credits → 429 USAGE_EXCEEDED, nothing rendered or stored", async () => {
@@ -321,7 +314,7 @@ describe("GET /v1/render", () => {
     const run = runId();
     const link = await mint(poor, page(run));
     await setAccount(poor.accountId, { creditsUsed: 1000 });
-    await expectError(await call(path(link.url)), 429, "USAGE_EXCEEDED");
+    await expectRefusal(await call(path(link.url)), 429, "USAGE_EXCEEDED");
     expect(await fixtureLog(run)).toHaveLength(0);
     expect(await readEntry(env, await renderCacheKey(parts(link.url)))).toBeNull();
   });
@@ -333,7 +326,7 @@ describe("GET /v1/render", () => {
     const revoked = await mint(account, page(run));
     const kept = await mint({ ...account, ...second }, page(run));
     await revokeKey(account.keyId);
-    await expectError(await call(path(revoked.url)), 403, "FORBIDDEN");
+    await expectRefusal(await call(path(revoked.url)), 403, "FORBIDDEN");
     expect(await fixtureLog(run)).toHaveLength(0);
     expect((await get(kept.url)).res.status).toBe(200);
 
@@ -343,7 +336,7 @@ describe("GET /v1/render", () => {
       uid: ghost,
       exp: now() + 600,
     });
-    await expectError(await call(path(orphan)), 403, "FORBIDDEN");
+    await expectRefusal(await call(path(orphan)), 403, "FORBIDDEN");
   });
 
   it("renders with the owner's current plan: a link minted on Pro is watermarked once the owner is on Free", async () => {

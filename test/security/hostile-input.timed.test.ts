@@ -23,7 +23,8 @@ import { toCaptureSpec } from "../../src/capture-request/spec";
 import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
 import { Capturer } from "../helpers/capture";
-import { call, envelope, FIXTURES, fixtureLog, runId, type Envelope } from "../helpers/http";
+import { call, envelope, FIXTURES, fixtureLog, runId } from "../helpers/http";
+import { creditsUsed, expectRefusal } from "../helpers/api";
 
 const RUN = runId();
 /** The fixture server's non-allowlisted twin: anything reaching it got past the URL guard. */
@@ -69,30 +70,8 @@ beforeAll(async () => {
 });
 
 /** The response is the spec's error envelope with this status and code; returns it. */
-async function refused(
-  res: Response,
-  status: number,
-  code: string,
-  field?: string,
-): Promise<Envelope> {
-  const text = await res.text();
-  let body: Envelope;
-  try {
-    body = JSON.parse(text) as Envelope;
-  } catch {
-    throw new Error(`not JSON (${res.status}): ${text.slice(0, 200)}`);
-  }
-  expect(res.status, text.slice(0, 300)).toBe(status);
-  expect(body.success).toBe(false);
-  expect(body.error?.code, text.slice(0, 300)).toBe(code);
-  expect(body.meta.requestId).toMatch(/^req_/);
-  if (field !== undefined)
-    expect(
-      body.error?.details?.map((d) => d.path),
-      text.slice(0, 300),
-    ).toContain(field);
-  return body;
-}
+/** A refusal of hostile input: test/helpers/api.ts `expectRefusal`. */
+const refused = expectRefusal;
 
 const invalid = (res: Response, field?: string) => refused(res, 400, "VALIDATION_ERROR", field);
 
@@ -1637,8 +1616,4 @@ describe("refusals have no side effects", () => {
   });
 });
 
-async function usage(apiKey: string): Promise<number> {
-  const res = await call("/v1/account", { headers: bearer(apiKey) });
-  const body = await envelope<{ usage: { used: number } }>(res);
-  return body.data?.usage.used ?? Number.NaN;
-}
+const usage = creditsUsed;

@@ -17,6 +17,7 @@ import { Capturer } from "../helpers/capture";
 import { call, envelope, FIXTURES, postJson, runId, type Envelope } from "../helpers/http";
 import { decodeImage, near, outputSize, sniff } from "../helpers/images";
 import { SMALL } from "./run";
+import { creditsUsed } from "../helpers/api";
 
 let cap: Capturer;
 beforeAll(async () => {
@@ -183,10 +184,7 @@ describe("a selector element off the page's canvas: clipped to the page, never a
 });
 
 /** The credits `account` has used this month (GET /v1/account). */
-async function used(account: Capturer): Promise<number> {
-  const res = await call("/v1/account", { headers: account.auth });
-  return (await envelope<{ usage: { used: number } }>(res)).data?.usage.used ?? Number.NaN;
-}
+const used = (account: Capturer) => creditsUsed(account.auth);
 
 /** A failed answer: its status, and the envelope's code and the paths of its details. */
 async function failure(

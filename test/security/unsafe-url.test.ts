@@ -22,7 +22,7 @@ import {
   runId,
   type Envelope,
 } from "../helpers/http";
-import { bearer } from "../helpers/accounts";
+import { creditsUsed } from "../helpers/api";
 
 const PORT = new URL(FIXTURES).port;
 const UNSAFE = { code: "UNSAFE_URL", message: "The URL is flagged as unsafe." };
@@ -40,12 +40,7 @@ beforeAll(async () => {
   cap = await Capturer.create("pro");
 });
 
-async function creditsUsed(): Promise<number> {
-  const body = await envelope<{ usage: { used: number } }>(
-    await call("/v1/usage", { headers: bearer(cap.account.apiKey) }),
-  );
-  return body.data?.usage.used ?? NaN;
-}
+const usedNow = () => creditsUsed(cap.account.apiKey);
 
 /** Every capture route with one target URL: [route, status, error]. */
 async function everyRoute(url: string): Promise<Array<[string, number, Envelope["error"]]>> {
@@ -69,7 +64,7 @@ async function everyRoute(url: string): Promise<Array<[string, number, Envelope[
 describe("request time: refused before any credit or browser", () => {
   it("a target flagged by Safe Browsing → 400 UNSAFE_URL on every capture route", async () => {
     const run = runId();
-    const used = await creditsUsed();
+    const used = await usedNow();
     for (const host of ["malware", "phish", "unwanted"]) {
       for (const [route, status, error] of await everyRoute(via(host, run))) {
         expect(status, `${host} ${route}`).toBe(400);
@@ -77,7 +72,7 @@ describe("request time: refused before any credit or browser", () => {
       }
     }
     expect(await fixtureLog(run)).toEqual([]);
-    expect(await creditsUsed()).toBe(used);
+    expect(await usedNow()).toBe(used);
   });
 
   it("UNSAFE_HOST_PATTERNS: the host and its subdomains, `*.` subdomains only", async () => {
@@ -98,7 +93,7 @@ describe("request time: refused before any credit or browser", () => {
 
   it("a name resolving to a blocked address → 400 INVALID_URL on every capture route; nothing fetched", async () => {
     const run = runId();
-    const used = await creditsUsed();
+    const used = await usedNow();
     for (const host of ["a", "metadata", "v6loop", "mapped", "mixed", "cname"]) {
       for (const [route, status, error] of await everyRoute(via(host, run))) {
         expect(status, `${host} ${route}`).toBe(400);
@@ -106,7 +101,7 @@ describe("request time: refused before any credit or browser", () => {
       }
     }
     expect(await fixtureLog(run)).toEqual([]);
-    expect(await creditsUsed()).toBe(used);
+    expect(await usedNow()).toBe(used);
   });
 
   it("a name that does not resolve → 400 INVALID_URL saying so; a resolver that fails → 503 (ours, fail closed)", async () => {
@@ -163,12 +158,12 @@ describe("in the browser: redirects of the main navigation", () => {
 
   it("redirect to a URL flagged by Safe Browsing → 400 UNSAFE_URL; target never fetched; no credit", async () => {
     const run = runId();
-    const used = await creditsUsed();
+    const used = await usedNow();
     const { res, body } = await cap.json({ url: redirect(via("malware", run), run) });
     expect(res.status).toBe(400);
     expect(body.error).toMatchObject(UNSAFE);
     expect((await fixtureLog(run)).map((e) => e.path)).toEqual(["/redirect"]);
-    expect(await creditsUsed()).toBe(used);
+    expect(await usedNow()).toBe(used);
   });
 
   it("redirect to a host on UNSAFE_HOST_PATTERNS → 400 UNSAFE_URL", async () => {
