@@ -16,8 +16,7 @@ import {
   mapResultSchema,
   type CrawlSummary,
 } from "../../../schemas/crawl";
-import { encodeCursor } from "../../../schemas/jobs";
-import { CRAWL, LIMITS } from "../../../schemas/limits";
+import { CRAWL } from "../../../schemas/limits";
 import type { Listing } from "../../../schemas/responses";
 import { mapSite, MAP_OUTPUT } from "../../crawl/map";
 import { startCrawl } from "../../crawl/start";
@@ -26,6 +25,7 @@ import type { ErrorCode } from "../../errors";
 import { browserEngine } from "../../pipeline/engine";
 import { publicOrigin } from "../../storage/hosted";
 import { endpoint, endpoints } from "../endpoint";
+import { listing, paging } from "../listing";
 import { CAPTURE_ERRORS } from "./capture-contract";
 import { charged, successBody } from "../envelope";
 import {
@@ -169,18 +169,8 @@ export const crawlRoutes = endpoints(
     },
     handler: async (c) => {
       const q = c.req.valid("query");
-      const page = await c
-        .get("auth")
-        .account.crawls()
-        .list({
-          status: q.status ?? null,
-          limit: q.limit ?? LIMITS.listDefault,
-          before: q.cursor ?? null,
-        });
-      const data: Listing<CrawlSummary> = {
-        items: page.items,
-        nextCursor: page.nextBefore === null ? null : encodeCursor("crawl", page.nextBefore),
-      };
+      const page = await c.get("auth").account.crawls().list(paging(q));
+      const data: Listing<CrawlSummary> = listing("crawl", page);
       return c.json(successBody(c.get("requestId"), data));
     },
   }),

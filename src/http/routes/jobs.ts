@@ -4,8 +4,7 @@
  * first, `{items, nextCursor}`. Another account's job or batch is indistinguishable from an
  * unknown one: 404 NOT_FOUND.
  */
-import { batchListQuery, encodeCursor, jobListQuery } from "../../../schemas/jobs";
-import { LIMITS } from "../../../schemas/limits";
+import { batchListQuery, jobListQuery } from "../../../schemas/jobs";
 import {
   batchListingSchema,
   batchSchema,
@@ -18,6 +17,7 @@ import {
 import { isUuid } from "../../encoding";
 import { ApiError } from "../../errors";
 import { endpoint, endpoints } from "../endpoint";
+import { listing, paging } from "../listing";
 import { successBody } from "../envelope";
 import {
   envelopeResponse,
@@ -70,18 +70,8 @@ export const jobRoutes = endpoints(
     },
     handler: async (c) => {
       const q = c.req.valid("query");
-      const page = await c
-        .get("auth")
-        .account.jobs()
-        .list({
-          status: q.status ?? null,
-          limit: q.limit ?? LIMITS.listDefault,
-          before: q.cursor ?? null,
-        });
-      const data: Listing<JobView> = {
-        items: page.items,
-        nextCursor: page.nextBefore === null ? null : encodeCursor("job", page.nextBefore),
-      };
+      const page = await c.get("auth").account.jobs().list(paging(q));
+      const data: Listing<JobView> = listing("job", page);
       return c.json(successBody(c.get("requestId"), data));
     },
   }),
@@ -124,18 +114,8 @@ export const jobRoutes = endpoints(
     },
     handler: async (c) => {
       const q = c.req.valid("query");
-      const page = await c
-        .get("auth")
-        .account.jobs()
-        .listBatches({
-          status: q.status ?? null,
-          limit: q.limit ?? LIMITS.listDefault,
-          before: q.cursor ?? null,
-        });
-      const data: Listing<BatchView> = {
-        items: page.items,
-        nextCursor: page.nextBefore === null ? null : encodeCursor("batch", page.nextBefore),
-      };
+      const page = await c.get("auth").account.jobs().listBatches(paging(q));
+      const data: Listing<BatchView> = listing("batch", page);
       return c.json(successBody(c.get("requestId"), data));
     },
   }),

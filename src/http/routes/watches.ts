@@ -4,8 +4,6 @@
  * untouched) and GET /v1/watches/:watchId/runs. Another account's watch is indistinguishable
  * from an unknown one: 404 WATCH_NOT_FOUND.
  */
-import { encodeCursor } from "../../../schemas/jobs";
-import { LIMITS } from "../../../schemas/limits";
 import type { Listing } from "../../../schemas/responses";
 import {
   runListQuery,
@@ -28,6 +26,7 @@ import { publicOrigin } from "../../storage/hosted";
 import { deleteWatchOutputs } from "../../watches/outputs";
 import { prepareChange, prepareWatch, watchNotFound, watchRefusal } from "../../watches/prepare";
 import { endpoint, endpoints } from "../endpoint";
+import { listing, paging } from "../listing";
 import { successBody } from "../envelope";
 import {
   BODY_ERRORS,
@@ -113,18 +112,8 @@ export const watchRoutes = endpoints(
     },
     handler: async (c) => {
       const q = c.req.valid("query");
-      const page = await c
-        .get("auth")
-        .account.watches()
-        .list({
-          status: q.status ?? null,
-          limit: q.limit ?? LIMITS.listDefault,
-          before: q.cursor ?? null,
-        });
-      const data: Listing<WatchView> = {
-        items: page.items,
-        nextCursor: page.nextBefore === null ? null : encodeCursor("watch", page.nextBefore),
-      };
+      const page = await c.get("auth").account.watches().list(paging(q));
+      const data: Listing<WatchView> = listing("watch", page);
       return c.json(successBody(c.get("requestId"), data));
     },
   }),
@@ -265,19 +254,9 @@ export const watchRoutes = endpoints(
     handler: async (c) => {
       const id = watchId(c.req.param("watchId"));
       const q = c.req.valid("query");
-      const page = await c
-        .get("auth")
-        .account.watches()
-        .listRuns(id, {
-          status: q.status ?? null,
-          limit: q.limit ?? LIMITS.listDefault,
-          before: q.cursor ?? null,
-        });
+      const page = await c.get("auth").account.watches().listRuns(id, paging(q));
       if (!page) throw watchNotFound();
-      const data: Listing<WatchRunView> = {
-        items: page.items,
-        nextCursor: page.nextBefore === null ? null : encodeCursor("run", page.nextBefore),
-      };
+      const data: Listing<WatchRunView> = listing("run", page);
       return c.json(successBody(c.get("requestId"), data));
     },
   }),

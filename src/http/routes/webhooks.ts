@@ -5,8 +5,6 @@
  * is an unknown one: 404) and POST /v1/webhooks/test (a signed `test.ping` sent now, its result
  * returned). Free of credit.
  */
-import { encodeCursor } from "../../../schemas/jobs";
-import { LIMITS } from "../../../schemas/limits";
 import {
   listingSchema,
   webhookDeliveryViewSchema,
@@ -20,6 +18,7 @@ import { ApiError } from "../../errors";
 import { redeliverWebhook, sendTestPing } from "../../webhooks/deliver";
 import { requireWebhookUrl } from "../../webhooks/url";
 import { endpoint, endpoints } from "../endpoint";
+import { listing, paging } from "../listing";
 import { successBody } from "../envelope";
 import {
   BODY_ERRORS,
@@ -54,18 +53,8 @@ export const webhookRoutes = endpoints(
     },
     handler: async (c) => {
       const q = c.req.valid("query");
-      const page = await c
-        .get("auth")
-        .account.webhooks()
-        .list({
-          status: q.status ?? null,
-          limit: q.limit ?? LIMITS.listDefault,
-          before: q.cursor ?? null,
-        });
-      const data: Listing<WebhookDeliveryView> = {
-        items: page.items,
-        nextCursor: page.nextBefore === null ? null : encodeCursor("delivery", page.nextBefore),
-      };
+      const page = await c.get("auth").account.webhooks().list(paging(q));
+      const data: Listing<WebhookDeliveryView> = listing("delivery", page);
       return c.json(successBody(c.get("requestId"), data));
     },
   }),
