@@ -118,7 +118,7 @@ export default defineConfig({
     globalSetup: ["./test/fixtures/global-setup.ts"],
     // Files at a time: two by default (TEST_WORKERS overrides it). Most of a capture test's time
     // is waiting (the page, the network-idle window, delays, queues), so a second file fills the
-    // idle core; a third gains little on two cores (docs/ARCHITECTURE.md, "How the tests run").
+    // idle core; a third gains little on two cores (docs/TESTING.md).
     // The timed project runs alone afterwards either way.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     projects: [
@@ -137,7 +137,7 @@ export default defineConfig({
           name: "workers",
           // One workerd (and one Chromium, through the BROWSER binding) for all these files,
           // rather than a fresh pair per file: their data is apart by account and run id
-          // (docs/ARCHITECTURE.md, "How the tests run").
+          // (docs/TESTING.md).
           isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: [NODE, TIMED, E2E],
