@@ -104,7 +104,7 @@ export const artifactRequestSchema = z
     branding: brandingSchema.optional(),
     pageSetup: pageSetupSchema.optional(),
     data: dataSchema.optional(),
-    expiresIn: intIn(L.artifactExpiry.min, L.artifactExpiry.max).optional(),
+    expiresIn: intIn(L.artifactExpiry.min, L.artifactExpiry.max, "seconds").optional(),
   })
   .superRefine((value, ctx) => {
     const setup = value.pageSetup;

@@ -110,7 +110,7 @@ export const batchRequestSchema = z
       .max(LIMITS.batchMaxUrls, `At most ${LIMITS.batchMaxUrls} URLs.`),
     defaults: batchDefaultsSchema.optional(),
     webhookUrl: z.string().min(1).optional(),
-    cacheTtl: intIn(LIMITS.cacheTtl.min, LIMITS.cacheTtl.max).optional(),
+    cacheTtl: intIn(LIMITS.cacheTtl.min, LIMITS.cacheTtl.max, "seconds").optional(),
     /** Every job's result goes to this storage destination (schemas/storage.ts). */
     storage: storageOptionSchema.optional(),
   })

@@ -30,12 +30,19 @@ export const maxBytes = (max: number) =>
     .string()
     .refine((s) => byteLength(s) <= max, { message: `Must be at most ${formatBytes(max)}.` });
 
-export const intIn = (min: number, max: number) =>
-  z
+/** A whole number in [min, max]; a `unit` ("seconds", "ms") is named in the refusal. */
+export const intIn = (min: number, max: number, unit?: string) => {
+  // "1 minute", "60 seconds", "10000 ms"
+  const of = (n: number) =>
+    unit === undefined
+      ? `${n}`
+      : `${n} ${n === 1 && unit.length > 2 ? unit.replace(/s$/, "") : unit}`;
+  return z
     .number()
     .int(WHOLE_NUMBER)
-    .min(min, `Must be at least ${min}.`)
-    .max(max, `Must be at most ${max}.`);
+    .min(min, `Must be at least ${of(min)}.`)
+    .max(max, `Must be at most ${of(max)}.`);
+};
 
 export const numberIn = (min: number, max: number) =>
   z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`);

@@ -53,7 +53,7 @@ const E = LIMITS.renderLinkExpiry;
 export const renderLinkRequestSchema = z
   .strictObject({
     ...captureShape,
-    expiresIn: intIn(E.min, E.max).optional().meta({
+    expiresIn: intIn(E.min, E.max, "seconds").optional().meta({
       description: "Seconds the link stays valid; defaults to cacheTtl, else 30 days.",
       default: E.default,
     }),

@@ -68,14 +68,14 @@ export const retentionSchema = z
     runs: intIn(L.watchRetentionRuns.min, L.watchRetentionRuns.max)
       .default(L.watchRetentionRuns.default)
       .describe("Runs kept (with their images); older ones are deleted."),
-    days: intIn(L.watchRetentionDays.min, L.watchRetentionDays.max)
+    days: intIn(L.watchRetentionDays.min, L.watchRetentionDays.max, "days")
       .default(L.watchRetentionDays.default)
       .describe("Runs older than this many days are deleted with their images."),
   })
   .describe("History limits; the run holding the current baseline is always kept.");
 export type Retention = z.output<typeof retentionSchema>;
 
-const interval = intIn(1, L.watchIntervalMaxMinutes).describe(
+const interval = intIn(1, L.watchIntervalMaxMinutes, "minutes").describe(
   `Minutes between scheduled runs: at least the plan's floor (Free 1440, Basic 180, Starter 60, Pro 30, Enterprise 5), at most ${L.watchIntervalMaxMinutes}.`,
 );
 const name = maxChars(L.watchNameChars).min(1, NOT_EMPTY).describe("A label of your choice.");

@@ -63,7 +63,7 @@ export const actionSchema = z
           .describe("Scroll the window to y (CSS px) or the element into view."),
       }),
       z.strictObject({
-        wait: intIn(0, LIMITS.actionWaitMs).describe(
+        wait: intIn(0, LIMITS.actionWaitMs, "ms").describe(
           `Wait this many ms (at most ${LIMITS.actionWaitMs}).`,
         ),
       }),

@@ -68,7 +68,7 @@ export const captureFields = {
     description: "JPEG/WebP quality; ignored for PNG and PDF.",
     default: L.quality.default,
   }),
-  delay: intIn(L.delayMs.min, L.delayMs.max).meta({
+  delay: intIn(L.delayMs.min, L.delayMs.max, "ms").meta({
     description: "Milliseconds to wait after the page loaded.",
     default: L.delayMs.default,
   }),
@@ -80,7 +80,7 @@ export const captureFields = {
     .array(z.enum(RESOURCE_TYPES))
     .max(RESOURCE_TYPES.length)
     .meta({ description: "Resource types not loaded." }),
-  timeout: intIn(L.timeoutSeconds.min, L.timeoutSeconds.max).meta({
+  timeout: intIn(L.timeoutSeconds.min, L.timeoutSeconds.max, "seconds").meta({
     description: "Navigation timeout in seconds.",
     default: L.timeoutSeconds.default,
   }),
@@ -188,7 +188,7 @@ export const captureFields = {
     description:
       "Deliver the async result to a storage destination (Pro and Enterprise); requires async.",
   }),
-  cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max).meta({
+  cacheTtl: intIn(L.cacheTtl.min, L.cacheTtl.max, "seconds").meta({
     description: "Seconds the result (hosted URL, async result, render cache) stays available.",
     default: L.cacheTtl.default,
   }),

@@ -145,12 +145,15 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * "Required (string)." (not "Invalid input: expected string, received undefined"), an unknown
  * one "Unknown field.". Needs issues parsed with `reportInput` (to tell missing from wrong).
  */
-export function zodDetails(error: z.ZodError): ErrorDetail[] {
+export function zodDetails(error: z.ZodError, schema?: z.ZodType): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
+      const known = schema ? fieldsAt(schema, issue.path) : [];
       for (const key of issue.keys) {
-        details.push({ path: formatPath([...issue.path, key]), message: "Unknown field." });
+        const near = closest(key, known);
+        const message = near === null ? "Unknown field." : `Unknown field; did you mean ${near}?`;
+        details.push({ path: formatPath([...issue.path, key]), message });
       }
     } else {
       details.push({ path: formatPath(issue.path) || "body", message: issueMessage(issue) });
@@ -181,7 +184,65 @@ export function invalidFields(details: ErrorDetail[]): ApiError {
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  throw invalidFields(zodDetails(result.error));
+  throw invalidFields(zodDetails(result.error, schema));
+}
+
+/** What a zod schema's definition holds, as far as walking to an object's fields needs. */
+interface Walked {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+}
+
+/** The fields the object schema at `path` declares (every object of a union's), or none. */
+function fieldsAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>, depth = 0): string[] {
+  if (depth > 32) return [];
+  const def = (schema as unknown as { _zod: { def: Walked } })._zod.def;
+  const inner = def.innerType ?? def.in;
+  if (inner) return fieldsAt(inner, path, depth + 1);
+  if (def.type === "union")
+    return [...new Set((def.options ?? []).flatMap((o) => fieldsAt(o, path, depth + 1)))];
+  const [head, ...rest] = path;
+  if (head === undefined) return def.type === "object" ? Object.keys(def.shape ?? {}) : [];
+  if (def.type === "array" && def.element) return fieldsAt(def.element, rest, depth + 1);
+  const field = def.type === "object" ? def.shape?.[String(head)] : undefined;
+  return field ? fieldsAt(field, rest, depth + 1) : [];
+}
+
+/**
+ * The declared field a caller most likely meant by `key`: the same name in another case
+ * (`fullpage` → `fullPage`), else the one within two edits, if only one is.
+ */
+function closest(key: string, known: readonly string[]): string | null {
+  const lower = key.toLowerCase();
+  const sameCase = known.find((k) => k.toLowerCase() === lower);
+  if (sameCase !== undefined) return sameCase;
+  if (key.length < 4) return null;
+  const near = known.filter((k) => editDistance(lower, k.toLowerCase(), 2) <= 2);
+  return near.length === 1 ? (near[0] ?? null) : null;
+}
+
+/** Levenshtein distance, or `bound + 1` as soon as it must exceed `bound`. */
+function editDistance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) > bound) return bound + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + cost,
+      );
+    }
+    if (Math.min(...row) > bound) return bound + 1;
+    previous = row;
+  }
+  return previous[b.length] ?? bound + 1;
 }
 
 /** Read, parse and validate a JSON body in one step. */

@@ -78,6 +78,21 @@ describe("authentication", () => {
     }
   });
 
+  it("a key sent without Bearer is told how to send it", async () => {
+    const { apiKey } = await createAccount("pro");
+    const res = await call("/v1/credential-check", { headers: { authorization: apiKey } });
+    expect(res.status).toBe(401);
+    const body = await envelope(res);
+    expect(body.error?.code).toBe("MISSING_API_KEY");
+    expect(body.error?.message).toBe(
+      "The Authorization header must be `Bearer <key>`: the word Bearer, a space, then the key.",
+    );
+    const none = await envelope(await call("/v1/credential-check"));
+    expect(none.error?.message).toBe(
+      "An API key is required: send it as `Authorization: Bearer <key>`.",
+    );
+  });
+
   it("malformed keys → 401 INVALID_API_KEY, never a 500", async () => {
     const { apiKey } = await createAccount("pro");
     const bad = [

@@ -74,9 +74,13 @@ export const authenticate = (options: AuthenticateOptions = {}): MiddlewareHandl
   async function authenticateMiddleware(c, next) {
     const key = presentedKey(c.req.raw, options.allowQueryKey === true);
     if (key === null) {
+      // An Authorization header without the Bearer scheme is the commonest first mistake: say so.
+      const sent = c.req.header("authorization");
       throw new ApiError(
         "MISSING_API_KEY",
-        "An API key is required: send it as `Authorization: Bearer <key>`.",
+        sent === undefined
+          ? "An API key is required: send it as `Authorization: Bearer <key>`."
+          : "The Authorization header must be `Bearer <key>`: the word Bearer, a space, then the key.",
       );
     }
     if (!isWellFormedKey(key)) throw invalid();
