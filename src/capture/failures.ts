@@ -105,13 +105,28 @@ export const failures = {
     transient: false,
     details: [{ path: "selector", message: "No part of the element is inside the page." }],
   }),
-  /** `path` names the parameter whose selector found nothing (e.g. an action's index). */
-  elementNotFound: (path?: string): CaptureFailure => ({
+  /**
+   * `path` names the parameter whose selector found nothing (e.g. an action's index), and the
+   * detail quotes the selector: the caller's own text, cut to 200 characters.
+   */
+  elementNotFound: (path?: string, selector?: string): CaptureFailure => ({
     code: "CAPTURE_FAILED",
     status: 400,
     message: FAILURE.elementNotFound,
     transient: false,
-    ...(path ? { details: [{ path, message: FAILURE.elementNotFound }] } : {}),
+    ...(path
+      ? {
+          details: [
+            {
+              path,
+              message:
+                selector === undefined
+                  ? FAILURE.elementNotFound
+                  : `No element matches ${JSON.stringify(selector.slice(0, 200))}.`,
+            },
+          ],
+        }
+      : {}),
   }),
   /** A scrape selector the schema accepted but Chromium's querySelectorAll refused. */
   selectorRefused: (path: string): CaptureFailure => ({

@@ -116,6 +116,7 @@ describe("POST /v1/screenshot — images", () => {
     expect(body.error).toMatchObject({
       code: "CAPTURE_FAILED",
       message: "The specified element was not found.",
+      details: [{ path: "selector", message: 'No element matches "#missing".' }],
     });
     const after = await cap.json({ ...base, url: page("boxes.html"), width: 320, height: 240 });
     // The failed capture cost nothing: only the successful one after it is charged.

@@ -238,7 +238,7 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
     expect(res.isError).toBe(true);
     expect(textOf(res)).toBe(
       "CAPTURE_FAILED: The specified element was not found.\n" +
-        "- waitForSelector: The specified element was not found.",
+        '- waitForSelector: No element matches "#never".',
     );
     expect(await creditsUsed(account.apiKey)).toBe(before);
   });

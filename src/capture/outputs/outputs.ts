@@ -178,7 +178,7 @@ async function elementShot(
     await element.scrollIntoView();
   const box = element ? await element.boundingBox() : null;
   if (!element || !box || box.width < 1 || box.height < 1)
-    throw new CaptureError(failures.elementNotFound());
+    throw new CaptureError(failures.elementNotFound("selector", selector));
   const extent = await inPage<{ left: number; top: number; width: number; height: number }>(
     page,
     pageExtent,

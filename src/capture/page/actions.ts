@@ -42,7 +42,7 @@ async function runOne(
 ) {
   const find = async (selector: string): Promise<ElementHandle<Element>> => {
     const element = await page.$(selector);
-    if (!element) throw new CaptureError(failures.elementNotFound(path));
+    if (!element) throw new CaptureError(failures.elementNotFound(path, selector));
     return element;
   };
   /** The step's DOM call failing on the element (detached, not visible): not found, as the page stands. */

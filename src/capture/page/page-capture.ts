@@ -186,7 +186,7 @@ async function captureLoaded(
 
   if (spec.waitForSelector) {
     if (!(await waitForElement(page, spec.waitForSelector, spec.timeoutMs)))
-      throw new CaptureError(failures.elementNotFound("waitForSelector"));
+      throw new CaptureError(failures.elementNotFound("waitForSelector", spec.waitForSelector));
   }
   const styles = [
     spec.blockCookieBanners ? CONSENT_WALL_CSS : "",
