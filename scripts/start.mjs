@@ -10,6 +10,7 @@ import { devVar } from "./lib/admin-client.mjs";
 import { demoBanner, seedDemoAccounts } from "./lib/demo-seed.mjs";
 import { startDemoSite } from "./lib/demo-site.mjs";
 import { freePort, serviceChromium, spawnWrangler, waitForHealth } from "./lib/service.mjs";
+import { splitVars, varValue, withVar } from "./lib/start-args.mjs";
 
 /**
  * Wrangler's own network calls a local run has no use for (docs/LOCAL-DEV.md): usage metrics,
@@ -17,26 +18,16 @@ import { freePort, serviceChromium, spawnWrangler, waitForHealth } from "./lib/s
  * reads; offline it printed an ENOTFOUND trace).
  */
 const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
-const ALLOWLIST_VAR = /^(?:--var=)?TARGET_ALLOWLIST:(.*)$/;
-const given = process.argv.slice(2);
+const given = splitVars(process.argv.slice(2));
 /** TARGET_ALLOWLIST as the caller set it (`--var`), else from .dev.vars; the demo site joins it. */
-const allowlist =
-  given
-    .map((a) => ALLOWLIST_VAR.exec(a)?.[1])
-    .filter((v) => v !== undefined)
-    .pop() ??
-  devVar("TARGET_ALLOWLIST") ??
-  "";
-const withoutAllowlist = given.filter(
-  (a, i) => !ALLOWLIST_VAR.test(a) && !(a === "--var" && ALLOWLIST_VAR.test(given[i + 1] ?? "")),
-);
+const allowlist = varValue(given.vars, "TARGET_ALLOWLIST") ?? devVar("TARGET_ALLOWLIST") ?? "";
 const demo = await startDemoSite(await freePort(Number(process.env.EDGESHOT_DEMO_PORT ?? 8788)));
 const demoHost = new URL(demo.origin).host;
-const passThrough = [
-  ...withoutAllowlist,
-  "--var",
-  `TARGET_ALLOWLIST:${[allowlist, demoHost].filter(Boolean).join(",")}`,
-];
+const passThrough = withVar(
+  given,
+  "TARGET_ALLOWLIST",
+  [allowlist, demoHost].filter(Boolean).join(","),
+);
 
 /** The value of `--name v` or `--name=v` among wrangler's arguments (last one wins). */
 function flag(args, name) {
@@ -49,12 +40,8 @@ function flag(args, name) {
 }
 
 /** ADMIN_TOKEN from `--var ADMIN_TOKEN:…` if given, else the environment or .dev.vars. */
-function adminToken(args) {
-  const fromVar = args
-    .map((a) => /^(?:--var=)?ADMIN_TOKEN:(.+)$/.exec(a)?.[1])
-    .filter(Boolean)
-    .pop();
-  return fromVar ?? devVar("ADMIN_TOKEN");
+function adminToken() {
+  return varValue(given.vars, "ADMIN_TOKEN") || devVar("ADMIN_TOKEN");
 }
 
 const child = spawnWrangler(["dev", ...passThrough], {
@@ -96,7 +83,7 @@ async function seed() {
     ip === "0.0.0.0" || ip === "*" || ip === "::" ? "127.0.0.1" : ip.includes(":") ? `[${ip}]` : ip;
   const baseUrl = `http://${host}:${flag(passThrough, "port") ?? "8787"}`;
   const persistDir = flag(passThrough, "persist-to") ?? ".wrangler/state";
-  const token = adminToken(passThrough);
+  const token = adminToken();
   if (!token) throw new Error("ADMIN_TOKEN is not set (.dev.vars or --var ADMIN_TOKEN:…)");
   await waitForHealth(baseUrl, { child, timeoutMs: 180_000 });
   const { accounts, password, created, path } = await seedDemoAccounts({
