@@ -140,21 +140,23 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
   }
   if (dns?.kind === "error") {
     logHost("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
-    throw dnsCheckFailed();
+    throw urlCheckUnavailable();
   }
 }
 
 /**
  * The DNS check itself failed (fail closed): ours, not the caller's — 503 URL_CHECK_UNAVAILABLE
- * with Retry-After (failures are never cached, so the next try asks again).
+ * with Retry-After (failures are never cached, so the next try asks again). `path` is the field
+ * whose URL was being checked (a capture's `url`, a `webhookUrl`). The error's docs link says
+ * what an offline deployment does about it.
  */
-function dnsCheckFailed(): ApiError {
+export function urlCheckUnavailable(path = "url"): ApiError {
   return new ApiError(
     "URL_CHECK_UNAVAILABLE",
-    "The url could not be checked: the DNS resolver did not answer. Nothing was fetched; " +
-      "try again shortly.",
+    `The ${path} could not be checked: the DNS resolver could not be reached. Nothing was ` +
+      "fetched; retry shortly (a deployment without internet reaches only allowlisted targets).",
     {
-      details: [{ path: "url", message: "Not checked: the DNS resolver did not answer." }],
+      details: [{ path, message: "Not checked: the DNS resolver could not be reached." }],
       headers: { "retry-after": String(TUNING.urlCheckRetryAfterSeconds) },
     },
   );

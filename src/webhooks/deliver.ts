@@ -149,12 +149,19 @@ async function handleWebhookMessage(message: Message, env: Env, deps: WebhookDep
     const verdict = await checkWebhookUrl(env, delivery.url);
     const sent: Sent = verdict.ok
       ? await send(env, accountId, delivery, verdict.url, deps)
-      : {
-          status: null,
-          error: "the webhook URL is no longer allowed",
-          outcome: "failed",
-          retryable: false,
-        };
+      : verdict.unavailable
+        ? {
+            status: null,
+            error: "the webhook URL could not be checked (DNS resolver unreachable)",
+            outcome: "retry",
+            retryable: true,
+          }
+        : {
+            status: null,
+            error: "the webhook URL is no longer allowed",
+            outcome: "failed",
+            retryable: false,
+          };
     const last = message.attempts >= WEBHOOKS.attempts;
     const outcome = sent.outcome === "retry" && last ? "failed" : sent.outcome;
     const delaySeconds = webhookRetryDelay(message.attempts, deps.random);
@@ -184,7 +191,13 @@ export async function sendTestPing(
 ): Promise<{ delivered: boolean; status: number | null; error?: string }> {
   const verdict = await checkWebhookUrl(env, raw);
   if (!verdict.ok)
-    return { delivered: false, status: null, error: "not a public https URL (nothing was sent)" };
+    return {
+      delivered: false,
+      status: null,
+      error: verdict.unavailable
+        ? "the URL could not be checked: the DNS resolver could not be reached (nothing was sent)"
+        : "not a public https URL (nothing was sent)",
+    };
   const deliveryId = crypto.randomUUID();
   const body = JSON.stringify({
     event: "test.ping",

@@ -10,10 +10,13 @@
 import { config } from "../config";
 import { ApiError } from "../errors";
 import { checkHostDns } from "../security/dns";
+import { urlCheckUnavailable } from "../security/target-check";
 import { ipLiteralBlockReason } from "../security/ip";
 import { checkUrl } from "../security/url-guard";
 
-export type WebhookUrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+/** `unavailable`: the DNS resolver could not be reached — ours, to retry, not the URL's fault. */
+export type WebhookUrlVerdict =
+  { ok: true; url: URL } | { ok: false; reason: string; unavailable?: true };
 
 export async function checkWebhookUrl(env: Env, raw: string): Promise<WebhookUrlVerdict> {
   const cfg = config(env);
@@ -25,6 +28,7 @@ export async function checkWebhookUrl(env: Env, raw: string): Promise<WebhookUrl
   if (!cfg.dnsCheck || literal || cfg.targetAllowlist.has(`${url.hostname}:${port}`))
     return verdict;
   const dns = await checkHostDns(url.hostname, { endpoint: cfg.dohEndpoint });
+  if (dns.kind === "error") return { ok: false, reason: "DNS: error", unavailable: true };
   return dns.kind === "public" ? verdict : { ok: false, reason: `DNS: ${dns.kind}` };
 }
 
@@ -36,6 +40,7 @@ export async function requireWebhookUrl(
 ): Promise<string> {
   const verdict = await checkWebhookUrl(env, raw);
   if (verdict.ok) return verdict.url.href;
+  if (verdict.unavailable) throw urlCheckUnavailable(path);
   throw new ApiError("INVALID_WEBHOOK_URL", "The webhookUrl must be a public https URL.", {
     details: [{ path, message: "Must be a public https URL without credentials." }],
   });

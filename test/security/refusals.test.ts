@@ -81,7 +81,7 @@ const CASES: Case[] = [
     url: () => via("http500"),
     status: 503,
     code: "URL_CHECK_UNAVAILABLE",
-    says: /could not be checked: the DNS resolver did not answer/,
+    says: /could not be checked: the DNS resolver could not be reached/,
   },
 ];
 

@@ -265,4 +265,23 @@ describe("POST /v1/webhooks/test", () => {
       { path: "url", message: "Required (string)." },
     ]);
   });
+
+  it("a resolver that cannot be reached is ours: 503 naming url, not a refused URL", async () => {
+    const account = await createAccount("pro");
+    // The DoH fake answers HTTP 500 for this name: the check could not be made.
+    const url = "https://http500.rebind.example.com/hook";
+    for (const [path, body] of [
+      ["url", { url }],
+      ["webhookUrl", { url: "https://example.com", async: true, webhookUrl: url }],
+    ] as const) {
+      const route = path === "url" ? "/v1/webhooks/test" : "/v1/screenshot";
+      const res = await postJson(route, body, bearer(account.apiKey));
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("retry-after"), path).toMatch(/^\d+$/);
+      expect((await envelope(res)).error, path).toMatchObject({
+        code: "URL_CHECK_UNAVAILABLE",
+        details: [{ path, message: "Not checked: the DNS resolver could not be reached." }],
+      });
+    }
+  });
 });

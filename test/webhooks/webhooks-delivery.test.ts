@@ -160,6 +160,21 @@ describe("webhook delivery attempts", () => {
     });
   });
 
+  it("a resolver that cannot be reached at delivery is ours: retried, not failed", async () => {
+    // The DoH fake answers HTTP 500 for this name: the URL could not be checked this time.
+    const { accountId, jobId, message } = await finishedJob(
+      "https://http500.rebind.example.com/hook",
+    );
+    const result = await deliver("webhooks", [message], handler);
+    expect(result.retryMessages).toHaveLength(1);
+    expect(await webhookOf(accountId, jobId)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastStatus: null,
+      lastError: "the webhook URL could not be checked (DNS resolver unreachable)",
+    });
+  });
+
   it("dead-lettered: the delivery is recorded as failed; a delivered one stays delivered", async () => {
     const open = await finishedJob(webhookUrl(runId()));
     await deliver("webhooks-dlq", [open.message], handleWebhookDeadLetters);

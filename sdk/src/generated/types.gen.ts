@@ -6722,11 +6722,11 @@ export type StartCrawlErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };
@@ -7410,11 +7410,11 @@ export type TestWebhookErrors = {
     };
   };
   /**
-   * Service unavailable: CONFIGURATION_ERROR.
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
    */
   503: ErrorEnvelope & {
     error?: {
-      code?: "CONFIGURATION_ERROR";
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
     };
   };
 };

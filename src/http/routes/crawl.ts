@@ -36,6 +36,7 @@ import {
   KEY_ERRORS,
   rateLimitHeaders,
   SERVICE_ERRORS,
+  TARGET_ERRORS,
 } from "../openapi/registry";
 
 const crawlPath = idParam("crawlId", "The crawl id (a UUID).");
@@ -44,8 +45,7 @@ const BASE: ErrorCode[] = [...KEY_ERRORS, ...SERVICE_ERRORS];
 const START_ERRORS: ErrorCode[] = [
   ...BODY_ERRORS,
   ...BASE,
-  "INVALID_URL",
-  "UNSAFE_URL",
+  ...TARGET_ERRORS,
   "INVALID_WEBHOOK_URL",
   "PLAN_UPGRADE_REQUIRED",
   "CRAWL_LIMIT_REACHED",

@@ -99,6 +99,7 @@ export const webhookRoutes = endpoints(
           ...SERVICE_ERRORS,
           ...BODY_ERRORS,
           "INVALID_WEBHOOK_URL",
+          "URL_CHECK_UNAVAILABLE",
         ]),
       },
     },
