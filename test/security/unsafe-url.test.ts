@@ -121,7 +121,7 @@ describe("request time: refused before any credit or browser", () => {
       details: [{ path: "url" }],
       docs: "/docs/errors#URL_CHECK_UNAVAILABLE",
     });
-    expect(down.body.error?.message).toMatch(/DNS resolver did not answer/);
+    expect(down.body.error?.message).toMatch(/DNS resolver could not be reached/);
     expect(await fixtureLog(run)).toEqual([]);
   });
 
