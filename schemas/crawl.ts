@@ -68,7 +68,7 @@ const patterns = (what: string) =>
       description: `URL path globs a page must ${what} (\`*\` within a segment, \`**\` across segments). At most ${CRAWL.patterns}.`,
     });
 
-function unique<T>(values: readonly T[], ctx: z.RefinementCtx): void {
+export function unique<T>(values: readonly T[], ctx: z.RefinementCtx): void {
   const seen = new Set<T>();
   values.forEach((v, i) => {
     if (seen.has(v)) ctx.addIssue({ code: "custom", path: [i], message: "Listed twice." });
@@ -76,8 +76,8 @@ function unique<T>(values: readonly T[], ctx: z.RefinementCtx): void {
   });
 }
 
-/** What a crawl and a map share: where to start, what is in scope, the sitemap. */
-const siteFields = {
+/** What a crawl, a map and a monitor share: where to start, what is in scope, the sitemap. */
+export const siteFields = {
   url: z.string().min(1, NOT_EMPTY).meta({
     description: "The start URL: a public http(s) URL.",
   }),
@@ -95,8 +95,8 @@ const siteFields = {
   }),
 };
 
-/** The page options a crawl applies to every page: the capture contract's own fields. */
-const pageOptions = {
+/** The page options a crawl (and a monitor) applies to every page: the capture contract's own fields. */
+export const pageOptions = {
   waitUntil: captureFields.waitUntil.optional(),
   delay: captureFields.delay.optional(),
   timeout: captureFields.timeout.optional(),

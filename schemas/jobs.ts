@@ -13,7 +13,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /** The listings with cursors (jobs, batches, watches, a watch's runs, crawls, webhook deliveries). */
-export type CursorKind = "job" | "batch" | "watch" | "run" | "crawl" | "delivery";
+export type CursorKind =
+  "job" | "batch" | "watch" | "run" | "crawl" | "delivery" | "monitor" | "check";
 
 /** Cursors are the base64url of `<kind>:<seq>`; a cursor of one listing is refused by the others. */
 export function encodeCursor(kind: CursorKind, seq: number): string {

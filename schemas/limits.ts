@@ -174,6 +174,35 @@ export const CRAWL = {
   retentionDays: 7,
 } as const;
 
+/** Site monitors (docs/MONITORS.md): what a request may state; the plan caps are src/accounts/plans.ts. */
+export const MONITOR = {
+  /** Pages one check covers (the plan caps it: its crawl page cap). */
+  limit: { min: 1, max: 10_000, default: 20 },
+  maxDepth: { min: 0, max: 10, default: 2 },
+  nameChars: 100,
+  /** Minutes between scheduled checks (the plan's floor is higher). */
+  intervalMinutes: { min: 5, max: 43_200, default: 1440 },
+  cronChars: 100,
+  /** `fields`: tracked selectors; `ignore`: hidden selectors; `ignoreRegions`: boxes. */
+  fields: 20,
+  fieldNameChars: 50,
+  ignore: 50,
+  ignoreRegions: 20,
+  /** Changed pixels (outside masks) below this are no visual change. */
+  minChangedPixels: { min: 0, max: 1_000_000, default: 20 },
+  /** Changed words below this are no text change. */
+  minChangedWords: { min: 0, max: 10_000, default: 1 },
+  /** A check's text diff: parts listed at most, characters of each. */
+  textDiffParts: 100,
+  textDiffPartChars: 500,
+  /** Changed regions listed at most per page. */
+  regions: 20,
+  /** GET …/checks/{id}/pages and GET …/checks: a page of results (default and most). */
+  pagesPerList: { default: 20, max: 100 },
+  /** Entries an Atom feed lists (the newest). */
+  feedEntries: 50,
+} as const;
+
 /** The spec's webhook delivery contract (Events): what a receiver sees and may rely on. */
 export const WEBHOOKS = {
   /** First attempt plus up to 3 retries (wrangler.toml max_retries = 3). */

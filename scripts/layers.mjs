@@ -33,7 +33,7 @@ const ROWS = [
   ["capture-request"],
   ["pipeline"],
   ["jobs", "render-links", "artifacts"],
-  ["watches", "crawl"],
+  ["watches", "crawl", "monitors"],
   ["queues", "account-do"],
   ["http"],
   ["index.ts"],

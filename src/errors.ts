@@ -249,6 +249,36 @@ export const ERROR_CODES = {
     meaning: "The plan's crawls in flight are all running.",
     action: "Wait for a crawl to finish (or cancel one), or upgrade the plan.",
   },
+  MONITOR_NOT_FOUND: {
+    status: 404,
+    fault: "request",
+    meaning: "No such monitor on this account.",
+    action: "Check the monitor id (GET /v1/monitors lists them).",
+  },
+  CHECK_NOT_FOUND: {
+    status: 404,
+    fault: "request",
+    meaning: "No such check of this monitor (or it is past the plan's retention).",
+    action: "Check the check id (GET /v1/monitors/{id}/checks lists them).",
+  },
+  MONITOR_LIMIT_REACHED: {
+    status: 403,
+    fault: "plan",
+    meaning: "The plan's number of monitors (active plus paused) is reached.",
+    action: "Delete a monitor, or upgrade the plan.",
+  },
+  MONITOR_SCHEDULE_TOO_FAST: {
+    status: 403,
+    fault: "plan",
+    meaning: "The schedule runs checks closer together than the plan's floor.",
+    action: "Use a longer interval or a sparser cron expression, or upgrade the plan.",
+  },
+  CHECK_IN_PROGRESS: {
+    status: 409,
+    fault: "request",
+    meaning: "A check of this monitor is queued or running.",
+    action: "Wait for it to finish (GET /v1/monitors/{id}/checks), then ask again.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

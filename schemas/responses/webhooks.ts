@@ -9,7 +9,7 @@ export const webhookDeliveryViewSchema = z
     event: z.string().describe("job.completed, job.failed, batch.completed, watch.changed, …"),
     url: z.string().describe("Where it is sent."),
     subject: z
-      .object({ kind: z.enum(["job", "batch", "run", "crawl"]), id: z.string() })
+      .object({ kind: z.enum(["job", "batch", "run", "crawl", "monitor"]), id: z.string() })
       .describe("The job, batch or watch run it reports on."),
     state: z
       .enum(["pending", "queued", "delivered", "failed"])

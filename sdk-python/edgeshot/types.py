@@ -39,6 +39,11 @@ __all__ = [
     "DestinationRequest",
     "CrawlRequest",
     "MapRequest",
+    "MonitorSchedule",
+    "MonitorField",
+    "MonitorRegion",
+    "MonitorRequest",
+    "MonitorPatch",
     "WebhookTestRequest",
     "Delivery",
     "JobCompletedEventMetadata",
@@ -50,6 +55,18 @@ __all__ = [
     "CrawlCompletedEvent",
     "CrawlPageEventPage",
     "CrawlPageEvent",
+    "MonitorCheckCounts",
+    "MonitorCheck",
+    "MonitorCheckCompletedEventPagesItem",
+    "MonitorCheckCompletedEvent",
+    "MonitorCheckPageVisualRegionsItem",
+    "MonitorCheckPageVisual",
+    "MonitorCheckPageTextPartsItem",
+    "MonitorCheckPageText",
+    "MonitorCheckPageFieldsItem",
+    "MonitorCheckPageMasked",
+    "MonitorCheckPage",
+    "MonitorPageEvent",
     "TestPingEvent",
     "ErrorDetail",
     "Usage",
@@ -98,6 +115,10 @@ __all__ = [
     "CrawlSummary",
     "MapResultUrlsItem",
     "MapResult",
+    "MonitorDryRun",
+    "MonitorCheckOutputCounts",
+    "MonitorCheckOutput",
+    "Monitor",
     "WebhookDeliverySubject",
     "WebhookDelivery",
     "WebhookTestResult",
@@ -105,6 +126,12 @@ __all__ = [
     "RequestLog",
     "UsageOutput",
     "MetaOutput",
+    "MonitorCheckPageOutputVisual",
+    "MonitorCheckPageOutputTextPartsItem",
+    "MonitorCheckPageOutputText",
+    "MonitorCheckPageOutputFieldsItem",
+    "MonitorCheckPageOutputMasked",
+    "MonitorCheckPageOutput",
     "ErrorDetailOutput",
     "ErrorEnvelopeError",
     "ErrorEnvelope",
@@ -141,6 +168,13 @@ __all__ = [
     "GetCrawlPagesResult",
     "ListCrawlsQuery",
     "ListCrawlsResult",
+    "ListMonitorsQuery",
+    "ListMonitorsResult",
+    "DeleteMonitorResult",
+    "ListMonitorChecksQuery",
+    "ListMonitorChecksResult",
+    "GetMonitorCheckPagesQuery",
+    "GetMonitorCheckPagesResult",
     "ListWebhookDeliveriesQuery",
     "ListWebhookDeliveriesResult",
     "ListRequestsQuery",
@@ -152,6 +186,8 @@ __all__ = [
     "ERROR_STATUSES",
     "BATCH_LIMIT_EXCEEDED",
     "CAPTURE_FAILED",
+    "CHECK_IN_PROGRESS",
+    "CHECK_NOT_FOUND",
     "CONFIGURATION_ERROR",
     "CRAWL_LIMIT_REACHED",
     "CRAWL_NOT_FOUND",
@@ -167,6 +203,9 @@ __all__ = [
     "INVALID_WEBHOOK_URL",
     "KEY_DISABLED",
     "MISSING_API_KEY",
+    "MONITOR_LIMIT_REACHED",
+    "MONITOR_NOT_FOUND",
+    "MONITOR_SCHEDULE_TOO_FAST",
     "NOT_FOUND",
     "PAYLOAD_TOO_LARGE",
     "PLAN_UPGRADE_REQUIRED",
@@ -961,6 +1000,144 @@ class MapRequest(_MapRequestRequired, _MapRequestOptional):
     pass
 
 
+_MonitorScheduleOptional = TypedDict(
+    "_MonitorScheduleOptional",
+    {
+        "intervalMinutes": int,  # Minutes between checks: at least the plan's floor (Free 1440, Basic 360, Starter 60, Pro 30, Enterprise 5).
+        "cron": str,  # A cron expression in UTC (`0 6 * * 1-5`); two runs may be no closer than the plan's floor.
+    },
+    total=False,
+)
+
+
+class MonitorSchedule(_MonitorScheduleOptional):
+    "When checks run. Default: every 1440 minutes."
+
+
+_MonitorFieldRequired = TypedDict(
+    "_MonitorFieldRequired",
+    {
+        "name": str,
+        "selector": str,
+    },
+)
+
+_MonitorFieldOptional = TypedDict(
+    "_MonitorFieldOptional",
+    {
+        "attribute": str,  # Read this attribute instead of the element's text.
+    },
+    total=False,
+)
+
+
+class MonitorField(_MonitorFieldRequired, _MonitorFieldOptional):
+    pass
+
+
+_MonitorRegionRequired = TypedDict(
+    "_MonitorRegionRequired",
+    {
+        "x": int,
+        "y": int,
+        "width": int,
+        "height": int,
+    },
+)
+
+
+class MonitorRegion(_MonitorRegionRequired):
+    "A box in CSS px of the captured viewport."
+
+
+_MonitorRequestRequired = TypedDict(
+    "_MonitorRequestRequired",
+    {
+        "url": str,  # The start URL: a public http(s) URL.
+    },
+)
+
+_MonitorRequestOptional = TypedDict(
+    "_MonitorRequestOptional",
+    {
+        "scope": Literal["path", "host", "domain"],  # path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+        "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+        "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+        "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+        "name": str,  # A label of your choice.
+        "schedule": MonitorSchedule,
+        "limit": int,  # Pages a check covers at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+        "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
+        "followNofollow": bool,  # Follow links marked rel="nofollow".
+        "compare": List[Literal["visual", "text", "fields"]],  # What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
+        "fields": List[MonitorField],  # Named selectors whose first match's text (or attribute) is compared.
+        "ignore": List[str],  # Selectors hidden before every capture: never a change, in pixels or text.
+        "ignoreRegions": List[MonitorRegion],  # Boxes of the viewport whose pixels are never compared.
+        "learnVolatile": bool,  # Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
+        "minChangedPixels": int,  # Fewer changed pixels (outside masks) than this are no visual change.
+        "minChangedWords": int,  # Fewer changed words than this are no text change.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "blockAds": bool,  # Block ads and trackers.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "webhookUrl": str,  # Signed events of this monitor are POSTed here.
+        "webhookEvents": List[Literal["monitor.check.completed", "monitor.page.changed", "monitor.page.new", "monitor.page.removed", "monitor.page.failed"]],  # Events sent to webhookUrl.
+        "paused": bool,  # Create it paused: no check runs until it is resumed.
+        "dryRun": bool,  # Create nothing and charge nothing: answer the URLs a check would cover and its credits per check and per month.
+    },
+    total=False,
+)
+
+
+class MonitorRequest(_MonitorRequestRequired, _MonitorRequestOptional):
+    pass
+
+
+_MonitorPatchOptional = TypedDict(
+    "_MonitorPatchOptional",
+    {
+        "name": Optional[str],
+        "schedule": MonitorSchedule,
+        "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+        "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+        "limit": int,  # Pages a check covers at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+        "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
+        "followNofollow": bool,  # Follow links marked rel="nofollow".
+        "compare": List[Literal["visual", "text", "fields"]],  # What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
+        "fields": List[MonitorField],  # Named selectors whose first match's text (or attribute) is compared.
+        "ignore": List[str],  # Selectors hidden before every capture: never a change, in pixels or text.
+        "ignoreRegions": List[MonitorRegion],  # Boxes of the viewport whose pixels are never compared.
+        "learnVolatile": bool,  # Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
+        "minChangedPixels": int,  # Fewer changed pixels (outside masks) than this are no visual change.
+        "minChangedWords": int,  # Fewer changed words than this are no text change.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "blockAds": bool,  # Block ads and trackers.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "webhookUrl": Optional[str],
+        "webhookEvents": List[Literal["monitor.check.completed", "monitor.page.changed", "monitor.page.new", "monitor.page.removed", "monitor.page.failed"]],  # Events sent to webhookUrl.
+        "paused": bool,
+    },
+    total=False,
+)
+
+
+class MonitorPatch(_MonitorPatchOptional):
+    pass
+
+
 _WebhookTestRequestRequired = TypedDict(
     "_WebhookTestRequestRequired",
     {
@@ -1167,6 +1344,207 @@ _CrawlPageEventRequired = TypedDict(
 
 
 class CrawlPageEvent(_CrawlPageEventRequired):
+    pass
+
+
+_MonitorCheckCountsRequired = TypedDict(
+    "_MonitorCheckCountsRequired",
+    {
+        "new": int,
+        "removed": int,
+        "changed": int,
+        "unchanged": int,
+        "failed": int,
+    },
+)
+
+
+class MonitorCheckCounts(_MonitorCheckCountsRequired):
+    pass
+
+
+_MonitorCheckRequired = TypedDict(
+    "_MonitorCheckRequired",
+    {
+        "checkId": str,
+        "monitorId": str,
+        "trigger": Literal["created", "schedule", "manual"],
+        "status": Literal["queued", "running", "completed", "cancelled", "failed"],
+        "counts": MonitorCheckCounts,
+        "creditsUsed": int,
+        "baseline": bool,
+        "createdAt": str,  # ISO 8601
+    },
+)
+
+_MonitorCheckOptional = TypedDict(
+    "_MonitorCheckOptional",
+    {
+        "stoppedBy": Literal["limit", "credits", "cancelled"],
+        "completedAt": str,  # ISO 8601
+    },
+    total=False,
+)
+
+
+class MonitorCheck(_MonitorCheckRequired, _MonitorCheckOptional):
+    pass
+
+
+_MonitorCheckCompletedEventPagesItemRequired = TypedDict(
+    "_MonitorCheckCompletedEventPagesItemRequired",
+    {
+        "url": str,
+        "status": Literal["new", "removed", "changed", "unchanged", "failed"],
+    },
+)
+
+
+class MonitorCheckCompletedEventPagesItem(_MonitorCheckCompletedEventPagesItemRequired):
+    pass
+
+
+_MonitorCheckCompletedEventRequired = TypedDict(
+    "_MonitorCheckCompletedEventRequired",
+    {
+        "event": Literal["monitor.check.completed"],
+        "monitorId": str,
+        "check": MonitorCheck,
+        "pages": List[MonitorCheckCompletedEventPagesItem],
+    },
+)
+
+
+class MonitorCheckCompletedEvent(_MonitorCheckCompletedEventRequired):
+    pass
+
+
+_MonitorCheckPageVisualRegionsItemRequired = TypedDict(
+    "_MonitorCheckPageVisualRegionsItemRequired",
+    {
+        "x": float,
+        "y": float,
+        "width": float,
+        "height": float,
+    },
+)
+
+
+class MonitorCheckPageVisualRegionsItem(_MonitorCheckPageVisualRegionsItemRequired):
+    pass
+
+
+_MonitorCheckPageVisualRequired = TypedDict(
+    "_MonitorCheckPageVisualRequired",
+    {
+        "changedPixels": int,
+        "changedPercent": float,
+        "regions": List[MonitorCheckPageVisualRegionsItem],  # Bounding boxes of the changed areas, CSS px.
+        "beforeUrl": str,
+        "afterUrl": str,
+        "diffUrl": str,
+    },
+)
+
+
+class MonitorCheckPageVisual(_MonitorCheckPageVisualRequired):
+    pass
+
+
+_MonitorCheckPageTextPartsItemRequired = TypedDict(
+    "_MonitorCheckPageTextPartsItemRequired",
+    {
+        "op": Literal["added", "removed"],
+        "text": str,
+    },
+)
+
+
+class MonitorCheckPageTextPartsItem(_MonitorCheckPageTextPartsItemRequired):
+    pass
+
+
+_MonitorCheckPageTextRequired = TypedDict(
+    "_MonitorCheckPageTextRequired",
+    {
+        "added": int,  # Words added.
+        "removed": int,  # Words removed.
+        "parts": List[MonitorCheckPageTextPartsItem],
+        "truncated": bool,
+    },
+)
+
+
+class MonitorCheckPageText(_MonitorCheckPageTextRequired):
+    pass
+
+
+_MonitorCheckPageFieldsItemRequired = TypedDict(
+    "_MonitorCheckPageFieldsItemRequired",
+    {
+        "name": str,
+        "before": Optional[str],
+        "after": Optional[str],
+    },
+)
+
+
+class MonitorCheckPageFieldsItem(_MonitorCheckPageFieldsItemRequired):
+    pass
+
+
+_MonitorCheckPageMaskedRequired = TypedDict(
+    "_MonitorCheckPageMaskedRequired",
+    {
+        "regions": List[MonitorCheckPageVisualRegionsItem],  # Volatile and ignored boxes left out of the pixel diff.
+        "lines": int,  # Volatile lines left out of the text diff.
+    },
+)
+
+
+class MonitorCheckPageMasked(_MonitorCheckPageMaskedRequired):
+    pass
+
+
+_MonitorCheckPageRequired = TypedDict(
+    "_MonitorCheckPageRequired",
+    {
+        "url": str,
+        "status": Literal["new", "removed", "changed", "unchanged", "failed"],
+    },
+)
+
+_MonitorCheckPageOptional = TypedDict(
+    "_MonitorCheckPageOptional",
+    {
+        "reason": str,  # Why a page failed (as a crawl page's).
+        "statusCode": int,
+        "screenshotUrl": str,  # A new page's capture (signed).
+        "visual": MonitorCheckPageVisual,
+        "text": MonitorCheckPageText,
+        "fields": List[MonitorCheckPageFieldsItem],
+        "masked": MonitorCheckPageMasked,
+    },
+    total=False,
+)
+
+
+class MonitorCheckPage(_MonitorCheckPageRequired, _MonitorCheckPageOptional):
+    pass
+
+
+_MonitorPageEventRequired = TypedDict(
+    "_MonitorPageEventRequired",
+    {
+        "event": Literal["monitor.page.changed", "monitor.page.new", "monitor.page.removed", "monitor.page.failed"],
+        "monitorId": str,
+        "checkId": str,
+        "page": MonitorCheckPage,
+    },
+)
+
+
+class MonitorPageEvent(_MonitorPageEventRequired):
     pass
 
 
@@ -2032,10 +2410,93 @@ class MapResult(_MapResultRequired):
     pass
 
 
+_MonitorDryRunRequired = TypedDict(
+    "_MonitorDryRunRequired",
+    {
+        "dryRun": Literal[True],
+        "urls": List[str],  # The URLs a check would cover now.
+        "truncated": bool,  # The site has more URLs than the limit.
+        "creditsPerCheck": int,
+        "checksPerMonth": float,
+        "creditsPerMonth": int,
+    },
+)
+
+
+class MonitorDryRun(_MonitorDryRunRequired):
+    pass
+
+
+_MonitorCheckOutputCountsRequired = TypedDict(
+    "_MonitorCheckOutputCountsRequired",
+    {
+        "new": int,
+        "removed": int,
+        "changed": int,
+        "unchanged": int,
+        "failed": int,
+    },
+)
+
+
+class MonitorCheckOutputCounts(_MonitorCheckOutputCountsRequired):
+    pass
+
+
+_MonitorCheckOutputRequired = TypedDict(
+    "_MonitorCheckOutputRequired",
+    {
+        "checkId": str,
+        "monitorId": str,
+        "trigger": Literal["created", "schedule", "manual"],
+        "status": Literal["queued", "running", "completed", "cancelled", "failed"],
+        "counts": MonitorCheckOutputCounts,
+        "creditsUsed": int,
+        "baseline": bool,
+        "createdAt": str,  # ISO 8601
+    },
+)
+
+_MonitorCheckOutputOptional = TypedDict(
+    "_MonitorCheckOutputOptional",
+    {
+        "stoppedBy": Literal["limit", "credits", "cancelled"],
+        "completedAt": str,  # ISO 8601
+    },
+    total=False,
+)
+
+
+class MonitorCheckOutput(_MonitorCheckOutputRequired, _MonitorCheckOutputOptional):
+    pass
+
+
+_MonitorRequired = TypedDict(
+    "_MonitorRequired",
+    {
+        "monitorId": str,
+        "name": Optional[str],
+        "url": str,
+        "status": Literal["active", "paused"],
+        "schedule": MonitorSchedule,
+        "nextCheckAt": Optional[str],  # The next scheduled check; null while paused.
+        "lastCheck": Optional[MonitorCheckOutput],
+        "feedUrl": str,  # A signed Atom feed of this monitor's changes.
+        "settings": Dict[str, Any],  # Every setting, defaults filled in.
+        "createdAt": str,  # ISO 8601
+        "updatedAt": str,  # ISO 8601
+    },
+)
+
+
+class Monitor(_MonitorRequired):
+    pass
+
+
 _WebhookDeliverySubjectRequired = TypedDict(
     "_WebhookDeliverySubjectRequired",
     {
-        "kind": Literal["job", "batch", "run", "crawl"],
+        "kind": Literal["job", "batch", "run", "crawl", "monitor"],
         "id": str,
     },
 )
@@ -2152,6 +2613,105 @@ _MetaOutputOptional = TypedDict(
 
 
 class MetaOutput(_MetaOutputRequired, _MetaOutputOptional):
+    pass
+
+
+_MonitorCheckPageOutputVisualRequired = TypedDict(
+    "_MonitorCheckPageOutputVisualRequired",
+    {
+        "changedPixels": int,
+        "changedPercent": float,
+        "regions": List[ScrapeMatchBox],  # Bounding boxes of the changed areas, CSS px.
+        "beforeUrl": str,
+        "afterUrl": str,
+        "diffUrl": str,
+    },
+)
+
+
+class MonitorCheckPageOutputVisual(_MonitorCheckPageOutputVisualRequired):
+    pass
+
+
+_MonitorCheckPageOutputTextPartsItemRequired = TypedDict(
+    "_MonitorCheckPageOutputTextPartsItemRequired",
+    {
+        "op": Literal["added", "removed"],
+        "text": str,
+    },
+)
+
+
+class MonitorCheckPageOutputTextPartsItem(_MonitorCheckPageOutputTextPartsItemRequired):
+    pass
+
+
+_MonitorCheckPageOutputTextRequired = TypedDict(
+    "_MonitorCheckPageOutputTextRequired",
+    {
+        "added": int,  # Words added.
+        "removed": int,  # Words removed.
+        "parts": List[MonitorCheckPageOutputTextPartsItem],
+        "truncated": bool,
+    },
+)
+
+
+class MonitorCheckPageOutputText(_MonitorCheckPageOutputTextRequired):
+    pass
+
+
+_MonitorCheckPageOutputFieldsItemRequired = TypedDict(
+    "_MonitorCheckPageOutputFieldsItemRequired",
+    {
+        "name": str,
+        "before": Optional[str],
+        "after": Optional[str],
+    },
+)
+
+
+class MonitorCheckPageOutputFieldsItem(_MonitorCheckPageOutputFieldsItemRequired):
+    pass
+
+
+_MonitorCheckPageOutputMaskedRequired = TypedDict(
+    "_MonitorCheckPageOutputMaskedRequired",
+    {
+        "regions": List[ScrapeMatchBox],  # Volatile and ignored boxes left out of the pixel diff.
+        "lines": int,  # Volatile lines left out of the text diff.
+    },
+)
+
+
+class MonitorCheckPageOutputMasked(_MonitorCheckPageOutputMaskedRequired):
+    pass
+
+
+_MonitorCheckPageOutputRequired = TypedDict(
+    "_MonitorCheckPageOutputRequired",
+    {
+        "url": str,
+        "status": Literal["new", "removed", "changed", "unchanged", "failed"],
+    },
+)
+
+_MonitorCheckPageOutputOptional = TypedDict(
+    "_MonitorCheckPageOutputOptional",
+    {
+        "reason": str,  # Why a page failed (as a crawl page's).
+        "statusCode": int,
+        "screenshotUrl": str,  # A new page's capture (signed).
+        "visual": MonitorCheckPageOutputVisual,
+        "text": MonitorCheckPageOutputText,
+        "fields": List[MonitorCheckPageOutputFieldsItem],
+        "masked": MonitorCheckPageOutputMasked,
+    },
+    total=False,
+)
+
+
+class MonitorCheckPageOutput(_MonitorCheckPageOutputRequired, _MonitorCheckPageOutputOptional):
     pass
 
 
@@ -2726,6 +3286,103 @@ class ListCrawlsResult(_ListCrawlsResultRequired):
     "A page of crawls."
 
 
+_ListMonitorsQueryOptional = TypedDict(
+    "_ListMonitorsQueryOptional",
+    {
+        "status": Literal["active", "paused"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListMonitorsQuery(_ListMonitorsQueryOptional):
+    "Query parameters of GET /v1/monitors."
+
+
+_ListMonitorsResultRequired = TypedDict(
+    "_ListMonitorsResultRequired",
+    {
+        "items": List[Monitor],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListMonitorsResult(_ListMonitorsResultRequired):
+    "A page of monitors."
+
+
+_DeleteMonitorResultRequired = TypedDict(
+    "_DeleteMonitorResultRequired",
+    {
+        "monitorId": str,
+        "deleted": Literal[True],
+    },
+)
+
+
+class DeleteMonitorResult(_DeleteMonitorResultRequired):
+    "Deleted."
+
+
+_ListMonitorChecksQueryOptional = TypedDict(
+    "_ListMonitorChecksQueryOptional",
+    {
+        "status": Literal["queued", "running", "completed", "cancelled", "failed"],
+        "limit": str,
+        "cursor": str,
+    },
+    total=False,
+)
+
+
+class ListMonitorChecksQuery(_ListMonitorChecksQueryOptional):
+    "Query parameters of GET /v1/monitors/{monitorId}/checks."
+
+
+_ListMonitorChecksResultRequired = TypedDict(
+    "_ListMonitorChecksResultRequired",
+    {
+        "items": List[MonitorCheckOutput],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class ListMonitorChecksResult(_ListMonitorChecksResultRequired):
+    "A page of checks."
+
+
+_GetMonitorCheckPagesQueryOptional = TypedDict(
+    "_GetMonitorCheckPagesQueryOptional",
+    {
+        "status": Literal["new", "removed", "changed", "unchanged", "failed"],
+        "cursor": str,
+        "limit": str,
+    },
+    total=False,
+)
+
+
+class GetMonitorCheckPagesQuery(_GetMonitorCheckPagesQueryOptional):
+    "Query parameters of GET /v1/monitors/{monitorId}/checks/{checkId}/pages."
+
+
+_GetMonitorCheckPagesResultRequired = TypedDict(
+    "_GetMonitorCheckPagesResultRequired",
+    {
+        "pages": List[MonitorCheckPageOutput],
+        "nextCursor": Optional[str],
+    },
+)
+
+
+class GetMonitorCheckPagesResult(_GetMonitorCheckPagesResultRequired):
+    "A page of the check's pages."
+
+
 _ListWebhookDeliveriesQueryOptional = TypedDict(
     "_ListWebhookDeliveriesQueryOptional",
     {
@@ -2815,6 +3472,8 @@ class WatchFailedEvent(_WatchFailedEventRequired):
 ErrorCode = Literal[
     "BATCH_LIMIT_EXCEEDED",
     "CAPTURE_FAILED",
+    "CHECK_IN_PROGRESS",
+    "CHECK_NOT_FOUND",
     "CONFIGURATION_ERROR",
     "CRAWL_LIMIT_REACHED",
     "CRAWL_NOT_FOUND",
@@ -2830,6 +3489,9 @@ ErrorCode = Literal[
     "INVALID_WEBHOOK_URL",
     "KEY_DISABLED",
     "MISSING_API_KEY",
+    "MONITOR_LIMIT_REACHED",
+    "MONITOR_NOT_FOUND",
+    "MONITOR_SCHEDULE_TOO_FAST",
     "NOT_FOUND",
     "PAYLOAD_TOO_LARGE",
     "PLAN_UPGRADE_REQUIRED",
@@ -2850,6 +3512,8 @@ ErrorCode = Literal[
 
 BATCH_LIMIT_EXCEEDED: ErrorCode = "BATCH_LIMIT_EXCEEDED"
 CAPTURE_FAILED: ErrorCode = "CAPTURE_FAILED"
+CHECK_IN_PROGRESS: ErrorCode = "CHECK_IN_PROGRESS"
+CHECK_NOT_FOUND: ErrorCode = "CHECK_NOT_FOUND"
 CONFIGURATION_ERROR: ErrorCode = "CONFIGURATION_ERROR"
 CRAWL_LIMIT_REACHED: ErrorCode = "CRAWL_LIMIT_REACHED"
 CRAWL_NOT_FOUND: ErrorCode = "CRAWL_NOT_FOUND"
@@ -2865,6 +3529,9 @@ INVALID_URL: ErrorCode = "INVALID_URL"
 INVALID_WEBHOOK_URL: ErrorCode = "INVALID_WEBHOOK_URL"
 KEY_DISABLED: ErrorCode = "KEY_DISABLED"
 MISSING_API_KEY: ErrorCode = "MISSING_API_KEY"
+MONITOR_LIMIT_REACHED: ErrorCode = "MONITOR_LIMIT_REACHED"
+MONITOR_NOT_FOUND: ErrorCode = "MONITOR_NOT_FOUND"
+MONITOR_SCHEDULE_TOO_FAST: ErrorCode = "MONITOR_SCHEDULE_TOO_FAST"
 NOT_FOUND: ErrorCode = "NOT_FOUND"
 PAYLOAD_TOO_LARGE: ErrorCode = "PAYLOAD_TOO_LARGE"
 PLAN_UPGRADE_REQUIRED: ErrorCode = "PLAN_UPGRADE_REQUIRED"
@@ -2885,6 +3552,8 @@ WATCH_PAUSED: ErrorCode = "WATCH_PAUSED"
 ERROR_STATUSES: Dict[str, Tuple[int, ...]] = {
     BATCH_LIMIT_EXCEEDED: (400,),
     CAPTURE_FAILED: (400, 500, 502,),
+    CHECK_IN_PROGRESS: (409,),
+    CHECK_NOT_FOUND: (404,),
     CONFIGURATION_ERROR: (503,),
     CRAWL_LIMIT_REACHED: (429,),
     CRAWL_NOT_FOUND: (404,),
@@ -2900,6 +3569,9 @@ ERROR_STATUSES: Dict[str, Tuple[int, ...]] = {
     INVALID_WEBHOOK_URL: (400,),
     KEY_DISABLED: (403,),
     MISSING_API_KEY: (401,),
+    MONITOR_LIMIT_REACHED: (403,),
+    MONITOR_NOT_FOUND: (404,),
+    MONITOR_SCHEDULE_TOO_FAST: (403,),
     NOT_FOUND: (404,),
     PAYLOAD_TOO_LARGE: (413,),
     PLAN_UPGRADE_REQUIRED: (403,),

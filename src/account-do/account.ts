@@ -18,6 +18,7 @@ import { accountRow, accountSummary } from "../accounts/profile";
 import { type Plan, type PlanId, PLANS } from "../accounts/plans";
 import type { AccountDb, AccountTx } from "../accounts/store";
 import type { CrawlsStore } from "../crawl/store";
+import type { MonitorsStore } from "../monitors/store";
 import type { IdempotencyKeys } from "../idempotency/store";
 import type { JobsStore } from "../jobs/store/jobs";
 import type { DestinationStore } from "../storage/destination-store";
@@ -175,6 +176,10 @@ export class Account extends DurableObject<Env> {
 
   crawls(): CrawlsStore {
     return this.features.crawls;
+  }
+
+  monitors(): MonitorsStore {
+    return this.features.monitors;
   }
 
   destinations(): DestinationStore {

@@ -1,6 +1,7 @@
 /**
- * The Account DO has ONE alarm, serving two users: the stuck-work sweep (src/jobs/store/sweep.ts:
- * re-enqueue once, then fail and refund) and the watch schedule (src/watches/store/schedule.ts).
+ * The Account DO has ONE alarm, serving three users: the stuck-work sweep (src/jobs/store/sweep.ts:
+ * re-enqueue once, then fail and refund), the watch schedule (src/watches/store/schedule.ts) and
+ * the monitor schedule (src/monitors/store.ts `due`).
  * Each says when it next needs to run, and the alarm is set to the earliest of those times
  * (deleted when none).
  */
@@ -10,6 +11,7 @@ import { TUNING } from "../tuning";
 import { nextStuckDue, sweepStuckJobs } from "../jobs/store/sweep";
 import { finishRun, nextWatchDue } from "../watches/store/runs";
 import { jobMessage } from "../queues/capture-message";
+import { nextMonitorDue } from "../monitors/store";
 import type { AccountFeatures } from "./features";
 
 export async function armAlarm(
@@ -28,7 +30,7 @@ export async function armAlarm(
 
 /** When the alarm's users next need it: the earliest due watch, the next job that may stick. */
 export function alarmDueTimes(sql: SqlStorage, env: Env): Array<number | null> {
-  return [nextWatchDue(sql), nextStuckDue(sql, config(env).jobStuckAfterMs)];
+  return [nextWatchDue(sql), nextStuckDue(sql, config(env).jobStuckAfterMs), nextMonitorDue(sql)];
 }
 
 /**
@@ -62,4 +64,6 @@ export async function runAlarm(db: AccountDb, features: AccountFeatures): Promis
     features.webhooks.markQueued(swept.webhooks);
   }
   await features.watches.runDue();
+  // Due monitors: their next time is set now; their checks start from the queue.
+  await sendInBatches(db.env().CAPTURE_JOBS, features.monitors.due(accountId));
 }

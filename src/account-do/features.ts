@@ -2,10 +2,11 @@
  * The features the Account DO composes over its one database (account.ts): the account's keys
  * and credit ledger (src/accounts/), and the features that keep their table(s), transitions and
  * reads in their own folder. Webhook deliveries rebuild their event
- * bodies from the subjects the jobs and watches features own, wired here so that
+ * bodies from the subjects the jobs, watches, crawls and monitors features own, wired here so that
  * src/webhooks/ imports neither.
  */
 import { KeyStore } from "../accounts/keystore";
+import { checkProgress, forgetCheck, monitorEventBody, MonitorsStore } from "../monitors/store";
 import { CrawlsStore, crawlEventBody } from "../crawl/store";
 import { CreditLedger } from "../accounts/ledger";
 import { RequestLog } from "../accounts/request-log";
@@ -26,6 +27,7 @@ export interface AccountFeatures {
   watches: WatchesStore;
   webhooks: WebhookDeliveries;
   crawls: CrawlsStore;
+  monitors: MonitorsStore;
   destinations: DestinationStore;
   idempotency: IdempotencyKeys;
   requests: RequestLog;
@@ -38,6 +40,7 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
       return subject ? watchEvent(event, subject) : null;
     }
     if (kind === "crawl") return crawlEventBody(db.sql, id);
+    if (kind === "monitor") return monitorEventBody(db.sql, id);
     if (kind === "job") {
       const job = getJob(db.sql, id);
       return job ? jobEvent(event, job) : null;
@@ -51,7 +54,8 @@ export function composeFeatures(db: AccountDb): AccountFeatures {
     jobs: new JobsStore(db),
     watches: new WatchesStore(db),
     webhooks: new WebhookDeliveries(db, eventBody),
-    crawls: new CrawlsStore(db),
+    crawls: new CrawlsStore(db, { progress: checkProgress, forget: forgetCheck }),
+    monitors: new MonitorsStore(db),
     destinations: new DestinationStore(db),
     idempotency: new IdempotencyKeys(db),
     requests: new RequestLog(db),

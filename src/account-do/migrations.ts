@@ -296,4 +296,84 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
       key_id TEXT NOT NULL
     )`,
   ],
+  // v13, site monitors (src/monitors/store.ts): the monitors, their checks (each check is a
+  // crawl: its frontier lives in its Crawl DO), the pages of a check that were not unchanged,
+  // the baseline index (which pages the monitor knows, and the check that last saw each) and the
+  // stored bodies of their webhook events. A crawl row says which monitor's check it is (such a
+  // crawl is not listed among the account's crawls); webhook deliveries gain the subject kind
+  // 'monitor', so that table is rebuilt again (same columns, in order).
+  [
+    `CREATE TABLE monitors (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      monitor_id TEXT NOT NULL UNIQUE,
+      name TEXT,
+      url TEXT NOT NULL,
+      settings TEXT NOT NULL,
+      origin TEXT NOT NULL,
+      paused INTEGER NOT NULL DEFAULT 0,
+      next_check_at INTEGER,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX monitors_by_due ON monitors (paused, next_check_at)`,
+    `CREATE TABLE monitor_checks (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      check_id TEXT NOT NULL UNIQUE,
+      monitor_id TEXT NOT NULL,
+      trigger TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'cancelled', 'failed')),
+      stopped_by TEXT,
+      counts TEXT NOT NULL,
+      credits_used INTEGER NOT NULL DEFAULT 0,
+      baseline INTEGER NOT NULL,
+      created_at INTEGER NOT NULL,
+      completed_at INTEGER
+    )`,
+    `CREATE INDEX monitor_checks_by_monitor ON monitor_checks (monitor_id, seq)`,
+    `CREATE TABLE monitor_check_pages (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      check_id TEXT NOT NULL,
+      url TEXT NOT NULL,
+      status TEXT NOT NULL,
+      body TEXT NOT NULL,
+      UNIQUE (check_id, url)
+    )`,
+    `CREATE TABLE monitor_pages (
+      monitor_id TEXT NOT NULL,
+      url TEXT NOT NULL,
+      seen_check TEXT NOT NULL,
+      PRIMARY KEY (monitor_id, url)
+    )`,
+    `CREATE TABLE monitor_events (
+      subject_id TEXT PRIMARY KEY,
+      monitor_id TEXT NOT NULL,
+      check_id TEXT NOT NULL,
+      body TEXT NOT NULL
+    )`,
+    `CREATE INDEX monitor_events_by_check ON monitor_events (check_id)`,
+    `ALTER TABLE crawls ADD COLUMN monitor_id TEXT`,
+    `CREATE TABLE webhook_deliveries_v13 (
+      delivery_id TEXT PRIMARY KEY,
+      subject_kind TEXT NOT NULL CHECK (subject_kind IN ('job', 'batch', 'run', 'crawl', 'monitor')),
+      subject_id TEXT NOT NULL,
+      event TEXT NOT NULL,
+      url TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_status INTEGER,
+      last_error TEXT,
+      last_attempt_at INTEGER,
+      created_at INTEGER NOT NULL,
+      swept_at INTEGER,
+      next_attempt_at INTEGER,
+      UNIQUE (subject_kind, subject_id)
+    )`,
+    `INSERT INTO webhook_deliveries_v13 (delivery_id, subject_kind, subject_id, event, url, state,
+       attempts, last_status, last_error, last_attempt_at, created_at, swept_at, next_attempt_at)
+     SELECT delivery_id, subject_kind, subject_id, event, url, state, attempts, last_status,
+       last_error, last_attempt_at, created_at, swept_at, next_attempt_at FROM webhook_deliveries`,
+    `DROP TABLE webhook_deliveries`,
+    `ALTER TABLE webhook_deliveries_v13 RENAME TO webhook_deliveries`,
+    `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
+  ],
 ];

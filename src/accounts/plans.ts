@@ -17,6 +17,10 @@
  * Crawls (docs/CRAWL.md): the page caps of Free, Starter, Pro and Enterprise are published
  * (10, 100, 1,000, 10,000); Basic's 50 and the crawls in flight (1, 2, 3, 5, 20) are ours, in
  * proportion to the active-job caps.
+ *
+ * Site monitors (docs/MONITORS.md), ours: monitors held 1, 3, 10, 50, 500; the shortest
+ * interval between checks 1440, 360, 60, 30, 5 minutes; checks kept 7, 14, 30, 90, 365 days. A
+ * check's pages are capped by the plan's crawl page cap.
  */
 
 import { PLAN_IDS, type UpgradeInfo } from "../../schemas/responses";
@@ -54,6 +58,12 @@ export interface Plan {
   crawlPageCap: number;
   /** Crawls queued or running at once. */
   crawlsInFlight: number;
+  /** Site monitors an account may hold (active plus paused; docs/MONITORS.md). */
+  monitorCount: number;
+  /** Shortest time between two scheduled checks of a monitor, in minutes. */
+  monitorFloorMinutes: number;
+  /** Days a monitor's checks (and their images) are kept. */
+  monitorRetentionDays: number;
   features: Readonly<Record<Feature, boolean>>;
   /** Image outputs carry the tiled watermark (a footer on PDFs). */
   watermark: boolean;
@@ -74,6 +84,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 3,
     crawlPageCap: 10,
     crawlsInFlight: 1,
+    monitorCount: 1,
+    monitorFloorMinutes: 1440,
+    monitorRetentionDays: 7,
     watermark: true,
     features: {
       cookies: false,
@@ -96,6 +109,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 10,
     crawlPageCap: 50,
     crawlsInFlight: 2,
+    monitorCount: 3,
+    monitorFloorMinutes: 360,
+    monitorRetentionDays: 14,
     watermark: false,
     features: { ...PAID, geo: false, storageDestinations: false },
   },
@@ -111,6 +127,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 25,
     crawlPageCap: 100,
     crawlsInFlight: 3,
+    monitorCount: 10,
+    monitorFloorMinutes: 60,
+    monitorRetentionDays: 30,
     watermark: false,
     features: { ...PAID, geo: false, storageDestinations: false },
   },
@@ -126,6 +145,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 100,
     crawlPageCap: 1_000,
     crawlsInFlight: 5,
+    monitorCount: 50,
+    monitorFloorMinutes: 30,
+    monitorRetentionDays: 90,
     watermark: false,
     features: { ...PAID, geo: true, storageDestinations: true },
   },
@@ -141,6 +163,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 1_000,
     crawlPageCap: 10_000,
     crawlsInFlight: 20,
+    monitorCount: 500,
+    monitorFloorMinutes: 5,
+    monitorRetentionDays: 365,
     watermark: false,
     features: { ...PAID, geo: true, storageDestinations: true },
   },

@@ -32,6 +32,30 @@ export interface CrawlConfig {
   options: CrawlPageOptions;
   /** Origin of the signed URLs in results (screenshots, large bodies). */
   origin: string;
+  /**
+   * Set when the crawl is a site monitor's check (src/monitors/): its pages are rendered and
+   * compared by the monitor's renderer, one credit each, and kept for the plan's retention.
+   */
+  monitor?: MonitorCheckConfig;
+}
+
+/** What a monitor's check carries for its pages (src/monitors/check.ts builds it). */
+export interface MonitorCheckConfig {
+  monitorId: string;
+  checkId: string;
+  compare: Array<"visual" | "text" | "fields">;
+  fields: Array<{ name: string; selector: string; attribute?: string }>;
+  ignore: string[];
+  ignoreRegions: Array<{ x: number; y: number; width: number; height: number }>;
+  learnVolatile: boolean;
+  minChangedPixels: number;
+  minChangedWords: number;
+  retentionDays: number;
+}
+
+/** Days a crawl's results are kept after it ends: a monitor check's, its plan's. */
+export function retentionDays(config: CrawlConfig): number {
+  return config.monitor?.retentionDays ?? CRAWL.retentionDays;
 }
 
 export function crawlConfig(
@@ -58,9 +82,10 @@ export function readConfig(json: string): CrawlConfig {
   return JSON.parse(json) as CrawlConfig;
 }
 
-/** Credits of one rendered page: 1, and 1 more for its screenshot. */
-export function pageCost(formats: readonly CrawlFormat[]): number {
-  return 1 + (formats.includes("screenshot") ? 1 : 0);
+/** Credits of one rendered page: 1, and 1 more for its screenshot (a monitor's page: 1). */
+export function pageCost(config: Pick<CrawlConfig, "formats" | "monitor">): number {
+  if (config.monitor) return 1;
+  return 1 + (config.formats.includes("screenshot") ? 1 : 0);
 }
 
 /**

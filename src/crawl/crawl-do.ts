@@ -15,7 +15,7 @@ import { CRAWL } from "../../schemas/limits";
 import { accountStub } from "../accounts/directory";
 import { settleReservation } from "../accounts/credits";
 import { TUNING } from "../tuning";
-import { type CrawlConfig, readConfig } from "./config";
+import { type CrawlConfig, readConfig, retentionDays } from "./config";
 import * as F from "./frontier";
 import type { Claim, PageOutcome, Taken } from "./frontier";
 import { Dispatch } from "./dispatch";
@@ -258,12 +258,15 @@ export class Crawl extends DurableObject<Env> {
   /** A final state: the account is told (crawl.completed), the retention clock starts. */
   private async finished(): Promise<void> {
     await this.report();
-    await this.ctx.storage.setAlarm(Date.now() + CRAWL.retentionDays * 86_400_000);
+    const row = this.row();
+    const days = row ? retentionDays(this.config(row)) : CRAWL.retentionDays;
+    await this.ctx.storage.setAlarm(Date.now() + days * 86_400_000);
   }
 
   /** Past retention: the R2 objects, the account's row, then this object's storage. */
   private async expire(row: CrawlRow): Promise<void> {
-    const expiresAt = (row.completed_at ?? row.created_at) + CRAWL.retentionDays * 86_400_000;
+    const days = retentionDays(this.config(row));
+    const expiresAt = (row.completed_at ?? row.created_at) + days * 86_400_000;
     if (Date.now() < expiresAt) await this.ctx.storage.setAlarm(expiresAt);
     else await expireCrawl(this.env, this.ctx.storage, this.config(row));
   }

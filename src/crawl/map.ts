@@ -13,7 +13,7 @@ import { withCredits } from "../accounts/credits";
 import { prepareCapture } from "../capture-request/prepare";
 import { validationError } from "../errors";
 import type { CaptureEngine } from "../pipeline/engine";
-import { runCapture } from "../pipeline/pipeline";
+import { runCapture, runPrepaidCapture } from "../pipeline/pipeline";
 import { crawlConfig } from "./config";
 import { type Discovered, linkRules } from "./links";
 import { fetchRobots, robotsOf } from "./politeness";
@@ -30,6 +30,31 @@ export async function mapSite(
   req: MapRequest,
   engine: CaptureEngine,
 ): Promise<{ data: MapResult; usage: Usage }> {
+  const mapped = await discover(env, auth, req, engine, true);
+  if (mapped.usage === null) throw new Error("map: charged without usage");
+  return { data: mapped.data, usage: mapped.usage };
+}
+
+/**
+ * The map of a site as `mapSite` makes it, charging nothing: a monitor's dry run
+ * (src/monitors/operations.ts) says what a check would cover before anything is bought.
+ */
+export async function previewSite(
+  env: Env,
+  auth: AuthContext,
+  req: MapRequest,
+  engine: CaptureEngine,
+): Promise<MapResult> {
+  return (await discover(env, auth, req, engine, false)).data;
+}
+
+async function discover(
+  env: Env,
+  auth: AuthContext,
+  req: MapRequest,
+  engine: CaptureEngine,
+  charge: boolean,
+): Promise<{ data: MapResult; usage: Usage | null }> {
   const spec = await prepareCapture(env, auth, { url: req.url, userAgent: CRAWLER_USER_AGENT });
   const start = spec.source.kind === "url" ? normalizeUrl(spec.source.url) : null;
   if (start === null) throw validationError("url", "Must be a public http or https URL.");
@@ -70,18 +95,22 @@ export async function mapSite(
 
   // Sitemaps only (or a start page robots.txt disallows): the one credit is billed here.
   if (config.sitemap === "only" || !robots.allowed(start)) {
+    if (!charge) return { data: collect(await sitemaps(), []), usage: null };
     const { value, usage } = await withCredits(auth, 1, async () => collect(await sitemaps(), []));
     return { data: value, usage };
   }
   // Otherwise the start page's links are the billed output (refunded if the render fails).
+  const input = {
+    spec,
+    outputs: [{ ...MAP_OUTPUT, visibleOnly: false, internalOnly: false, includeNonHttp: false }],
+    storage: { kind: "none" } as const,
+    engine,
+  };
   const [sitemap, run] = await Promise.all([
     sitemaps(),
-    runCapture(env, auth, {
-      spec,
-      outputs: [{ ...MAP_OUTPUT, visibleOnly: false, internalOnly: false, includeNonHttp: false }],
-      storage: { kind: "none" },
-      engine,
-    }),
+    charge
+      ? runCapture(env, auth, input)
+      : runPrepaidCapture(env, auth.accountId, input).then((r) => ({ ...r, usage: null })),
   ]);
   const [output] = run.outputs;
   if (!output?.ok) throw output?.failure.error ?? new Error("map: no links output");

@@ -19,7 +19,15 @@ import { ApiError } from "../errors";
 import { UnresolvableTarget } from "../security/target-check";
 import { log } from "../log";
 import type { CaptureEngine } from "../pipeline/engine";
-import { runPrepaidCapture, type OutputResult, type PipelineRun } from "../pipeline/pipeline";
+import {
+  runPrepaidCapture,
+  type OutputResult,
+  type PageFacts,
+  type PipelineRun,
+  type RequestedOutput,
+} from "../pipeline/pipeline";
+import type { StorageTarget } from "../pipeline/storage";
+import type { CaptureSpec } from "../capture/capture-spec";
 import { signedImageUrl, storeOutput } from "../storage/hosted";
 import { TUNING } from "../tuning";
 import { pageCost, pageOutputs, readConfig, type CrawlConfig } from "./config";
@@ -42,6 +50,7 @@ export async function runCrawlPages(
   env: Env,
   msg: CrawlPageMessage,
   engine: CaptureEngine,
+  renderers: PageRenderers = {},
 ): Promise<void> {
   const crawl = crawlStub(env, msg.accountId, msg.crawlId);
   const claim = await crawl.claimPage(msg.seq, msg.lease);
@@ -51,7 +60,7 @@ export async function runCrawlPages(
   let stop = false;
   const ownFailure: unknown[] = [];
   const start = (page: Taken, own: boolean) => {
-    const lane: Promise<void> = runCrawlPage(env, msg, crawl, page, engine)
+    const lane: Promise<void> = runCrawlPage(env, msg, crawl, page, engine, renderers)
       .then((after) => {
         if (after === "stop") stop = true;
       })
@@ -102,9 +111,12 @@ async function runCrawlPage(
   crawl: ReturnType<typeof crawlStub>,
   page: Taken,
   engine: CaptureEngine,
+  renderers: PageRenderers,
 ): Promise<"next" | "stop"> {
   const config = readConfig(page.config);
-  const cost = pageCost(config.formats);
+  const cost = pageCost(config);
+  const render = config.monitor ? renderers.monitor : renderPage;
+  if (!render) throw new Error("crawl: no renderer for a monitor's check");
   const account = accountStub(env, msg.accountId);
   const held = await holdCredits(account, cost);
   if (!held) {
@@ -113,7 +125,7 @@ async function runCrawlPage(
   }
   let outcome: PageOutcome;
   try {
-    outcome = await renderPage(env, config, page.url, engine, cost);
+    outcome = await render(env, config, page.url, engine, cost);
   } catch (err) {
     log("error", "crawl: page failed", { crawlId: msg.crawlId, error: String(err) });
     outcome = failed("capture_failed");
@@ -139,13 +151,43 @@ function skipped(reason: PageOutcome["reason"]): PageOutcome {
   return { status: "skipped", reason, result: {}, links: [], r2Keys: [], credits: 0 };
 }
 
-async function renderPage(
+/**
+ * How a page of a crawl becomes its outcome: the crawl's own (`renderPage`, below), or the
+ * renderer of a crawl's kind passed in by the queue handler (a monitor's check:
+ * src/monitors/page.ts), which loads the page with `loadPage` as this file does.
+ */
+export type PageRenderer = (
   env: Env,
   config: CrawlConfig,
   url: string,
   engine: CaptureEngine,
   cost: number,
-): Promise<PageOutcome> {
+) => Promise<PageOutcome>;
+
+/** Renderers of the crawls that are not plain crawls, by kind. */
+export interface PageRenderers {
+  monitor?: PageRenderer;
+}
+
+/**
+ * One page loaded as a crawl loads it — the start origin's headers and cookies, the crawler's
+ * user agent, the URL guard, the capture pipeline as background work — into `outputs`
+ * (`storage`: where images go, none by default; `tune` adjusts the prepared spec). A page that
+ * is not a rendered HTML document is its outcome already: skipped or failed, with the reason.
+ */
+export async function loadPage(
+  env: Env,
+  config: CrawlConfig,
+  url: string,
+  engine: CaptureEngine,
+  load: {
+    outputs: RequestedOutput[];
+    storage?: StorageTarget;
+    tune?: (spec: CaptureSpec) => CaptureSpec;
+  },
+): Promise<
+  { ok: true; run: PipelineRun & { page: PageFacts } } | { ok: false; outcome: PageOutcome }
+> {
   const account = accountStub(env, config.accountId);
   const auth: AuthContext = {
     accountId: config.accountId,
@@ -165,39 +207,55 @@ async function renderPage(
   };
   let run: PipelineRun;
   try {
-    const spec = await prepareCapture(env, auth, req);
+    const prepared = await prepareCapture(env, auth, req);
     run = await runPrepaidCapture(env, config.accountId, {
-      spec,
-      outputs: pageOutputs(config.formats),
-      storage: {
-        kind: "hosted",
-        ttlSeconds: RETENTION_SECONDS,
-        prefix: "crawl",
-        context: "crawl page",
-      },
+      spec: load.tune ? load.tune(prepared) : prepared,
+      outputs: load.outputs,
+      storage: load.storage ?? { kind: "none" },
       engine,
       background: true,
     });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return refusal(err);
+    return { ok: false, outcome: refusal(err) };
   }
   const facts = run.page;
   if (facts === null) {
     const first = run.outputs[0];
     const failure = first && !first.ok ? first.failure : null;
-    if (failure?.cause === "blocked") return skipped("blocked");
-    if (failure?.cause === "not_html") return skipped("not_html");
-    return failure ? refusal(failure.error) : failed("capture_failed");
+    if (failure?.cause === "blocked") return { ok: false, outcome: skipped("blocked") };
+    if (failure?.cause === "not_html") return { ok: false, outcome: skipped("not_html") };
+    return { ok: false, outcome: failure ? refusal(failure.error) : failed("capture_failed") };
   }
   const statusCode = facts.page.targetStatus ?? undefined;
-  if (statusCode !== undefined && statusCode >= 400) return failed("http_error", statusCode);
+  if (statusCode !== undefined && statusCode >= 400)
+    return { ok: false, outcome: failed("http_error", statusCode) };
   if (
     facts.contentType !== null &&
     !/^(text\/html|application\/xhtml\+xml)$/.test(facts.contentType)
   )
-    return skipped("not_html");
-  return rendered(env, config, run, cost);
+    return { ok: false, outcome: skipped("not_html") };
+  return { ok: true, run: { ...run, page: facts } };
+}
+
+/** A crawl's page: its formats, its screenshot stored for the crawl's retention. */
+async function renderPage(
+  env: Env,
+  config: CrawlConfig,
+  url: string,
+  engine: CaptureEngine,
+  cost: number,
+): Promise<PageOutcome> {
+  const loaded = await loadPage(env, config, url, engine, {
+    outputs: pageOutputs(config.formats),
+    storage: {
+      kind: "hosted",
+      ttlSeconds: RETENTION_SECONDS,
+      prefix: "crawl",
+      context: "crawl page",
+    },
+  });
+  return loaded.ok ? rendered(env, config, loaded.run, cost) : loaded.outcome;
 }
 
 /** A capture's refusal as a page's fate: the guard's are skips, the rest failures. */
@@ -211,11 +269,10 @@ function refusal(err: ApiError): PageOutcome {
 async function rendered(
   env: Env,
   config: CrawlConfig,
-  run: PipelineRun,
+  run: PipelineRun & { page: PageFacts },
   cost: number,
 ): Promise<PageOutcome> {
   const facts = run.page;
-  if (!facts) throw new Error("rendered: no page");
   const formats = new Set(config.formats);
   const result: PageResult = {};
   const r2Keys: string[] = [];

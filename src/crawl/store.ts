@@ -7,13 +7,15 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { CrawlCounts, CrawlEvent, CrawlSummary } from "../../schemas/crawl";
-import type { AccountDb } from "../accounts/store";
+import type { AccountDb, AccountTx } from "../accounts/store";
 import type { ListQuery, Page } from "../jobs/store/read";
 import { page } from "../jobs/store/read";
 import { emitWebhook } from "../webhooks/store/deliveries";
 
 export interface NewCrawl {
   crawlId: string;
+  /** A site monitor's check (src/monitors/): not capped by crawls in flight, not listed. */
+  monitorId?: string;
   url: string;
   limit: number;
   webhookUrl: string | null;
@@ -39,6 +41,7 @@ interface CrawlRow extends Record<string, SqlStorageValue> {
   credits_used: number;
   webhook_url: string | null;
   webhook_events: string;
+  monitor_id: string | null;
   created_at: number;
   completed_at: number | null;
 }
@@ -60,8 +63,21 @@ function summaryOf(row: CrawlRow): CrawlSummary {
   };
 }
 
+/**
+ * What a crawl that is a site monitor's check hands on, in the same transaction (wired in
+ * src/account-do/features.ts, so this feature does not import the monitors'): its progress, and
+ * its rows past retention. `progress` returns the webhook deliveries it emitted.
+ */
+export interface CrawlHooks {
+  progress(tx: AccountTx, summary: CrawlSummary): string[];
+  forget(sql: SqlStorage, crawlId: string): void;
+}
+
 export class CrawlsStore extends RpcTarget {
-  constructor(private readonly db: AccountDb) {
+  constructor(
+    private readonly db: AccountDb,
+    private readonly monitorChecks: CrawlHooks,
+  ) {
     super();
   }
 
@@ -71,14 +87,16 @@ export class CrawlsStore extends RpcTarget {
     return this.db.tx(({ sql, now }): AdmitCrawl => {
       const inFlight = sql
         .exec<{ n: number }>(
-          "SELECT COUNT(*) AS n FROM crawls WHERE status IN ('queued', 'running')",
+          "SELECT COUNT(*) AS n FROM crawls WHERE status IN ('queued', 'running') AND monitor_id IS NULL",
         )
         .one().n;
-      if (inFlight >= plan.crawlsInFlight) return { ok: false, inFlight, cap: plan.crawlsInFlight };
+      if (input.monitorId === undefined && inFlight >= plan.crawlsInFlight)
+        return { ok: false, inFlight, cap: plan.crawlsInFlight };
       sql.exec(
-        `INSERT INTO crawls (crawl_id, url, status, counts, page_limit, webhook_url, webhook_events, created_at)
-         VALUES (?, ?, 'queued', ?, ?, ?, ?, ?)`,
+        `INSERT INTO crawls (crawl_id, monitor_id, url, status, counts, page_limit, webhook_url, webhook_events, created_at)
+         VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
         input.crawlId,
+        input.monitorId ?? null,
         input.url,
         JSON.stringify(EMPTY),
         input.limit,
@@ -92,14 +110,14 @@ export class CrawlsStore extends RpcTarget {
 
   get(crawlId: string): CrawlSummary | null {
     const row = this.db.sql
-      .exec<CrawlRow>("SELECT * FROM crawls WHERE crawl_id = ?", crawlId)
+      .exec<CrawlRow>("SELECT * FROM crawls WHERE crawl_id = ? AND monitor_id IS NULL", crawlId)
       .toArray()[0];
     return row ? summaryOf(row) : null;
   }
 
   list(query: ListQuery): Page<CrawlSummary> {
     const args: SqlStorageValue[] = [];
-    const where: string[] = [];
+    const where: string[] = ["monitor_id IS NULL"];
     if (query.status !== null) {
       where.push("status = ?");
       args.push(query.status);
@@ -125,7 +143,8 @@ export class CrawlsStore extends RpcTarget {
    */
   progress(report: CrawlProgress): string[] {
     const { summary } = report;
-    return this.db.tx(({ sql, now }) => {
+    return this.db.tx((tx) => {
+      const { sql, now } = tx;
       const row = sql
         .exec<CrawlRow>("SELECT * FROM crawls WHERE crawl_id = ?", summary.crawlId)
         .toArray()[0];
@@ -141,6 +160,7 @@ export class CrawlsStore extends RpcTarget {
         completedAt,
         summary.crawlId,
       );
+      if (row.monitor_id !== null) return this.monitorChecks.progress(tx, summary);
       const events = JSON.parse(row.webhook_events) as CrawlEvent[];
       if (row.webhook_url === null) return [];
       const emitted: (string | null)[] = [];
@@ -169,6 +189,7 @@ export class CrawlsStore extends RpcTarget {
   /** Past its retention: the crawl's row and events go (its Crawl DO deletes the rest). */
   forget(crawlId: string): void {
     this.db.tx(({ sql }) => {
+      this.monitorChecks.forget(sql, crawlId);
       sql.exec("DELETE FROM crawl_events WHERE crawl_id = ?", crawlId);
       sql.exec("DELETE FROM crawls WHERE crawl_id = ?", crawlId);
     });

@@ -30,6 +30,7 @@ import { screenshotRoutes } from "./routes/screenshot";
 import { storageRoutes } from "./routes/storage";
 import { watchRoutes } from "./routes/watches";
 import { crawlRoutes } from "./routes/crawl";
+import { monitorRoutes } from "./routes/monitors";
 import { webhookRoutes } from "./routes/webhooks";
 import { requestRoutes } from "./routes/requests";
 import type { AppEnv } from "./types";
@@ -54,6 +55,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/", storageRoutes);
   app.route("/", watchRoutes);
   app.route("/", crawlRoutes);
+  app.route("/", monitorRoutes);
   app.route("/", webhookRoutes);
   app.route("/", requestRoutes);
   app.route("/", docsRoutes);

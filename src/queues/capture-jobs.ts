@@ -2,8 +2,9 @@
  * The `capture-jobs` consumer and its dead-letter queue, one branch per message kind
  * (./capture-message.ts): a capture job (src/jobs/consumer.ts) and a watch run's job
  * (src/watches/run.ts), both run by the one job runner (src/jobs/runner.ts), which answers
- * "retry" (a transient failure with attempts left: retried with backoff) or "done"; and a crawl
- * page (src/crawl/page-run.ts).
+ * "retry" (a transient failure with attempts left: retried with backoff) or "done"; a crawl
+ * page (src/crawl/page-run.ts; a monitor check's pages with src/monitors/page.ts); and a
+ * monitor's scheduled check to start (src/monitors/check.ts).
  */
 import { browserEngine, type CaptureEngine } from "../pipeline/engine";
 import type { CrawlPageMessage } from "../crawl/page-message";
@@ -14,6 +15,9 @@ import { config } from "../config";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { abortWatchRun, watchRun } from "../watches/run";
+import { startScheduledCheck } from "../monitors/check";
+import { renderMonitorPage } from "../monitors/page";
+import type { MonitorCheckMessage } from "../monitors/queue-message";
 import { readCaptureMessage, type CaptureQueueMessage } from "./capture-message";
 
 /** Delay before retry `attempt` + 1 of a capture (attempt is 1-based). */
@@ -47,6 +51,8 @@ async function handleCaptureMessage(
       return handleJob(message, env, msg.jobId, () => captureJob(env, msg), engine);
     case "watch-run":
       return handleJob(message, env, msg.jobId, () => watchRun(env, msg), engine);
+    case "monitor-check":
+      return handleMonitorCheck(message, env, msg);
     default:
       return msg satisfies never;
   }
@@ -84,11 +90,29 @@ async function handleCrawlPage(
   engine: CaptureEngine,
 ): Promise<void> {
   try {
-    await runCrawlPages(env, msg, engine);
+    await runCrawlPages(env, msg, engine, { monitor: renderMonitorPage });
     message.ack();
   } catch (err) {
     log("error", "capture-jobs: crawl page error, retrying", {
       crawlId: msg.crawlId,
+      error: String(err),
+    });
+    message.retry({ delaySeconds: captureRetryDelay(env, message.attempts) });
+  }
+}
+
+/** A monitor's scheduled check started; our own failure (a DO unreachable) is retried. */
+async function handleMonitorCheck(
+  message: Message,
+  env: Env,
+  msg: MonitorCheckMessage,
+): Promise<void> {
+  try {
+    await startScheduledCheck(env, msg.accountId, msg.monitorId, msg.trigger);
+    message.ack();
+  } catch (err) {
+    log("error", "capture-jobs: monitor check error, retrying", {
+      monitorId: msg.monitorId,
       error: String(err),
     });
     message.retry({ delaySeconds: captureRetryDelay(env, message.attempts) });
@@ -121,6 +145,8 @@ async function abortDeadLetter(env: Env, msg: CaptureQueueMessage): Promise<void
       return abortWatchRun(env, msg.accountId, msg.jobId);
     case "crawl-page":
       return; // its fate is its Crawl DO's: the watchdog sends it again
+    case "monitor-check":
+      return; // the monitor's next scheduled check comes anyway
     default:
       return msg satisfies never;
   }

@@ -1,7 +1,8 @@
 /**
  * What travels on the capture-jobs queue: one message per unit of work, tagged by `kind` and
  * owned by its feature — an async capture's job (src/jobs/queue-message.ts), a watch run's job
- * (src/watches/queue-message.ts), a crawl page (src/crawl/page-message.ts). The consumer switches on
+ * (src/watches/queue-message.ts), a crawl page (src/crawl/page-message.ts), a monitor check's start
+ * (src/monitors/queue-message.ts). The consumer switches on
  * `kind` exhaustively (./capture-jobs.ts): a new kind that nobody handles does not compile.
  *
  * Messages queued before kinds existed (`{accountId, jobId, watchId?}`, up to 2026-11-29) may
@@ -10,6 +11,7 @@
 import { z } from "zod";
 import { plainId } from "../../schemas/primitives";
 import { crawlPageMessage } from "../crawl/page-message";
+import { monitorCheckMessage } from "../monitors/queue-message";
 import { captureJobMessage } from "../jobs/queue-message";
 import { watchRunMessage } from "../watches/queue-message";
 
@@ -17,6 +19,7 @@ const captureQueueMessage = z.discriminatedUnion("kind", [
   captureJobMessage,
   watchRunMessage,
   crawlPageMessage,
+  monitorCheckMessage,
 ]);
 export type CaptureQueueMessage = z.infer<typeof captureQueueMessage>;
 

@@ -14,6 +14,11 @@ export function renderLinkMessage(link: { p: string; uid: string; exp: number })
   return `render:${link.p}.${link.uid}.${link.exp}`;
 }
 
+/** A monitor's Atom feed: `/v1/monitors/<monitorId>/feed?account=&sig=` (no expiry). */
+export function monitorFeedMessage(accountId: string, monitorId: string): string {
+  return `monitor-feed:${accountId}:${monitorId}`;
+}
+
 /** Webhooks: `<x-service-timestamp>.<raw body>`, over the body's exact bytes. */
 export function webhookSigningMessage(
   timestamp: string | number,

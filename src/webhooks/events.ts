@@ -4,6 +4,7 @@
  * a finished record no longer changes.
  */
 import type { BatchView, JobView } from "../../schemas/responses";
+import type { MonitorEvent } from "../../schemas/monitors";
 import type { WatchRunView } from "../../schemas/watches";
 
 /** `storage {destinationId, bucket, key, url, etag}` when the result went to a storage destination. */
@@ -17,7 +18,8 @@ export type WebhookEvent =
   | "watch.changed"
   | "watch.failed"
   | "crawl.completed"
-  | "crawl.page";
+  | "crawl.page"
+  | MonitorEvent;
 
 /** What a watch run's event is built from (src/watches/store/runs.ts `runEventSubject`). */
 export interface RunEventSubject {

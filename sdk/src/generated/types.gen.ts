@@ -12,6 +12,11 @@ export type Webhooks =
   | PostWatchFailedWebhookRequest
   | PostCrawlCompletedWebhookRequest
   | PostCrawlPageWebhookRequest
+  | PostMonitorCheckCompletedWebhookRequest
+  | PostMonitorPageChangedWebhookRequest
+  | PostMonitorPageNewWebhookRequest
+  | PostMonitorPageRemovedWebhookRequest
+  | PostMonitorPageFailedWebhookRequest
   | PostTestPingWebhookRequest;
 
 export type CaptureRequest = {
@@ -2139,6 +2144,296 @@ export type MapRequest = {
   limit?: number;
 };
 
+export type MonitorRequest = {
+  /**
+   * The start URL: a public http(s) URL.
+   */
+  url: string;
+  /**
+   * path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+   */
+  scope?: "path" | "host" | "domain";
+  /**
+   * URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+   */
+  include?: Array<string>;
+  /**
+   * URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+   */
+  exclude?: Array<string>;
+  /**
+   * include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+   */
+  sitemap?: "include" | "skip" | "only";
+  /**
+   * A label of your choice.
+   */
+  name?: string;
+  schedule?: MonitorSchedule;
+  /**
+   * Pages a check covers at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+   */
+  limit?: number;
+  /**
+   * Links followed from the start page (sitemap URLs enter at depth 1).
+   */
+  maxDepth?: number;
+  /**
+   * Follow links marked rel="nofollow".
+   */
+  followNofollow?: boolean;
+  /**
+   * What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
+   */
+  compare?: Array<"visual" | "text" | "fields">;
+  /**
+   * Named selectors whose first match's text (or attribute) is compared.
+   */
+  fields?: Array<MonitorField>;
+  /**
+   * Selectors hidden before every capture: never a change, in pixels or text.
+   */
+  ignore?: Array<string>;
+  /**
+   * Boxes of the viewport whose pixels are never compared.
+   */
+  ignoreRegions?: Array<MonitorRegion>;
+  /**
+   * Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
+   */
+  learnVolatile?: boolean;
+  /**
+   * Fewer changed pixels (outside masks) than this are no visual change.
+   */
+  minChangedPixels?: number;
+  /**
+   * Fewer changed words than this are no text change.
+   */
+  minChangedWords?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Signed events of this monitor are POSTed here.
+   */
+  webhookUrl?: string;
+  /**
+   * Events sent to webhookUrl.
+   */
+  webhookEvents?: Array<
+    | "monitor.check.completed"
+    | "monitor.page.changed"
+    | "monitor.page.new"
+    | "monitor.page.removed"
+    | "monitor.page.failed"
+  >;
+  /**
+   * Create it paused: no check runs until it is resumed.
+   */
+  paused?: boolean;
+  /**
+   * Create nothing and charge nothing: answer the URLs a check would cover and its credits per check and per month.
+   */
+  dryRun?: boolean;
+};
+
+/**
+ * When checks run. Default: every 1440 minutes.
+ */
+export type MonitorSchedule = {
+  /**
+   * Minutes between checks: at least the plan's floor (Free 1440, Basic 360, Starter 60, Pro 30, Enterprise 5).
+   */
+  intervalMinutes?: number;
+  /**
+   * A cron expression in UTC (`0 6 * * 1-5`); two runs may be no closer than the plan's floor.
+   */
+  cron?: string;
+};
+
+export type MonitorField = {
+  name: string;
+  selector: string;
+  /**
+   * Read this attribute instead of the element's text.
+   */
+  attribute?: string;
+};
+
+/**
+ * A box in CSS px of the captured viewport.
+ */
+export type MonitorRegion = {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+};
+
+export type MonitorPatch = {
+  name?: string | null;
+  schedule?: MonitorSchedule;
+  /**
+   * URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+   */
+  include?: Array<string>;
+  /**
+   * URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+   */
+  exclude?: Array<string>;
+  /**
+   * Pages a check covers at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+   */
+  limit?: number;
+  /**
+   * Links followed from the start page (sitemap URLs enter at depth 1).
+   */
+  maxDepth?: number;
+  /**
+   * Follow links marked rel="nofollow".
+   */
+  followNofollow?: boolean;
+  /**
+   * What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
+   */
+  compare?: Array<"visual" | "text" | "fields">;
+  /**
+   * Named selectors whose first match's text (or attribute) is compared.
+   */
+  fields?: Array<MonitorField>;
+  /**
+   * Selectors hidden before every capture: never a change, in pixels or text.
+   */
+  ignore?: Array<string>;
+  /**
+   * Boxes of the viewport whose pixels are never compared.
+   */
+  ignoreRegions?: Array<MonitorRegion>;
+  /**
+   * Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
+   */
+  learnVolatile?: boolean;
+  /**
+   * Fewer changed pixels (outside masks) than this are no visual change.
+   */
+  minChangedPixels?: number;
+  /**
+   * Fewer changed words than this are no text change.
+   */
+  minChangedWords?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  webhookUrl?: string | null;
+  /**
+   * Events sent to webhookUrl.
+   */
+  webhookEvents?: Array<
+    | "monitor.check.completed"
+    | "monitor.page.changed"
+    | "monitor.page.new"
+    | "monitor.page.removed"
+    | "monitor.page.failed"
+  >;
+  paused?: boolean;
+};
+
 export type WebhookTestRequest = {
   /**
    * A public https URL (as a job's webhookUrl) to send a signed test.ping to.
@@ -2255,6 +2550,114 @@ export type CrawlPageEvent = {
       | "cancelled"
       | "capture_failed";
     statusCode?: number;
+  };
+};
+
+export type MonitorCheckCompletedEvent = {
+  event: "monitor.check.completed";
+  monitorId: string;
+  check: MonitorCheck;
+  pages: Array<{
+    url: string;
+    status: "new" | "removed" | "changed" | "unchanged" | "failed";
+  }>;
+};
+
+export type MonitorCheck = {
+  checkId: string;
+  monitorId: string;
+  trigger: "created" | "schedule" | "manual";
+  status: "queued" | "running" | "completed" | "cancelled" | "failed";
+  stoppedBy?: "limit" | "credits" | "cancelled";
+  counts: {
+    new: number;
+    removed: number;
+    changed: number;
+    unchanged: number;
+    failed: number;
+  };
+  creditsUsed: number;
+  baseline: boolean;
+  /**
+   * ISO 8601
+   */
+  createdAt: string;
+  /**
+   * ISO 8601
+   */
+  completedAt?: string;
+};
+
+export type MonitorPageEvent = {
+  event:
+    "monitor.page.changed" | "monitor.page.new" | "monitor.page.removed" | "monitor.page.failed";
+  monitorId: string;
+  checkId: string;
+  page: MonitorCheckPage;
+};
+
+export type MonitorCheckPage = {
+  url: string;
+  status: "new" | "removed" | "changed" | "unchanged" | "failed";
+  /**
+   * Why a page failed (as a crawl page's).
+   */
+  reason?: string;
+  statusCode?: number;
+  /**
+   * A new page's capture (signed).
+   */
+  screenshotUrl?: string;
+  visual?: {
+    changedPixels: number;
+    changedPercent: number;
+    /**
+     * Bounding boxes of the changed areas, CSS px.
+     */
+    regions: Array<{
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    }>;
+    beforeUrl: string;
+    afterUrl: string;
+    diffUrl: string;
+  };
+  text?: {
+    /**
+     * Words added.
+     */
+    added: number;
+    /**
+     * Words removed.
+     */
+    removed: number;
+    parts: Array<{
+      op: "added" | "removed";
+      text: string;
+    }>;
+    truncated: boolean;
+  };
+  fields?: Array<{
+    name: string;
+    before: string | null;
+    after: string | null;
+  }>;
+  masked?: {
+    /**
+     * Volatile and ignored boxes left out of the pixel diff.
+     */
+    regions: Array<{
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    }>;
+    /**
+     * Volatile lines left out of the text diff.
+     */
+    lines: number;
   };
 };
 
@@ -2795,6 +3198,53 @@ export type MapResult = {
   truncated: boolean;
 };
 
+export type MonitorDryRun = {
+  dryRun: true;
+  /**
+   * The URLs a check would cover now.
+   */
+  urls: Array<string>;
+  /**
+   * The site has more URLs than the limit.
+   */
+  truncated: boolean;
+  creditsPerCheck: number;
+  checksPerMonth: number;
+  creditsPerMonth: number;
+};
+
+export type Monitor = {
+  monitorId: string;
+  name: string | null;
+  url: string;
+  status: "active" | "paused";
+  schedule: {
+    intervalMinutes?: number;
+    cron?: string;
+  };
+  /**
+   * The next scheduled check; null while paused.
+   */
+  nextCheckAt: string | null;
+  lastCheck: MonitorCheckOutput | null;
+  /**
+   * A signed Atom feed of this monitor's changes.
+   */
+  feedUrl: string;
+  /**
+   * Every setting, defaults filled in.
+   */
+  settings: unknown;
+  /**
+   * ISO 8601
+   */
+  createdAt: string;
+  /**
+   * ISO 8601
+   */
+  updatedAt: string;
+};
+
 export type WebhookDelivery = {
   /**
    * Unique per delivery; the x-service-delivery-id header.
@@ -2812,7 +3262,7 @@ export type WebhookDelivery = {
    * The job, batch or watch run it reports on.
    */
   subject: {
-    kind: "job" | "batch" | "run" | "crawl";
+    kind: "job" | "batch" | "run" | "crawl" | "monitor";
     id: string;
   };
   /**
@@ -2906,6 +3356,96 @@ export type DeliveryOutput = {
   key: string;
   url: string;
   etag: string | null;
+};
+
+export type MonitorCheckOutput = {
+  checkId: string;
+  monitorId: string;
+  trigger: "created" | "schedule" | "manual";
+  status: "queued" | "running" | "completed" | "cancelled" | "failed";
+  stoppedBy?: "limit" | "credits" | "cancelled";
+  counts: {
+    new: number;
+    removed: number;
+    changed: number;
+    unchanged: number;
+    failed: number;
+  };
+  creditsUsed: number;
+  baseline: boolean;
+  /**
+   * ISO 8601
+   */
+  createdAt: string;
+  /**
+   * ISO 8601
+   */
+  completedAt?: string;
+};
+
+export type MonitorCheckPageOutput = {
+  url: string;
+  status: "new" | "removed" | "changed" | "unchanged" | "failed";
+  /**
+   * Why a page failed (as a crawl page's).
+   */
+  reason?: string;
+  statusCode?: number;
+  /**
+   * A new page's capture (signed).
+   */
+  screenshotUrl?: string;
+  visual?: {
+    changedPixels: number;
+    changedPercent: number;
+    /**
+     * Bounding boxes of the changed areas, CSS px.
+     */
+    regions: Array<{
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    }>;
+    beforeUrl: string;
+    afterUrl: string;
+    diffUrl: string;
+  };
+  text?: {
+    /**
+     * Words added.
+     */
+    added: number;
+    /**
+     * Words removed.
+     */
+    removed: number;
+    parts: Array<{
+      op: "added" | "removed";
+      text: string;
+    }>;
+    truncated: boolean;
+  };
+  fields?: Array<{
+    name: string;
+    before: string | null;
+    after: string | null;
+  }>;
+  masked?: {
+    /**
+     * Volatile and ignored boxes left out of the pixel diff.
+     */
+    regions: Array<{
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    }>;
+    /**
+     * Volatile lines left out of the text diff.
+     */
+    lines: number;
+  };
 };
 
 export type ErrorDetailOutput = {
@@ -7193,6 +7733,1026 @@ export type MapSiteResponses = {
 
 export type MapSiteResponse = MapSiteResponses[keyof MapSiteResponses];
 
+export type ListMonitorsData = {
+  body?: never;
+  path?: never;
+  query?: {
+    status?: "active" | "paused";
+    limit?: string;
+    cursor?: string;
+  };
+  url: "/v1/monitors";
+};
+
+export type ListMonitorsErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ListMonitorsError = ListMonitorsErrors[keyof ListMonitorsErrors];
+
+export type ListMonitorsResponses = {
+  /**
+   * A page of monitors.
+   */
+  200: {
+    success: true;
+    data: {
+      items: Array<Monitor>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type ListMonitorsResponse = ListMonitorsResponses[keyof ListMonitorsResponses];
+
+export type CreateMonitorData = {
+  body: MonitorRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/monitors";
+};
+
+export type CreateMonitorErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, INVALID_WEBHOOK_URL.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?:
+        "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "INVALID_WEBHOOK_URL";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED, MONITOR_SCHEDULE_TOO_FAST, MONITOR_LIMIT_REACHED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?:
+        | "KEY_DISABLED"
+        | "PLAN_UPGRADE_REQUIRED"
+        | "MONITOR_SCHEDULE_TOO_FAST"
+        | "MONITOR_LIMIT_REACHED";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
+    };
+  };
+};
+
+export type CreateMonitorError = CreateMonitorErrors[keyof CreateMonitorErrors];
+
+export type CreateMonitorResponses = {
+  /**
+   * The dry run.
+   */
+  200: {
+    success: true;
+    data: MonitorDryRun;
+    meta: MetaOutput;
+  };
+  /**
+   * The monitor.
+   */
+  201: {
+    success: true;
+    data: Monitor;
+    meta: MetaOutput;
+  };
+};
+
+export type CreateMonitorResponse = CreateMonitorResponses[keyof CreateMonitorResponses];
+
+export type DeleteMonitorData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}";
+};
+
+export type DeleteMonitorErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type DeleteMonitorError = DeleteMonitorErrors[keyof DeleteMonitorErrors];
+
+export type DeleteMonitorResponses = {
+  /**
+   * Deleted.
+   */
+  200: {
+    success: true;
+    /**
+     * The monitor, its checks, their pages and images, and its baselines are deleted.
+     */
+    data: {
+      monitorId: string;
+      deleted: true;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type DeleteMonitorResponse = DeleteMonitorResponses[keyof DeleteMonitorResponses];
+
+export type GetMonitorData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}";
+};
+
+export type GetMonitorErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type GetMonitorError = GetMonitorErrors[keyof GetMonitorErrors];
+
+export type GetMonitorResponses = {
+  /**
+   * The monitor.
+   */
+  200: {
+    success: true;
+    data: Monitor;
+    meta: MetaOutput;
+  };
+};
+
+export type GetMonitorResponse = GetMonitorResponses[keyof GetMonitorResponses];
+
+export type UpdateMonitorData = {
+  body: MonitorPatch;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}";
+};
+
+export type UpdateMonitorErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, INVALID_WEBHOOK_URL.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?:
+        "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "INVALID_WEBHOOK_URL";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED, MONITOR_SCHEDULE_TOO_FAST.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED" | "MONITOR_SCHEDULE_TOO_FAST";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
+    };
+  };
+};
+
+export type UpdateMonitorError = UpdateMonitorErrors[keyof UpdateMonitorErrors];
+
+export type UpdateMonitorResponses = {
+  /**
+   * The monitor.
+   */
+  200: {
+    success: true;
+    data: Monitor;
+    meta: MetaOutput;
+  };
+};
+
+export type UpdateMonitorResponse = UpdateMonitorResponses[keyof UpdateMonitorResponses];
+
+export type PauseMonitorData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}/pause";
+};
+
+export type PauseMonitorErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type PauseMonitorError = PauseMonitorErrors[keyof PauseMonitorErrors];
+
+export type PauseMonitorResponses = {
+  /**
+   * The monitor.
+   */
+  200: {
+    success: true;
+    data: Monitor;
+    meta: MetaOutput;
+  };
+};
+
+export type PauseMonitorResponse = PauseMonitorResponses[keyof PauseMonitorResponses];
+
+export type ResumeMonitorData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}/resume";
+};
+
+export type ResumeMonitorErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ResumeMonitorError = ResumeMonitorErrors[keyof ResumeMonitorErrors];
+
+export type ResumeMonitorResponses = {
+  /**
+   * The monitor.
+   */
+  200: {
+    success: true;
+    data: Monitor;
+    meta: MetaOutput;
+  };
+};
+
+export type ResumeMonitorResponse = ResumeMonitorResponses[keyof ResumeMonitorResponses];
+
+export type ListMonitorChecksData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: {
+    status?: "queued" | "running" | "completed" | "cancelled" | "failed";
+    limit?: string;
+    cursor?: string;
+  };
+  url: "/v1/monitors/{monitorId}/checks";
+};
+
+export type ListMonitorChecksErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type ListMonitorChecksError = ListMonitorChecksErrors[keyof ListMonitorChecksErrors];
+
+export type ListMonitorChecksResponses = {
+  /**
+   * A page of checks.
+   */
+  200: {
+    success: true;
+    data: {
+      items: Array<MonitorCheckOutput>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type ListMonitorChecksResponse =
+  ListMonitorChecksResponses[keyof ListMonitorChecksResponses];
+
+export type CheckMonitorData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}/checks";
+};
+
+export type CheckMonitorErrors = {
+  /**
+   * Bad request: INVALID_URL, UNSAFE_URL.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "INVALID_URL" | "UNSAFE_URL";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Conflict: CHECK_IN_PROGRESS.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "CHECK_IN_PROGRESS";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE";
+    };
+  };
+};
+
+export type CheckMonitorError = CheckMonitorErrors[keyof CheckMonitorErrors];
+
+export type CheckMonitorResponses = {
+  /**
+   * The check, queued.
+   */
+  202: {
+    success: true;
+    data: MonitorCheckOutput;
+    meta: MetaOutput;
+  };
+};
+
+export type CheckMonitorResponse = CheckMonitorResponses[keyof CheckMonitorResponses];
+
+export type GetMonitorCheckData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+    /**
+     * The check id (a UUID).
+     */
+    checkId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}/checks/{checkId}";
+};
+
+export type GetMonitorCheckErrors = {
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND, CHECK_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND" | "CHECK_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type GetMonitorCheckError = GetMonitorCheckErrors[keyof GetMonitorCheckErrors];
+
+export type GetMonitorCheckResponses = {
+  /**
+   * The check.
+   */
+  200: {
+    success: true;
+    data: MonitorCheckOutput;
+    meta: MetaOutput;
+  };
+};
+
+export type GetMonitorCheckResponse = GetMonitorCheckResponses[keyof GetMonitorCheckResponses];
+
+export type GetMonitorCheckPagesData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+    /**
+     * The check id (a UUID).
+     */
+    checkId: string;
+  };
+  query?: {
+    status?: "new" | "removed" | "changed" | "unchanged" | "failed";
+    cursor?: string;
+    limit?: string;
+  };
+  url: "/v1/monitors/{monitorId}/checks/{checkId}/pages";
+};
+
+export type GetMonitorCheckPagesErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND, CHECK_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND" | "CHECK_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type GetMonitorCheckPagesError =
+  GetMonitorCheckPagesErrors[keyof GetMonitorCheckPagesErrors];
+
+export type GetMonitorCheckPagesResponses = {
+  /**
+   * A page of the check's pages.
+   */
+  200: {
+    success: true;
+    data: {
+      pages: Array<MonitorCheckPageOutput>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type GetMonitorCheckPagesResponse =
+  GetMonitorCheckPagesResponses[keyof GetMonitorCheckPagesResponses];
+
+export type GetMonitorFeedData = {
+  body?: never;
+  path: {
+    /**
+     * The monitor id (a UUID).
+     */
+    monitorId: string;
+  };
+  query?: never;
+  url: "/v1/monitors/{monitorId}/feed";
+};
+
+export type GetMonitorFeedErrors = {
+  /**
+   * Forbidden: FORBIDDEN.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "FORBIDDEN";
+    };
+  };
+  /**
+   * Not found: MONITOR_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "MONITOR_NOT_FOUND";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type GetMonitorFeedError = GetMonitorFeedErrors[keyof GetMonitorFeedErrors];
+
+export type GetMonitorFeedResponses = {
+  /**
+   * The feed.
+   */
+  200: string;
+};
+
+export type GetMonitorFeedResponse = GetMonitorFeedResponses[keyof GetMonitorFeedResponses];
+
 export type ListWebhookDeliveriesData = {
   body?: never;
   path?: never;
@@ -7589,6 +9149,51 @@ export type PostCrawlPageWebhookPayload = CrawlPageEvent;
 export type PostCrawlPageWebhookRequest = {
   body: PostCrawlPageWebhookPayload;
   key: "crawl.page";
+  path?: never;
+  query?: never;
+};
+
+export type PostMonitorCheckCompletedWebhookPayload = MonitorCheckCompletedEvent;
+
+export type PostMonitorCheckCompletedWebhookRequest = {
+  body: PostMonitorCheckCompletedWebhookPayload;
+  key: "monitor.check.completed";
+  path?: never;
+  query?: never;
+};
+
+export type PostMonitorPageChangedWebhookPayload = MonitorPageEvent;
+
+export type PostMonitorPageChangedWebhookRequest = {
+  body: PostMonitorPageChangedWebhookPayload;
+  key: "monitor.page.changed";
+  path?: never;
+  query?: never;
+};
+
+export type PostMonitorPageNewWebhookPayload = MonitorPageEvent;
+
+export type PostMonitorPageNewWebhookRequest = {
+  body: PostMonitorPageNewWebhookPayload;
+  key: "monitor.page.new";
+  path?: never;
+  query?: never;
+};
+
+export type PostMonitorPageRemovedWebhookPayload = MonitorPageEvent;
+
+export type PostMonitorPageRemovedWebhookRequest = {
+  body: PostMonitorPageRemovedWebhookPayload;
+  key: "monitor.page.removed";
+  path?: never;
+  query?: never;
+};
+
+export type PostMonitorPageFailedWebhookPayload = MonitorPageEvent;
+
+export type PostMonitorPageFailedWebhookRequest = {
+  body: PostMonitorPageFailedWebhookPayload;
+  key: "monitor.page.failed";
   path?: never;
   query?: never;
 };

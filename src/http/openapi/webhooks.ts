@@ -9,6 +9,10 @@ import {
 } from "../../../schemas/webhooks";
 import { watchChangedEventSchema, watchFailedEventSchema } from "../../../schemas/watches";
 import { crawlCompletedEventSchema, crawlPageEventSchema } from "../../../schemas/crawl";
+import {
+  monitorCheckCompletedEventSchema,
+  monitorPageEventSchema,
+} from "../../../schemas/monitors";
 
 const h = (description: string) => z.string().meta({ description });
 
@@ -18,7 +22,7 @@ const deliveryHeaders = z.object({
   ),
   "x-service-timestamp": h("Unix seconds when signed; reject deliveries older than 300 s."),
   "x-service-event": h(
-    "job.completed, job.failed, batch.completed, watch.changed, watch.failed, crawl.completed, crawl.page or test.ping.",
+    "job.completed, job.failed, batch.completed, watch.changed, watch.failed, crawl.completed, crawl.page, monitor.check.completed, monitor.page.changed, monitor.page.new, monitor.page.removed, monitor.page.failed or test.ping.",
   ),
   "x-service-delivery-id": h("Unique per delivery, identical across retries (idempotency)."),
   "user-agent": h("Service-Webhook/1.0"),
@@ -119,6 +123,55 @@ export const webhooks: ZodOpenApiPathsObject = {
     crawlId: "4b3c2a1e-0000-4000-8000-000000000010",
     page: { url: "https://example.com/docs/intro", depth: 1, status: "rendered", statusCode: 200 },
   }),
+  "monitor.check.completed": delivery("monitor.check.completed", monitorCheckCompletedEventSchema, {
+    event: "monitor.check.completed",
+    monitorId: "4b3c2a1e-0000-4000-8000-000000000011",
+    check: {
+      checkId: "4b3c2a1e-0000-4000-8000-000000000012",
+      monitorId: "4b3c2a1e-0000-4000-8000-000000000011",
+      trigger: "schedule",
+      status: "completed",
+      counts: { new: 1, removed: 0, changed: 1, unchanged: 18, failed: 0 },
+      creditsUsed: 20,
+      baseline: false,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      completedAt: "2026-01-01T00:01:40.000Z",
+    },
+    pages: [
+      { url: "https://example.com/pricing", status: "changed" },
+      { url: "https://example.com/new-feature", status: "new" },
+    ],
+  }),
+  ...Object.fromEntries(
+    (["changed", "new", "removed", "failed"] as const).map((status) => [
+      `monitor.page.${status}`,
+      delivery(`monitor.page.${status}`, monitorPageEventSchema, {
+        event: `monitor.page.${status}`,
+        monitorId: "4b3c2a1e-0000-4000-8000-000000000011",
+        checkId: "4b3c2a1e-0000-4000-8000-000000000012",
+        page:
+          status === "changed"
+            ? {
+                url: "https://example.com/pricing",
+                status,
+                statusCode: 200,
+                text: {
+                  added: 2,
+                  removed: 1,
+                  parts: [
+                    { op: "removed", text: "$10" },
+                    { op: "added", text: "$12 today" },
+                  ],
+                  truncated: false,
+                },
+                masked: { regions: [{ x: 900, y: 12, width: 160, height: 24 }], lines: 1 },
+              }
+            : status === "failed"
+              ? { url: "https://example.com/status", status, reason: "http_error", statusCode: 500 }
+              : { url: "https://example.com/new-feature", status },
+      }),
+    ]),
+  ),
   "test.ping": delivery("test.ping (POST /v1/webhooks/test)", testPingEventSchema, {
     event: "test.ping",
     deliveryId: "4b3c2a1e-0000-4000-8000-000000000009",

@@ -8,7 +8,7 @@ import type { WebhookEvent } from "../events";
 import { isoOrNull } from "../../encoding";
 
 /** What a delivery reports on: a job, a batch, a watch run, or a crawl (its end or one page). */
-export type SubjectKind = "job" | "batch" | "run" | "crawl";
+export type SubjectKind = "job" | "batch" | "run" | "crawl" | "monitor";
 
 export type DeliveryState = "pending" | "queued" | "delivered" | "failed";
 
