@@ -226,21 +226,50 @@ export function learnRegions(firstPng: Uint8Array, secondPng: Uint8Array): Box[]
   if (count === 0) return [];
   return regionsOf(mask, b.width, b.height, MAX_MASK_BOXES).map((box) => {
     const run = inkRun(b, box);
+    const rows = inkRows(b, { ...box, x: run.x0, width: run.x1 - run.x0 });
     const x0 = Math.max(0, run.x0 - PAD);
-    const y0 = Math.max(0, box.y - PAD);
+    const y0 = Math.max(0, rows.y0 - PAD);
     const x1 = Math.min(b.width, run.x1 + PAD);
-    const y1 = Math.min(b.height, box.y + box.height + PAD);
+    const y1 = Math.min(b.height, rows.y1 + PAD);
     return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
   });
 }
 
-/** How far a box's line of ink reaches left and right: columns of its band unlike the band's background. */
-function inkRun(img: Rgba, box: Box): { x0: number; x1: number } {
+/**
+ * How far the run's ink reaches up and down: rows of its columns unlike the white or the run's
+ * background above and below, across gaps up to 2 px (a glyph that changed may be shorter than
+ * its line: "1" against "0", a descender).
+ */
+function inkRows(img: Rgba, box: Box): { y0: number; y1: number } {
   const { width, data } = img;
-  const rows = { from: box.y, to: Math.min(img.height, box.y + box.height) };
-  // The band's background: its most common colour (sampled).
+  const bg = background(img, box.y, box.y + box.height);
+  const ink = (y: number) => {
+    for (let x = box.x; x < box.x + box.width; x++)
+      if (differs(data, (y * width + x) * 4, bg)) return true;
+    return false;
+  };
+  let y0 = box.y;
+  for (let y = box.y - 1, gap = 0; y >= 0 && gap <= 2; y--) {
+    if (ink(y)) {
+      y0 = y;
+      gap = 0;
+    } else gap++;
+  }
+  let y1 = box.y + box.height;
+  for (let y = box.y + box.height, gap = 0; y < img.height && gap <= 2; y++) {
+    if (ink(y)) {
+      y1 = y + 1;
+      gap = 0;
+    } else gap++;
+  }
+  return { y0, y1 };
+}
+
+/** The most common colour of rows [from, to) (sampled), as 0xRRGGBB. */
+function background(img: Rgba, from: number, to: number): number {
+  const { width, data } = img;
   const seen = new Map<number, number>();
-  for (let y = rows.from; y < rows.to; y += 2)
+  for (let y = from; y < Math.min(img.height, to); y += 2)
     for (let x = 0; x < width; x += 4) {
       const o = (y * width + x) * 4;
       const key = ((data[o] ?? 0) << 16) | ((data[o + 1] ?? 0) << 8) | (data[o + 2] ?? 0);
@@ -253,15 +282,25 @@ function inkRun(img: Rgba, box: Box): { x0: number; x1: number } {
       most = n;
       bg = key;
     }
+  return bg;
+}
+
+function differs(data: Uint8Array, o: number, bg: number): boolean {
+  const d =
+    Math.abs((data[o] ?? 0) - ((bg >> 16) & 255)) +
+    Math.abs((data[o + 1] ?? 0) - ((bg >> 8) & 255)) +
+    Math.abs((data[o + 2] ?? 0) - (bg & 255));
+  return d > 48;
+}
+
+/** How far a box's line of ink reaches left and right: columns of its band unlike the band's background. */
+function inkRun(img: Rgba, box: Box): { x0: number; x1: number } {
+  const { width, data } = img;
+  const from = box.y;
+  const to = Math.min(img.height, box.y + box.height);
+  const bg = background(img, from, to);
   const ink = (x: number) => {
-    for (let y = rows.from; y < rows.to; y++) {
-      const o = (y * width + x) * 4;
-      const d =
-        Math.abs((data[o] ?? 0) - ((bg >> 16) & 255)) +
-        Math.abs((data[o + 1] ?? 0) - ((bg >> 8) & 255)) +
-        Math.abs((data[o + 2] ?? 0) - (bg & 255));
-      if (d > 48) return true;
-    }
+    for (let y = from; y < to; y++) if (differs(data, (y * width + x) * 4, bg)) return true;
     return false;
   };
   let x0 = box.x;
