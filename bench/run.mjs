@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { reReport, runCrawlOnly, runFairnessOnly } from "./lib/alone.mjs";
+import { reReport, runCrawlOnly, runFairnessOnly, runMonitorOnly } from "./lib/alone.mjs";
 import { proxiedWrapperEnv, startCdpProxy, verifyRtt } from "./lib/cdp-rtt.mjs";
 import { floorLaunchPlan } from "./lib/chromium.mjs";
 import { launchFloor, makeFloor } from "./lib/floor.mjs";
@@ -25,6 +25,9 @@ import { startService } from "./lib/start.mjs";
 import { ALL_SCENARIOS, CAPTURE_SCENARIOS, scenarioTable } from "./scenarios/catalog.mjs";
 import { CRAWL_PAGES, runCrawlScenario } from "./scenarios/crawl.mjs";
 import { runEndurance } from "./scenarios/endurance.mjs";
+import { MONITOR_PAGES } from "./scenarios/monitor.mjs";
+
+const monitorPages = (opt) => (opt.quick ? MONITOR_PAGES.quick : MONITOR_PAGES.full);
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS_MD = fileURLToPath(new URL("RESULTS.md", import.meta.url));
@@ -59,9 +62,11 @@ async function main() {
   const proxy = opt.cdpRtt === null ? null : await startCdpProxy();
   // The crawl scenario's site: a port of its own, allowlisted beside the fixture server's.
   const crawlPages = opt.quick ? CRAWL_PAGES.quick : CRAWL_PAGES.full;
-  const crawlPort = selected.includes("crawl")
-    ? await startCrawlSite(fixturePort + 11, crawlPages)
-    : null;
+  const monitored = selected.includes("monitor");
+  const crawlPort =
+    selected.includes("crawl") || monitored
+      ? await startCrawlSite(fixturePort + 11, monitored ? monitorPages(opt) : crawlPages)
+      : null;
   if (crawlPort) log(`crawl site (${crawlPages} pages) on http://127.0.0.1:${crawlPort}`);
 
   let service = null;
@@ -99,6 +104,7 @@ async function main() {
   }
 
   if (selected.includes("fairness")) return runFairnessOnly(opt, svc, fixtureBase, started);
+  if (monitored) return runMonitorOnly(opt, machine, svc, `http://127.0.0.1:${crawlPort}`, started);
   const crawlRun = () =>
     runCrawlScenario({
       base: svc.base,

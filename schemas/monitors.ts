@@ -276,6 +276,10 @@ export const checkSchema = z
     status: z.enum(CHECK_STATUSES),
     stoppedBy: z.enum(["limit", "credits", "cancelled"]).optional(),
     counts: checkCountsSchema,
+    identical: z.number().int().meta({
+      description:
+        "Of the unchanged pages, those whose capture was byte-identical to the baseline: no pixel or text diff was needed.",
+    }),
     creditsUsed: z.number().int(),
     /** The first check of a monitor (or of a page) sets the baseline: every page is new. */
     baseline: z.boolean(),

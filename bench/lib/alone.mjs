@@ -1,11 +1,12 @@
 // The runs that are not a floor-vs-service table (bench/run.mjs): a saved run re-reported
-// (--report), the fairness scenario and the crawl scenario alone — each writes its own results.
+// (--report), the fairness scenario, the crawl scenario alone and the monitor scenario — each
+// writes its own results.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fixtureUrl } from "./fixture-client.mjs";
 import { cleanup, log, samplerReport } from "./lifecycle.mjs";
 import { renderResultsMd, renderSummary } from "./report.mjs";
-import { crawlResults, fairnessResults, saveResults } from "./results.mjs";
+import { crawlResults, fairnessResults, monitorResults, saveResults } from "./results.mjs";
 import { createAccount } from "./service-client.mjs";
 import { computeRatios, evaluateTargets } from "./targets.mjs";
 
@@ -56,6 +57,22 @@ export async function runCrawlOnly(opt, machine, crawlRun, started) {
   const results = crawlResults(opt, started, machine, crawl, await samplerReport());
   const jsonPath = saveResults(started, results, "-crawl");
   console.log(`\n${crawlTable(crawl)}\n\nresults: ${jsonPath}`);
+  await cleanup();
+  return 0;
+}
+
+/** The monitor scenario (bench/scenarios/monitor.mjs): service only, alone, no floor. */
+export async function runMonitorOnly(opt, machine, svc, siteBase, started) {
+  const { runMonitorScenario, monitorTable } = await import("../scenarios/monitor.mjs");
+  const monitor = await runMonitorScenario({
+    base: svc.base,
+    createAccount: () => createAccount(svc.base, svc.adminToken),
+    siteBase,
+    quick: opt.quick,
+  });
+  const results = monitorResults(opt, started, machine, monitor, await samplerReport());
+  const jsonPath = saveResults(started, results, "-monitor");
+  console.log(`\n${monitorTable(monitor)}\n\nresults: ${jsonPath}`);
   await cleanup();
   return 0;
 }

@@ -69,12 +69,14 @@ export function parseOptions(argv) {
 export function selectScenarios(opt) {
   const selected = opt.scenarios ?? ALL_SCENARIOS;
   for (const s of selected)
-    if (!ALL_SCENARIOS.includes(s) && s !== "fairness" && s !== "crawl")
+    if (!ALL_SCENARIOS.includes(s) && s !== "fairness" && s !== "crawl" && s !== "monitor")
       throw new Error(
-        `unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")}, crawl, fairness)`,
+        `unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")}, crawl, fairness, monitor)`,
       );
   if (selected.includes("fairness") && (selected.length > 1 || opt.floorOnly))
     throw new Error("the fairness scenario runs alone, on the service: --scenarios fairness");
+  if (selected.includes("monitor") && (selected.length > 1 || opt.floorOnly))
+    throw new Error("the monitor scenario runs alone, on the service: --scenarios monitor");
   if (selected.includes("crawl") && opt.floorOnly)
     throw new Error("the crawl scenario runs on the service: not with --floor-only");
   return selected;

@@ -175,3 +175,15 @@ export function crawlResults(opt, started, machine, crawl, final) {
     crawl,
   };
 }
+
+/** The monitor scenario: service only, its own table (bench/scenarios/monitor.mjs). */
+export function monitorResults(opt, started, machine, monitor, final) {
+  return {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    options: opt,
+    machine: { ...machine, loadAvgAtEnd: loadAvg() },
+    noise: { foreignChromiumBrowsersMax: final.maxForeignBrowsers },
+    monitor,
+  };
+}

@@ -1371,6 +1371,7 @@ _MonitorCheckRequired = TypedDict(
         "trigger": Literal["created", "schedule", "manual"],
         "status": Literal["queued", "running", "completed", "cancelled", "failed"],
         "counts": MonitorCheckCounts,
+        "identical": int,  # Of the unchanged pages, those whose capture was byte-identical to the baseline: no pixel or text diff was needed.
         "creditsUsed": int,
         "baseline": bool,
         "createdAt": str,  # ISO 8601
@@ -2451,6 +2452,7 @@ _MonitorCheckOutputRequired = TypedDict(
         "trigger": Literal["created", "schedule", "manual"],
         "status": Literal["queued", "running", "completed", "cancelled", "failed"],
         "counts": MonitorCheckOutputCounts,
+        "identical": int,  # Of the unchanged pages, those whose capture was byte-identical to the baseline: no pixel or text diff was needed.
         "creditsUsed": int,
         "baseline": bool,
         "createdAt": str,  # ISO 8601

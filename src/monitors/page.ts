@@ -214,14 +214,11 @@ export const renderMonitorPage: PageRenderer = async (env, config, url, engine, 
     const { baseline } = known;
     const page =
       baseline.hash === now.hash ? null : await compare(baseline, now, check, known.png, store);
-    if (page === null)
-      await report(
-        env,
-        config,
-        { url, status: "unchanged", body: { url, status: "unchanged" } },
-        false,
-      );
-    else {
+    if (page === null) {
+      const identical = baseline.hash === now.hash;
+      const body: CheckPage = { url, status: "unchanged" };
+      await report(env, config, { url, status: "unchanged", body, identical }, false);
+    } else {
       await writeBaseline(env, config.accountId, check.monitorId, base(baseline), now.png);
       await report(
         env,

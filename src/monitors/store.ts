@@ -78,14 +78,19 @@ const PAGE_EVENTS: Partial<Record<CheckPageStatus, MonitorEvent>> = {
   failed: "monitor.page.failed",
 };
 
+/** The check's counters as stored: its page counts, and `identical` (unchanged by hash alone). */
+type StoredCounts = CheckCounts & { identical?: number };
+
 function checkView(row: CheckRow): CheckView {
+  const { identical, ...counts } = JSON.parse(row.counts) as StoredCounts;
   return {
     checkId: row.check_id,
     monitorId: row.monitor_id,
     trigger: row.trigger,
     status: row.status,
     ...(row.stopped_by ? { stoppedBy: row.stopped_by } : {}),
-    counts: JSON.parse(row.counts) as CheckCounts,
+    counts,
+    identical: identical ?? 0,
     creditsUsed: row.credits_used,
     baseline: row.baseline === 1,
     createdAt: new Date(row.created_at).toISOString(),
@@ -154,6 +159,8 @@ export interface CheckedPage {
   url: string;
   status: Exclude<CheckPageStatus, "removed">;
   body: CheckPage;
+  /** Unchanged by hash alone: its capture byte-identical to the baseline's. */
+  identical?: boolean;
 }
 
 export class MonitorsStore extends RpcTarget {
@@ -355,6 +362,7 @@ export class MonitorsStore extends RpcTarget {
           checkId,
         );
       bump(sql, check, status, 1);
+      if (checked.identical) bump(sql, check, "identical", 1);
       const event = PAGE_EVENTS[status];
       if (!event) return [];
       const delivery = emit(sql, now, monitorId, checkId, `${checkId}:${checked.url}`, event, {
@@ -479,10 +487,10 @@ export function nextMonitorDue(sql: SqlStorage): number | null {
     .one().at;
 }
 
-function bump(sql: SqlStorage, check: CheckRow, status: CheckPageStatus, by: number): void {
+function bump(sql: SqlStorage, check: CheckRow, key: keyof StoredCounts, by: number): void {
   const row = checkRow(sql, check.check_id) ?? check;
-  const counts = JSON.parse(row.counts) as CheckCounts;
-  counts[status] += by;
+  const counts = JSON.parse(row.counts) as StoredCounts;
+  counts[key] = (counts[key] ?? 0) + by;
   sql.exec(
     "UPDATE monitor_checks SET counts = ? WHERE check_id = ?",
     JSON.stringify(counts),

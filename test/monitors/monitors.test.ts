@@ -266,6 +266,8 @@ describe("site monitors", () => {
       status: "completed",
       baseline: false,
       counts: { new: 1, removed: 1, changed: 2, unchanged: 2, failed: 1 },
+      // The two unchanged pages have a clock: never byte-identical, always compared.
+      identical: 0,
       creditsUsed: 5,
     });
     expect(await creditsUsed(account.apiKey)).toBe(11);

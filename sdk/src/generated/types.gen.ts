@@ -2576,6 +2576,10 @@ export type MonitorCheck = {
     unchanged: number;
     failed: number;
   };
+  /**
+   * Of the unchanged pages, those whose capture was byte-identical to the baseline: no pixel or text diff was needed.
+   */
+  identical: number;
   creditsUsed: number;
   baseline: boolean;
   /**
@@ -3371,6 +3375,10 @@ export type MonitorCheckOutput = {
     unchanged: number;
     failed: number;
   };
+  /**
+   * Of the unchanged pages, those whose capture was byte-identical to the baseline: no pixel or text diff was needed.
+   */
+  identical: number;
   creditsUsed: number;
   baseline: boolean;
   /**

@@ -132,6 +132,7 @@ export const webhooks: ZodOpenApiPathsObject = {
       trigger: "schedule",
       status: "completed",
       counts: { new: 1, removed: 0, changed: 1, unchanged: 18, failed: 0 },
+      identical: 15,
       creditsUsed: 20,
       baseline: false,
       createdAt: "2026-01-01T00:00:00.000Z",
