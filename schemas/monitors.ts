@@ -186,16 +186,21 @@ function webhookEventsNeedUrl(
     });
 }
 
+/** What a monitor keeps: every field of its request but the one-shot `paused` and `dryRun`. */
+const settingsFields = {
+  ...siteFields,
+  name: name.optional(),
+  schedule: scheduleSchema.optional(),
+  ...coverageFields,
+  ...compareFields,
+  ...pageOptions,
+  ...webhookFields,
+};
+
 /** POST /v1/monitors. */
 export const monitorCreateSchema = z
   .strictObject({
-    ...siteFields,
-    name: name.optional(),
-    schedule: scheduleSchema.optional(),
-    ...coverageFields,
-    ...compareFields,
-    ...pageOptions,
-    ...webhookFields,
+    ...settingsFields,
     paused: z.boolean().optional().meta({
       description: "Create it paused: no check runs until it is resumed.",
       default: false,
@@ -352,8 +357,8 @@ export const monitorSchema = z
     lastCheck: checkSchema.nullable(),
     feedUrl: z.string().meta({ description: "A signed Atom feed of this monitor's changes." }),
     settings: z
-      .custom<MonitorSettings>((v) => typeof v === "object" && v !== null)
-      .meta({ description: "Every setting, defaults filled in." }),
+      .object(settingsFields)
+      .meta({ id: "MonitorSettings", description: "Every setting, defaults filled in." }),
     createdAt: iso,
     updatedAt: iso,
   })

@@ -118,6 +118,7 @@ __all__ = [
     "MonitorDryRun",
     "MonitorCheckOutputCounts",
     "MonitorCheckOutput",
+    "MonitorSettings",
     "Monitor",
     "WebhookDeliverySubject",
     "WebhookDelivery",
@@ -2473,6 +2474,53 @@ class MonitorCheckOutput(_MonitorCheckOutputRequired, _MonitorCheckOutputOptiona
     pass
 
 
+_MonitorSettingsRequired = TypedDict(
+    "_MonitorSettingsRequired",
+    {
+        "url": str,  # The start URL: a public http(s) URL.
+    },
+)
+
+_MonitorSettingsOptional = TypedDict(
+    "_MonitorSettingsOptional",
+    {
+        "scope": Literal["path", "host", "domain"],  # path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+        "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+        "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+        "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+        "name": str,  # A label of your choice.
+        "schedule": MonitorSchedule,
+        "limit": int,  # Pages a check covers at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+        "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
+        "followNofollow": bool,  # Follow links marked rel="nofollow".
+        "compare": List[Literal["visual", "text", "fields"]],  # What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
+        "fields": List[MonitorField],  # Named selectors whose first match's text (or attribute) is compared.
+        "ignore": List[str],  # Selectors hidden before every capture: never a change, in pixels or text.
+        "ignoreRegions": List[MonitorRegion],  # Boxes of the viewport whose pixels are never compared.
+        "learnVolatile": bool,  # Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
+        "minChangedPixels": int,  # Fewer changed pixels (outside masks) than this are no visual change.
+        "minChangedWords": int,  # Fewer changed words than this are no text change.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "blockAds": bool,  # Block ads and trackers.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "webhookUrl": str,  # Signed events of this monitor are POSTed here.
+        "webhookEvents": List[Literal["monitor.check.completed", "monitor.page.changed", "monitor.page.new", "monitor.page.removed", "monitor.page.failed"]],  # Events sent to webhookUrl.
+    },
+    total=False,
+)
+
+
+class MonitorSettings(_MonitorSettingsRequired, _MonitorSettingsOptional):
+    "Every setting, defaults filled in."
+
+
 _MonitorRequired = TypedDict(
     "_MonitorRequired",
     {
@@ -2484,7 +2532,7 @@ _MonitorRequired = TypedDict(
         "nextCheckAt": Optional[str],  # The next scheduled check; null while paused.
         "lastCheck": Optional[MonitorCheckOutput],
         "feedUrl": str,  # A signed Atom feed of this monitor's changes.
-        "settings": Dict[str, Any],  # Every setting, defaults filled in.
+        "settings": MonitorSettings,
         "createdAt": str,  # ISO 8601
         "updatedAt": str,  # ISO 8601
     },

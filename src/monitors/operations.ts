@@ -181,20 +181,25 @@ async function dryRunOf(
   engine: CaptureEngine,
 ): Promise<MonitorDryRun> {
   const limit = settings.limit ?? MONITOR.limit.default;
-  const map = await previewSite(
-    env,
-    auth,
-    {
-      url: settings.url,
-      ...(settings.scope ? { scope: settings.scope } : {}),
-      ...(settings.include ? { include: settings.include } : {}),
-      ...(settings.exclude ? { exclude: settings.exclude } : {}),
-      ...(settings.sitemap ? { sitemap: settings.sitemap } : {}),
-      limit: Math.min(limit, 5_000),
-    },
-    engine,
-  );
-  // The start page is rendered too (unless the check reads sitemaps only).
+  // With maxDepth 0 a check renders the start page alone (sitemap URLs enter at depth 1).
+  const depth = settings.maxDepth ?? MONITOR.maxDepth.default;
+  const map =
+    depth === 0
+      ? { urls: [], truncated: false }
+      : await previewSite(
+          env,
+          auth,
+          {
+            url: settings.url,
+            ...(settings.scope ? { scope: settings.scope } : {}),
+            ...(settings.include ? { include: settings.include } : {}),
+            ...(settings.exclude ? { exclude: settings.exclude } : {}),
+            ...(settings.sitemap ? { sitemap: settings.sitemap } : {}),
+            limit: Math.min(limit, 5_000),
+          },
+          engine,
+        );
+  // The start page is rendered too, unless the check reads sitemaps only.
   const urls = map.urls.map((u) => u.url);
   if (settings.sitemap !== "only" && !urls.includes(settings.url)) urls.unshift(settings.url);
   const pages = Math.min(limit, urls.length);

@@ -159,6 +159,31 @@ describe("site monitors", () => {
     expect(await creditsUsed(account.apiKey)).toBe(0);
   });
 
+  it("holds a plan to its monitors and pages a check", async () => {
+    // Three calls, the Free plan's rate limit (a plan's floor: the Pro refusals above).
+    const free = await createAccount("free");
+    const key = bearer(free.apiKey);
+    await expectRefusal(
+      await postJson("/v1/monitors", { ...SETTINGS, limit: 11 }, key),
+      400,
+      "VALIDATION_ERROR",
+      "limit",
+    );
+    const first = await postJson("/v1/monitors", { ...SETTINGS, limit: 5, paused: true }, key);
+    expect(first.status).toBe(201);
+    expect((await envelope<MonitorView>(first)).data).toMatchObject({
+      status: "paused",
+      nextCheckAt: null,
+      lastCheck: null,
+    });
+    await expectRefusal(
+      await postJson("/v1/monitors", { ...SETTINGS, limit: 5, paused: true }, key),
+      403,
+      "MONITOR_LIMIT_REACHED",
+    );
+    expect(await creditsUsed(free.apiKey)).toBe(0);
+  });
+
   it("answers a dry run with the URLs and credits a check would take, charging nothing", async () => {
     const res = await postJson(
       "/v1/monitors",

@@ -284,6 +284,7 @@ export type {
   MonitorRegion,
   MonitorRequest,
   MonitorSchedule,
+  MonitorSettings,
   PageContent,
   PageLink,
   PauseMonitorData,

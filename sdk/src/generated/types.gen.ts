@@ -3235,10 +3235,7 @@ export type Monitor = {
    * A signed Atom feed of this monitor's changes.
    */
   feedUrl: string;
-  /**
-   * Every setting, defaults filled in.
-   */
-  settings: unknown;
+  settings: MonitorSettings;
   /**
    * ISO 8601
    */
@@ -3247,6 +3244,142 @@ export type Monitor = {
    * ISO 8601
    */
   updatedAt: string;
+};
+
+/**
+ * Every setting, defaults filled in.
+ */
+export type MonitorSettings = {
+  /**
+   * The start URL: a public http(s) URL.
+   */
+  url: string;
+  /**
+   * path: under the start URL's path; host: the start URL's host; domain: its registrable domain, subdomains included.
+   */
+  scope?: "path" | "host" | "domain";
+  /**
+   * URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
+   */
+  include?: Array<string>;
+  /**
+   * URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
+   */
+  exclude?: Array<string>;
+  /**
+   * include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
+   */
+  sitemap?: "include" | "skip" | "only";
+  /**
+   * A label of your choice.
+   */
+  name?: string;
+  schedule?: MonitorSchedule;
+  /**
+   * Pages a check covers at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+   */
+  limit?: number;
+  /**
+   * Links followed from the start page (sitemap URLs enter at depth 1).
+   */
+  maxDepth?: number;
+  /**
+   * Follow links marked rel="nofollow".
+   */
+  followNofollow?: boolean;
+  /**
+   * What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
+   */
+  compare?: Array<"visual" | "text" | "fields">;
+  /**
+   * Named selectors whose first match's text (or attribute) is compared.
+   */
+  fields?: Array<MonitorField>;
+  /**
+   * Selectors hidden before every capture: never a change, in pixels or text.
+   */
+  ignore?: Array<string>;
+  /**
+   * Boxes of the viewport whose pixels are never compared.
+   */
+  ignoreRegions?: Array<MonitorRegion>;
+  /**
+   * Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
+   */
+  learnVolatile?: boolean;
+  /**
+   * Fewer changed pixels (outside masks) than this are no visual change.
+   */
+  minChangedPixels?: number;
+  /**
+   * Fewer changed words than this are no text change.
+   */
+  minChangedWords?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Signed events of this monitor are POSTed here.
+   */
+  webhookUrl?: string;
+  /**
+   * Events sent to webhookUrl.
+   */
+  webhookEvents?: Array<
+    | "monitor.check.completed"
+    | "monitor.page.changed"
+    | "monitor.page.new"
+    | "monitor.page.removed"
+    | "monitor.page.failed"
+  >;
 };
 
 export type WebhookDelivery = {
