@@ -1,7 +1,7 @@
 """
 The `Edgeshot` client. Captures, extraction, artifacts, render links, map and the account
-are methods here; jobs, batches, watches, destinations, webhooks and crawls are resource groups
-(./resources/).
+are methods here; jobs, batches, watches, destinations, webhooks, crawls and monitors are
+resource groups (./resources/).
 The transport (auth, JSON, retries on 429/503 honouring Retry-After, timeouts, typed errors,
 polling) is ./_transport.py, binary captures with their metadata headers ./captures.py.
 Shapes are the generated TypedDicts of ./types.py.
@@ -15,6 +15,7 @@ from .resources.batches import Batches
 from .resources.crawl import Crawls
 from .resources.destinations import Destinations
 from .resources.jobs import Jobs
+from .resources.monitors import Monitors
 from .resources.watches import Watches
 from .resources.webhooks import Webhooks
 from .types import (
@@ -76,6 +77,7 @@ class Edgeshot:
         self.destinations = Destinations(self._t)
         self.webhooks = Webhooks(self._t)
         self.crawl = Crawls(self._t)
+        self.monitors = Monitors(self._t)
 
     def _post(
         self,

@@ -1,9 +1,10 @@
 """
 The SDK against a running Edgeshot service (`wrangler dev`): skipped unless EDGESHOT_BASE_URL,
 EDGESHOT_API_KEY (a Pro account's key) and EDGESHOT_FIXTURE_URL (the test fixture server's
-origin) are set; the webhook test also needs EDGESHOT_WEBHOOK_PORT, a port the service's
-TARGET_ALLOWLIST lets webhooks reach (127.0.0.1:<port>), and the crawl tests
-EDGESHOT_CRAWL_SITE_URL, the crawl fixture site's origin. test/e2e/python-sdk.test.ts sets them.
+origin; it serves the monitor fixture site too) are set; the webhook test also needs
+EDGESHOT_WEBHOOK_PORT, a port the service's TARGET_ALLOWLIST lets webhooks reach
+(127.0.0.1:<port>), and the crawl tests EDGESHOT_CRAWL_SITE_URL, the crawl fixture site's
+origin. test/api/python-sdk.e2e.test.ts sets them.
 """
 
 import base64
@@ -30,7 +31,7 @@ from edgeshot import (  # noqa: E402
     meta_of,
     verify_webhook,
 )
-from edgeshot.types import INVALID_API_KEY, VALIDATION_ERROR  # noqa: E402
+from edgeshot.types import INVALID_API_KEY, MONITOR_NOT_FOUND, VALIDATION_ERROR, MonitorRequest  # noqa: E402
 
 BASE_URL = os.environ.get("EDGESHOT_BASE_URL", "")
 API_KEY = os.environ.get("EDGESHOT_API_KEY", "")
@@ -343,6 +344,78 @@ class LiveTest(unittest.TestCase):
         self.assertFalse(mapped["truncated"])
         cut = self.client.map({"url": f"{CRAWL_SITE_URL}/", "limit": 2, "sitemap": "skip"})
         self.assertEqual((len(cut["urls"]), cut["truncated"]), (2, True))
+
+    def test_monitor_checked_and_paged_through(self) -> None:
+        # Only the start page, captured once (no noise learning): one page load for the check, one
+        # for the dry run's map.
+        site = f"{FIXTURE_URL}/mon/py-{RUN}-monitor/"
+        settings: MonitorRequest = {
+            "url": site,
+            "scope": "path",
+            "sitemap": "skip",
+            "limit": 3,
+            "maxDepth": 0,
+            "learnVolatile": False,
+            "width": 640,
+            "height": 480,
+        }
+        monitors = self.client.monitors
+        monitor = monitors.create(settings, name="Python site", paused=True)
+        monitor_id = monitor["monitorId"]
+        self.assertEqual(
+            (monitor["name"], monitor["url"], monitor["status"], monitor["nextCheckAt"], monitor["lastCheck"]),
+            ("Python site", site, "paused", None, None),
+        )
+        self.assertEqual(monitor["schedule"], {"intervalMinutes": 1440})
+        self.assertEqual((monitor["settings"]["limit"], monitor["settings"]["maxDepth"]), (3, 0))
+
+        # Paused: no check started by itself, but one now does.
+        self.assertEqual(monitors.checks(monitor_id)["items"], [])
+        queued = monitors.check(monitor_id)
+        self.assertEqual((queued["trigger"], queued["baseline"]), ("manual", True))
+        check = monitors.wait_for_check(monitor_id, queued["checkId"], interval=0.5, timeout=100)
+        self.assertEqual(check["status"], "completed")
+        self.assertEqual(check["counts"], {"new": 1, "removed": 0, "changed": 0, "unchanged": 0, "failed": 0})
+        self.assertEqual(check["creditsUsed"], 1)
+        self.assertEqual(monitors.get_check(monitor_id, queued["checkId"])["completedAt"], check["completedAt"])
+        listed = monitors.checks(monitor_id, status="completed", limit=5)["items"]
+        self.assertEqual([c["checkId"] for c in listed], [queued["checkId"]])
+        last = monitors.get(monitor_id)["lastCheck"]
+        self.assertEqual(last and last["checkId"], queued["checkId"])
+
+        # The baseline's one page, new, with its capture at the monitor's viewport.
+        pages = list(monitors.pages(monitor_id, queued["checkId"], limit=1))
+        self.assertEqual([(p["url"], p["status"]) for p in pages], [(site, "new")])
+        capture = Png(self.client.fetch_signed(pages[0]["screenshotUrl"]).bytes)
+        self.assertEqual((capture.width, capture.height), (640, 480))
+        self.assertEqual(list(monitors.pages(monitor_id, queued["checkId"], status="changed")), [])
+
+        # The dry run maps the site (start page first) and charges nothing.
+        used = self.client.account()["usage"]["used"]
+        dry = monitors.dry_run(settings)
+        self.assertEqual(
+            (dry["dryRun"], dry["truncated"], dry["creditsPerCheck"], dry["checksPerMonth"], dry["creditsPerMonth"]),
+            (True, True, 3, 30, 90),
+        )
+        self.assertEqual(len(dry["urls"]), 3)
+        self.assertEqual(dry["urls"][0], site)
+        self.assertTrue(all(url.startswith(site) for url in dry["urls"]), dry["urls"])
+        self.assertEqual(self.client.account()["usage"]["used"], used)
+
+        changed = monitors.update(monitor_id, name=None, minChangedWords=3)
+        self.assertIsNone(changed["name"])
+        self.assertEqual(changed["settings"]["minChangedWords"], 3)
+        resumed = monitors.resume(monitor_id)
+        self.assertEqual(resumed["status"], "active")
+        self.assertIsNotNone(resumed["nextCheckAt"])
+        paused = monitors.pause(monitor_id)
+        self.assertEqual((paused["status"], paused["nextCheckAt"]), ("paused", None))
+        self.assertIn(monitor_id, [m["monitorId"] for m in monitors.list(status="paused")["items"]])
+
+        self.assertEqual(monitors.delete(monitor_id), {"monitorId": monitor_id, "deleted": True})
+        with self.assertRaises(EdgeshotError) as caught:
+            monitors.get(monitor_id)
+        self.assertEqual((caught.exception.status, caught.exception.code), (404, MONITOR_NOT_FOUND))
 
     def test_account(self) -> None:
         account = self.client.account()

@@ -25,6 +25,7 @@ import { batchesResource } from "./resources/batches.js";
 import { crawlResource, mapCall } from "./resources/crawl.js";
 import { destinationsResource } from "./resources/destinations.js";
 import { jobsResource } from "./resources/jobs.js";
+import { monitorsResource } from "./resources/monitors.js";
 import { pageContentCalls } from "./resources/page-content.js";
 import { renderLinksResource } from "./resources/render-links.js";
 import { watchesResource } from "./resources/watches.js";
@@ -45,6 +46,11 @@ export class Edgeshot {
   readonly webhooks: ReturnType<typeof webhooksResource>;
   /** Crawls: `start`, `get`, `pages` (an async iterator over every result), `cancel`, `list`, `wait`. */
   readonly crawl: ReturnType<typeof crawlResource>;
+  /**
+   * Site monitors: `create`, `dryRun`, `get`, `list`, `update`, `delete`, `pause`, `resume`,
+   * `check` (now), `checks`, `getCheck`, `pages` (an async iterator), `waitForCheck`.
+   */
+  readonly monitors: ReturnType<typeof monitorsResource>;
   /** POST /v1/map: a site's URLs from its sitemaps and its start page's links (one credit). */
   readonly map: ReturnType<typeof mapCall>;
   /** POST /v1/content: the rendered HTML (or visible text) of a page, as JSON. */
@@ -65,6 +71,7 @@ export class Edgeshot {
     this.watches = watchesResource(this.#t);
     this.webhooks = webhooksResource(this.#t);
     this.crawl = crawlResource(this.#t);
+    this.monitors = monitorsResource(this.#t);
     this.map = mapCall(this.#t);
     ({
       content: this.content,

@@ -5,6 +5,7 @@
 export { Edgeshot } from "./client.js";
 export type { CaptureBytes, CaptureMetadata } from "./captures.js";
 export type { CrawlPagesOptions } from "./resources/crawl.js";
+export type { MonitorCheckPagesOptions } from "./resources/monitors.js";
 export type { MintedRenderLink } from "./resources/render-links.js";
 export type { EdgeshotOptions, WaitOptions, WithMeta } from "./transport.js";
 export { EdgeshotError } from "./errors.js";

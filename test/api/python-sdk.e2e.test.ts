@@ -1,9 +1,9 @@
 /**
  * The Python SDK (sdk-python/) against the shared `wrangler dev`: its unittest suite
  * (sdk-python/tests) runs in a python3 child with the service's URL, a Pro key, the fixture
- * server, the crawl fixture site, a webhook port the service may deliver to, and a webhook
- * signature made by the Worker's own code (src/webhooks/sign.ts). Skipped, saying so, only
- * when python3 is absent.
+ * server (its pages and the monitor fixture site), the crawl fixture site, a webhook port the
+ * service may deliver to, and a webhook signature made by the Worker's own code
+ * (src/webhooks/sign.ts). Skipped, saying so, only when python3 is absent.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";

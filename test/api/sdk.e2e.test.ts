@@ -2,12 +2,13 @@
  * The SDK (sdk/) driving a started `wrangler dev`: bytes with parsed metadata, a JSON capture,
  * an async job polled to completion and its result fetched, the page content calls, a render
  * link minted and fetched (miss, then hit), the account, webhook operations, a typed
- * EdgeshotError, and a small crawl of the crawl fixture site read back through
- * `crawl.pages()`, a cancel and a map.
+ * EdgeshotError, a small crawl of the crawl fixture site read back through `crawl.pages()`, a
+ * cancel and a map, and a monitor of the monitor fixture site's start page taken through every
+ * `monitors` call.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { Edgeshot, EdgeshotError } from "../../sdk/src/index";
-import type { CrawlPage } from "../../sdk/src/index";
+import type { CrawlPage, MonitorCheckPageOutput } from "../../sdk/src/index";
 import {
   createAccount,
   CRAWL_SITE_ORIGIN as SITE,
@@ -206,4 +207,103 @@ describe("@edgeshot/sdk: crawl and map against wrangler dev", () => {
     const cut = await sdk.map({ url: `${SITE}/`, limit: 2, sitemap: "skip" });
     expect([cut.urls.length, cut.truncated]).toEqual([2, true]);
   }, 60_000);
+});
+
+describe("@edgeshot/sdk: monitors against wrangler dev", () => {
+  const collect = async (pages: AsyncIterable<MonitorCheckPageOutput>) => {
+    const all: MonitorCheckPageOutput[] = [];
+    for await (const page of pages) all.push(page);
+    return all;
+  };
+
+  it("monitors: create paused, check now, waitForCheck, checks, pages, dryRun, update, pause/resume, delete", async () => {
+    // Only the start page, captured once (no noise learning): one page load for the check, one
+    // for the dry run's map.
+    const site = `${FIXTURE_ORIGIN}/mon/sdk-mon-${Date.now()}/`;
+    const settings = {
+      url: site,
+      scope: "path",
+      sitemap: "skip",
+      limit: 3,
+      maxDepth: 0,
+      learnVolatile: false,
+      width: 640,
+      height: 480,
+    } as const;
+    const monitor = await sdk.monitors.create({ ...settings, name: "SDK site", paused: true });
+    const id = monitor.monitorId;
+    expect(monitor).toMatchObject({
+      name: "SDK site",
+      url: site,
+      status: "paused",
+      schedule: { intervalMinutes: 1440 },
+      nextCheckAt: null,
+      lastCheck: null,
+    });
+    expect(monitor.settings).toMatchObject({ limit: 3, maxDepth: 0, scope: "path" });
+    expect(monitor.feedUrl).toContain(`/v1/monitors/${id}/feed?`);
+
+    // Paused: no check started by itself, but one now does.
+    expect((await sdk.monitors.checks(id)).items).toEqual([]);
+    const queued = await sdk.monitors.check(id);
+    expect(queued).toMatchObject({ monitorId: id, trigger: "manual", baseline: true });
+    const check = await sdk.monitors.waitForCheck(id, queued.checkId, {
+      intervalMs: 500,
+      timeoutMs: 100_000,
+    });
+    expect(check).toMatchObject({
+      checkId: queued.checkId,
+      status: "completed",
+      counts: { new: 1, removed: 0, changed: 0, unchanged: 0, failed: 0 },
+      creditsUsed: 1,
+    });
+    expect(await sdk.monitors.getCheck(id, queued.checkId)).toMatchObject({
+      status: "completed",
+      completedAt: check.completedAt,
+    });
+    const checks = await sdk.monitors.checks(id, { status: "completed" });
+    expect(checks.items.map((c) => c.checkId)).toEqual([queued.checkId]);
+    expect((await sdk.monitors.get(id)).lastCheck?.checkId).toBe(queued.checkId);
+
+    // The baseline's one page, new, with its capture at the monitor's viewport.
+    const pages = await collect(sdk.monitors.pages(id, queued.checkId, { limit: 1 }));
+    expect(pages.map((p) => [p.url, p.status])).toEqual([[site, "new"]]);
+    const capture = await sdk.fetchSigned(pages[0]?.screenshotUrl ?? "");
+    const img = decodeImage(capture.bytes);
+    expect([img.width, img.height]).toEqual([640, 480]);
+    expect(await collect(sdk.monitors.pages(id, queued.checkId, { status: "changed" }))).toEqual(
+      [],
+    );
+
+    // The dry run maps the site (start page first) and charges nothing.
+    const used = (await sdk.account()).usage.used;
+    const dry = await sdk.monitors.dryRun(settings);
+    expect(dry).toMatchObject({
+      dryRun: true,
+      truncated: true,
+      creditsPerCheck: 3,
+      checksPerMonth: 30,
+      creditsPerMonth: 90,
+    });
+    expect(dry.urls).toHaveLength(3);
+    expect(dry.urls[0]).toBe(site);
+    for (const url of dry.urls) expect(url.startsWith(site)).toBe(true);
+    expect((await sdk.account()).usage.used).toBe(used);
+
+    const changed = await sdk.monitors.update(id, { name: "Renamed", minChangedWords: 3 });
+    expect(changed.name).toBe("Renamed");
+    expect(changed.settings).toMatchObject({ minChangedWords: 3, limit: 3 });
+    const resumed = await sdk.monitors.resume(id);
+    expect(resumed.status).toBe("active");
+    expect(Date.parse(resumed.nextCheckAt ?? "")).toBeGreaterThan(Date.now());
+    const paused = await sdk.monitors.pause(id);
+    expect([paused.status, paused.nextCheckAt]).toEqual(["paused", null]);
+    const listed = await sdk.monitors.list({ status: "paused" });
+    expect(listed.items.map((m) => m.monitorId)).toContain(id);
+
+    expect(await sdk.monitors.delete(id)).toMatchObject({ monitorId: id, deleted: true });
+    const err = await sdk.monitors.get(id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EdgeshotError);
+    expect(err).toMatchObject({ code: "MONITOR_NOT_FOUND", status: 404 });
+  }, 150_000);
 });

@@ -1,1 +1,1 @@
-"""The client's resource groups: jobs, batches, watches, destinations, crawls."""
+"""The client's resource groups: jobs, batches, watches, destinations, webhooks, crawls, monitors."""
