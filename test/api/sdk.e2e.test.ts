@@ -275,19 +275,17 @@ describe("@edgeshot/sdk: monitors against wrangler dev", () => {
       [],
     );
 
-    // The dry run maps the site (start page first) and charges nothing.
+    // The dry run (maxDepth 0: the start page alone) charges nothing.
     const used = (await sdk.account()).usage.used;
     const dry = await sdk.monitors.dryRun(settings);
-    expect(dry).toMatchObject({
+    expect(dry).toEqual({
       dryRun: true,
-      truncated: true,
-      creditsPerCheck: 3,
+      urls: [site],
+      truncated: false,
+      creditsPerCheck: 1,
       checksPerMonth: 30,
-      creditsPerMonth: 90,
+      creditsPerMonth: 30,
     });
-    expect(dry.urls).toHaveLength(3);
-    expect(dry.urls[0]).toBe(site);
-    for (const url of dry.urls) expect(url.startsWith(site)).toBe(true);
     expect((await sdk.account()).usage.used).toBe(used);
 
     const changed = await sdk.monitors.update(id, { name: "Renamed", minChangedWords: 3 });
