@@ -18,6 +18,7 @@ import { MONITOR } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { accountStub } from "../accounts/directory";
 import { prepareCapture } from "../capture-request/prepare";
+import { crawlStub } from "../crawl/crawl-stub";
 import { previewSite } from "../crawl/map";
 import { normalizeUrl } from "../crawl/urls";
 import { ApiError, validationError } from "../errors";
@@ -277,9 +278,14 @@ export async function setPaused(
   return monitorView(env, auth.accountId, updated);
 }
 
-/** DELETE: the monitor, its checks and their pages, and its baselines in R2. */
+/**
+ * DELETE: the monitor, its checks and their pages, and its baselines in R2. A check in flight is
+ * cancelled: nothing more of it starts, or is charged.
+ */
 export async function deleteMonitor(env: Env, auth: AuthContext, monitorId: string): Promise<void> {
-  if (!(await auth.account.monitors().remove(monitorId))) throw notFound();
+  const running = await auth.account.monitors().remove(monitorId);
+  if (running === null) throw notFound();
+  await Promise.all(running.map((checkId) => crawlStub(env, auth.accountId, checkId).cancel()));
   await deleteBaselines(env, auth.accountId, monitorId);
 }
 

@@ -262,20 +262,24 @@ export class MonitorsStore extends RpcTarget {
     return updated;
   }
 
-  /** Deletes the monitor and everything the account keeps of it; its checks' Crawl DOs expire alone. */
-  remove(monitorId: string): boolean {
+  /**
+   * Deletes the monitor and everything the account keeps of it; its checks' Crawl DOs expire
+   * alone. Returns the checks still queued or running (the caller cancels their crawls), or
+   * null when there is no such monitor.
+   */
+  remove(monitorId: string): string[] | null {
     return this.db.tx(({ sql }) => {
-      if (!monitorRow(sql, monitorId)) return false;
+      if (!monitorRow(sql, monitorId)) return null;
       const checks = sql
-        .exec<{ check_id: string }>(
-          "SELECT check_id FROM monitor_checks WHERE monitor_id = ?",
+        .exec<{ check_id: string; status: string }>(
+          "SELECT check_id, status FROM monitor_checks WHERE monitor_id = ?",
           monitorId,
         )
         .toArray();
       for (const { check_id } of checks) forgetCheck(sql, check_id);
       sql.exec("DELETE FROM monitor_pages WHERE monitor_id = ?", monitorId);
       sql.exec("DELETE FROM monitors WHERE monitor_id = ?", monitorId);
-      return true;
+      return checks.filter((c) => !FINAL.has(c.status)).map((c) => c.check_id);
     });
   }
 
