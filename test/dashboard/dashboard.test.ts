@@ -244,6 +244,7 @@ describe("dashboard pages", () => {
       "/requests",
       "/plans",
       "/playground",
+      "/monitors",
       "/mcp",
     ]) {
       const res = await get(path, cookie);
@@ -306,7 +307,15 @@ describe("dashboard pages", () => {
   });
 
   it("pages without a session redirect to login", async () => {
-    for (const path of ["/usage", "/keys", "/playground", "/plans", "/webhooks", "/requests"]) {
+    for (const path of [
+      "/usage",
+      "/keys",
+      "/playground",
+      "/plans",
+      "/webhooks",
+      "/requests",
+      "/monitors",
+    ]) {
       const res = await call(`/dashboard${path}`, { redirect: "manual" });
       expect(res.status, path).toBe(303);
       expect(res.headers.get("location")).toBe("/dashboard/login");

@@ -1,7 +1,7 @@
 // The dashboard's one script (GET /dashboard/assets/app.js, a static asset: the CSP needs no
-// `unsafe-inline`), a module: the copy buttons and the playground, whose code snippets are
-// ./snippets.js and whose form-to-body and error display are ./form.js. Every other page works
-// without it.
+// `unsafe-inline`), a module: the copy buttons, the before/after viewers of a monitor check's
+// changed pages, and the playground, whose code snippets are ./snippets.js and whose
+// form-to-body and error display are ./form.js. Every other page works without it.
 import { bodyOf, clearFieldErrors, FieldError, showError } from "./form.js";
 import { snippetsFor } from "./snippets.js";
 
@@ -26,6 +26,22 @@ import { snippetsFor } from "./snippets.js";
       button.textContent = "Selected: press Ctrl+C";
     }
   });
+
+  // Before/after viewers: the after image lies over the before, clipped to the right of the
+  // divider; the range input moves the divider (0–100 % of the width). Styles are set through
+  // the CSSOM, which `style-src 'self'` allows (a style attribute would not be). Without the
+  // script the stylesheet's own clip shows half of each.
+  for (const viewer of document.querySelectorAll("figure.compare")) {
+    const slider = $("input.compare-slider", viewer);
+    const after = $("img.after", viewer);
+    const divider = $(".divider", viewer);
+    const show = () => {
+      after.style.clipPath = "inset(0 0 0 " + slider.value + "%)";
+      divider.style.left = slider.value + "%";
+    };
+    slider.addEventListener("input", show);
+    show();
+  }
 
   const form = document.getElementById("playground");
   if (!form) return;

@@ -1,8 +1,8 @@
 /**
- * The self-serve dashboard under /dashboard: signup, login, keys, usage, webhooks, the request
- * log, plans and the playground. Server-rendered pages (./layout.ts); every response carries the dashboard's
- * security headers; every state-changing request must be same-origin, and those made in a
- * session must carry its CSRF token. Decisions: docs/DASHBOARD.md.
+ * The self-serve dashboard under /dashboard: signup, login, keys, usage, monitors, webhooks, the
+ * request log, plans and the playground. Server-rendered pages (./layout.ts); every response
+ * carries the dashboard's security headers; every state-changing request must be same-origin,
+ * and those made in a session must carry its CSRF token. Decisions: docs/DASHBOARD.md.
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -11,6 +11,7 @@ import { staticAsset } from "../static-asset";
 import { authRoutes } from "./auth";
 import { FORM_BYTES } from "./forms";
 import { keyRoutes } from "./keys";
+import { monitorPageRoutes } from "./monitors";
 import { pageRoutes } from "./pages";
 import { playgroundRoutes } from "./playground";
 import { requestPageRoutes } from "./requests";
@@ -63,12 +64,15 @@ export const dashboardRoutes = new Hono<DashboardEnv>()
   .use("/webhooks/*", requireSession)
   .use("/plans", requireSession)
   .use("/requests", requireSession)
+  .use("/monitors", requireSession)
+  .use("/monitors/*", requireSession)
   .use("/playground", requireSession)
   .use("/api/*", requireSession)
   .route("/", keyRoutes)
   .route("/", pageRoutes)
   .route("/", webhookPageRoutes)
   .route("/", requestPageRoutes)
+  .route("/", monitorPageRoutes)
   .route("/", playgroundRoutes);
 
 /**

@@ -15,6 +15,7 @@ const NAV = [
   ["usage", "Usage"],
   ["keys", "API keys"],
   ["playground", "Playground"],
+  ["monitors", "Monitors"],
   ["webhooks", "Webhooks"],
   ["requests", "Requests"],
   ["mcp", "MCP"],

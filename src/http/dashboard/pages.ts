@@ -14,18 +14,11 @@ import { publicOrigin } from "../../storage/hosted";
 import { clientSnippets, KEY_PLACEHOLDER } from "../mcp/clients";
 import { chartDays, usageChart } from "./chart";
 import { type Html, copyRow, page } from "./layout";
-import { crawlsTable, recentTable, when } from "./recent";
+import { crawlsTable, every, recentTable, when } from "./recent";
 import { DASHBOARD, type DashboardContext, type DashboardEnv } from "./session";
 
 const RECENT = 10;
 const n = (v: number | null): string => (v === null ? "unlimited" : v.toLocaleString("en-US"));
-/** A watch interval in the largest whole unit: 30 min, 3 h, 1 d. */
-const every = (minutes: number): string =>
-  minutes % 1440 === 0
-    ? `${minutes / 1440} d`
-    : minutes % 60 === 0
-      ? `${minutes / 60} h`
-      : `${minutes} min`;
 
 async function accountSummary(c: DashboardContext) {
   const account = accountStub(c.env, c.get("session").accountId);

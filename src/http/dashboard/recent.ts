@@ -1,6 +1,7 @@
 /**
  * The usage page's tables of recent items (./pages.ts): a card with a table, or a hint when there
  * are none; and the crawls' table, read from `account.crawls().list()` like GET /v1/crawls.
+ * Times and intervals are written here the one way every page shows them (./monitors.ts too).
  */
 import { html } from "hono/html";
 import type { CrawlSummary } from "../../../schemas/crawl";
@@ -9,6 +10,14 @@ import type { Html } from "./layout";
 /** An ISO timestamp as `YYYY-MM-DD HH:MM` (UTC), or a dash for none. */
 export const when = (iso: string | null): string =>
   iso ? iso.slice(0, 16).replace("T", " ") : "—";
+
+/** An interval (a watch's, a monitor's) in the largest whole unit: 30 min, 3 h, 1 d. */
+export const every = (minutes: number): string =>
+  minutes % 1440 === 0
+    ? `${minutes / 1440} d`
+    : minutes % 60 === 0
+      ? `${minutes / 60} h`
+      : `${minutes} min`;
 
 /** A card with a table of recent items, or a hint when there are none. */
 export function recentTable(t: {
