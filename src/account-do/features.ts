@@ -6,7 +6,8 @@
  * src/webhooks/ imports neither.
  */
 import { KeyStore } from "../accounts/keystore";
-import { checkProgress, forgetCheck, monitorEventBody, MonitorsStore } from "../monitors/store";
+import { checkProgress, forgetCheck, monitorEventBody } from "../monitors/checks";
+import { MonitorsStore } from "../monitors/store";
 import { CrawlsStore, crawlEventBody } from "../crawl/store";
 import { CreditLedger } from "../accounts/ledger";
 import { RequestLog } from "../accounts/request-log";

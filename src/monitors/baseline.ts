@@ -6,7 +6,8 @@
  * monitor (./operations.ts).
  */
 import { sha256Hex } from "../encoding";
-import type { Box, Fields, VolatileLines } from "./compare";
+import type { Fields, VolatileLines } from "./text";
+import type { Box } from "./visual";
 
 export interface Baseline {
   url: string;

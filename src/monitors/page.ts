@@ -6,7 +6,7 @@
  * - the capture is made still: the monitor's `ignore` selectors hidden, animations and
  *   transitions off, carets transparent, reduced motion, one CSS px a pixel;
  * - a page seen for the first time is captured a second time (unless `learnVolatile` is off, and
- *   not charged): what differs between the two is learnt volatile (./compare.ts) and kept with
+ *   not charged): what differs between the two is learnt volatile (./visual.ts, ./text.ts) and kept with
  *   its baseline;
  * - a known page whose capture (its PNG's bytes), text and fields hash as the baseline's is
  *   unchanged without a pixel or text diff (the same bytes are the same pixels); otherwise it is compared visually (outside `ignoreRegions` and the learnt
@@ -28,16 +28,9 @@ import type { PageFacts, PipelineRun, RequestedOutput } from "../pipeline/pipeli
 import { signedImageUrl, storeOutput } from "../storage/hosted";
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { type Baseline, readBaseline, writeBaseline } from "./baseline";
-import {
-  fieldChanges,
-  type Fields,
-  learnLines,
-  learnRegions,
-  textChange,
-  visualChange,
-  withoutVolatile,
-} from "./compare";
-import type { CheckedPage } from "./store";
+import { fieldChanges, type Fields, learnLines, textChange, withoutVolatile } from "./text";
+import { learnRegions, visualChange } from "./visual";
+import type { CheckedPage } from "./checks";
 
 /** What makes two captures of an unchanged page the same picture. */
 const STILL_CSS = `*, *::before, *::after {

@@ -1,20 +1,13 @@
 /**
- * The comparison of a monitored page (src/monitors/compare.ts) on images and texts made here:
+ * The comparison of a monitored page (src/monitors/visual.ts, text.ts) on images and texts made here:
  * regions boxed to their changed pixels, masks honoured, volatile regions widened to their line
  * of ink (a clock's seconds learnt, its minutes masked too), volatile lines found again by their
  * anchor, word-level text changes and field changes.
  */
 import { encode } from "fast-png";
 import { describe, expect, it } from "vitest";
-import {
-  fieldChanges,
-  learnLines,
-  learnRegions,
-  regionsOf,
-  textChange,
-  visualChange,
-  withoutVolatile,
-} from "../../src/monitors/compare";
+import { fieldChanges, learnLines, textChange, withoutVolatile } from "../../src/monitors/text";
+import { learnRegions, regionsOf, visualChange } from "../../src/monitors/visual";
 import { decodeImage } from "../helpers/images";
 
 const W = 320;
