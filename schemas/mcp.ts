@@ -8,12 +8,15 @@
  *
  * Why subsets: a tool's schema is read by a model on every turn, so it offers what an agent
  * needs to look at or read a page; everything else stays on the REST routes. crawl_start and map
- * take their REST bodies whole (schemas/crawl.ts): a crawl's options are what it is.
+ * take their REST bodies whole (schemas/crawl.ts): a crawl's options are what it is. A monitor's
+ * are many (capture options, thresholds, webhooks): monitor_create offers the site and what is
+ * compared, picked from POST /v1/monitors' body (schemas/monitors.ts).
  */
 import { z } from "zod";
 import { captureShape, captureRules } from "./capture";
 import { crawlPagesQuery, crawlRequestSchema, mapRequestSchema } from "./crawl";
 import { extractRequestSchema } from "./extract";
+import { checkPagesQuery, monitorCreateSchema, monitorListQuery } from "./monitors";
 import { contentRequestSchema, linksRequestSchema, scrapeRequestSchema } from "./page-content";
 import { NOT_EMPTY } from "./primitives";
 import { renderLinkRequestSchema } from "./render-link";
@@ -111,6 +114,80 @@ export const crawlStatusToolSchema = z.strictObject({
   }),
 });
 
+/** What monitor_create offers of POST /v1/monitors' body (the rest stays on the REST route). */
+const MONITOR_CREATE = [
+  "url",
+  "name",
+  "scope",
+  "include",
+  "exclude",
+  "sitemap",
+  "limit",
+  "maxDepth",
+  "schedule",
+  "compare",
+  "fields",
+  "ignore",
+  "dryRun",
+] as const;
+const monitorBody = monitorCreateSchema.shape;
+export const monitorCreateToolSchema = z.strictObject(
+  Object.fromEntries(MONITOR_CREATE.map((k) => [k, monitorBody[k]])) as Pick<
+    typeof monitorBody,
+    (typeof MONITOR_CREATE)[number]
+  >,
+);
+
+/**
+ * What the monitor tools show at once: a check's pages a call (those not unchanged), the
+ * characters of a page's text diff and of a field's value, a dry run's URLs, monitors a call,
+ * and the latest checks told while none has completed.
+ */
+export const MONITOR_TOOLS_VIEW = {
+  pages: 10,
+  diffChars: 1500,
+  valueChars: 200,
+  urls: 50,
+  monitors: 20,
+  checks: 5,
+} as const;
+
+const monitorId = z
+  .string()
+  .min(1, NOT_EMPTY)
+  .meta({ description: "The monitorId monitor_create or monitor_list answered." });
+
+export const monitorCheckToolSchema = z.strictObject({ monitorId });
+
+export const monitorChangesToolSchema = z
+  .strictObject({
+    monitorId,
+    checkId: z.string().min(1, NOT_EMPTY).optional().meta({
+      description:
+        "The check to read (monitor_check answers its checkId); omit it for the monitor's latest completed check.",
+    }),
+    status: checkPagesQuery.shape.status.unwrap().exclude(["unchanged"]).optional().meta({
+      description:
+        "Only the pages of this status; omit it for every page that was new, removed, changed or failed (unchanged pages are only counted).",
+    }),
+    cursor: checkPagesQuery.shape.cursor.meta({
+      description:
+        "Where to go on: the cursor the last monitor_changes answered, with its checkId (omit it for the first pages).",
+    }),
+  })
+  .superRefine((value, ctx) => {
+    // A cursor is a place in one check's pages: without the check, the latest could be another.
+    if (value.cursor !== undefined && value.checkId === undefined)
+      ctx.addIssue({ code: "custom", path: ["cursor"], message: "cursor requires checkId." });
+  });
+
+export const monitorListToolSchema = z.strictObject({
+  status: monitorListQuery.shape.status.meta({ description: "Only active or only paused ones." }),
+  cursor: monitorListQuery.shape.cursor.meta({
+    description: "Where to go on: the cursor the last monitor_list answered.",
+  }),
+});
+
 /** MCP tool annotations (hints to the client, not guarantees). */
 export interface McpToolAnnotations {
   title: string;
@@ -130,6 +207,7 @@ interface McpToolDefinition {
 /** Reads the open web, changes nothing anywhere. */
 const READS_THE_WEB = { readOnlyHint: true, openWorldHint: true } as const;
 const { results: STATUS_RESULTS, contentChars: STATUS_CHARS } = CRAWL_STATUS_VIEW;
+const { pages: MONITOR_PAGES, diffChars: MONITOR_DIFF_CHARS } = MONITOR_TOOLS_VIEW;
 
 /**
  * The tools, in tools/list order. What each one runs is src/http/mcp/tools.ts; this catalogue
@@ -221,6 +299,49 @@ export const MCP_TOOLS = {
       "Lists the URLs of a website without rendering each page: those named by its sitemaps (robots.txt Sitemap: lines and /sitemap.xml, indexes and .xml.gz followed) and the links of its start page rendered in a real Chromium, kept to the same scope, include/exclude patterns and robots.txt as a crawl, each marked with where it was found (sitemap or links), at most limit URLs (100 unless you ask for up to 5,000). Use it to see what a site holds before crawling it or reading chosen pages; it returns no page content. Costs one credit, like POST /v1/map; private and internal addresses are refused.",
     input: mapToolSchema,
     annotations: { title: "Map a website's URLs", ...READS_THE_WEB },
+  },
+  monitor_create: {
+    title: "Monitor a website for changes",
+    description:
+      "Creates a site monitor: Edgeshot checks a website on a schedule (every 1,440 minutes unless you give intervalMinutes or a cron expression in UTC; each plan has a shortest interval), rendering its pages in a real Chromium as a crawl does (within scope, at most limit pages and maxDepth links from the start URL, obeying robots.txt), and compares each page with what it saw before: new, removed, changed (its pixels, the words of its visible text, and the fields you name by CSS selector), unchanged or failed. What changes on every load (clocks, rotating banners, animations) is learnt and not reported, nor is what the ignore selectors hide. The first check starts at once and sets the baseline. It answers the monitorId, the schedule and a signed Atom feed URL of the changes; read what a check found with monitor_changes, and check again now with monitor_check. Each page a check renders costs one credit. With dryRun true nothing is created or charged: it answers the URLs a check would cover and its credits per check and per month. Private and internal addresses are refused.",
+    input: monitorCreateToolSchema,
+    // Creates a monitor kept on the account (additive), whose checks load pages.
+    annotations: {
+      title: "Monitor a website for changes",
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: true,
+    },
+  },
+  monitor_check: {
+    title: "Check a monitored website now",
+    description:
+      "Starts a check of a monitor's site now, beside its schedule, and answers at once with the queued check's checkId: pass it to monitor_changes every few seconds until the check is completed, then read what changed there. Use it after the site was changed, or to know the state now rather than at the next scheduled check. Each page the check renders costs one credit; skipped and failed pages cost nothing. Fails with CHECK_IN_PROGRESS while a check of the monitor is queued or running.",
+    input: monitorCheckToolSchema,
+    // Starts a check kept on the account (additive), loading pages.
+    annotations: {
+      title: "Check a monitored website now",
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: true,
+    },
+  },
+  monitor_changes: {
+    title: "Read what a monitor's check found",
+    description: `Reports on a check of a site monitor: its status, its counts of new, removed, changed, unchanged and failed pages, and the credits it used, then up to ${MONITOR_PAGES} of its pages that were not unchanged, in the order they were checked — each page's URL and status (a failed page's reason), a new page's screenshot link, and for a changed page what changed: the share of changed pixels with the boxes of the changed regions and a link to the diff image (changes in red), the words removed and added (cut at ${MONITOR_DIFF_CHARS.toLocaleString("en-US")} characters a page), and each changed field's value before and after. Without checkId it reads the latest completed check, and lists the recent checks when none has completed yet; pass the checkId monitor_check answered to follow that check, and the cursor it answers for the next pages. It loads nothing and costs nothing.`,
+    input: monitorChangesToolSchema,
+    // Reads what this service kept of the checks; reaches no web page.
+    annotations: {
+      title: "Read what a monitor's check found",
+      readOnlyHint: true,
+      openWorldHint: false,
+    },
+  },
+  monitor_list: {
+    title: "List site monitors",
+    description: `Lists the account's site monitors, newest first, ${MONITOR_TOOLS_VIEW.monitors} at a time: each one's monitorId, name, start URL, status (active or paused), schedule, next check, and its last check's status and counts. Pass the cursor it answers for the next ones. Use it to find a monitorId for monitor_changes or monitor_check. It loads nothing and costs nothing.`,
+    input: monitorListToolSchema,
+    annotations: { title: "List site monitors", readOnlyHint: true, openWorldHint: false },
   },
   account_usage: {
     title: "Account usage",

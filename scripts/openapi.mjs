@@ -64,11 +64,20 @@ async function emit(relative, text, command) {
   writeGenerated(relative, formatted, command);
 }
 
+/** A schema with its `$ref` (a shared definition, `#/$defs/<id>`) read from `defs`. */
+function resolved(schema, defs) {
+  const id =
+    typeof schema.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  return id !== undefined && defs[id] ? { ...defs[id], ...schema } : schema;
+}
+
 /** A JSON Schema property as the tools table shows it: type or values, bounds, default. */
-function typeOf(schema) {
+function typeOf(given, defs) {
+  const schema = resolved(given, defs);
   if (schema.enum) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(", ");
-  if (schema.anyOf) return schema.anyOf.map(typeOf).join(" or ");
-  if (schema.type === "array") return `array of ${schema.items ? typeOf(schema.items) : "any"}`;
+  if (schema.anyOf) return schema.anyOf.map((s) => typeOf(s, defs)).join(" or ");
+  if (schema.type === "array")
+    return `array of ${schema.items ? typeOf(schema.items, defs) : "any"}`;
   const bounds = [
     schema.minimum !== undefined && `≥ ${schema.minimum}`,
     schema.maximum !== undefined && `≤ ${schema.maximum}`,
@@ -101,17 +110,19 @@ function toolsMarkdown(tools) {
       `Hints: ${hints}.`,
       "",
     );
+    const defs = tool.inputSchema.$defs ?? {};
     const props = Object.entries(tool.inputSchema.properties ?? {});
     if (props.length === 0) {
       out.push("No arguments.", "");
       continue;
     }
     out.push("| argument | type | description |", "| --- | --- | --- |");
-    for (const [name, schema] of props) {
+    for (const [name, given] of props) {
+      const schema = resolved(given, defs);
       const def =
         schema.default !== undefined ? ` Default: \`${JSON.stringify(schema.default)}\`.` : "";
       out.push(
-        `| \`${name}\` | ${cell(typeOf(schema))} | ${cell((schema.description ?? "") + def)} |`,
+        `| \`${name}\` | ${cell(typeOf(schema, defs))} | ${cell((schema.description ?? "") + def)} |`,
       );
     }
     out.push("");

@@ -110,6 +110,10 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
         "crawl_status",
         "links",
         "map",
+        "monitor_changes",
+        "monitor_check",
+        "monitor_create",
+        "monitor_list",
         "page_content",
         "pdf",
         "read_page",
@@ -130,6 +134,16 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
       crawl_start: { url: "https://example.com", limit: 5, scope: "path", formats: ["markdown"] },
       crawl_status: { crawlId: "00000000-0000-4000-8000-000000000000", cursor: "20" },
       map: { url: "https://example.com", sitemap: "skip", limit: 50 },
+      monitor_create: {
+        url: "https://example.com",
+        limit: 5,
+        schedule: { cron: "0 6 * * 1-5" },
+        fields: [{ name: "price", selector: ".price" }],
+        ignore: [".ad"],
+      },
+      monitor_check: { monitorId: "00000000-0000-4000-8000-000000000000" },
+      monitor_changes: { monitorId: "m", checkId: "c", status: "changed", cursor: "20" },
+      monitor_list: { status: "active" },
     };
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
@@ -666,6 +680,163 @@ describe("crawl_start, crawl_status and map", () => {
         "rest map": 1,
         "tool crawl_status": 0,
       });
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("monitor_create, monitor_check, monitor_changes and monitor_list", () => {
+  const run = `mcp-mon-${Date.now()}`;
+  /** The monitor fixture site (test/fixtures/monitor-site.ts): /text's price is 10, then 12. */
+  const SITE_MON = `${FIXTURE_ORIGIN}/mon/${run}/`;
+  const PRICING = `${SITE_MON}text`;
+  interface Changes {
+    check: { checkId: string; status: string; creditsUsed: number; counts: object } | null;
+    pages: Array<{ url: string; status: string; diffUrl?: string }>;
+  }
+
+  async function setVersion(version: number): Promise<void> {
+    const res = await fetch(`${FIXTURE_ORIGIN}/__monitor`, {
+      method: "POST",
+      body: JSON.stringify({ run, version }),
+    });
+    expect(res.status).toBe(200);
+  }
+  async function tool(c: Client, name: string, args: Record<string, unknown>) {
+    return (await c.callTool({ name, arguments: args }, undefined, {
+      timeout: 120_000,
+    })) as CallToolResult;
+  }
+  /** monitor_changes until it tells a completed check (the given one, else the latest). */
+  async function completed(c: Client, args: Record<string, unknown>) {
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      const res = await tool(c, "monitor_changes", args);
+      expect(res.isError, textOf(res)).toBeFalsy();
+      const data = res.structuredContent as unknown as Changes;
+      if (data.check === null) expect(textOf(res)).toContain("no completed check yet");
+      if (data.check?.status === "completed") return { res, data };
+      if (Date.now() > deadline) throw new Error(`no completed check: ${textOf(res)}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  it("a one-page monitor: its baseline, a change checked now, the words and the field told", async () => {
+    const fresh = await newAccount();
+    const c = await connect(fresh.apiKey);
+    try {
+      await setVersion(1);
+      const settings = {
+        url: PRICING,
+        name: "Pricing",
+        maxDepth: 0,
+        sitemap: "skip",
+        ignore: [".nav"],
+        fields: [{ name: "price", selector: ".price" }],
+      };
+      const dry = await tool(c, "monitor_create", { ...settings, dryRun: true });
+      expect(dry.isError, textOf(dry)).toBeFalsy();
+      expect(textOf(dry)).toContain("Dry run: nothing created, nothing charged.");
+      expect(textOf(dry)).toContain(`- ${PRICING}`);
+
+      const created = await tool(c, "monitor_create", settings);
+      expect(created.isError, textOf(created)).toBeFalsy();
+      const { monitorId, feedUrl } = created.structuredContent as {
+        monitorId: string;
+        feedUrl: string;
+      };
+      expect(textOf(created)).toContain(`Monitor ${monitorId} "Pricing" of ${PRICING}: active.`);
+      expect(textOf(created)).toContain("Schedule: every 1,440 minutes;");
+      expect(textOf(created)).toContain("compares visual, text, fields; fields: price");
+      expect(textOf(created)).toContain(`Atom feed of its changes (no key needed): ${feedUrl}`);
+      expect(textOf(created)).toContain(`Call monitor_changes with monitorId "${monitorId}"`);
+
+      // The first check runs by itself (due at creation) and sets the baseline.
+      const first = await completed(c, { monitorId });
+      expect(first.data.check).toMatchObject({ creditsUsed: 1, counts: { new: 1, changed: 0 } });
+      expect(textOf(first.res)).toContain("This check set the baseline");
+      expect(textOf(first.res)).toMatch(new RegExp(`## ${PRICING} — new\nScreenshot: http\\S+`));
+
+      // The price changes; a check now, and a second one refused while it runs.
+      await setVersion(2);
+      const started = await tool(c, "monitor_check", { monitorId });
+      expect(started.isError, textOf(started)).toBeFalsy();
+      const { checkId } = started.structuredContent as { checkId: string };
+      expect(textOf(started)).toContain(`monitorId "${monitorId}" and checkId "${checkId}"`);
+      const again = await tool(c, "monitor_check", { monitorId });
+      expect(again.isError).toBe(true);
+      expect(textOf(again)).toMatch(/^CHECK_IN_PROGRESS: /);
+
+      const second = await completed(c, { monitorId, checkId });
+      expect(second.data.check).toMatchObject({
+        checkId,
+        creditsUsed: 1,
+        counts: { new: 0, removed: 0, changed: 1, unchanged: 0, failed: 0 },
+      });
+      const told = textOf(second.res);
+      expect(told).toContain(`## ${PRICING} — changed`);
+      expect(told).toContain(
+        ["Text: 2 words added, 1 word removed:", '- "10"', '+ "12"', '+ "today"'].join("\n"),
+      );
+      expect(told).toContain(["Fields:", '- price: "10" → "12"'].join("\n"));
+      expect(told).toMatch(
+        /Visual: [\d,]+ pixels? changed \([\d.]+%\) in \d+ regions?: \d+×\d+ at \(/,
+      );
+      expect(told).toContain("That is the last page.");
+      const diffUrl = second.data.pages[0]?.diffUrl ?? "";
+      expect(told).toContain(`Diff image (changes in red): ${diffUrl}`);
+      const diff = await fetch(diffUrl);
+      expect(diff.status).toBe(200);
+      expect(sniff(new Uint8Array(await diff.arrayBuffer()))).toBe("png");
+
+      // Without a checkId: the latest completed check, now the second.
+      const latest = await tool(c, "monitor_changes", { monitorId });
+      expect((latest.structuredContent as unknown as Changes).check?.checkId).toBe(checkId);
+
+      const list = await tool(c, "monitor_list", {});
+      expect(list.isError, textOf(list)).toBeFalsy();
+      expect(textOf(list)).toContain("1 monitor, newest first:");
+      expect(textOf(list)).toContain(`Monitor ${monitorId} "Pricing" of ${PRICING}: active.`);
+      expect(textOf(list)).toContain(`Last: Check ${checkId} (manual, completed)`);
+
+      // One page rendered a check, as REST charges it; the dry run and the reads charge nothing.
+      expect(await creditsUsed(fresh.apiKey)).toBe(2);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("bad settings, a fast schedule, a private URL and an unknown monitor are tool errors", async () => {
+    const fresh = await newAccount();
+    const c = await connect(fresh.apiKey);
+    try {
+      const cron = await tool(c, "monitor_create", {
+        url: PRICING,
+        schedule: { cron: "61 * * * *" },
+        compare: ["pixels"],
+      });
+      expect(cron.isError).toBe(true);
+      expect(textOf(cron)).toMatch(/^VALIDATION_ERROR: /);
+      expect(textOf(cron)).toMatch(/- schedule\.cron: /);
+      expect(textOf(cron)).toMatch(/- compare\[0\]: /);
+      const fast = await tool(c, "monitor_create", {
+        url: PRICING,
+        schedule: { intervalMinutes: 5 },
+      });
+      expect(textOf(fast)).toMatch(/^MONITOR_SCHEDULE_TOO_FAST: .*\n- schedule\.intervalMinutes: /);
+      const guarded = await tool(c, "monitor_create", { url: "http://10.0.0.1/" });
+      expect(textOf(guarded)).toMatch(/^INVALID_URL: /);
+      const unknown = "00000000-0000-4000-8000-000000000000";
+      for (const name of ["monitor_changes", "monitor_check"]) {
+        const res = await tool(c, name, { monitorId: unknown });
+        expect(res.isError, name).toBe(true);
+        expect(textOf(res), name).toMatch(/^MONITOR_NOT_FOUND: /);
+      }
+      const cursor = await tool(c, "monitor_changes", { monitorId: unknown, cursor: "3" });
+      expect(textOf(cursor)).toContain("- cursor: cursor requires checkId.");
+      expect(textOf(await tool(c, "monitor_list", {}))).toBe("No monitors in this range.");
+      expect(await creditsUsed(fresh.apiKey)).toBe(0);
     } finally {
       await c.close();
     }

@@ -147,7 +147,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 const INSTRUCTIONS =
-  "Edgeshot renders web pages in a real Chromium. Use read_page to read what a page says (Markdown), screenshot to see what it looks like, page_content for a non-article page's text or HTML, scrape for the elements a CSS selector matches, links for where a page leads, pdf for a printable document, render_link for an <img> URL that renders on view, map to list a site's URLs, crawl_start then crawl_status to read many pages of a site, account_usage for credits left. Captures cost credits; only public http(s) pages can be loaded.";
+  "Edgeshot renders web pages in a real Chromium. Use read_page to read what a page says (Markdown), screenshot to see what it looks like, page_content for a non-article page's text or HTML, scrape for the elements a CSS selector matches, links for where a page leads, pdf for a printable document, render_link for an <img> URL that renders on view, map to list a site's URLs, crawl_start then crawl_status to read many pages of a site, monitor_create then monitor_changes to watch a site for changes (monitor_check checks now), account_usage for credits left. Captures cost credits; only public http(s) pages can be loaded.";
 
 /**
  * A server for one request: the tools, run for this request's caller. `sent`: the arguments of

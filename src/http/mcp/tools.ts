@@ -1,8 +1,8 @@
 /**
- * The MCP tools (docs/MCP.md; the crawl tools in ./crawl-tools.ts). Each wraps one REST route's
- * own work — the same function the route calls (`hostedCapture`, `extractPage`, `readContent`,
- * `scrapePage`, `pageLinks`, `mintLinkFor`, `accountView`, `startCrawl`, `crawlView`,
- * `mapSite`), so request
+ * The MCP tools (docs/MCP.md; the crawl tools in ./crawl-tools.ts, the monitor tools in
+ * ./monitor-tools.ts). Each wraps one REST route's own work — the same function the route calls
+ * (`hostedCapture`, `extractPage`, `readContent`, `scrapePage`, `pageLinks`, `mintLinkFor`,
+ * `accountView`, `startCrawl`, `crawlView`, `mapSite`, the monitors' operations), so request
  * preparation, plan gates, the URL guard, the pipeline and its credits are the route's, not a
  * copy — and only shapes the answer for a model.
  *
@@ -36,6 +36,7 @@ import { extractPage } from "../../pipeline/extract-page";
 import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
 import { mintLinkFor } from "../../render-links/mint";
 import { CRAWL_RUN } from "./crawl-tools";
+import { MONITOR_RUN } from "./monitor-tools";
 import { lines, type Runners, type ToolContext, text, usageLine } from "./tool-kit";
 import { modelView, VIEW } from "./views";
 
@@ -189,6 +190,7 @@ const RUN: Runners = {
     };
   },
   ...CRAWL_RUN,
+  ...MONITOR_RUN,
   async account_usage(ctx) {
     // No webhook signing secret (the REST route adds it): no secret in a model's context.
     const data = await accountView(ctx.auth, ctx.origin);
