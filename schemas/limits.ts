@@ -183,9 +183,14 @@ export const MONITOR = {
   /** Minutes between scheduled checks (the plan's floor is higher). */
   intervalMinutes: { min: 5, max: 43_200, default: 1440 },
   cronChars: 100,
-  /** `fields`: tracked selectors; `ignore`: hidden selectors; `ignoreRegions`: boxes. */
-  fields: 20,
+  /**
+   * `fields`: tracked selectors (with the two built in — description, canonical — a page's 20
+   * scraped selectors); a field's value is cut at `fieldValueChars`. `ignore`: hidden selectors;
+   * `ignoreRegions`: boxes.
+   */
+  fields: 18,
   fieldNameChars: 50,
+  fieldValueChars: 1000,
   ignore: 50,
   ignoreRegions: 20,
   /** Changed pixels (outside masks) below this are no visual change. */

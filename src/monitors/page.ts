@@ -17,6 +17,7 @@
  * What it found goes to the account (./store.ts `pageChecked`) with its webhook events; the crawl
  * gets the page's outcome and links as for any page.
  */
+import { MONITOR } from "../../schemas/limits";
 import type { CheckPage } from "../../schemas/monitors";
 import { accountStub } from "../accounts/directory";
 import type { CaptureSpec } from "../capture/capture-spec";
@@ -114,11 +115,13 @@ async function snapshot(
         const field = named[i];
         if (!field) return;
         const first = result.matches[0];
-        fields[field.name] = !first
+        const value = !first
           ? null
           : field.attribute !== undefined
             ? (first.attributes[field.attribute] ?? null)
             : first.text.trim();
+        fields[field.name] =
+          value === null ? null : [...value].slice(0, MONITOR.fieldValueChars).join("");
       });
   }
   if (png === null) return null;

@@ -27,6 +27,7 @@ const check = (extra: Partial<CheckView> = {}): CheckView => ({
   trigger: "manual",
   status: "completed",
   counts: { new: 1, removed: 1, changed: 2, unchanged: 3, failed: 1 },
+  identical: 2,
   creditsUsed: 6,
   baseline: false,
   createdAt: "2026-01-01T00:00:00.000Z",
