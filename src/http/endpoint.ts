@@ -75,6 +75,13 @@ export function definitionOf(handler: unknown): AnyEndpoint | undefined {
   return typeof handler === "function" ? DEFINITIONS.get(handler) : undefined;
 }
 
+/** Every definition routed so far, in routing order (all of them once the app is built). */
+const ROUTED: AnyEndpoint[] = [];
+
+export function definedEndpoints(): readonly AnyEndpoint[] {
+  return ROUTED;
+}
+
 /** One definition, its types checked (body, query and handler agree). */
 export function endpoint<
   B extends z.ZodType | undefined = undefined,
@@ -122,6 +129,7 @@ export function endpoints(...defs: AnyEndpoint[]): Hono<AppEnv> {
   for (const def of defs) {
     const handler = (c: Context<AppEnv>) => def.handler(c as EndpointContext);
     DEFINITIONS.set(handler, def);
+    ROUTED.push(def);
     router.on(def.method.toUpperCase(), [honoPath(def)], ...middlewareOf(def), handler);
   }
   return router;

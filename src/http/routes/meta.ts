@@ -1,10 +1,11 @@
 /**
  * Unauthenticated service routes: the health check, the service index (its endpoint list is
- * derived from the OpenAPI document) and the document itself.
+ * every endpoint's definition) and the OpenAPI document, the committed `schemas/openapi.json`
+ * served as a static asset (scripts/lib/assets.mjs copies it to public/): 47 kB of the gzipped
+ * upload the Worker no longer bundles.
  */
 import { z } from "zod";
 import pkg from "../../../package.json";
-import openapi from "../../../schemas/openapi.json";
 import {
   healthSchema,
   serviceIndexSchema,
@@ -12,17 +13,18 @@ import {
   type ServiceIndex,
 } from "../../../schemas/responses";
 import { config } from "../../config";
-import { endpoint, endpoints } from "../endpoint";
+import { definedEndpoints, endpoint, endpoints } from "../endpoint";
+import { staticAsset } from "../static-asset";
 import { errorResponses, SERVICE_ERRORS } from "../openapi/registry";
 
-/** Every operation of the contract (schemas/openapi.json), as "METHOD /path" by operationId. */
-export const ENDPOINTS: Record<string, string> = Object.fromEntries(
-  Object.entries(openapi.paths).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([method]) => method !== "head") // implied by GET
-      .map(([method, op]) => [op.operationId, `${method.toUpperCase()} ${path}`]),
-  ),
-);
+/** Every operation of the contract, as "METHOD /path" by operationId (HEAD is implied by GET). */
+export function endpointIndex(): Record<string, string> {
+  return Object.fromEntries(
+    definedEndpoints()
+      .filter((d) => d.method !== "head" && d.operation.operationId !== undefined)
+      .map((d) => [d.operation.operationId, `${d.method.toUpperCase()} ${d.path}`]),
+  );
+}
 
 export const metaRoutes = endpoints(
   endpoint({
@@ -49,7 +51,7 @@ export const metaRoutes = endpoints(
         docs: config(c.env).docsUrl,
         openapi: "/openapi.json",
         health: "/health",
-        endpoints: ENDPOINTS,
+        endpoints: endpointIndex(),
       };
       return c.json(index);
     },
@@ -100,6 +102,10 @@ export const metaRoutes = endpoints(
         ...errorResponses(SERVICE_ERRORS),
       },
     },
-    handler: (c) => c.json(openapi),
+    handler: (c) =>
+      staticAsset(c, {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "public, max-age=300",
+      }),
   }),
 );
