@@ -24,78 +24,16 @@ import { normalizeUrl } from "../crawl/urls";
 import { ApiError, validationError } from "../errors";
 import type { ListQuery, Page } from "../jobs/store/read";
 import type { CaptureEngine } from "../pipeline/engine";
-import { hmacHex, timingSafeEqualDigests } from "../signing/hmac";
-import { monitorFeedMessage } from "../signing/signed-payloads";
-import { config } from "../config";
 import { requireWebhookUrl } from "../webhooks/url";
 import { deleteBaselines } from "./baseline";
+import { atomFeed, feedAccess } from "./feed";
 import { monitorPageOptions, startCheck } from "./check";
 import { checksPerMonth, DEFAULT_SCHEDULE, shortestGapMinutes } from "./schedule";
 import { type MonitorRecord, readSettings } from "./store";
+import { monitorView } from "./views";
 
 const notFound = () =>
   new ApiError("MONITOR_NOT_FOUND", "No monitor with this id on this account.");
-
-function feedSignature(env: Env, accountId: string, monitorId: string): Promise<string> {
-  return hmacHex(config(env).urlSigningSecret, monitorFeedMessage(accountId, monitorId));
-}
-
-/** The signed URL of a monitor's Atom feed: it never expires; deleting the monitor ends it. */
-export async function feedUrl(
-  env: Env,
-  origin: string,
-  accountId: string,
-  monitorId: string,
-): Promise<string> {
-  const sig = await feedSignature(env, accountId, monitorId);
-  return `${origin}/v1/monitors/${monitorId}/feed?account=${encodeURIComponent(accountId)}&sig=${sig}`;
-}
-
-export async function monitorView(
-  env: Env,
-  accountId: string,
-  record: MonitorRecord,
-): Promise<MonitorView> {
-  const settings = readSettings(record.settings);
-  return {
-    monitorId: record.monitorId,
-    name: record.name,
-    url: record.url,
-    status: record.paused ? "paused" : "active",
-    schedule: settings.schedule ?? DEFAULT_SCHEDULE,
-    nextCheckAt: record.nextCheckAt === null ? null : new Date(record.nextCheckAt).toISOString(),
-    lastCheck: record.lastCheck,
-    feedUrl: await feedUrl(env, record.origin, accountId, record.monitorId),
-    settings: withDefaults(settings),
-    createdAt: new Date(record.createdAt).toISOString(),
-    updatedAt: new Date(record.updatedAt).toISOString(),
-  };
-}
-
-/** Every setting with its default filled in (what a check applies). */
-function withDefaults(s: MonitorSettings): MonitorSettings {
-  return {
-    ...s,
-    scope: s.scope ?? "host",
-    include: s.include ?? [],
-    exclude: s.exclude ?? [],
-    sitemap: s.sitemap ?? "include",
-    schedule: s.schedule ?? DEFAULT_SCHEDULE,
-    limit: s.limit ?? MONITOR.limit.default,
-    maxDepth: s.maxDepth ?? MONITOR.maxDepth.default,
-    followNofollow: s.followNofollow ?? false,
-    compare: s.compare ?? ["visual", "text", "fields"],
-    fields: s.fields ?? [],
-    ignore: s.ignore ?? [],
-    ignoreRegions: s.ignoreRegions ?? [],
-    learnVolatile: s.learnVolatile ?? true,
-    minChangedPixels: s.minChangedPixels ?? MONITOR.minChangedPixels.default,
-    minChangedWords: s.minChangedWords ?? MONITOR.minChangedWords.default,
-    ...(s.webhookUrl !== undefined
-      ? { webhookEvents: s.webhookEvents ?? ["monitor.check.completed"] }
-      : {}),
-  };
-}
 
 /** The plan's caps on settings: pages a check, and the schedule's floor. */
 function checkPlan(auth: AuthContext, settings: MonitorSettings): void {
@@ -333,34 +271,6 @@ export async function checkPages(
   return { pages, nextCursor: next === null ? null : String(next) };
 }
 
-/** The feed's signature checked (constant time): the account, or null when it is not valid. */
-async function feedAccess(
-  env: Env,
-  monitorId: string,
-  params: URLSearchParams,
-): Promise<string | null> {
-  const accountId = params.get("account");
-  const sig = params.get("sig");
-  if (!accountId || !sig || !/^[0-9a-f]{64}$/.test(sig)) return null;
-  const expected = await feedSignature(env, accountId, monitorId);
-  return timingSafeEqualDigests(sig, expected) ? accountId : null;
-}
-
-const escapeXml = (s: string) =>
-  s.replace(
-    /[<>&"']/g,
-    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c] ?? c,
-  );
-
-function summary(page: CheckPage): string {
-  const parts: string[] = [];
-  if (page.visual) parts.push(`${page.visual.changedPercent}% of pixels changed`);
-  if (page.text) parts.push(`${page.text.added} words added, ${page.text.removed} removed`);
-  if (page.fields) parts.push(`fields changed: ${page.fields.map((f) => f.name).join(", ")}`);
-  if (page.reason) parts.push(`${page.reason}${page.statusCode ? ` (${page.statusCode})` : ""}`);
-  return parts.join("; ") || page.status;
-}
-
 /** GET …/feed: the signature checked (403), then the monitor's Atom feed (404 once deleted). */
 export async function monitorFeed(
   env: Env,
@@ -375,36 +285,4 @@ export async function monitorFeed(
   if (!found || !entries) throw notFound();
   const view = await monitorView(env, accountId, found);
   return atomFeed(view, view.feedUrl, entries);
-}
-
-/** The Atom feed (RFC 4287) of a monitor's changes: the newest pages that were not unchanged. */
-function atomFeed(
-  monitor: MonitorView,
-  selfUrl: string,
-  entries: Array<{ checkId: string; checkedAt: number; page: CheckPage }>,
-): string {
-  const updated = new Date(entries[0]?.checkedAt ?? Date.parse(monitor.createdAt)).toISOString();
-  const title = monitor.name ?? monitor.url;
-  const items = entries.map(({ checkId, checkedAt, page }) => {
-    const link = page.visual?.diffUrl ?? page.screenshotUrl ?? page.url;
-    return `  <entry>
-    <id>urn:edgeshot:monitor:${monitor.monitorId}:check:${checkId}:${escapeXml(page.url)}</id>
-    <title>${escapeXml(`${page.status}: ${page.url}`)}</title>
-    <updated>${new Date(checkedAt).toISOString()}</updated>
-    <link rel="alternate" href="${escapeXml(page.url)}"/>
-    <link rel="related" href="${escapeXml(link)}"/>
-    <category term="${page.status}"/>
-    <summary>${escapeXml(summary(page))}</summary>
-  </entry>`;
-  });
-  return `<?xml version="1.0" encoding="utf-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom">
-  <id>urn:edgeshot:monitor:${monitor.monitorId}</id>
-  <title>${escapeXml(`Changes: ${title}`)}</title>
-  <updated>${updated}</updated>
-  <link rel="self" href="${escapeXml(selfUrl)}"/>
-  <link rel="alternate" href="${escapeXml(monitor.url)}"/>
-${items.join("\n")}
-</feed>
-`;
 }
