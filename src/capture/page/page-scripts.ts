@@ -89,7 +89,9 @@ export const autoScroll = `async (maxPx) => {
   const lazy = (globalThis.__edgeshotScrollHooks || 0) > 0
     || document.querySelector("img[loading=lazy], iframe[loading=lazy]") !== null;
   if (!lazy) return 0;
-  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
+  // A rendering update is where IntersectionObservers compute; a short timer racing it (once
+  // 50 ms) let a loaded machine scroll past a slot before its observer ran: 11 of 12 lazy images.
+  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 500); });
   const height = () => Math.min(maxPx, Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0));
   let y = 0, steps = 0;
   while (y + innerHeight < height() && steps < 200) {
@@ -99,6 +101,8 @@ export const autoScroll = `async (maxPx) => {
     await frame();
     await frame();
   }
+  // The last slot's observer callbacks run a frame after the one that saw it.
+  await frame();
   scrollTo(0, 0);
   await frame();
   return steps;
