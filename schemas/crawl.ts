@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { captureFields } from "./capture";
-import { listQuery } from "./jobs";
+import { listQuery, pagesQuery } from "./jobs";
 import { CRAWL } from "./limits";
 import { hasControlChars, intIn, NOT_EMPTY } from "./primitives";
 import {
@@ -14,6 +14,7 @@ import {
   CRAWL_FORMATS,
   CRAWL_SCOPES,
   CRAWL_STATUSES,
+  PAGE_STATUSES,
   SITEMAP_MODES,
 } from "./crawl-enums";
 
@@ -149,6 +150,11 @@ export const crawlRequestSchema = z
       .superRefine(unique)
       .optional()
       .meta({ description: "Events sent to webhookUrl.", default: ["crawl.completed"] }),
+    dryRun: z.boolean().optional().meta({
+      description:
+        "Start nothing and charge nothing: answer the URLs the sitemaps and the start page's links give now (up to `limit`) and what the crawl would cost.",
+      default: false,
+    }),
   })
   .superRefine((value, ctx) => {
     if (value.webhookEvents !== undefined && value.webhookUrl === undefined)
@@ -176,22 +182,8 @@ export type MapRequest = z.output<typeof mapRequestSchema>;
 
 export const crawlListQuery = listQuery("crawl", CRAWL_STATUSES);
 
-/** GET /v1/crawl/{id}/pages: `cursor` from the last answer, `limit` ≤ 100. */
-export const crawlPagesQuery = z.strictObject({
-  cursor: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, "Invalid cursor.")
-    .transform(Number)
-    .optional(),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, "Must be a whole number.")
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, "Must be at least 1.")
-        .max(CRAWL.pagesPerList.max, `Must be at most ${CRAWL.pagesPerList.max}.`),
-    )
-    .optional(),
-});
+/** GET /v1/crawl/{id}/pages: `status` filters, `cursor` from the last answer, `limit` ≤ 100. */
+export const crawlPagesQuery = pagesQuery(PAGE_STATUSES, CRAWL.pagesPerList.max);
+
+/** GET /v1/crawl/{id}/errors: `cursor` from the last answer, `limit` ≤ 100. */
+export const crawlErrorsQuery = crawlPagesQuery.omit({ status: true });

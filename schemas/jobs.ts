@@ -55,5 +55,26 @@ export function listQuery<S extends readonly [string, ...string[]]>(kind: Cursor
   });
 }
 
+/**
+ * A page of a run's results (a crawl's pages, a monitor check's pages): `status` filters, `cursor`
+ * is the last answer's `nextCursor` (a position in finishing order), `limit` ≤ `max`.
+ */
+export function pagesQuery<S extends readonly [string, ...string[]]>(statuses: S, max: number) {
+  return z.strictObject({
+    status: z.enum(statuses).optional(),
+    cursor: z
+      .string()
+      .regex(/^[1-9][0-9]{0,9}$/, "Invalid cursor.")
+      .transform(Number)
+      .optional(),
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,3}$/, WHOLE_NUMBER)
+      .transform(Number)
+      .pipe(z.number().min(1, "Must be at least 1.").max(max, `Must be at most ${max}.`))
+      .optional(),
+  });
+}
+
 export const jobListQuery = listQuery("job", JOB_STATUSES);
 export const batchListQuery = listQuery("batch", BATCH_STATUSES);

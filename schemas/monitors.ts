@@ -7,7 +7,7 @@
  */
 import { Cron } from "croner";
 import { z } from "zod";
-import { listQuery } from "./jobs";
+import { listQuery, pagesQuery } from "./jobs";
 import { listingSchema } from "./responses/jobs";
 import { MONITOR } from "./limits";
 import { pageOptions, siteFields, unique } from "./crawl";
@@ -239,25 +239,7 @@ export const monitorListQuery = listQuery("monitor", MONITOR_STATUSES);
 export const checkListQuery = listQuery("check", CHECK_STATUSES);
 
 /** GET …/checks/{checkId}/pages: `status` (default: every page that is not unchanged), paging. */
-export const checkPagesQuery = z.strictObject({
-  status: z.enum(CHECK_PAGE_STATUSES).optional(),
-  cursor: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, "Invalid cursor.")
-    .transform(Number)
-    .optional(),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, "Must be a whole number.")
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, "Must be at least 1.")
-        .max(MONITOR.pagesPerList.max, `Must be at most ${MONITOR.pagesPerList.max}.`),
-    )
-    .optional(),
-});
+export const checkPagesQuery = pagesQuery(CHECK_PAGE_STATUSES, MONITOR.pagesPerList.max);
 
 // ---- Views ---------------------------------------------------------------------------------
 

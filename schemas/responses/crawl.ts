@@ -25,6 +25,10 @@ export const crawlPageSchema = z
     depth: z.number().int(),
     status: z.enum(PAGE_STATUSES),
     reason: z.enum(PAGE_REASONS).optional(),
+    foundOn: z.string().optional().meta({
+      description:
+        "The page whose links had this URL first. None for the start URL and URLs from sitemaps.",
+    }),
     statusCode: z.number().int().optional(),
     finalUrl: z.string().optional(),
     markdown: z.string().optional(),
@@ -83,6 +87,22 @@ export const crawlStartedSchema = z
     statusUrl: z.string(),
   })
   .meta({ id: "CrawlStarted" });
+
+export const crawlDryRunSchema = z
+  .object({
+    dryRun: z.literal(true),
+    urls: z.array(z.string()).meta({
+      description:
+        "The URLs known before rendering (the start URL, the sitemaps', the start page's links), up to the limit.",
+    }),
+    truncated: z.boolean().meta({ description: "More URLs were found than the limit." }),
+    credits: z.number().int().meta({ description: "What rendering `urls` would cost." }),
+    maxCredits: z.number().int().meta({
+      description: "The most the crawl can cost: `limit` pages (links found deeper count too).",
+    }),
+  })
+  .meta({ id: "CrawlDryRun" });
+export type CrawlDryRun = z.output<typeof crawlDryRunSchema>;
 
 export const crawlListingSchema = listingSchema(crawlSummarySchema);
 

@@ -105,6 +105,7 @@ __all__ = [
     "Account",
     "CredentialCheck",
     "Destination",
+    "CrawlDryRun",
     "CrawlStarted",
     "CrawlCounts",
     "CrawlPageLinksItem",
@@ -167,6 +168,8 @@ __all__ = [
     "ListWatchRunsResult",
     "GetCrawlPagesQuery",
     "GetCrawlPagesResult",
+    "GetCrawlErrorsQuery",
+    "GetCrawlErrorsResult",
     "ListCrawlsQuery",
     "ListCrawlsResult",
     "ListMonitorsQuery",
@@ -968,6 +971,7 @@ _CrawlRequestOptional = TypedDict(
         "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
         "webhookUrl": str,  # Signed events of this crawl are POSTed here.
         "webhookEvents": List[Literal["crawl.completed", "crawl.page"]],  # Events sent to webhookUrl.
+        "dryRun": bool,  # Start nothing and charge nothing: answer the URLs the sitemaps and the start page's links give now (up to `limit`) and what the crawl would cost.
     },
     total=False,
 )
@@ -2228,6 +2232,22 @@ class Destination(_DestinationRequired):
     pass
 
 
+_CrawlDryRunRequired = TypedDict(
+    "_CrawlDryRunRequired",
+    {
+        "dryRun": Literal[True],
+        "urls": List[str],  # The URLs known before rendering (the start URL, the sitemaps', the start page's links), up to the limit.
+        "truncated": bool,  # More URLs were found than the limit.
+        "credits": int,  # What rendering `urls` would cost.
+        "maxCredits": int,  # The most the crawl can cost: `limit` pages (links found deeper count too).
+    },
+)
+
+
+class CrawlDryRun(_CrawlDryRunRequired):
+    pass
+
+
 _CrawlStartedRequired = TypedDict(
     "_CrawlStartedRequired",
     {
@@ -2312,6 +2332,7 @@ _CrawlPageOptional = TypedDict(
     "_CrawlPageOptional",
     {
         "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
+        "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
         "statusCode": int,
         "finalUrl": str,
         "markdown": str,
@@ -3284,6 +3305,7 @@ class ListWatchRunsResult(_ListWatchRunsResultRequired):
 _GetCrawlPagesQueryOptional = TypedDict(
     "_GetCrawlPagesQueryOptional",
     {
+        "status": Literal["rendered", "skipped", "failed"],
         "cursor": str,
         "limit": str,
     },
@@ -3306,6 +3328,23 @@ _GetCrawlPagesResultRequired = TypedDict(
 
 class GetCrawlPagesResult(_GetCrawlPagesResultRequired):
     "A page of results."
+
+
+_GetCrawlErrorsQueryOptional = TypedDict(
+    "_GetCrawlErrorsQueryOptional",
+    {
+        "cursor": str,
+        "limit": str,
+    },
+    total=False,
+)
+
+
+class GetCrawlErrorsQuery(_GetCrawlErrorsQueryOptional):
+    "Query parameters of GET /v1/crawl/{crawlId}/errors."
+
+
+GetCrawlErrorsResult = GetCrawlPagesResult
 
 
 _ListCrawlsQueryOptional = TypedDict(

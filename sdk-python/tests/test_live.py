@@ -314,6 +314,16 @@ class LiveTest(unittest.TestCase):
                 self.assertIn(f"marker crawl-article-{n} appears on this page only", p.get("markdown", ""))
         skipped = {self.site_path(p["url"]) for p in one_by_one if p.get("reason") == "pattern"}
         self.assertLessEqual({"/", "/articles?page=2"}, skipped)
+        # status filters; errors() lists what was refused or failed (nothing, here).
+        only_skipped = list(self.client.crawl.pages(started["crawlId"], status="skipped"))
+        self.assertEqual(only_skipped, [p for p in one_by_one if p["status"] == "skipped"])
+        self.assertEqual(list(self.client.crawl.errors(started["crawlId"])), [])
+        # A dry run, start page only: nothing rendered, nothing started.
+        start_url = f"{CRAWL_SITE_URL}/articles?page=1"
+        dry = self.client.crawl.dry_run(url=start_url, maxDepth=0, limit=3)
+        self.assertEqual(
+            dry, {"dryRun": True, "urls": [start_url], "truncated": False, "credits": 1, "maxCredits": 3}
+        )
         listed = self.client.crawl.list(limit=10)["items"]
         self.assertIn(started["crawlId"], [c["crawlId"] for c in listed])
 

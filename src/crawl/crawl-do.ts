@@ -56,14 +56,14 @@ export class Crawl extends DurableObject<Env> {
       created_at INTEGER NOT NULL,
       completed_at INTEGER
     )`);
-    for (const statement of F.FRONTIER_SCHEMA) this.sql.exec(statement);
+    F.createFrontier(this.sql);
     this.polite = new Politeness(this.sql, env);
     this.dispatch = new Dispatch(this.sql, env, this.polite, {
       running: () => {
         const row = this.row();
         return row !== undefined && ACTIVE.has(row.status) && !row.out_of_credits;
       },
-      report: (page) => this.report(page),
+      report: (pages) => this.report(pages),
     });
   }
 
@@ -108,8 +108,12 @@ export class Crawl extends DurableObject<Env> {
     };
   }
 
-  pages(cursor: number, limit: number): { pages: CrawlPage[]; nextCursor: string | null } {
-    return F.finishedPages(this.sql, cursor, limit);
+  pages(
+    cursor: number,
+    limit: number,
+    filter: F.PageFilter = {},
+  ): { pages: CrawlPage[]; nextCursor: string | null } {
+    return F.finishedPages(this.sql, cursor, limit, filter);
   }
 
   /** A queue delivery asks to render page `seq`: only the one holding its lease, only once. */
@@ -137,6 +141,8 @@ export class Crawl extends DurableObject<Env> {
     const page = F.pageRow(this.sql, seq);
     if (!row || !page) return false;
     const config = this.config(row);
+    // The URLs its links had that were skipped at once: finished too, each with its event.
+    const skipped: F.PageRow[] = [];
     const accepted = this.ctx.storage.transactionSync(() => {
       if (!F.finish(this.sql, seq, leaseId, outcome)) return false;
       for (const key of outcome.r2Keys)
@@ -144,8 +150,10 @@ export class Crawl extends DurableObject<Env> {
       this.sql.exec("UPDATE crawl SET credits_used = credits_used + ?", outcome.credits);
       if (page.depth <= config.maxDepth && config.sitemap !== "only") {
         const rules = linkRules(config);
-        for (const link of outcome.links)
-          F.addFound(this.sql, rules(link, page.depth + 1), page.depth + 1);
+        for (const link of outcome.links) {
+          const found = F.addFound(this.sql, rules(link, page.depth + 1), page.depth + 1, page.url);
+          if (found) skipped.push(found);
+        }
         logPatternBudget(config, rules, "links");
       }
       return true;
@@ -157,17 +165,24 @@ export class Crawl extends DurableObject<Env> {
       outcome.status === "rendered" ? outcome.credits : false,
     );
     const done = F.pageRow(this.sql, seq);
-    if (done) await this.report({ seq: done.done_seq ?? seq, body: F.pageEvent(F.pageView(done)) });
+    await this.report([...(done ? [done] : []), ...skipped].map(F.pageReport));
     await this.poke();
     return true;
   }
 
   /** The account's credits ran out at page `seq`: it is not rendered, and nothing new starts. */
   async outOfCredits(seq: number, leaseId: string): Promise<void> {
-    this.ctx.storage.transactionSync(() => {
-      F.finish(this.sql, seq, leaseId, { status: "skipped", reason: "credits", result: {} });
+    const finished = this.ctx.storage.transactionSync(() => {
+      const ok = F.finish(this.sql, seq, leaseId, {
+        status: "skipped",
+        reason: "credits",
+        result: {},
+      });
       this.sql.exec("UPDATE crawl SET out_of_credits = 1");
+      return ok;
     });
+    const done = finished ? F.pageRow(this.sql, seq) : undefined;
+    if (done) await this.report([F.pageReport(done)]);
     await this.poke();
   }
 
@@ -208,10 +223,13 @@ export class Crawl extends DurableObject<Env> {
         const max = Math.min(config.limit * 10 + 100, 50_000);
         const seeds = await sitemapUrls(this.env, start, robots, max);
         const rules = linkRules(config);
-        this.ctx.storage.transactionSync(() => {
-          for (const url of seeds.urls) F.addFound(this.sql, rules({ url, nofollow: false }, 1), 1);
-        });
+        const skipped = this.ctx.storage.transactionSync(() =>
+          seeds.urls.flatMap(
+            (url) => F.addFound(this.sql, rules({ url, nofollow: false }, 1), 1, null) ?? [],
+          ),
+        );
         logPatternBudget(config, rules, "sitemap");
+        if (skipped.length > 0) await this.report(skipped.map(F.pageReport));
       }
       this.sql.exec("UPDATE crawl SET sitemap_done = 1");
     }
@@ -272,9 +290,9 @@ export class Crawl extends DurableObject<Env> {
   }
 
   /** The account's index is brought up to date; its webhook deliveries are queued. */
-  private async report(page?: PageReport): Promise<void> {
+  private async report(pages: PageReport[] = []): Promise<void> {
     const summary = this.summary();
     const row = this.row();
-    if (summary && row) await reportProgress(this.env, this.config(row).accountId, summary, page);
+    if (summary && row) await reportProgress(this.env, this.config(row).accountId, summary, pages);
   }
 }

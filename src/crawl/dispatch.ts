@@ -19,7 +19,7 @@ export interface DispatchHost {
   /** The crawl runs and has credits left. */
   running(): boolean;
   /** A page finished without a request (refused by the gate): its event. */
-  report(page: PageReport): Promise<void>;
+  report(pages: PageReport[]): Promise<void>;
 }
 
 type Leased = { seq: number; leaseId: string };
@@ -81,11 +81,7 @@ export class Dispatch {
         const status = gate.kind === "skip" ? "skipped" : "failed";
         F.finish(this.sql, page.seq, null, { status, reason: gate.reason, result: {} });
         const done = F.pageRow(this.sql, page.seq);
-        if (done)
-          await this.host.report({
-            seq: done.done_seq ?? page.seq,
-            body: F.pageEvent(F.pageView(done)),
-          });
+        if (done) await this.host.report([F.pageReport(done)]);
         continue;
       }
       // Read again after the gate's awaits: no await from here to the lease.

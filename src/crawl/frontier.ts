@@ -29,9 +29,11 @@ export const FRONTIER_SCHEMA = [
     lease TEXT,
     leased_at INTEGER,
     done_seq INTEGER UNIQUE,
-    result TEXT
+    result TEXT,
+    found_on TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS pages_by_state ON pages (state, depth, seq)`,
+  `CREATE INDEX IF NOT EXISTS pages_done ON pages (state, done_seq)`,
   `CREATE TABLE IF NOT EXISTS origins (
     origin TEXT PRIMARY KEY,
     robots_status INTEGER,
@@ -40,6 +42,17 @@ export const FRONTIER_SCHEMA = [
   )`,
   `CREATE TABLE IF NOT EXISTS r2_keys (key TEXT PRIMARY KEY)`,
 ];
+
+/**
+ * The frontier's tables, made or brought up to date: a Crawl DO created before `found_on` gets
+ * the column (SQLite has no ADD COLUMN IF NOT EXISTS).
+ */
+export function createFrontier(sql: SqlStorage): void {
+  for (const statement of FRONTIER_SCHEMA) sql.exec(statement);
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(pages)").toArray();
+  if (!columns.some((c) => c.name === "found_on"))
+    sql.exec("ALTER TABLE pages ADD COLUMN found_on TEXT");
+}
 
 export interface PageRow extends Record<string, SqlStorageValue> {
   seq: number;
@@ -52,10 +65,12 @@ export interface PageRow extends Record<string, SqlStorageValue> {
   leased_at: number | null;
   done_seq: number | null;
   result: string | null;
+  /** The page whose links had this URL first; null for the start URL and sitemap URLs. */
+  found_on: string | null;
 }
 
 /** What a finished page holds beyond its URL and depth (the view's optional fields). */
-export type PageResult = Omit<CrawlPage, "url" | "depth" | "status" | "reason">;
+export type PageResult = Omit<CrawlPage, "url" | "depth" | "status" | "reason" | "foundOn">;
 
 /** `config` is the crawl's config as stored (JSON: tuples do not survive RPC's types). */
 export type Claim = { kind: "run"; url: string; depth: number; config: string } | { kind: "skip" };
@@ -74,16 +89,24 @@ export interface PageOutcome {
 }
 
 /**
- * A URL found (start, sitemap, link): pending, or skipped at once with its reason. Deduped, and
- * its depth is the shortest path found: pages finish in any order, so a URL may be met first
- * through a longer path (skipped as too deep, or waiting deeper in the queue) and later through
- * a shorter one. Found again shallower, a pending page moves up and one skipped for depth goes
- * back to pending; a page already sent or finished keeps its depth.
+ * A URL found (start, sitemap, link on `foundOn`): pending, or skipped at once with its reason.
+ * Deduped, and its depth is the shortest path found: pages finish in any order, so a URL may be
+ * met first through a longer path (skipped as too deep, or waiting deeper in the queue) and later
+ * through a shorter one. Found again shallower, a pending page moves up and one skipped for depth
+ * goes back to pending; a page already sent or finished keeps its depth. `foundOn` stays the
+ * first page it was found on. Returns the row of a URL skipped at once (it has finished: its
+ * `crawl.page` event is due), else null.
  */
-export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReason | null): void {
+export function addUrl(
+  sql: SqlStorage,
+  url: URL,
+  depth: number,
+  skip: PageReason | null,
+  foundOn: string | null = null,
+): PageRow | null {
   if (skip === null) {
     sql.exec(
-      `INSERT INTO pages (url, host, depth, state) VALUES (?, ?, ?, 'pending')
+      `INSERT INTO pages (url, host, depth, state, found_on) VALUES (?, ?, ?, 'pending', ?)
        ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, state = 'pending', reason = NULL,
          done_seq = NULL
        WHERE excluded.depth < pages.depth
@@ -91,20 +114,24 @@ export function addUrl(sql: SqlStorage, url: URL, depth: number, skip: PageReaso
       url.href,
       url.host,
       depth,
+      foundOn,
     );
-    return;
+    return null;
   }
   const inserted = sql
     .exec(
-      `INSERT INTO pages (url, host, depth, state, reason) VALUES (?, ?, ?, 'skipped', ?)
+      `INSERT INTO pages (url, host, depth, state, reason, found_on) VALUES (?, ?, ?, 'skipped', ?, ?)
        ON CONFLICT (url) DO NOTHING RETURNING seq`,
       url.href,
       url.host,
       depth,
       skip,
+      foundOn,
     )
     .toArray()[0] as { seq: number } | undefined;
-  if (inserted) markDone(sql, inserted.seq);
+  if (!inserted) return null;
+  markDone(sql, inserted.seq);
+  return pageRow(sql, inserted.seq) ?? null;
 }
 
 function markDone(sql: SqlStorage, seq: number): void {
@@ -227,20 +254,43 @@ export function pageView(row: PageRow): CrawlPage {
     depth: row.depth,
     status: row.state as PageStatus,
     ...(row.reason ? { reason: row.reason } : {}),
+    ...(row.found_on ? { foundOn: row.found_on } : {}),
     ...result,
   };
 }
 
-/** Finished pages after `cursor` (a done_seq), in the order they finished. */
+/**
+ * What GET /v1/crawl/{id}/pages and /errors filter by: the pages' statuses, and (for /errors)
+ * the reasons a skipped page counts as an error.
+ */
+export interface PageFilter {
+  statuses?: readonly PageStatus[];
+  skippedFor?: readonly PageReason[];
+}
+
+/** Finished pages after `cursor` (a done_seq), in the order they finished, as `filter` keeps. */
 export function finishedPages(
   sql: SqlStorage,
   cursor: number,
   limit: number,
+  filter: PageFilter = {},
 ): { pages: CrawlPage[]; nextCursor: string | null } {
+  const kept: string[] = [];
+  const args: SqlStorageValue[] = [];
+  if (filter.statuses) {
+    kept.push(`state IN (${filter.statuses.map(() => "?").join(", ")})`);
+    args.push(...filter.statuses);
+  }
+  if (filter.skippedFor) {
+    kept.push(`(state = 'skipped' AND reason IN (${filter.skippedFor.map(() => "?").join(", ")}))`);
+    args.push(...filter.skippedFor);
+  }
+  const where = kept.length > 0 ? ` AND (${kept.join(" OR ")})` : "";
   const rows = sql
     .exec<PageRow>(
-      "SELECT * FROM pages WHERE done_seq > ? ORDER BY done_seq LIMIT ?",
+      `SELECT * FROM pages WHERE done_seq > ?${where} ORDER BY done_seq LIMIT ?`,
       cursor,
+      ...args,
       limit + 1,
     )
     .toArray();
@@ -252,11 +302,19 @@ export function finishedPages(
   };
 }
 
-/** A URL found on a page or in a sitemap (./links.ts judged it); skipped ones up to a cap. */
-export function addFound(sql: SqlStorage, verdict: LinkVerdict, depth: number): void {
-  if (verdict === null) return;
-  if (verdict.skip !== null && skippedRows(sql) >= TUNING.crawlSkippedRows) return;
-  addUrl(sql, verdict.url, depth, verdict.skip);
+/**
+ * A URL found on the page `foundOn` or in a sitemap (./links.ts judged it); skipped ones up to a
+ * cap. The row of a URL skipped at once, else null.
+ */
+export function addFound(
+  sql: SqlStorage,
+  verdict: LinkVerdict,
+  depth: number,
+  foundOn: string | null,
+): PageRow | null {
+  if (verdict === null) return null;
+  if (verdict.skip !== null && skippedRows(sql) >= TUNING.crawlSkippedRows) return null;
+  return addUrl(sql, verdict.url, depth, verdict.skip, foundOn);
 }
 
 function skippedRows(sql: SqlStorage): number {
@@ -287,14 +345,18 @@ export function startFailed(sql: SqlStorage, sitemap: string): boolean {
   return start.state === "failed" || ["blocked", "robots", "not_html"].includes(start.reason ?? "");
 }
 
-/** `crawl.page`'s page: what it became, never its content. */
-export function pageEvent(page: CrawlPage): Record<string, unknown> {
-  const { url, depth, status, reason, statusCode } = page;
+/** `crawl.page`'s report of a finished row: what it became, never its content. */
+export function pageReport(row: PageRow): { seq: number; body: Record<string, unknown> } {
+  const { url, depth, status, reason, statusCode, foundOn } = pageView(row);
   return {
-    url,
-    depth,
-    status,
-    ...(reason ? { reason } : {}),
-    ...(statusCode ? { statusCode } : {}),
+    seq: row.done_seq ?? row.seq,
+    body: {
+      url,
+      depth,
+      status,
+      ...(reason ? { reason } : {}),
+      ...(statusCode ? { statusCode } : {}),
+      ...(foundOn ? { foundOn } : {}),
+    },
   };
 }

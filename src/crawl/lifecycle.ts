@@ -20,11 +20,11 @@ export async function reportProgress(
   env: Env,
   accountId: string,
   summary: CrawlSummary,
-  page?: PageReport,
+  pages: PageReport[] = [],
 ): Promise<void> {
   try {
     const account = accountStub(env, accountId);
-    const deliveries = await account.crawls().progress({ summary, ...(page ? { page } : {}) });
+    const deliveries = await account.crawls().progress({ summary, pages });
     await enqueueWebhooks(env, accountId, deliveries);
   } catch (err) {
     log("error", "crawl: progress report failed", { error: String(err) });

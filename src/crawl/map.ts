@@ -35,17 +35,40 @@ export async function mapSite(
   return { data: mapped.data, usage: mapped.usage };
 }
 
+/** The site a crawl or a monitor's check covers, as its request gives it. */
+export type SiteScope = Pick<MapRequest, "url" | "scope" | "include" | "exclude" | "sitemap"> & {
+  limit: number;
+  maxDepth: number;
+};
+
 /**
- * The map of a site as `mapSite` makes it, charging nothing: a monitor's dry run
- * (src/monitors/operations.ts) says what a check would cover before anything is bought.
+ * What a crawl of `site` (or a monitor's check) would render, as far as it is known before
+ * rendering: the start URL (unless it reads sitemaps only), then the map's URLs — charging
+ * nothing. The dry runs of POST /v1/crawl and POST /v1/monitors answer it before anything is
+ * bought. With `maxDepth` 0 a crawl renders the start page alone (sitemap URLs enter at depth 1).
  */
-export async function previewSite(
+export async function siteCoverage(
   env: Env,
   auth: AuthContext,
-  req: MapRequest,
+  site: SiteScope,
   engine: CaptureEngine,
-): Promise<MapResult> {
-  return (await discover(env, auth, req, engine, false)).data;
+): Promise<{ urls: string[]; truncated: boolean }> {
+  const { limit, maxDepth, ...scope } = site;
+  const map =
+    maxDepth === 0
+      ? { urls: [], truncated: false }
+      : (
+          await discover(
+            env,
+            auth,
+            { ...scope, limit: Math.min(limit, CRAWL.mapLimit.max) },
+            engine,
+            false,
+          )
+        ).data;
+  const urls = map.urls.map((u) => u.url);
+  if (site.sitemap !== "only" && !urls.includes(site.url)) urls.unshift(site.url);
+  return { urls: urls.slice(0, limit), truncated: map.truncated || urls.length > limit };
 }
 
 async function discover(

@@ -6,13 +6,20 @@
  * are rendered (./page-run.ts).
  */
 import type { CaptureRequest } from "../../schemas/capture";
-import { CRAWL_PAGE_OPTIONS, type CrawlPageOptions, type CrawlRequest } from "../../schemas/crawl";
+import {
+  CRAWL_PAGE_OPTIONS,
+  type CrawlDryRun,
+  type CrawlPageOptions,
+  type CrawlRequest,
+} from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { prepareCapture } from "../capture-request/prepare";
 import { ApiError, validationError } from "../errors";
 import { requireWebhookUrl } from "../webhooks/url";
-import { crawlConfig } from "./config";
+import type { CaptureEngine } from "../pipeline/engine";
+import { crawlConfig, pageCost } from "./config";
+import { siteCoverage } from "./map";
 import { crawlStub } from "./crawl-stub";
 import { normalizeUrl } from "./urls";
 
@@ -29,12 +36,17 @@ export function pageOptionsOf(req: CrawlRequest): CrawlPageOptions {
   return options as CrawlPageOptions;
 }
 
+/**
+ * Starts the crawl; with `dryRun`, starts and charges nothing and answers what it would render
+ * and cost (./map.ts `siteCoverage`).
+ */
 export async function startCrawl(
   env: Env,
   auth: AuthContext,
   req: CrawlRequest,
   origin: string,
-): Promise<CrawlStarted> {
+  engine: CaptureEngine,
+): Promise<{ kind: "started"; started: CrawlStarted } | { kind: "dryRun"; dryRun: CrawlDryRun }> {
   const limit = req.limit ?? CRAWL.limit.default;
   if (limit > auth.plan.crawlPageCap)
     throw validationError(
@@ -48,8 +60,35 @@ export async function startCrawl(
   if (url === null) throw validationError("url", "Must be a public http or https URL.");
   const webhookUrl =
     req.webhookUrl === undefined ? null : await requireWebhookUrl(env, req.webhookUrl);
+  const ids = {
+    crawlId: crypto.randomUUID(),
+    accountId: auth.accountId,
+    plan: auth.plan.id,
+    url,
+    origin,
+  };
+  const config = crawlConfig(req, ids, options);
+  if (req.dryRun === true) {
+    const { urls, truncated } = await siteCoverage(
+      env,
+      auth,
+      { ...req, url, limit, maxDepth: config.maxDepth },
+      engine,
+    );
+    const cost = pageCost(config);
+    return {
+      kind: "dryRun",
+      dryRun: {
+        dryRun: true,
+        urls,
+        truncated,
+        credits: urls.length * cost,
+        maxCredits: limit * cost,
+      },
+    };
+  }
 
-  const crawlId = crypto.randomUUID();
+  const { crawlId } = ids;
   const admitted = await auth.account.crawls().admit({
     crawlId,
     url,
@@ -62,7 +101,9 @@ export async function startCrawl(
       "CRAWL_LIMIT_REACHED",
       `The ${auth.plan.name} plan runs ${admitted.cap} crawl${admitted.cap === 1 ? "" : "s"} at a time; wait for one to finish or cancel it.`,
     );
-  const ids = { crawlId, accountId: auth.accountId, plan: auth.plan.id, url, origin };
-  await crawlStub(env, auth.accountId, crawlId).start(crawlConfig(req, ids, options), Date.now());
-  return { crawlId, status: "queued", statusUrl: `${origin}/v1/crawl/${crawlId}` };
+  await crawlStub(env, auth.accountId, crawlId).start(config, Date.now());
+  return {
+    kind: "started",
+    started: { crawlId, status: "queued", statusUrl: `${origin}/v1/crawl/${crawlId}` },
+  };
 }

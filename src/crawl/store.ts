@@ -24,10 +24,10 @@ export interface NewCrawl {
 
 export type AdmitCrawl = { ok: true } | { ok: false; inFlight: number; cap: number };
 
-/** What the Crawl DO reports: its summary now; `page` = a page just finished (crawl.page). */
+/** What the Crawl DO reports: its summary now; `pages` = pages just finished (crawl.page). */
 export interface CrawlProgress {
   summary: CrawlSummary;
-  page?: { seq: number; body: Record<string, unknown> };
+  pages?: { seq: number; body: Record<string, unknown> }[];
 }
 
 interface CrawlRow extends Record<string, SqlStorageValue> {
@@ -138,8 +138,7 @@ export class CrawlsStore extends RpcTarget {
   }
 
   /**
-   * The Crawl DO's report: its summary (a final one only once) and, with `page`, a page's
-   * event. Returns the webhook deliveries to queue.
+   * The Crawl DO's report: its summary (a final one only once) and each of `pages`' events. Returns the webhook deliveries to queue.
    */
   progress(report: CrawlProgress): string[] {
     const { summary } = report;
@@ -176,10 +175,10 @@ export class CrawlsStore extends RpcTarget {
           emitWebhook(sql, { kind: "crawl", id: subjectId, event, url: row.webhook_url, now }),
         );
       };
-      if (report.page)
-        emit(`${summary.crawlId}:${report.page.seq}`, "crawl.page", {
+      for (const page of report.pages ?? [])
+        emit(`${summary.crawlId}:${page.seq}`, "crawl.page", {
           crawlId: summary.crawlId,
-          page: report.page.body,
+          page: page.body,
         });
       if (FINAL.has(summary.status)) emit(summary.crawlId, "crawl.completed", { ...summary });
       return emitted.filter((id): id is string => id !== null);

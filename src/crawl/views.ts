@@ -9,6 +9,7 @@ import type { AuthContext } from "../accounts/auth";
 import { isUuid } from "../encoding";
 import { ApiError } from "../errors";
 import { crawlStub } from "./crawl-stub";
+import type { PageFilter } from "./frontier";
 
 const crawlNotFound = () => new ApiError("CRAWL_NOT_FOUND", "No crawl with this id.");
 
@@ -19,6 +20,16 @@ async function crawlSummary(env: Env, auth: AuthContext, crawlId: string): Promi
   return (await crawlStub(env, auth.accountId, crawlId).summary()) ?? indexed;
 }
 
+/**
+ * What GET /v1/crawl/:id/errors lists: failed pages, and pages skipped because they were refused
+ * (robots.txt, the URL guard) or the credits ran out — not those the crawl's own rules left out
+ * (scope, patterns, depth) nor documents that are not pages.
+ */
+export const ERROR_PAGES: PageFilter = {
+  statuses: ["failed"],
+  skippedFor: ["robots", "blocked", "credits"],
+};
+
 /** GET /v1/crawl/:id's answer: the summary and a page of results after `cursor`. */
 export async function crawlView(
   env: Env,
@@ -26,9 +37,10 @@ export async function crawlView(
   crawlId: string,
   cursor = 0,
   limit: number = CRAWL.pagesPerList.default,
+  filter: PageFilter = {},
 ): Promise<Crawl> {
   const summary = await crawlSummary(env, auth, crawlId);
-  const pages = await crawlStub(env, auth.accountId, crawlId).pages(cursor, limit);
+  const pages = await crawlStub(env, auth.accountId, crawlId).pages(cursor, limit, filter);
   return { ...summary, ...pages };
 }
 

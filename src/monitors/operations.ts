@@ -19,7 +19,7 @@ import type { AuthContext } from "../accounts/auth";
 import { accountStub } from "../accounts/directory";
 import { prepareCapture } from "../capture-request/prepare";
 import { crawlStub } from "../crawl/crawl-stub";
-import { previewSite } from "../crawl/map";
+import { siteCoverage } from "../crawl/map";
 import { normalizeUrl } from "../crawl/urls";
 import { ApiError, validationError } from "../errors";
 import type { ListQuery, Page } from "../jobs/store/read";
@@ -119,37 +119,28 @@ async function dryRunOf(
   settings: MonitorSettings,
   engine: CaptureEngine,
 ): Promise<MonitorDryRun> {
-  const limit = settings.limit ?? MONITOR.limit.default;
-  // With maxDepth 0 a check renders the start page alone (sitemap URLs enter at depth 1).
-  const depth = settings.maxDepth ?? MONITOR.maxDepth.default;
-  const map =
-    depth === 0
-      ? { urls: [], truncated: false }
-      : await previewSite(
-          env,
-          auth,
-          {
-            url: settings.url,
-            ...(settings.scope ? { scope: settings.scope } : {}),
-            ...(settings.include ? { include: settings.include } : {}),
-            ...(settings.exclude ? { exclude: settings.exclude } : {}),
-            ...(settings.sitemap ? { sitemap: settings.sitemap } : {}),
-            limit: Math.min(limit, 5_000),
-          },
-          engine,
-        );
-  // The start page is rendered too, unless the check reads sitemaps only.
-  const urls = map.urls.map((u) => u.url);
-  if (settings.sitemap !== "only" && !urls.includes(settings.url)) urls.unshift(settings.url);
-  const pages = Math.min(limit, urls.length);
+  const { urls, truncated } = await siteCoverage(
+    env,
+    auth,
+    {
+      url: settings.url,
+      ...(settings.scope ? { scope: settings.scope } : {}),
+      ...(settings.include ? { include: settings.include } : {}),
+      ...(settings.exclude ? { exclude: settings.exclude } : {}),
+      ...(settings.sitemap ? { sitemap: settings.sitemap } : {}),
+      limit: settings.limit ?? MONITOR.limit.default,
+      maxDepth: settings.maxDepth ?? MONITOR.maxDepth.default,
+    },
+    engine,
+  );
   const perMonth = checksPerMonth(settings.schedule ?? DEFAULT_SCHEDULE, Date.now());
   return {
     dryRun: true,
-    urls: urls.slice(0, limit),
-    truncated: map.truncated || urls.length > limit,
-    creditsPerCheck: pages,
+    urls,
+    truncated,
+    creditsPerCheck: urls.length,
     checksPerMonth: perMonth,
-    creditsPerMonth: Math.ceil(pages * perMonth),
+    creditsPerMonth: Math.ceil(urls.length * perMonth),
   };
 }
 

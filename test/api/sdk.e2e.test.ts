@@ -173,6 +173,21 @@ describe("@edgeshot/sdk: crawl and map against wrangler dev", () => {
     expect(oneByOne.filter((p) => p.reason === "pattern").map((p) => path(p.url))).toEqual(
       expect.arrayContaining(["/", "/articles?page=2"]),
     );
+    // status filters; errors() lists what was refused or failed (nothing, here); foundOn.
+    const skipped = await collect(sdk.crawl.pages(started.crawlId, { status: "skipped" }));
+    expect(skipped).toEqual(oneByOne.filter((p) => p.status === "skipped"));
+    expect(await collect(sdk.crawl.errors(started.crawlId))).toEqual([]);
+    const renderedUrls = rendered.map((p) => p.url);
+    for (const p of skipped) expect(renderedUrls, p.url).toContain(p.foundOn);
+    // A dry run of the same crawl, start page only: nothing rendered, nothing started.
+    const dry = await sdk.crawl.dryRun({ url: `${SITE}/articles?page=1`, maxDepth: 0, limit: 3 });
+    expect(dry).toMatchObject({
+      dryRun: true,
+      urls: [`${SITE}/articles?page=1`],
+      truncated: false,
+      credits: 1,
+      maxCredits: 3,
+    });
     const listed = await sdk.crawl.list();
     expect(listed.items.find((c) => c.crawlId === started.crawlId)?.status).toBe("completed");
   }, 120_000);

@@ -9,7 +9,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Crawl, CrawlPage, CrawlSummary, MapResult } from "../../schemas/crawl";
+import type { Crawl, CrawlDryRun, CrawlPage, CrawlSummary, MapResult } from "../../schemas/crawl";
 import type { Crawl as CrawlDo } from "../../src/crawl/crawl-do";
 import { addUrl } from "../../src/crawl/frontier";
 import { crawlStub } from "../../src/crawl/crawl-stub";
@@ -59,12 +59,22 @@ async function finished(account: TestAccount, crawlId: string, timeoutMs = 120_0
   ) as Promise<CrawlSummary>;
 }
 
-async function allPages(account: TestAccount, crawlId: string): Promise<CrawlPage[]> {
+/** Every result of /pages (or /errors), following `nextCursor`; `status` filters /pages. */
+async function allPages(
+  account: TestAccount,
+  crawlId: string,
+  list: "pages" | "errors" = "pages",
+  status?: string,
+): Promise<CrawlPage[]> {
   const pages: CrawlPage[] = [];
   let cursor: string | null = "";
   while (cursor !== null) {
-    const q: string = cursor ? `?limit=7&cursor=${cursor}` : "?limit=7";
-    const res = await call(`/v1/crawl/${crawlId}/pages${q}`, { headers: bearer(account.apiKey) });
+    const q = new URLSearchParams({ limit: "7" });
+    if (cursor) q.set("cursor", cursor);
+    if (status) q.set("status", status);
+    const res = await call(`/v1/crawl/${crawlId}/${list}?${q}`, {
+      headers: bearer(account.apiKey),
+    });
     const body = await envelope<{ pages: CrawlPage[]; nextCursor: string | null }>(res);
     expect(res.status).toBe(200);
     pages.push(...(body.data?.pages ?? []));
@@ -184,6 +194,33 @@ describe("a default crawl of the fixture site", () => {
     expect(where(pages, () => true).length).toBe(
       EXPECTED.rendered.length + 3 + 1 + 2 + 4 + EXPECTED.depth.length + 2,
     );
+  });
+
+  it("names the page each URL was found on; /errors and ?status= list the pages asked for", async () => {
+    const found = (p: string) => pages.find((page) => path(page.url) === p)?.foundOn;
+    expect(found("/")).toBeUndefined(); // the start URL
+    expect(found("/orphan")).toBeUndefined(); // a sitemap's
+    expect(found("/cycle/a")).toBe(`${SITE}/`);
+    expect(found("/cycle/b")).toBe(`${SITE}/cycle/a`);
+    expect(found("/deep/3")).toBe(`${SITE}/deep/2`); // skipped (depth) at once, found on /deep/2
+    const errors = await allPages(pro, crawlId, "errors");
+    expect(where(errors, () => true)).toEqual(
+      sorted([...EXPECTED.robots, ...EXPECTED.blocked, "/missing", "/broken"]),
+    );
+    expect(errors.find((p) => path(p.url) === "/missing")).toMatchObject({
+      status: "failed",
+      reason: "http_error",
+      statusCode: 404,
+    });
+    const failed = await allPages(pro, crawlId, "pages", "failed");
+    expect(where(failed, () => true)).toEqual(sorted(["/missing", "/broken"]));
+    const skipped = await allPages(pro, crawlId, "pages", "skipped");
+    expect(skipped.length).toBe(pages.filter((p) => p.status === "skipped").length);
+    const bad = await call(`/v1/crawl/${crawlId}/pages?status=done`, {
+      headers: bearer(pro.apiKey),
+    });
+    expect(bad.status).toBe(400);
+    expect((await envelope(bad)).error?.details?.[0]?.path).toBe("status");
   });
 
   it("is completed, counted and charged one credit a rendered page", async () => {
@@ -554,20 +591,25 @@ describe("delivery and restarts", () => {
     });
     const crawlId = body.data?.crawlId ?? "";
     await finished(pro, crawlId);
-    const deliveries = await waitForWebhooks(run, 2);
+    // The page, the two links skipped at once as too deep (each a crawl.page too), the end.
+    const deliveries = await waitForWebhooks(run, 4);
     const events = deliveries.map((d) => JSON.parse(d.body) as Record<string, unknown>);
     const completed = events.find((e) => e.event === "crawl.completed");
     expect(completed?.crawlId).toBe(crawlId);
     expect(completed?.counts).toEqual({ rendered: 1, skipped: 2, failed: 0, queued: 0 });
-    const page = events.find((e) => e.event === "crawl.page") as {
-      page?: { url: string; status: string };
-    };
-    expect(page.page).toEqual({
+    const pages = events
+      .filter((e) => e.event === "crawl.page")
+      .map((e) => (e as { page: Record<string, unknown> }).page);
+    expect(pages.find((p) => p.status === "rendered")).toEqual({
       url: `${SITE}/articles/8`,
       depth: 0,
       status: "rendered",
       statusCode: 200,
     });
+    const skipped = pages.filter((p) => p.status === "skipped");
+    expect(skipped.length).toBe(2);
+    for (const p of skipped)
+      expect(p).toMatchObject({ depth: 1, reason: "depth", foundOn: `${SITE}/articles/8` });
     for (const d of deliveries)
       expect(d.headers["x-service-signature"] ?? d.headers["x-webhook-signature"]).toBeTruthy();
   }, 60_000);
@@ -660,6 +702,40 @@ describe("POST /v1/map", () => {
     expect(new Set(all).size).toBe(all.length);
     expect(data?.truncated).toBe(false);
     expect(await remaining(account)).toBe(before - 1);
+  }, 60_000);
+
+  it("a crawl's dry run: the URLs known now and the credits, nothing started or charged", async () => {
+    const account = await createAccount("pro");
+    const before = await remaining(account);
+    const res = await postJson(
+      "/v1/crawl",
+      { url: `${SITE}/`, limit: 20, formats: ["markdown", "screenshot"], dryRun: true },
+      bearer(account.apiKey),
+    );
+    expect(res.status).toBe(200);
+    const data = (await envelope<CrawlDryRun>(res)).data;
+    expect(data?.urls[0]).toBe(`${SITE}/`);
+    expect(data?.urls.length).toBe(20);
+    expect(data?.truncated).toBe(true);
+    expect(data?.urls.map(path)).toEqual(expect.arrayContaining(["/orphan", "/cycle/a"]));
+    expect(data?.urls.map(path)).not.toContain("/private/secret");
+    expect([data?.credits, data?.maxCredits]).toEqual([40, 40]); // 2 a page with a screenshot
+    // maxDepth 0: the start page alone, known without rendering anything.
+    const alone = await postJson(
+      "/v1/crawl",
+      { url: `${SITE}/about`, maxDepth: 0, limit: 5, dryRun: true },
+      bearer(account.apiKey),
+    );
+    expect((await envelope<CrawlDryRun>(alone)).data).toEqual({
+      dryRun: true,
+      urls: [`${SITE}/about`],
+      truncated: false,
+      credits: 1,
+      maxCredits: 5,
+    });
+    expect(await remaining(account)).toBe(before);
+    const list = await call("/v1/crawls", { headers: bearer(account.apiKey) });
+    expect((await envelope<{ items: CrawlSummary[] }>(list)).data?.items).toEqual([]);
   }, 60_000);
 
   it("limit truncates", async () => {

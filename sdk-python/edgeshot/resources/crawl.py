@@ -6,6 +6,7 @@ from typing import Any, Iterator, Optional
 from .._transport import Transport, request_body
 from ..types import (
     Crawl,
+    CrawlDryRun,
     CrawlPage,
     CrawlRequest,
     CrawlStarted,
@@ -43,16 +44,39 @@ class Crawls:
         crawl: Crawl = self._t.json("GET", _path(crawl_id))
         return crawl
 
-    def pages(self, crawl_id: str, limit: int = 100, cursor: Optional[str] = None) -> Iterator[CrawlPage]:
+    def dry_run(self, request: Optional[CrawlRequest] = None, **fields: Any) -> CrawlDryRun:
+        """POST /v1/crawl with `dryRun`: the URLs known now and the credits; nothing started."""
+        body = {**request_body(request, fields), "dryRun": True}
+        dry: CrawlDryRun = self._t.json("POST", "/v1/crawl", body)
+        return dry
+
+    def pages(
+        self,
+        crawl_id: str,
+        limit: int = 100,
+        cursor: Optional[str] = None,
+        status: Optional[str] = None,
+    ) -> Iterator[CrawlPage]:
         """Every result finished so far, one page at a time, in the order pages finished.
 
         A generator over GET /v1/crawl/{crawlId}/pages (`limit` results a request, 1–100),
-        following `nextCursor` until it is None. On a running crawl it ends at the last page
-        finished so far; after `wait()` it yields every page of the crawl.
+        following `nextCursor` until it is None; `status` keeps "rendered", "skipped" or
+        "failed" pages. On a running crawl it ends at the last page finished so far; after
+        `wait()` it yields every page of the crawl.
         """
+        return self._results(f"{_path(crawl_id)}/pages", limit, cursor, status)
+
+    def errors(self, crawl_id: str, limit: int = 100, cursor: Optional[str] = None) -> Iterator[CrawlPage]:
+        """GET /v1/crawl/{crawlId}/errors, every result: failed pages, and pages robots.txt or
+        the URL guard refused or the credits left unrendered, each with its reason and `foundOn`."""
+        return self._results(f"{_path(crawl_id)}/errors", limit, cursor, None)
+
+    def _results(
+        self, path: str, limit: int, cursor: Optional[str], status: Optional[str]
+    ) -> Iterator[CrawlPage]:
         while True:
             answer: GetCrawlPagesResult = self._t.json(
-                "GET", f"{_path(crawl_id)}/pages", query={"limit": limit, "cursor": cursor}
+                "GET", path, query={"limit": limit, "cursor": cursor, "status": status}
             )
             yield from answer["pages"]
             cursor = answer["nextCursor"]

@@ -2115,6 +2115,10 @@ export type CrawlRequest = {
    * Events sent to webhookUrl.
    */
   webhookEvents?: Array<"crawl.completed" | "crawl.page">;
+  /**
+   * Start nothing and charge nothing: answer the URLs the sitemaps and the start page's links give now (up to `limit`) and what the crawl would cost.
+   */
+  dryRun?: boolean;
 };
 
 export type MapRequest = {
@@ -3108,6 +3112,26 @@ export type Destination = {
   createdAt: string;
 };
 
+export type CrawlDryRun = {
+  dryRun: true;
+  /**
+   * The URLs known before rendering (the start URL, the sitemaps', the start page's links), up to the limit.
+   */
+  urls: Array<string>;
+  /**
+   * More URLs were found than the limit.
+   */
+  truncated: boolean;
+  /**
+   * What rendering `urls` would cost.
+   */
+  credits: number;
+  /**
+   * The most the crawl can cost: `limit` pages (links found deeper count too).
+   */
+  maxCredits: number;
+};
+
 export type CrawlStarted = {
   crawlId: string;
   status: "queued";
@@ -3151,6 +3175,10 @@ export type CrawlPage = {
     | "credits"
     | "cancelled"
     | "capture_failed";
+  /**
+   * The page whose links had this URL first. None for the start URL and URLs from sitemaps.
+   */
+  foundOn?: string;
   statusCode?: number;
   finalUrl?: string;
   markdown?: string;
@@ -7416,6 +7444,14 @@ export type StartCrawlError = StartCrawlErrors[keyof StartCrawlErrors];
 
 export type StartCrawlResponses = {
   /**
+   * The dry run.
+   */
+  200: {
+    success: true;
+    data: CrawlDryRun;
+    meta: MetaOutput;
+  };
+  /**
    * The crawl, queued.
    */
   202: {
@@ -7592,6 +7628,7 @@ export type GetCrawlPagesData = {
     crawlId: string;
   };
   query?: {
+    status?: "rendered" | "skipped" | "failed";
     cursor?: string;
     limit?: string;
   };
@@ -7674,6 +7711,98 @@ export type GetCrawlPagesResponses = {
 };
 
 export type GetCrawlPagesResponse = GetCrawlPagesResponses[keyof GetCrawlPagesResponses];
+
+export type GetCrawlErrorsData = {
+  body?: never;
+  path: {
+    /**
+     * The crawl id (a UUID).
+     */
+    crawlId: string;
+  };
+  query?: {
+    cursor?: string;
+    limit?: string;
+  };
+  url: "/v1/crawl/{crawlId}/errors";
+};
+
+export type GetCrawlErrorsErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED";
+    };
+  };
+  /**
+   * Not found: CRAWL_NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "CRAWL_NOT_FOUND";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR";
+    };
+  };
+};
+
+export type GetCrawlErrorsError = GetCrawlErrorsErrors[keyof GetCrawlErrorsErrors];
+
+export type GetCrawlErrorsResponses = {
+  /**
+   * A page of errors.
+   */
+  200: {
+    success: true;
+    data: {
+      pages: Array<CrawlPage>;
+      nextCursor: string | null;
+    };
+    meta: MetaOutput;
+  };
+};
+
+export type GetCrawlErrorsResponse = GetCrawlErrorsResponses[keyof GetCrawlErrorsResponses];
 
 export type ListCrawlsData = {
   body?: never;

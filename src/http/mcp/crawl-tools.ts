@@ -14,7 +14,22 @@ import { lines, type Runners, text, usageLine } from "./tool-kit";
 
 export const CRAWL_RUN: Pick<Runners, "crawl_start" | "crawl_status" | "map"> = {
   async crawl_start(ctx, args) {
-    const started = await startCrawl(ctx.env, ctx.auth, args, ctx.origin);
+    const made = await startCrawl(ctx.env, ctx.auth, args, ctx.origin, browserEngine(ctx.env));
+    if (made.kind === "dryRun") {
+      const { urls, truncated, credits, maxCredits } = made.dryRun;
+      return {
+        content: [
+          text(
+            lines(
+              `Dry run: nothing started, nothing charged. ${urls.length} URLs are known now${truncated ? " (more were found than the limit)" : ""}; rendering them costs ${credits} credits, and the crawl at most ${maxCredits}.`,
+              ...urls,
+            ),
+          ),
+        ],
+        structuredContent: { ...made.dryRun },
+      };
+    }
+    const { started } = made;
     return {
       content: [
         text(

@@ -1,9 +1,11 @@
 /**
  * Crawl and map (docs/CRAWL.md): POST /v1/crawl (202), GET /v1/crawl/:crawlId (summary and the
- * first page of results), GET /v1/crawl/:crawlId/pages, DELETE /v1/crawl/:crawlId (cancel),
+ * first page of results), GET /v1/crawl/:crawlId/pages and /errors, DELETE /v1/crawl/:crawlId (cancel),
  * GET /v1/crawls, POST /v1/map. The work is in src/crawl/.
  */
 import {
+  crawlDryRunSchema,
+  crawlErrorsQuery,
   crawlListingSchema,
   crawlListQuery,
   crawlPagesQuery,
@@ -20,7 +22,7 @@ import { CRAWL } from "../../../schemas/limits";
 import type { Listing } from "../../../schemas/responses";
 import { mapSite, MAP_OUTPUT } from "../../crawl/map";
 import { startCrawl } from "../../crawl/start";
-import { cancelCrawl, crawlView } from "../../crawl/views";
+import { cancelCrawl, crawlView, ERROR_PAGES } from "../../crawl/views";
 import type { ErrorCode } from "../../errors";
 import { browserEngine } from "../../pipeline/engine";
 import { publicOrigin } from "../../storage/hosted";
@@ -71,16 +73,19 @@ export const crawlRoutes = endpoints(
       summary: "Start a crawl",
       tags: TAGS,
       description:
-        "Renders the pages of a site from `url`, following links (and sitemaps) within scope, depth and robots.txt, into the formats asked for. 1 credit per rendered page (+1 with `screenshot`), charged as pages complete; nothing for skipped or failed pages.",
+        "Renders the pages of a site from `url`, following links (and sitemaps) within scope, depth and robots.txt, into the formats asked for. 1 credit per rendered page (+1 with `screenshot`), charged as pages complete; nothing for skipped or failed pages. With `dryRun: true`: nothing started or charged, the URLs known now and the credits.",
       responses: {
+        "200": envelopeResponse("The dry run.", crawlDryRunSchema, rateLimitHeaders),
         "202": envelopeResponse("The crawl, queued.", crawlStartedSchema, rateLimitHeaders),
         ...errorResponses(START_ERRORS),
       },
     },
     handler: async (c) => {
       const origin = publicOrigin(c.env, c.req.url);
-      const started = await startCrawl(c.env, c.get("auth"), c.req.valid("json"), origin);
-      return c.json(successBody(c.get("requestId"), started), 202);
+      const engine = browserEngine(c.env);
+      const made = await startCrawl(c.env, c.get("auth"), c.req.valid("json"), origin, engine);
+      if (made.kind === "dryRun") return c.json(successBody(c.get("requestId"), made.dryRun));
+      return c.json(successBody(c.get("requestId"), made.started), 202);
     },
   }),
   endpoint({
@@ -112,7 +117,8 @@ export const crawlRoutes = endpoints(
       operationId: "getCrawlPages",
       summary: "Get a crawl's results",
       tags: TAGS,
-      description: "Pages in the order they finished, up to 100 at a time.",
+      description:
+        "Pages in the order they finished, up to 100 at a time; `status` keeps rendered, skipped or failed ones.",
       requestParams: { path: crawlPath },
       responses: {
         "200": envelopeResponse("A page of results.", crawlPagesSchema, rateLimitHeaders),
@@ -127,6 +133,37 @@ export const crawlRoutes = endpoints(
         c.req.param("crawlId") ?? "",
         q.cursor ?? 0,
         q.limit ?? CRAWL.pagesPerList.default,
+        q.status ? { statuses: [q.status] } : {},
+      );
+      return c.json(successBody(c.get("requestId"), { pages, nextCursor }));
+    },
+  }),
+  endpoint({
+    method: "get",
+    path: "/v1/crawl/{crawlId}/errors",
+    auth: "key",
+    query: crawlErrorsQuery,
+    operation: {
+      operationId: "getCrawlErrors",
+      summary: "Get a crawl's errors",
+      tags: TAGS,
+      description:
+        "Failed pages, and pages skipped because robots.txt or the URL guard refused them or the credits ran out, each with its reason and the page it was found on; in the order they finished, up to 100 at a time.",
+      requestParams: { path: crawlPath },
+      responses: {
+        "200": envelopeResponse("A page of errors.", crawlPagesSchema, rateLimitHeaders),
+        ...errorResponses([...BASE, "VALIDATION_ERROR", "CRAWL_NOT_FOUND"]),
+      },
+    },
+    handler: async (c) => {
+      const q = c.req.valid("query");
+      const { pages, nextCursor } = await crawlView(
+        c.env,
+        c.get("auth"),
+        c.req.param("crawlId") ?? "",
+        q.cursor ?? 0,
+        q.limit ?? CRAWL.pagesPerList.default,
+        ERROR_PAGES,
       );
       return c.json(successBody(c.get("requestId"), { pages, nextCursor }));
     },
