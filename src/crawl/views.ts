@@ -3,7 +3,7 @@
  * and a page of its results. The REST routes and the MCP `crawl_status` tool answer from here.
  * Another account's crawl is indistinguishable from an unknown one: CRAWL_NOT_FOUND.
  */
-import type { Crawl, CrawlSummary } from "../../schemas/crawl";
+import type { Crawl, CrawlPages, CrawlSummary } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { isUuid } from "../encoding";
@@ -42,6 +42,25 @@ export async function crawlView(
   const summary = await crawlSummary(env, auth, crawlId);
   const pages = await crawlStub(env, auth.accountId, crawlId).pages(cursor, limit, filter);
   return { ...summary, ...pages };
+}
+
+/** GET /v1/crawl/:id/pages and /errors: a page of results after `cursor`, as `filter` keeps. */
+export async function crawlResults(
+  env: Env,
+  auth: AuthContext,
+  crawlId: string,
+  query: { cursor?: number; limit?: number },
+  filter: PageFilter,
+): Promise<CrawlPages> {
+  const { pages, nextCursor } = await crawlView(
+    env,
+    auth,
+    crawlId,
+    query.cursor ?? 0,
+    query.limit ?? CRAWL.pagesPerList.default,
+    filter,
+  );
+  return { pages, nextCursor };
 }
 
 /** Cancels the crawl: nothing new starts; its summary after. */

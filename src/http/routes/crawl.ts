@@ -18,11 +18,10 @@ import {
   mapResultSchema,
   type CrawlSummary,
 } from "../../../schemas/crawl";
-import { CRAWL } from "../../../schemas/limits";
 import type { Listing } from "../../../schemas/responses";
 import { mapSite, MAP_OUTPUT } from "../../crawl/map";
 import { startCrawl } from "../../crawl/start";
-import { cancelCrawl, crawlView, ERROR_PAGES } from "../../crawl/views";
+import { cancelCrawl, crawlResults, crawlView, ERROR_PAGES } from "../../crawl/views";
 import type { ErrorCode } from "../../errors";
 import { browserEngine } from "../../pipeline/engine";
 import { publicOrigin } from "../../storage/hosted";
@@ -127,15 +126,10 @@ export const crawlRoutes = endpoints(
     },
     handler: async (c) => {
       const q = c.req.valid("query");
-      const { pages, nextCursor } = await crawlView(
-        c.env,
-        c.get("auth"),
-        c.req.param("crawlId") ?? "",
-        q.cursor ?? 0,
-        q.limit ?? CRAWL.pagesPerList.default,
-        q.status ? { statuses: [q.status] } : {},
-      );
-      return c.json(successBody(c.get("requestId"), { pages, nextCursor }));
+      const filter = q.status ? { statuses: [q.status] } : {};
+      const id = c.req.param("crawlId") ?? "";
+      const results = await crawlResults(c.env, c.get("auth"), id, q, filter);
+      return c.json(successBody(c.get("requestId"), results));
     },
   }),
   endpoint({
@@ -156,16 +150,15 @@ export const crawlRoutes = endpoints(
       },
     },
     handler: async (c) => {
-      const q = c.req.valid("query");
-      const { pages, nextCursor } = await crawlView(
+      const id = c.req.param("crawlId") ?? "";
+      const results = await crawlResults(
         c.env,
         c.get("auth"),
-        c.req.param("crawlId") ?? "",
-        q.cursor ?? 0,
-        q.limit ?? CRAWL.pagesPerList.default,
+        id,
+        c.req.valid("query"),
         ERROR_PAGES,
       );
-      return c.json(successBody(c.get("requestId"), { pages, nextCursor }));
+      return c.json(successBody(c.get("requestId"), results));
     },
   }),
   endpoint({
