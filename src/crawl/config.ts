@@ -103,11 +103,10 @@ export function pageOutputs(formats: readonly CrawlFormat[]): RequestedOutput[] 
       billable: false,
     },
   ];
+  // Markdown: the article, or on a page with none (a listing, a short page) the whole page.
   if (formats.includes("markdown"))
-    outputs.push({ kind: "extraction", format: "markdown", billable: false });
-  // Visible text: the `text` format, and Markdown's fallback on a page with no article.
-  if (formats.includes("text") || formats.includes("markdown"))
-    outputs.push({ kind: "text", billable: false });
+    outputs.push({ kind: "extraction", format: "markdown", billable: false, wholePage: true });
+  if (formats.includes("text")) outputs.push({ kind: "text", billable: false });
   if (formats.includes("html")) outputs.push({ kind: "html", stripScripts: true, billable: false });
   if (formats.includes("screenshot")) outputs.push({ kind: "image", format: "png" });
   return outputs;

@@ -280,7 +280,6 @@ async function rendered(
   if (statusCode !== null) result.statusCode = statusCode;
   result.finalUrl = facts.finalUrl;
   const bodies: { markdown?: string; html?: string; text?: string } = {};
-  let visibleText = "";
   let links: PageOutcome["links"] = [];
   for (const output of run.outputs) {
     if (!output.ok) {
@@ -304,7 +303,6 @@ async function rendered(
         bodies.html = output.html;
         return;
       case "text":
-        visibleText = output.text;
         if (formats.has("text")) bodies.text = output.text;
         return;
       case "image":
@@ -315,8 +313,6 @@ async function rendered(
         return;
     }
   }
-  // A page reader mode finds no article in (a listing, a short page) is its visible text.
-  if (formats.has("markdown")) bodies.markdown ??= visibleText;
   if (formats.has("metadata")) {
     const { title, openGraph } = facts.page;
     result.metadata = { title, statusCode: statusCode ?? null, openGraph };

@@ -27,6 +27,9 @@ export interface DomElement extends DomNode {
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   hasAttribute(name: string): boolean;
+  getAttributeNames(): string[];
+  /** Chromium's rendering test; absent where nothing is rendered (linkedom). */
+  checkVisibility?(): boolean;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   closest(selector: string): DomElement | null;

@@ -6,7 +6,10 @@
  * - json: `{title, byline, excerpt, siteName, lang, publishedTime, text, blocks}` serialized.
  * Markdown and json parse only the article's HTML (linkedom, ./parse.ts), never the page.
  * Throws 422 EXTRACTION_FAILED when the page has no article-like content (or it cannot be read),
- * 413 PAYLOAD_TOO_LARGE when the content is over LIMITS.extractedBytes.
+ * unless `wholePage` asks for the whole page instead (the reader's no-article result: the
+ * page's visible body, converted like an article — a crawl's Markdown of a listing keeps its
+ * headings, lists, links and tables); 413 PAYLOAD_TOO_LARGE when the content is over
+ * LIMITS.extractedBytes.
  */
 import type { ExtractFormat } from "../../schemas/extract";
 import type { ExtractionData } from "../../schemas/responses";
@@ -25,6 +28,8 @@ export interface ExtractInput {
   pageUrl: string;
   format: ExtractFormat;
   loadTimeMs: number;
+  /** With no article: the whole page rather than 422 EXTRACTION_FAILED. */
+  wholePage?: boolean;
 }
 
 type Found = Extract<ReadResult, { kind: "article" }>;
@@ -33,12 +38,14 @@ export const NO_ARTICLE = "No article-like content was found on the page.";
 const UNREADABLE = "The page could not be read as an article.";
 
 export function extractArticle(input: ExtractInput): ExtractionData {
-  const { article } = input;
-  if (article.kind === "failed") {
-    log("error", "extraction failed", { url: input.pageUrl, error: article.error });
+  const read = input.article;
+  if (read.kind === "failed") {
+    log("error", "extraction failed", { url: input.pageUrl, error: read.error });
     throw new ApiError("EXTRACTION_FAILED", UNREADABLE);
   }
-  if (article.kind === "none") throw new ApiError("EXTRACTION_FAILED", NO_ARTICLE);
+  if (read.kind === "none" && !(input.wholePage && read.html.trim()))
+    throw new ApiError("EXTRACTION_FAILED", NO_ARTICLE);
+  const article = read.kind === "none" ? asArticle(read) : read;
   let content: string;
   try {
     content = render(article, input.format);
@@ -65,6 +72,13 @@ export function extractArticle(input: ExtractInput): ExtractionData {
     length: article.length,
     loadTimeMs: input.loadTimeMs,
   };
+}
+
+/** The whole page read as an article without metadata beyond its title. */
+function asArticle(page: Extract<ReadResult, { kind: "none" }>): Found {
+  const { title, html, length } = page;
+  const none = { byline: "", excerpt: "", siteName: "", lang: "", publishedTime: "" };
+  return { kind: "article", title, ...none, html, length };
 }
 
 function render(article: Found, format: ExtractFormat): string {

@@ -15,6 +15,12 @@
  * "Article-like" is Firefox's own test for offering Reader View (`isProbablyReaderable`), or,
  * for prose in short paragraphs that test misses, an article with at least MIN_ARTICLE_CHARS of
  * text outside links (a page of links — a menu, a product grid — is not an article).
+ *
+ * A page with no article still gives back its whole body, as the HTML the Markdown converter
+ * needs (`wholePage`): a fresh clone, what the page does not render left out (each element of
+ * the clone is checked on its live twin), furniture (forms, scripts, media) removed, links and
+ * images made absolute, every attribute but those Markdown uses dropped — so a listing, a home
+ * page or a table of prices still reads as Markdown with its headings, lists, links and tables.
  */
 import { isProbablyReaderable, Readability } from "@mozilla/readability";
 import { languageOf } from "./code";
@@ -38,8 +44,8 @@ export type ReadResult =
       /** Characters of article text (Readability's `length`). */
       length: number;
     }
-  /** No article-like content. */
-  | { kind: "none" }
+  /** No article-like content: the page's title and its whole visible body (`wholePage`). */
+  | { kind: "none"; title: string; html: string; length: number }
   /** Reading threw (a document Readability chokes on). */
   | { kind: "failed"; error: string };
 
@@ -57,7 +63,7 @@ export interface ReadOptions {
 export function readDocument(doc: DomDocument, options: ReadOptions): ReadResult {
   try {
     const root = doc.documentElement;
-    if (!root) return { kind: "none" };
+    if (!root) return NONE;
     removeMatching(doc, options.removeSelectors);
     setBase(doc, root, options.pageUrl);
     const classesToPreserve = markCodeLanguages(doc);
@@ -68,12 +74,12 @@ export function readDocument(doc: DomDocument, options: ReadOptions): ReadResult
       serializer: (node: DomElement) => node,
     }).parse();
     const content = result?.content;
-    if (!result || !content) return { kind: "none" };
-    if (!readerable && proseLength(content) < MIN_ARTICLE_CHARS) return { kind: "none" };
+    if (!result || !content) return NONE;
+    if (!readerable && proseLength(content) < MIN_ARTICLE_CHARS) return NONE;
     return {
       kind: "article",
       title: clean(result.title),
-      byline: clean(result.byline),
+      byline: bylineOf(result.byline),
       excerpt: clean(result.excerpt),
       siteName: clean(result.siteName),
       lang: clean(result.lang),
@@ -86,16 +92,126 @@ export function readDocument(doc: DomDocument, options: ReadOptions): ReadResult
   }
 }
 
+const NONE = { kind: "none", title: "", html: "", length: 0 } as const;
+
+/** The rendered document copies are checked against: its body, and whether an element shows. */
+export interface Rendered {
+  body: DomElement;
+  shown(el: DomElement): boolean;
+}
+
+/**
+ * Reads the article of a fresh copy of the document (`copy()`); when there is none, the whole
+ * page of another copy (`wholePage`), its elements checked on their twins in `rendered` (null:
+ * everything counts as rendered, as in unit tests).
+ */
+export function readOrWholePage(
+  copy: () => DomDocument,
+  rendered: Rendered | null,
+  options: ReadOptions,
+): ReadResult {
+  const read = readDocument(copy(), options);
+  if (read.kind !== "none") return read;
+  try {
+    return wholePage(copy(), rendered, options);
+  } catch (err) {
+    return { kind: "failed", error: String(err) };
+  }
+}
+
 /** The live document in the page: `document.cloneNode`, never the page itself, is read. */
-declare const document: { cloneNode(deep: boolean): DomDocument; URL: string };
+declare const document: DomDocument & { cloneNode(deep: boolean): DomDocument; URL: string };
+declare function getComputedStyle(el: DomElement): { display: string };
 
 /**
  * The page's entry point (the bundle's `read`): reads a deep clone of the live document, so
  * the page a JSON capture with `extract: true` goes on to screenshot is untouched. A clone is
- * inert: its scripts do not run, its images do not load.
+ * inert: its scripts do not run, its images do not load. An element shows when Chromium
+ * renders it (`checkVisibility`), or when it is `display: contents` (no box of its own, its
+ * children are checked).
  */
 export function readPage(removeSelectors: readonly string[]): ReadResult {
-  return readDocument(document.cloneNode(true), { pageUrl: document.URL, removeSelectors });
+  const body = document.body;
+  const shown = (el: DomElement) =>
+    !el.checkVisibility || el.checkVisibility() || getComputedStyle(el).display === "contents";
+  return readOrWholePage(() => document.cloneNode(true), body && { body, shown }, {
+    pageUrl: document.URL,
+    removeSelectors,
+  });
+}
+
+/** Elements a page's Markdown leaves out, whatever they hold. */
+const FURNITURE = [
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "frame",
+  "object",
+  "embed",
+  "svg",
+  "canvas",
+  "video",
+  "audio",
+  "form",
+  "button",
+  "input",
+  "select",
+  "textarea",
+  "dialog",
+].join(",");
+/** The attributes the Markdown conversion reads (links, images, tables, lists, code language). */
+const KEPT_ATTRIBUTES = new Set(["href", "src", "alt", "title", "colspan", "rowspan", "start"]);
+
+/** `doc`'s body as the no-article result: see the module's comment. MUTATES `doc`. */
+function wholePage(doc: DomDocument, rendered: Rendered | null, options: ReadOptions): ReadResult {
+  const body = doc.body;
+  const root = doc.documentElement;
+  if (!body || !root) return NONE;
+  if (rendered) removeUnrendered(body, rendered.body, rendered.shown);
+  removeMatching(doc, options.removeSelectors);
+  removeMatching(doc, [FURNITURE]);
+  const base = setBase(doc, root, options.pageUrl);
+  markCodeLanguages(doc);
+  for (const el of selectAll(body, "*")) {
+    for (const name of el.getAttributeNames()) {
+      const value = el.getAttribute(name) ?? "";
+      if (name === "class" && (el.nodeName === "PRE" || el.nodeName === "CODE")) continue;
+      const url = name === "href" || name === "src" ? absolute(value, base) : value;
+      if (KEPT_ATTRIBUTES.has(name) && url !== null) el.setAttribute(name, url);
+      else el.removeAttribute(name);
+    }
+  }
+  const title = selectAll(doc, "title")[0];
+  const html = body.innerHTML;
+  return { kind: "none", title: clean(title?.textContent), html, length: visibleText(body).length };
+}
+
+/** Removes from `copy` every element whose twin in `live` (same place) is not shown. */
+function removeUnrendered(
+  copy: DomElement,
+  live: DomElement,
+  shown: (el: DomElement) => boolean,
+): void {
+  const copies = Array.from(copy.children);
+  const lives = Array.from(live.children);
+  copies.forEach((child, i) => {
+    const twin = lives[i];
+    if (!twin) return;
+    if (!shown(twin)) child.remove();
+    else removeUnrendered(child, twin, shown);
+  });
+}
+
+/** `url` resolved against `base`; null for a `javascript:` URL (the link becomes its text). */
+function absolute(url: string, base: string): string | null {
+  if (/^javascript:/i.test(url.replace(/[\u0000-\u0020]/g, ""))) return null;
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
 }
 
 /**
@@ -113,8 +229,11 @@ function removeMatching(doc: DomDocument, selectors: readonly string[]): void {
   for (const el of matches) el.remove();
 }
 
-/** One <base> with an absolute href: the page's own base resolved against its URL, or the URL. */
-function setBase(doc: DomDocument, root: DomElement, pageUrl: string): void {
+/**
+ * One <base> with an absolute href: the page's own base resolved against its URL, or the URL.
+ * Returns that href.
+ */
+function setBase(doc: DomDocument, root: DomElement, pageUrl: string): string {
   const bases = selectAll(doc, "base");
   let href = pageUrl;
   try {
@@ -127,6 +246,7 @@ function setBase(doc: DomDocument, root: DomElement, pageUrl: string): void {
   const base = doc.createElement("base");
   base.setAttribute("href", href);
   (doc.head ?? root).appendChild(base);
+  return href;
 }
 
 /** Puts `language-x` on every code block whose markup names a language; returns those classes. */
@@ -150,4 +270,9 @@ function proseLength(content: DomElement): number {
 
 function clean(value: string | null | undefined): string {
   return collapse(value ?? "");
+}
+
+/** The author, without the "By" a page's byline line starts with ("By Ada Flight" → "Ada Flight"). */
+function bylineOf(value: string | null | undefined): string {
+  return clean(value).replace(/^by\b[\s:]*/i, "");
 }

@@ -33,11 +33,15 @@ export function extractOnlySpec(spec: CaptureSpec): CaptureSpec {
   };
 }
 
-/** The extraction of a capture that read its article; throws the extraction's ApiError. */
+/**
+ * The extraction of a capture that read its article (or, `wholePage`, of a page with none, the
+ * whole page); throws the extraction's ApiError.
+ */
 export function extractFromCapture(
   result: Pick<CaptureResult, "article" | "finalUrl">,
   format: ExtractFormat,
   loadTimeMs: number,
+  wholePage = false,
 ): ExtractionData {
   if (result.article === null) throw new Error("extractFromCapture: the capture read no article");
   return extractArticle({
@@ -45,6 +49,7 @@ export function extractFromCapture(
     pageUrl: result.finalUrl,
     format,
     loadTimeMs,
+    wholePage,
   });
 }
 

@@ -41,8 +41,11 @@ import { deliverResult, storeResult, type StorageTarget, type Stored } from "./s
 export type RequestedOutput =
   /** An image or PDF of the page: always billable. */
   | { kind: "image"; format: Format }
-  /** Reader-mode content of the page's DOM; billable when it is what the caller buys (POST /v1/extract). */
-  | { kind: "extraction"; format: ExtractFormat; billable: boolean }
+  /**
+   * Reader-mode content of the page's DOM; billable when it is what the caller buys (POST
+   * /v1/extract). `wholePage`: a page with no article gives its whole page (crawls).
+   */
+  | { kind: "extraction"; format: ExtractFormat; billable: boolean; wholePage?: boolean }
   /** Rendered HTML, visible text, links, scraped elements (./page-content.ts). */
   | ContentOutput;
 
@@ -155,7 +158,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const results = await Promise.all(
     outputs.map((requested): Promise<OutputResult> | OutputResult => {
       if (requested.kind === "extraction")
-        return extractionResult(page, requested.format, loadTimeMs);
+        return extractionResult(page, requested.format, loadTimeMs, requested.wholePage);
       if (isContentOutput(requested)) return contentResult(page, requested);
       const rendered = page.outputs[image++];
       if (!rendered) throw new Error("capture engine returned fewer outputs than requested");
@@ -192,12 +195,13 @@ export function extractionResult(
   page: Pick<PageCapture, "article" | "finalUrl">,
   format: ExtractFormat,
   loadTimeMs: number,
+  wholePage = false,
 ): OutputResult {
   try {
     return {
       kind: "extraction",
       ok: true,
-      data: extractFromCapture(page, format, loadTimeMs),
+      data: extractFromCapture(page, format, loadTimeMs, wholePage),
     };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -283,6 +283,15 @@ describe("a default crawl of the fixture site", () => {
     expect(article?.html).toBeUndefined();
     const redirected = pages.find((p) => path(p.url) === "/redirect-ok");
     expect(redirected?.finalUrl).toBe(`${SITE}/landing`);
+    // No article there: the whole page as Markdown, what it does not show left out.
+    expect(redirected?.markdown).toBe(
+      [
+        "# Landing",
+        "Landing: a page of the crawl site.",
+        `-   [/](${SITE}/)`,
+        "| Plan | Price |\n| --- | --- |\n| **Pro** | 9 |",
+      ].join("\n\n"),
+    );
   });
 
   it("another account's crawl is 404 CRAWL_NOT_FOUND, and it is listed for its own", async () => {

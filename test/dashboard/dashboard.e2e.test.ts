@@ -9,7 +9,7 @@
 import type { Browser, HTTPResponse, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDashboardBrowser, type DashboardBrowser } from "../helpers/dashboard-browser";
-import { FIXTURE_ORIGIN, setPlan, sharedService, type Service } from "../helpers/e2e";
+import { addKey, FIXTURE_ORIGIN, setPlan, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage, near } from "../helpers/images";
 
 /** The DOM bits the page callbacks read (this project's TypeScript has no DOM library); only
@@ -42,6 +42,13 @@ afterAll(async () => {
 });
 
 const url = (path: string) => `${service.base}/dashboard${path}`;
+
+/** How wide the page and its tables are beyond their boxes (0 when nothing scrolls sideways). */
+const OVERFLOW = `(() => {
+  const doc = document.documentElement;
+  const wraps = [...document.querySelectorAll(".table-wrap")];
+  return Math.max(doc.scrollWidth - doc.clientWidth, ...wraps.map((w) => w.scrollWidth - w.clientWidth));
+})()`;
 
 /** Every dashboard page the browser loads must carry the CSP and its companions. */
 function expectHeaders(res: HTTPResponse | null): void {
@@ -145,6 +152,7 @@ describe("dashboard in a browser", () => {
     await page.type("#f-height", "400");
     await page.type("#f-deviceScaleFactor", "1");
     await page.select("#f-waitUntil", "load");
+    await page.click("#f-extract"); // the same load reads the article (boxes.html has none)
     await page.click("button.snippet[data-lang=curl]");
     const snippet = await page.$eval(
       "#pg-snippet",
@@ -193,6 +201,10 @@ describe("dashboard in a browser", () => {
     expect(meta["wait strategy"]).toBeTruthy();
     expect(meta["load time"]).toMatch(/^\d+ ms$/);
     expect(meta["credits left"]).toBe("99");
+    // The extraction the answer carried is shown: here, why there is no article.
+    expect(
+      await page.$eval("#pg-extraction-error", (el) => (el as unknown as Dom).textContent),
+    ).toBe("EXTRACTION_FAILED: No article-like content was found on the page.");
     await shot("playground-result");
 
     await page.click("#pg-link-button");
@@ -203,6 +215,10 @@ describe("dashboard in a browser", () => {
     );
     expect(tags).toContain(`<img src="${service.base}/v1/render?`);
     expect(tags).toContain('<meta property="og:image" content="');
+    // `extract` is still ticked: a render link leaves it out (and says so) rather than failing.
+    expect(
+      await page.$eval("#pg-link-left", (el) => (el as unknown as Dom).textContent ?? ""),
+    ).toBe("Left out of the link (render links return an image only): extract.");
   });
 
   it("the usage page's chart has a bar for today", async () => {
@@ -366,7 +382,39 @@ describe("dashboard in a browser", () => {
     expect(text).toContain("404");
     expect(text).toContain("NOT_FOUND");
     expect(await page.content()).not.toContain("zq7SecretTok");
+    // The playground's captures are logged too, made with no key: the key column says so.
+    const rows = await page.$$eval("[data-testid=requests] tbody tr", (trs) =>
+      (trs as unknown as { textContent: string; lastElementChild: Dom }[]).map((tr) => ({
+        text: tr.textContent,
+        key: tr.lastElementChild.textContent?.trim(),
+      })),
+    );
+    expect(rows.find((r) => r.text.includes("/api/capture"))?.key).toBe("dashboard");
+    // At 1280 px every column shows whole (no sideways scroll, no cell wider than its column)
+    // and a timestamp and a request id take one line each.
+    await page.setViewport({ width: 1280, height: 900 });
+    expectHeaders(await page.goto(url("/requests")));
+    const layout = await page.evaluate(`(() => {
+      const wrap = document.querySelector(".table-wrap");
+      const cells = [...wrap.querySelectorAll("tr > *")];
+      const right = wrap.getBoundingClientRect().right;
+      const lines = (el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((b) => Math.round(b.top))).size;
+      };
+      const first = wrap.querySelector("tbody tr").children;
+      return {
+        overflow: wrap.scrollWidth - wrap.clientWidth,
+        clipped: cells.filter((c) => c.getBoundingClientRect().right > right + 0.5).length,
+        crammed: cells.filter((c) => c.scrollWidth > c.clientWidth).length,
+        timeLines: lines(first[0]),
+        idLines: lines(first[6]),
+      };
+    })()`);
+    expect(layout).toEqual({ overflow: 0, clipped: 0, crammed: 0, timeLines: 1, idLines: 1 });
     await shot("requests");
+    await page.setViewport({ width: 1200, height: 900 });
     await Promise.all([
       page.waitForNavigation(),
       page.click("[data-testid=request-filters] a[href$='status=2xx']"),
@@ -401,13 +449,25 @@ describe("dashboard in a browser", () => {
     expect(crossSite.status).toBe(403);
   });
 
-  it("the usage page lists a crawl the account started, once it is done", async () => {
+  it("the usage page lists a crawl and a batch the account started, once they are done", async () => {
     const site = `http://127.0.0.1:${Number(process.env.FIXTURE_PORT ?? 4010) + 11}`;
     const auth = { authorization: `Bearer ${secondKey}`, "content-type": "application/json" };
+    // A batch with one page that fails (404 with failOnStatus): its outcome is `partial`.
+    const batch = await fetch(`${service.base}/v1/screenshot/batch`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        urls: [`${FIXTURE_ORIGIN}/boxes.html?run=dash-batch`, `${FIXTURE_ORIGIN}/no-such-page`],
+        defaults: { width: 400, height: 300, waitUntil: "load", failOnStatus: [404] },
+      }),
+    });
+    expect(batch.status).toBe(202);
+    const batchId = ((await batch.json()) as { data: { batchId: string } }).data.batchId;
+    // Stopped by its limit with the start page's links found: they will never be rendered.
     const started = await fetch(`${service.base}/v1/crawl`, {
       method: "POST",
       headers: auth,
-      body: JSON.stringify({ url: `${site}/`, limit: 1, maxDepth: 0, sitemap: "skip" }),
+      body: JSON.stringify({ url: `${site}/`, limit: 1, maxDepth: 1, sitemap: "skip" }),
     });
     expect(started.status).toBe(202);
     const crawlId = ((await started.json()) as { data: { crawlId: string } }).data.crawlId;
@@ -427,16 +487,68 @@ describe("dashboard in a browser", () => {
     );
     expect(row).toContain(`${site}/`);
     expect(row).toContain("completed");
-    expect(row).toContain("1 of 1 rendered");
+    expect(row).toContain("stopped by limit");
+    expect(row).toMatch(/1 of 1 rendered, \d+ not reached/);
+    expect(row).not.toContain("queued");
+
+    let outcome: string | null = null;
+    for (let i = 0; i < 60 && outcome === null; i++) {
+      const res = await fetch(`${service.base}/v1/batches/${batchId}`, { headers: auth });
+      outcome = ((await res.json()) as { data: { outcome: string | null } }).data.outcome;
+      if (outcome === null) await new Promise((r) => setTimeout(r, 1_000));
+    }
+    expect(outcome).toBe("partial");
+    expectHeaders(await page.goto(url("/usage")));
+    const shown = await page.evaluate(`(() => {
+      const row = [...document.querySelectorAll("tbody tr")]
+        .find((tr) => tr.textContent.includes(${JSON.stringify(batchId)}));
+      const status = row && row.querySelector(".status");
+      return status ? { text: status.textContent, color: getComputedStyle(status).color } : null;
+    })()`);
+    // Amber, not the green of a batch whose every page succeeded.
+    expect(shown).toEqual({ text: "partial", color: "rgb(181, 71, 8)" });
     await shot("usage-crawls");
   }, 150_000);
+
+  it("at a phone's width no page nor table is wider than the screen; an unnamed key says so", async () => {
+    const me = await fetch(`${service.base}/v1/credential-check`, {
+      headers: { authorization: `Bearer ${secondKey}` },
+    });
+    const accountId = ((await me.json()) as { data: { accountId: string } }).data.accountId;
+    const keyId = await addKey(service.base, accountId); // as `npm run admin` makes one: no name
+    await page.setViewport({ width: 390, height: 844 });
+    for (const path of ["/usage", "/keys", "/requests", "/webhooks", "/plans", "/mcp"]) {
+      expectHeaders(await page.goto(url(path)));
+      expect(await page.evaluate(OVERFLOW), path).toBeLessThanOrEqual(0);
+      await shot(`phone-${path.slice(1)}`);
+      if (path === "/keys") {
+        const name = await page.$eval(
+          `tr[data-key-id="${keyId}"] td`,
+          (el) => (el as unknown as Dom).textContent ?? "",
+        );
+        expect(name.trim()).toBe("unnamed");
+      }
+      if (path === "/mcp") {
+        // The MCP page is a page of the signed-in dashboard: its navigation, this page current.
+        expect(
+          await page.$eval(
+            "nav.top a[aria-current=page]",
+            (el) => (el as unknown as Dom).textContent,
+          ),
+        ).toBe("MCP");
+      }
+    }
+    await page.setViewport({ width: 1200, height: 900 });
+  });
 
   it("signs out: the dashboard then redirects to login", async () => {
     await page.goto(url("/usage"));
     await submit("nav form.logout button");
     expect(page.url()).toBe(url("/login"));
-    await page.goto(url("/usage"));
-    expect(page.url()).toBe(url("/login"));
+    for (const path of ["/usage", "/mcp"]) {
+      await page.goto(url(path));
+      expect(page.url(), path).toBe(url("/login"));
+    }
     await shot("login");
   });
 

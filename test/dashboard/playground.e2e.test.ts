@@ -134,10 +134,15 @@ describe("the playground", () => {
     );
   }, 240_000);
 
-  it("actions, clip and timezone reach the API", async () => {
+  it("actions, clip and timezone reach the API; the extracted article is shown", async () => {
     await page.goto(`${service.base}/dashboard/playground`);
+    const prose = "Gentle sentences about rendering pages at the edge, long enough to read. ";
+    const article =
+      '<article><h2>Playground article</h2><p class="byline">By Ada Flight</p>' +
+      `<p>${prose.repeat(4)}</p><p>${prose.repeat(4)}</p></article>`;
     const markup =
       '<body style="margin:0"><p id="tz"></p><p id="state">waiting</p><button id="go">go</button>' +
+      article +
       "<script>document.getElementById('tz').textContent = Intl.DateTimeFormat().resolvedOptions().timeZone;" +
       "document.getElementById('go').onclick = () => { document.getElementById('state').textContent = 'clicked'; };</script></body>";
     await page.type("#f-html", markup);
@@ -148,13 +153,22 @@ describe("the playground", () => {
     await page.type('[name="clip.width"]', "400");
     await page.type('[name="clip.height"]', "300");
     await page.type("#f-deviceScaleFactor", "1");
+    await page.click("#f-extract");
     await page.click("button.snippet[data-lang=curl]");
     const snippet = await text("#pg-snippet");
     expect(snippet).toContain('"clip":{"x":0,"y":0,"width":400,"height":300}');
     expect(snippet).toContain('"actions":[{"click":"#go"}]');
     expect(snippet).toContain('"timezone":"Asia/Tokyo"');
     await run();
-    expect((await meta()).size).toMatch(/^400 × 300 px/);
+    const shown = await meta();
+    expect(shown.size).toMatch(/^400 × 300 px/);
+    // `data.extracted` of the same answer: the article as Markdown, its byline, its length.
+    const extracted = await text("#pg-extracted");
+    expect(extracted).toContain("## Playground article");
+    expect(extracted).toContain(prose.trim());
+    expect(shown.byline).toBe("Ada Flight");
+    expect(shown["article length"]).toMatch(/^[\d,]+ characters, markdown$/);
+    await shot("playground-extracted");
 
     await page.select("#pg-action", "text"); // the same options, the page's visible text back
     await run();

@@ -37,6 +37,17 @@ describe("readArticle", () => {
     expect(article?.length).toBeGreaterThan(2 * PROSE.length * 3 - 10);
   });
 
+  it('a byline line\'s own "By" is not part of the author', () => {
+    const article = read(
+      doc(`<article><p class="byline">By Ada Flight</p>${para()}${para()}</article>`),
+    );
+    expect(article?.byline).toBe("Ada Flight");
+    const meta = read(
+      doc(`<article>${para()}${para()}</article>`, `<meta name="author" content="by: Bylund">`),
+    );
+    expect(meta?.byline).toBe("Bylund");
+  });
+
   it("absent metadata is an empty string, never null", () => {
     const article = read(`<html><body><article>${para()}${para()}</article></body></html>`);
     expect(article).toMatchObject({ byline: "", siteName: "", lang: "", publishedTime: "" });

@@ -14,9 +14,10 @@ const page = (article: string) => `<!doctype html><html lang="en"><head>${HEAD}<
   <nav><a href="/">Home</a></nav><article>${P}${article}${P}</article><footer>Footer links</footer>
   <script>var secret = 1;</script></body></html>`;
 
-function run(html: string, format: ExtractFormat = "markdown"): ExtractionData {
+function run(html: string, format: ExtractFormat = "markdown", wholePage = false): ExtractionData {
   const pageUrl = "https://example.com/post";
-  return extractArticle({ article: readHtml(html, pageUrl), pageUrl, format, loadTimeMs: 42 });
+  const article = readHtml(html, pageUrl, [".promo"]);
+  return extractArticle({ article, pageUrl, format, loadTimeMs: 42, wholePage });
 }
 
 function failure(fn: () => unknown): ApiError {
@@ -174,9 +175,41 @@ describe("result and errors", () => {
     ]);
   });
 
-  it("no article → 422 EXTRACTION_FAILED", () => {
-    const err = failure(() => run("<html><body><button>Sign in</button></body></html>"));
-    expect([err.code, err.status]).toEqual(["EXTRACTION_FAILED", 422]);
+  it("no article → 422 EXTRACTION_FAILED; with wholePage too when the page shows nothing", () => {
+    const signIn = "<html><body><button>Sign in</button></body></html>";
+    for (const wholePage of [false, true]) {
+      const err = failure(() => run(signIn, "markdown", wholePage));
+      expect([err.code, err.status]).toEqual(["EXTRACTION_FAILED", 422]);
+    }
+  });
+
+  it("wholePage: a page with no article is the whole page — headings, lists, links, tables", () => {
+    const listing = `<!doctype html><html><head><title>Shop</title><base href="/shop/">
+      <style>p { color: red }</style></head><body>
+      <nav><a href="/">Home</a> <a href="javascript:void(0)">Menu</a></nav>
+      <h1 class="x" style="color:red">Shop</h1><h2>Kits</h2>
+      <ul><li><a href="kits/starter" onclick="track()">Starter kit</a></li><li>Pro kit</li></ul>
+      <table><tr><th>Kit</th><th>Price</th></tr><tr><td>Starter</td><td>49 €</td></tr></table>
+      <img src="img/kit.png" alt="Kit"><div class="promo">PROMOTED</div>
+      <form><input name="q"><button>Search</button></form><script>var secret = 1;</script>
+      </body></html>`;
+    const data = run(listing, "markdown", true);
+    expect(data.content).toBe(
+      [
+        "[Home](https://example.com/) Menu",
+        "# Shop",
+        "## Kits",
+        "-   [Starter kit](https://example.com/shop/kits/starter)\n-   Pro kit",
+        "| Kit | Price |\n| --- | --- |\n| Starter | 49 € |",
+        "![Kit](https://example.com/shop/img/kit.png)",
+      ].join("\n\n"),
+    );
+    expect(data).toMatchObject({ title: "Shop", byline: "", excerpt: "", siteName: "" });
+    expect(data.length).toBeGreaterThan(30);
+    const json = JSON.parse(run(listing, "json", true).content) as { blocks: unknown[] };
+    expect(json.blocks).toContainEqual({ type: "heading", level: 1, text: "Shop" });
+    // A page with an article is read as before.
+    expect(run(page(P), "markdown", true).content).not.toContain("Footer links");
   });
 
   it("content over 2 MB → 413 PAYLOAD_TOO_LARGE; the same article in markdown under the cap passes", () => {

@@ -36,6 +36,13 @@ async function remaining(): Promise<number> {
 const TEXT = [
   "Quick actions",
   "Served statically.",
+  // Inline elements a margin sets apart, inline-blocks, flex items: separated as they show.
+  "Home Article Shop",
+  "Fast Cheap",
+  "Left",
+  "Right",
+  // Padding around inline code next to its own text, elements with nothing between: joined.
+  "Call run(). Then bolditalic.",
   "Item alpha",
   "Item beta",
   "Item gamma",

@@ -57,6 +57,16 @@ export async function setPlan(base: string, accountId: string, plan: string): Pr
   if (res.status !== 200) throw new Error(`setPlan: ${res.status}`);
 }
 
+/** Adds a key to an account through the admin API (as `npm run admin` does: it has no name). */
+export async function addKey(base: string, accountId: string): Promise<string> {
+  const res = await fetch(`${base}/admin/accounts/${accountId}/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TEST_SECRETS.ADMIN_TOKEN}` },
+  });
+  if (res.status !== 201) throw new Error(`addKey: ${res.status}`);
+  return ((await res.json()) as { data: { keyId: string } }).data.keyId;
+}
+
 /** Sends raw bytes (then half-closes unless `keepOpen`) and returns what the server answers. */
 export function rawHttp(
   port: number,

@@ -1,12 +1,13 @@
 /**
- * The page reader (src/extract/reader.ts) as unit tests run it: the same `readDocument` the
- * capture evaluates in the page, on a linkedom document of the given HTML, then the Worker's
+ * The page reader (src/extract/reader.ts) as unit tests run it: the same `readOrWholePage` the
+ * capture evaluates in the page, on linkedom documents of the given HTML (nothing is rendered
+ * there: every element counts as shown), then the Worker's
  * rendering of what it returns. Integration tests (test/integration/extract*.test.ts) run it in
  * Chromium.
  */
 import { extractArticle } from "../../src/extract/extract";
 import { parseDocument } from "../../src/extract/parse";
-import { readDocument, type ReadResult } from "../../src/extract/reader";
+import { readOrWholePage, type ReadResult } from "../../src/extract/reader";
 import type { ExtractFormat } from "../../schemas/extract";
 
 export const PAGE_URL = "https://example.com/dir/page.html";
@@ -16,7 +17,7 @@ export function readHtml(
   pageUrl = PAGE_URL,
   removeSelectors: readonly string[] = [],
 ): ReadResult {
-  return readDocument(parseDocument(html), { pageUrl, removeSelectors });
+  return readOrWholePage(() => parseDocument(html), null, { pageUrl, removeSelectors });
 }
 
 /** The article found, or null for "none" / "failed". */

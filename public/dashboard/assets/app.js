@@ -1,7 +1,8 @@
 // The dashboard's one script (GET /dashboard/assets/app.js, a static asset: the CSP needs no
-// `unsafe-inline`), a module: the copy buttons, the before/after viewers of a monitor check's
-// changed pages, and the playground, whose code snippets are ./snippets.js and whose
-// form-to-body and error display are ./form.js. Every other page works without it.
+// `unsafe-inline`), a module: the copy buttons, the tables' labels for a phone's width, the
+// before/after viewers of a monitor check's changed pages, and the playground, whose code
+// snippets are ./snippets.js and whose form-to-body and error display are ./form.js. Every
+// other page works without it (a table then scrolls sideways on a phone).
 import { bodyOf, clearFieldErrors, FieldError, showError } from "./form.js";
 import { snippetsFor } from "./snippets.js";
 
@@ -26,6 +27,18 @@ import { snippetsFor } from "./snippets.js";
       button.textContent = "Selected: press Ctrl+C";
     }
   });
+
+  // Tables: each cell gets its column's header as `data-label`, and the table the class
+  // `stacked`, which the stylesheet lays out as one block per row on a phone's width.
+  for (const table of document.querySelectorAll(".table-wrap table")) {
+    const labels = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    for (const tr of table.querySelectorAll("tbody tr")) {
+      [...tr.children].forEach((cell, i) => {
+        if (labels[i]) cell.dataset.label = labels[i];
+      });
+    }
+    table.classList.add("stacked");
+  }
 
   // Before/after viewers: the after image lies over the before, clipped to the right of the
   // divider; the range input moves the divider (0–100 % of the width). Styles are set through
@@ -108,7 +121,7 @@ import { snippetsFor } from "./snippets.js";
     list.append(dt, dd);
   }
 
-  async function post(path) {
+  async function post(path, payload = body()) {
     const res = await fetch(path, {
       method: "POST",
       headers: {
@@ -116,10 +129,26 @@ import { snippetsFor } from "./snippets.js";
         accept: "application/json",
         "x-csrf-token": form.dataset.csrf,
       },
-      body: JSON.stringify(body()),
+      body: JSON.stringify(payload),
       credentials: "same-origin",
     });
     return res.json();
+  }
+
+  /**
+   * The body of a render link: the form's, without the fields a link cannot carry (marked
+   * `data-link="refused"` by the server from the render-link contract: `extract`, …), which
+   * are named as left out.
+   */
+  function linkBody() {
+    const out = body();
+    const left = [];
+    for (const f of form.querySelectorAll(".field[data-link=refused]")) {
+      if (!(f.dataset.field in out)) continue;
+      delete out[f.dataset.field];
+      left.push(f.dataset.field);
+    }
+    return { out, left };
   }
 
   const escapeAttr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
@@ -127,9 +156,13 @@ import { snippetsFor } from "./snippets.js";
     const status = $("#pg-status");
     status.textContent = "Minting…";
     try {
-      const json = await post("/dashboard/api/render-link");
+      const { out, left } = linkBody();
+      const json = await post("/dashboard/api/render-link", out);
       const tags = $("#pg-link-tags");
       $("#pg-link").hidden = false;
+      $("#pg-link-left").textContent = left.length
+        ? "Left out of the link (render links return an image only): " + left.join(", ") + "."
+        : "";
       if (!json.success) {
         tags.textContent = json.error.code + ": " + json.error.message;
         tags.dataset.errorCode = json.error.code;
@@ -152,6 +185,34 @@ import { snippetsFor } from "./snippets.js";
     pre.className = "pg-text";
     pre.textContent = text;
     return pre;
+  }
+
+  /**
+   * The article read with `extract: true`: its content as text (a json extraction pretty
+   * printed), its title and byline; or why there is none (`extractionError`).
+   */
+  function showExtraction(d, output, meta) {
+    if (d.extracted === undefined) return;
+    const heading = document.createElement("h3");
+    heading.textContent = "Extracted article";
+    output.append(heading);
+    if (d.extracted === null) {
+      const p = document.createElement("p");
+      p.id = "pg-extraction-error";
+      p.className = "notice error";
+      p.dataset.errorCode = d.extractionError.code;
+      p.textContent = d.extractionError.code + ": " + d.extractionError.message;
+      output.append(p);
+      return;
+    }
+    const e = d.extracted;
+    const text = e.format === "json" ? JSON.stringify(JSON.parse(e.content), null, 2) : e.content;
+    const pre = block("pg-extracted", text);
+    pre.dataset.format = e.format;
+    output.append(pre);
+    row(meta, "article title", e.title);
+    if (e.byline) row(meta, "byline", e.byline);
+    row(meta, "article length", e.length.toLocaleString() + " characters, " + e.format);
   }
 
   /** A page content answer: its strings as text (textContent), never parsed as HTML. */
@@ -229,6 +290,7 @@ import { snippetsFor } from "./snippets.js";
         img.src = url;
         output.append(img);
       }
+      showExtraction(d, output, meta);
       const bytesText = d.bytesSize.toLocaleString() + " bytes";
       if (d.format === "pdf") {
         // A PDF has pages of a paper size, not pixels: the count from the answer, the paper

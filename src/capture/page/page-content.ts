@@ -66,9 +66,17 @@ const READ_CONTENT = `(plan, bounds) => {
     try { return el.contentDocument; } catch { return null; }
   };
 
-  // ---- visible text: one line per block, of what is rendered
+  // ---- visible text: one line per block, of what is rendered. Boxes laid out side by side
+  // (inline-block, inline-flex, …, table cells) are separated by a space, and so is an inline
+  // element from a neighbouring element it is set apart from by its margin, padding or border,
+  // as the eye reads them: a menu of links with margins between them is "Home Article Shop",
+  // never "HomeArticleShop" (a word next to its own text — "<code>x</code>." — stays joined).
   const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "title", "meta", "link"]);
   const INLINE = /^(inline|inline-block|inline-flex|inline-grid|inline-table|contents|ruby|ruby-text)$/;
+  const ATOMIC = /^inline-(block|flex|grid|table)$/;
+  const apart = (style, side, neighbour) => neighbour !== null && neighbour.nodeType === 1
+    && (parseFloat(style["margin" + side]) > 0 || parseFloat(style["padding" + side]) > 0
+      || parseFloat(style["border" + side + "Width"]) > 0);
   const textOf = (root, limit) => {
     const parts = [];
     let length = 0;
@@ -92,10 +100,14 @@ const READ_CONTENT = `(plan, bounds) => {
       if (SKIPPED.has(el.localName)) return;
       if (el.localName === "br") { push("\\n"); return; }
       if (typeof el.checkVisibility === "function" && el.localName !== "slot" && !el.checkVisibility()) return;
-      const display = el.localName === "slot" ? "contents" : getComputedStyle(el).display;
+      const style = el.localName === "slot" ? null : getComputedStyle(el);
+      const display = style ? style.display : "contents";
       const block = !INLINE.test(display);
       const cell = display === "table-cell";
+      const inline = !block && style !== null && display !== "contents";
+      const atomic = inline && ATOMIC.test(display);
       if (block && !cell) push("\\n");
+      else if (atomic || (inline && apart(style, "Left", el.previousSibling))) push(" ");
       const frame = frameDocument(el);
       if (frame) { if (frame.body) walk(frame.body); }
       else if (el.shadowRoot) walk(el.shadowRoot);
@@ -103,7 +115,7 @@ const READ_CONTENT = `(plan, bounds) => {
         const assigned = el.assignedNodes();
         for (const child of assigned.length > 0 ? assigned : el.childNodes) walk(child);
       } else for (const child of el.childNodes) walk(child);
-      if (cell) push(" ");
+      if (cell || atomic || (inline && apart(style, "Right", el.nextSibling))) push(" ");
       else if (block) push("\\n");
     };
     walk(root);

@@ -34,7 +34,7 @@ function revealBox(apiKey: string): Html {
 
 function keyRow(key: KeyInfo): Html {
   return html`<tr data-key-id="${key.keyId}">
-    <td>${key.name ?? "—"}</td>
+    <td>${key.name ?? html`<small>unnamed</small>`}</td>
     <td><code>${key.prefix}</code></td>
     <td>${day(key.createdAt)}</td>
     <td>${day(key.lastUsedAt)}</td>

@@ -30,6 +30,8 @@ export interface PageInput {
   session?: ActiveSession | null;
   current?: NavId;
   status?: ContentfulStatusCode;
+  /** A page of wide tables: the main column takes the window's width (up to 1400 px). */
+  wide?: boolean;
 }
 
 /** A value with its Copy button (the script copies the text of the element `id`). */
@@ -77,7 +79,7 @@ export function page(c: Context, input: PageInput): Response | Promise<Response>
       </head>
       <body>
         ${session ? nav(session, input.current) : html`<nav class="top"><span class="brand">Edgeshot</span></nav>`}
-        <main>
+        <main class="${input.wide ? "wide" : ""}">
           <h1>${input.title}</h1>
           ${input.body}
         </main>

@@ -88,7 +88,7 @@ async function usagePage(c: DashboardContext) {
         (b) =>
           html`<tr>
             <td><code>${b.batchId}</code></td>
-            <td><span class="status ${b.status}">${b.outcome ?? b.status}</span></td>
+            <td><span class="status ${b.outcome ?? b.status}">${b.outcome ?? b.status}</span></td>
             <td>${b.completedJobs + b.failedJobs}/${b.totalJobs} (${b.failedJobs} failed)</td>
             <td>${when(b.createdAt)}</td>
           </tr>`,

@@ -12,6 +12,7 @@ import { captureFields } from "../../../schemas/capture";
 import { PLAYGROUND_REFUSED } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
 import { CAPTURE_ONLY_FIELDS, IMAGE_ONLY_FIELDS } from "../../../schemas/page-content";
+import { LINK_REFUSED } from "../../../schemas/render-link";
 import { OPTION_DEFAULTS, REQUEST_DEFAULTS } from "../../capture-request/spec";
 import type { Html } from "./layout";
 
@@ -117,6 +118,8 @@ const TEXTAREAS: ReadonlySet<FieldName> = new Set([
 ]);
 
 const CAPTURE_ONLY: ReadonlySet<string> = new Set(CAPTURE_ONLY_FIELDS);
+/** Fields a render link refuses (its contract): "Create render link" leaves them out. */
+const LINK_REFUSED_FIELDS: ReadonlySet<string> = new Set(LINK_REFUSED);
 const IMAGE_ONLY: ReadonlySet<string> = new Set(IMAGE_ONLY_FIELDS);
 
 /** Which playground actions take the field: every action, those with an image, or captures only. */
@@ -265,6 +268,7 @@ export function field(name: FieldName): Html {
     class="field ${s.type === "boolean" ? "check" : ""} ${wide ? "wide" : ""}"
     data-scope="${scopeOf(name)}"
     data-field="${name}"
+    ${LINK_REFUSED_FIELDS.has(name) ? html`data-link="refused"` : ""}
   >
     <label for="f-${name}"><code>${name}</code></label>
     ${control(name, s, dflt)} ${hint ? html`<small>${hint}</small>` : ""}

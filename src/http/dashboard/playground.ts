@@ -80,6 +80,7 @@ function playgroundForm(csrf: string): Html {
         key is revoked, the link renders nothing new.
       </p>
       <pre><code id="pg-link-tags"></code></pre>
+      <p class="hint" id="pg-link-left"></p>
       <button type="button" class="copy" data-copy="pg-link-tags">Copy</button>
     </section>
     <section class="card">

@@ -48,13 +48,18 @@ export function recentTable(t: {
   </section>`;
 }
 
-/** A crawl's pages: rendered of its limit, then what else became of the URLs it met. */
+/**
+ * A crawl's pages: rendered of its limit, then what else became of the URLs it met. URLs still
+ * queued when a crawl ended (its limit, credits or a cancel stopped it) will never be rendered:
+ * "not reached", not "queued".
+ */
 function crawlPages(k: CrawlSummary): string {
   const { rendered, skipped, failed, queued } = k.counts;
+  const running = k.status === "queued" || k.status === "running";
   const rest = [
     skipped ? `${skipped} skipped` : "",
     failed ? `${failed} failed` : "",
-    queued ? `${queued} queued` : "",
+    queued ? `${queued} ${running ? "queued" : "not reached"}` : "",
   ].filter(Boolean);
   return [`${rendered} of ${k.limit} rendered`, ...rest].join(", ");
 }

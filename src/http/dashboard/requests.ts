@@ -28,16 +28,25 @@ function filters(current: StatusClass | null): Html {
   </p>`;
 }
 
+/**
+ * The key column: the key's name, else its prefix. Keys are never deleted, so an entry with
+ * neither was made without a key: by the dashboard's playground, in a session.
+ */
+function keyCell(r: RequestLogEntry): Html | string {
+  if (r.keyName) return r.keyName;
+  return r.keyPrefix ? html`<code>${r.keyPrefix}</code>` : html`<small>dashboard</small>`;
+}
+
 function row(r: RequestLogEntry): Html {
   return html`<tr data-request-id="${r.requestId}">
-    <td>${r.at.slice(0, 19).replace("T", " ")} UTC</td>
+    <td class="nowrap">${r.at.slice(0, 19).replace("T", " ")}</td>
     <td><code>${r.method} ${r.route}</code></td>
     <td><span class="status s${String(r.status).charAt(0)}xx">${r.status}</span></td>
     <td>${r.errorCode ?? "—"}</td>
     <td>${r.credits ?? "—"}</td>
-    <td>${r.durationMs} ms</td>
-    <td><code>${r.requestId}</code></td>
-    <td>${r.keyName ?? (r.keyPrefix ? html`<code>${r.keyPrefix}</code>` : "—")}</td>
+    <td class="nowrap">${r.durationMs} ms</td>
+    <td class="id"><code>${r.requestId}</code></td>
+    <td>${keyCell(r)}</td>
   </tr>`;
 }
 
@@ -50,8 +59,8 @@ async function requestsPage(c: DashboardContext) {
     .list({ status, limit: LIMITS.requestLogEntries });
   const body = html`<p>
       The last ${LIMITS.requestLogEntries} API requests of the last ${LIMITS.requestLogDays} days,
-      newest first (also <code>GET /v1/requests</code>). Routes are shown as patterns: the query and
-      the path's values are never kept.
+      newest first (also <code>GET /v1/requests</code>), the playground's included. Routes are shown
+      as patterns: the query and the path's values are never kept.
     </p>
     ${filters(status)}
     ${
@@ -61,7 +70,7 @@ async function requestsPage(c: DashboardContext) {
             <table data-testid="requests">
               <thead>
                 <tr>
-                  <th>Time</th>
+                  <th>Time (UTC)</th>
                   <th>Request</th>
                   <th>Status</th>
                   <th>Error</th>
@@ -77,7 +86,7 @@ async function requestsPage(c: DashboardContext) {
             </table>
           </div>`
     }`;
-  return page(c, { title: "Requests", body, session, current: "requests" });
+  return page(c, { title: "Requests", body, session, current: "requests", wide: true });
 }
 
 export const requestPageRoutes = new Hono<DashboardEnv>().get("/requests", requestsPage);

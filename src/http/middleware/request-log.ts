@@ -3,8 +3,8 @@
  * route pattern (`/v1/jobs/:jobId`: never the path's values or the query), status, error code,
  * credits charged, duration, request id, key — goes to the account's request log
  * (src/accounts/request-log.ts) once the answer has left, kept alive by `waitUntil`. A
- * request that was not authenticated with a key (a 401, the dashboard, signed links) is not
- * an account's and is not logged.
+ * request with no account caller (a 401, the dashboard's pages, signed links) is not logged;
+ * the dashboard playground's calls, made as the session's account with no key, are.
  */
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
