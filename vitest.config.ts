@@ -24,6 +24,8 @@ const CRAWL_SITE = `127.0.0.1:${FIXTURE_PORT + 11}`;
  * as a dev server does, allowlisted by the name a developer types (docs/SECURITY.md).
  */
 const LOCAL_APP = `localhost:${FIXTURE_PORT + 13}`;
+/** An app that is not running: allowlisted, and nothing listens on FIXTURE_PORT + 14. */
+const STOPPED_APP = `localhost:${FIXTURE_PORT + 14}`;
 /** A third-party name for the fixture server (Chromium resolves *.localhost to loopback itself). */
 const AD_FIXTURE_HOST = "ads.localhost";
 
@@ -99,7 +101,7 @@ const inWorkerd = () =>
         CAPTURE_RETRY_BASE_SECONDS: "1",
         // wrangler.toml ships the production pool (8); one local browser is enough here.
         BROWSER_HOSTS: "1",
-        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE},${LOCAL_APP}`,
+        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE},${LOCAL_APP},${STOPPED_APP}`,
         S3_ORIGIN: `http://${S3_FIXTURE}`,
         AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
         FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,

@@ -3,9 +3,10 @@
  * FIXTURE_PORT + 13 (listening on 127.0.0.1 and [::1]), allowlisted only as `localhost:PORT`, and
  * the fixture server allowlisted only as `127.0.0.1:PORT`, captured as `localhost:PORT`. Each is
  * one capture: the pixels of the boxes page and the app's own request log. A loopback port that
- * is not allowlisted (the canary) stays refused as `localhost` too.
+ * is not allowlisted (the canary) stays refused as `localhost` too, and an allowlisted app that
+ * is not running is the caller's to fix: a 400 and a warning in the log, not an error.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Capturer, SMALL_CAPTURE } from "../helpers/capture";
 import { CANARY, canaryLog, FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
@@ -52,5 +53,28 @@ describe.concurrent("capturing an app on this machine", () => {
     expect(body.error?.code).toBe("INVALID_URL");
     expect(body.error?.message).toContain("reserved name (.localhost)");
     expect(await canaryLog(run)).toEqual([]);
+  });
+});
+
+describe("an allowlisted app that is not running", () => {
+  it("→ 400 'Could not reach the target URL.', logged as a warning (the caller's to fix)", async () => {
+    const lines: Array<[string, string]> = [];
+    for (const level of ["warn", "error"] as const)
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) => void lines.push([level, args.map(String).join(" ")]),
+      );
+    const { res, body } = await cap.json({
+      ...SMALL_CAPTURE,
+      url: `http://localhost:${APP_PORT + 1}/`, // FIXTURE_PORT + 14: allowlisted, nothing listens
+    });
+    vi.restoreAllMocks();
+    expect(res.status).toBe(400);
+    expect(body.error).toMatchObject({
+      code: "CAPTURE_FAILED",
+      message: "Could not reach the target URL.",
+    });
+    const failed = lines.filter(([, line]) => line.includes('"capture failed"'));
+    expect(failed.map(([level]) => level)).toEqual(["warn"]);
+    expect(failed[0]?.[1]).toContain("ERR_CONNECTION_REFUSED");
   });
 });
