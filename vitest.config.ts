@@ -19,6 +19,13 @@ const FIXTURES = `127.0.0.1:${FIXTURE_PORT},127.0.0.1:${FIXTURE_PORT + 1}`;
 const S3_FIXTURE = `127.0.0.1:${FIXTURE_PORT + 2}`;
 /** The crawl fixture site (test/fixtures/crawl-site.ts), its own server with its own log. */
 const CRAWL_SITE = `127.0.0.1:${FIXTURE_PORT + 11}`;
+/**
+ * "Your own app": a fixture server on FIXTURE_PORT + 13, listening on both loopback addresses
+ * as a dev server does, allowlisted by the name a developer types (docs/SECURITY.md).
+ */
+const LOCAL_APP = `localhost:${FIXTURE_PORT + 13}`;
+/** An app that is not running: allowlisted, and nothing listens on FIXTURE_PORT + 14. */
+const STOPPED_APP = `localhost:${FIXTURE_PORT + 14}`;
 /** A third-party name for the fixture server (Chromium resolves *.localhost to loopback itself). */
 const AD_FIXTURE_HOST = "ads.localhost";
 
@@ -94,7 +101,7 @@ const inWorkerd = () =>
         CAPTURE_RETRY_BASE_SECONDS: "1",
         // wrangler.toml ships the production pool (8); one local browser is enough here.
         BROWSER_HOSTS: "1",
-        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE}`,
+        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE},${LOCAL_APP},${STOPPED_APP}`,
         S3_ORIGIN: `http://${S3_FIXTURE}`,
         AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
         FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,

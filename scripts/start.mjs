@@ -3,13 +3,13 @@
 // browser. Every argument passes through to wrangler; defaults live in wrangler.toml [dev].
 // Once /health answers, it makes sure one demo account per plan exists (scripts/lib/demo-seed)
 // and prints their keys, their dashboard login and ready-to-run curl lines. Beside it runs the local demo site
-// (scripts/lib/demo-site.mjs, on EDGESHOT_DEMO_PORT or 8788, else a free port), allowlisted, so
-// every line of the banner works offline.
+// (scripts/lib/demo-site.mjs, on EDGESHOT_DEMO_PORT or 8788, else the first free of the nine
+// after it, which the banner says loudly), allowlisted, so every line of the banner works offline.
 import { readFileSync } from "node:fs";
 import { devVar } from "./lib/admin-client.mjs";
 import { demoBanner, seedDemoAccounts } from "./lib/demo-seed.mjs";
-import { startDemoSite } from "./lib/demo-site.mjs";
-import { freePort, serviceChromium, spawnWrangler, waitForHealth } from "./lib/service.mjs";
+import { DEMO_PORT, startDemoSite } from "./lib/demo-site.mjs";
+import { firstFreePort, serviceChromium, spawnWrangler, waitForHealth } from "./lib/service.mjs";
 import { splitVars, varValue, withVar } from "./lib/start-args.mjs";
 
 /**
@@ -21,7 +21,17 @@ const QUIET_WRANGLER = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENA
 const given = splitVars(process.argv.slice(2));
 /** TARGET_ALLOWLIST as the caller set it (`--var`), else from .dev.vars; the demo site joins it. */
 const allowlist = varValue(given.vars, "TARGET_ALLOWLIST") ?? devVar("TARGET_ALLOWLIST") ?? "";
-const demo = await startDemoSite(await freePort(Number(process.env.EDGESHOT_DEMO_PORT ?? 8788)));
+/** The demo site's port: the one asked for, else the first free of the nine after it. */
+const demoWanted = Number(process.env.EDGESHOT_DEMO_PORT ?? DEMO_PORT);
+const demoPort = await firstFreePort(demoWanted, 10);
+if (demoPort === null) {
+  console.error(
+    `[start] the demo site's ports ${demoWanted}–${demoWanted + 9} are all taken: ` +
+      "set EDGESHOT_DEMO_PORT to a free port.",
+  );
+  process.exit(1);
+}
+const demo = await startDemoSite(demoPort);
 const demoHost = new URL(demo.origin).host;
 const passThrough = withVar(
   given,
@@ -92,7 +102,9 @@ async function seed() {
     persistDir,
   });
   const note = created > 0 ? `created ${created}, ` : "";
-  console.log(`${demoBanner(baseUrl, accounts, demo.origin, password)}(${note}kept in ${path})\n`);
+  console.log(
+    `${demoBanner(baseUrl, accounts, demo.origin, password, demoWanted)}(${note}kept in ${path})\n`,
+  );
 }
 
 seed().catch((err) => {

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { canonicalHostPattern, normalizeHost } from "./hosts";
+import { allowlistFrom, canonicalHostPattern, normalizeHost } from "./hosts";
 import { log } from "./log";
 import { TUNING } from "./tuning";
 
@@ -170,7 +170,7 @@ export function config(env: Env): Config {
     unsafeHostPatterns: e.UNSAFE_HOST_PATTERNS,
     dnsCheck: e.DNS_CHECK === "on",
     dohEndpoint: e.DOH_ENDPOINT,
-    targetAllowlist: new Set(e.TARGET_ALLOWLIST),
+    targetAllowlist: allowlistFrom(e.TARGET_ALLOWLIST),
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ""),
     docsUrl: e.DOCS_URL,
     browserHosts: e.BROWSER_HOSTS,

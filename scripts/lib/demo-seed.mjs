@@ -57,9 +57,11 @@ export async function seedDemoAccounts({ baseUrl, token, persistDir, file }) {
 /**
  * The banner `npm start` prints: the keys, the dashboard, and curl lines that all work offline —
  * they capture the local demo site (`demo`, scripts/lib/demo-site.mjs); the public-URL line is
- * marked as needing the internet.
+ * marked as needing the internet. `wantedPort` is the demo site's port asked for: when it was
+ * taken, the banner says where the site went, and the `export` line the README's examples
+ * read (`$KEY`, `$DEMO`) carries it.
  */
-export function demoBanner(baseUrl, accounts, demo, password) {
+export function demoBanner(baseUrl, accounts, demo, password, wantedPort) {
   const pad = Math.max(...DEMO_PLANS.map((p) => p.length));
   const lines = ["", "Demo API keys (one account per plan):"];
   for (const plan of DEMO_PLANS) lines.push(`  ${plan.padEnd(pad)}  ${accounts[plan].apiKey}`);
@@ -73,6 +75,8 @@ export function demoBanner(baseUrl, accounts, demo, password) {
     `  sign in as ${demoEmail("pro")}  password ${password}`,
     `  (every demo account: <plan>@demo.edgeshot.test, same password; or sign up for your own, on Free)`,
     `Demo site: ${demo}  (local pages to try everything offline)`,
+    ...demoMoved(demo, wantedPort),
+    `For the README's examples: export KEY=${key} DEMO=${demo}`,
     "",
     "Try it:",
     `  curl -o shot.png "${baseUrl}/v1/screenshot?url=${demo}/&key=${key}"`,
@@ -90,4 +94,15 @@ export function demoBanner(baseUrl, accounts, demo, password) {
     "",
   );
   return lines.join("\n");
+}
+
+/** The loud lines of a demo site that is not on the port asked for (taken by something else). */
+function demoMoved(demo, wantedPort) {
+  const port = Number(new URL(demo).port);
+  if (port === wantedPort) return [];
+  return [
+    `  ⚠ NOT ON PORT ${wantedPort}: it is taken, so the demo site is on ${port} (the first free of`,
+    `    ${wantedPort}–${wantedPort + 9}; the same next time while the same ports are taken). The`,
+    "    lines below use it; paste the export line before the README's examples.",
+  ];
 }

@@ -56,6 +56,9 @@ ${PARAGRAPHS.map((p) => `<p>${p}</p>`).join("\n")}</article></main>`,
     ),
 };
 
+/** The demo site's port unless EDGESHOT_DEMO_PORT says otherwise (the README's examples). */
+export const DEMO_PORT = 8788;
+
 /** Starts the demo site on 127.0.0.1:`port`; resolves to its origin and a `close()`. */
 export function startDemoSite(port) {
   const server = createServer((req, res) => {

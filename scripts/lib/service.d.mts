@@ -5,6 +5,8 @@ export const ROOT: string;
 
 export function freePort(preferred?: number): Promise<number>;
 
+export function firstFreePort(first: number, count: number): Promise<number | null>;
+
 export function spawnWrangler(
   args: string[],
   options?: {

@@ -18,20 +18,32 @@ const BIN = join(ROOT, "node_modules/.bin");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** `port` on 127.0.0.1 when it is free (0: one the system picks), else null. */
+const tryPort = (port) =>
+  new Promise((resolve) => {
+    const srv = createServer();
+    srv.once("error", () => resolve(null));
+    srv.listen(port, "127.0.0.1", () => {
+      const { port: got } = srv.address();
+      srv.close(() => resolve(got));
+    });
+  });
+
 /** A free TCP port on 127.0.0.1: `preferred` when it is free, else one the system picks. */
 export async function freePort(preferred = 0) {
-  const tryPort = (port) =>
-    new Promise((resolve) => {
-      const srv = createServer();
-      srv.once("error", () => resolve(null));
-      srv.listen(port, "127.0.0.1", () => {
-        const { port: got } = srv.address();
-        srv.close(() => resolve(got));
-      });
-    });
   const got = (preferred && (await tryPort(preferred))) || (await tryPort(0));
   if (!got) throw new Error("no free port");
   return got;
+}
+
+/**
+ * The first free port of `first` and the `count - 1` after it, or null: a port that stays the
+ * same from one start to the next while the same ports are taken (the demo site's).
+ */
+export async function firstFreePort(first, count) {
+  for (let port = first; port < first + count && port <= 65535; port++)
+    if (await tryPort(port)) return port;
+  return null;
 }
 
 /**

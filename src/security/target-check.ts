@@ -139,7 +139,9 @@ export async function checkTarget(env: Env, url: URL): Promise<void> {
     throw new UnresolvableTarget(url.hostname, dns.reason);
   }
   if (dns?.kind === "error") {
-    logHost("error", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
+    // A warning: the 503 says what happened, and offline (npm start with no internet) it is the
+    // answer to every public URL, not a fault of ours to look at (docs/LOCAL-DEV.md).
+    logHost("warn", "target refused: DNS check failed (fail closed)", url, { reason: dns.reason });
     throw urlCheckUnavailable();
   }
 }
@@ -183,7 +185,7 @@ export function navigationVetter(
     ]);
     if (dns !== null && dns.kind !== "public") {
       if (dns.kind === "error")
-        logHost("error", "navigation refused: DNS check failed (fail closed)", url, {
+        logHost("warn", "navigation refused: DNS check failed (fail closed)", url, {
           reason: dns.reason,
         });
       return "blocked";

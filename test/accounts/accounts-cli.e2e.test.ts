@@ -1,9 +1,12 @@
 /**
  * End to end: `npm start` (scripts/start.mjs → wrangler dev) on a free port with its own
- * storage, its demo-account seeding, and the `npm run admin` CLI against it.
+ * storage, its demo-account seeding, and the `npm run admin` CLI against it. The demo site's
+ * port (EDGESHOT_DEMO_PORT here, 8788 by default) is taken before the start, as another program
+ * of the machine would: the site moves to the next free port, the same on the next start.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -24,6 +27,7 @@ async function start(
   inspector: number,
   persistDir: string,
   keysFile: string,
+  demoPort: number,
 ): Promise<Started> {
   const vars = Object.entries(TEST_SECRETS).flatMap(([k, v]) => (v ? ["--var", `${k}:${v}`] : []));
   const args = [
@@ -47,6 +51,7 @@ async function start(
       ...process.env,
       PATH: `${BIN}:${process.env.PATH}`,
       EDGESHOT_DEMO_KEYS: keysFile,
+      EDGESHOT_DEMO_PORT: String(demoPort),
       ADMIN_TOKEN: "",
     },
   });
@@ -83,6 +88,10 @@ describe("npm start and npm run admin", () => {
   let base = "";
   let server: Started | undefined;
   let ports: [number, number] = [0, 0];
+  /** The demo site's port asked for, taken by another program before `npm start`. */
+  let demoWanted = 0;
+  let blocker: Server | undefined;
+  const demoLine = (out: string) => /Demo site: (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
 
   const cli = async (...args: string[]) => {
     const env = { ...process.env, EDGESHOT_URL: base, ADMIN_TOKEN: TEST_SECRETS.ADMIN_TOKEN };
@@ -103,11 +112,16 @@ describe("npm start and npm run admin", () => {
   beforeAll(async () => {
     ports = [await freePort(), await freePort()];
     base = `http://127.0.0.1:${ports[0]}`;
-    server = await start(ports[0], ports[1], persistDir, keysFile);
+    demoWanted = await freePort();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(demoWanted, "127.0.0.1", resolve));
+    blocker = taken;
+    server = await start(ports[0], ports[1], persistDir, keysFile, demoWanted);
   });
 
   afterAll(async () => {
     await stop(server);
+    blocker?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -161,6 +175,35 @@ describe("npm start and npm run admin", () => {
     // Not "types might be out of date": wrangler's check counts the secrets of .dev.vars, which
     // `npm start`'s prestart writes and this test (scripts/start.mjs, secrets as --var) has not.
     expect(out).not.toMatch(/ENOTFOUND|cf\.json/);
+  });
+
+  it("its port taken, the demo site moves to the next free one and the banner says so", () => {
+    const out = server?.output() ?? "";
+    const port = Number(demoLine(out)?.[2]);
+    expect(port).toBeGreaterThan(demoWanted);
+    expect(port).toBeLessThan(demoWanted + 10);
+    expect(out).toContain(`NOT ON PORT ${demoWanted}: it is taken, so the demo site is on ${port}`);
+    expect(out).toContain(`DEMO=http://127.0.0.1:${port}`);
+  });
+
+  it("the README's demo-site lines work after the banner's export line", async () => {
+    const out = server?.output() ?? "";
+    const exported = /For the README's examples: (export KEY=\S+ DEMO=\S+)/.exec(out)?.[1];
+    expect(exported).toBeDefined();
+    // The README's block that starts with the export line: its curl lines, against this service.
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block =
+      readme.slice(readme.indexOf("    export KEY=svc_... DEMO=")).split("\n\n")[0] ?? "";
+    const curls = block.split("\n").slice(1).join("\n").replaceAll("http://localhost:8787", base);
+    expect(curls.match(/^ {4}curl /gm)).toHaveLength(3);
+    const script = `set -e\ncurl() { command curl --fail --silent --show-error -w "\\n" "$@"; }\n${exported}\n${curls}\n`;
+    const { stdout } = await run("sh", ["-c", script], { cwd: dir });
+    const answers = stdout.split("\n").filter(Boolean);
+    expect(answers).toHaveLength(2);
+    for (const answer of answers) expect(JSON.parse(answer)).toMatchObject({ success: true });
+    expect([...readFileSync(join(dir, "shot.png")).subarray(0, 4)]).toEqual([
+      0x89, 0x50, 0x4e, 0x47,
+    ]);
   });
 
   it("the banner's dashboard login signs into the Pro demo account", async () => {
@@ -241,8 +284,10 @@ describe("npm start and npm run admin", () => {
   it("a second start with the same storage reuses the same demo keys", async () => {
     const before = readFileSync(keysFile, "utf8");
     await stop(server);
-    server = await start(ports[0], ports[1], persistDir, keysFile);
+    const demo = demoLine(server?.output() ?? "")?.[1];
+    server = await start(ports[0], ports[1], persistDir, keysFile, demoWanted);
     expect(server.output()).not.toMatch(/created \d+/);
+    expect(demoLine(server.output())?.[1]).toBe(demo); // the same port while the same are taken
     expect(readFileSync(keysFile, "utf8")).toBe(before);
   });
 });

@@ -182,12 +182,11 @@ describe("a batch through the queues", () => {
   it("2 succeed, 1 fails: one signed batch.completed, no per-job events, outcome partial, 2 credits", async () => {
     const account = await createAccount("starter");
     const run = runId();
-    // The js default throws on the page tagged `fail`: a deterministic (not retried) failure.
-    const defaults = {
-      ...DEFAULTS,
-      js: "if (location.search.includes('fail')) throw new Error('boom')",
-    };
-    const urls = [page(runId()), page(runId(), "&fail=1"), page(runId())];
+    // The middle page answers 404, which failOnStatus refuses: a deterministic (not retried)
+    // failure, whose cause the job, the batch and its webhook name as a sync capture would.
+    const defaults = { ...DEFAULTS, failOnStatus: [404] };
+    const urls = [page(runId()), `${FIXTURES}/status?code=404&run=${runId()}`, page(runId())];
+    const CAUSE = "The target answered with HTTP 404. failOnStatus: HTTP 404 matches failOnStatus.";
     const { res, body } = await submit(account, {
       urls,
       defaults,
@@ -247,7 +246,7 @@ describe("a batch through the queues", () => {
         jobId: accepted.jobs[1]?.jobId,
         url: urls[1],
         status: "failed",
-        error: "Screenshot capture failed.",
+        error: CAUSE,
       },
       {
         jobId: accepted.jobs[2]?.jobId,
@@ -268,6 +267,7 @@ describe("a batch through the queues", () => {
       failedJobs: 1,
     });
     expect(polled.data?.jobs?.map((j) => j.status)).toEqual(["completed", "failed", "completed"]);
+    expect(polled.data?.jobs?.[1]?.error).toBe(CAUSE);
     expect(polled.data?.jobs?.[0]?.webhook).toBeUndefined(); // the batch holds the webhook, not its jobs
     const summary = await accountDo(account.accountId).summary();
     expect(summary?.usage).toMatchObject({ used: 2, remaining: 5000 - 2 });

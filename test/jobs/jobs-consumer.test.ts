@@ -137,7 +137,7 @@ describe("capture-jobs consumer", () => {
     expect(await usage(accountId)).toMatchObject({ used: 0 });
   });
 
-  it("a real capture failure: a missing selector fails the job with the spec's string", async () => {
+  it("a real capture failure: a missing selector fails the job naming the selector", async () => {
     const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`, {
       selector: "#does-not-exist",
     });
@@ -148,18 +148,21 @@ describe("capture-jobs consumer", () => {
       .get(job.jobs[0]?.jobId ?? "");
     expect(jobView).toMatchObject({
       status: "failed",
-      error: "The specified element was not found.",
+      error: 'The specified element was not found. selector: No element matches "#does-not-exist".',
     });
   });
 
-  it("errors that are not the spec's strings are sanitized to the generic one", async () => {
+  it("a thrown script: the sync answer's message and hint, never the script's own text", async () => {
     const { accountId, job } = await admitted(`${FIXTURES}/boxes.html?run=${runId()}`);
     const deps = failing(failures.script());
     await deliver("capture-jobs", job.messages, (b, e) => handleCaptureBatch(b, e, deps));
     const jobView = await accountDo(accountId)
       .jobs()
       .get(job.jobs[0]?.jobId ?? "");
-    expect(jobView).toMatchObject({ status: "failed", error: "Screenshot capture failed." });
+    expect(jobView).toMatchObject({
+      status: "failed",
+      error: "Screenshot capture failed. js: script_error: the custom script threw an exception.",
+    });
   });
 
   it("dead-lettered: a queued job fails with the generic error and is refunded; a finished one is left alone", async () => {

@@ -92,7 +92,7 @@ describe("async capture", () => {
     expect(job).toMatchObject({ status: "completed", url: null });
   });
 
-  it("a failed job carries the spec's error string and its credit is refunded", async () => {
+  it("a failed job names its cause as the sync answer does, and its credit is refunded", async () => {
     const cap = await Capturer.create("pro");
     const { body } = await cap.json<{ jobId: string }>({
       ...small(runId()),
@@ -100,7 +100,10 @@ describe("async capture", () => {
       async: true,
     });
     const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
-    expect(job).toMatchObject({ status: "failed", error: "The specified element was not found." });
+    expect(job).toMatchObject({
+      status: "failed",
+      error: 'The specified element was not found. selector: No element matches "#missing".',
+    });
     expect(job.resultUrl).toBeUndefined();
     const summary = await accountDo(cap.account.accountId).summary();
     expect(summary?.usage).toMatchObject({ used: 0, remaining: 25_000 });

@@ -11,7 +11,7 @@
  * (scripts/setup-browser.mjs). So a name the checks let through really reaches the fixture server
  * — the control tests show it — and "the fixture log has nothing" proves the refusal.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Capturer } from "../helpers/capture";
 import {
   call,
@@ -113,7 +113,15 @@ describe("request time: refused before any credit or browser", () => {
       expect(body.error?.message, host).toContain(`${host}.rebind.example.com does not resolve`);
       expect(body.error?.details?.[0]?.path, host).toBe("url");
     }
+    const levels: string[] = [];
+    for (const level of ["warn", "error"] as const)
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+        if (args.map(String).join(" ").includes("DNS check failed")) levels.push(level);
+      });
     const down = await cap.json({ url: via("http500", run) });
+    vi.restoreAllMocks();
+    // Offline, every public URL meets this: a warning beside the 503, not an error of ours.
+    expect(levels).toEqual(["warn"]);
     expect(down.res.status).toBe(503);
     expect(down.res.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(down.body.error).toMatchObject({

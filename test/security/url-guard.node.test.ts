@@ -1,16 +1,19 @@
 /** The URL guard, table-driven, inside workerd (so the URL parser is the one production uses). */
 import { describe, expect, it } from "vitest";
+import { allowlistFrom } from "../../src/hosts";
 import { parseIPv6 } from "../../src/security/ip";
 import {
   addressSpaceRefusal,
   checkUrl,
   isBlockedAddress,
   isBlockedHost,
+  isBlockedRemoteAddress,
   needsAddressCheck,
 } from "../../src/security/url-guard";
 import type { GuardPurpose } from "../../src/security/url-guard";
 
-const ALLOWLIST: ReadonlySet<string> = new Set(["127.0.0.1:4010", "[::1]:4010"]);
+/** As TARGET_ALLOWLIST builds it: `127.0.0.1:4010` stands for `localhost:4010` and `[::1]:4010`. */
+const ALLOWLIST = allowlistFrom(["127.0.0.1:4010"]);
 const T: GuardPurpose = "target";
 type Case = readonly [input: string, purpose: GuardPurpose];
 const as = (purpose: GuardPurpose, inputs: string[]): Case[] => inputs.map((i) => [i, purpose]);
@@ -71,8 +74,9 @@ const BLOCK: Case[] = [
   // Webhooks: https only, no credentials, public.
   ...as("webhook", ["http://example.com/hook", "https://user:pass@example.com/"]),
   ...as("webhook", ["https://user@example.com/", "https://127.0.0.1/", "ftp://example.com/"]),
-  // The allowlist is exact host:port.
-  ...as(T, ["http://127.0.0.1:4011/", "http://127.0.0.1/", "http://localhost:4010/"]),
+  // The allowlist is exact host:port (loopback's three spellings of one port are one entry).
+  ...as(T, ["http://127.0.0.1:4011/", "http://127.0.0.1/", "http://localhost:4011/"]),
+  ...as(T, ["http://localhost/", "http://app.localhost:4010/", "http://127.0.0.2:4011/"]),
   ...as(T, ["http://[::1]:4011/", "http://127.0.0.2:4010/", "ftp://127.0.0.1:4010/"]),
   ...as("webhook", ["http://u:p@127.0.0.1:4010/", "http://127.0.0.1:4011/"]),
   // Length caps.
@@ -93,6 +97,7 @@ const ALLOW: Case[] = [
   ...as(T, ["https://example.com./", "https://user:pass@example.com/", "http://example.com:8080/"]),
   ...as(T, ["https://my_host.example.com/", "http://evil.com\\@127.0.0.1/"]),
   ...as(T, ["http://127.0.0.1:4010/", "https://127.0.0.1:4010/", "http://2130706433:4010/"]),
+  ...as(T, ["http://localhost:4010/", "http://LOCALHOST:4010/a", "http://[::1]:4010/"]),
   [`https://example.com/${"a".repeat(8000)}`, T],
   ...as("subresource", ["data:image/png;base64,AAAA", "blob:https://example.com/0"]),
   ...as("subresource", ["wss://example.com/socket", "https://cdn.example.com/a.js"]),
@@ -252,5 +257,30 @@ describe("held responses: which are held, and which address spaces are refused",
     expect(refusal("Loopback", "http://public.rebind.example.com:4010/")).toBeNull();
     expect(refusal("Loopback", "http://public.rebind.example.com:4013/")).toMatch(/loopback/);
     expect(refusal("Loopback", "http://public.rebind.example.com/")).toMatch(/loopback/);
+  });
+});
+
+describe("allowlistFrom: one loopback port under its three spellings", () => {
+  it("a loopback entry stands for localhost, 127.0.0.1 and [::1] at its port, no other", () => {
+    for (const entry of ["localhost:3000", "127.0.0.1:3000", "[::1]:3000"])
+      expect([...allowlistFrom([entry])].sort(), entry).toEqual([
+        "127.0.0.1:3000",
+        "[::1]:3000",
+        "localhost:3000",
+      ]);
+    expect([...allowlistFrom(["ads.localhost:4010", "127.0.0.2:4010", "example.com:80"])]).toEqual([
+      "ads.localhost:4010",
+      "127.0.0.2:4010",
+      "example.com:80",
+    ]);
+  });
+
+  it("the address the browser connects to for localhost:PORT passes; other ports do not", () => {
+    const list = allowlistFrom(["localhost:3000"]);
+    expect(isBlockedRemoteAddress("127.0.0.1", 3000, list)).toBe(false);
+    expect(isBlockedRemoteAddress("::1", 3000, list)).toBe(false);
+    expect(isBlockedRemoteAddress("127.0.0.1", 3001, list)).toBe(true);
+    expect(isBlockedRemoteAddress("::1", 3001, list)).toBe(true);
+    expect(isBlockedRemoteAddress("10.0.0.1", 3000, list)).toBe(true);
   });
 });

@@ -110,7 +110,7 @@ describe("webhooks (real queues)", () => {
     });
   });
 
-  it("job.failed carries the sanitized error", async () => {
+  it("job.failed names the cause the sync answer gives (the selector that matched nothing)", async () => {
     const cap = await Capturer.create("pro");
     const run = runId();
     const { body } = await cap.json<{ jobId: string }>({
@@ -125,7 +125,7 @@ describe("webhooks (real queues)", () => {
       event: "job.failed",
       jobId: body.data?.jobId,
       status: "failed",
-      error: "The specified element was not found.",
+      error: 'The specified element was not found. selector: No element matches "#missing".',
       completedAt: expect.any(String),
     });
     expectSigned(delivery as LoggedRequest, await signingSecret(cap));

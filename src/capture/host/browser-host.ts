@@ -29,7 +29,7 @@ import { pageSettings } from "../page/page";
 import { runPageCapture, type CaptureHooks, type PageCapture } from "../page/page-capture";
 import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "../page/page-requests";
-import { CaptureError, failures, toFailure, type CaptureFailure } from "../failures";
+import { CaptureError, FAILURE, failures, toFailure, type CaptureFailure } from "../failures";
 import { imageSize } from "../outputs/image-info";
 import { AccountBusy, hostSlots, SlotsBusy, type Slot } from "./slots";
 import { withTimeout } from "../page/navigate";
@@ -121,10 +121,14 @@ export class BrowserHost extends DurableObject<Env> {
               void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
             continue; // the browser died under us: retry once on a fresh one
           }
-          if (!(err instanceof CaptureError)) {
-            log("error", "capture failed", { error: String(err) });
-          }
-          return { ok: false, failure: toFailure(err) };
+          const failure = toFailure(err);
+          // The target's doing (it could not be reached, it was too slow) is the caller's to fix
+          // and answered as such: a warning. An error we have no name for is ours to look at.
+          if (!(err instanceof CaptureError))
+            log(failure.message === FAILURE.generic ? "error" : "warn", "capture failed", {
+              error: String(err),
+            });
+          return { ok: false, failure };
         }
       }
     } catch (err) {
