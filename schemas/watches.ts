@@ -172,6 +172,12 @@ export const watchRunSchema = z
       .optional()
       .describe("Text and both modes: lines added and removed."),
     error: z.string().nullable().describe("Why it failed or was skipped."),
+    errorDetail: z
+      .string()
+      .optional()
+      .describe(
+        "The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.",
+      ),
     startedAt: iso.nullable(),
     completedAt: iso.nullable(),
     createdAt: iso,
@@ -215,6 +221,7 @@ export const watchFailedEventSchema = z.object({
   watchId: z.string(),
   runId: z.string(),
   error: z.string(),
+  errorDetail: z.string().optional(),
   consecutiveFailures: z.number().int(),
   paused: z.boolean(),
 });

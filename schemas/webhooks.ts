@@ -35,7 +35,13 @@ export const jobFailedEventSchema = z
     event: z.literal("job.failed"),
     jobId: z.string(),
     status: z.literal("failed"),
-    error: z.string().nullable().describe("Sanitized, user-facing reason."),
+    error: z.string().nullable().describe("Sanitized, user-facing reason: one of a fixed list."),
+    errorDetail: z
+      .string()
+      .optional()
+      .describe(
+        "The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.",
+      ),
     completedAt: iso.nullable(),
   })
   .meta({
@@ -63,6 +69,7 @@ export const batchCompletedEventSchema = z
           resultUrl: z.string().optional(),
           storage: deliverySchema.optional(),
           error: z.string().nullable().optional(),
+          errorDetail: z.string().optional(),
         })
         .meta({ additionalProperties: false }),
     ),

@@ -49,7 +49,13 @@ export const jobSchema = z
     resultUrl: z.string().optional(),
     /** Where the result went when delivered to a storage destination (resultUrl is then its URL there). */
     storage: deliverySchema.optional(),
-    error: z.string().nullable(),
+    error: z.string().nullable().describe("Sanitized, user-facing reason: one of a fixed list."),
+    errorDetail: z
+      .string()
+      .optional()
+      .describe(
+        "The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.",
+      ),
     metadata: z
       .object({
         url: z.string().nullable(),

@@ -1218,13 +1218,21 @@ _JobFailedEventRequired = TypedDict(
         "event": Literal["job.failed"],
         "jobId": str,
         "status": Literal["failed"],
-        "error": Optional[str],  # Sanitized, user-facing reason.
+        "error": Optional[str],  # Sanitized, user-facing reason: one of a fixed list.
         "completedAt": Optional[str],
     },
 )
 
+_JobFailedEventOptional = TypedDict(
+    "_JobFailedEventOptional",
+    {
+        "errorDetail": str,  # The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
+    },
+    total=False,
+)
 
-class JobFailedEvent(_JobFailedEventRequired):
+
+class JobFailedEvent(_JobFailedEventRequired, _JobFailedEventOptional):
     "An async capture failed after all retries."
 
 
@@ -1243,6 +1251,7 @@ _BatchCompletedEventJobsItemOptional = TypedDict(
         "resultUrl": str,
         "storage": Delivery,
         "error": Optional[str],
+        "errorDetail": str,
     },
     total=False,
 )
@@ -1870,7 +1879,7 @@ _JobRequired = TypedDict(
         "status": Literal["queued", "processing", "completed", "failed"],
         "url": Optional[str],
         "format": str,
-        "error": Optional[str],
+        "error": Optional[str],  # Sanitized, user-facing reason: one of a fixed list.
         "createdAt": str,
         "startedAt": Optional[str],
         "completedAt": Optional[str],
@@ -1882,6 +1891,7 @@ _JobOptional = TypedDict(
     {
         "resultUrl": str,
         "storage": DeliveryOutput,
+        "errorDetail": str,  # The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
         "metadata": JobMetadata,
         "webhook": WebhookState,
     },
@@ -3280,6 +3290,7 @@ _ListWatchRunsResultItemsItemOptional = TypedDict(
     "_ListWatchRunsResultItemsItemOptional",
     {
         "textDiff": ListWatchRunsResultItemsItemTextDiff,  # Text and both modes: lines added and removed.
+        "errorDetail": str,  # The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
     },
     total=False,
 )
@@ -3552,8 +3563,16 @@ _WatchFailedEventRequired = TypedDict(
     },
 )
 
+_WatchFailedEventOptional = TypedDict(
+    "_WatchFailedEventOptional",
+    {
+        "errorDetail": str,
+    },
+    total=False,
+)
 
-class WatchFailedEvent(_WatchFailedEventRequired):
+
+class WatchFailedEvent(_WatchFailedEventRequired, _WatchFailedEventOptional):
     "POSTed to the webhookUrl. Answer 2xx within 10 s; 5xx and timeouts are retried up to 3 times with backoff, 4xx are not."
 
 

@@ -376,4 +376,9 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE webhook_deliveries_v13 RENAME TO webhook_deliveries`,
     `CREATE INDEX webhook_deliveries_by_age ON webhook_deliveries (created_at)`,
   ],
+  // v14: a failed job's or watch run's whole cause, beside its sanitized `error`.
+  [
+    `ALTER TABLE jobs ADD COLUMN error_detail TEXT`,
+    `ALTER TABLE watch_runs ADD COLUMN error_detail TEXT`,
+  ],
 ];

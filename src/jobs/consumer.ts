@@ -63,7 +63,7 @@ export function captureJob(env: Env, msg: CaptureJobMessage): JobKind<Loaded> {
       return { spec: doc.spec, outputs: [{ kind: "image", format: doc.spec.format }], storage };
     },
     complete: async ({ doc }, run) => (await completed(env, doc, run, finish)).webhooks,
-    fail: async (error) => (await finish({ status: "failed", error })).webhooks,
+    fail: async (failure) => (await finish({ status: "failed", ...failure })).webhooks,
   };
 }
 

@@ -24,7 +24,7 @@ import type { CaptureSpec } from "../capture/capture-spec";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import { enqueueWebhooks } from "../webhooks/deliver";
-import { jobError } from "./errors";
+import { jobError, type JobFailure } from "./errors";
 
 /** What one delivery of a job asks the queue for. */
 export type Verdict = "done" | "retry";
@@ -49,8 +49,8 @@ export interface JobKind<Context> {
   plan(context: Context): Promise<RunPlan>;
   /** The first output succeeded: keep what the job keeps, finish it completed. */
   complete(context: Context, run: PipelineRun): Promise<string[]>;
-  /** Finish the job failed with a sanitized reason (its credit refunded). */
-  fail(error: string): Promise<string[]>;
+  /** Finish the job failed with a sanitized reason and its whole cause (its credit refunded). */
+  fail(failure: JobFailure): Promise<string[]>;
 }
 
 export async function runJob<Context>(
@@ -66,7 +66,8 @@ export async function runJob<Context>(
     await enqueueWebhooks(env, accountId, start.pendingWebhooks);
     return "done";
   }
-  const fail = async (error: string) => enqueueWebhooks(env, accountId, await job.fail(error));
+  const fail = async (error: string, detail: string | null = null) =>
+    enqueueWebhooks(env, accountId, await job.fail({ error, detail }));
   const context = await job.load(start.batchId);
   if (context === null) {
     log("error", `${name}: job context missing`, { jobId });
@@ -100,7 +101,8 @@ export async function runJob<Context>(
     log("info", `${name}: transient failure, retrying`, { jobId, attempt, error: error.message });
     return "retry";
   }
-  await fail(jobError(error));
+  const failure = jobError(error);
+  await fail(failure.error, failure.detail);
   return "done";
 }
 

@@ -69,7 +69,7 @@ export function watchRun(env: Env, msg: WatchRunMessage): JobKind<RunContext> {
       };
     },
     complete: (ctx, run) => settle(env, msg, ctx, captured(run)),
-    fail: (error) => finish(env, msg, { status: "failed", error }, []),
+    fail: (failure) => finish(env, msg, { status: "failed", ...failure }, []),
   };
 }
 

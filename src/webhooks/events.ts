@@ -52,6 +52,7 @@ export function watchEvent(event: WebhookEvent, s: RunEventSubject): Record<stri
         watchId: run.watchId,
         runId: run.id,
         error: run.error,
+        ...(run.errorDetail ? { errorDetail: run.errorDetail } : {}),
         consecutiveFailures: s.consecutiveFailures,
         paused: s.paused,
       };
@@ -74,6 +75,7 @@ export function jobEvent(event: WebhookEvent, job: JobView): Record<string, unkn
         jobId: job.jobId,
         status: job.status,
         error: job.error,
+        ...(job.errorDetail ? { errorDetail: job.errorDetail } : {}),
         completedAt: job.completedAt,
       };
 }
@@ -92,7 +94,13 @@ export function batchEvent(event: WebhookEvent, batch: BatchView): Record<string
     jobs: (batch.jobs ?? []).map((j) =>
       j.status === "completed"
         ? { jobId: j.jobId, url: j.url, status: j.status, resultUrl: j.resultUrl, ...storageOf(j) }
-        : { jobId: j.jobId, url: j.url, status: j.status, error: j.error },
+        : {
+            jobId: j.jobId,
+            url: j.url,
+            status: j.status,
+            error: j.error,
+            ...(j.errorDetail ? { errorDetail: j.errorDetail } : {}),
+          },
     ),
   };
 }

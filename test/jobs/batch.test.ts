@@ -246,7 +246,8 @@ describe("a batch through the queues", () => {
         jobId: accepted.jobs[1]?.jobId,
         url: urls[1],
         status: "failed",
-        error: CAUSE,
+        error: "Screenshot capture failed.",
+        errorDetail: CAUSE,
       },
       {
         jobId: accepted.jobs[2]?.jobId,
@@ -267,7 +268,10 @@ describe("a batch through the queues", () => {
       failedJobs: 1,
     });
     expect(polled.data?.jobs?.map((j) => j.status)).toEqual(["completed", "failed", "completed"]);
-    expect(polled.data?.jobs?.[1]?.error).toBe(CAUSE);
+    expect(polled.data?.jobs?.[1]).toMatchObject({
+      error: "Screenshot capture failed.",
+      errorDetail: CAUSE,
+    });
     expect(polled.data?.jobs?.[0]?.webhook).toBeUndefined(); // the batch holds the webhook, not its jobs
     const summary = await accountDo(account.accountId).summary();
     expect(summary?.usage).toMatchObject({ used: 2, remaining: 5000 - 2 });

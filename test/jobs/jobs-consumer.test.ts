@@ -148,7 +148,9 @@ describe("capture-jobs consumer", () => {
       .get(job.jobs[0]?.jobId ?? "");
     expect(jobView).toMatchObject({
       status: "failed",
-      error: 'The specified element was not found. selector: No element matches "#does-not-exist".',
+      error: "The specified element was not found.",
+      errorDetail:
+        'The specified element was not found. selector: No element matches "#does-not-exist".',
     });
   });
 
@@ -161,7 +163,9 @@ describe("capture-jobs consumer", () => {
       .get(job.jobs[0]?.jobId ?? "");
     expect(jobView).toMatchObject({
       status: "failed",
-      error: "Screenshot capture failed. js: script_error: the custom script threw an exception.",
+      error: "Screenshot capture failed.",
+      errorDetail:
+        "Screenshot capture failed. js: script_error: the custom script threw an exception.",
     });
   });
 

@@ -102,7 +102,8 @@ describe("async capture", () => {
     const job = await waitForJob(cap.account.accountId, body.data?.jobId ?? "");
     expect(job).toMatchObject({
       status: "failed",
-      error: 'The specified element was not found. selector: No element matches "#missing".',
+      error: "The specified element was not found.",
+      errorDetail: 'The specified element was not found. selector: No element matches "#missing".',
     });
     expect(job.resultUrl).toBeUndefined();
     const summary = await accountDo(cap.account.accountId).summary();

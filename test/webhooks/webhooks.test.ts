@@ -125,7 +125,8 @@ describe("webhooks (real queues)", () => {
       event: "job.failed",
       jobId: body.data?.jobId,
       status: "failed",
-      error: 'The specified element was not found. selector: No element matches "#missing".',
+      error: "The specified element was not found.",
+      errorDetail: 'The specified element was not found. selector: No element matches "#missing".',
       completedAt: expect.any(String),
     });
     expectSigned(delivery as LoggedRequest, await signingSecret(cap));

@@ -2486,9 +2486,13 @@ export type JobFailedEvent = {
   jobId: string;
   status: "failed";
   /**
-   * Sanitized, user-facing reason.
+   * Sanitized, user-facing reason: one of a fixed list.
    */
   error: string | null;
+  /**
+   * The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
+   */
+  errorDetail?: string;
   completedAt: string | null;
 };
 
@@ -2511,6 +2515,7 @@ export type BatchCompletedEvent = {
     resultUrl?: string;
     storage?: Delivery;
     error?: string | null;
+    errorDetail?: string;
   }>;
 };
 
@@ -2812,7 +2817,14 @@ export type Job = {
   format: string;
   resultUrl?: string;
   storage?: DeliveryOutput;
+  /**
+   * Sanitized, user-facing reason: one of a fixed list.
+   */
   error: string | null;
+  /**
+   * The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
+   */
+  errorDetail?: string;
   metadata?: {
     url: string | null;
     format: string;
@@ -7351,6 +7363,10 @@ export type ListWatchRunsResponses = {
          * Why it failed or was skipped.
          */
         error: string | null;
+        /**
+         * The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
+         */
+        errorDetail?: string;
         startedAt: string | null;
         completedAt: string | null;
         /**
@@ -9394,6 +9410,7 @@ export type PostWatchFailedWebhookPayload = {
   watchId: string;
   runId: string;
   error: string;
+  errorDetail?: string;
   consecutiveFailures: number;
   paused: boolean;
 };

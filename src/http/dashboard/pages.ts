@@ -75,7 +75,7 @@ async function usagePage(c: DashboardContext) {
             <td><span class="status ${j.status}">${j.status}</span></td>
             <td>${when(j.createdAt)}</td>
             <td>
-              ${j.resultUrl ? html`<a href="${j.resultUrl}" rel="noreferrer">result</a>` : (j.error ?? "")}
+              ${j.resultUrl ? html`<a href="${j.resultUrl}" rel="noreferrer">result</a>` : (j.errorDetail ?? j.error ?? "")}
             </td>
           </tr>`,
       ),

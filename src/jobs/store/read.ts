@@ -54,6 +54,7 @@ interface JobRow extends WebhookCols {
   result_url: string | null;
   result_meta: string | null;
   error: string | null;
+  error_detail: string | null;
   created_at: number;
   started_at: number | null;
   completed_at: number | null;
@@ -92,6 +93,7 @@ function jobView(row: JobRow): JobView {
     url: row.url,
     format: row.format,
     error: row.error,
+    ...(row.error_detail !== null ? { errorDetail: row.error_detail } : {}),
     createdAt: new Date(row.created_at).toISOString(),
     startedAt: isoOrNull(row.started_at),
     completedAt: isoOrNull(row.completed_at),

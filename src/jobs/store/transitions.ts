@@ -21,7 +21,7 @@ import type { AccountTx } from "../../accounts/store";
 /** Job outcome reported by the consumer. */
 export type JobOutcome =
   | { status: "completed"; resultUrl: string; meta: ResultMeta }
-  | { status: "failed"; error: string };
+  | { status: "failed"; error: string; detail?: string | null };
 
 export type StartResult =
   | { ok: true; batchId: string | null }
@@ -110,12 +110,14 @@ export function finishJob(store: AccountTx, jobId: string, outcome: JobOutcome):
   const done = outcome.status === "completed";
   const row = sql
     .exec<FinishedRow>(
-      `UPDATE jobs SET status = ?, result_url = ?, result_meta = ?, error = ?, completed_at = ?
+      `UPDATE jobs SET status = ?, result_url = ?, result_meta = ?, error = ?, error_detail = ?,
+         completed_at = ?
        WHERE id = ? AND status = 'processing' RETURNING reservation_id, batch_id, webhook_url`,
       outcome.status,
       done ? outcome.resultUrl : null,
       done ? JSON.stringify(outcome.meta) : null,
       done ? null : outcome.error,
+      done ? null : (outcome.detail ?? null),
       now,
       jobId,
     )

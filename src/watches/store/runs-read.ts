@@ -25,6 +25,7 @@ export interface RunRow extends Record<string, SqlStorageValue> {
   text_key: string | null;
   text_diff: string | null;
   error: string | null;
+  error_detail: string | null;
   failures_after: number | null;
   paused_after: number | null;
   created_at: number;
@@ -47,6 +48,7 @@ export function runView(row: RunRow): WatchRunView {
       ? {}
       : { textDiff: JSON.parse(row.text_diff) as NonNullable<WatchRunView["textDiff"]> }),
     error: row.error,
+    ...(row.error_detail !== null ? { errorDetail: row.error_detail } : {}),
     startedAt: isoOrNull(row.started_at),
     completedAt: isoOrNull(row.completed_at),
     createdAt: new Date(row.created_at).toISOString(),

@@ -179,7 +179,7 @@ export type RunResult =
       textDiff: { added: string[]; removed: string[] } | null;
       meta: ResultMeta;
     }
-  | { status: "failed"; error: string };
+  | { status: "failed"; error: string; detail?: string | null };
 
 export interface RunFinish {
   changed: boolean;
@@ -197,7 +197,7 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
     jobId,
     done
       ? { status: "completed", resultUrl: result.imageUrl, meta: result.meta }
-      : { status: "failed", error: result.error },
+      : { status: "failed", error: result.error, detail: result.detail ?? null },
   );
   if (!job.changed) return { changed: false, webhooks: [], deleteKeys: [] };
   const run = sql.exec<RunRow>("SELECT * FROM watch_runs WHERE job_id = ?", jobId).toArray()[0];
@@ -243,8 +243,9 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
     }
   } else {
     sql.exec(
-      "UPDATE watch_runs SET status = 'failed', outcome = 'error', error = ?, completed_at = ? WHERE id = ?",
+      "UPDATE watch_runs SET status = 'failed', outcome = 'error', error = ?, error_detail = ?, completed_at = ? WHERE id = ?",
       result.error,
+      result.detail ?? null,
       now,
       run.id,
     );
