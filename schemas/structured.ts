@@ -94,7 +94,9 @@ export const fieldSchema: z.ZodType<FieldSpec, FieldSpec> = fieldObject
   .superRefine(fieldRules)
   .meta({ id: "StructuredField" });
 
-const fieldMap: z.ZodType<FieldMap, FieldMap> = z.record(fieldName, fieldSchema);
+const fieldMap: z.ZodType<FieldMap, FieldMap> = z
+  .record(fieldName, fieldSchema)
+  .meta({ id: "StructuredFields" });
 
 /** The path (below `fields`) of the first object nested deeper than LIMITS.structuredDepth. */
 function tooDeep(map: FieldMap, level = 1): string[] | null {
@@ -124,8 +126,13 @@ function tooManyFields(raw: unknown): boolean {
 
 const TOO_MANY = `At most ${LIMITS.structuredFields} fields in all.`;
 
+// A transform first (not a refinement): an OpenAPI document shows what a transform pipes into.
 const fieldsSchema = z
-  .custom<FieldMap>((raw) => !tooManyFields(raw), TOO_MANY)
+  .transform((raw: unknown, ctx) => {
+    if (!tooManyFields(raw)) return raw as FieldMap;
+    ctx.addIssue({ code: "custom", message: TOO_MANY });
+    return z.NEVER;
+  })
   .pipe(fieldMap)
   .superRefine((fields, ctx) => {
     const path = tooDeep(fields);
