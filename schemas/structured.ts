@@ -28,13 +28,8 @@ export interface FieldSpec {
 }
 export type FieldMap = { [name: string]: FieldSpec };
 
-const fieldName = z
-  .string()
-  .refine((name) => name !== "__proto__", "Not a field name.")
-  .regex(
-    new RegExp(`^[A-Za-z_][A-Za-z0-9_-]{0,${LIMITS.structuredFieldNameChars - 1}}$`),
-    `A field name: a letter or _, then letters, digits, _ or -, at most ${LIMITS.structuredFieldNameChars} characters.`,
-  );
+const FIELD_NAME = new RegExp(`^[A-Za-z_][A-Za-z0-9_-]{0,${LIMITS.structuredFieldNameChars - 1}}$`);
+const FIELD_NAME_RULE = `A field name: a letter or _, then letters, digits, _ or -, at most ${LIMITS.structuredFieldNameChars} characters.`;
 
 const fieldObject = z.strictObject({
   selector: cssSelector(LIMITS.selectorChars).optional().meta({
@@ -94,8 +89,21 @@ export const fieldSchema: z.ZodType<FieldSpec, FieldSpec> = fieldObject
   .superRefine(fieldRules)
   .meta({ id: "StructuredField" });
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+// Names are checked here rather than by a key schema: a record's key issue would not name why.
 const fieldMap: z.ZodType<FieldMap, FieldMap> = z
-  .record(fieldName, fieldSchema)
+  .record(z.string(), fieldSchema)
+  .superRefine(
+    (map, ctx) => {
+      for (const name of Object.keys(map))
+        if (name === "__proto__" || !FIELD_NAME.test(name))
+          ctx.addIssue({ code: "custom", path: [name], message: FIELD_NAME_RULE });
+      // Also beside a field's own issues (the map is an object whatever its values are).
+    },
+    { when: (payload) => isPlainObject(payload.value) },
+  )
   .meta({ id: "StructuredFields" });
 
 /** The path (below `fields`) of the first object nested deeper than LIMITS.structuredDepth. */
