@@ -106,6 +106,21 @@ export const LIMITS = {
   linksMax: 2000,
   linkUrlChars: 2048,
   linkTextChars: 500,
+  /**
+   * Structured data (POST /v1/json, docs/STRUCTURED-DATA.md): fields a schema names in all (every
+   * level counted), the deepest nesting of `fields`, field name length, values kept per list,
+   * elements read in all (every match of every field, nested ones too: past it the answer is
+   * cut, with `truncated`), the strings read in all, and the page's own markup read at most
+   * (JSON-LD, microdata and RDFa items, embedded framework state).
+   */
+  structuredFields: 200,
+  structuredDepth: 5,
+  structuredFieldNameChars: 64,
+  structuredListItems: 1000,
+  structuredReads: 50_000,
+  structuredBytes: 5 * MB,
+  markupBytes: 4 * MB,
+  markupItems: 200,
   /** Largest output we return (images and PDFs). */
   outputBytes: 25 * MB,
   /** Account display names (admin API). */

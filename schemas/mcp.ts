@@ -20,6 +20,7 @@ import { checkPagesQuery, monitorCreateSchema, monitorListQuery } from "./monito
 import { contentRequestSchema, linksRequestSchema, scrapeRequestSchema } from "./page-content";
 import { NOT_EMPTY } from "./primitives";
 import { renderLinkRequestSchema } from "./render-link";
+import { jsonRequestSchema } from "./structured";
 
 function pick<K extends keyof typeof captureShape>(keys: readonly K[]) {
   return Object.fromEntries(keys.map((k) => [k, captureShape[k]])) as Pick<typeof captureShape, K>;
@@ -87,6 +88,11 @@ export const pageContentToolSchema = z
 
 export const scrapeToolSchema = z
   .strictObject({ ...pick(TARGET), elements: scrapeRequestSchema.shape.elements })
+  .superRefine(captureRules);
+
+const { fields, kind } = jsonRequestSchema.shape;
+export const structuredDataToolSchema = z
+  .strictObject({ ...pick(TARGET), fields, kind })
   .superRefine(captureRules);
 
 const { visibleOnly, internalOnly, includeNonHttp } = linksRequestSchema.shape;
@@ -248,6 +254,13 @@ export const MCP_TOOLS = {
       "Loads a public web page in a real Chromium and returns, for each CSS selector you give (1 to 20), every matching element in document order (at most 100 each): its visible text, its outerHTML, its attributes (the ones you name, or all) and its box on the page. Use it to pull specific data — prices, headings, table cells, links of one list — when you know or can guess the selectors; to read a whole page use read_page or page_content. Costs one credit, like POST /v1/scrape; private and internal addresses are refused.",
     input: scrapeToolSchema,
     annotations: { title: "Scrape elements of a page", ...READS_THE_WEB },
+  },
+  structured_data: {
+    title: "Read structured data from a page",
+    description:
+      "Loads a public web page (or HTML you supply) in a real Chromium, scripts run, and returns typed JSON without guessing: named fields you define by CSS selector (numbers read in the page's locale — 1.299,00 € is 1299 — absolute URLs, ISO dates, booleans; lists and nested lists of objects, e.g. every product card of a listing), and/or with kind product, article, organization or auto what the page itself declares in JSON-LD, microdata, RDFa, Open Graph/Twitter tags or Next.js/Nuxt state (name, price, currency, availability, SKU, brand, images, rating; headline, authors, dates), each value saying which markup it came from. Use kind alone first on product and article pages: it needs no selectors. Costs one credit, like POST /v1/json; private and internal addresses are refused.",
+    input: structuredDataToolSchema,
+    annotations: { title: "Read structured data from a page", ...READS_THE_WEB },
   },
   links: {
     title: "List the links of a page",

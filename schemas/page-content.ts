@@ -48,7 +48,7 @@ export const IMAGE_ONLY_FIELDS = Object.keys(IMAGE_ONLY);
 
 const captureObject = z.strictObject(captureShape);
 const snapshotOptions = captureObject.omit(NOT_ON_CONTENT_ROUTES).shape;
-const pageOptions = captureObject.omit({ ...NOT_ON_CONTENT_ROUTES, ...IMAGE_ONLY }).shape;
+export const pageOptions = captureObject.omit({ ...NOT_ON_CONTENT_ROUTES, ...IMAGE_ONLY }).shape;
 
 const stripScripts = z.boolean().meta({
   description:
@@ -79,7 +79,7 @@ export const contentRequestSchema = z
   .meta({ id: "ContentRequest" });
 export type ContentRequest = z.output<typeof contentRequestSchema>;
 
-const attributeName = maxChars(LIMITS.attributeNameChars)
+export const attributeName = maxChars(LIMITS.attributeNameChars)
   .min(1, "Must not be empty.")
   .refine((s) => !hasControlChars(s) && !/[\s"'>/=]/.test(s), "Not an attribute name.");
 

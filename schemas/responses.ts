@@ -207,6 +207,101 @@ export const linksSchema = z
   .meta({ id: "Links" });
 export type LinksData = z.output<typeof linksSchema>;
 
+// ---- Structured data (POST /v1/json) ----------------------------------------------------
+
+export const MARKUP_SOURCES = [
+  "json-ld",
+  "microdata",
+  "rdfa",
+  "next-data",
+  "nuxt-data",
+  "opengraph",
+  "twitter",
+] as const;
+export type MarkupSource = (typeof MARKUP_SOURCES)[number];
+
+const text = z.string().nullable();
+const urls = z.array(z.string());
+
+export const productValuesSchema = z
+  .object({
+    name: text,
+    description: text,
+    url: text,
+    sku: text,
+    gtin: text,
+    brand: text,
+    /** The first offer's price (a range's low price). */
+    price: z.number().nullable(),
+    /** ISO 4217, as the page wrote it. */
+    currency: text,
+    /** schema.org's ItemAvailability name: InStock, OutOfStock, PreOrder, BackOrder, … */
+    availability: text,
+    images: urls,
+    rating: z
+      .object({ value: z.number(), count: z.number().nullable(), best: z.number().nullable() })
+      .nullable(),
+  })
+  .meta({ id: "ProductValues" });
+export type ProductValues = z.output<typeof productValuesSchema>;
+
+export const articleValuesSchema = z
+  .object({
+    headline: text,
+    description: text,
+    url: text,
+    authors: z.array(z.string()),
+    /** ISO 8601. */
+    datePublished: text,
+    dateModified: text,
+    images: urls,
+    publisher: text,
+  })
+  .meta({ id: "ArticleValues" });
+export type ArticleValues = z.output<typeof articleValuesSchema>;
+
+export const organizationValuesSchema = z
+  .object({ name: text, description: text, url: text, logo: text, sameAs: urls })
+  .meta({ id: "OrganizationValues" });
+export type OrganizationValues = z.output<typeof organizationValuesSchema>;
+
+const markupCommon = {
+  /** Where each value came from (values not found are left out). */
+  sources: z.record(z.string(), z.enum(MARKUP_SOURCES)),
+  /** JSON-LD blocks that were not JSON: skipped. */
+  skippedJsonLd: z.number().int(),
+  /** The page's markup exceeded what is read (4 MB, 200 items): some was left unread. */
+  truncated: z.boolean(),
+};
+
+export const markupSchema = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("product"), values: productValuesSchema, ...markupCommon }),
+    z.object({ kind: z.literal("article"), values: articleValuesSchema, ...markupCommon }),
+    z.object({
+      kind: z.literal("organization"),
+      values: organizationValuesSchema,
+      ...markupCommon,
+    }),
+    z.object({ kind: z.null(), values: z.null(), ...markupCommon }),
+  ])
+  .meta({ id: "Markup" });
+export type MarkupData = z.output<typeof markupSchema>;
+
+/** POST /v1/json. */
+export const structuredSchema = z
+  .object({
+    ...pageLoadFields,
+    /** `fields`: each field's value, typed (null when not found, unless it has a default). */
+    fields: z.record(z.string(), z.unknown()).optional(),
+    /** `fields`: the read budget or a 1,000-item list ran out: some values are left out. */
+    truncated: z.boolean().optional(),
+    /** `kind`: what the page's own markup says (kind null: it describes none of them). */
+    markup: markupSchema.optional(),
+  })
+  .meta({ id: "Structured" });
+export type StructuredData = z.output<typeof structuredSchema>;
+
 /** POST /v1/snapshot: the rendered HTML and a screenshot of one page load. */
 export const snapshotSchema = z
   .object({

@@ -32,6 +32,7 @@ from .types import (
     ExtractRequest,
     HostedCapture,
     JobAccepted,
+    JsonRequest,
     Links,
     LinksRequest,
     MapRequest,
@@ -44,6 +45,7 @@ from .types import (
     ScrapeRequest,
     Snapshot,
     SnapshotRequest,
+    Structured,
 )
 
 
@@ -182,6 +184,18 @@ class Edgeshot:
     ) -> Scrape:
         """POST /v1/scrape: the text, HTML, attributes and boxes of the elements asked for."""
         return cast(Scrape, self._post("/v1/scrape", request, fields, idempotency_key))
+
+    def json(
+        self,
+        request: Optional[JsonRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Structured:
+        """POST /v1/json: typed fields by CSS selector and/or (with `kind`) the page's own
+        product, article or organization from its JSON-LD, microdata, RDFa, meta tags and
+        framework state; each markup value says where it came from."""
+        return cast(Structured, self._post("/v1/json", request, fields, idempotency_key))
 
     def links(
         self,

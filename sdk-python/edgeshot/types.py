@@ -34,6 +34,9 @@ __all__ = [
     "ContentRequest",
     "ScrapeElement",
     "ScrapeRequest",
+    "StructuredField",
+    "StructuredFields",
+    "JsonRequest",
     "LinksRequest",
     "SnapshotRequest",
     "DestinationRequest",
@@ -96,6 +99,16 @@ __all__ = [
     "ScrapeMatch",
     "ScrapeResult",
     "Scrape",
+    "ProductValuesRating",
+    "ProductValues",
+    "MarkupValue",
+    "ArticleValues",
+    "MarkupValue2",
+    "OrganizationValues",
+    "MarkupValue3",
+    "MarkupValue4",
+    "Markup",
+    "Structured",
     "PageLink",
     "Links",
     "Snapshot",
@@ -808,6 +821,75 @@ _ScrapeRequestOptional = TypedDict(
 
 
 class ScrapeRequest(_ScrapeRequestRequired, _ScrapeRequestOptional):
+    pass
+
+
+_StructuredFieldOptional = TypedDict(
+    "_StructuredFieldOptional",
+    {
+        "selector": str,  # A CSS selector, matched inside the enclosing object's element (the document at the top). Omitted: that element itself.
+        "attribute": str,  # Read this attribute instead of the element's text (whitespace collapsed).
+        "type": Literal["string", "number", "url", "date", "boolean"],  # string; number (locale-aware: 1.299,00 € / 1,299.00 / 1 299,00); url (resolved against the page); date (ISO 8601); boolean (the element, and the attribute if named, is there, unless it reads false/no/0/off).
+        "decimal": Literal[".", ","],  # number: the decimal separator, when the page's locale is known (1.299 is 1299 with `,`, 1.299 with `.`). Guessed from the value otherwise.
+        "list": bool,  # Every match, as an array (at most 1,000), instead of the first.
+        "default": Optional[Union[str, float]],  # The value when nothing matches, the attribute is absent or the text does not read as the type (null otherwise). Not on lists, objects or booleans.
+        "fields": "StructuredFields",  # An object: these fields, read inside each match of `selector` (with `list`, one object per match).
+    },
+    total=False,
+)
+
+
+class StructuredField(_StructuredFieldOptional):
+    pass
+
+
+StructuredFields = Dict[str, StructuredField]
+
+
+_JsonRequestOptional = TypedDict(
+    "_JsonRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "fullPage": bool,  # Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+        "fields": StructuredFields,  # The fields to read, by name (at most 200 in all, objects 5 levels deep).
+        "kind": Literal["product", "article", "organization", "auto"],  # Read a product, an article or an organization from the page's own markup (JSON-LD, microdata, RDFa Lite, Open Graph and Twitter tags, Next.js and Nuxt state); auto: whichever the page describes, in that order.
+    },
+    total=False,
+)
+
+
+class JsonRequest(_JsonRequestOptional):
     pass
 
 
@@ -2083,6 +2165,171 @@ _ScrapeRequired = TypedDict(
 
 
 class Scrape(_ScrapeRequired):
+    pass
+
+
+_ProductValuesRatingRequired = TypedDict(
+    "_ProductValuesRatingRequired",
+    {
+        "value": float,
+        "count": Optional[float],
+        "best": Optional[float],
+    },
+)
+
+
+class ProductValuesRating(_ProductValuesRatingRequired):
+    pass
+
+
+_ProductValuesRequired = TypedDict(
+    "_ProductValuesRequired",
+    {
+        "name": Optional[str],
+        "description": Optional[str],
+        "url": Optional[str],
+        "sku": Optional[str],
+        "gtin": Optional[str],
+        "brand": Optional[str],
+        "price": Optional[float],
+        "currency": Optional[str],
+        "availability": Optional[str],
+        "images": List[str],
+        "rating": Optional[ProductValuesRating],
+    },
+)
+
+
+class ProductValues(_ProductValuesRequired):
+    pass
+
+
+_MarkupValueRequired = TypedDict(
+    "_MarkupValueRequired",
+    {
+        "kind": Literal["product"],
+        "values": ProductValues,
+        "sources": Dict[str, Literal["json-ld", "microdata", "rdfa", "next-data", "nuxt-data", "opengraph", "twitter"]],
+        "skippedJsonLd": int,
+        "truncated": bool,
+    },
+)
+
+
+class MarkupValue(_MarkupValueRequired):
+    pass
+
+
+_ArticleValuesRequired = TypedDict(
+    "_ArticleValuesRequired",
+    {
+        "headline": Optional[str],
+        "description": Optional[str],
+        "url": Optional[str],
+        "authors": List[str],
+        "datePublished": Optional[str],
+        "dateModified": Optional[str],
+        "images": List[str],
+        "publisher": Optional[str],
+    },
+)
+
+
+class ArticleValues(_ArticleValuesRequired):
+    pass
+
+
+_MarkupValue2Required = TypedDict(
+    "_MarkupValue2Required",
+    {
+        "kind": Literal["article"],
+        "values": ArticleValues,
+        "sources": Dict[str, Literal["json-ld", "microdata", "rdfa", "next-data", "nuxt-data", "opengraph", "twitter"]],
+        "skippedJsonLd": int,
+        "truncated": bool,
+    },
+)
+
+
+class MarkupValue2(_MarkupValue2Required):
+    pass
+
+
+_OrganizationValuesRequired = TypedDict(
+    "_OrganizationValuesRequired",
+    {
+        "name": Optional[str],
+        "description": Optional[str],
+        "url": Optional[str],
+        "logo": Optional[str],
+        "sameAs": List[str],
+    },
+)
+
+
+class OrganizationValues(_OrganizationValuesRequired):
+    pass
+
+
+_MarkupValue3Required = TypedDict(
+    "_MarkupValue3Required",
+    {
+        "kind": Literal["organization"],
+        "values": OrganizationValues,
+        "sources": Dict[str, Literal["json-ld", "microdata", "rdfa", "next-data", "nuxt-data", "opengraph", "twitter"]],
+        "skippedJsonLd": int,
+        "truncated": bool,
+    },
+)
+
+
+class MarkupValue3(_MarkupValue3Required):
+    pass
+
+
+_MarkupValue4Required = TypedDict(
+    "_MarkupValue4Required",
+    {
+        "kind": None,
+        "values": None,
+        "sources": Dict[str, Literal["json-ld", "microdata", "rdfa", "next-data", "nuxt-data", "opengraph", "twitter"]],
+        "skippedJsonLd": int,
+        "truncated": bool,
+    },
+)
+
+
+class MarkupValue4(_MarkupValue4Required):
+    pass
+
+
+Markup = Union[MarkupValue, MarkupValue2, MarkupValue3, MarkupValue4]
+
+
+_StructuredRequired = TypedDict(
+    "_StructuredRequired",
+    {
+        "url": str,
+        "capturedAt": str,
+        "quality": str,
+        "waitStrategy": str,
+        "loadTimeMs": float,
+        "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
+    },
+)
+
+_StructuredOptional = TypedDict(
+    "_StructuredOptional",
+    {
+        "fields": Dict[str, Any],
+        "truncated": bool,
+        "markup": Markup,
+    },
+    total=False,
+)
+
+
+class Structured(_StructuredRequired, _StructuredOptional):
     pass
 
 

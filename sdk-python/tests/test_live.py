@@ -178,6 +178,15 @@ class LiveTest(unittest.TestCase):
         [match] = result["matches"]
         self.assertEqual(match["text"], "Target")
         self.assertEqual(match["box"], {"x": 300, "y": 150, "width": 123, "height": 45})
+        structured = self.client.json(
+            url=page("structured-microdata.html", "json"),
+            fields={"name": {"selector": "h1"}, "price": {"selector": "[itemprop=price]", "type": "number"}},
+            kind="product",
+            **viewport,
+        )
+        self.assertEqual(structured["fields"], {"name": "Desk lamp Lumo", "price": 49.9})
+        self.assertEqual(structured["markup"]["values"]["sku"], "LUMO-1")
+        self.assertEqual(structured["markup"]["sources"]["price"], "microdata")
         links = self.client.links(url=page("quick-actions.html", "links"), **viewport)
         self.assertIn(f"{FIXTURE_URL}/docs/guide.html", [link["url"] for link in links["links"]])
         content = self.client.content(url=page("boxes.html", "content"), **viewport)

@@ -57,6 +57,8 @@ export class Edgeshot {
   readonly content: PageContentCalls["content"];
   /** POST /v1/scrape: elements of a rendered page by CSS selector. */
   readonly scrape: PageContentCalls["scrape"];
+  /** POST /v1/json: typed fields by selector and the page's own product/article/organization. */
+  readonly json: PageContentCalls["json"];
   /** POST /v1/links: the links of a rendered page. */
   readonly links: PageContentCalls["links"];
   /** POST /v1/snapshot: the rendered HTML and a screenshot from one page load. */
@@ -76,6 +78,7 @@ export class Edgeshot {
     ({
       content: this.content,
       scrape: this.scrape,
+      json: this.json,
       links: this.links,
       snapshot: this.snapshot,
     } = pageContentCalls(this.#t));

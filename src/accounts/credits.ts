@@ -25,12 +25,15 @@ import { log } from "../log";
 /**
  * What a capture output bills, in the terms of the pipeline's requested outputs: an image or
  * PDF always; any other output when it is what the caller buys (`billable`: POST /v1/extract's
- * extraction, /v1/content's HTML or text, /v1/scrape's elements, /v1/links's links), never
+ * extraction, /v1/content's HTML or text, /v1/scrape's elements, /v1/links's links, /v1/json's data), never
  * beside an image (a JSON capture's extraction, the snapshot's HTML, a watch run's text).
  */
 export type BilledOutput =
   | { kind: "image" }
-  | { kind: "extraction" | "html" | "text" | "links" | "elements"; billable?: boolean };
+  | {
+      kind: "extraction" | "html" | "text" | "links" | "elements" | "structured";
+      billable?: boolean;
+    };
 
 /** One credit per billable output. */
 export function creditsFor(outputs: readonly BilledOutput[]): number {

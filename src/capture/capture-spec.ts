@@ -13,6 +13,7 @@ import type {
   WAIT_UNTIL,
 } from "../../schemas/capture";
 import type { ScrapeElement } from "../../schemas/page-content";
+import type { FieldMap } from "../../schemas/structured";
 
 export type Format = (typeof FORMATS)[number];
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
@@ -31,6 +32,10 @@ export interface ContentPlan {
   text: boolean;
   links: { visibleOnly: boolean; internalOnly: boolean; includeNonHttp: boolean } | null;
   elements: ScrapeElement[] | null;
+  /** Fields by selector (POST /v1/json; ./page/page-structured.ts). */
+  fields?: FieldMap | null;
+  /** The page's own markup: JSON-LD, microdata, RDFa, meta tags, framework state. */
+  markup?: boolean;
 }
 
 export interface SpecCookie {

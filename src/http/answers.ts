@@ -1,6 +1,6 @@
 /**
  * Answers shared by a REST route and the dashboard playground: the page content routes'
- * (POST /v1/content, /scrape, /links, /snapshot; the playground's /api/page/:action) and the
+ * (POST /v1/content, /scrape, /json, /links, /snapshot; the playground's /api/page/:action) and the
  * render link's (POST /v1/render/link; the playground's /api/render-link). Each takes a request
  * already parsed — by the endpoint's validation (./endpoint.ts) or by the playground itself —
  * and the caller already set as `auth`, so a playground run is answered by the route's own code.
@@ -18,12 +18,14 @@ import {
   type SnapshotRequest,
 } from "../../schemas/page-content";
 import type { RenderLinkRequest } from "../../schemas/render-link";
+import { jsonRequestSchema, type JsonRequest } from "../../schemas/structured";
 import {
   pageLinks,
   rawContentHeaders,
   readContent,
   scrapePage,
   snapshotPage,
+  structuredData,
 } from "../pipeline/page-content-answers";
 import { mintLinkFor } from "../render-links/mint";
 import { publicOrigin } from "../storage/hosted";
@@ -33,6 +35,7 @@ import type { AppEnv } from "./types";
 interface PageRequests {
   content: ContentRequest;
   scrape: ScrapeRequest;
+  json: JsonRequest;
   links: LinksRequest;
   snapshot: SnapshotRequest;
 }
@@ -42,6 +45,7 @@ export type PageAction = keyof PageRequests;
 export const pageRequest: { [A in PageAction]: z.ZodType<PageRequests[A]> } = {
   content: contentRequestSchema,
   scrape: scrapeRequestSchema,
+  json: jsonRequestSchema,
   links: linksRequestSchema,
   snapshot: snapshotRequestSchema,
 };
@@ -63,6 +67,10 @@ export const pageAnswer: {
   },
   scrape: async (c, req) => {
     const { data, usage } = await scrapePage(c.env, c.get("auth"), req);
+    return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
+  },
+  json: async (c, req) => {
+    const { data, usage } = await structuredData(c.env, c.get("auth"), req);
     return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
   },
   links: async (c, req) => {

@@ -1,5 +1,5 @@
 /**
- * The work behind POST /v1/content, /v1/scrape, /v1/links and /v1/snapshot (and the MCP tools
+ * The work behind POST /v1/content, /v1/scrape, /v1/links, /v1/json and /v1/snapshot (and the MCP tools
  * and dashboard actions that wrap them): a parsed request through the pipeline, one page load,
  * and the answer shaped from its outputs — the JSON `data` each route returns, or the headers of
  * a raw content answer. The routes (src/http/routes/page-content.ts) parse; src/http/answers.ts
@@ -12,11 +12,13 @@ import type {
   ScrapeRequest,
   SnapshotRequest,
 } from "../../schemas/page-content";
+import type { JsonRequest } from "../../schemas/structured";
 import type {
   LinksData,
   PageContentData,
   ScrapeData,
   SnapshotData,
+  StructuredData,
   Usage,
 } from "../../schemas/responses";
 import type { AuthContext } from "../accounts/auth";
@@ -25,6 +27,8 @@ import { prepareCapture } from "../capture-request/prepare";
 import { pageHeaders } from "../capture-request/response";
 import { toBase64 } from "../encoding";
 import { ApiError } from "../errors";
+import { typeFields } from "../extract/fields";
+import { readMarkup } from "../extract/markup";
 import { hostedHeaders } from "../storage/hosted";
 import { browserEngine } from "./engine";
 import type { ContentResult } from "./page-content";
@@ -149,6 +153,25 @@ export async function pageLinks(env: Env, auth: AuthContext, parsed: LinksReques
   ]);
   const { links, truncated } = contentOutput(captured, 0, "links");
   const data: LinksData = { ...loadData(captured), links, truncated };
+  return { data, usage: captured.usage };
+}
+
+/**
+ * /v1/json (and the MCP tool structured_data): fields by selector and/or the page's own markup,
+ * read as strings in the page and typed and normalised here (src/extract/fields.ts, markup.ts).
+ */
+export async function structuredData(env: Env, auth: AuthContext, parsed: JsonRequest) {
+  const { fields, kind, ...req } = parsed;
+  const captured = await run(env, auth, req, [
+    { kind: "structured", fields: fields ?? null, markup: kind !== undefined, billable: true },
+  ]);
+  const read = contentOutput(captured, 0, "structured");
+  const data: StructuredData = { ...loadData(captured) };
+  if (fields && read.fields) {
+    data.fields = typeFields(fields, read.fields.values, read.fields.base);
+    data.truncated = read.fields.truncated;
+  }
+  if (kind && read.markup) data.markup = readMarkup(read.markup, kind);
   return { data, usage: captured.usage };
 }
 

@@ -6,6 +6,9 @@
  */
 import type { PageLinkData, ScrapeResultData } from "../../schemas/responses";
 import type { ScrapeElement } from "../../schemas/page-content";
+import type { FieldMap } from "../../schemas/structured";
+import type { RawFields } from "../extract/fields";
+import type { RawMarkup } from "../extract/markup";
 import type { PageCapture } from "../capture/page/page-capture";
 import type { ContentPlan } from "../capture/capture-spec";
 
@@ -24,15 +27,29 @@ export type ContentOutput =
       includeNonHttp: boolean;
       billable: boolean;
     }
-  | { kind: "elements"; elements: ScrapeElement[]; billable: boolean };
+  | { kind: "elements"; elements: ScrapeElement[]; billable: boolean }
+  /** Fields by selector and/or the page's own markup (POST /v1/json), as the page wrote them. */
+  | { kind: "structured"; fields: FieldMap | null; markup: boolean; billable: boolean };
 
 export type ContentResult =
   | { kind: "html"; ok: true; html: string; truncated: boolean }
   | { kind: "text"; ok: true; text: string; truncated: boolean }
   | { kind: "links"; ok: true; links: PageLinkData[]; truncated: boolean }
-  | { kind: "elements"; ok: true; results: ScrapeResultData[] };
+  | { kind: "elements"; ok: true; results: ScrapeResultData[] }
+  | {
+      kind: "structured";
+      ok: true;
+      fields: { values: RawFields; base: string; truncated: boolean } | null;
+      markup: RawMarkup | null;
+    };
 
-const CONTENT_KINDS: ReadonlySet<string> = new Set(["html", "text", "links", "elements"]);
+const CONTENT_KINDS: ReadonlySet<string> = new Set([
+  "html",
+  "text",
+  "links",
+  "elements",
+  "structured",
+]);
 
 export function isContentOutput<T extends { kind: string }>(
   output: T,
@@ -43,13 +60,23 @@ export function isContentOutput<T extends { kind: string }>(
 /** What the one load reads in the page for these outputs; null when none is asked for. */
 export function contentPlan(outputs: readonly ContentOutput[]): ContentPlan | null {
   if (outputs.length === 0) return null;
-  const plan: ContentPlan = { html: null, text: false, links: null, elements: null };
+  const plan: ContentPlan = {
+    html: null,
+    text: false,
+    links: null,
+    elements: null,
+    fields: null,
+    markup: false,
+  };
   for (const o of outputs) {
     if (o.kind === "html") plan.html = { stripScripts: o.stripScripts };
     else if (o.kind === "text") plan.text = true;
     else if (o.kind === "links") {
       const { visibleOnly, internalOnly, includeNonHttp } = o;
       plan.links = { visibleOnly, internalOnly, includeNonHttp };
+    } else if (o.kind === "structured") {
+      plan.fields = o.fields;
+      plan.markup = o.markup;
     } else plan.elements = o.elements;
   }
   return plan;
@@ -73,6 +100,11 @@ export function contentResult(
       return { kind: "links", ok: true, ...read(content?.links, "links") };
     case "elements":
       return { kind: "elements", ok: true, results: read(content?.elements, "elements") };
+    case "structured": {
+      const fields = requested.fields ? read(content?.fields, "fields") : null;
+      const markup = requested.markup ? read(content?.markup, "markup") : null;
+      return { kind: "structured", ok: true, fields, markup };
+    }
   }
 }
 

@@ -59,7 +59,7 @@ describe("@edgeshot/sdk against wrangler dev", () => {
     expect(decodeImage(result.bytes).width).toBe(400);
   });
 
-  it("content(), scrape(), links(), snapshot(): one credit each, JSON", async () => {
+  it("content(), scrape(), json(), links(), snapshot(): one credit each, JSON", async () => {
     const url = page("sdk-content");
     const content = await sdk.content({ url, ...small });
     expect(content.html).toContain("<body");
@@ -69,6 +69,20 @@ describe("@edgeshot/sdk against wrangler dev", () => {
     expect(typeof text.text).toBe("string");
     const scraped = await sdk.scrape({ url, ...small, elements: [{ selector: "body" }] });
     expect(scraped.results[0]?.matches).toHaveLength(1);
+    const ld = {
+      "@type": "Product",
+      name: "Kettle",
+      offers: { price: "34.50", priceCurrency: "GBP" },
+    };
+    const structured = await sdk.json({
+      html: `<script type="application/ld+json">${JSON.stringify(ld)}</script><p class="p">1.299,00 €</p>`,
+      ...small,
+      fields: { price: { selector: ".p", type: "number" } },
+      kind: "auto",
+    });
+    expect(structured.fields).toEqual({ price: 1299 });
+    expect(structured.markup).toMatchObject({ kind: "product", values: { price: 34.5 } });
+    expect(structured.meta.usage?.credits).toBe(1);
     const links = await sdk.links({ url, ...small });
     expect(Array.isArray(links.links)).toBe(true);
     const snap = await sdk.snapshot({ url, ...small });

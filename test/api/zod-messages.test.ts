@@ -55,6 +55,15 @@ const CASES: Case[] = [
     details: { "elements[0].selector": "Required (string)." },
   },
   {
+    route: "/v1/json",
+    body: { url: URL_, fields: { price: { selector: ".p", type: "money" }, "1x": {} } },
+    details: {
+      "fields.price.type": 'Must be one of "string", "number", "url", "date", "boolean".',
+      "fields.1x":
+        "A field name: a letter or _, then letters, digits, _ or -, at most 64 characters.",
+    },
+  },
+  {
     route: "/v1/storage/destinations",
     body: { endpoint: "https://s3.example.com", bucket: "my-bucket", accessKeyId: "AKIAEXAMPLE" },
     details: { name: "Required (string).", secretAccessKey: "Required (string)." },

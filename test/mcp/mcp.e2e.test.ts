@@ -120,6 +120,7 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
         "render_link",
         "scrape",
         "screenshot",
+        "structured_data",
       ].sort(),
     );
     const good: Record<string, Record<string, unknown>> = {
@@ -130,6 +131,11 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
       account_usage: {},
       page_content: { url: "https://example.com", contentFormat: "text" },
       scrape: { url: "https://example.com", elements: [{ selector: "h1" }] },
+      structured_data: {
+        url: "https://example.com",
+        fields: { rows: { selector: "tr", list: true, fields: { n: { selector: "td" } } } },
+        kind: "auto",
+      },
       links: { html: "<a href=/x>x</a>", internalOnly: true },
       crawl_start: { url: "https://example.com", limit: 5, scope: "path", formats: ["markdown"] },
       crawl_status: { crawlId: "00000000-0000-4000-8000-000000000000", cursor: "20" },
@@ -215,7 +221,7 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
     expect(text.length).toBeGreaterThan(1500);
   });
 
-  it("page_content, scrape and links answer the quick actions' data", async () => {
+  it("page_content, scrape, structured_data and links answer the quick actions' data", async () => {
     const article = `${FIXTURE_ORIGIN}/article?words=300&run=mcp-content`;
     const content = await call("page_content", { url: article, contentFormat: "text" });
     expect(content.isError, textOf(content)).toBeFalsy();
@@ -235,6 +241,12 @@ describe("MCP over Streamable HTTP against wrangler dev", () => {
       ["3 €", "a1"],
       ["5 €", "b2"],
     ]);
+    const structured = await call("structured_data", {
+      html,
+      fields: { prices: { selector: "li.p", list: true, type: "number" } },
+    });
+    expect(structured.isError, textOf(structured)).toBeFalsy();
+    expect(structured.structuredContent).toEqual({ fields: { prices: [3, 5] } });
     const links = await call("links", { html, includeNonHttp: true });
     expect(links.isError, textOf(links)).toBeFalsy();
     expect(textOf(links)).toContain("- https://example.com/next — Next page (external)");

@@ -4,7 +4,7 @@
  * headers: Speculation-Rules, Link, Reporting-Endpoints, NEL, CSP report-only) plus, where the
  * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
  * render link, async job, batch, watch run, extraction, the page content routes (content, scrape,
- * links, snapshot), crawl (every format of the crawled page) and map, artifact (the page's HTML
+ * json, links, snapshot), crawl (every format of the crawled page) and map, artifact (the page's HTML
  * as the artifact's body fragment: its markup vectors, not its response headers) and the MCP tools screenshot and read_page (POST /mcp;
  * they take no `js`). The canary, the raw canary and the output must
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
@@ -304,6 +304,22 @@ describe("every entry point refuses the combined attack page", () => {
   it("scrape (POST /v1/scrape: every element of the body, all attributes)", () =>
     check("scrape", (run) =>
       content("/v1/scrape", { elements: [{ selector: "body, body *" }] }, run),
+    ));
+
+  it("json (POST /v1/json: the body's text, every element's text and href, the page's markup)", () =>
+    check("json", (run) =>
+      content(
+        "/v1/json",
+        {
+          fields: {
+            body: { selector: "body" },
+            all: { selector: "body *", list: true },
+            hrefs: { selector: "body [href]", list: true, attribute: "href" },
+          },
+          kind: "auto",
+        },
+        run,
+      ),
     ));
 
   it("links (POST /v1/links, non-http links too)", () =>

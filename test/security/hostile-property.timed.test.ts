@@ -40,6 +40,7 @@ import {
 } from "../../schemas/page-content";
 import { batchRequestSchema } from "../../schemas/batch";
 import { renderLinkRequestSchema } from "../../schemas/render-link";
+import { jsonRequestSchema } from "../../schemas/structured";
 import { ERROR_STATUS } from "../../src/errors";
 import { accountDo } from "../helpers/account-do";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
@@ -125,6 +126,7 @@ export const JSON_ROUTES: JsonRoute[] = [
     [
       ["/v1/content", contentRequestSchema],
       ["/v1/scrape", scrapeRequestSchema],
+      ["/v1/json", jsonRequestSchema],
       ["/v1/links", linksRequestSchema],
       ["/v1/snapshot", snapshotRequestSchema],
     ] as const
@@ -152,6 +154,7 @@ export const SCHEMAS: Array<{ name: string; schema: z.ZodType }> = [
   { name: "batchRequestSchema", schema: batchRequestSchema },
   { name: "contentRequestSchema", schema: contentRequestSchema },
   { name: "scrapeRequestSchema", schema: scrapeRequestSchema },
+  { name: "jsonRequestSchema", schema: jsonRequestSchema },
   { name: "linksRequestSchema", schema: linksRequestSchema },
   { name: "snapshotRequestSchema", schema: snapshotRequestSchema },
 ];

@@ -1418,6 +1418,312 @@ export type ScrapeElement = {
   attributes?: Array<string>;
 };
 
+export type JsonRequest = {
+  /**
+   * The public http(s) URL to capture. Exactly one of url, html or markdown.
+   */
+  url?: string;
+  /**
+   * Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+   */
+  html?: string;
+  /**
+   * Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+   */
+  markdown?: string;
+  /**
+   * Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+   */
+  data?: {
+    [key: string]: unknown;
+  };
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Capture the full scrollable page (scrolled to load lazy content; at most 16,384 px tall).
+   */
+  fullPage?: boolean;
+  /**
+   * Emulate prefers-color-scheme: dark.
+   */
+  darkMode?: boolean;
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Device pixel ratio.
+   */
+  deviceScaleFactor?: number;
+  /**
+   * Resource types not loaded.
+   */
+  blockResourceTypes?: Array<"font" | "image" | "media" | "stylesheet" | "other">;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Wait until this CSS selector matches (at most 500 characters).
+   */
+  waitForSelector?: string;
+  /**
+   * On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+   */
+  bestAttempt?: boolean;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * CSS selectors set to display:none before capture; no error when nothing matches.
+   */
+  hideSelectors?: Array<string>;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * CSS injected before capture, at most 50 KB.
+   */
+  css?: string;
+  /**
+   * JavaScript run after navigation completes, at most 50 KB.
+   */
+  js?: string;
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * User-Agent string, at most 512 characters.
+   */
+  userAgent?: string;
+  /**
+   * Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+   */
+  geo?:
+    | "AF"
+    | "AL"
+    | "DZ"
+    | "AR"
+    | "AU"
+    | "AT"
+    | "BD"
+    | "BE"
+    | "BR"
+    | "BG"
+    | "CA"
+    | "CL"
+    | "CN"
+    | "CO"
+    | "HR"
+    | "CZ"
+    | "DK"
+    | "EG"
+    | "EE"
+    | "FI"
+    | "FR"
+    | "DE"
+    | "GR"
+    | "HK"
+    | "HU"
+    | "IN"
+    | "ID"
+    | "IE"
+    | "IL"
+    | "IT"
+    | "JP"
+    | "KE"
+    | "KR"
+    | "LV"
+    | "LT"
+    | "MY"
+    | "MX"
+    | "NL"
+    | "NZ"
+    | "NG"
+    | "NO"
+    | "PK"
+    | "PE"
+    | "PH"
+    | "PL"
+    | "PT"
+    | "RO"
+    | "RU"
+    | "SA"
+    | "SG"
+    | "SK"
+    | "ZA"
+    | "ES"
+    | "SE"
+    | "CH"
+    | "TW"
+    | "TH"
+    | "TR"
+    | "UA"
+    | "AE"
+    | "GB"
+    | "US"
+    | "VN";
+  /**
+   * City within geo, at most 100 characters; requires geo.
+   */
+  geoCity?: string;
+  /**
+   * State within geo, at most 100 characters; requires geo.
+   */
+  geoState?: string;
+  /**
+   * IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+   */
+  timezone?: string;
+  /**
+   * BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+   */
+  locale?: string;
+  /**
+   * CSS media type to emulate: screen (default) or print.
+   */
+  mediaType?: "screen" | "print";
+  /**
+   * Emulate prefers-reduced-motion: reduce.
+   */
+  reducedMotion?: boolean;
+  /**
+   * One step of actions.
+   */
+  actions?: Array<
+    | {
+        /**
+         * Click the first element matching.
+         */
+        click: string;
+      }
+    | {
+        /**
+         * Move the mouse over the element.
+         */
+        hover: string;
+      }
+    | {
+        /**
+         * Focus the element and type text (at most 1000 characters).
+         */
+        type: {
+          selector: string;
+          text: string;
+        };
+      }
+    | {
+        /**
+         * Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …
+         */
+        press: string;
+      }
+    | {
+        /**
+         * Scroll the window to y (CSS px) or the element into view.
+         */
+        scroll:
+          | {
+              y: number;
+            }
+          | {
+              selector: string;
+            };
+      }
+    | {
+        /**
+         * Wait this many ms (at most 10000).
+         */
+        wait: number;
+      }
+    | {
+        /**
+         * Wait until an element matches.
+         */
+        waitForSelector: string;
+      }
+  >;
+  /**
+   * An HTTP status code (404) or a class ("4xx", "5xx").
+   */
+  failOnStatus?: Array<number | "1xx" | "2xx" | "3xx" | "4xx" | "5xx">;
+  /**
+   * The fields to read, by name (at most 200 in all, objects 5 levels deep).
+   */
+  fields?: StructuredFields;
+  /**
+   * Read a product, an article or an organization from the page's own markup (JSON-LD, microdata, RDFa Lite, Open Graph and Twitter tags, Next.js and Nuxt state); auto: whichever the page describes, in that order.
+   */
+  kind?: "product" | "article" | "organization" | "auto";
+};
+
+export type StructuredFields = {
+  [key: string]: StructuredField;
+};
+
+export type StructuredField = {
+  /**
+   * A CSS selector, matched inside the enclosing object's element (the document at the top). Omitted: that element itself.
+   */
+  selector?: string;
+  /**
+   * Read this attribute instead of the element's text (whitespace collapsed).
+   */
+  attribute?: string;
+  /**
+   * string; number (locale-aware: 1.299,00 € / 1,299.00 / 1 299,00); url (resolved against the page); date (ISO 8601); boolean (the element, and the attribute if named, is there, unless it reads false/no/0/off).
+   */
+  type?: "string" | "number" | "url" | "date" | "boolean";
+  /**
+   * number: the decimal separator, when the page's locale is known (1.299 is 1299 with `,`, 1.299 with `.`). Guessed from the value otherwise.
+   */
+  decimal?: "." | ",";
+  /**
+   * Every match, as an array (at most 1,000), instead of the first.
+   */
+  list?: boolean;
+  /**
+   * The value when nothing matches, the attribute is absent or the text does not read as the type (null otherwise). Not on lists, objects or booleans.
+   */
+  default?: string | number | null;
+  /**
+   * An object: these fields, read inside each match of `selector` (with `list`, one object per match).
+   */
+  fields?: StructuredFields;
+};
+
 export type LinksRequest = {
   /**
    * The public http(s) URL to capture. Exactly one of url, html or markdown.
@@ -2982,6 +3288,128 @@ export type ScrapeMatch = {
     width: number;
     height: number;
   };
+};
+
+export type Structured = {
+  url: string;
+  capturedAt: string;
+  quality: string;
+  waitStrategy: string;
+  loadTimeMs: number;
+  /**
+   * Facts read from the captured page.
+   */
+  metadata: {
+    /**
+     * The page's <title>.
+     */
+    title: string;
+    /**
+     * Where the page ended up after redirects.
+     */
+    finalUrl: string;
+    /**
+     * The main document's final HTTP status; null for html/markdown sources.
+     */
+    targetStatus: number | null;
+    /**
+     * The page's og:title, og:description, og:image and og:site_name.
+     */
+    openGraph: {
+      title: string;
+      description: string;
+      image: string;
+      siteName: string;
+    };
+    /**
+     * Free plan: the output carries a watermark.
+     */
+    watermarked?: true;
+  };
+  fields?: {
+    [key: string]: unknown;
+  };
+  truncated?: boolean;
+  markup?: Markup;
+};
+
+export type Markup =
+  | {
+      kind: "product";
+      values: ProductValues;
+      sources: {
+        [key: string]:
+          "json-ld" | "microdata" | "rdfa" | "next-data" | "nuxt-data" | "opengraph" | "twitter";
+      };
+      skippedJsonLd: number;
+      truncated: boolean;
+    }
+  | {
+      kind: "article";
+      values: ArticleValues;
+      sources: {
+        [key: string]:
+          "json-ld" | "microdata" | "rdfa" | "next-data" | "nuxt-data" | "opengraph" | "twitter";
+      };
+      skippedJsonLd: number;
+      truncated: boolean;
+    }
+  | {
+      kind: "organization";
+      values: OrganizationValues;
+      sources: {
+        [key: string]:
+          "json-ld" | "microdata" | "rdfa" | "next-data" | "nuxt-data" | "opengraph" | "twitter";
+      };
+      skippedJsonLd: number;
+      truncated: boolean;
+    }
+  | {
+      kind: null;
+      values: null;
+      sources: {
+        [key: string]:
+          "json-ld" | "microdata" | "rdfa" | "next-data" | "nuxt-data" | "opengraph" | "twitter";
+      };
+      skippedJsonLd: number;
+      truncated: boolean;
+    };
+
+export type ProductValues = {
+  name: string | null;
+  description: string | null;
+  url: string | null;
+  sku: string | null;
+  gtin: string | null;
+  brand: string | null;
+  price: number | null;
+  currency: string | null;
+  availability: string | null;
+  images: Array<string>;
+  rating: {
+    value: number;
+    count: number | null;
+    best: number | null;
+  } | null;
+};
+
+export type ArticleValues = {
+  headline: string | null;
+  description: string | null;
+  url: string | null;
+  authors: Array<string>;
+  datePublished: string | null;
+  dateModified: string | null;
+  images: Array<string>;
+  publisher: string | null;
+};
+
+export type OrganizationValues = {
+  name: string | null;
+  description: string | null;
+  url: string | null;
+  logo: string | null;
+  sameAs: Array<string>;
 };
 
 export type Links = {
@@ -5598,6 +6026,125 @@ export type ScrapeResponses = {
 };
 
 export type ScrapeResponse = ScrapeResponses[keyof ScrapeResponses];
+
+export type JsonData = {
+  body: JsonRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/json";
+};
+
+export type JsonErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type JsonError = JsonErrors[keyof JsonErrors];
+
+export type JsonResponses = {
+  /**
+   * The fields and/or the markup.
+   */
+  200: {
+    success: true;
+    data: Structured;
+    meta: MetaOutput;
+  };
+};
+
+export type JsonResponse = JsonResponses[keyof JsonResponses];
 
 export type LinksData = {
   body: LinksRequest;

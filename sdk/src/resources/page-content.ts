@@ -1,10 +1,12 @@
 /**
- * Page content: a rendered page's HTML or visible text, scraped elements, links, and its HTML
- * with a screenshot — each from one page load, one credit. Bound onto the client as
- * `edgeshot.content`, `.scrape`, `.links` and `.snapshot`.
+ * Page content: a rendered page's HTML or visible text, scraped elements, typed fields and the
+ * page's own structured markup, links, and its HTML with a screenshot — each from one page load,
+ * one credit. Bound onto the client as `edgeshot.content`, `.scrape`, `.json`, `.links` and
+ * `.snapshot`.
  */
 import type {
   ContentRequest,
+  JsonRequest,
   Links,
   LinksRequest,
   PageContent,
@@ -12,6 +14,7 @@ import type {
   ScrapeRequest,
   Snapshot,
   SnapshotRequest,
+  Structured,
 } from "../generated/index.js";
 import type { Transport } from "../transport.js";
 
@@ -21,6 +24,12 @@ export function pageContentCalls(t: Transport) {
     content: (request: ContentRequest) => t.json<PageContent>("POST", "/v1/content", request),
     /** POST /v1/scrape: every match of each selector (at most 100). */
     scrape: (request: ScrapeRequest) => t.json<Scrape>("POST", "/v1/scrape", request),
+    /**
+     * POST /v1/json: named fields by CSS selector, typed (numbers in the page's locale, URLs,
+     * dates, booleans; lists and nested objects), and/or with `kind` a product, article or
+     * organization from the page's JSON-LD, microdata, RDFa, meta tags and framework state.
+     */
+    json: (request: JsonRequest) => t.json<Structured>("POST", "/v1/json", request),
     /** POST /v1/links: the page's links, absolute and de-duplicated. */
     links: (request: LinksRequest) => t.json<Links>("POST", "/v1/links", request),
     /** POST /v1/snapshot: the rendered HTML and a base64 screenshot of one load. */

@@ -9,7 +9,10 @@ import type { ContentPlan } from "../capture-spec";
 import { LIMITS } from "../../../schemas/limits";
 import type { PageLinkData, ScrapeResultData } from "../../../schemas/responses";
 import { CaptureError, failures } from "../failures";
+import type { RawFields } from "../../extract/fields";
+import type { RawMarkup } from "../../extract/markup";
 import { evaluateIsolated, type IsolatedReader } from "./page-read";
+import { READ_FIELDS, READ_MARKUP, STRUCTURED_BOUNDS } from "./page-structured";
 
 /** What the page gave for each part of the plan; null for a part not asked for. */
 export interface PageContent {
@@ -17,9 +20,12 @@ export interface PageContent {
   text: { text: string; truncated: boolean } | null;
   links: { links: PageLinkData[]; truncated: boolean } | null;
   elements: ScrapeResultData[] | null;
+  /** Fields by selector as strings, the page's base URL, and whether the budget cut them. */
+  fields: { values: RawFields; base: string; truncated: boolean } | null;
+  markup: RawMarkup | null;
 }
 
-type InPageAnswer = PageContent | { refusedSelector: number };
+type InPageAnswer = PageContent | { refusedSelector: number } | { refusedField: string };
 
 /** The bounds the in-page reader applies (schemas/limits.ts). */
 const BOUNDS = {
@@ -30,18 +36,21 @@ const BOUNDS = {
   links: LIMITS.linksMax,
   linkUrlChars: LIMITS.linkUrlChars,
   linkTextChars: LIMITS.linkTextChars,
+  ...STRUCTURED_BOUNDS,
 };
 
 /** Reads what `plan` asks for; a selector Chromium refuses after all is the caller's 400. */
 export async function readContent(reader: IsolatedReader, plan: ContentPlan): Promise<PageContent> {
   const answer = await evaluateIsolated<InPageAnswer>(
     reader,
-    `(${READ_CONTENT})(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
+    `(${READ_ALL})(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
   );
   if ("refusedSelector" in answer)
     throw new CaptureError(
       failures.selectorRefused(`elements[${answer.refusedSelector}].selector`),
     );
+  if ("refusedField" in answer)
+    throw new CaptureError(failures.selectorRefused(answer.refusedField));
   return answer;
 }
 
@@ -270,4 +279,18 @@ const READ_CONTENT = `(plan, bounds) => {
     links: plan.links ? readLinks(plan.links) : null,
     elements,
   };
+}`;
+
+/** In the page: the content reader, then the structured data readers (./page-structured.ts). */
+const READ_ALL = `(plan, bounds) => {
+  const read = (${READ_CONTENT})(plan, bounds);
+  if (read.refusedSelector !== undefined) return read;
+  read.fields = null;
+  if (plan.fields) {
+    const fields = (${READ_FIELDS})(plan.fields, bounds.fields);
+    if (fields.refusedField !== undefined) return fields;
+    read.fields = fields;
+  }
+  read.markup = plan.markup ? (${READ_MARKUP})(bounds.markup) : null;
+  return read;
 }`;

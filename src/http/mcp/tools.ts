@@ -1,7 +1,7 @@
 /**
  * The MCP tools (docs/MCP.md; the crawl tools in ./crawl-tools.ts, the monitor tools in
  * ./monitor-tools.ts). Each wraps one REST route's own work — the same function the route calls
- * (`hostedCapture`, `extractPage`, `readContent`, `scrapePage`, `pageLinks`, `mintLinkFor`,
+ * (`hostedCapture`, `extractPage`, `readContent`, `scrapePage`, `structuredData`, `pageLinks`, `mintLinkFor`,
  * `accountView`, `startCrawl`, `crawlView`, `mapSite`, the monitors' operations), so request
  * preparation, plan gates, the URL guard, the pipeline and its credits are the route's, not a
  * copy — and only shapes the answer for a model.
@@ -26,6 +26,7 @@ import {
 import { MCP_TOOLS, mcpToolList, type McpToolName } from "../../../schemas/mcp";
 import { accountView } from "../../accounts/summary";
 import { renderLinkRequestSchema } from "../../../schemas/render-link";
+import { jsonRequestSchema } from "../../../schemas/structured";
 import { toBase64 } from "../../encoding";
 import { ApiError } from "../../errors";
 import { log } from "../../log";
@@ -33,7 +34,12 @@ import { MESSAGES } from "../../user-messages";
 import { parseWith } from "../body";
 import { hostedCapture } from "../../pipeline/captures";
 import { extractPage } from "../../pipeline/extract-page";
-import { pageLinks, readContent, scrapePage } from "../../pipeline/page-content-answers";
+import {
+  pageLinks,
+  readContent,
+  scrapePage,
+  structuredData,
+} from "../../pipeline/page-content-answers";
 import { mintLinkFor } from "../../render-links/mint";
 import { CRAWL_RUN } from "./crawl-tools";
 import { MONITOR_RUN } from "./monitor-tools";
@@ -150,6 +156,25 @@ const RUN: Runners = {
         text(usageLine(usage)),
       ],
       structuredContent: { results: data.results },
+    };
+  },
+
+  async structured_data(ctx, args) {
+    const req = parseWith(jsonRequestSchema, args);
+    const { data, usage } = await structuredData(ctx.env, ctx.auth, req);
+    const found = { fields: data.fields, markup: data.markup };
+    return {
+      content: [
+        text(
+          pageHeader(
+            data,
+            data.truncated === true && "The read budget ran out: some values are left out.",
+          ),
+        ),
+        text(JSON.stringify(found, null, 2)),
+        text(usageLine(usage)),
+      ],
+      structuredContent: found,
     };
   },
 

@@ -1,6 +1,7 @@
 /**
- * POST /v1/content, /v1/scrape, /v1/links, /v1/snapshot: what a rendered page holds — its HTML or
- * visible text, the elements a selector points at, its links, or its HTML and a screenshot —
+ * POST /v1/content, /v1/scrape, /v1/json, /v1/links, /v1/snapshot: what a rendered page holds —
+ * its HTML or visible text, the elements a selector points at, typed fields and the page's own
+ * structured markup (docs/STRUCTURED-DATA.md), its links, or its HTML and a screenshot —
  * from one page load through the capture pipeline (one credit, refunded on failure). The work
  * and the answers' shapes: src/pipeline/page-content-answers.ts; the answers, shared with the
  * dashboard playground: ../answers.ts.
@@ -12,11 +13,13 @@ import {
   scrapeRequestSchema,
   snapshotRequestSchema,
 } from "../../../schemas/page-content";
+import { jsonRequestSchema } from "../../../schemas/structured";
 import {
   linksSchema,
   pageContentSchema,
   scrapeSchema,
   snapshotSchema,
+  structuredSchema,
   successEnvelope,
 } from "../../../schemas/responses";
 import { HTML, IMAGE } from "../../pipeline/page-content-answers";
@@ -102,6 +105,46 @@ export const pageContentRoutes = endpoints(
       },
     },
     handler: (c) => pageAnswer.scrape(c, c.req.valid("json")),
+  }),
+  endpoint({
+    method: "post",
+    path: "/v1/json",
+    auth: { key: { reserveFor: [HTML] } },
+    idempotent: true,
+    body: {
+      schema: jsonRequestSchema,
+      example: {
+        url: "https://example.com/product",
+        fields: {
+          title: { selector: "h1" },
+          price: { selector: ".price", type: "number" },
+          reviews: {
+            selector: ".review",
+            list: true,
+            fields: {
+              author: { selector: ".author" },
+              stars: { selector: ".stars", type: "number" },
+            },
+          },
+        },
+        kind: "product",
+      },
+    },
+    operation: {
+      operationId: "json",
+      summary: "Read structured data from a rendered page, without a language model",
+      description: `Named fields by CSS selector, typed (string, number read in the page's locale, url, date, boolean), as values, lists and nested lists of objects; and/or with kind a product, article or organization from the page's own markup (JSON-LD, microdata, RDFa Lite, Open Graph and Twitter tags, Next.js and Nuxt state), each value saying where it came from. Deterministic: the same page gives the same answer. ${ONE_CREDIT}`,
+      tags: TAGS,
+      responses: {
+        "200": envelopeResponse(
+          "The fields and/or the markup.",
+          structuredSchema,
+          rateLimitHeaders,
+        ),
+        ...errorResponses(ERRORS),
+      },
+    },
+    handler: (c) => pageAnswer.json(c, c.req.valid("json")),
   }),
   endpoint({
     method: "post",
