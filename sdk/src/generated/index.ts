@@ -46,6 +46,7 @@ export type {
   CheckMonitorResponse,
   CheckMonitorResponses,
   ClientOptions,
+  Completeness,
   ContentData,
   ContentError,
   ContentErrors,
