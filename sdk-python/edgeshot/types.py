@@ -46,6 +46,8 @@ __all__ = [
     "MonitorPatch",
     "WebhookTestRequest",
     "Delivery",
+    "CompletenessImages",
+    "Completeness",
     "JobCompletedEventMetadata",
     "JobCompletedEvent",
     "JobFailedEvent",
@@ -75,8 +77,8 @@ __all__ = [
     "Health",
     "HostedCapture",
     "JobAccepted",
-    "CompletenessImages",
-    "Completeness",
+    "CompletenessOutputImages",
+    "CompletenessOutput",
     "CaptureJsonMetadataOpenGraph",
     "CaptureJsonMetadata",
     "Extraction",
@@ -1181,6 +1183,40 @@ class Delivery(_DeliveryRequired):
     pass
 
 
+_CompletenessImagesRequired = TypedDict(
+    "_CompletenessImagesRequired",
+    {
+        "loaded": int,
+        "total": int,
+    },
+)
+
+
+class CompletenessImages(_CompletenessImagesRequired):
+    "<img> elements in the captured region with a source, and how many of them loaded."
+
+
+_CompletenessRequired = TypedDict(
+    "_CompletenessRequired",
+    {
+        "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
+        "pendingRequests": int,  # Requests still in flight when the shot was taken.
+        "failedRequests": int,  # Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
+        "fontsLoaded": bool,  # No web font was still loading when the shot was taken.
+        "images": CompletenessImages,  # <img> elements in the captured region with a source, and how many of them loaded.
+        "lazyTriggered": int,  # Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
+        "scrolledPx": int,  # How far down the page was scrolled to wake lazy content (CSS px).
+        "retried": bool,  # The shot looked blank while the page was still working: it was taken again once.
+        "consentRemoved": int,  # Consent walls hidden (blockCookieBanners).
+        "adsBlocked": int,  # Requests to ad and tracker hosts refused (blockAds).
+    },
+)
+
+
+class Completeness(_CompletenessRequired):
+    pass
+
+
 _JobCompletedEventMetadataRequired = TypedDict(
     "_JobCompletedEventMetadataRequired",
     {
@@ -1192,8 +1228,16 @@ _JobCompletedEventMetadataRequired = TypedDict(
     },
 )
 
+_JobCompletedEventMetadataOptional = TypedDict(
+    "_JobCompletedEventMetadataOptional",
+    {
+        "completeness": Optional[Completeness],  # How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+    },
+    total=False,
+)
 
-class JobCompletedEventMetadata(_JobCompletedEventMetadataRequired):
+
+class JobCompletedEventMetadata(_JobCompletedEventMetadataRequired, _JobCompletedEventMetadataOptional):
     pass
 
 
@@ -1689,8 +1733,8 @@ class JobAccepted(_JobAcceptedRequired):
     pass
 
 
-_CompletenessImagesRequired = TypedDict(
-    "_CompletenessImagesRequired",
+_CompletenessOutputImagesRequired = TypedDict(
+    "_CompletenessOutputImagesRequired",
     {
         "loaded": int,
         "total": int,
@@ -1698,18 +1742,18 @@ _CompletenessImagesRequired = TypedDict(
 )
 
 
-class CompletenessImages(_CompletenessImagesRequired):
+class CompletenessOutputImages(_CompletenessOutputImagesRequired):
     "<img> elements in the captured region with a source, and how many of them loaded."
 
 
-_CompletenessRequired = TypedDict(
-    "_CompletenessRequired",
+_CompletenessOutputRequired = TypedDict(
+    "_CompletenessOutputRequired",
     {
         "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
         "pendingRequests": int,  # Requests still in flight when the shot was taken.
         "failedRequests": int,  # Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
         "fontsLoaded": bool,  # No web font was still loading when the shot was taken.
-        "images": CompletenessImages,  # <img> elements in the captured region with a source, and how many of them loaded.
+        "images": CompletenessOutputImages,  # <img> elements in the captured region with a source, and how many of them loaded.
         "lazyTriggered": int,  # Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
         "scrolledPx": int,  # How far down the page was scrolled to wake lazy content (CSS px).
         "retried": bool,  # The shot looked blank while the page was still working: it was taken again once.
@@ -1719,7 +1763,7 @@ _CompletenessRequired = TypedDict(
 )
 
 
-class Completeness(_CompletenessRequired):
+class CompletenessOutput(_CompletenessOutputRequired):
     pass
 
 
@@ -1806,7 +1850,7 @@ _CaptureJsonRequired = TypedDict(
         "bytesSize": int,
         "capturedAt": str,
         "quality": str,
-        "completeness": Optional[Completeness],  # How complete the capture is; null for geo captures (rendered by the geo provider).
+        "completeness": Optional[CompletenessOutput],  # How complete the capture is; null for geo captures (rendered by the geo provider).
         "waitStrategy": str,
         "loadTimeMs": float,
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
@@ -1884,8 +1928,16 @@ _JobMetadataRequired = TypedDict(
     },
 )
 
+_JobMetadataOptional = TypedDict(
+    "_JobMetadataOptional",
+    {
+        "completeness": Optional[CompletenessOutput],  # How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+    },
+    total=False,
+)
 
-class JobMetadata(_JobMetadataRequired):
+
+class JobMetadata(_JobMetadataRequired, _JobMetadataOptional):
     pass
 
 

@@ -47,6 +47,7 @@ export type {
   CheckMonitorResponses,
   ClientOptions,
   Completeness,
+  CompletenessOutput,
   ContentData,
   ContentError,
   ContentErrors,

@@ -2510,6 +2510,10 @@ export type JobCompletedEvent = {
     width: number;
     height: number;
     loadTimeMs: number;
+    /**
+     * How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+     */
+    completeness?: Completeness | null;
   };
   completedAt: string | null;
 };
@@ -2520,6 +2524,52 @@ export type Delivery = {
   key: string;
   url: string;
   etag: string | null;
+};
+
+export type Completeness = {
+  /**
+   * Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
+   */
+  blankRatio: number | null;
+  /**
+   * Requests still in flight when the shot was taken.
+   */
+  pendingRequests: number;
+  /**
+   * Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
+   */
+  failedRequests: number;
+  /**
+   * No web font was still loading when the shot was taken.
+   */
+  fontsLoaded: boolean;
+  /**
+   * <img> elements in the captured region with a source, and how many of them loaded.
+   */
+  images: {
+    loaded: number;
+    total: number;
+  };
+  /**
+   * Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
+   */
+  lazyTriggered: number;
+  /**
+   * How far down the page was scrolled to wake lazy content (CSS px).
+   */
+  scrolledPx: number;
+  /**
+   * The shot looked blank while the page was still working: it was taken again once.
+   */
+  retried: boolean;
+  /**
+   * Consent walls hidden (blockCookieBanners).
+   */
+  consentRemoved: number;
+  /**
+   * Requests to ad and tracker hosts refused (blockAds).
+   */
+  adsBlocked: number;
 };
 
 /**
@@ -2789,7 +2839,7 @@ export type CaptureJson = {
   /**
    * How complete the capture is; null for geo captures (rendered by the geo provider).
    */
-  completeness: Completeness | null;
+  completeness: CompletenessOutput | null;
   waitStrategy: string;
   loadTimeMs: number;
   /**
@@ -2827,52 +2877,6 @@ export type CaptureJson = {
     code: string;
     message: string;
   };
-};
-
-export type Completeness = {
-  /**
-   * Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
-   */
-  blankRatio: number | null;
-  /**
-   * Requests still in flight when the shot was taken.
-   */
-  pendingRequests: number;
-  /**
-   * Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
-   */
-  failedRequests: number;
-  /**
-   * No web font was still loading when the shot was taken.
-   */
-  fontsLoaded: boolean;
-  /**
-   * <img> elements in the captured region with a source, and how many of them loaded.
-   */
-  images: {
-    loaded: number;
-    total: number;
-  };
-  /**
-   * Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
-   */
-  lazyTriggered: number;
-  /**
-   * How far down the page was scrolled to wake lazy content (CSS px).
-   */
-  scrolledPx: number;
-  /**
-   * The shot looked blank while the page was still working: it was taken again once.
-   */
-  retried: boolean;
-  /**
-   * Consent walls hidden (blockCookieBanners).
-   */
-  consentRemoved: number;
-  /**
-   * Requests to ad and tracker hosts refused (blockAds).
-   */
-  adsBlocked: number;
 };
 
 export type Extraction = {
@@ -2913,6 +2917,10 @@ export type Job = {
     width: number;
     height: number;
     loadTimeMs: number;
+    /**
+     * How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+     */
+    completeness?: CompletenessOutput | null;
   };
   createdAt: string;
   startedAt: string | null;
@@ -3583,6 +3591,52 @@ export type MetaOutput = {
 export type UsageOutput = {
   credits: number;
   remaining: number | null;
+};
+
+export type CompletenessOutput = {
+  /**
+   * Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
+   */
+  blankRatio: number | null;
+  /**
+   * Requests still in flight when the shot was taken.
+   */
+  pendingRequests: number;
+  /**
+   * Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
+   */
+  failedRequests: number;
+  /**
+   * No web font was still loading when the shot was taken.
+   */
+  fontsLoaded: boolean;
+  /**
+   * <img> elements in the captured region with a source, and how many of them loaded.
+   */
+  images: {
+    loaded: number;
+    total: number;
+  };
+  /**
+   * Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
+   */
+  lazyTriggered: number;
+  /**
+   * How far down the page was scrolled to wake lazy content (CSS px).
+   */
+  scrolledPx: number;
+  /**
+   * The shot looked blank while the page was still working: it was taken again once.
+   */
+  retried: boolean;
+  /**
+   * Consent walls hidden (blockCookieBanners).
+   */
+  consentRemoved: number;
+  /**
+   * Requests to ad and tracker hosts refused (blockAds).
+   */
+  adsBlocked: number;
 };
 
 export type DeliveryOutput = {
