@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { batchDefaultsSchema, type BatchDefaults } from "./batch";
 import { listQuery } from "./jobs";
-import { listingSchema } from "./responses";
+import { causeSchema, listingSchema } from "./responses";
 import { LIMITS } from "./limits";
 import { cssSelector, intIn, maxChars, NOT_EMPTY, numberIn } from "./primitives";
 import { storageOptionSchema } from "./storage";
@@ -172,12 +172,7 @@ export const watchRunSchema = z
       .optional()
       .describe("Text and both modes: lines added and removed."),
     error: z.string().nullable().describe("Why it failed or was skipped."),
-    errorDetail: z
-      .string()
-      .optional()
-      .describe(
-        "The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.",
-      ),
+    errorDetail: causeSchema,
     startedAt: iso.nullable(),
     completedAt: iso.nullable(),
     createdAt: iso,
@@ -221,7 +216,7 @@ export const watchFailedEventSchema = z.object({
   watchId: z.string(),
   runId: z.string(),
   error: z.string(),
-  errorDetail: z.string().optional(),
+  errorDetail: causeSchema,
   consecutiveFailures: z.number().int(),
   paused: z.boolean(),
 });

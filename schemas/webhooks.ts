@@ -5,7 +5,7 @@
  * contract check).
  */
 import { z } from "zod";
-import { BATCH_OUTCOMES, jobSchema } from "./responses";
+import { BATCH_OUTCOMES, causeSchema, jobSchema } from "./responses";
 import { BATCH_STATUSES, listQuery } from "./jobs";
 import { deliverySchema } from "./storage";
 import { LIMITS } from "./limits";
@@ -36,12 +36,7 @@ export const jobFailedEventSchema = z
     jobId: z.string(),
     status: z.literal("failed"),
     error: z.string().nullable().describe("Sanitized, user-facing reason: one of a fixed list."),
-    errorDetail: z
-      .string()
-      .optional()
-      .describe(
-        "The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.",
-      ),
+    errorDetail: causeSchema,
     completedAt: iso.nullable(),
   })
   .meta({
@@ -69,7 +64,7 @@ export const batchCompletedEventSchema = z
           resultUrl: z.string().optional(),
           storage: deliverySchema.optional(),
           error: z.string().nullable().optional(),
-          errorDetail: z.string().optional(),
+          errorDetail: causeSchema,
         })
         .meta({ additionalProperties: false }),
     ),

@@ -40,6 +40,14 @@ export const webhookStateSchema = z
 export type WebhookView = z.output<typeof webhookStateSchema>;
 
 /** GET /v1/jobs/:jobId, and each item of GET /v1/jobs. */
+/** A failed job's or watch run's whole cause, beside its sanitized `error` (src/jobs/errors.ts). */
+export const causeSchema = z
+  .string()
+  .optional()
+  .describe(
+    "The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.",
+  );
+
 export const jobSchema = z
   .object({
     jobId: z.string(),
@@ -51,12 +59,7 @@ export const jobSchema = z
     /** Where the result went when delivered to a storage destination (resultUrl is then its URL there). */
     storage: deliverySchema.optional(),
     error: z.string().nullable().describe("Sanitized, user-facing reason: one of a fixed list."),
-    errorDetail: z
-      .string()
-      .optional()
-      .describe(
-        "The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.",
-      ),
+    errorDetail: causeSchema,
     metadata: z
       .object({
         url: z.string().nullable(),

@@ -1393,7 +1393,7 @@ _BatchCompletedEventJobsItemOptional = TypedDict(
         "resultUrl": str,
         "storage": Delivery,
         "error": Optional[str],
-        "errorDetail": str,
+        "errorDetail": str,  # The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
     },
     total=False,
 )
@@ -3918,7 +3918,7 @@ _WatchFailedEventRequired = TypedDict(
 _WatchFailedEventOptional = TypedDict(
     "_WatchFailedEventOptional",
     {
-        "errorDetail": str,
+        "errorDetail": str,  # The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
     },
     total=False,
 )

@@ -2927,6 +2927,9 @@ export type BatchCompletedEvent = {
     resultUrl?: string;
     storage?: Delivery;
     error?: string | null;
+    /**
+     * The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
+     */
     errorDetail?: string;
   }>;
 };
@@ -10119,6 +10122,9 @@ export type PostWatchFailedWebhookPayload = {
   watchId: string;
   runId: string;
   error: string;
+  /**
+   * The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
+   */
   errorDetail?: string;
   consecutiveFailures: number;
   paused: boolean;
