@@ -116,8 +116,12 @@ function shortKeys(value: Json, depth = 0): Json {
   return out;
 }
 
-/** Every typed node of a document, in document order (through `@graph` and nested values). */
-function typedNodes(doc: Json, into: JsonObject[]): void {
+/**
+ * Visits every object of `doc` in document order, through arrays and nested values (not into
+ * `@context`), within MAX_VISITS values and MAX_DEPTH levels: state and JSON-LD are the page's,
+ * of any size and shape.
+ */
+function eachObject(doc: Json, visit: (value: JsonObject) => void): void {
   let visits = 0;
   const walk = (value: Json, depth: number) => {
     if (++visits > MAX_VISITS || depth > MAX_DEPTH) return;
@@ -126,10 +130,17 @@ function typedNodes(doc: Json, into: JsonObject[]): void {
       return;
     }
     if (!isObject(value)) return;
-    if (value["@type"] !== undefined) into.push(value);
+    visit(value);
     for (const [key, v] of Object.entries(value)) if (key !== "@context") walk(v, depth + 1);
   };
   walk(doc, 0);
+}
+
+/** Every typed node of a document, in document order (through `@graph` and nested values). */
+function typedNodes(doc: Json, into: JsonObject[]): void {
+  eachObject(doc, (value) => {
+    if (value["@type"] !== undefined) into.push(value);
+  });
 }
 
 /** A microdata or RDFa item as a node: one value per property, or an array of them. */
@@ -382,14 +393,7 @@ function stateProduct(state: Json, base: string): ProductValues | null {
   const product = typed.find((n) => isKind(n, "product"));
   if (product) return productOf(shortKeys(product) as JsonObject, (v) => v, base, ".");
   let best: { obj: JsonObject; score: number } | null = null;
-  let visits = 0;
-  const walk = (value: Json, depth: number) => {
-    if (++visits > MAX_VISITS || depth > MAX_DEPTH) return;
-    if (Array.isArray(value)) {
-      for (const v of value) walk(v, depth + 1);
-      return;
-    }
-    if (!isObject(value)) return;
+  eachObject(state, (value) => {
     const named = NAME_KEYS.some((k) => typeof value[k] === "string");
     if (named && statePrice(value).price !== null) {
       const score = ["sku", "brand", "image", "images", "currency", "availability"].filter(
@@ -397,9 +401,7 @@ function stateProduct(state: Json, base: string): ProductValues | null {
       ).length;
       if (!best || score > best.score) best = { obj: value, score };
     }
-    for (const v of Object.values(value)) walk(v, depth + 1);
-  };
-  walk(state, 0);
+  });
   if (!best) return null;
   const { obj } = best as { obj: JsonObject };
   const { price, currency } = statePrice(obj);
