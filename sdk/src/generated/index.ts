@@ -47,8 +47,6 @@ export type {
   CheckMonitorResponse,
   CheckMonitorResponses,
   ClientOptions,
-  Completeness,
-  CompletenessOutput,
   ContentData,
   ContentError,
   ContentErrors,

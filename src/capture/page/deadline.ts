@@ -4,8 +4,7 @@
  *   deadline = navigation timeout
  *            + one timeout per page action that waits on its own (waitForSelector, js)
  *            + delay
- *            + revealing lazy content (full pages, element captures)
- *            + settling fonts and images, and one blank retry (image and PDF outputs)
+ *            + the full-page settlement wait (full pages)
  *            + a fixed grace for encoding and transfer (TUNING.captureGraceMs)
  *
  * Past it the capture's browser context is disposed (which kills its renderer, even one stuck in
@@ -21,8 +20,7 @@ export function captureDeadlineMs(spec: CaptureSpec): number {
   return (
     spec.timeoutMs * (1 + actions) +
     spec.delayMs +
-    (spec.fullPage || spec.selector ? TUNING.lazySettleMs : 0) +
-    (spec.outputs.formats.length > 0 ? TUNING.settleMs + TUNING.blankRetryMs : 0) +
+    (spec.fullPage ? TUNING.fullPageSettleMs : 0) +
     TUNING.captureGraceMs
   );
 }
