@@ -9,6 +9,7 @@ export type Webhooks =
   | PostJobFailedWebhookRequest
   | PostBatchCompletedWebhookRequest
   | PostWatchChangedWebhookRequest
+  | PostWatchAlertWebhookRequest
   | PostWatchFailedWebhookRequest
   | PostCrawlCompletedWebhookRequest
   | PostCrawlPageWebhookRequest
@@ -7080,6 +7081,33 @@ export type ListWatchesResponses = {
           mode: "visual" | "text" | "both";
           thresholdPercent: number;
           ignoreSelectors: Array<string>;
+          /**
+           * The fields read at every run, as given.
+           */
+          fields?: unknown;
+          alerts: Array<{
+            /**
+             * A field of `fields` (top level) whose value the rule reads.
+             */
+            field: string;
+            /**
+             * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+             */
+            rule:
+              "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+            /**
+             * increased / decreased: the least change, in percent of the last value (default 0).
+             */
+            byPercent?: number;
+            /**
+             * above / below: a number; becomes / stopsBeing: the value compared with.
+             */
+            value?: number | string | boolean;
+            /**
+             * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+             */
+            onFirstRun: boolean;
+          }>;
         };
         webhookUrl: string | null;
         retention: {
@@ -7142,6 +7170,35 @@ export type CreateWatchData = {
        * Elements hidden (display:none) before every capture, so they never count as a change.
        */
       ignoreSelectors?: Array<string>;
+      /**
+       * Fields read from the page at every run, as POST /v1/json reads them (selector, type, lists, objects); each run shows them, and `alerts` compare them.
+       */
+      fields?: StructuredFields;
+      /**
+       * Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.
+       */
+      alerts?: Array<{
+        /**
+         * A field of `fields` (top level) whose value the rule reads.
+         */
+        field: string;
+        /**
+         * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+         */
+        rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+        /**
+         * increased / decreased: the least change, in percent of the last value (default 0).
+         */
+        byPercent?: number;
+        /**
+         * above / below: a number; becomes / stopsBeing: the value compared with.
+         */
+        value?: number | string | boolean;
+        /**
+         * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+         */
+        onFirstRun?: boolean;
+      }>;
     };
     /**
      * Public HTTPS URL receiving signed watch.changed and watch.failed events.
@@ -7284,6 +7341,33 @@ export type CreateWatchResponses = {
         mode: "visual" | "text" | "both";
         thresholdPercent: number;
         ignoreSelectors: Array<string>;
+        /**
+         * The fields read at every run, as given.
+         */
+        fields?: unknown;
+        alerts: Array<{
+          /**
+           * A field of `fields` (top level) whose value the rule reads.
+           */
+          field: string;
+          /**
+           * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+           */
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          /**
+           * increased / decreased: the least change, in percent of the last value (default 0).
+           */
+          byPercent?: number;
+          /**
+           * above / below: a number; becomes / stopsBeing: the value compared with.
+           */
+          value?: number | string | boolean;
+          /**
+           * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+           */
+          onFirstRun: boolean;
+        }>;
       };
       webhookUrl: string | null;
       retention: {
@@ -7489,6 +7573,33 @@ export type GetWatchResponses = {
         mode: "visual" | "text" | "both";
         thresholdPercent: number;
         ignoreSelectors: Array<string>;
+        /**
+         * The fields read at every run, as given.
+         */
+        fields?: unknown;
+        alerts: Array<{
+          /**
+           * A field of `fields` (top level) whose value the rule reads.
+           */
+          field: string;
+          /**
+           * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+           */
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          /**
+           * increased / decreased: the least change, in percent of the last value (default 0).
+           */
+          byPercent?: number;
+          /**
+           * above / below: a number; becomes / stopsBeing: the value compared with.
+           */
+          value?: number | string | boolean;
+          /**
+           * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+           */
+          onFirstRun: boolean;
+        }>;
       };
       webhookUrl: string | null;
       retention: {
@@ -7543,6 +7654,35 @@ export type UpdateWatchData = {
        * Elements hidden (display:none) before every capture, so they never count as a change.
        */
       ignoreSelectors?: Array<string>;
+      /**
+       * Fields read from the page at every run, as POST /v1/json reads them (selector, type, lists, objects); each run shows them, and `alerts` compare them.
+       */
+      fields?: StructuredFields;
+      /**
+       * Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.
+       */
+      alerts?: Array<{
+        /**
+         * A field of `fields` (top level) whose value the rule reads.
+         */
+        field: string;
+        /**
+         * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+         */
+        rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+        /**
+         * increased / decreased: the least change, in percent of the last value (default 0).
+         */
+        byPercent?: number;
+        /**
+         * above / below: a number; becomes / stopsBeing: the value compared with.
+         */
+        value?: number | string | boolean;
+        /**
+         * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+         */
+        onFirstRun?: boolean;
+      }>;
     };
     webhookUrl?: string | null;
     /**
@@ -7679,6 +7819,33 @@ export type UpdateWatchResponses = {
         mode: "visual" | "text" | "both";
         thresholdPercent: number;
         ignoreSelectors: Array<string>;
+        /**
+         * The fields read at every run, as given.
+         */
+        fields?: unknown;
+        alerts: Array<{
+          /**
+           * A field of `fields` (top level) whose value the rule reads.
+           */
+          field: string;
+          /**
+           * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+           */
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          /**
+           * increased / decreased: the least change, in percent of the last value (default 0).
+           */
+          byPercent?: number;
+          /**
+           * above / below: a number; becomes / stopsBeing: the value compared with.
+           */
+          value?: number | string | boolean;
+          /**
+           * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+           */
+          onFirstRun: boolean;
+        }>;
       };
       webhookUrl: string | null;
       retention: {
@@ -7909,6 +8076,28 @@ export type ListWatchRunsResponses = {
           added: Array<string>;
           removed: Array<string>;
         };
+        /**
+         * The watch's `fields` as this run read them.
+         */
+        fields?: unknown;
+        /**
+         * The alert rules that fired on this run.
+         */
+        alerts?: Array<{
+          field: string;
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          byPercent?: number;
+          value?: number | string | boolean;
+          /**
+           * The value at the last good run (null on the first run).
+           */
+          previous: string | number | boolean | null;
+          /**
+           * The value now.
+           */
+          current: string | number | boolean | null;
+        }>;
         /**
          * Why it failed or was skipped.
          */
@@ -9951,6 +10140,45 @@ export type PostWatchChangedWebhookPayload = {
 export type PostWatchChangedWebhookRequest = {
   body: PostWatchChangedWebhookPayload;
   key: "watch.changed";
+  path?: never;
+  query?: never;
+};
+
+export type PostWatchAlertWebhookPayload = {
+  event: "watch.alert";
+  watchId: string;
+  runId: string;
+  url: string;
+  alerts: Array<{
+    field: string;
+    rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+    byPercent?: number;
+    value?: number | string | boolean;
+    /**
+     * The value at the last good run (null on the first run).
+     */
+    previous: string | number | boolean | null;
+    /**
+     * The value now.
+     */
+    current: string | number | boolean | null;
+  }>;
+  /**
+   * Every field as this run read it.
+   */
+  fields: {
+    [key: string]: unknown;
+  };
+  imageUrl: string | null;
+  /**
+   * ISO 8601
+   */
+  detectedAt: string;
+};
+
+export type PostWatchAlertWebhookRequest = {
+  body: PostWatchAlertWebhookPayload;
+  key: "watch.alert";
   path?: never;
   query?: never;
 };
