@@ -12,6 +12,7 @@ export const CRAWL_FORMATS = [
   "links",
   "metadata",
   "screenshot",
+  "json",
 ] as const;
 export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
 export const CRAWL_EVENTS = ["crawl.completed", "crawl.page"] as const;

@@ -124,6 +124,7 @@ __all__ = [
     "CrawlPageLinksItem",
     "CrawlPageMetadataOpenGraph",
     "CrawlPageMetadata",
+    "CrawlPageJson",
     "CrawlPage",
     "Crawl",
     "CrawlSummary",
@@ -1044,7 +1045,9 @@ _CrawlRequestOptional = TypedDict(
         "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
         "limit": int,  # Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
         "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
-        "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).
+        "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot", "json"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit), json (`fields` and/or `kind`, as POST /v1/json reads them).
+        "fields": StructuredFields,  # The json format: fields by selector, read on every page as POST /v1/json reads them.
+        "kind": Literal["product", "article", "organization", "auto"],  # The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.
         "followNofollow": bool,  # Follow links marked rel="nofollow".
         "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
         "delay": int,  # Milliseconds to wait after the page loaded.
@@ -2581,6 +2584,21 @@ class CrawlPageMetadata(_CrawlPageMetadataRequired):
     pass
 
 
+_CrawlPageJsonOptional = TypedDict(
+    "_CrawlPageJsonOptional",
+    {
+        "fields": Dict[str, Any],  # `fields`: each field's value, typed, as POST /v1/json answers them.
+        "truncated": bool,
+        "markup": Markup,
+    },
+    total=False,
+)
+
+
+class CrawlPageJson(_CrawlPageJsonOptional):
+    "The json format: the page's fields and/or markup."
+
+
 _CrawlPageRequired = TypedDict(
     "_CrawlPageRequired",
     {
@@ -2603,7 +2621,8 @@ _CrawlPageOptional = TypedDict(
         "links": List[CrawlPageLinksItem],
         "metadata": CrawlPageMetadata,
         "screenshotUrl": str,
-        "contentUrl": str,  # Set instead of markdown/html/text when they total more than 256 KB: a signed URL of the page's JSON.
+        "json": CrawlPageJson,  # The json format: the page's fields and/or markup.
+        "contentUrl": str,  # Set instead of markdown/html/text/json when they total more than 256 KB: a signed URL of the page's JSON.
     },
     total=False,
 )

@@ -11,6 +11,7 @@ import type {
   SITEMAP_MODES,
 } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
+import type { FieldMap, MarkupKind } from "../../schemas/structured";
 import type { PlanId } from "../accounts/plans";
 import type { RequestedOutput } from "../pipeline/pipeline";
 
@@ -27,6 +28,9 @@ export interface CrawlConfig {
   exclude: string[];
   sitemap: (typeof SITEMAP_MODES)[number];
   formats: CrawlFormat[];
+  /** The json format's fields and markup kind (POST /v1/json's). */
+  fields?: FieldMap;
+  kind?: MarkupKind;
   followNofollow: boolean;
   /** The capture options of every page (headers and cookies: the start URL's origin only). */
   options: CrawlPageOptions;
@@ -72,6 +76,8 @@ export function crawlConfig(
     exclude: req.exclude ?? [],
     sitemap: req.sitemap ?? "include",
     formats: req.formats ?? ["markdown"],
+    ...(req.fields !== undefined ? { fields: req.fields } : {}),
+    ...(req.kind !== undefined ? { kind: req.kind } : {}),
     followNofollow: req.followNofollow ?? false,
     options,
   };
@@ -93,7 +99,10 @@ export function pageCost(config: Pick<CrawlConfig, "formats" | "monitor">): numb
  * formats asked for, the screenshot last. None is billed by the pipeline: a page's credits are
  * reserved and settled by the crawl (./page-run.ts), once per page.
  */
-export function pageOutputs(formats: readonly CrawlFormat[]): RequestedOutput[] {
+export function pageOutputs(
+  config: Pick<CrawlConfig, "formats" | "fields" | "kind">,
+): RequestedOutput[] {
+  const { formats } = config;
   const outputs: RequestedOutput[] = [
     {
       kind: "links",
@@ -108,6 +117,15 @@ export function pageOutputs(formats: readonly CrawlFormat[]): RequestedOutput[] 
     outputs.push({ kind: "extraction", format: "markdown", billable: false, wholePage: true });
   if (formats.includes("text")) outputs.push({ kind: "text", billable: false });
   if (formats.includes("html")) outputs.push({ kind: "html", stripScripts: true, billable: false });
+  if (formats.includes("json")) {
+    const fields = config.fields ?? null;
+    outputs.push({
+      kind: "structured",
+      fields,
+      markup: config.kind !== undefined,
+      billable: false,
+    });
+  }
   if (formats.includes("screenshot")) outputs.push({ kind: "image", format: "png" });
   return outputs;
 }

@@ -35,6 +35,8 @@ import type { PageOutcome, PageResult, Taken } from "./frontier";
 import { crawlStub } from "./crawl-stub";
 import type { CrawlPageMessage } from "./page-message";
 import { CRAWLER_USER_AGENT } from "./robots";
+import { typeFields } from "../extract/fields";
+import { readMarkup } from "../extract/markup";
 
 const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;
 
@@ -247,7 +249,7 @@ async function renderPage(
   cost: number,
 ): Promise<PageOutcome> {
   const loaded = await loadPage(env, config, url, engine, {
-    outputs: pageOutputs(config.formats),
+    outputs: pageOutputs(config),
     storage: {
       kind: "hosted",
       ttlSeconds: RETENTION_SECONDS,
@@ -256,6 +258,20 @@ async function renderPage(
     },
   });
   return loaded.ok ? rendered(env, config, loaded.run, cost) : loaded.outcome;
+}
+
+/** The json format of a page: its fields typed and its markup normalised, as POST /v1/json's. */
+function structuredResult(
+  config: CrawlConfig,
+  output: Extract<OutputResult, { kind: "structured"; ok: true }>,
+): NonNullable<PageResult["json"]> {
+  const json: NonNullable<PageResult["json"]> = {};
+  if (config.fields && output.fields) {
+    json.fields = typeFields(config.fields, output.fields.values, output.fields.base);
+    json.truncated = output.fields.truncated;
+  }
+  if (config.kind && output.markup) json.markup = readMarkup(output.markup, config.kind);
+  return json;
 }
 
 /** A capture's refusal as a page's fate: the guard's are skips, the rest failures. */
@@ -279,7 +295,7 @@ async function rendered(
   const statusCode = facts.page.targetStatus;
   if (statusCode !== null) result.statusCode = statusCode;
   result.finalUrl = facts.finalUrl;
-  const bodies: { markdown?: string; html?: string; text?: string } = {};
+  const bodies: Pick<PageResult, "markdown" | "html" | "text" | "json"> = {};
   let links: PageOutcome["links"] = [];
   for (const output of run.outputs) {
     if (!output.ok) {
@@ -304,6 +320,9 @@ async function rendered(
         return;
       case "text":
         if (formats.has("text")) bodies.text = output.text;
+        return;
+      case "structured":
+        bodies.json = structuredResult(config, output);
         return;
       case "image":
         if (output.stored) {

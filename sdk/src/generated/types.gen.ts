@@ -2356,9 +2356,17 @@ export type CrawlRequest = {
    */
   maxDepth?: number;
   /**
-   * What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).
+   * What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit), json (`fields` and/or `kind`, as POST /v1/json reads them).
    */
-  formats?: Array<"markdown" | "html" | "text" | "links" | "metadata" | "screenshot">;
+  formats?: Array<"markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json">;
+  /**
+   * The json format: fields by selector, read on every page as POST /v1/json reads them.
+   */
+  fields?: StructuredFields;
+  /**
+   * The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.
+   */
+  kind?: "product" | "article" | "organization" | "auto";
   /**
    * Follow links marked rel="nofollow".
    */
@@ -3644,7 +3652,18 @@ export type CrawlPage = {
   };
   screenshotUrl?: string;
   /**
-   * Set instead of markdown/html/text when they total more than 256 KB: a signed URL of the page's JSON.
+   * The json format: the page's fields and/or markup.
+   */
+  json?: {
+    /**
+     * `fields`: each field's value, typed, as POST /v1/json answers them.
+     */
+    fields?: unknown;
+    truncated?: boolean;
+    markup?: Markup;
+  };
+  /**
+   * Set instead of markdown/html/text/json when they total more than 256 KB: a signed URL of the page's JSON.
    */
   contentUrl?: string;
 };
