@@ -5,6 +5,7 @@ import { checkPng } from "./stats.mjs";
 import { fixtureUrl } from "./fixture-client.mjs";
 import { sleep, state } from "./lifecycle.mjs";
 import {
+  FIELDS_SCENARIO,
   FLOOR_IDLE_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
   VIEWPORT,
@@ -88,6 +89,37 @@ export function makeFloor(browser, fixtureBase, userAgent) {
       const size = checkPng(buf, sc.expect);
       if (sc.wait === "default") checkSamePixels(sc, buf);
       return { ms, bytes: size.bytes, height: size.height, run, hung };
+    },
+
+    /** The fields scenario by hand: goto, wait for the listing, one $$eval over its items. */
+    async fields() {
+      const sc = FIELDS_SCENARIO;
+      const { url } = fixtureUrl(fixtureBase, sc.path);
+      const t0 = performance.now();
+      const ctx = await browser.createBrowserContext();
+      let items;
+      let ms;
+      try {
+        const page = await ctx.newPage();
+        await page.setViewport(VIEWPORT);
+        await page.goto(url, { waitUntil: "load", timeout: REQUEST_TIMEOUT_MS });
+        await page.waitForSelector(sc.ready, { timeout: REQUEST_TIMEOUT_MS });
+        items = await page.$$eval(sc.items, (els) =>
+          els.map((el) => ({
+            name: el.querySelector(".name")?.textContent ?? null,
+            link: el.querySelector(".name")?.getAttribute("href") ?? null,
+            price: el.querySelector(".price")?.textContent ?? null,
+            date: el.querySelector("time")?.getAttribute("datetime") ?? null,
+            inStock: el.querySelector(".stock") !== null,
+            tags: [...el.querySelectorAll(".tags li")].map((li) => li.textContent),
+          })),
+        );
+        ms = performance.now() - t0;
+      } finally {
+        await ctx.close().catch(() => {});
+      }
+      if (items.length !== 50) throw new Error(`floor fields: ${items.length} items, expected 50`);
+      return { ms };
     },
 
     /**

@@ -1,10 +1,11 @@
 // The service's client (bench/README.md, "The two systems"): an account through the admin API,
 // then the requests each scenario times — POST /v1/screenshot, render links, GET /health,
-// POST /v1/extract — each output checked before it counts. A route the service does not have
+// POST /v1/extract, POST /v1/json — each output checked before it counts. A route the service does not have
 // yet is NotAvailable: its scenario is reported "not available", never as a failure.
 import { checkPng, parseServerTiming } from "./stats.mjs";
 import { fixtureUrl } from "./fixture-client.mjs";
 import {
+  FIELDS_SCENARIO,
   OTHER_SCENARIOS,
   REQUEST_TIMEOUT_MS,
   VIEWPORT,
@@ -171,6 +172,31 @@ export function makeService(base, apiKey, fixtureBase) {
       const ms = performance.now() - t0;
       if (!res.ok || json?.status !== "ok")
         throw new Error(`GET /health → ${res.status} ${JSON.stringify(json).slice(0, 120)}`);
+      return { ms };
+    },
+
+    async fields() {
+      const { url } = fixtureUrl(fixtureBase, FIELDS_SCENARIO.path);
+      const t0 = performance.now();
+      const res = await fetch(`${base}/v1/json`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({
+          url,
+          waitUntil: "load",
+          waitForSelector: FIELDS_SCENARIO.ready,
+          fields: FIELDS_SCENARIO.fields,
+        }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const json = await readJson(res);
+      const ms = performance.now() - t0;
+      if (!res.ok) throw httpError("POST /v1/json", res.status, json);
+      const items = json?.data?.fields?.items;
+      if (!Array.isArray(items) || items.length !== 50 || typeof items[0]?.price !== "number")
+        throw new Error(
+          `POST /v1/json: ${JSON.stringify(items).slice(0, 200)}, expected 50 typed items`,
+        );
       return { ms };
     },
 

@@ -146,6 +146,15 @@ export function evaluateTargets(results) {
     "<=",
     1.1,
   );
+  ratioTarget(
+    "fields p50",
+    "POST /v1/json fields p50 ≤ 1.1× the floor's goto + $$eval (c=1)",
+    "fields",
+    1,
+    "p50",
+    "<=",
+    1.1,
+  );
   // Scaling of extraction with itself: c=4 throughput ÷ c=1 throughput, paired per repetition.
   const e1 = cell("extract", 1)?.edgeshot;
   const e4 = cell("extract", 4)?.edgeshot;

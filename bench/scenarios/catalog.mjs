@@ -120,7 +120,38 @@ export const OTHER_SCENARIOS = {
     n: { 1: 10, 4: 12 },
     quickN: { 1: 3, 4: 4 },
   },
+  fields: {
+    title: "fields by selector: a 50-item listing built after load",
+    n: { 1: 10, 4: 12 },
+    quickN: { 1: 3, 4: 4 },
+  },
 };
+/**
+ * Fields by selector (POST /v1/json) on a listing a script builds after load: 50 items, each a
+ * name, link, price in one of three locales, date, stock flag and tags. The floor is what a
+ * customer writes by hand: puppeteer's goto, waitForSelector and one `page.$$eval` reading the
+ * same strings (no typing: the service's typing is extra work it does, not the floor).
+ */
+export const FIELDS_SCENARIO = {
+  path: "/structured-listing.html",
+  ready: "body[data-ready]",
+  items: "#items > li",
+  fields: {
+    items: {
+      selector: "#items > li",
+      list: true,
+      fields: {
+        name: { selector: ".name" },
+        link: { selector: ".name", attribute: "href", type: "url" },
+        price: { selector: ".price", type: "number" },
+        date: { selector: "time", attribute: "datetime", type: "date" },
+        inStock: { selector: ".stock", type: "boolean" },
+        tags: { selector: ".tags li", list: true },
+      },
+    },
+  },
+};
+
 export const ALL_SCENARIOS = [...Object.keys(CAPTURE_SCENARIOS), ...Object.keys(OTHER_SCENARIOS)];
 
 /**
@@ -150,6 +181,12 @@ export function scenarioTable(selected, { opt, floor, service, serviceUnavailabl
         labels.steps = "floor + service's page steps";
         one.steps = () => floor.captureWithSteps(cap);
       }
+    } else if (name === "fields") {
+      labels = {
+        floor: "floor (puppeteer goto + $$eval)",
+        edgeshot: "edgeshot POST /v1/json fields",
+      };
+      one = { floor: () => floor.fields(), edgeshot: () => service.fields() };
     } else if (name === "render") {
       labels = { floor: "GET /health (static route)", edgeshot: "GET render link (cache hit)" };
       one = { floor: () => service.health(), edgeshot: () => service.renderHit() };
