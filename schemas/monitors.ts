@@ -13,6 +13,7 @@ import { MONITOR } from "./limits";
 import { pageOptions, siteFields, unique } from "./crawl";
 import { cssSelector, intIn, maxChars, NOT_EMPTY } from "./primitives";
 import { LIMITS as L } from "./limits";
+import { alertRuleSchema, firedAlertSchema } from "./watches";
 
 export const MONITOR_STATUSES = ["active", "paused"] as const;
 export const MONITOR_COMPARE = ["visual", "text", "fields"] as const;
@@ -113,6 +114,14 @@ const compareFields = {
     )
     .optional()
     .meta({ description: "Named selectors whose first match's text (or attribute) is compared." }),
+  alerts: z
+    .array(alertRuleSchema)
+    .max(L.watchAlerts, `At most ${L.watchAlerts} rules.`)
+    .optional()
+    .meta({
+      description:
+        "Rules on a page's fields (a name of `fields`, or title, description, canonical, statusCode), as a watch's alerts: a page where one fires is changed, and its report says which rule fired with the old and new values. Number rules read text as a number in any locale.",
+    }),
   ignore: z
     .array(cssSelector(L.selectorChars))
     .max(MONITOR.ignore, `At most ${MONITOR.ignore}.`)
@@ -306,6 +315,10 @@ export const checkPageSchema = z
         z.object({ name: z.string(), before: z.string().nullable(), after: z.string().nullable() }),
       )
       .optional(),
+    alerts: z
+      .array(firedAlertSchema)
+      .optional()
+      .meta({ description: "The monitor's alert rules that fired on this page." }),
     masked: z
       .object({
         regions: z

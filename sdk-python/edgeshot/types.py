@@ -44,6 +44,7 @@ __all__ = [
     "MapRequest",
     "MonitorSchedule",
     "MonitorField",
+    "MonitorRequestAlertsItem",
     "MonitorRegion",
     "MonitorRequest",
     "MonitorPatch",
@@ -67,6 +68,7 @@ __all__ = [
     "MonitorCheckPageTextPartsItem",
     "MonitorCheckPageText",
     "MonitorCheckPageFieldsItem",
+    "MonitorCheckPageAlertsItem",
     "MonitorCheckPageMasked",
     "MonitorCheckPage",
     "MonitorPageEvent",
@@ -133,6 +135,7 @@ __all__ = [
     "MonitorDryRun",
     "MonitorCheckOutputCounts",
     "MonitorCheckOutput",
+    "MonitorSettingsAlertsItem",
     "MonitorSettings",
     "Monitor",
     "WebhookDeliverySubject",
@@ -146,6 +149,7 @@ __all__ = [
     "MonitorCheckPageOutputTextPartsItem",
     "MonitorCheckPageOutputText",
     "MonitorCheckPageOutputFieldsItem",
+    "MonitorCheckPageOutputAlertsItem",
     "MonitorCheckPageOutputMasked",
     "MonitorCheckPageOutput",
     "ErrorDetailOutput",
@@ -162,11 +166,9 @@ __all__ = [
     "ListDestinationsResult",
     "DeleteDestinationResult",
     "TestDestinationResult",
-    "CreateWatchRequestChangeDetectionAlertsItem",
     "CreateWatchRequestChangeDetection",
     "CreateWatchRequestRetention",
     "CreateWatchRequest",
-    "CreateWatchResultChangeDetectionAlertsItem",
     "CreateWatchResultChangeDetection",
     "CreateWatchResultRetention",
     "CreateWatchResultStorage",
@@ -180,7 +182,6 @@ __all__ = [
     "RunWatchResult",
     "ListWatchRunsQuery",
     "ListWatchRunsResultItemsItemTextDiff",
-    "ListWatchRunsResultItemsItemAlertsItem",
     "ListWatchRunsResultItemsItem",
     "ListWatchRunsResult",
     "GetCrawlPagesQuery",
@@ -202,7 +203,6 @@ __all__ = [
     "Watch",
     "WatchRun",
     "WatchChangedEvent",
-    "WatchAlertEventAlertsItem",
     "WatchAlertEvent",
     "WatchFailedEvent",
     "ErrorCode",
@@ -1130,6 +1130,29 @@ class MonitorField(_MonitorFieldRequired, _MonitorFieldOptional):
     pass
 
 
+_MonitorRequestAlertsItemRequired = TypedDict(
+    "_MonitorRequestAlertsItemRequired",
+    {
+        "field": str,  # A field of `fields` (top level) whose value the rule reads.
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],  # changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+    },
+)
+
+_MonitorRequestAlertsItemOptional = TypedDict(
+    "_MonitorRequestAlertsItemOptional",
+    {
+        "byPercent": float,  # increased / decreased: the least change, in percent of the last value (default 0).
+        "value": Union[float, str, bool],  # above / below: a number; becomes / stopsBeing: the value compared with.
+        "onFirstRun": bool,  # Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+    },
+    total=False,
+)
+
+
+class MonitorRequestAlertsItem(_MonitorRequestAlertsItemRequired, _MonitorRequestAlertsItemOptional):
+    "An alert rule on a field."
+
+
 _MonitorRegionRequired = TypedDict(
     "_MonitorRegionRequired",
     {
@@ -1166,6 +1189,7 @@ _MonitorRequestOptional = TypedDict(
         "followNofollow": bool,  # Follow links marked rel="nofollow".
         "compare": List[Literal["visual", "text", "fields"]],  # What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
         "fields": List[MonitorField],  # Named selectors whose first match's text (or attribute) is compared.
+        "alerts": List[MonitorRequestAlertsItem],  # Rules on a page's fields (a name of `fields`, or title, description, canonical, statusCode), as a watch's alerts: a page where one fires is changed, and its report says which rule fired with the old and new values. Number rules read text as a number in any locale.
         "ignore": List[str],  # Selectors hidden before every capture: never a change, in pixels or text.
         "ignoreRegions": List[MonitorRegion],  # Boxes of the viewport whose pixels are never compared.
         "learnVolatile": bool,  # Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
@@ -1206,6 +1230,7 @@ _MonitorPatchOptional = TypedDict(
         "followNofollow": bool,  # Follow links marked rel="nofollow".
         "compare": List[Literal["visual", "text", "fields"]],  # What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
         "fields": List[MonitorField],  # Named selectors whose first match's text (or attribute) is compared.
+        "alerts": List[MonitorRequestAlertsItem],  # Rules on a page's fields (a name of `fields`, or title, description, canonical, statusCode), as a watch's alerts: a page where one fires is changed, and its report says which rule fired with the old and new values. Number rules read text as a number in any locale.
         "ignore": List[str],  # Selectors hidden before every capture: never a change, in pixels or text.
         "ignoreRegions": List[MonitorRegion],  # Boxes of the viewport whose pixels are never compared.
         "learnVolatile": bool,  # Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
@@ -1598,6 +1623,30 @@ class MonitorCheckPageFieldsItem(_MonitorCheckPageFieldsItemRequired):
     pass
 
 
+_MonitorCheckPageAlertsItemRequired = TypedDict(
+    "_MonitorCheckPageAlertsItemRequired",
+    {
+        "field": str,
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],
+        "previous": Optional[Union[str, float, bool]],  # The value at the last good run (null on the first run).
+        "current": Optional[Union[str, float, bool]],  # The value now.
+    },
+)
+
+_MonitorCheckPageAlertsItemOptional = TypedDict(
+    "_MonitorCheckPageAlertsItemOptional",
+    {
+        "byPercent": float,
+        "value": Union[float, str, bool],
+    },
+    total=False,
+)
+
+
+class MonitorCheckPageAlertsItem(_MonitorCheckPageAlertsItemRequired, _MonitorCheckPageAlertsItemOptional):
+    "An alert rule that fired."
+
+
 _MonitorCheckPageMaskedRequired = TypedDict(
     "_MonitorCheckPageMaskedRequired",
     {
@@ -1628,6 +1677,7 @@ _MonitorCheckPageOptional = TypedDict(
         "visual": MonitorCheckPageVisual,
         "text": MonitorCheckPageText,
         "fields": List[MonitorCheckPageFieldsItem],
+        "alerts": List[MonitorCheckPageAlertsItem],  # The monitor's alert rules that fired on this page.
         "masked": MonitorCheckPageMasked,
     },
     total=False,
@@ -2776,6 +2826,29 @@ class MonitorCheckOutput(_MonitorCheckOutputRequired, _MonitorCheckOutputOptiona
     pass
 
 
+_MonitorSettingsAlertsItemRequired = TypedDict(
+    "_MonitorSettingsAlertsItemRequired",
+    {
+        "field": str,  # A field of `fields` (top level) whose value the rule reads.
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],  # changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+        "onFirstRun": bool,  # Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+    },
+)
+
+_MonitorSettingsAlertsItemOptional = TypedDict(
+    "_MonitorSettingsAlertsItemOptional",
+    {
+        "byPercent": float,  # increased / decreased: the least change, in percent of the last value (default 0).
+        "value": Union[float, str, bool],  # above / below: a number; becomes / stopsBeing: the value compared with.
+    },
+    total=False,
+)
+
+
+class MonitorSettingsAlertsItem(_MonitorSettingsAlertsItemRequired, _MonitorSettingsAlertsItemOptional):
+    "An alert rule on a field."
+
+
 _MonitorSettingsRequired = TypedDict(
     "_MonitorSettingsRequired",
     {
@@ -2797,6 +2870,7 @@ _MonitorSettingsOptional = TypedDict(
         "followNofollow": bool,  # Follow links marked rel="nofollow".
         "compare": List[Literal["visual", "text", "fields"]],  # What counts as a change: visual (pixels outside masks), text (words of the visible text), fields (title, description, canonical, status code and `fields`).
         "fields": List[MonitorField],  # Named selectors whose first match's text (or attribute) is compared.
+        "alerts": List[MonitorSettingsAlertsItem],  # Rules on a page's fields (a name of `fields`, or title, description, canonical, statusCode), as a watch's alerts: a page where one fires is changed, and its report says which rule fired with the old and new values. Number rules read text as a number in any locale.
         "ignore": List[str],  # Selectors hidden before every capture: never a change, in pixels or text.
         "ignoreRegions": List[MonitorRegion],  # Boxes of the viewport whose pixels are never compared.
         "learnVolatile": bool,  # Capture each page twice when first seen and mask what differs between the two (clocks, rotating banners, ads).
@@ -3027,6 +3101,30 @@ class MonitorCheckPageOutputFieldsItem(_MonitorCheckPageOutputFieldsItemRequired
     pass
 
 
+_MonitorCheckPageOutputAlertsItemRequired = TypedDict(
+    "_MonitorCheckPageOutputAlertsItemRequired",
+    {
+        "field": str,
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],
+        "previous": Optional[Union[str, float, bool]],  # The value at the last good run (null on the first run).
+        "current": Optional[Union[str, float, bool]],  # The value now.
+    },
+)
+
+_MonitorCheckPageOutputAlertsItemOptional = TypedDict(
+    "_MonitorCheckPageOutputAlertsItemOptional",
+    {
+        "byPercent": float,
+        "value": Union[float, str, bool],
+    },
+    total=False,
+)
+
+
+class MonitorCheckPageOutputAlertsItem(_MonitorCheckPageOutputAlertsItemRequired, _MonitorCheckPageOutputAlertsItemOptional):
+    "An alert rule that fired."
+
+
 _MonitorCheckPageOutputMaskedRequired = TypedDict(
     "_MonitorCheckPageOutputMaskedRequired",
     {
@@ -3057,6 +3155,7 @@ _MonitorCheckPageOutputOptional = TypedDict(
         "visual": MonitorCheckPageOutputVisual,
         "text": MonitorCheckPageOutputText,
         "fields": List[MonitorCheckPageOutputFieldsItem],
+        "alerts": List[MonitorCheckPageOutputAlertsItem],  # The monitor's alert rules that fired on this page.
         "masked": MonitorCheckPageOutputMasked,
     },
     total=False,
@@ -3298,29 +3397,6 @@ class TestDestinationResult(_TestDestinationResultRequired):
     "The bucket accepted the probe."
 
 
-_CreateWatchRequestChangeDetectionAlertsItemRequired = TypedDict(
-    "_CreateWatchRequestChangeDetectionAlertsItemRequired",
-    {
-        "field": str,  # A field of `fields` (top level) whose value the rule reads.
-        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],  # changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
-    },
-)
-
-_CreateWatchRequestChangeDetectionAlertsItemOptional = TypedDict(
-    "_CreateWatchRequestChangeDetectionAlertsItemOptional",
-    {
-        "byPercent": float,  # increased / decreased: the least change, in percent of the last value (default 0).
-        "value": Union[float, str, bool],  # above / below: a number; becomes / stopsBeing: the value compared with.
-        "onFirstRun": bool,  # Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
-    },
-    total=False,
-)
-
-
-class CreateWatchRequestChangeDetectionAlertsItem(_CreateWatchRequestChangeDetectionAlertsItemRequired, _CreateWatchRequestChangeDetectionAlertsItemOptional):
-    "An alert rule on a field."
-
-
 _CreateWatchRequestChangeDetectionOptional = TypedDict(
     "_CreateWatchRequestChangeDetectionOptional",
     {
@@ -3328,7 +3404,7 @@ _CreateWatchRequestChangeDetectionOptional = TypedDict(
         "thresholdPercent": float,  # A run is `changed` when the changed share is over this percentage.
         "ignoreSelectors": List[str],  # Elements hidden (display:none) before every capture, so they never count as a change.
         "fields": StructuredFields,  # Fields read from the page at every run, as POST /v1/json reads them (selector, type, lists, objects); each run shows them, and `alerts` compare them.
-        "alerts": List[CreateWatchRequestChangeDetectionAlertsItem],  # Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.
+        "alerts": List[MonitorRequestAlertsItem],  # Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.
     },
     total=False,
 )
@@ -3379,36 +3455,13 @@ class CreateWatchRequest(_CreateWatchRequestRequired, _CreateWatchRequestOptiona
     "POST /v1/watches body."
 
 
-_CreateWatchResultChangeDetectionAlertsItemRequired = TypedDict(
-    "_CreateWatchResultChangeDetectionAlertsItemRequired",
-    {
-        "field": str,  # A field of `fields` (top level) whose value the rule reads.
-        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],  # changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
-        "onFirstRun": bool,  # Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
-    },
-)
-
-_CreateWatchResultChangeDetectionAlertsItemOptional = TypedDict(
-    "_CreateWatchResultChangeDetectionAlertsItemOptional",
-    {
-        "byPercent": float,  # increased / decreased: the least change, in percent of the last value (default 0).
-        "value": Union[float, str, bool],  # above / below: a number; becomes / stopsBeing: the value compared with.
-    },
-    total=False,
-)
-
-
-class CreateWatchResultChangeDetectionAlertsItem(_CreateWatchResultChangeDetectionAlertsItemRequired, _CreateWatchResultChangeDetectionAlertsItemOptional):
-    "An alert rule on a field."
-
-
 _CreateWatchResultChangeDetectionRequired = TypedDict(
     "_CreateWatchResultChangeDetectionRequired",
     {
         "mode": Literal["visual", "text", "both"],
         "thresholdPercent": float,
         "ignoreSelectors": List[str],
-        "alerts": List[CreateWatchResultChangeDetectionAlertsItem],
+        "alerts": List[MonitorSettingsAlertsItem],
     },
 )
 
@@ -3594,30 +3647,6 @@ class ListWatchRunsResultItemsItemTextDiff(_ListWatchRunsResultItemsItemTextDiff
     "Text and both modes: lines added and removed."
 
 
-_ListWatchRunsResultItemsItemAlertsItemRequired = TypedDict(
-    "_ListWatchRunsResultItemsItemAlertsItemRequired",
-    {
-        "field": str,
-        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],
-        "previous": Optional[Union[str, float, bool]],  # The value at the last good run (null on the first run).
-        "current": Optional[Union[str, float, bool]],  # The value now.
-    },
-)
-
-_ListWatchRunsResultItemsItemAlertsItemOptional = TypedDict(
-    "_ListWatchRunsResultItemsItemAlertsItemOptional",
-    {
-        "byPercent": float,
-        "value": Union[float, str, bool],
-    },
-    total=False,
-)
-
-
-class ListWatchRunsResultItemsItemAlertsItem(_ListWatchRunsResultItemsItemAlertsItemRequired, _ListWatchRunsResultItemsItemAlertsItemOptional):
-    "An alert rule that fired."
-
-
 _ListWatchRunsResultItemsItemRequired = TypedDict(
     "_ListWatchRunsResultItemsItemRequired",
     {
@@ -3643,7 +3672,7 @@ _ListWatchRunsResultItemsItemOptional = TypedDict(
     {
         "textDiff": ListWatchRunsResultItemsItemTextDiff,  # Text and both modes: lines added and removed.
         "fields": Dict[str, Any],  # The watch's `fields` as this run read them.
-        "alerts": List[ListWatchRunsResultItemsItemAlertsItem],  # The alert rules that fired on this run.
+        "alerts": List[MonitorCheckPageOutputAlertsItem],  # The alert rules that fired on this run.
         "errorDetail": str,  # The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
     },
     total=False,
@@ -3905,30 +3934,6 @@ class WatchChangedEvent(_WatchChangedEventRequired):
     "POSTed to the webhookUrl. Answer 2xx within 10 s; 5xx and timeouts are retried up to 3 times with backoff, 4xx are not."
 
 
-_WatchAlertEventAlertsItemRequired = TypedDict(
-    "_WatchAlertEventAlertsItemRequired",
-    {
-        "field": str,
-        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],
-        "previous": Optional[Union[str, float, bool]],  # The value at the last good run (null on the first run).
-        "current": Optional[Union[str, float, bool]],  # The value now.
-    },
-)
-
-_WatchAlertEventAlertsItemOptional = TypedDict(
-    "_WatchAlertEventAlertsItemOptional",
-    {
-        "byPercent": float,
-        "value": Union[float, str, bool],
-    },
-    total=False,
-)
-
-
-class WatchAlertEventAlertsItem(_WatchAlertEventAlertsItemRequired, _WatchAlertEventAlertsItemOptional):
-    "An alert rule that fired."
-
-
 _WatchAlertEventRequired = TypedDict(
     "_WatchAlertEventRequired",
     {
@@ -3936,7 +3941,7 @@ _WatchAlertEventRequired = TypedDict(
         "watchId": str,
         "runId": str,
         "url": str,
-        "alerts": List[WatchAlertEventAlertsItem],
+        "alerts": List[MonitorCheckPageAlertsItem],
         "fields": Dict[str, Any],  # Every field as this run read it.
         "imageUrl": Optional[str],
         "detectedAt": str,  # ISO 8601

@@ -12,6 +12,7 @@ import type {
 } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import type { FieldMap, MarkupKind } from "../../schemas/structured";
+import type { AlertRule } from "../../schemas/watches";
 import type { PlanId } from "../accounts/plans";
 import type { RequestedOutput } from "../pipeline/pipeline";
 
@@ -49,6 +50,8 @@ export interface MonitorCheckConfig {
   checkId: string;
   compare: Array<"visual" | "text" | "fields">;
   fields: Array<{ name: string; selector: string; attribute?: string }>;
+  /** Rules on the fields (../watches/alerts.ts); absent in checks started before alerts. */
+  alerts?: AlertRule[];
   ignore: string[];
   ignoreRegions: Array<{ x: number; y: number; width: number; height: number }>;
   learnVolatile: boolean;

@@ -55,6 +55,7 @@ function checkConfig(
       checkId: ids.checkId,
       compare: s.compare ?? ["visual", "text", "fields"],
       fields: s.fields ?? [],
+      alerts: s.alerts ?? [],
       ignore: s.ignore ?? [],
       ignoreRegions: s.ignoreRegions ?? [],
       learnVolatile: s.learnVolatile ?? true,

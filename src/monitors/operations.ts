@@ -28,6 +28,7 @@ import { requireWebhookUrl } from "../webhooks/url";
 import { deleteBaselines } from "./baseline";
 import { atomFeed, feedAccess } from "./feed";
 import { monitorPageOptions, startCheck } from "./check";
+import { BUILT_IN_FIELD_NAMES } from "./page";
 import { checksPerMonth, DEFAULT_SCHEDULE, shortestGapMinutes } from "./schedule";
 import { type MonitorRecord, readSettings } from "./store";
 import { monitorView } from "./views";
@@ -71,12 +72,25 @@ async function checkedUrl(env: Env, auth: AuthContext, settings: MonitorSettings
   return url;
 }
 
+/** Each alert rule names a field every page has: one of `fields`, or a built-in one. */
+function checkAlerts(settings: MonitorSettings): void {
+  const names = new Set([...BUILT_IN_FIELD_NAMES, ...(settings.fields ?? []).map((f) => f.name)]);
+  (settings.alerts ?? []).forEach((alert, i) => {
+    if (!names.has(alert.field))
+      throw validationError(
+        `alerts[${i}].field`,
+        `Not a field of this monitor: one of fields' names or ${BUILT_IN_FIELD_NAMES.join(", ")}.`,
+      );
+  });
+}
+
 async function checkedSettings(
   env: Env,
   auth: AuthContext,
   settings: MonitorSettings,
 ): Promise<MonitorSettings> {
   checkPlan(auth, settings);
+  checkAlerts(settings);
   if (settings.webhookUrl === undefined) return settings;
   return { ...settings, webhookUrl: await requireWebhookUrl(env, settings.webhookUrl) };
 }

@@ -31,6 +31,7 @@ import { enqueueWebhooks } from "../webhooks/deliver";
 import { type Baseline, readBaseline, writeBaseline } from "./baseline";
 import { fieldChanges, type Fields, learnLines, textChange, withoutVolatile } from "./text";
 import { learnRegions, visualChange } from "./visual";
+import { firedAlerts } from "../watches/alerts";
 import type { CheckedPage } from "./checks";
 
 /** What makes two captures of an unchanged page the same picture. */
@@ -44,6 +45,13 @@ const BUILT_IN_FIELDS = [
   { name: "description", selector: 'meta[name="description" i]', attribute: "content" },
   { name: "canonical", selector: 'link[rel~="canonical" i]', attribute: "href" },
 ] as const;
+
+/** Every page's fields besides the monitor's own: what an alert rule may also name. */
+export const BUILT_IN_FIELD_NAMES: readonly string[] = [
+  "title",
+  "statusCode",
+  ...BUILT_IN_FIELDS.map((f) => f.name),
+];
 
 function outputs(check: MonitorCheckConfig): RequestedOutput[] {
   const fields = [...BUILT_IN_FIELDS, ...check.fields];
@@ -199,11 +207,13 @@ export const renderMonitorPage: PageRenderer = async (env, config, url, engine, 
       ? await learn(now, await load(), check)
       : { regions: [], lines: [] };
     await writeBaseline(env, config.accountId, check.monitorId, base(learnt), now.png);
+    const alerts = firedAlerts(check.alerts ?? [], null, now.fields);
     const body: CheckPage = {
       url,
       status: "new",
       ...statusCode,
       screenshotUrl: await store(now.png),
+      ...(alerts.length > 0 ? { alerts } : {}),
     };
     await report(env, config, { url, status: "new", body }, false);
   } else {
@@ -296,6 +306,12 @@ async function compare(
       changed = true;
       page.fields = fields;
     }
+  }
+  // A rule that fires is a change whatever `compare` says: it was asked for by name.
+  const alerts = firedAlerts(check.alerts ?? [], baseline.fields, now.fields);
+  if (alerts.length > 0) {
+    changed = true;
+    page.alerts = alerts;
   }
   if (!changed) return null;
   page.masked = { regions: masks, lines: b.left };

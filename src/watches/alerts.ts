@@ -3,13 +3,21 @@
  * against the last good run's. A rule fires on the run where its condition starts to hold, not
  * on every run while it holds, so a price that stays low or a product that stays in stock is
  * one alert, not one per run. `onFirstRun` fires a condition that already holds on the first run
- * that reads the fields (there is no earlier value to cross from).
+ * that reads the fields (there is no earlier value to cross from). Watches and site monitors
+ * (their pages' named fields) both fire them.
  */
 import type { AlertRule, FiredAlert } from "../../schemas/watches";
 import type { FieldValue, FieldValues } from "../../schemas/structured";
+import { parseNumber } from "../extract/numbers";
 
-const isNumber = (v: FieldValue | undefined): v is number =>
-  typeof v === "number" && Number.isFinite(v);
+/**
+ * A value as a number for the number rules: a number, or text that reads as one in any locale
+ * ("1.299,00 €"; a monitor's fields are text). Null otherwise.
+ */
+function numeric(v: FieldValue | undefined): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  return typeof v === "string" ? parseNumber(v) : null;
+}
 
 /** A rule's field is a single value (the schema refuses lists and objects): that value. */
 const scalar = (v: FieldValue | undefined): string | number | boolean | null =>
@@ -23,9 +31,11 @@ const same = (a: FieldValue | undefined, b: FieldValue | undefined): boolean =>
 function holds(rule: AlertRule, value: FieldValue | undefined): boolean {
   switch (rule.rule) {
     case "above":
-      return isNumber(value) && typeof rule.value === "number" && value > rule.value;
-    case "below":
-      return isNumber(value) && typeof rule.value === "number" && value < rule.value;
+    case "below": {
+      const n = numeric(value);
+      if (n === null || typeof rule.value !== "number") return false;
+      return rule.rule === "above" ? n > rule.value : n < rule.value;
+    }
     case "becomes":
       return same(value, rule.value);
     case "stopsBeing":
@@ -42,11 +52,13 @@ function moved(
   direction: 1 | -1,
   byPercent: number,
 ): boolean {
-  if (!isNumber(before) || !isNumber(now)) return false;
-  const delta = (now - before) * direction;
+  const from = numeric(before);
+  const to = numeric(now);
+  if (from === null || to === null) return false;
+  const delta = (to - from) * direction;
   if (delta <= 0) return false;
-  if (before === 0) return true; // from zero, any move is past every percentage
-  return (delta / Math.abs(before)) * 100 >= byPercent - 1e-9;
+  if (from === 0) return true; // from zero, any move is past every percentage
+  return (delta / Math.abs(from)) * 100 >= byPercent - 1e-9;
 }
 
 function fires(

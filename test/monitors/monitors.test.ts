@@ -126,6 +126,8 @@ describe("site monitors", () => {
       [{ ...SETTINGS, webhookEvents: ["monitor.page.changed"] }, "webhookEvents"],
       [{ ...SETTINGS, minChangedPixels: -1 }, "minChangedPixels"],
       [{ ...SETTINGS, sheduel: {} }, "sheduel"],
+      [{ ...SETTINGS, alerts: [{ field: "cost", rule: "changed" }] }, "alerts[0].field"],
+      [{ ...SETTINGS, alerts: [{ field: "price", rule: "below" }] }, "alerts[0].value"],
     ];
     for (const [body, field] of cases)
       await expectRefusal(
@@ -211,6 +213,11 @@ describe("site monitors", () => {
       {
         ...SETTINGS,
         name: "Fixture site",
+        // A 20 % rise fires the first rule; the price never passes 100.
+        alerts: [
+          { field: "price", rule: "increased", byPercent: 10 },
+          { field: "price", rule: "above", value: 100 },
+        ],
         webhookUrl: webhookUrl(run),
         webhookEvents: [
           "monitor.check.completed",
@@ -318,12 +325,17 @@ describe("site monitors", () => {
       { op: "added", text: "today" },
     ]);
     expect(text?.fields).toEqual([{ name: "price", before: "10", after: "12" }]);
+    // The alert rules on it: the rise fired (text read as a number), the bound did not.
+    expect(text?.alerts).toEqual([
+      { field: "price", rule: "increased", byPercent: 10, previous: "10", current: "12" },
+    ]);
 
     // The visual-only change: one region, the box; no text, no fields.
     const visual = byPath.get("/visual");
     expect(visual?.status).toBe("changed");
     expect(visual?.text).toBeUndefined();
     expect(visual?.fields).toBeUndefined();
+    expect(visual?.alerts).toBeUndefined();
     expect(visual?.visual?.regions).toEqual([MONITOR_BOX]);
     expect(visual?.visual?.changedPixels).toBe(MONITOR_BOX.width * MONITOR_BOX.height);
     const [before, after, diff] = await Promise.all(
@@ -465,5 +477,5 @@ describe("site monitors", () => {
       prefix: `monitors/${account.accountId}/${monitor.monitorId}/`,
     });
     expect(left.objects).toEqual([]);
-  });
+  }, 120_000); // two checks of a seven-page site, each page through the real queue
 });

@@ -2510,6 +2510,31 @@ export type MonitorRequest = {
    */
   fields?: Array<MonitorField>;
   /**
+   * Rules on a page's fields (a name of `fields`, or title, description, canonical, statusCode), as a watch's alerts: a page where one fires is changed, and its report says which rule fired with the old and new values. Number rules read text as a number in any locale.
+   */
+  alerts?: Array<{
+    /**
+     * A field of `fields` (top level) whose value the rule reads.
+     */
+    field: string;
+    /**
+     * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+     */
+    rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+    /**
+     * increased / decreased: the least change, in percent of the last value (default 0).
+     */
+    byPercent?: number;
+    /**
+     * above / below: a number; becomes / stopsBeing: the value compared with.
+     */
+    value?: number | string | boolean;
+    /**
+     * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+     */
+    onFirstRun?: boolean;
+  }>;
+  /**
    * Selectors hidden before every capture: never a change, in pixels or text.
    */
   ignore?: Array<string>;
@@ -2668,6 +2693,31 @@ export type MonitorPatch = {
    * Named selectors whose first match's text (or attribute) is compared.
    */
   fields?: Array<MonitorField>;
+  /**
+   * Rules on a page's fields (a name of `fields`, or title, description, canonical, statusCode), as a watch's alerts: a page where one fires is changed, and its report says which rule fired with the old and new values. Number rules read text as a number in any locale.
+   */
+  alerts?: Array<{
+    /**
+     * A field of `fields` (top level) whose value the rule reads.
+     */
+    field: string;
+    /**
+     * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+     */
+    rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+    /**
+     * increased / decreased: the least change, in percent of the last value (default 0).
+     */
+    byPercent?: number;
+    /**
+     * above / below: a number; becomes / stopsBeing: the value compared with.
+     */
+    value?: number | string | boolean;
+    /**
+     * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+     */
+    onFirstRun?: boolean;
+  }>;
   /**
    * Selectors hidden before every capture: never a change, in pixels or text.
    */
@@ -2974,6 +3024,23 @@ export type MonitorCheckPage = {
     name: string;
     before: string | null;
     after: string | null;
+  }>;
+  /**
+   * The monitor's alert rules that fired on this page.
+   */
+  alerts?: Array<{
+    field: string;
+    rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+    byPercent?: number;
+    value?: number | string | boolean;
+    /**
+     * The value at the last good run (null on the first run).
+     */
+    previous: string | number | boolean | null;
+    /**
+     * The value now.
+     */
+    current: string | number | boolean | null;
   }>;
   masked?: {
     /**
@@ -3787,6 +3854,31 @@ export type MonitorSettings = {
    */
   fields?: Array<MonitorField>;
   /**
+   * Rules on a page's fields (a name of `fields`, or title, description, canonical, statusCode), as a watch's alerts: a page where one fires is changed, and its report says which rule fired with the old and new values. Number rules read text as a number in any locale.
+   */
+  alerts?: Array<{
+    /**
+     * A field of `fields` (top level) whose value the rule reads.
+     */
+    field: string;
+    /**
+     * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+     */
+    rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+    /**
+     * increased / decreased: the least change, in percent of the last value (default 0).
+     */
+    byPercent?: number;
+    /**
+     * above / below: a number; becomes / stopsBeing: the value compared with.
+     */
+    value?: number | string | boolean;
+    /**
+     * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+     */
+    onFirstRun: boolean;
+  }>;
+  /**
    * Selectors hidden before every capture: never a change, in pixels or text.
    */
   ignore?: Array<string>;
@@ -4062,6 +4154,23 @@ export type MonitorCheckPageOutput = {
     name: string;
     before: string | null;
     after: string | null;
+  }>;
+  /**
+   * The monitor's alert rules that fired on this page.
+   */
+  alerts?: Array<{
+    field: string;
+    rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+    byPercent?: number;
+    value?: number | string | boolean;
+    /**
+     * The value at the last good run (null on the first run).
+     */
+    previous: string | number | boolean | null;
+    /**
+     * The value now.
+     */
+    current: string | number | boolean | null;
   }>;
   masked?: {
     /**
