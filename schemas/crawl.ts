@@ -15,6 +15,7 @@ import {
   CRAWL_SCOPES,
   CRAWL_STATUSES,
   PAGE_STATUSES,
+  RENDER_MODES,
   SITEMAP_MODES,
 } from "./crawl-enums";
 
@@ -140,6 +141,11 @@ export const crawlRequestSchema = z
       description: 'Follow links marked rel="nofollow".',
       default: false,
     }),
+    render: z.enum(RENDER_MODES).optional().meta({
+      description:
+        "always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.",
+      default: "always",
+    }),
     ...pageOptions,
     webhookUrl: z.string().min(1).optional().meta({
       description: "Signed events of this crawl are POSTed here.",
@@ -157,6 +163,12 @@ export const crawlRequestSchema = z
     }),
   })
   .superRefine((value, ctx) => {
+    if (value.render === "never" && value.formats?.includes("screenshot"))
+      ctx.addIssue({
+        code: "custom",
+        path: ["render"],
+        message: 'A screenshot needs the browser: render "never" cannot take it.',
+      });
     if (value.webhookEvents !== undefined && value.webhookUrl === undefined)
       ctx.addIssue({
         code: "custom",

@@ -1041,6 +1041,7 @@ _CrawlRequestOptional = TypedDict(
         "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
         "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).
         "followNofollow": bool,  # Follow links marked rel="nofollow".
+        "render": Literal["auto", "always", "never"],  # always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
         "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
         "delay": int,  # Milliseconds to wait after the page loaded.
         "timeout": int,  # Navigation timeout in seconds.
@@ -1420,6 +1421,8 @@ _CrawlPageEventPageOptional = TypedDict(
     {
         "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
         "statusCode": int,
+        "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
+        "rendered": Literal["http", "browser"],  # How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
     },
     total=False,
 )
@@ -2590,6 +2593,7 @@ _CrawlPageOptional = TypedDict(
     {
         "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
         "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
+        "rendered": Literal["http", "browser"],  # How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
         "statusCode": int,
         "finalUrl": str,
         "markdown": str,

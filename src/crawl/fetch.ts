@@ -1,6 +1,7 @@
 /**
- * The crawler's own server-side fetches — robots.txt and sitemaps, never pages (pages load in
- * the browser, under the browser guard). Plain `fetch` with `redirect: "manual"`: every hop,
+ * The crawler's own server-side fetches — robots.txt, sitemaps, and the documents of pages a
+ * crawl loads over HTTP (`render: "never"` or `"auto"`: ./http-page.ts; pages that need the
+ * browser load there, under the browser guard). Plain `fetch` with `redirect: "manual"`: every hop,
  * the first URL and each Location followed (at most MAX_REDIRECTS), passes the outbound hop
  * rule (security/outbound.ts: the URL guard and the target check, exactly as a capture target)
  * BEFORE it is requested, so a redirect to a private address is refused without a request
@@ -18,7 +19,15 @@ export const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export type GuardedFetchResult =
-  | { kind: "ok"; status: number; contentType: string | null; body: Uint8Array; finalUrl: string }
+  | {
+      kind: "ok";
+      status: number;
+      contentType: string | null;
+      body: Uint8Array;
+      finalUrl: string;
+      /** The final answer's headers (validators: ETag, Last-Modified). */
+      headers: Headers;
+    }
   /** A hop was refused before it was requested: "blocked" (not a public http(s) URL, a private
    *  address by DNS, credentials in it), "unsafe" (unsafe-host list, Safe Browsing). */
   | { kind: "refused"; reason: "blocked" | "unsafe" }
@@ -31,6 +40,8 @@ export interface GuardedFetchOptions {
   maxBytes: number;
   /** For all hops and the body together. */
   timeoutMs: number;
+  /** Extra request headers for a hop (checked, about to be requested); the user agent is ours. */
+  headers?: (url: URL) => Record<string, string>;
 }
 
 const ERROR: GuardedFetchResult = { kind: "error" };
@@ -49,7 +60,7 @@ function refusal(err: unknown): GuardedFetchResult {
   }
 }
 
-/** GET `url` (robots.txt or a sitemap) hop by hop through the outbound rule; any status is "ok". */
+/** GET `url` (robots.txt, a sitemap, a page's document) hop by hop through the outbound rule; any status is "ok". */
 export async function guardedFetch(
   env: Env,
   url: string,
@@ -69,7 +80,7 @@ export async function guardedFetch(
       res = await fetch(target.href, {
         redirect: "manual",
         signal,
-        headers: { "user-agent": CRAWLER_USER_AGENT },
+        headers: { ...opts.headers?.(target), "user-agent": CRAWLER_USER_AGENT },
       });
     } catch (err) {
       log("info", "crawl fetch failed", { host: target.hostname, error: String(err) });
@@ -88,6 +99,7 @@ export async function guardedFetch(
         contentType,
         body: body.bytes,
         finalUrl: target.href,
+        headers: res.headers,
       };
     }
     await res.body?.cancel().catch(() => {});

@@ -35,6 +35,8 @@ import type { PageOutcome, PageResult, Taken } from "./frontier";
 import { crawlStub } from "./crawl-stub";
 import type { CrawlPageMessage } from "./page-message";
 import { CRAWLER_USER_AGENT } from "./robots";
+import { type Bodies, convertPage, fetchPage, needsBrowser } from "./http-page";
+import { parseDocument } from "../extract/parse";
 
 const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;
 
@@ -238,7 +240,13 @@ export async function loadPage(
   return { ok: true, run: { ...run, page: facts } };
 }
 
-/** A crawl's page: its formats, its screenshot stored for the crawl's retention. */
+/**
+ * A crawl's page: its formats, its screenshot stored for the crawl's retention. With `render:
+ * "never"` its document is fetched and converted without a browser; with `"auto"` too, unless
+ * that document needs the browser (./http-page.ts `needsBrowser`) or could not be read that way
+ * (no answer in time, over the byte cap) — then it is rendered in the browser (a page with a
+ * screenshot always is). A page refused, answering 4xx/5xx or not HTML is that outcome either way.
+ */
 async function renderPage(
   env: Env,
   config: CrawlConfig,
@@ -246,6 +254,26 @@ async function renderPage(
   engine: CaptureEngine,
   cost: number,
 ): Promise<PageOutcome> {
+  const mode = config.render ?? "always";
+  if (mode === "never" || (mode === "auto" && !config.formats.includes("screenshot"))) {
+    const fetched = await fetchPage(env, config, url);
+    switch (fetched.kind) {
+      case "blocked":
+        return skipped("blocked");
+      case "not_html":
+        return skipped("not_html");
+      case "http_error":
+        return failed("http_error", fetched.status);
+      case "error":
+        if (mode === "never") return failed("unreachable");
+        break;
+      case "document": {
+        const doc = parseDocument(fetched.html);
+        if (mode === "never" || !needsBrowser(doc))
+          return httpRendered(env, config, convertPage(config, fetched, doc), cost);
+      }
+    }
+  }
   const loaded = await loadPage(env, config, url, engine, {
     outputs: pageOutputs(config.formats),
     storage: {
@@ -256,6 +284,41 @@ async function renderPage(
     },
   });
   return loaded.ok ? rendered(env, config, loaded.run, cost) : loaded.outcome;
+}
+
+/** A page converted without a browser: its bodies kept inline or in R2 as a rendered one's. */
+async function httpRendered(
+  env: Env,
+  config: CrawlConfig,
+  page: ReturnType<typeof convertPage>,
+  cost: number,
+): Promise<PageOutcome> {
+  const r2Keys: string[] = [];
+  const result = { ...page.result, ...(await placeBodies(env, config, page.bodies, r2Keys)) };
+  return { status: "rendered", reason: null, result, links: page.links, r2Keys, credits: cost };
+}
+
+/**
+ * A page's Markdown, HTML and text as its result carries them: inline, or past
+ * `CRAWL.inlineBytes` together, one JSON object in R2 behind `contentUrl` (its key in `r2Keys`).
+ */
+async function placeBodies(
+  env: Env,
+  config: CrawlConfig,
+  bodies: Bodies,
+  r2Keys: string[],
+): Promise<PageResult> {
+  const json = JSON.stringify(bodies);
+  if (new TextEncoder().encode(json).byteLength <= CRAWL.inlineBytes) return { ...bodies };
+  const stored = await storeOutput(env, {
+    bytes: new TextEncoder().encode(json),
+    contentType: "application/json",
+    ttlSeconds: RETENTION_SECONDS,
+    accountId: config.accountId,
+    prefix: "crawl",
+  });
+  r2Keys.push(stored.key);
+  return { contentUrl: await signedImageUrl(env, config.origin, stored) };
 }
 
 /** A capture's refusal as a page's fate: the guard's are skips, the rest failures. */
@@ -274,12 +337,12 @@ async function rendered(
 ): Promise<PageOutcome> {
   const facts = run.page;
   const formats = new Set(config.formats);
-  const result: PageResult = {};
+  const result: PageResult = { rendered: "browser" };
   const r2Keys: string[] = [];
   const statusCode = facts.page.targetStatus;
   if (statusCode !== null) result.statusCode = statusCode;
   result.finalUrl = facts.finalUrl;
-  const bodies: { markdown?: string; html?: string; text?: string } = {};
+  const bodies: Bodies = {};
   let links: PageOutcome["links"] = [];
   for (const output of run.outputs) {
     if (!output.ok) {
@@ -317,17 +380,6 @@ async function rendered(
     const { title, openGraph } = facts.page;
     result.metadata = { title, statusCode: statusCode ?? null, openGraph };
   }
-  const json = JSON.stringify(bodies);
-  if (new TextEncoder().encode(json).byteLength > CRAWL.inlineBytes) {
-    const stored = await storeOutput(env, {
-      bytes: new TextEncoder().encode(json),
-      contentType: "application/json",
-      ttlSeconds: RETENTION_SECONDS,
-      accountId: config.accountId,
-      prefix: "crawl",
-    });
-    r2Keys.push(stored.key);
-    result.contentUrl = await signedImageUrl(env, config.origin, stored);
-  } else Object.assign(result, bodies);
+  Object.assign(result, await placeBodies(env, config, bodies, r2Keys));
   return { status: "rendered", reason: null, result, links, r2Keys, credits: cost };
 }

@@ -2363,6 +2363,10 @@ export type CrawlRequest = {
    */
   followNofollow?: boolean;
   /**
+   * always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
+   */
+  render?: "auto" | "always" | "never";
+  /**
    * When navigation counts as complete.
    */
   waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
@@ -2868,6 +2872,14 @@ export type CrawlPageEvent = {
       | "cancelled"
       | "capture_failed";
     statusCode?: number;
+    /**
+     * The page whose links had this URL first. None for the start URL and URLs from sitemaps.
+     */
+    foundOn?: string;
+    /**
+     * How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
+     */
+    rendered?: "http" | "browser";
   };
 };
 
@@ -3622,6 +3634,10 @@ export type CrawlPage = {
    * The page whose links had this URL first. None for the start URL and URLs from sitemaps.
    */
   foundOn?: string;
+  /**
+   * How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
+   */
+  rendered?: "http" | "browser";
   statusCode?: number;
   finalUrl?: string;
   markdown?: string;
