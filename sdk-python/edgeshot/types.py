@@ -617,6 +617,7 @@ _ExtractRequestOptional = TypedDict(
         "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
         "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
         "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "render": Literal["auto", "always", "never"],  # always: the page rendered in the browser; never: its document fetched over HTTP and read without a browser (faster; no scripts run, waitUntil, device, blockCookieBanners and hideSelectors do not apply); auto: fetched over HTTP, rendered in the browser only when the document needs scripts to show its content. 1 credit either way; `rendered` in the answer says which.
     },
     total=False,
 )
@@ -1826,8 +1827,16 @@ _ExtractionRequired = TypedDict(
     },
 )
 
+_ExtractionOptional = TypedDict(
+    "_ExtractionOptional",
+    {
+        "rendered": Literal["http", "browser"],  # POST /v1/extract: how the page was read — http (fetched, no browser) or browser (see `render`).
+    },
+    total=False,
+)
 
-class Extraction(_ExtractionRequired):
+
+class Extraction(_ExtractionRequired, _ExtractionOptional):
     pass
 
 

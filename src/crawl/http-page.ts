@@ -1,84 +1,28 @@
 /**
  * A crawl page without a browser (`render: "never"`, and `"auto"` when the document does not need
- * one): its document fetched by the crawler's guarded fetch (./fetch.ts: every hop through the
+ * one): its document fetched by the crawler's guarded fetch (src/security/guarded-fetch.ts: every hop through the
  * URL guard, DNS and reputation checks before it is requested, the body read up to a cap), parsed
  * in the Worker (linkedom) and converted by the same code the browser path uses — reader mode
  * (src/extract/reader.ts, `readOrWholePage`) and the Markdown converter (`extractArticle`).
  *
- * `needsBrowser` is `auto`'s test, on the raw document: a page whose scripts would have to run
- * before it shows its content — an empty application root (`<div id="root"></div>` and scripts),
- * or scripts and almost no readable text — goes to the browser; anything else is read as fetched.
+ * `auto`'s test is src/extract/needs-browser.ts.
  */
 import { LIMITS } from "../../schemas/limits";
-import {
-  collapse,
-  type DomDocument,
-  type DomElement,
-  selectAll,
-  visibleText,
-} from "../extract/dom";
+import { collapse, type DomDocument, selectAll, visibleText } from "../extract/dom";
 import { extractArticle } from "../extract/extract";
 import { parseDocument, serializeDocument } from "../extract/parse";
 import { readOrWholePage } from "../extract/reader";
 import { log } from "../log";
 import { TUNING } from "../tuning";
 import type { CrawlConfig } from "./config";
-import { guardedFetch } from "./fetch";
+import { fetchHtml, type FetchedHtml } from "../security/guarded-fetch";
 import type { PageResult } from "./frontier";
 import type { Discovered } from "./links";
 
-/** Elements that hold an application the page's scripts render into, when it is server-rendered. */
-const APP_ROOTS = [
-  "#root",
-  "#app",
-  "#__next",
-  "#__nuxt",
-  "#___gatsby",
-  "#svelte",
-  "app-root",
-  "[data-reactroot]",
-  "[ng-app]",
-  "[ng-version]",
-].join(",");
-/** Below this many characters of readable text, a page with scripts is taken to need them. */
-export const MIN_READABLE_CHARS = 200;
-/** Script types a browser runs (no type, or a JavaScript one, or a module). */
-const RUNNABLE = /^(|module|text\/javascript|application\/javascript|text\/ecmascript)$/i;
-const NOT_TEXT = "script, style, noscript, template";
-
-/** Whether the raw document must be rendered by the browser to show its content. */
-export function needsBrowser(doc: DomDocument): boolean {
-  const scripts = selectAll(doc, "script").filter((s) =>
-    RUNNABLE.test((s.getAttribute("type") ?? "").trim()),
-  );
-  if (scripts.length === 0) return false;
-  const body = doc.body;
-  if (!body) return true;
-  for (const root of selectAll(doc, APP_ROOTS))
-    if (root.children.length === 0 && visibleText(root) === "") return true;
-  return readableText(body).length < MIN_READABLE_CHARS;
-}
-
-/** The text of `body` a reader sees, script and style contents left out (no mutation). */
-function readableText(body: DomElement): string {
-  let text = visibleText(body);
-  for (const el of selectAll(body, NOT_TEXT)) {
-    const inner = visibleText(el);
-    if (inner !== "") text = text.replace(inner, "");
-  }
-  return collapse(text);
-}
-
 export type FetchedPage =
-  | { kind: "document"; status: number; finalUrl: string; html: string }
-  /** Answered, but not an HTML document (or 4xx/5xx): the page's outcome without reading it. */
-  | { kind: "not_html" }
-  | { kind: "http_error"; status: number }
-  | { kind: "blocked" }
-  /** No usable answer: unreachable, too slow, a body over the cap. */
-  | { kind: "error" };
-
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)$/i;
+  | FetchedHtml
+  /** Answered 4xx/5xx: the page's outcome without reading it. */
+  | { kind: "http_error"; status: number };
 
 /**
  * GETs `url` as a crawl page: the crawler's user agent, the start origin's headers and cookies
@@ -91,7 +35,7 @@ export async function fetchPage(env: Env, config: CrawlConfig, url: string): Pro
     .filter((c) => c.domain === undefined)
     .map((c) => `${c.name}=${c.value}`)
     .join("; ");
-  const answer = await guardedFetch(env, url, {
+  const answer = await fetchHtml(env, url, {
     maxBytes: TUNING.crawlHttpPageBytes,
     timeoutMs: (timeout ?? LIMITS.timeoutSeconds.default) * 1000,
     headers: (hop) =>
@@ -102,13 +46,9 @@ export async function fetchPage(env: Env, config: CrawlConfig, url: string): Pro
             ...(cookieHeader !== "" ? { cookie: cookieHeader } : {}),
           },
   });
-  if (answer.kind === "refused") return { kind: "blocked" };
-  if (answer.kind === "error") return { kind: "error" };
-  if (answer.status >= 400) return { kind: "http_error", status: answer.status };
-  const type = (answer.contentType ?? "text/html").split(";")[0]?.trim() ?? "";
-  if (!HTML_TYPES.test(type)) return { kind: "not_html" };
-  const html = new TextDecoder().decode(answer.body);
-  return { kind: "document", status: answer.status, finalUrl: answer.finalUrl, html };
+  if (answer.kind === "document" && answer.status >= 400)
+    return { kind: "http_error", status: answer.status };
+  return answer;
 }
 
 /** A fetched document turned into the page's formats and links, as the browser path gives them. */

@@ -35,7 +35,8 @@ import type { PageOutcome, PageResult, Taken } from "./frontier";
 import { crawlStub } from "./crawl-stub";
 import type { CrawlPageMessage } from "./page-message";
 import { CRAWLER_USER_AGENT } from "./robots";
-import { type Bodies, convertPage, fetchPage, needsBrowser } from "./http-page";
+import { type Bodies, convertPage, fetchPage } from "./http-page";
+import { needsBrowser } from "../extract/needs-browser";
 import { parseDocument } from "../extract/parse";
 
 const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CrawlConfig } from "../../src/crawl/config";
-import { convertPage, needsBrowser } from "../../src/crawl/http-page";
+import { convertPage } from "../../src/crawl/http-page";
+import { needsBrowser } from "../../src/extract/needs-browser";
 import { parseDocument } from "../../src/extract/parse";
 
 const PROSE = "Plain words a reader can read without any script running at all. ".repeat(6);

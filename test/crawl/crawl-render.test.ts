@@ -8,6 +8,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Crawl, CrawlPage, CrawlSummary } from "../../schemas/crawl";
+import type { ExtractionData } from "../../schemas/responses";
 import { crawlStub } from "../../src/crawl/crawl-stub";
 import { HYBRID } from "../fixtures/crawl-site";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
@@ -182,4 +183,41 @@ describe("render: never", () => {
     expect(data?.credits).toBe(2);
     expect(data?.maxCredits).toBe(3);
   }, 60_000);
+});
+
+describe("POST /v1/extract with render", () => {
+  it("never reads a static page without a browser; auto renders the app; the guard holds", async () => {
+    const account = await createAccount("pro");
+    const since = Date.now();
+    const before = await remaining(account);
+    const extract = async (body: Record<string, unknown>) => {
+      const res = await postJson("/v1/extract", body, bearer(account.apiKey));
+      return { status: res.status, body: await envelope<ExtractionData>(res) };
+    };
+
+    const page = await extract({ url: `${SITE}/hybrid/static`, render: "never" });
+    expect(page.status).toBe(200);
+    expect(page.body.data?.rendered).toBe("http");
+    expect(page.body.data?.content).toContain(HYBRID.staticPhrase);
+    expect(page.body.data?.title).toBe("Static article");
+
+    const app = await extract({ url: `${SITE}/hybrid/app`, render: "auto" });
+    expect(app.status).toBe(200);
+    expect(app.body.data?.rendered).toBe("browser");
+    expect(app.body.data?.content).toContain(HYBRID.appPhrase);
+
+    const canaryRedirect = await extract({ url: `${SITE}/hybrid/to-canary`, render: "never" });
+    expect(canaryRedirect.status).toBe(400);
+    expect(canaryRedirect.body.error?.code).toBe("CAPTURE_FAILED");
+
+    const bad = await extract({ url: `${SITE}/hybrid/static`, render: "sometimes" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.details?.map((d) => d.path)).toContain("render");
+
+    const log = await siteLog(since);
+    expect(navigations(log)).toEqual(["/hybrid/app"]);
+    expect(await canaryHits(since)).toEqual([]);
+    // Two extractions answered (1 credit each); the refused one and the 400 cost nothing.
+    expect(before - (await remaining(account))).toBe(2);
+  }, 120_000);
 });

@@ -832,6 +832,10 @@ export type ExtractRequest = {
    * CSS selectors set to display:none before capture; no error when nothing matches.
    */
   hideSelectors?: Array<string>;
+  /**
+   * always: the page rendered in the browser; never: its document fetched over HTTP and read without a browser (faster; no scripts run, waitUntil, device, blockCookieBanners and hideSelectors do not apply); auto: fetched over HTTP, rendered in the browser only when the document needs scripts to show its content. 1 credit either way; `rendered` in the answer says which.
+   */
+  render?: "auto" | "always" | "never";
 };
 
 export type ArtifactRequest = {
@@ -3117,6 +3121,10 @@ export type Extraction = {
   siteName: string;
   length: number;
   loadTimeMs: number;
+  /**
+   * POST /v1/extract: how the page was read — http (fetched, no browser) or browser (see `render`).
+   */
+  rendered?: "http" | "browser";
 };
 
 export type BatchAccepted = {

@@ -1,5 +1,9 @@
 /**
- * The crawler's own server-side fetches — robots.txt, sitemaps, and the documents of pages a
+ * The Worker's own fetches of pages and site files: the crawler's (robots.txt, sitemaps, the
+ * documents of pages a crawl loads over HTTP) and POST /v1/extract's with `render` other than
+ * "always" (src/pipeline/extract-page.ts).
+ *
+ * Originally the crawler's own server-side fetches — robots.txt, sitemaps, and the documents of pages a
  * crawl loads over HTTP (`render: "never"` or `"auto"`: ./http-page.ts; pages that need the
  * browser load there, under the browser guard). Plain `fetch` with `redirect: "manual"`: every hop,
  * the first URL and each Location followed (at most MAX_REDIRECTS), passes the outbound hop
@@ -9,9 +13,13 @@
  */
 import { ApiError } from "../errors";
 import { log } from "../log";
-import { checkOutboundHop, readCapped } from "../security/outbound";
-import { UnresolvableTarget } from "../security/target-check";
-import { CRAWLER_USER_AGENT } from "./robots";
+import { checkOutboundHop, readCapped } from "./outbound";
+import { UnresolvableTarget } from "./target-check";
+
+/** The product token robots.txt groups name us by (`User-agent: Edgeshot`). */
+export const SERVICE_TOKEN = "Edgeshot";
+/** The User-Agent of these fetches (and of crawl pages in the browser); it carries the token. */
+export const SERVICE_USER_AGENT = `Mozilla/5.0 (compatible; ${SERVICE_TOKEN}/1.0; +https://edgeshot.dev/docs/crawler)`;
 
 /** Redirects followed at most (RFC 9309 §2.3.1.2 asks at least five for robots.txt). */
 export const MAX_REDIRECTS = 5;
@@ -80,7 +88,7 @@ export async function guardedFetch(
       res = await fetch(target.href, {
         redirect: "manual",
         signal,
-        headers: { ...opts.headers?.(target), "user-agent": CRAWLER_USER_AGENT },
+        headers: { ...opts.headers?.(target), "user-agent": SERVICE_USER_AGENT },
       });
     } catch (err) {
       log("info", "crawl fetch failed", { host: target.hostname, error: String(err) });
@@ -109,4 +117,30 @@ export async function guardedFetch(
   }
   log("info", "crawl fetch: too many redirects", { host: new URL(next).hostname });
   return ERROR;
+}
+
+export type FetchedHtml =
+  | { kind: "document"; status: number; finalUrl: string; html: string }
+  /** Answered with something that is not an HTML document (its Content-Type). */
+  | { kind: "not_html"; contentType: string | null }
+  /** A hop refused by the URL guard or the target check, before it was requested. */
+  | { kind: "blocked" }
+  /** No usable answer: unreachable, too slow, a body over the cap. */
+  | { kind: "error" };
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)$/i;
+
+/** GET a page's document hop by hop (as `guardedFetch`), decoded when it is HTML (no type: HTML). */
+export async function fetchHtml(
+  env: Env,
+  url: string,
+  opts: GuardedFetchOptions,
+): Promise<FetchedHtml> {
+  const answer = await guardedFetch(env, url, opts);
+  if (answer.kind === "refused") return { kind: "blocked" };
+  if (answer.kind === "error") return { kind: "error" };
+  const type = (answer.contentType ?? "text/html").split(";")[0]?.trim() ?? "";
+  if (!HTML_TYPES.test(type)) return { kind: "not_html", contentType: answer.contentType };
+  const html = new TextDecoder().decode(answer.body);
+  return { kind: "document", status: answer.status, finalUrl: answer.finalUrl, html };
 }
