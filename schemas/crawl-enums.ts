@@ -12,6 +12,7 @@ export const CRAWL_FORMATS = [
   "links",
   "metadata",
   "screenshot",
+  "json",
 ] as const;
 export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
 /** How a crawl's pages are loaded (docs/CRAWL.md, "HTTP first"). */

@@ -9,6 +9,7 @@ import { captureFields } from "./capture";
 import { listQuery, pagesQuery } from "./jobs";
 import { CRAWL } from "./limits";
 import { hasControlChars, intIn, NOT_EMPTY } from "./primitives";
+import { fieldsSchema, MARKUP_KINDS } from "./structured";
 import {
   CRAWL_EVENTS,
   CRAWL_FORMATS,
@@ -134,16 +135,24 @@ export const crawlRequestSchema = z
       .optional()
       .meta({
         description:
-          "What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).",
+          "What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit), json (`fields` and/or `kind`, as POST /v1/json reads them).",
         default: ["markdown"],
       }),
+    fields: fieldsSchema.optional().meta({
+      description:
+        "The json format: fields by selector, read on every page as POST /v1/json reads them.",
+    }),
+    kind: z.enum(MARKUP_KINDS).optional().meta({
+      description:
+        "The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.",
+    }),
     followNofollow: z.boolean().optional().meta({
       description: 'Follow links marked rel="nofollow".',
       default: false,
     }),
     render: z.enum(RENDER_MODES).optional().meta({
       description:
-        "always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.",
+        "always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.",
       default: "always",
     }),
     ...pageOptions,
@@ -163,18 +172,33 @@ export const crawlRequestSchema = z
     }),
   })
   .superRefine((value, ctx) => {
-    if (value.render === "never" && value.formats?.includes("screenshot"))
-      ctx.addIssue({
-        code: "custom",
-        path: ["render"],
-        message: 'A screenshot needs the browser: render "never" cannot take it.',
-      });
+    for (const format of ["screenshot", "json"] as const)
+      if (value.render === "never" && value.formats?.includes(format))
+        ctx.addIssue({
+          code: "custom",
+          path: ["render"],
+          message: `The ${format} format is read in the browser: render "never" cannot take it.`,
+        });
     if (value.webhookEvents !== undefined && value.webhookUrl === undefined)
       ctx.addIssue({
         code: "custom",
         path: ["webhookEvents"],
         message: "webhookEvents requires webhookUrl.",
       });
+    const json = value.formats?.includes("json") ?? false;
+    if (json && value.fields === undefined && value.kind === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["fields"],
+        message: "The json format needs fields or kind.",
+      });
+    for (const key of ["fields", "kind"] as const)
+      if (!json && value[key] !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `${key} applies to the json format: add "json" to formats.`,
+        });
   })
   .meta({ id: "CrawlRequest" });
 export type CrawlRequest = z.output<typeof crawlRequestSchema>;

@@ -163,6 +163,10 @@ export const LIMITS = {
   watchNameChars: 100,
   watchThresholdPercent: { min: 0, max: 100, default: 1 },
   watchIgnoreSelectors: 50,
+  /** Alert rules on a watch's fields. */
+  watchAlerts: 20,
+  /** Characters of a `becomes`/`stopsBeing` string value. */
+  watchAlertValueChars: 500,
   watchRetentionRuns: { min: 1, max: 500, default: 50 },
   watchRetentionDays: { min: 1, max: 365, default: 90 },
   watchActivePerSite: 10,

@@ -28,6 +28,10 @@ export interface FieldSpec {
 }
 export type FieldMap = { [name: string]: FieldSpec };
 
+/** A field's typed value: a list's are arrays, an object's are `FieldValues`. */
+export type FieldValue = string | number | boolean | null | FieldValue[] | FieldValues;
+export type FieldValues = { [name: string]: FieldValue };
+
 const FIELD_NAME = new RegExp(`^[A-Za-z_][A-Za-z0-9_-]{0,${LIMITS.structuredFieldNameChars - 1}}$`);
 const FIELD_NAME_RULE = `A field name: a letter or _, then letters, digits, _ or -, at most ${LIMITS.structuredFieldNameChars} characters.`;
 
@@ -135,7 +139,7 @@ function tooManyFields(raw: unknown): boolean {
 const TOO_MANY = `At most ${LIMITS.structuredFields} fields in all.`;
 
 // A transform first (not a refinement): an OpenAPI document shows what a transform pipes into.
-const fieldsSchema = z
+export const fieldsSchema = z
   .transform((raw: unknown, ctx) => {
     if (!tooManyFields(raw)) return raw as FieldMap;
     ctx.addIssue({ code: "custom", message: TOO_MANY });

@@ -11,6 +11,7 @@ import { causeSchema, listingSchema } from "./responses";
 import { LIMITS } from "./limits";
 import { cssSelector, intIn, maxChars, NOT_EMPTY, numberIn } from "./primitives";
 import { storageOptionSchema } from "./storage";
+import { fieldsSchema, type FieldMap } from "./structured";
 
 const L = LIMITS;
 
@@ -41,6 +42,82 @@ export const watchCaptureSchema = batchDefaultsSchema
   );
 export type WatchCapture = BatchDefaults;
 
+export const ALERT_RULES = [
+  "changed",
+  "increased",
+  "decreased",
+  "above",
+  "below",
+  "becomes",
+  "stopsBeing",
+] as const;
+export type AlertRuleName = (typeof ALERT_RULES)[number];
+
+const alertValue = z.union([z.number(), z.string().max(L.watchAlertValueChars), z.boolean()]);
+
+/** One rule on a field (docs/WATCHES.md "Alerts on a field"). */
+export const alertRuleSchema = z
+  .strictObject({
+    field: z
+      .string()
+      .min(1, NOT_EMPTY)
+      .max(L.structuredFieldNameChars)
+      .describe("A field of `fields` (top level) whose value the rule reads."),
+    rule: z
+      .enum(ALERT_RULES)
+      .describe(
+        "changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).",
+      ),
+    byPercent: numberIn(0, 1_000_000)
+      .optional()
+      .describe(
+        "increased / decreased: the least change, in percent of the last value (default 0).",
+      ),
+    value: alertValue
+      .optional()
+      .describe("above / below: a number; becomes / stopsBeing: the value compared with."),
+    onFirstRun: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).",
+      ),
+  })
+  .superRefine((rule, ctx) => {
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: "custom", path: [path], message });
+    const numeric = rule.rule === "increased" || rule.rule === "decreased";
+    const bound = rule.rule === "above" || rule.rule === "below";
+    const equals = rule.rule === "becomes" || rule.rule === "stopsBeing";
+    if (rule.byPercent !== undefined && !numeric)
+      issue("byPercent", "byPercent applies to increased and decreased.");
+    if (bound && typeof rule.value !== "number")
+      issue("value", `A number is required for ${rule.rule}.`);
+    else if (equals && rule.value === undefined)
+      issue("value", `The value is required for ${rule.rule}.`);
+    else if (!bound && !equals && rule.value !== undefined)
+      issue("value", `value does not apply to ${rule.rule}.`);
+  })
+  .describe("An alert rule on a field.");
+export type AlertRule = z.output<typeof alertRuleSchema>;
+
+/** A field value a rule reads: rules refuse lists and objects. */
+const fieldScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+type FieldScalar = z.output<typeof fieldScalar>;
+
+/** A rule that fired on a run: the rule, and the field's value before and now. */
+export const firedAlertSchema = z
+  .object({
+    field: z.string(),
+    rule: z.enum(ALERT_RULES),
+    byPercent: z.number().optional(),
+    value: alertValue.optional(),
+    previous: fieldScalar.describe("The value at the last good run (null on the first run)."),
+    current: fieldScalar.describe("The value now."),
+  })
+  .describe("An alert rule that fired.");
+export type FiredAlert = z.output<typeof firedAlertSchema>;
+
 export const changeDetectionSchema = z
   .strictObject({
     mode: z
@@ -59,6 +136,35 @@ export const changeDetectionSchema = z
       .describe(
         "Elements hidden (display:none) before every capture, so they never count as a change.",
       ),
+    fields: fieldsSchema
+      .optional()
+      .describe(
+        "Fields read from the page at every run, as POST /v1/json reads them (selector, type, lists, objects); each run shows them, and `alerts` compare them.",
+      ),
+    alerts: z
+      .array(alertRuleSchema)
+      .max(L.watchAlerts, `At most ${L.watchAlerts} rules.`)
+      .default([])
+      .describe(
+        "Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.",
+      ),
+  })
+  .superRefine((cd, ctx) => {
+    const fields: FieldMap = cd.fields ?? {};
+    cd.alerts.forEach((alert, i) => {
+      if (!Object.hasOwn(fields, alert.field))
+        ctx.addIssue({
+          code: "custom",
+          path: ["alerts", i, "field"],
+          message: "Not a field of `fields`.",
+        });
+      else if (fields[alert.field]?.fields !== undefined || fields[alert.field]?.list === true)
+        ctx.addIssue({
+          code: "custom",
+          path: ["alerts", i, "field"],
+          message: "Rules read a single value: not a list or an object.",
+        });
+    });
   })
   .describe("How a run is compared with the last good one.");
 export type ChangeDetection = z.output<typeof changeDetectionSchema>;
@@ -147,6 +253,11 @@ export const watchSchema = z
       mode: z.enum(CHANGE_MODES),
       thresholdPercent: z.number(),
       ignoreSelectors: z.array(z.string()),
+      fields: z
+        .custom<FieldMap>((v) => typeof v === "object" && v !== null)
+        .describe("The fields read at every run, as given.")
+        .optional(),
+      alerts: z.array(alertRuleSchema),
     }),
     webhookUrl: z.string().nullable(),
     retention: z.object({ runs: z.number().int(), days: z.number().int() }),
@@ -171,6 +282,14 @@ export const watchRunSchema = z
       .object({ added: z.array(z.string()), removed: z.array(z.string()) })
       .optional()
       .describe("Text and both modes: lines added and removed."),
+    fields: z
+      .custom<Record<string, FieldScalar | object>>((v) => typeof v === "object" && v !== null)
+      .describe("The watch's `fields` as this run read them.")
+      .optional(),
+    alerts: z
+      .array(firedAlertSchema)
+      .optional()
+      .describe("The alert rules that fired on this run."),
     error: z.string().nullable().describe("Why it failed or was skipped."),
     errorDetail: causeSchema,
     startedAt: iso.nullable(),
@@ -207,6 +326,18 @@ export const watchChangedEventSchema = z.object({
   imageUrl: z.string().nullable(),
   previousImageUrl: z.string().nullable(),
   diffUrl: z.string().nullable(),
+  detectedAt: iso,
+});
+
+/** `watch.alert` webhook body: the rules on the watch's fields that fired on a run. */
+export const watchAlertEventSchema = z.object({
+  event: z.literal("watch.alert"),
+  watchId: z.string(),
+  runId: z.string(),
+  url: z.string(),
+  alerts: z.array(firedAlertSchema),
+  fields: z.record(z.string(), z.unknown()).describe("Every field as this run read it."),
+  imageUrl: z.string().nullable(),
   detectedAt: iso,
 });
 

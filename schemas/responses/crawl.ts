@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CRAWL } from "../limits";
 import { listingSchema } from "./jobs";
+import { markupSchema } from "../responses";
 import {
   CRAWL_STATUSES,
   CRAWL_STOPPED_BY,
@@ -47,11 +48,24 @@ export const crawlPageSchema = z
     links: z.array(linkSchema).optional(),
     metadata: metadataSchema.optional(),
     screenshotUrl: z.string().optional(),
+    json: z
+      .object({
+        fields: z
+          .custom<Record<string, string | number | boolean | null | object>>(
+            (v) => typeof v === "object" && v !== null,
+          )
+          .describe("`fields`: each field's value, typed, as POST /v1/json answers them.")
+          .optional(),
+        truncated: z.boolean().optional(),
+        markup: markupSchema.optional(),
+      })
+      .optional()
+      .meta({ description: "The json format: the page's fields and/or markup." }),
     contentUrl: z
       .string()
       .optional()
       .meta({
-        description: `Set instead of markdown/html/text when they total more than ${CRAWL.inlineBytes / 1024} KB: a signed URL of the page's JSON.`,
+        description: `Set instead of markdown/html/text/json when they total more than ${CRAWL.inlineBytes / 1024} KB: a signed URL of the page's JSON.`,
       }),
   })
   .meta({ id: "CrawlPage" });

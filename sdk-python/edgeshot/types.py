@@ -124,6 +124,7 @@ __all__ = [
     "CrawlPageLinksItem",
     "CrawlPageMetadataOpenGraph",
     "CrawlPageMetadata",
+    "CrawlPageJson",
     "CrawlPage",
     "Crawl",
     "CrawlSummary",
@@ -161,9 +162,11 @@ __all__ = [
     "ListDestinationsResult",
     "DeleteDestinationResult",
     "TestDestinationResult",
+    "CreateWatchRequestChangeDetectionAlertsItem",
     "CreateWatchRequestChangeDetection",
     "CreateWatchRequestRetention",
     "CreateWatchRequest",
+    "CreateWatchResultChangeDetectionAlertsItem",
     "CreateWatchResultChangeDetection",
     "CreateWatchResultRetention",
     "CreateWatchResultStorage",
@@ -177,6 +180,7 @@ __all__ = [
     "RunWatchResult",
     "ListWatchRunsQuery",
     "ListWatchRunsResultItemsItemTextDiff",
+    "ListWatchRunsResultItemsItemAlertsItem",
     "ListWatchRunsResultItemsItem",
     "ListWatchRunsResult",
     "GetCrawlPagesQuery",
@@ -198,6 +202,8 @@ __all__ = [
     "Watch",
     "WatchRun",
     "WatchChangedEvent",
+    "WatchAlertEventAlertsItem",
+    "WatchAlertEvent",
     "WatchFailedEvent",
     "ErrorCode",
     "ERROR_STATUSES",
@@ -1040,9 +1046,11 @@ _CrawlRequestOptional = TypedDict(
         "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
         "limit": int,  # Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
         "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
-        "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).
+        "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot", "json"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit), json (`fields` and/or `kind`, as POST /v1/json reads them).
+        "fields": StructuredFields,  # The json format: fields by selector, read on every page as POST /v1/json reads them.
+        "kind": Literal["product", "article", "organization", "auto"],  # The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.
         "followNofollow": bool,  # Follow links marked rel="nofollow".
-        "render": Literal["auto", "always", "never"],  # always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
+        "render": Literal["auto", "always", "never"],  # always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
         "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
         "delay": int,  # Milliseconds to wait after the page loaded.
         "timeout": int,  # Navigation timeout in seconds.
@@ -2588,6 +2596,21 @@ class CrawlPageMetadata(_CrawlPageMetadataRequired):
     pass
 
 
+_CrawlPageJsonOptional = TypedDict(
+    "_CrawlPageJsonOptional",
+    {
+        "fields": Dict[str, Any],  # `fields`: each field's value, typed, as POST /v1/json answers them.
+        "truncated": bool,
+        "markup": Markup,
+    },
+    total=False,
+)
+
+
+class CrawlPageJson(_CrawlPageJsonOptional):
+    "The json format: the page's fields and/or markup."
+
+
 _CrawlPageRequired = TypedDict(
     "_CrawlPageRequired",
     {
@@ -2611,7 +2634,8 @@ _CrawlPageOptional = TypedDict(
         "links": List[CrawlPageLinksItem],
         "metadata": CrawlPageMetadata,
         "screenshotUrl": str,
-        "contentUrl": str,  # Set instead of markdown/html/text when they total more than 256 KB: a signed URL of the page's JSON.
+        "json": CrawlPageJson,  # The json format: the page's fields and/or markup.
+        "contentUrl": str,  # Set instead of markdown/html/text/json when they total more than 256 KB: a signed URL of the page's JSON.
     },
     total=False,
 )
@@ -3287,12 +3311,37 @@ class TestDestinationResult(_TestDestinationResultRequired):
     "The bucket accepted the probe."
 
 
+_CreateWatchRequestChangeDetectionAlertsItemRequired = TypedDict(
+    "_CreateWatchRequestChangeDetectionAlertsItemRequired",
+    {
+        "field": str,  # A field of `fields` (top level) whose value the rule reads.
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],  # changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+    },
+)
+
+_CreateWatchRequestChangeDetectionAlertsItemOptional = TypedDict(
+    "_CreateWatchRequestChangeDetectionAlertsItemOptional",
+    {
+        "byPercent": float,  # increased / decreased: the least change, in percent of the last value (default 0).
+        "value": Union[float, str, bool],  # above / below: a number; becomes / stopsBeing: the value compared with.
+        "onFirstRun": bool,  # Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+    },
+    total=False,
+)
+
+
+class CreateWatchRequestChangeDetectionAlertsItem(_CreateWatchRequestChangeDetectionAlertsItemRequired, _CreateWatchRequestChangeDetectionAlertsItemOptional):
+    "An alert rule on a field."
+
+
 _CreateWatchRequestChangeDetectionOptional = TypedDict(
     "_CreateWatchRequestChangeDetectionOptional",
     {
         "mode": Literal["visual", "text", "both"],  # visual: share of pixels that differ; text: share of visible-text lines changed; both.
         "thresholdPercent": float,  # A run is `changed` when the changed share is over this percentage.
         "ignoreSelectors": List[str],  # Elements hidden (display:none) before every capture, so they never count as a change.
+        "fields": StructuredFields,  # Fields read from the page at every run, as POST /v1/json reads them (selector, type, lists, objects); each run shows them, and `alerts` compare them.
+        "alerts": List[CreateWatchRequestChangeDetectionAlertsItem],  # Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.
     },
     total=False,
 )
@@ -3343,17 +3392,49 @@ class CreateWatchRequest(_CreateWatchRequestRequired, _CreateWatchRequestOptiona
     "POST /v1/watches body."
 
 
+_CreateWatchResultChangeDetectionAlertsItemRequired = TypedDict(
+    "_CreateWatchResultChangeDetectionAlertsItemRequired",
+    {
+        "field": str,  # A field of `fields` (top level) whose value the rule reads.
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],  # changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+        "onFirstRun": bool,  # Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+    },
+)
+
+_CreateWatchResultChangeDetectionAlertsItemOptional = TypedDict(
+    "_CreateWatchResultChangeDetectionAlertsItemOptional",
+    {
+        "byPercent": float,  # increased / decreased: the least change, in percent of the last value (default 0).
+        "value": Union[float, str, bool],  # above / below: a number; becomes / stopsBeing: the value compared with.
+    },
+    total=False,
+)
+
+
+class CreateWatchResultChangeDetectionAlertsItem(_CreateWatchResultChangeDetectionAlertsItemRequired, _CreateWatchResultChangeDetectionAlertsItemOptional):
+    "An alert rule on a field."
+
+
 _CreateWatchResultChangeDetectionRequired = TypedDict(
     "_CreateWatchResultChangeDetectionRequired",
     {
         "mode": Literal["visual", "text", "both"],
         "thresholdPercent": float,
         "ignoreSelectors": List[str],
+        "alerts": List[CreateWatchResultChangeDetectionAlertsItem],
     },
 )
 
+_CreateWatchResultChangeDetectionOptional = TypedDict(
+    "_CreateWatchResultChangeDetectionOptional",
+    {
+        "fields": Dict[str, Any],  # The fields read at every run, as given.
+    },
+    total=False,
+)
 
-class CreateWatchResultChangeDetection(_CreateWatchResultChangeDetectionRequired):
+
+class CreateWatchResultChangeDetection(_CreateWatchResultChangeDetectionRequired, _CreateWatchResultChangeDetectionOptional):
     pass
 
 
@@ -3526,6 +3607,30 @@ class ListWatchRunsResultItemsItemTextDiff(_ListWatchRunsResultItemsItemTextDiff
     "Text and both modes: lines added and removed."
 
 
+_ListWatchRunsResultItemsItemAlertsItemRequired = TypedDict(
+    "_ListWatchRunsResultItemsItemAlertsItemRequired",
+    {
+        "field": str,
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],
+        "previous": Optional[Union[str, float, bool]],  # The value at the last good run (null on the first run).
+        "current": Optional[Union[str, float, bool]],  # The value now.
+    },
+)
+
+_ListWatchRunsResultItemsItemAlertsItemOptional = TypedDict(
+    "_ListWatchRunsResultItemsItemAlertsItemOptional",
+    {
+        "byPercent": float,
+        "value": Union[float, str, bool],
+    },
+    total=False,
+)
+
+
+class ListWatchRunsResultItemsItemAlertsItem(_ListWatchRunsResultItemsItemAlertsItemRequired, _ListWatchRunsResultItemsItemAlertsItemOptional):
+    "An alert rule that fired."
+
+
 _ListWatchRunsResultItemsItemRequired = TypedDict(
     "_ListWatchRunsResultItemsItemRequired",
     {
@@ -3550,6 +3655,8 @@ _ListWatchRunsResultItemsItemOptional = TypedDict(
     "_ListWatchRunsResultItemsItemOptional",
     {
         "textDiff": ListWatchRunsResultItemsItemTextDiff,  # Text and both modes: lines added and removed.
+        "fields": Dict[str, Any],  # The watch's `fields` as this run read them.
+        "alerts": List[ListWatchRunsResultItemsItemAlertsItem],  # The alert rules that fired on this run.
         "errorDetail": str,  # The whole cause, as the same request made synchronously names it (the selector that matched nothing, the status that failed the page), when it says more than `error`.
     },
     total=False,
@@ -3808,6 +3915,49 @@ _WatchChangedEventRequired = TypedDict(
 
 
 class WatchChangedEvent(_WatchChangedEventRequired):
+    "POSTed to the webhookUrl. Answer 2xx within 10 s; 5xx and timeouts are retried up to 3 times with backoff, 4xx are not."
+
+
+_WatchAlertEventAlertsItemRequired = TypedDict(
+    "_WatchAlertEventAlertsItemRequired",
+    {
+        "field": str,
+        "rule": Literal["changed", "increased", "decreased", "above", "below", "becomes", "stopsBeing"],
+        "previous": Optional[Union[str, float, bool]],  # The value at the last good run (null on the first run).
+        "current": Optional[Union[str, float, bool]],  # The value now.
+    },
+)
+
+_WatchAlertEventAlertsItemOptional = TypedDict(
+    "_WatchAlertEventAlertsItemOptional",
+    {
+        "byPercent": float,
+        "value": Union[float, str, bool],
+    },
+    total=False,
+)
+
+
+class WatchAlertEventAlertsItem(_WatchAlertEventAlertsItemRequired, _WatchAlertEventAlertsItemOptional):
+    "An alert rule that fired."
+
+
+_WatchAlertEventRequired = TypedDict(
+    "_WatchAlertEventRequired",
+    {
+        "event": Literal["watch.alert"],
+        "watchId": str,
+        "runId": str,
+        "url": str,
+        "alerts": List[WatchAlertEventAlertsItem],
+        "fields": Dict[str, Any],  # Every field as this run read it.
+        "imageUrl": Optional[str],
+        "detectedAt": str,  # ISO 8601
+    },
+)
+
+
+class WatchAlertEvent(_WatchAlertEventRequired):
     "POSTed to the webhookUrl. Answer 2xx within 10 s; 5xx and timeouts are retried up to 3 times with backoff, 4xx are not."
 
 

@@ -40,7 +40,7 @@ export class Edgeshot {
   readonly batches: ReturnType<typeof batchesResource>;
   readonly renderLinks: ReturnType<typeof renderLinksResource>;
   readonly destinations: ReturnType<typeof destinationsResource>;
-  /** Watches: scheduled captures with change detection (watch.changed / watch.failed webhooks). */
+  /** Watches: scheduled captures with change detection (watch.changed / watch.alert / watch.failed webhooks). */
   readonly watches: ReturnType<typeof watchesResource>;
   /** Webhook operations: the delivery log, redelivery, a test send. */
   readonly webhooks: ReturnType<typeof webhooksResource>;

@@ -381,4 +381,9 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE jobs ADD COLUMN error_detail TEXT`,
     `ALTER TABLE watch_runs ADD COLUMN error_detail TEXT`,
   ],
+  // v15: the fields a watch run read (JSON) and the alert rules that fired on it (JSON).
+  [
+    `ALTER TABLE watch_runs ADD COLUMN fields TEXT`,
+    `ALTER TABLE watch_runs ADD COLUMN alerts TEXT`,
+  ],
 ];

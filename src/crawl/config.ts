@@ -13,6 +13,7 @@ import type {
   SITEMAP_MODES,
 } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
+import type { FieldMap, MarkupKind } from "../../schemas/structured";
 import type { PlanId } from "../accounts/plans";
 import type { RequestedOutput } from "../pipeline/pipeline";
 
@@ -29,6 +30,9 @@ export interface CrawlConfig {
   exclude: string[];
   sitemap: (typeof SITEMAP_MODES)[number];
   formats: CrawlFormat[];
+  /** The json format's fields and markup kind (POST /v1/json's). */
+  fields?: FieldMap;
+  kind?: MarkupKind;
   followNofollow: boolean;
   /** How pages load (absent in a crawl stored before it: "always"). */
   render?: RenderMode;
@@ -76,6 +80,8 @@ export function crawlConfig(
     exclude: req.exclude ?? [],
     sitemap: req.sitemap ?? "include",
     formats: req.formats ?? ["markdown"],
+    ...(req.fields !== undefined ? { fields: req.fields } : {}),
+    ...(req.kind !== undefined ? { kind: req.kind } : {}),
     followNofollow: req.followNofollow ?? false,
     render: req.render ?? "always",
     options,
@@ -129,7 +135,10 @@ export function crawlCredits(
  * formats asked for, the screenshot last. None is billed by the pipeline: a page's credits are
  * reserved and settled by the crawl (./page-run.ts), once per page.
  */
-export function pageOutputs(formats: readonly CrawlFormat[]): RequestedOutput[] {
+export function pageOutputs(
+  config: Pick<CrawlConfig, "formats" | "fields" | "kind">,
+): RequestedOutput[] {
+  const { formats } = config;
   const outputs: RequestedOutput[] = [
     {
       kind: "links",
@@ -144,6 +153,15 @@ export function pageOutputs(formats: readonly CrawlFormat[]): RequestedOutput[] 
     outputs.push({ kind: "extraction", format: "markdown", billable: false, wholePage: true });
   if (formats.includes("text")) outputs.push({ kind: "text", billable: false });
   if (formats.includes("html")) outputs.push({ kind: "html", stripScripts: true, billable: false });
+  if (formats.includes("json")) {
+    const fields = config.fields ?? null;
+    outputs.push({
+      kind: "structured",
+      fields,
+      markup: config.kind !== undefined,
+      billable: false,
+    });
+  }
   if (formats.includes("screenshot")) outputs.push({ kind: "image", format: "png" });
   return outputs;
 }

@@ -93,11 +93,8 @@ export function convertPage(
   return { result, links: found.map(({ url, nofollow }) => ({ url, nofollow })), bodies };
 }
 
-export interface Bodies {
-  markdown?: string;
-  html?: string;
-  text?: string;
-}
+/** A page's bodies, kept inline or together in R2 (`json`: the browser path's json format). */
+export type Bodies = Pick<PageResult, "markdown" | "html" | "text" | "json">;
 
 /** The document's base URL: its `<base href>` resolved against the final URL, or that URL. */
 function baseOf(doc: DomDocument, finalUrl: string): string {

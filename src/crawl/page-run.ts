@@ -38,6 +38,8 @@ import { CRAWLER_USER_AGENT } from "./robots";
 import { type Bodies, convertPage, fetchPage } from "./http-page";
 import { needsBrowser } from "../extract/needs-browser";
 import { parseDocument } from "../extract/parse";
+import { typeFields } from "../extract/fields";
+import { readMarkup } from "../extract/markup";
 
 const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;
 
@@ -246,7 +248,7 @@ export async function loadPage(
  * "never"` its document is fetched and converted without a browser; with `"auto"` too, unless
  * that document needs the browser (./http-page.ts `needsBrowser`) or could not be read that way
  * (no answer in time, over the byte cap) — then it is rendered in the browser (a page with a
- * screenshot always is). A page refused, answering 4xx/5xx or not HTML is that outcome either way.
+ * screenshot or the json format always is). A page refused, answering 4xx/5xx or not HTML is that outcome either way.
  */
 async function renderPage(
   env: Env,
@@ -256,7 +258,10 @@ async function renderPage(
   cost: number,
 ): Promise<PageOutcome> {
   const mode = config.render ?? "always";
-  if (mode === "never" || (mode === "auto" && !config.formats.includes("screenshot"))) {
+  // A screenshot and the json format are read in the page: under `auto` such a crawl's pages all
+  // go to the browser (`never` refuses them at the start).
+  const browserOnly = config.formats.some((f) => f === "screenshot" || f === "json");
+  if (mode === "never" || (mode === "auto" && !browserOnly)) {
     const fetched = await fetchPage(env, config, url);
     switch (fetched.kind) {
       case "blocked":
@@ -276,7 +281,7 @@ async function renderPage(
     }
   }
   const loaded = await loadPage(env, config, url, engine, {
-    outputs: pageOutputs(config.formats),
+    outputs: pageOutputs(config),
     storage: {
       kind: "hosted",
       ttlSeconds: RETENTION_SECONDS,
@@ -300,7 +305,7 @@ async function httpRendered(
 }
 
 /**
- * A page's Markdown, HTML and text as its result carries them: inline, or past
+ * A page's Markdown, HTML, text and json as its result carries them: inline, or past
  * `CRAWL.inlineBytes` together, one JSON object in R2 behind `contentUrl` (its key in `r2Keys`).
  */
 async function placeBodies(
@@ -320,6 +325,20 @@ async function placeBodies(
   });
   r2Keys.push(stored.key);
   return { contentUrl: await signedImageUrl(env, config.origin, stored) };
+}
+
+/** The json format of a page: its fields typed and its markup normalised, as POST /v1/json's. */
+function structuredResult(
+  config: CrawlConfig,
+  output: Extract<OutputResult, { kind: "structured"; ok: true }>,
+): NonNullable<PageResult["json"]> {
+  const json: NonNullable<PageResult["json"]> = {};
+  if (config.fields && output.fields) {
+    json.fields = typeFields(config.fields, output.fields.values, output.fields.base);
+    json.truncated = output.fields.truncated;
+  }
+  if (config.kind && output.markup) json.markup = readMarkup(output.markup, config.kind);
+  return json;
 }
 
 /** A capture's refusal as a page's fate: the guard's are skips, the rest failures. */
@@ -368,6 +387,9 @@ async function rendered(
         return;
       case "text":
         if (formats.has("text")) bodies.text = output.text;
+        return;
+      case "structured":
+        bodies.json = structuredResult(config, output);
         return;
       case "image":
         if (output.stored) {

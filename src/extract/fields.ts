@@ -4,7 +4,7 @@
  * says — numbers read in the page's locale, URLs resolved against the page, dates in ISO 8601,
  * booleans — with the schema's defaults. Plain code, no DOM: what crosses CDP is strings.
  */
-import type { FieldMap, FieldSpec } from "../../schemas/structured";
+import type { FieldMap, FieldSpec, FieldValue, FieldValues } from "../../schemas/structured";
 import { parseNumber } from "./numbers";
 
 /** What the page read for one field: see `RawFields`. */
@@ -15,9 +15,6 @@ export type RawValue = string | null | Array<string | null> | RawFields | RawFie
  * match), a list of objects' per match. A field the read budget left unread is absent.
  */
 export type RawFields = { [name: string]: RawValue };
-
-export type FieldValue = string | number | boolean | null | FieldValue[] | FieldValues;
-export type FieldValues = { [name: string]: FieldValue };
 
 /** The typed values of `fields` from what the page read; relative URLs resolve against `base`. */
 export function typeFields(fields: FieldMap, raw: RawFields | null, base: string): FieldValues {

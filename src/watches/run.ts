@@ -24,6 +24,9 @@ import { signedImageUrl } from "../storage/hosted";
 import type { StorageChoice } from "../storage/destinations";
 import { enqueueWebhooks } from "../webhooks/deliver";
 import { compareImages, compareText } from "./compare";
+import { firedAlerts } from "./alerts";
+import { typeFields } from "../extract/fields";
+import type { FieldValues } from "../../schemas/structured";
 import { deleteWatchOutputs, outputTtlSeconds, storeWatchOutput } from "./outputs";
 
 /** A watch run's job as the runner's job kind. */
@@ -61,14 +64,20 @@ export function watchRun(env: Env, msg: WatchRunMessage): JobKind<RunContext> {
         },
         keep: "always",
       });
-      const text = wantsText(ctx.changeDetection);
+      const cd = ctx.changeDetection;
       return {
         spec: JSON.parse(ctx.spec) as CaptureSpec,
-        outputs: [{ kind: "image", format: "png" }, ...(text ? [{ kind: "text" } as const] : [])],
+        outputs: [
+          { kind: "image", format: "png" },
+          ...(wantsText(cd) ? [{ kind: "text" } as const] : []),
+          ...(cd.fields
+            ? [{ kind: "structured", fields: cd.fields, markup: false, billable: false } as const]
+            : []),
+        ],
         storage,
       };
     },
-    complete: (ctx, run) => settle(env, msg, ctx, captured(run)),
+    complete: (ctx, run) => settle(env, msg, ctx, captured(run, ctx.changeDetection)),
     fail: (failure) => finish(env, msg, { status: "failed", ...failure }, []),
   };
 }
@@ -78,6 +87,8 @@ interface Captured {
   imageKey: string;
   imageExpires: number;
   text: string | null;
+  /** The watch's fields as the page read them, typed; null when the watch reads none. */
+  fields: FieldValues | null;
   width: number;
   height: number;
   loadTimeMs: number;
@@ -86,15 +97,19 @@ interface Captured {
 const wantsText = (cd: ChangeDetection) => cd.mode === "text" || cd.mode === "both";
 const wantsVisual = (cd: ChangeDetection) => cd.mode === "visual" || cd.mode === "both";
 
-function captured(run: PipelineRun): Captured {
-  const [image, page] = run.outputs;
+function captured(run: PipelineRun, cd: ChangeDetection): Captured {
+  const [image, ...content] = run.outputs;
   if (image?.kind !== "image" || !image.ok || !image.stored)
     throw new Error("watch run image was not stored");
   return {
     png: image.result.bytes,
     imageKey: image.stored.key,
     imageExpires: image.stored.expires,
-    text: textOf(page),
+    text: textOf(content.find((o) => o.kind === "text")),
+    fields: fieldsOf(
+      cd,
+      content.find((o) => o.kind === "structured"),
+    ),
     width: image.result.width,
     height: image.result.height,
     loadTimeMs: run.loadTimeMs,
@@ -103,6 +118,11 @@ function captured(run: PipelineRun): Captured {
 
 function textOf(output: OutputResult | undefined): string | null {
   return output?.kind === "text" && output.ok ? output.text : null;
+}
+
+function fieldsOf(cd: ChangeDetection, output: OutputResult | undefined): FieldValues | null {
+  if (!cd.fields || output?.kind !== "structured" || !output.ok || !output.fields) return null;
+  return typeFields(cd.fields, output.fields.values, output.fields.base);
 }
 
 async function readObject(env: Env, key: string | null): Promise<Uint8Array | null> {
@@ -170,6 +190,10 @@ async function settle(
       changedPercent = Math.max(0, ...scores);
       outcome = changedPercent > cd.thresholdPercent ? "changed" : "unchanged";
     }
+    const alerts =
+      shot.fields === null
+        ? []
+        : firedAlerts(cd.alerts, baselineFields(base?.fields ?? null), shot.fields);
     const result: RunResult = {
       status: "completed",
       outcome,
@@ -181,6 +205,8 @@ async function settle(
       previousImageUrl: base && comparable ? base.imageUrl : null,
       textKey,
       textDiff,
+      fields: shot.fields === null ? null : JSON.stringify(shot.fields),
+      alerts: alerts.length > 0 ? JSON.stringify(alerts) : null,
       meta: {
         width: shot.width,
         height: shot.height,
@@ -194,6 +220,11 @@ async function settle(
     await deleteWatchOutputs(env, written);
     throw err;
   }
+}
+
+/** The last good run's fields; null when it read none (the watch's first run with fields). */
+function baselineFields(json: string | null): FieldValues | null {
+  return json === null ? null : (JSON.parse(json) as FieldValues);
 }
 
 /**

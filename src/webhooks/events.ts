@@ -16,6 +16,7 @@ export type WebhookEvent =
   | "job.failed"
   | "batch.completed"
   | "watch.changed"
+  | "watch.alert"
   | "watch.failed"
   | "crawl.completed"
   | "crawl.page"
@@ -31,9 +32,24 @@ export interface RunEventSubject {
   paused: boolean;
 }
 
-/** `watch.changed {watchId, runId, url, changedPercent, imageUrl, previousImageUrl, diffUrl, detectedAt}` or `watch.failed {watchId, runId, error, consecutiveFailures, paused}`. */
+/**
+ * `watch.changed {watchId, runId, url, changedPercent, imageUrl, previousImageUrl, diffUrl, detectedAt}`,
+ * `watch.alert {watchId, runId, url, alerts, fields, imageUrl, detectedAt}` or
+ * `watch.failed {watchId, runId, error, consecutiveFailures, paused}`.
+ */
 export function watchEvent(event: WebhookEvent, s: RunEventSubject): Record<string, unknown> {
   const { run } = s;
+  if (event === "watch.alert")
+    return {
+      event,
+      watchId: run.watchId,
+      runId: run.id,
+      url: s.url,
+      alerts: run.alerts ?? [],
+      fields: run.fields ?? {},
+      imageUrl: run.imageUrl,
+      detectedAt: run.completedAt,
+    };
   return event === "watch.changed"
     ? {
         event,

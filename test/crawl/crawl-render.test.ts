@@ -148,6 +148,7 @@ describe("render: never", () => {
   it.each([
     [{ render: "sometimes" }, "render"],
     [{ render: "never", formats: ["markdown", "screenshot"] }, "render"],
+    [{ render: "never", formats: ["json"], kind: "article" }, "render"],
   ])("%j → 400 naming %s, nothing created", async (change, field) => {
     const account = await createAccount("pro");
     const res = await postJson(

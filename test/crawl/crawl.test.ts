@@ -308,7 +308,7 @@ describe("a default crawl of the fixture site", () => {
 });
 
 describe("crawl options", () => {
-  it("formats: html, text, links, metadata and a screenshot (2 credits a page); include/exclude", async () => {
+  it("formats: html, text, links, metadata, json and a screenshot (2 credits a page); include/exclude", async () => {
     const before = await remaining(pro);
     const { body } = await start(pro, {
       url: `${SITE}/articles?page=1`,
@@ -317,7 +317,11 @@ describe("crawl options", () => {
       sitemap: "skip",
       include: ["/articles/*"],
       exclude: ["/articles/2"],
-      formats: ["html", "text", "links", "metadata", "screenshot"],
+      formats: ["html", "text", "links", "metadata", "screenshot", "json"],
+      fields: {
+        heading: { selector: "h1" },
+        links: { selector: "ul a", attribute: "href", type: "url", list: true },
+      },
     });
     const crawlId = body.data?.crawlId ?? "";
     const summary = await finished(pro, crawlId);
@@ -340,6 +344,10 @@ describe("crawl options", () => {
     expect(page?.links?.map((l) => path(l.url))).toContain("/articles?page=1");
     expect(page?.metadata?.title).toMatch(/^Article 3: /);
     expect(page?.metadata?.statusCode).toBe(200);
+    // json: the fields typed as POST /v1/json types them (hrefs resolved against the page).
+    expect(page?.json?.fields?.heading).toBe(page?.metadata?.title);
+    expect(page?.json?.fields?.links).toContain(`${SITE}/articles?page=1`);
+    expect(page?.json?.truncated).toBe(false);
     const shot = await call(
       new URL(page?.screenshotUrl ?? "").pathname + new URL(page?.screenshotUrl ?? "").search,
     );
@@ -469,6 +477,10 @@ describe("plans and bad input", () => {
     [{ include: ["/(en|fr)/**"] }, "include[0]"],
     [{ exclude: ["/+(a)"] }, "exclude[0]"],
     [{ formats: ["markdown", "pdf"] }, "formats[1]"],
+    [{ formats: ["json"] }, "fields"],
+    [{ fields: { a: { selector: "h1" } } }, "fields"],
+    [{ formats: ["markdown"], kind: "product" }, "kind"],
+    [{ formats: ["json"], fields: { a: { selector: "" } } }, "fields.a.selector"],
     [{ url: "http://10.0.0.1/" }, "url"],
     [{ scope: "planet" }, "scope"],
     [{ webhookEvents: ["crawl.page"] }, "webhookEvents"],

@@ -47,7 +47,7 @@ describe("watch routes", () => {
       nextRunAt: new Date(acc.now).toISOString(),
       lastRunAt: null,
       consecutiveFailures: 0,
-      changeDetection: { mode: "visual", thresholdPercent: 1, ignoreSelectors: [] },
+      changeDetection: { mode: "visual", thresholdPercent: 1, ignoreSelectors: [], alerts: [] },
       retention: { runs: 50, days: 90 },
       webhookUrl: null,
     });

@@ -329,6 +329,8 @@ export type {
   PostMonitorPageRemovedWebhookRequest,
   PostTestPingWebhookPayload,
   PostTestPingWebhookRequest,
+  PostWatchAlertWebhookPayload,
+  PostWatchAlertWebhookRequest,
   PostWatchChangedWebhookPayload,
   PostWatchChangedWebhookRequest,
   PostWatchFailedWebhookPayload,

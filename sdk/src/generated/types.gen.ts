@@ -9,6 +9,7 @@ export type Webhooks =
   | PostJobFailedWebhookRequest
   | PostBatchCompletedWebhookRequest
   | PostWatchChangedWebhookRequest
+  | PostWatchAlertWebhookRequest
   | PostWatchFailedWebhookRequest
   | PostCrawlCompletedWebhookRequest
   | PostCrawlPageWebhookRequest
@@ -2359,15 +2360,23 @@ export type CrawlRequest = {
    */
   maxDepth?: number;
   /**
-   * What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit).
+   * What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit), json (`fields` and/or `kind`, as POST /v1/json reads them).
    */
-  formats?: Array<"markdown" | "html" | "text" | "links" | "metadata" | "screenshot">;
+  formats?: Array<"markdown" | "html" | "text" | "links" | "metadata" | "screenshot" | "json">;
+  /**
+   * The json format: fields by selector, read on every page as POST /v1/json reads them.
+   */
+  fields?: StructuredFields;
+  /**
+   * The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.
+   */
+  kind?: "product" | "article" | "organization" | "auto";
   /**
    * Follow links marked rel="nofollow".
    */
   followNofollow?: boolean;
   /**
-   * always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
+   * always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
    */
   render?: "auto" | "always" | "never";
   /**
@@ -3667,7 +3676,18 @@ export type CrawlPage = {
   };
   screenshotUrl?: string;
   /**
-   * Set instead of markdown/html/text when they total more than 256 KB: a signed URL of the page's JSON.
+   * The json format: the page's fields and/or markup.
+   */
+  json?: {
+    /**
+     * `fields`: each field's value, typed, as POST /v1/json answers them.
+     */
+    fields?: unknown;
+    truncated?: boolean;
+    markup?: Markup;
+  };
+  /**
+   * Set instead of markdown/html/text/json when they total more than 256 KB: a signed URL of the page's JSON.
    */
   contentUrl?: string;
 };
@@ -7104,6 +7124,33 @@ export type ListWatchesResponses = {
           mode: "visual" | "text" | "both";
           thresholdPercent: number;
           ignoreSelectors: Array<string>;
+          /**
+           * The fields read at every run, as given.
+           */
+          fields?: unknown;
+          alerts: Array<{
+            /**
+             * A field of `fields` (top level) whose value the rule reads.
+             */
+            field: string;
+            /**
+             * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+             */
+            rule:
+              "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+            /**
+             * increased / decreased: the least change, in percent of the last value (default 0).
+             */
+            byPercent?: number;
+            /**
+             * above / below: a number; becomes / stopsBeing: the value compared with.
+             */
+            value?: number | string | boolean;
+            /**
+             * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+             */
+            onFirstRun: boolean;
+          }>;
         };
         webhookUrl: string | null;
         retention: {
@@ -7166,6 +7213,35 @@ export type CreateWatchData = {
        * Elements hidden (display:none) before every capture, so they never count as a change.
        */
       ignoreSelectors?: Array<string>;
+      /**
+       * Fields read from the page at every run, as POST /v1/json reads them (selector, type, lists, objects); each run shows them, and `alerts` compare them.
+       */
+      fields?: StructuredFields;
+      /**
+       * Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.
+       */
+      alerts?: Array<{
+        /**
+         * A field of `fields` (top level) whose value the rule reads.
+         */
+        field: string;
+        /**
+         * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+         */
+        rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+        /**
+         * increased / decreased: the least change, in percent of the last value (default 0).
+         */
+        byPercent?: number;
+        /**
+         * above / below: a number; becomes / stopsBeing: the value compared with.
+         */
+        value?: number | string | boolean;
+        /**
+         * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+         */
+        onFirstRun?: boolean;
+      }>;
     };
     /**
      * Public HTTPS URL receiving signed watch.changed and watch.failed events.
@@ -7308,6 +7384,33 @@ export type CreateWatchResponses = {
         mode: "visual" | "text" | "both";
         thresholdPercent: number;
         ignoreSelectors: Array<string>;
+        /**
+         * The fields read at every run, as given.
+         */
+        fields?: unknown;
+        alerts: Array<{
+          /**
+           * A field of `fields` (top level) whose value the rule reads.
+           */
+          field: string;
+          /**
+           * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+           */
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          /**
+           * increased / decreased: the least change, in percent of the last value (default 0).
+           */
+          byPercent?: number;
+          /**
+           * above / below: a number; becomes / stopsBeing: the value compared with.
+           */
+          value?: number | string | boolean;
+          /**
+           * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+           */
+          onFirstRun: boolean;
+        }>;
       };
       webhookUrl: string | null;
       retention: {
@@ -7513,6 +7616,33 @@ export type GetWatchResponses = {
         mode: "visual" | "text" | "both";
         thresholdPercent: number;
         ignoreSelectors: Array<string>;
+        /**
+         * The fields read at every run, as given.
+         */
+        fields?: unknown;
+        alerts: Array<{
+          /**
+           * A field of `fields` (top level) whose value the rule reads.
+           */
+          field: string;
+          /**
+           * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+           */
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          /**
+           * increased / decreased: the least change, in percent of the last value (default 0).
+           */
+          byPercent?: number;
+          /**
+           * above / below: a number; becomes / stopsBeing: the value compared with.
+           */
+          value?: number | string | boolean;
+          /**
+           * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+           */
+          onFirstRun: boolean;
+        }>;
       };
       webhookUrl: string | null;
       retention: {
@@ -7567,6 +7697,35 @@ export type UpdateWatchData = {
        * Elements hidden (display:none) before every capture, so they never count as a change.
        */
       ignoreSelectors?: Array<string>;
+      /**
+       * Fields read from the page at every run, as POST /v1/json reads them (selector, type, lists, objects); each run shows them, and `alerts` compare them.
+       */
+      fields?: StructuredFields;
+      /**
+       * Rules on `fields`, compared with the last good run; a run where any fires sends watch.alert.
+       */
+      alerts?: Array<{
+        /**
+         * A field of `fields` (top level) whose value the rule reads.
+         */
+        field: string;
+        /**
+         * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+         */
+        rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+        /**
+         * increased / decreased: the least change, in percent of the last value (default 0).
+         */
+        byPercent?: number;
+        /**
+         * above / below: a number; becomes / stopsBeing: the value compared with.
+         */
+        value?: number | string | boolean;
+        /**
+         * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+         */
+        onFirstRun?: boolean;
+      }>;
     };
     webhookUrl?: string | null;
     /**
@@ -7703,6 +7862,33 @@ export type UpdateWatchResponses = {
         mode: "visual" | "text" | "both";
         thresholdPercent: number;
         ignoreSelectors: Array<string>;
+        /**
+         * The fields read at every run, as given.
+         */
+        fields?: unknown;
+        alerts: Array<{
+          /**
+           * A field of `fields` (top level) whose value the rule reads.
+           */
+          field: string;
+          /**
+           * changed: the value differs from the last good run's; increased / decreased: by at least `byPercent` (numbers); above / below: crosses `value` (numbers); becomes / stopsBeing: turns into, or stops being, `value` (back in stock).
+           */
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          /**
+           * increased / decreased: the least change, in percent of the last value (default 0).
+           */
+          byPercent?: number;
+          /**
+           * above / below: a number; becomes / stopsBeing: the value compared with.
+           */
+          value?: number | string | boolean;
+          /**
+           * Fire on the first run with these fields when the condition already holds (above, below, becomes, stopsBeing).
+           */
+          onFirstRun: boolean;
+        }>;
       };
       webhookUrl: string | null;
       retention: {
@@ -7933,6 +8119,28 @@ export type ListWatchRunsResponses = {
           added: Array<string>;
           removed: Array<string>;
         };
+        /**
+         * The watch's `fields` as this run read them.
+         */
+        fields?: unknown;
+        /**
+         * The alert rules that fired on this run.
+         */
+        alerts?: Array<{
+          field: string;
+          rule:
+            "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+          byPercent?: number;
+          value?: number | string | boolean;
+          /**
+           * The value at the last good run (null on the first run).
+           */
+          previous: string | number | boolean | null;
+          /**
+           * The value now.
+           */
+          current: string | number | boolean | null;
+        }>;
         /**
          * Why it failed or was skipped.
          */
@@ -9975,6 +10183,45 @@ export type PostWatchChangedWebhookPayload = {
 export type PostWatchChangedWebhookRequest = {
   body: PostWatchChangedWebhookPayload;
   key: "watch.changed";
+  path?: never;
+  query?: never;
+};
+
+export type PostWatchAlertWebhookPayload = {
+  event: "watch.alert";
+  watchId: string;
+  runId: string;
+  url: string;
+  alerts: Array<{
+    field: string;
+    rule: "changed" | "increased" | "decreased" | "above" | "below" | "becomes" | "stopsBeing";
+    byPercent?: number;
+    value?: number | string | boolean;
+    /**
+     * The value at the last good run (null on the first run).
+     */
+    previous: string | number | boolean | null;
+    /**
+     * The value now.
+     */
+    current: string | number | boolean | null;
+  }>;
+  /**
+   * Every field as this run read it.
+   */
+  fields: {
+    [key: string]: unknown;
+  };
+  imageUrl: string | null;
+  /**
+   * ISO 8601
+   */
+  detectedAt: string;
+};
+
+export type PostWatchAlertWebhookRequest = {
+  body: PostWatchAlertWebhookPayload;
+  key: "watch.alert";
   path?: never;
   query?: never;
 };

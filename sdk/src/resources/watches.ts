@@ -1,4 +1,4 @@
-/** Watches: scheduled captures with change detection (watch.changed / watch.failed webhooks). */
+/** Watches: scheduled captures with change detection (watch.changed / watch.alert / watch.failed webhooks). */
 import type {
   CreateWatchData,
   CreateWatchResponses,

@@ -7,7 +7,11 @@ import {
   jobFailedEventSchema,
   testPingEventSchema,
 } from "../../../schemas/webhooks";
-import { watchChangedEventSchema, watchFailedEventSchema } from "../../../schemas/watches";
+import {
+  watchAlertEventSchema,
+  watchChangedEventSchema,
+  watchFailedEventSchema,
+} from "../../../schemas/watches";
 import { crawlCompletedEventSchema, crawlPageEventSchema } from "../../../schemas/crawl";
 import {
   monitorCheckCompletedEventSchema,
@@ -22,7 +26,7 @@ const deliveryHeaders = z.object({
   ),
   "x-service-timestamp": h("Unix seconds when signed; reject deliveries older than 300 s."),
   "x-service-event": h(
-    "job.completed, job.failed, batch.completed, watch.changed, watch.failed, crawl.completed, crawl.page, monitor.check.completed, monitor.page.changed, monitor.page.new, monitor.page.removed, monitor.page.failed or test.ping.",
+    "job.completed, job.failed, batch.completed, watch.changed, watch.alert, watch.failed, crawl.completed, crawl.page, monitor.check.completed, monitor.page.changed, monitor.page.new, monitor.page.removed, monitor.page.failed or test.ping.",
   ),
   "x-service-delivery-id": h("Unique per delivery, identical across retries (idempotency)."),
   "user-agent": h("Service-Webhook/1.0"),
@@ -96,6 +100,25 @@ export const webhooks: ZodOpenApiPathsObject = {
     imageUrl: "https://api.example.com/v1/images/w/new.png?expires=1767225600&sig=…",
     previousImageUrl: "https://api.example.com/v1/images/w/old.png?expires=1767225600&sig=…",
     diffUrl: "https://api.example.com/v1/images/w/diff.png?expires=1767225600&sig=…",
+    detectedAt: "2026-01-01T00:00:00.000Z",
+  }),
+  "watch.alert": delivery("watch.alert", watchAlertEventSchema, {
+    event: "watch.alert",
+    watchId: "4b3c2a1e-0000-4000-8000-000000000006",
+    runId: "4b3c2a1e-0000-4000-8000-000000000009",
+    url: "https://example.com/product",
+    alerts: [
+      { field: "price", rule: "decreased", byPercent: 10, previous: 129.99, current: 99.99 },
+      {
+        field: "stock",
+        rule: "becomes",
+        value: "In stock",
+        previous: "Sold out",
+        current: "In stock",
+      },
+    ],
+    fields: { price: 99.99, stock: "In stock" },
+    imageUrl: "https://api.example.com/v1/images/w/new.png?expires=1767225600&sig=…",
     detectedAt: "2026-01-01T00:00:00.000Z",
   }),
   "watch.failed": delivery("watch.failed", watchFailedEventSchema, {

@@ -80,7 +80,7 @@ export const watchRoutes = endpoints(
       summary: "Create a watch",
       tags: TAGS,
       description:
-        "Captures the URL every intervalMinutes (at least the plan's floor) and compares each run with the last good one; watch.changed is sent when the change passes the threshold. 1 credit per completed run.",
+        "Captures the URL every intervalMinutes (at least the plan's floor) and compares each run with the last good one; watch.changed is sent when the change passes the threshold, watch.alert when a rule on the watch's fields fires. 1 credit per completed run.",
       responses: {
         "201": envelopeResponse("The watch.", watchSchema, rateLimitHeaders),
         ...errorResponses(WRITE_ERRORS),

@@ -3,7 +3,7 @@
  * baseline's run), as are all of a deleted watch's, and their R2 keys handed back for the caller
  * to delete.
  */
-import type { RunRow } from "./runs-read";
+import { alertSubject, type RunRow } from "./runs-read";
 import { watchRow } from "./watches";
 
 const runKeys = (r: Pick<RunRow, "image_key" | "diff_key" | "text_key">): string[] =>
@@ -30,8 +30,7 @@ export function applyRetention(sql: SqlStorage, watchId: string, now: number): s
       watch.retention_runs,
     )
     .toArray();
-  for (const r of removed)
-    sql.exec("DELETE FROM webhook_deliveries WHERE subject_kind = 'run' AND subject_id = ?", r.id);
+  for (const r of removed) forgetDeliveries(sql, r.id);
   return removed.flatMap(runKeys);
 }
 
@@ -42,7 +41,15 @@ export function deleteWatch(sql: SqlStorage, watchId: string): string[] | null {
   const runs = sql
     .exec<RunRow>("DELETE FROM watch_runs WHERE watch_id = ? RETURNING *", watchId)
     .toArray();
-  for (const r of runs)
-    sql.exec("DELETE FROM webhook_deliveries WHERE subject_kind = 'run' AND subject_id = ?", r.id);
+  for (const r of runs) forgetDeliveries(sql, r.id);
   return runs.flatMap(runKeys);
+}
+
+/** A removed run's webhook deliveries, under each of its subjects. */
+function forgetDeliveries(sql: SqlStorage, runId: string): void {
+  sql.exec(
+    "DELETE FROM webhook_deliveries WHERE subject_kind = 'run' AND subject_id IN (?, ?)",
+    runId,
+    alertSubject(runId),
+  );
 }

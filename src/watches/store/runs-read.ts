@@ -26,6 +26,8 @@ export interface RunRow extends Record<string, SqlStorageValue> {
   text_diff: string | null;
   error: string | null;
   error_detail: string | null;
+  fields: string | null;
+  alerts: string | null;
   failures_after: number | null;
   paused_after: number | null;
   created_at: number;
@@ -47,6 +49,12 @@ export function runView(row: RunRow): WatchRunView {
     ...(row.text_diff === null
       ? {}
       : { textDiff: JSON.parse(row.text_diff) as NonNullable<WatchRunView["textDiff"]> }),
+    ...(row.fields === null
+      ? {}
+      : { fields: JSON.parse(row.fields) as NonNullable<WatchRunView["fields"]> }),
+    ...(row.alerts === null
+      ? {}
+      : { alerts: JSON.parse(row.alerts) as NonNullable<WatchRunView["alerts"]> }),
     error: row.error,
     ...(row.error_detail !== null ? { errorDetail: row.error_detail } : {}),
     startedAt: isoOrNull(row.started_at),
@@ -77,8 +85,21 @@ export function listRuns(sql: SqlStorage, watchId: string, q: ListQuery): Page<W
   return page(rows, q.limit, runView);
 }
 
-/** What a run's event body (watch.changed / watch.failed) is built from: fixed once it finished. */
-export function runEventSubject(sql: SqlStorage, runId: string): RunEventSubject | null {
+/**
+ * A run has one webhook subject per event it can send: its id (watch.changed or watch.failed),
+ * and this one for watch.alert, which a changed run can send too.
+ */
+const ALERT_SUBJECT = "alert:";
+export const alertSubject = (runId: string): string => `${ALERT_SUBJECT}${runId}`;
+
+/**
+ * What a run's event body (watch.changed / watch.failed / watch.alert) is built from, by its
+ * subject id: fixed once it finished.
+ */
+export function runEventSubject(sql: SqlStorage, subjectId: string): RunEventSubject | null {
+  const runId = subjectId.startsWith(ALERT_SUBJECT)
+    ? subjectId.slice(ALERT_SUBJECT.length)
+    : subjectId;
   const row = sql.exec<RunRow>("SELECT * FROM watch_runs WHERE id = ?", runId).toArray()[0];
   if (!row) return null;
   const watch = watchRow(sql, row.watch_id);

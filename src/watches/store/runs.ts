@@ -14,9 +14,9 @@ import type { AccountTx } from "../../accounts/store";
 import { finishJob } from "../../jobs/store/transitions";
 import { emitWebhook } from "../../webhooks/store/deliveries";
 import type { ResultMeta } from "../../jobs/store/read";
-import type { RunRow } from "./runs-read";
+import { alertSubject, type RunRow } from "./runs-read";
 import { applyRetention } from "./retention";
-import { pauseWatch, type WatchRow, watchRow } from "./watches";
+import { pauseWatch, storedChangeDetection, type WatchRow, watchRow } from "./watches";
 
 export type RunAdmission =
   | { ok: true; watchId: string; runId: string; jobId: string }
@@ -123,8 +123,14 @@ export interface RunContext {
   retentionDays: number;
   intervalMinutes: number;
   storage: string | null;
-  /** The last good run: its image (and text) to compare with. */
-  baseline: { runId: string; imageKey: string; imageUrl: string; textKey: string | null } | null;
+  /** The last good run: its image (and text, and fields as JSON) to compare with. */
+  baseline: {
+    runId: string;
+    imageKey: string;
+    imageUrl: string;
+    textKey: string | null;
+    fields: string | null;
+  } | null;
 }
 
 export function runContext(sql: SqlStorage, jobId: string, now: number): RunContext | null {
@@ -148,7 +154,7 @@ export function runContext(sql: SqlStorage, jobId: string, now: number): RunCont
     runId: run.id,
     url: watch.url,
     spec: watch.spec,
-    changeDetection: JSON.parse(watch.change_detection) as ChangeDetection,
+    changeDetection: storedChangeDetection(watch.change_detection),
     origin: watch.origin,
     retentionDays: watch.retention_days,
     intervalMinutes: watch.interval_minutes,
@@ -160,6 +166,7 @@ export function runContext(sql: SqlStorage, jobId: string, now: number): RunCont
             imageKey: base.image_key,
             imageUrl: base.image_url,
             textKey: base.text_key,
+            fields: base.fields,
           }
         : null,
   };
@@ -177,6 +184,9 @@ export type RunResult =
       previousImageUrl: string | null;
       textKey: string | null;
       textDiff: { added: string[]; removed: string[] } | null;
+      /** The fields read (JSON, src/extract/fields.ts FieldValues), and the alerts fired (JSON). */
+      fields: string | null;
+      alerts: string | null;
       meta: ResultMeta;
     }
   | { status: "failed"; error: string; detail?: string | null };
@@ -208,7 +218,7 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
     sql.exec(
       `UPDATE watch_runs SET status = 'completed', outcome = ?, changed_percent = ?, image_key = ?,
          image_url = ?, diff_key = ?, diff_url = ?, previous_image_url = ?, text_key = ?,
-         text_diff = ?, completed_at = ? WHERE id = ?`,
+         text_diff = ?, fields = ?, alerts = ?, completed_at = ? WHERE id = ?`,
       result.outcome,
       result.changedPercent,
       result.imageKey,
@@ -218,6 +228,8 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
       result.previousImageUrl,
       result.textKey,
       result.textDiff === null ? null : JSON.stringify(result.textDiff),
+      result.fields,
+      result.alerts,
       now,
       run.id,
     );
@@ -235,6 +247,16 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
           kind: "run",
           id: run.id,
           event: "watch.changed",
+          url: watch.webhook_url,
+          now,
+        });
+        if (id) webhooks.push(id);
+      }
+      if (result.alerts !== null && watch.webhook_url !== null) {
+        const id = emitWebhook(sql, {
+          kind: "run",
+          id: alertSubject(run.id),
+          event: "watch.alert",
           url: watch.webhook_url,
           now,
         });

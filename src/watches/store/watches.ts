@@ -96,12 +96,17 @@ export function watchView(row: WatchRow): WatchView {
     lastChangeAt: isoOrNull(row.last_change_at),
     consecutiveFailures: row.consecutive_failures,
     capture: JSON.parse(row.capture) as WatchCapture,
-    changeDetection: JSON.parse(row.change_detection) as ChangeDetection,
+    changeDetection: storedChangeDetection(row.change_detection),
     webhookUrl: row.webhook_url,
     retention: { runs: row.retention_runs, days: row.retention_days },
     storage: row.storage === null ? null : (JSON.parse(row.storage) as StorageOption),
     createdAt: new Date(row.created_at).toISOString(),
   };
+}
+
+/** A watch's change detection as stored: watches created before field alerts have none. */
+export function storedChangeDetection(json: string): ChangeDetection {
+  return { alerts: [], ...(JSON.parse(json) as Partial<ChangeDetection>) } as ChangeDetection;
 }
 
 export function watchRow(sql: SqlStorage, id: string): WatchRow | null {
