@@ -15,6 +15,12 @@ export const CRAWL_FORMATS = [
   "json",
 ] as const;
 export type CrawlFormat = (typeof CRAWL_FORMATS)[number];
+/** How a crawl's pages are loaded (docs/CRAWL.md, "HTTP first"). */
+export const RENDER_MODES = ["auto", "always", "never"] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+/** How one page was loaded: a plain HTTP fetch, or the browser. */
+export const PAGE_LOADERS = ["http", "browser"] as const;
+export type PageLoader = (typeof PAGE_LOADERS)[number];
 export const CRAWL_EVENTS = ["crawl.completed", "crawl.page"] as const;
 export type CrawlEvent = (typeof CRAWL_EVENTS)[number];
 export const PAGE_STATUSES = ["rendered", "skipped", "failed"] as const;

@@ -16,6 +16,7 @@ import {
   CRAWL_SCOPES,
   CRAWL_STATUSES,
   PAGE_STATUSES,
+  RENDER_MODES,
   SITEMAP_MODES,
 } from "./crawl-enums";
 
@@ -149,6 +150,11 @@ export const crawlRequestSchema = z
       description: 'Follow links marked rel="nofollow".',
       default: false,
     }),
+    render: z.enum(RENDER_MODES).optional().meta({
+      description:
+        "always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.",
+      default: "always",
+    }),
     ...pageOptions,
     webhookUrl: z.string().min(1).optional().meta({
       description: "Signed events of this crawl are POSTed here.",
@@ -166,6 +172,13 @@ export const crawlRequestSchema = z
     }),
   })
   .superRefine((value, ctx) => {
+    for (const format of ["screenshot", "json"] as const)
+      if (value.render === "never" && value.formats?.includes(format))
+        ctx.addIssue({
+          code: "custom",
+          path: ["render"],
+          message: `The ${format} format is read in the browser: render "never" cannot take it.`,
+        });
     if (value.webhookEvents !== undefined && value.webhookUrl === undefined)
       ctx.addIssue({
         code: "custom",

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { captureFields, EXTRACT_FORMATS } from "./capture";
+import { RENDER_MODES } from "./crawl-enums";
 
 export const extractRequestSchema = z
   .strictObject({
@@ -15,6 +16,11 @@ export const extractRequestSchema = z
     device: captureFields.device.optional(),
     blockCookieBanners: captureFields.blockCookieBanners.optional(),
     hideSelectors: captureFields.hideSelectors.optional(),
+    render: z.enum(RENDER_MODES).optional().meta({
+      description:
+        "always: the page rendered in the browser; never: its document fetched over HTTP and read without a browser (faster; no scripts run, waitUntil, device, blockCookieBanners and hideSelectors do not apply); auto: fetched over HTTP, rendered in the browser only when the document needs scripts to show its content. 1 credit either way; `rendered` in the answer says which.",
+      default: "always",
+    }),
   })
   .meta({ id: "ExtractRequest" });
 

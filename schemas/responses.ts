@@ -5,6 +5,7 @@
  * async jobs and batches, and about the account, are in ./responses/ (re-exported here).
  */
 import { z } from "zod";
+import { PAGE_LOADERS } from "./crawl-enums";
 import { EXTRACT_FORMATS, FORMATS } from "./capture";
 
 export * from "./responses/jobs";
@@ -72,6 +73,10 @@ export const extractionSchema = z
     /** Characters of article text. */
     length: z.number().int(),
     loadTimeMs: z.number(),
+    rendered: z.enum(PAGE_LOADERS).optional().meta({
+      description:
+        "POST /v1/extract: how the page was read — http (fetched, no browser) or browser (see `render`).",
+    }),
   })
   .meta({ id: "Extraction" });
 export type ExtractionData = z.output<typeof extractionSchema>;

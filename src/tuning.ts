@@ -189,6 +189,12 @@ export const TUNING = {
   crawlPatternSteps: 8_000_000,
   /** robots.txt and sitemap fetches: the time each may take, and sitemap documents a crawl reads. */
   crawlFetchTimeoutMs: 10_000,
+  /**
+   * The most of a page's document a crawl reads over HTTP (`render: "never"`/`"auto"`): parsing
+   * and converting it runs on the Worker's one thread, so it stays well under the 5 MB a rendered
+   * page's HTML may be. Past it: `auto` renders the page in the browser, `never` fails it.
+   */
+  crawlHttpPageBytes: 2 * 1024 * 1024,
   crawlSitemapDocuments: 50,
   /** Dashboard login throttle: failed attempts per email, and per client address, in one window. */
   loginFailuresPerEmail: 5,

@@ -6,7 +6,13 @@ import { z } from "zod";
 import { CRAWL } from "../limits";
 import { listingSchema } from "./jobs";
 import { markupSchema } from "../responses";
-import { CRAWL_STATUSES, CRAWL_STOPPED_BY, PAGE_REASONS, PAGE_STATUSES } from "../crawl-enums";
+import {
+  CRAWL_STATUSES,
+  CRAWL_STOPPED_BY,
+  PAGE_LOADERS,
+  PAGE_REASONS,
+  PAGE_STATUSES,
+} from "../crawl-enums";
 
 const linkSchema = z.object({ url: z.string(), text: z.string() });
 const metadataSchema = z.object({
@@ -29,6 +35,10 @@ export const crawlPageSchema = z
     foundOn: z.string().optional().meta({
       description:
         "The page whose links had this URL first. None for the start URL and URLs from sitemaps.",
+    }),
+    rendered: z.enum(PAGE_LOADERS).optional().meta({
+      description:
+        "How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.",
     }),
     statusCode: z.number().int().optional(),
     finalUrl: z.string().optional(),
@@ -144,6 +154,8 @@ export const crawlPageEventSchema = z
       status: true,
       reason: true,
       statusCode: true,
+      foundOn: true,
+      rendered: true,
     }),
   })
   .meta({ id: "CrawlPageEvent" });

@@ -623,6 +623,7 @@ _ExtractRequestOptional = TypedDict(
         "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
         "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
         "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "render": Literal["auto", "always", "never"],  # always: the page rendered in the browser; never: its document fetched over HTTP and read without a browser (faster; no scripts run, waitUntil, device, blockCookieBanners and hideSelectors do not apply); auto: fetched over HTTP, rendered in the browser only when the document needs scripts to show its content. 1 credit either way; `rendered` in the answer says which.
     },
     total=False,
 )
@@ -1049,6 +1050,7 @@ _CrawlRequestOptional = TypedDict(
         "fields": StructuredFields,  # The json format: fields by selector, read on every page as POST /v1/json reads them.
         "kind": Literal["product", "article", "organization", "auto"],  # The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.
         "followNofollow": bool,  # Follow links marked rel="nofollow".
+        "render": Literal["auto", "always", "never"],  # always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
         "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
         "delay": int,  # Milliseconds to wait after the page loaded.
         "timeout": int,  # Navigation timeout in seconds.
@@ -1453,6 +1455,8 @@ _CrawlPageEventPageOptional = TypedDict(
     {
         "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
         "statusCode": int,
+        "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
+        "rendered": Literal["http", "browser"],  # How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
     },
     total=False,
 )
@@ -1881,8 +1885,16 @@ _ExtractionRequired = TypedDict(
     },
 )
 
+_ExtractionOptional = TypedDict(
+    "_ExtractionOptional",
+    {
+        "rendered": Literal["http", "browser"],  # POST /v1/extract: how the page was read — http (fetched, no browser) or browser (see `render`).
+    },
+    total=False,
+)
 
-class Extraction(_ExtractionRequired):
+
+class Extraction(_ExtractionRequired, _ExtractionOptional):
     pass
 
 
@@ -2663,6 +2675,7 @@ _CrawlPageOptional = TypedDict(
     {
         "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
         "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
+        "rendered": Literal["http", "browser"],  # How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
         "statusCode": int,
         "finalUrl": str,
         "markdown": str,

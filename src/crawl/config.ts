@@ -8,6 +8,8 @@ import type {
   CrawlPageOptions,
   CrawlRequest,
   CRAWL_SCOPES,
+  PageLoader,
+  RenderMode,
   SITEMAP_MODES,
 } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
@@ -33,6 +35,8 @@ export interface CrawlConfig {
   fields?: FieldMap;
   kind?: MarkupKind;
   followNofollow: boolean;
+  /** How pages load (absent in a crawl stored before it: "always"). */
+  render?: RenderMode;
   /** The capture options of every page (headers and cookies: the start URL's origin only). */
   options: CrawlPageOptions;
   /** Origin of the signed URLs in results (screenshots, large bodies). */
@@ -82,6 +86,7 @@ export function crawlConfig(
     ...(req.fields !== undefined ? { fields: req.fields } : {}),
     ...(req.kind !== undefined ? { kind: req.kind } : {}),
     followNofollow: req.followNofollow ?? false,
+    render: req.render ?? "always",
     options,
   };
 }
@@ -91,10 +96,41 @@ export function readConfig(json: string): CrawlConfig {
   return JSON.parse(json) as CrawlConfig;
 }
 
-/** Credits of one rendered page: 1, and 1 more for its screenshot (a monitor's page: 1). */
+/**
+ * What a crawl's pages cost — the one place (docs/CRAWL.md, "Credits"):
+ *
+ * | page | credits |
+ * | --- | --- |
+ * | rendered in the browser | 1 (+1 with `screenshot`) |
+ * | loaded over HTTP, converted without a browser | ½: the crawl's 1st, 3rd, 5th… HTTP page commits 1, the others 0 |
+ * | a monitor's page | 1 |
+ * | skipped or failed | 0 |
+ *
+ * `pageCost` is what is held before a page loads (under `auto` it is not yet known which way it
+ * loads, so the browser's price is held); `committedCredits` what it commits once loaded.
+ */
 export function pageCost(config: Pick<CrawlConfig, "formats" | "monitor">): number {
   if (config.monitor) return 1;
   return 1 + (config.formats.includes("screenshot") ? 1 : 0);
+}
+
+/** The credits a rendered page commits, given the crawl's HTTP pages committed before it. */
+export function committedCredits(
+  config: Pick<CrawlConfig, "formats" | "monitor">,
+  loader: PageLoader,
+  httpPagesBefore: number,
+): number {
+  if (loader === "browser") return pageCost(config);
+  return httpPagesBefore % 2 === 0 ? 1 : 0;
+}
+
+/** The most `pages` rendered pages can cost (a dry run's figures): HTTP pages with `never`. */
+export function crawlCredits(
+  config: Pick<CrawlConfig, "formats" | "monitor" | "render">,
+  pages: number,
+): number {
+  if (config.render === "never") return Math.ceil(pages / 2);
+  return pages * pageCost(config);
 }
 
 /**

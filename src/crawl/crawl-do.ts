@@ -15,7 +15,7 @@ import { CRAWL } from "../../schemas/limits";
 import { accountStub } from "../accounts/directory";
 import { settleReservation } from "../accounts/credits";
 import { TUNING } from "../tuning";
-import { type CrawlConfig, readConfig, retentionDays } from "./config";
+import { committedCredits, type CrawlConfig, readConfig, retentionDays } from "./config";
 import * as F from "./frontier";
 import type { Claim, PageOutcome, Taken } from "./frontier";
 import { Dispatch } from "./dispatch";
@@ -31,6 +31,8 @@ interface CrawlRow extends Record<string, SqlStorageValue> {
   out_of_credits: number;
   sitemap_done: number;
   credits_used: number;
+  /** Pages rendered over HTTP so far: every second one is free (./config.ts, `committedCredits`). */
+  http_pages: number;
   created_at: number;
   completed_at: number | null;
 }
@@ -56,6 +58,10 @@ export class Crawl extends DurableObject<Env> {
       created_at INTEGER NOT NULL,
       completed_at INTEGER
     )`);
+    // A crawl created before HTTP-first pages gets their count (no ADD COLUMN IF NOT EXISTS).
+    const columns = this.sql.exec<{ name: string }>("PRAGMA table_info(crawl)").toArray();
+    if (!columns.some((c) => c.name === "http_pages"))
+      this.sql.exec("ALTER TABLE crawl ADD COLUMN http_pages INTEGER NOT NULL DEFAULT 0");
     F.createFrontier(this.sql);
     this.polite = new Politeness(this.sql, env);
     this.dispatch = new Dispatch(this.sql, env, this.polite, {
@@ -143,11 +149,20 @@ export class Crawl extends DurableObject<Env> {
     const config = this.config(row);
     // The URLs its links had that were skipped at once: finished too, each with its event.
     const skipped: F.PageRow[] = [];
+    let credits = 0;
     const accepted = this.ctx.storage.transactionSync(() => {
       if (!F.finish(this.sql, seq, leaseId, outcome)) return false;
       for (const key of outcome.r2Keys)
         this.sql.exec("INSERT OR IGNORE INTO r2_keys (key) VALUES (?)", key);
-      this.sql.exec("UPDATE crawl SET credits_used = credits_used + ?", outcome.credits);
+      if (outcome.status === "rendered") {
+        const http = outcome.result.rendered === "http";
+        credits = Math.min(
+          outcome.credits,
+          committedCredits(config, http ? "http" : "browser", this.row()?.http_pages ?? 0),
+        );
+        if (http) this.sql.exec("UPDATE crawl SET http_pages = http_pages + 1");
+      }
+      this.sql.exec("UPDATE crawl SET credits_used = credits_used + ?", credits);
       if (page.depth <= config.maxDepth && config.sitemap !== "only") {
         const rules = linkRules(config);
         for (const link of outcome.links) {
@@ -162,7 +177,7 @@ export class Crawl extends DurableObject<Env> {
     await settleReservation(
       accountStub(this.env, config.accountId),
       { reservationId },
-      outcome.status === "rendered" ? outcome.credits : false,
+      outcome.status === "rendered" ? credits : false,
     );
     const done = F.pageRow(this.sql, seq);
     await this.report([...(done ? [done] : []), ...skipped].map(F.pageReport));

@@ -347,7 +347,7 @@ export function startFailed(sql: SqlStorage, sitemap: string): boolean {
 
 /** `crawl.page`'s report of a finished row: what it became, never its content. */
 export function pageReport(row: PageRow): { seq: number; body: Record<string, unknown> } {
-  const { url, depth, status, reason, statusCode, foundOn } = pageView(row);
+  const { url, depth, status, reason, statusCode, foundOn, rendered } = pageView(row);
   return {
     seq: row.done_seq ?? row.seq,
     body: {
@@ -357,6 +357,7 @@ export function pageReport(row: PageRow): { seq: number; body: Record<string, un
       ...(reason ? { reason } : {}),
       ...(statusCode ? { statusCode } : {}),
       ...(foundOn ? { foundOn } : {}),
+      ...(rendered ? { rendered } : {}),
     },
   };
 }

@@ -35,6 +35,9 @@ import type { PageOutcome, PageResult, Taken } from "./frontier";
 import { crawlStub } from "./crawl-stub";
 import type { CrawlPageMessage } from "./page-message";
 import { CRAWLER_USER_AGENT } from "./robots";
+import { type Bodies, convertPage, fetchPage } from "./http-page";
+import { needsBrowser } from "../extract/needs-browser";
+import { parseDocument } from "../extract/parse";
 import { typeFields } from "../extract/fields";
 import { readMarkup } from "../extract/markup";
 
@@ -240,7 +243,13 @@ export async function loadPage(
   return { ok: true, run: { ...run, page: facts } };
 }
 
-/** A crawl's page: its formats, its screenshot stored for the crawl's retention. */
+/**
+ * A crawl's page: its formats, its screenshot stored for the crawl's retention. With `render:
+ * "never"` its document is fetched and converted without a browser; with `"auto"` too, unless
+ * that document needs the browser (./http-page.ts `needsBrowser`) or could not be read that way
+ * (no answer in time, over the byte cap) — then it is rendered in the browser (a page with a
+ * screenshot or the json format always is). A page refused, answering 4xx/5xx or not HTML is that outcome either way.
+ */
 async function renderPage(
   env: Env,
   config: CrawlConfig,
@@ -248,6 +257,29 @@ async function renderPage(
   engine: CaptureEngine,
   cost: number,
 ): Promise<PageOutcome> {
+  const mode = config.render ?? "always";
+  // A screenshot and the json format are read in the page: under `auto` such a crawl's pages all
+  // go to the browser (`never` refuses them at the start).
+  const browserOnly = config.formats.some((f) => f === "screenshot" || f === "json");
+  if (mode === "never" || (mode === "auto" && !browserOnly)) {
+    const fetched = await fetchPage(env, config, url);
+    switch (fetched.kind) {
+      case "blocked":
+        return skipped("blocked");
+      case "not_html":
+        return skipped("not_html");
+      case "http_error":
+        return failed("http_error", fetched.status);
+      case "error":
+        if (mode === "never") return failed("unreachable");
+        break;
+      case "document": {
+        const doc = parseDocument(fetched.html);
+        if (mode === "never" || !needsBrowser(doc))
+          return httpRendered(env, config, convertPage(config, fetched, doc), cost);
+      }
+    }
+  }
   const loaded = await loadPage(env, config, url, engine, {
     outputs: pageOutputs(config),
     storage: {
@@ -258,6 +290,41 @@ async function renderPage(
     },
   });
   return loaded.ok ? rendered(env, config, loaded.run, cost) : loaded.outcome;
+}
+
+/** A page converted without a browser: its bodies kept inline or in R2 as a rendered one's. */
+async function httpRendered(
+  env: Env,
+  config: CrawlConfig,
+  page: ReturnType<typeof convertPage>,
+  cost: number,
+): Promise<PageOutcome> {
+  const r2Keys: string[] = [];
+  const result = { ...page.result, ...(await placeBodies(env, config, page.bodies, r2Keys)) };
+  return { status: "rendered", reason: null, result, links: page.links, r2Keys, credits: cost };
+}
+
+/**
+ * A page's Markdown, HTML, text and json as its result carries them: inline, or past
+ * `CRAWL.inlineBytes` together, one JSON object in R2 behind `contentUrl` (its key in `r2Keys`).
+ */
+async function placeBodies(
+  env: Env,
+  config: CrawlConfig,
+  bodies: Bodies,
+  r2Keys: string[],
+): Promise<PageResult> {
+  const json = JSON.stringify(bodies);
+  if (new TextEncoder().encode(json).byteLength <= CRAWL.inlineBytes) return { ...bodies };
+  const stored = await storeOutput(env, {
+    bytes: new TextEncoder().encode(json),
+    contentType: "application/json",
+    ttlSeconds: RETENTION_SECONDS,
+    accountId: config.accountId,
+    prefix: "crawl",
+  });
+  r2Keys.push(stored.key);
+  return { contentUrl: await signedImageUrl(env, config.origin, stored) };
 }
 
 /** The json format of a page: its fields typed and its markup normalised, as POST /v1/json's. */
@@ -290,12 +357,12 @@ async function rendered(
 ): Promise<PageOutcome> {
   const facts = run.page;
   const formats = new Set(config.formats);
-  const result: PageResult = {};
+  const result: PageResult = { rendered: "browser" };
   const r2Keys: string[] = [];
   const statusCode = facts.page.targetStatus;
   if (statusCode !== null) result.statusCode = statusCode;
   result.finalUrl = facts.finalUrl;
-  const bodies: Pick<PageResult, "markdown" | "html" | "text" | "json"> = {};
+  const bodies: Bodies = {};
   let links: PageOutcome["links"] = [];
   for (const output of run.outputs) {
     if (!output.ok) {
@@ -336,17 +403,6 @@ async function rendered(
     const { title, openGraph } = facts.page;
     result.metadata = { title, statusCode: statusCode ?? null, openGraph };
   }
-  const json = JSON.stringify(bodies);
-  if (new TextEncoder().encode(json).byteLength > CRAWL.inlineBytes) {
-    const stored = await storeOutput(env, {
-      bytes: new TextEncoder().encode(json),
-      contentType: "application/json",
-      ttlSeconds: RETENTION_SECONDS,
-      accountId: config.accountId,
-      prefix: "crawl",
-    });
-    r2Keys.push(stored.key);
-    result.contentUrl = await signedImageUrl(env, config.origin, stored);
-  } else Object.assign(result, bodies);
+  Object.assign(result, await placeBodies(env, config, bodies, r2Keys));
   return { status: "rendered", reason: null, result, links, r2Keys, credits: cost };
 }

@@ -9,7 +9,7 @@ import { config as envConfig } from "../config";
 import { checkUrl } from "../security/url-guard";
 import { checkTarget, UnresolvableTarget } from "../security/target-check";
 import { TUNING } from "../tuning";
-import { guardedFetch } from "./fetch";
+import { guardedFetch } from "../security/guarded-fetch";
 import { inFlight } from "./frontier";
 import { parseRobots, ROBOTS_MAX_BYTES, type Robots, robotsForStatus } from "./robots";
 

@@ -7,11 +7,12 @@
  * answer for a robots.txt that could not be read (§2.3.1).
  */
 import robotsParser from "robots-parser";
+import { SERVICE_TOKEN, SERVICE_USER_AGENT } from "../security/guarded-fetch";
 
 /** The product token robots.txt groups name us by (`User-agent: Edgeshot`). */
-export const CRAWLER_TOKEN = "Edgeshot";
-/** The User-Agent of the crawler's own fetches (robots.txt, sitemaps); it carries the token. */
-export const CRAWLER_USER_AGENT = `Mozilla/5.0 (compatible; ${CRAWLER_TOKEN}/1.0; +https://edgeshot.dev/docs/crawler)`;
+export const CRAWLER_TOKEN = SERVICE_TOKEN;
+/** The User-Agent of the crawler's own fetches (robots.txt, sitemaps, HTTP pages). */
+export const CRAWLER_USER_AGENT = SERVICE_USER_AGENT;
 /** The most of a robots.txt RFC 9309 §2.5 asks a crawler to parse (500 KiB). */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
 /** The longest Crawl-delay honoured; a site asking for more is crawled at this pace. */

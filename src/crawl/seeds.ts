@@ -1,10 +1,10 @@
 /**
  * URLs a site lists for crawlers: its robots.txt `Sitemap:` lines and `/sitemap.xml`, sitemap
  * indexes and gzipped sitemaps followed (./sitemaps.ts), every document fetched through the URL
- * guard (./fetch.ts). Crawl seeds (sitemap URLs enter at depth 1) and map results alike.
+ * guard (src/security/guarded-fetch.ts). Crawl seeds (sitemap URLs enter at depth 1) and map results alike.
  */
 import { TUNING } from "../tuning";
-import { guardedFetch } from "./fetch";
+import { guardedFetch } from "../security/guarded-fetch";
 import type { Robots } from "./robots";
 import { collectSitemapUrls, SITEMAP_MAX_BYTES } from "./sitemaps";
 

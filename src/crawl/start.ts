@@ -18,7 +18,7 @@ import { prepareCapture } from "../capture-request/prepare";
 import { ApiError, validationError } from "../errors";
 import { requireWebhookUrl } from "../webhooks/url";
 import type { CaptureEngine } from "../pipeline/engine";
-import { crawlConfig, pageCost } from "./config";
+import { crawlConfig, crawlCredits } from "./config";
 import { siteCoverage } from "./map";
 import { crawlStub } from "./crawl-stub";
 import { normalizeUrl } from "./urls";
@@ -75,15 +75,14 @@ export async function startCrawl(
       { ...req, url, limit, maxDepth: config.maxDepth },
       engine,
     );
-    const cost = pageCost(config);
     return {
       kind: "dryRun",
       dryRun: {
         dryRun: true,
         urls,
         truncated,
-        credits: urls.length * cost,
-        maxCredits: limit * cost,
+        credits: crawlCredits(config, urls.length),
+        maxCredits: crawlCredits(config, limit),
       },
     };
   }

@@ -14,3 +14,8 @@ export function parseDocument(html: string): DomDocument {
   document.createElement = (name: string, options?: unknown) => create(name.toLowerCase(), options);
   return document;
 }
+
+/** A document from `parseDocument` serialized back to HTML (linkedom's `toString`: doctype included). */
+export function serializeDocument(doc: DomDocument): string {
+  return String(doc);
+}

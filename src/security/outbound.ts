@@ -1,6 +1,6 @@
 /**
  * The hop rule of the Worker's own fetches of URLs a customer named or a site led to — a
- * branding logo (artifacts/logo.ts), a crawl's robots.txt and sitemaps (crawl/fetch.ts): every
+ * branding logo (artifacts/logo.ts), a crawl's robots.txt and sitemaps (security/guarded-fetch.ts): every
  * URL fetched, the first and each redirect target, is checked exactly as a capture target — the
  * URL guard as a "target" (http(s), a public host unless allowlisted), then the request-time
  * target check (unsafe-host list, DNS, Safe Browsing) — and carries no credentials. Callers

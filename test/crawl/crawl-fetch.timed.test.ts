@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { guardedFetch, MAX_REDIRECTS } from "../../src/crawl/fetch";
+import { guardedFetch, MAX_REDIRECTS } from "../../src/security/guarded-fetch";
 import { CRAWLER_USER_AGENT } from "../../src/crawl/robots";
 import { parseSitemap, sitemapText } from "../../src/crawl/sitemaps";
 import { CANARY, FIXTURES, runId, type LoggedRequest } from "../helpers/http";

@@ -626,6 +626,7 @@ describe("delivery and restarts", () => {
       depth: 0,
       status: "rendered",
       statusCode: 200,
+      rendered: "browser",
     });
     const skipped = pages.filter((p) => p.status === "skipped");
     expect(skipped.length).toBe(2);

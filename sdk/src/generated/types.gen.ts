@@ -833,6 +833,10 @@ export type ExtractRequest = {
    * CSS selectors set to display:none before capture; no error when nothing matches.
    */
   hideSelectors?: Array<string>;
+  /**
+   * always: the page rendered in the browser; never: its document fetched over HTTP and read without a browser (faster; no scripts run, waitUntil, device, blockCookieBanners and hideSelectors do not apply); auto: fetched over HTTP, rendered in the browser only when the document needs scripts to show its content. 1 credit either way; `rendered` in the answer says which.
+   */
+  render?: "auto" | "always" | "never";
 };
 
 export type ArtifactRequest = {
@@ -2372,6 +2376,10 @@ export type CrawlRequest = {
    */
   followNofollow?: boolean;
   /**
+   * always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
+   */
+  render?: "auto" | "always" | "never";
+  /**
    * When navigation counts as complete.
    */
   waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
@@ -2927,6 +2935,14 @@ export type CrawlPageEvent = {
       | "cancelled"
       | "capture_failed";
     statusCode?: number;
+    /**
+     * The page whose links had this URL first. None for the start URL and URLs from sitemaps.
+     */
+    foundOn?: string;
+    /**
+     * How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
+     */
+    rendered?: "http" | "browser";
   };
 };
 
@@ -3181,6 +3197,10 @@ export type Extraction = {
   siteName: string;
   length: number;
   loadTimeMs: number;
+  /**
+   * POST /v1/extract: how the page was read — http (fetched, no browser) or browser (see `render`).
+   */
+  rendered?: "http" | "browser";
 };
 
 export type BatchAccepted = {
@@ -3698,6 +3718,10 @@ export type CrawlPage = {
    * The page whose links had this URL first. None for the start URL and URLs from sitemaps.
    */
   foundOn?: string;
+  /**
+   * How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
+   */
+  rendered?: "http" | "browser";
   statusCode?: number;
   finalUrl?: string;
   markdown?: string;

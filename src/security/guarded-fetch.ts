@@ -1,6 +1,11 @@
 /**
- * The crawler's own server-side fetches — robots.txt and sitemaps, never pages (pages load in
- * the browser, under the browser guard). Plain `fetch` with `redirect: "manual"`: every hop,
+ * The Worker's own fetches of pages and site files: the crawler's (robots.txt, sitemaps, the
+ * documents of pages a crawl loads over HTTP) and POST /v1/extract's with `render` other than
+ * "always" (src/pipeline/extract-page.ts).
+ *
+ * Originally the crawler's own server-side fetches — robots.txt, sitemaps, and the documents of pages a
+ * crawl loads over HTTP (`render: "never"` or `"auto"`: ./http-page.ts; pages that need the
+ * browser load there, under the browser guard). Plain `fetch` with `redirect: "manual"`: every hop,
  * the first URL and each Location followed (at most MAX_REDIRECTS), passes the outbound hop
  * rule (security/outbound.ts: the URL guard and the target check, exactly as a capture target)
  * BEFORE it is requested, so a redirect to a private address is refused without a request
@@ -8,9 +13,13 @@
  */
 import { ApiError } from "../errors";
 import { log } from "../log";
-import { checkOutboundHop, readCapped } from "../security/outbound";
-import { UnresolvableTarget } from "../security/target-check";
-import { CRAWLER_USER_AGENT } from "./robots";
+import { checkOutboundHop, readCapped } from "./outbound";
+import { UnresolvableTarget } from "./target-check";
+
+/** The product token robots.txt groups name us by (`User-agent: Edgeshot`). */
+export const SERVICE_TOKEN = "Edgeshot";
+/** The User-Agent of these fetches (and of crawl pages in the browser); it carries the token. */
+export const SERVICE_USER_AGENT = `Mozilla/5.0 (compatible; ${SERVICE_TOKEN}/1.0; +https://edgeshot.dev/docs/crawler)`;
 
 /** Redirects followed at most (RFC 9309 §2.3.1.2 asks at least five for robots.txt). */
 export const MAX_REDIRECTS = 5;
@@ -18,7 +27,15 @@ export const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export type GuardedFetchResult =
-  | { kind: "ok"; status: number; contentType: string | null; body: Uint8Array; finalUrl: string }
+  | {
+      kind: "ok";
+      status: number;
+      contentType: string | null;
+      body: Uint8Array;
+      finalUrl: string;
+      /** The final answer's headers (validators: ETag, Last-Modified). */
+      headers: Headers;
+    }
   /** A hop was refused before it was requested: "blocked" (not a public http(s) URL, a private
    *  address by DNS, credentials in it), "unsafe" (unsafe-host list, Safe Browsing). */
   | { kind: "refused"; reason: "blocked" | "unsafe" }
@@ -31,6 +48,8 @@ export interface GuardedFetchOptions {
   maxBytes: number;
   /** For all hops and the body together. */
   timeoutMs: number;
+  /** Extra request headers for a hop (checked, about to be requested); the user agent is ours. */
+  headers?: (url: URL) => Record<string, string>;
 }
 
 const ERROR: GuardedFetchResult = { kind: "error" };
@@ -49,7 +68,7 @@ function refusal(err: unknown): GuardedFetchResult {
   }
 }
 
-/** GET `url` (robots.txt or a sitemap) hop by hop through the outbound rule; any status is "ok". */
+/** GET `url` (robots.txt, a sitemap, a page's document) hop by hop through the outbound rule; any status is "ok". */
 export async function guardedFetch(
   env: Env,
   url: string,
@@ -69,7 +88,7 @@ export async function guardedFetch(
       res = await fetch(target.href, {
         redirect: "manual",
         signal,
-        headers: { "user-agent": CRAWLER_USER_AGENT },
+        headers: { ...opts.headers?.(target), "user-agent": SERVICE_USER_AGENT },
       });
     } catch (err) {
       log("info", "crawl fetch failed", { host: target.hostname, error: String(err) });
@@ -88,6 +107,7 @@ export async function guardedFetch(
         contentType,
         body: body.bytes,
         finalUrl: target.href,
+        headers: res.headers,
       };
     }
     await res.body?.cancel().catch(() => {});
@@ -97,4 +117,30 @@ export async function guardedFetch(
   }
   log("info", "crawl fetch: too many redirects", { host: new URL(next).hostname });
   return ERROR;
+}
+
+export type FetchedHtml =
+  | { kind: "document"; status: number; finalUrl: string; html: string }
+  /** Answered with something that is not an HTML document (its Content-Type). */
+  | { kind: "not_html"; contentType: string | null }
+  /** A hop refused by the URL guard or the target check, before it was requested. */
+  | { kind: "blocked" }
+  /** No usable answer: unreachable, too slow, a body over the cap. */
+  | { kind: "error" };
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)$/i;
+
+/** GET a page's document hop by hop (as `guardedFetch`), decoded when it is HTML (no type: HTML). */
+export async function fetchHtml(
+  env: Env,
+  url: string,
+  opts: GuardedFetchOptions,
+): Promise<FetchedHtml> {
+  const answer = await guardedFetch(env, url, opts);
+  if (answer.kind === "refused") return { kind: "blocked" };
+  if (answer.kind === "error") return { kind: "error" };
+  const type = (answer.contentType ?? "text/html").split(";")[0]?.trim() ?? "";
+  if (!HTML_TYPES.test(type)) return { kind: "not_html", contentType: answer.contentType };
+  const html = new TextDecoder().decode(answer.body);
+  return { kind: "document", status: answer.status, finalUrl: answer.finalUrl, html };
 }

@@ -1,0 +1,224 @@
+/**
+ * HTTP-first crawls (`render: "auto" | "never"`, docs/CRAWL.md) against the crawl fixture site's
+ * /hybrid/ pages (test/fixtures/crawl-site.ts): a static home and article, a JS-only app whose
+ * script writes its article and a link, and a redirect to the canary. The site's request log
+ * tells the browser's requests from the Worker's: Chromium's navigations carry
+ * `sec-fetch-mode: navigate` and it fetches the app's script; the Worker's fetch does neither.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Crawl, CrawlPage, CrawlSummary } from "../../schemas/crawl";
+import type { ExtractionData } from "../../schemas/responses";
+import { crawlStub } from "../../src/crawl/crawl-stub";
+import { HYBRID } from "../fixtures/crawl-site";
+import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
+import { call, CANARY, envelope, postJson } from "../helpers/http";
+import { poll } from "../helpers/jobs";
+
+const SITE = (env as unknown as { CRAWL_SITE_ORIGIN: string }).CRAWL_SITE_ORIGIN;
+
+interface SiteRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | undefined>;
+  at: number;
+}
+async function siteLog(since: number): Promise<SiteRequest[]> {
+  const all = (await (await fetch(`${SITE}/__log?since=${since}`)).json()) as SiteRequest[];
+  return all.filter((r) => r.path.startsWith("/hybrid/"));
+}
+async function canaryHits(since: number): Promise<unknown[]> {
+  const all = (await (await fetch(`${CANARY}/__log`)).json()) as { path: string; at?: number }[];
+  return all.filter((r) => r.path.startsWith("/crawl-canary") && (r.at ?? since) >= since);
+}
+async function remaining(account: TestAccount): Promise<number> {
+  const res = await call("/v1/account", { headers: bearer(account.apiKey) });
+  return (await envelope<{ usage: { remaining: number } }>(res)).data?.usage.remaining ?? NaN;
+}
+
+/** Runs a crawl of /hybrid/ to its end: its view, its pages by path, the site's log of it. */
+async function crawl(account: TestAccount, body: Record<string, unknown>) {
+  const since = Date.now();
+  const before = await remaining(account);
+  const res = await postJson(
+    "/v1/crawl",
+    { url: `${SITE}/hybrid/`, scope: "path", sitemap: "skip", limit: 10, ...body },
+    bearer(account.apiKey),
+  );
+  expect(res.status).toBe(202);
+  const crawlId = (await envelope<{ crawlId: string }>(res)).data?.crawlId ?? "";
+  await poll(
+    () => crawlStub(env, account.accountId, crawlId).summary(),
+    (s: CrawlSummary | null) => s !== null && s.status === "completed",
+    120_000,
+    250,
+  );
+  const view = await envelope<Crawl>(
+    await call(`/v1/crawl/${crawlId}`, { headers: bearer(account.apiKey) }),
+  );
+  // The site's own pages (a leaf's link home to / is out of path scope).
+  const pages = new Map<string, CrawlPage>(
+    (view.data?.pages ?? [])
+      .map((p): [string, CrawlPage] => [new URL(p.url).pathname, p])
+      .filter(([path]) => path.startsWith("/hybrid/")),
+  );
+  return {
+    view: view.data,
+    pages,
+    log: await siteLog(since),
+    canary: await canaryHits(since),
+    charged: before - (await remaining(account)),
+  };
+}
+
+const navigations = (log: SiteRequest[]) =>
+  log.filter((r) => r.headers["sec-fetch-mode"] === "navigate").map((r) => r.path);
+
+describe("render: auto", () => {
+  it("renders only the app page in the browser; the rest are fetched and converted", async () => {
+    const account = await createAccount("pro");
+    const { view, pages, log, canary, charged } = await crawl(account, { render: "auto" });
+
+    // What each page became, and how.
+    const how = Object.fromEntries([...pages].map(([path, p]) => [path, p.rendered ?? p.reason]));
+    expect(how).toEqual({
+      "/hybrid/": "http",
+      "/hybrid/static": "http",
+      "/hybrid/app": "browser",
+      // Linked only by the app's script: found because the browser ran it.
+      "/hybrid/from-app": "http",
+      "/hybrid/to-canary": "blocked",
+    });
+    expect(pages.get("/hybrid/static")?.markdown).toContain(HYBRID.staticPhrase);
+    expect(pages.get("/hybrid/app")?.markdown).toContain(HYBRID.appPhrase);
+    expect(pages.get("/hybrid/static")?.statusCode).toBe(200);
+
+    // The browser navigated to the app page alone (after the Worker fetched its document once).
+    expect(navigations(log)).toEqual(["/hybrid/app"]);
+    const gets = (p: string) => log.filter((r) => r.path === p).length;
+    expect(gets("/hybrid/app")).toBe(2);
+    expect(gets("/hybrid/app.js")).toBe(1);
+    for (const p of ["/hybrid/", "/hybrid/static", "/hybrid/from-app"]) expect(gets(p), p).toBe(1);
+    expect(canary).toEqual([]);
+
+    // 3 HTTP pages (½ credit each, billed 1 per 2: 2) + 1 browser page (1).
+    expect(view?.creditsUsed).toBe(3);
+    expect(charged).toBe(3);
+  }, 150_000);
+});
+
+describe("render: never", () => {
+  it("never opens a browser, yields the static Markdown, and the guard still refuses the canary", async () => {
+    const account = await createAccount("pro");
+    const { view, pages, log, canary, charged } = await crawl(account, {
+      render: "never",
+      formats: ["markdown", "html", "text", "links", "metadata"],
+    });
+
+    expect(navigations(log)).toEqual([]);
+    expect(log.map((r) => r.path)).not.toContain("/hybrid/app.js");
+    expect(log.every((r) => r.headers["user-agent"]?.includes("Edgeshot/1.0"))).toBe(true);
+
+    const how = Object.fromEntries([...pages].map(([path, p]) => [path, p.rendered ?? p.reason]));
+    // The app's link is written by its script: without a browser it is never found.
+    expect(how).toEqual({
+      "/hybrid/": "http",
+      "/hybrid/static": "http",
+      "/hybrid/app": "http",
+      "/hybrid/to-canary": "blocked",
+    });
+    const article = pages.get("/hybrid/static");
+    expect(article?.markdown).toContain(HYBRID.staticPhrase);
+    expect(article?.text).toContain(HYBRID.staticPhrase);
+    expect(article?.html).toContain(HYBRID.staticPhrase);
+    expect(article?.metadata).toMatchObject({ title: "Static article", statusCode: 200 });
+    expect(article?.links).toEqual([{ url: `${SITE}/hybrid/`, text: "/hybrid/" }]);
+    const app = pages.get("/hybrid/app");
+    expect(app?.html).not.toContain("<script");
+    expect(app?.markdown ?? "").not.toContain(HYBRID.appPhrase);
+    expect(canary).toEqual([]);
+    expect(pages.get("/hybrid/to-canary")?.status).toBe("skipped");
+
+    // 3 HTTP pages: 2 credits.
+    expect(view?.counts.rendered).toBe(3);
+    expect(view?.creditsUsed).toBe(2);
+    expect(charged).toBe(2);
+  }, 150_000);
+
+  it.each([
+    [{ render: "sometimes" }, "render"],
+    [{ render: "never", formats: ["markdown", "screenshot"] }, "render"],
+    [{ render: "never", formats: ["json"], kind: "article" }, "render"],
+  ])("%j → 400 naming %s, nothing created", async (change, field) => {
+    const account = await createAccount("pro");
+    const res = await postJson(
+      "/v1/crawl",
+      { url: `${SITE}/hybrid/`, ...change },
+      bearer(account.apiKey),
+    );
+    expect(res.status).toBe(400);
+    const body = await envelope(res);
+    expect(body.error?.details?.map((d) => d.path)).toContain(field);
+    const list = await call("/v1/crawls", { headers: bearer(account.apiKey) });
+    expect((await envelope<{ items: unknown[] }>(list)).data?.items).toEqual([]);
+  });
+
+  it("a dry run prices HTTP pages: half a credit each, rounded up", async () => {
+    const account = await createAccount("pro");
+    const res = await postJson(
+      "/v1/crawl",
+      {
+        url: `${SITE}/hybrid/`,
+        scope: "path",
+        sitemap: "skip",
+        limit: 5,
+        render: "never",
+        dryRun: true,
+      },
+      bearer(account.apiKey),
+    );
+    const data = (await envelope<{ urls: string[]; credits: number; maxCredits: number }>(res))
+      .data;
+    expect(res.status).toBe(200);
+    expect(data?.urls.length).toBe(4); // the start page and its three links
+    expect(data?.credits).toBe(2);
+    expect(data?.maxCredits).toBe(3);
+  }, 60_000);
+});
+
+describe("POST /v1/extract with render", () => {
+  it("never reads a static page without a browser; auto renders the app; the guard holds", async () => {
+    const account = await createAccount("pro");
+    const since = Date.now();
+    const before = await remaining(account);
+    const extract = async (body: Record<string, unknown>) => {
+      const res = await postJson("/v1/extract", body, bearer(account.apiKey));
+      return { status: res.status, body: await envelope<ExtractionData>(res) };
+    };
+
+    const page = await extract({ url: `${SITE}/hybrid/static`, render: "never" });
+    expect(page.status).toBe(200);
+    expect(page.body.data?.rendered).toBe("http");
+    expect(page.body.data?.content).toContain(HYBRID.staticPhrase);
+    expect(page.body.data?.title).toBe("Static article");
+
+    const app = await extract({ url: `${SITE}/hybrid/app`, render: "auto" });
+    expect(app.status).toBe(200);
+    expect(app.body.data?.rendered).toBe("browser");
+    expect(app.body.data?.content).toContain(HYBRID.appPhrase);
+
+    const canaryRedirect = await extract({ url: `${SITE}/hybrid/to-canary`, render: "never" });
+    expect(canaryRedirect.status).toBe(400);
+    expect(canaryRedirect.body.error?.code).toBe("CAPTURE_FAILED");
+
+    const bad = await extract({ url: `${SITE}/hybrid/static`, render: "sometimes" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.details?.map((d) => d.path)).toContain("render");
+
+    const log = await siteLog(since);
+    expect(navigations(log)).toEqual(["/hybrid/app"]);
+    expect(await canaryHits(since)).toEqual([]);
+    // Two extractions answered (1 credit each); the refused one and the 400 cost nothing.
+    expect(before - (await remaining(account))).toBe(2);
+  }, 120_000);
+});
