@@ -2,6 +2,12 @@
 
 export type {
   Account,
+  AnimateData,
+  AnimateError,
+  AnimateErrors,
+  AnimateRequest,
+  AnimateResponse,
+  AnimateResponses,
   ArticleValues,
   Artifact,
   ArtifactRequest,

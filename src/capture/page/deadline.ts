@@ -5,6 +5,8 @@
  *            + one timeout per page action that waits on its own (waitForSelector, js)
  *            + delay
  *            + the full-page settlement wait (full pages)
+ *            + a recording's start delay and four times its length (filming, then encoding at the
+ *              clip's rate; docs/ANIMATE.md)
  *            + a fixed grace for encoding and transfer (TUNING.captureGraceMs)
  *
  * Past it the capture's browser context is disposed (which kills its renderer, even one stuck in
@@ -17,7 +19,9 @@ import type { CaptureSpec } from "../capture-spec";
 export function captureDeadlineMs(spec: CaptureSpec): number {
   // waitForSelector, js and the `actions` list each have their own timeout after navigation.
   const actions = [spec.waitForSelector, spec.js, spec.actions?.length].filter((a) => a).length;
+  const animation = spec.outputs.animation;
   return (
+    (animation ? animation.startDelayMs + 4 * animation.durationMs : 0) +
     spec.timeoutMs * (1 + actions) +
     spec.delayMs +
     (spec.fullPage ? TUNING.fullPageSettleMs : 0) +
