@@ -6,8 +6,8 @@
  * moves the page's own scroll (`scrollTo`, instant) to where the clip's clock says before each
  * frame, so the clip is exact however slow the screenshots are; `still` takes each frame when
  * the wall clock reaches its time (late, never skipped, when the page is slow). Each frame goes
- * into the page as it is taken (kept there as a JPEG Blob), in the same round trip as the next
- * scroll.
+ * into the page as it is taken (kept there as a JPEG Blob, in an isolated world of ours), in the
+ * same round trip as the next scroll.
  *
  * Encoding: webm (VP8) and mp4 (H.264) by Chromium's MediaRecorder over a canvas the frames are
  * drawn on at the clip's rate (so it takes the clip's length); gif by gifenc (a static asset,
@@ -17,8 +17,8 @@
 import type { Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../../schemas/limits";
 import { CaptureError, failures, type CaptureFailure } from "../failures";
-import { pageClient } from "../page/page-client";
-import { inPage } from "../page/page-scripts";
+import type { CDPSession } from "@cloudflare/puppeteer";
+import { mainFrameId, pageClient } from "../page/page-client";
 import type { AnimationPlan } from "../capture-spec";
 import { fromBase64 } from "../../encoding";
 
@@ -40,6 +40,34 @@ const CONTENT_TYPES = { webm: "video/webm", mp4: "video/mp4", gif: "image/gif" }
 const MIME = { webm: "video/webm;codecs=vp8", mp4: "video/mp4;codecs=avc1" } as const;
 const FRAME_QUALITY = 90;
 
+/**
+ * A world of our own in the page's main frame (CDP Page.createIsolatedWorld): the page's DOM,
+ * but its own globals, so the page's script can neither see the frames kept there nor replace
+ * MediaRecorder, Blob or btoa under the encoder. `(source)(...args)`, awaited, as JSON.
+ */
+type World = <T>(source: string, ...args: unknown[]) => Promise<T>;
+
+async function isolatedWorld(page: Page): Promise<World> {
+  const client: CDPSession = pageClient(page);
+  const frameId = mainFrameId(page);
+  if (frameId === undefined) throw new Error("puppeteer: the page has no main frame id");
+  const { executionContextId } = await client.send("Page.createIsolatedWorld", {
+    frameId,
+    worldName: "edgeshot-recorder",
+  });
+  return async <T>(source: string, ...args: unknown[]): Promise<T> => {
+    const { result, exceptionDetails } = await client.send("Runtime.evaluate", {
+      expression: `(${source})(${args.map((a) => JSON.stringify(a)).join(",")})`,
+      contextId: executionContextId,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    if (exceptionDetails)
+      throw new Error(`recorder script failed: ${exceptionDetails.exception?.description ?? ""}`);
+    return result.value as T;
+  };
+}
+
 /** The gifenc source (an ES module), read once by the host; absent = gif unavailable. */
 export type EncoderSource = () => Promise<string>;
 
@@ -51,20 +79,21 @@ export async function recordAnimation(
 ): Promise<AnimationOutcome> {
   const encoder = plan.format === "gif" ? gifScript(await loadGifEncoder(gifEncoder)) : null;
   const videoFormat = plan.format === "mp4" ? "mp4" : "webm";
-  if (plan.format !== "gif" && !(await inPage<boolean>(page, canRecord, MIME[videoFormat])))
+  const inWorld = await isolatedWorld(page);
+  if (plan.format !== "gif" && !(await inWorld<boolean>(canRecord, MIME[videoFormat])))
     return { ok: false, failure: formatUnavailable(plan.format) };
   if (plan.startDelayMs > 0) await new Promise((r) => setTimeout(r, plan.startDelayMs));
   const key = `__edgeshotFrames${crypto.randomUUID().replace(/-/g, "")}`;
   const frames = Math.max(1, Math.round((plan.durationMs / 1000) * plan.fps));
-  const position = plan.scenario === "scroll" ? await scrollPlan(page, plan, frames) : null;
+  const position = plan.scenario === "scroll" ? await scrollPlan(inWorld, plan, frames) : null;
   const client = pageClient(page);
   const started = Date.now();
   let pending: string | null = null;
   for (let i = 0; i < frames; i++) {
     if (position) {
-      await inPage(page, stepFrame, key, pending, position(i));
+      await inWorld(stepFrame, key, pending, position(i));
     } else {
-      if (pending !== null) await inPage(page, stepFrame, key, pending, null);
+      if (pending !== null) await inWorld(stepFrame, key, pending, null);
       const wait = started + (i * 1000) / plan.fps - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
@@ -76,16 +105,14 @@ export async function recordAnimation(
     });
     pending = shot.data;
   }
-  await inPage(page, stepFrame, key, pending, null);
+  await inWorld(stepFrame, key, pending, null);
   const width = evenFor(plan.format, Math.round(viewport.width * viewport.deviceScaleFactor));
   const height = evenFor(plan.format, Math.round(viewport.height * viewport.deviceScaleFactor));
   const cap = LIMITS.animation.outputBytes;
-  const encoded = encoder
-    ? await page.evaluate(
-        `(${encoder})(${[key, width, height, plan.fps, cap].map((a) => JSON.stringify(a)).join(",")})`,
-      )
-    : await inPage(page, recordScript, key, MIME[videoFormat], width, height, plan.fps, cap);
-  const answer = encoded as { data: string | null; unsupported?: boolean };
+  type Encoded = { data: string | null; unsupported?: boolean };
+  const answer = encoder
+    ? await inWorld<Encoded>(encoder, key, width, height, plan.fps, cap)
+    : await inWorld<Encoded>(recordScript, key, MIME[videoFormat], width, height, plan.fps, cap);
   if (answer.unsupported) return { ok: false, failure: formatUnavailable(plan.format) };
   if (answer.data === null)
     return { ok: false, failure: failures.tooLarge("recording", formatBytes(cap)) };
@@ -127,8 +154,8 @@ async function loadGifEncoder(source: EncoderSource | undefined): Promise<string
  * Where frame `i` has the page scrolled to: eased from the top to the target (scrollTillSelector's
  * top, or the page's end) over the scroll's time, then, with scrollBack, as long back up.
  */
-async function scrollPlan(page: Page, plan: AnimationPlan, frames: number) {
-  const target = await inPage<number | null>(page, scrollTarget, plan.scrollTillSelector);
+async function scrollPlan(inWorld: World, plan: AnimationPlan, frames: number) {
+  const target = await inWorld<number | null>(scrollTarget, plan.scrollTillSelector);
   if (target === null)
     throw new CaptureError(
       failures.elementNotFound("scrollTillSelector", plan.scrollTillSelector ?? ""),
