@@ -67,6 +67,11 @@ export const animateRequestSchema = z
       description: "scroll: then scroll back to the top, as fast as down.",
       default: false,
     }),
+    hosted: z.boolean().optional().meta({
+      description:
+        "Store the clip and answer JSON with a signed URL (kept for 24 hours) instead of the bytes.",
+      default: false,
+    }),
     startDelay: intIn(A.startDelayMs.min, A.startDelayMs.max, "ms").optional().meta({
       description:
         "Milliseconds to wait after the page is ready (and after delay, actions and the rest) before the first frame.",

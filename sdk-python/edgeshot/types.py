@@ -95,6 +95,7 @@ __all__ = [
     "ArtifactFailedItem",
     "ArtifactMetadata",
     "Artifact",
+    "HostedAnimation",
     "PageContent",
     "ScrapeMatchBox",
     "ScrapeMatch",
@@ -749,6 +750,7 @@ _AnimateRequestOptional = TypedDict(
         "scrollDuration": float,  # scroll: seconds the scroll down takes (eased), at most the duration (half of it with scrollBack). Not with scrollSpeed.
         "scrollTillSelector": str,  # scroll: stop where this element's top reaches the top of the viewport (or the page's end, if sooner). Omitted: the page's end.
         "scrollBack": bool,  # scroll: then scroll back to the top, as fast as down.
+        "hosted": bool,  # Store the clip and answer JSON with a signed URL (kept for 24 hours) instead of the bytes.
         "startDelay": int,  # Milliseconds to wait after the page is ready (and after delay, actions and the rest) before the first frame.
     },
     total=False,
@@ -2130,6 +2132,28 @@ _ArtifactOptional = TypedDict(
 
 
 class Artifact(_ArtifactRequired, _ArtifactOptional):
+    pass
+
+
+_HostedAnimationRequired = TypedDict(
+    "_HostedAnimationRequired",
+    {
+        "url": str,  # Signed URL of the video or GIF.
+        "expiresAt": str,
+        "contentType": str,
+        "format": Literal["webm", "mp4", "gif"],
+        "width": int,  # Frame width in device pixels.
+        "height": int,  # Frame height in device pixels.
+        "frames": int,
+        "durationMs": int,
+        "bytesSize": int,
+        "finalUrl": str,
+        "loadTimeMs": int,
+    },
+)
+
+
+class HostedAnimation(_HostedAnimationRequired):
     pass
 
 

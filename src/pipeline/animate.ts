@@ -15,9 +15,11 @@ import { pageHeaders } from "../capture-request/response";
 import type { AnimationPlan } from "../capture/capture-spec";
 import type { RecordedAnimation } from "../capture/outputs/animation";
 import { ApiError } from "../errors";
-import { hostedHeaders } from "../storage/hosted";
+import { hostedHeaders, signedImageUrl } from "../storage/hosted";
+import type { HostedAnimationData } from "../../schemas/responses";
 import { browserEngine } from "./engine";
 import { runCapture } from "./pipeline";
+import type { StorageTarget } from "./storage";
 
 const A = LIMITS.animation;
 
@@ -69,8 +71,16 @@ function checkBounds(
   );
 }
 
-/** POST /v1/animate: the recording and its page's facts, charged by its length. */
-export async function recordPage(env: Env, auth: AuthContext, parsed: AnimateRequest) {
+/**
+ * POST /v1/animate (and the MCP tool record_page): the recording and its page's facts, charged by
+ * its length; with `storage` hosted, the clip kept in our R2 too.
+ */
+export async function recordPage(
+  env: Env,
+  auth: AuthContext,
+  parsed: AnimateRequest,
+  storage: StorageTarget = { kind: "none" },
+) {
   const {
     format: _format,
     scenario: _scenario,
@@ -81,6 +91,7 @@ export async function recordPage(env: Env, auth: AuthContext, parsed: AnimateReq
     scrollTillSelector: _till,
     scrollBack: _back,
     startDelay: _startDelay,
+    hosted: _hosted,
     ...req
   } = parsed;
   if (req.geo !== undefined) {
@@ -94,7 +105,7 @@ export async function recordPage(env: Env, auth: AuthContext, parsed: AnimateReq
   const run = await runCapture(env, auth, {
     spec,
     outputs: [{ kind: "animation", plan: recording, credits }],
-    storage: { kind: "none" },
+    storage,
     engine: browserEngine(env),
   });
   const output = run.outputs[0];
@@ -103,6 +114,7 @@ export async function recordPage(env: Env, auth: AuthContext, parsed: AnimateReq
   if (output.kind !== "animation" || !run.page) throw new Error("the run recorded nothing");
   return {
     recording: output.recording,
+    stored: output.stored,
     page: run.page,
     loadTimeMs: run.loadTimeMs,
     usage: run.usage,
@@ -127,4 +139,36 @@ export function animationHeaders(
     "x-service-load-time-ms": String(result.loadTimeMs),
     ...usageHeaders(result.usage),
   };
+}
+
+/** `hosted: true` (and record_page): the clip stored, answered as a signed URL and its facts. */
+export async function hostedRecording(
+  env: Env,
+  auth: AuthContext,
+  parsed: AnimateRequest,
+  origin: string,
+) {
+  const storage: StorageTarget = {
+    kind: "hosted",
+    ttlSeconds: LIMITS.cacheTtl.default,
+    prefix: "o",
+    context: "hosted recording",
+  };
+  const result = await recordPage(env, auth, parsed, storage);
+  const { recording: r, stored } = result;
+  if (!stored) throw new Error("hosted recording returned without its stored output");
+  const data: HostedAnimationData = {
+    url: await signedImageUrl(env, origin, stored),
+    expiresAt: new Date(stored.expires * 1000).toISOString(),
+    contentType: r.contentType,
+    format: r.format,
+    width: r.width,
+    height: r.height,
+    frames: r.frames,
+    durationMs: r.durationMs,
+    bytesSize: r.bytes.byteLength,
+    finalUrl: result.page.finalUrl,
+    loadTimeMs: result.loadTimeMs,
+  };
+  return { data, usage: result.usage };
 }

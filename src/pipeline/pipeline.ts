@@ -85,7 +85,13 @@ export type OutputResult =
     }
   | { kind: "extraction"; ok: true; data: ExtractionData }
   | ContentResult
-  | { kind: "animation"; ok: true; recording: RecordedAnimation }
+  | {
+      kind: "animation";
+      ok: true;
+      recording: RecordedAnimation;
+      /** In our R2 (hosted targets); recordings are not delivered to buckets. */
+      stored: Stored | null;
+    }
   | { kind: RequestedOutput["kind"]; ok: false; failure: OutputFailure };
 
 export interface PipelineRun {
@@ -170,7 +176,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
         if (!recorded) throw new Error("capture engine returned no recording");
         if (!recorded.ok)
           return { kind: "animation", ok: false, failure: fromCapture(recorded.failure) };
-        return { kind: "animation", ok: true, recording: recorded.output };
+        return storeRecording(env, input.storage, accountId, recorded.output);
       }
       const rendered = page.outputs[image++];
       if (!rendered) throw new Error("capture engine returned fewer outputs than requested");
@@ -254,6 +260,23 @@ async function store(
       ok: false,
       failure: { error: err, transient: target.kind !== "bucket" },
     };
+  }
+}
+
+/** A recording kept in our R2 for a hosted target; other targets answer with its bytes. */
+async function storeRecording(
+  env: Env,
+  target: StorageTarget,
+  accountId: string,
+  recording: RecordedAnimation,
+): Promise<OutputResult> {
+  if (target.kind !== "hosted") return { kind: "animation", ok: true, recording, stored: null };
+  try {
+    const stored = await storeResult(env, target, { result: recording, accountId, headers: {} });
+    return { kind: "animation", ok: true, recording, stored };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { kind: "animation", ok: false, failure: { error: err, transient: true } };
   }
 }
 

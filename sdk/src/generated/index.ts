@@ -213,6 +213,7 @@ export type {
   HeadImageErrors,
   HeadImageResponses,
   Health,
+  HostedAnimation,
   HostedCapture,
   Job,
   JobAccepted,

@@ -1159,6 +1159,10 @@ export type AnimateRequest = {
    */
   scrollBack?: boolean;
   /**
+   * Store the clip and answer JSON with a signed URL (kept for 24 hours) instead of the bytes.
+   */
+  hosted?: boolean;
+  /**
    * Milliseconds to wait after the page is ready (and after delay, actions and the rest) before the first frame.
    */
   startDelay?: number;
@@ -3486,6 +3490,29 @@ export type Artifact = {
   metadata?: {
     watermarked: boolean;
   };
+};
+
+export type HostedAnimation = {
+  /**
+   * Signed URL of the video or GIF.
+   */
+  url: string;
+  expiresAt: string;
+  contentType: string;
+  format: "webm" | "mp4" | "gif";
+  /**
+   * Frame width in device pixels.
+   */
+  width: number;
+  /**
+   * Frame height in device pixels.
+   */
+  height: number;
+  frames: number;
+  durationMs: number;
+  bytesSize: number;
+  finalUrl: string;
+  loadTimeMs: number;
 };
 
 export type PageContent = {
@@ -6195,9 +6222,13 @@ export type AnimateError = AnimateErrors[keyof AnimateErrors];
 
 export type AnimateResponses = {
   /**
-   * The video or GIF bytes.
+   * The video or GIF bytes; with `hosted: true`, JSON with a signed URL.
    */
-  200: Blob | File;
+  200: {
+    success: true;
+    data: HostedAnimation;
+    meta: MetaOutput;
+  };
 };
 
 export type AnimateResponse = AnimateResponses[keyof AnimateResponses];

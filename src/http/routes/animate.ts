@@ -5,9 +5,11 @@
  */
 import { z } from "zod";
 import { animateRequestSchema } from "../../../schemas/animate";
-import { animationHeaders, recordPage } from "../../pipeline/animate";
+import { hostedAnimationSchema, successEnvelope } from "../../../schemas/responses";
+import { animationHeaders, hostedRecording, recordPage } from "../../pipeline/animate";
+import { publicOrigin } from "../../storage/hosted";
 import { endpoint, endpoints } from "../endpoint";
-import { charged } from "../envelope";
+import { charged, successBody } from "../envelope";
 import { BINARY_SCHEMA, BODY_ERRORS, errorResponses, rateLimitHeaders } from "../openapi/registry";
 import { CAPTURE_ERRORS } from "./capture-contract";
 
@@ -54,19 +56,26 @@ export const animateRoutes = endpoints(
       tags: ["Capture"],
       responses: {
         "200": {
-          description: "The video or GIF bytes.",
+          description: "The video or GIF bytes; with `hosted: true`, JSON with a signed URL.",
           headers: z.object(animationHeaderSchema).partial(),
           content: {
             "video/webm": { schema: BINARY_SCHEMA },
             "video/mp4": { schema: BINARY_SCHEMA },
             "image/gif": { schema: BINARY_SCHEMA },
+            "application/json": { schema: successEnvelope(hostedAnimationSchema) },
           },
         },
         ...errorResponses([...BODY_ERRORS, ...CAPTURE_ERRORS]),
       },
     },
     handler: async (c) => {
-      const result = await recordPage(c.env, c.get("auth"), c.req.valid("json"));
+      const req = c.req.valid("json");
+      if (req.hosted === true) {
+        const origin = publicOrigin(c.env, c.req.url);
+        const { data, usage } = await hostedRecording(c.env, c.get("auth"), req, origin);
+        return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
+      }
+      const result = await recordPage(c.env, c.get("auth"), req);
       charged(c, result.usage);
       const bytes = result.recording.bytes as Uint8Array<ArrayBuffer>;
       return c.body(bytes, 200, animationHeaders(result));
