@@ -44,7 +44,10 @@ export function animationPlan(req: AnimateRequest): AnimationPlan {
   };
 }
 
-/** 403 PLAN_UPGRADE_REQUIRED naming the field over the plan's bound. */
+/**
+ * 400 naming each field over the plan's bound, as the crawl's page cap does ("Must be at most N
+ * on the X plan."): the caller's request against its plan's numbers, not a feature it lacks.
+ */
 function checkBounds(
   plan: PlanId,
   planName: string,
@@ -52,23 +55,23 @@ function checkBounds(
   viewport: { width: number; height: number; deviceScaleFactor: number },
 ): void {
   const bounds = ANIMATION_BOUNDS[plan];
+  const on = `on the ${planName} plan.`;
   const over: Array<{ path: string; message: string }> = [];
   if (recording.durationMs > bounds.durationSeconds * 1000)
-    over.push({ path: "duration", message: `At most ${bounds.durationSeconds} s on ${planName}.` });
+    over.push({ path: "duration", message: `Must be at most ${bounds.durationSeconds} ${on}` });
   if (recording.fps > bounds.fps)
-    over.push({ path: "fps", message: `At most ${bounds.fps} on ${planName}.` });
+    over.push({ path: "fps", message: `Must be at most ${bounds.fps} ${on}` });
   const { width, height, deviceScaleFactor: dsf } = viewport;
   if (width * height * dsf * dsf > bounds.devicePixels)
     over.push({
       path: "width",
-      message: `At most ${bounds.devicePixels.toLocaleString("en-US")} device pixels a frame (width × height × deviceScaleFactor²) on ${planName}.`,
+      message: `A frame is at most ${bounds.devicePixels.toLocaleString("en-US")} device pixels (width × height × deviceScaleFactor²) ${on}`,
     });
-  if (over.length === 0) return;
-  throw new ApiError(
-    "PLAN_UPGRADE_REQUIRED",
-    `The recording is over the ${planName} plan's bounds: ${over.map((o) => o.path).join(", ")}.`,
-    { details: over },
-  );
+  const [first] = over;
+  if (!first) return;
+  throw new ApiError("VALIDATION_ERROR", `Invalid request: ${first.path}: ${first.message}`, {
+    details: over,
+  });
 }
 
 /**

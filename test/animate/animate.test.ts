@@ -198,14 +198,14 @@ describe("POST /v1/animate: refusals name the field", () => {
     await expectRefusal(res, 400, "VALIDATION_ERROR", field);
   });
 
-  it("403 over the plan's bounds, naming each field", async () => {
+  it("400 over the plan's bounds, naming each field", async () => {
     const free = await createAccount("free");
     const res = await postJson(
       "/v1/animate",
       { url: bandsUrl(), duration: 10, fps: 24 },
       bearer(free.apiKey),
     );
-    const body = await expectRefusal(res, 403, "PLAN_UPGRADE_REQUIRED", "duration");
+    const body = await expectRefusal(res, 400, "VALIDATION_ERROR", "duration");
     expect(body.error?.details?.map((d) => d.path)).toContain("fps");
     expect(await creditsUsed(free.apiKey)).toBe(0);
   });
