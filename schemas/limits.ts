@@ -121,6 +121,24 @@ export const LIMITS = {
   structuredBytes: 5 * MB,
   markupBytes: 4 * MB,
   markupItems: 200,
+  /**
+   * Animated captures (POST /v1/animate, docs/ANIMATE.md): the widest bounds of any plan
+   * (src/accounts/plans.ts `ANIMATION_BOUNDS` narrows them per plan), the largest video or GIF
+   * returned, and GIF's own caps (every frame is palette-quantised in the page: CPU grows with
+   * pixels × frames).
+   */
+  animation: {
+    durationSeconds: { min: 1, max: 30, default: 5 },
+    fps: { min: 1, max: 30, default: 24 },
+    startDelayMs: { min: 0, max: 10_000 },
+    scrollSpeed: { min: 50, max: 20_000 },
+    scrollDurationSeconds: { min: 0.5, max: 30 },
+    outputBytes: 15 * MB,
+    gifMaxFps: 15,
+    gifMaxDevicePixels: 1024 * 768,
+    /** Seconds of video one credit buys (credits = ceil(duration / this)). */
+    secondsPerCredit: 5,
+  },
   /** Largest output we return (images and PDFs). */
   outputBytes: 25 * MB,
   /** Account display names (admin API). */

@@ -13,6 +13,7 @@
  * compared, picked from POST /v1/monitors' body (schemas/monitors.ts).
  */
 import { z } from "zod";
+import { animateRequestSchema } from "./animate";
 import { captureShape, captureRules } from "./capture";
 import { crawlPagesQuery, crawlRequestSchema, mapRequestSchema } from "./crawl";
 import { extractRequestSchema } from "./extract";
@@ -99,6 +100,19 @@ const { visibleOnly, internalOnly, includeNonHttp } = linksRequestSchema.shape;
 export const linksToolSchema = z
   .strictObject({ ...pick(TARGET), visibleOnly, internalOnly, includeNonHttp })
   .superRefine(captureRules);
+
+/** record_page: the clip's own options of POST /v1/animate; always hosted (a link). */
+const { format, scenario, duration, fps, scrollTillSelector, scrollBack } =
+  animateRequestSchema.shape;
+export const recordPageToolSchema = z.strictObject({
+  ...pick(TARGET),
+  format,
+  scenario,
+  duration,
+  fps,
+  scrollTillSelector,
+  scrollBack,
+});
 
 export const accountUsageToolSchema = z.strictObject({});
 
@@ -268,6 +282,13 @@ export const MCP_TOOLS = {
       "Loads a public web page in a real Chromium, scripts run, and returns its links: absolute URL, visible text, rel, and whether it stays on the page's host — optionally only the visible ones, only internal ones, or with mailto:, tel: and other non-http links too. Use it to find where to go next on a site, or to collect a site's pages before reading them. Costs one credit, like POST /v1/links; private and internal addresses are refused.",
     input: linksToolSchema,
     annotations: { title: "List the links of a page", ...READS_THE_WEB },
+  },
+  record_page: {
+    title: "Record a video of a web page",
+    description:
+      "Loads a public web page (or HTML or Markdown you supply) in a real Chromium and records its viewport: scenario scroll (the default) scrolls it from the top to scrollTillSelector or its end, scenario still films it as it moves on its own (animations, carousels). Returns a link to the clip — webm by default, mp4 or gif — valid for 24 hours, with its size, frames and the page's final URL. Use it for a preview clip of a landing page or to show motion a screenshot cannot; to look at the page yourself use screenshot. Costs one credit per started 5 seconds of clip, like POST /v1/animate; private and internal addresses are refused.",
+    input: recordPageToolSchema,
+    annotations: { title: "Record a video of a web page", ...READS_THE_WEB },
   },
   render_link: {
     title: "Make a render link",

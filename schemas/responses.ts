@@ -12,6 +12,7 @@ export * from "./responses/jobs";
 export * from "./responses/account";
 export * from "./responses/webhooks";
 export * from "./responses/requests";
+export * from "./responses/animate";
 
 const iso = z.iso.datetime();
 

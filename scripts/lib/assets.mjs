@@ -12,6 +12,8 @@ const ASSETS_DIR = join(ROOT, "public");
 const PACKAGE_ASSETS = {
   // The API reference's browser bundle, GET /docs/scalar.js (src/http/routes/docs.ts).
   "docs/scalar.js": "@scalar/api-reference/dist/browser/standalone.js",
+  // The GIF encoder of animated captures, inlined into the page's script (src/capture/outputs/animation.ts).
+  "encoders/gifenc.esm.js": "gifenc/dist/gifenc.esm.js",
   // The artifact fonts (src/artifacts/fonts.ts): Latin subset, regular and bold.
   "fonts/inter-400.woff2": "@fontsource/inter/files/inter-latin-400-normal.woff2",
   "fonts/inter-700.woff2": "@fontsource/inter/files/inter-latin-700-normal.woff2",

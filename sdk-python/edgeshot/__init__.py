@@ -6,13 +6,14 @@ is hand-written (./client.py, its transport and resources).
 
 from . import types
 from ._transport import __version__, meta_of
-from .captures import Capture, CaptureMetadata
+from .captures import Animation, Capture, CaptureMetadata
 from .client import Edgeshot
 from .errors import EdgeshotError
 from .render_links import RenderLinkParts, decode_render_link, img_tag, og_image_tags
 from .webhooks import WebhookVerificationError, sign_webhook, verify_webhook
 
 __all__ = [
+    "Animation",
     "Capture",
     "CaptureMetadata",
     "Edgeshot",

@@ -79,3 +79,39 @@ def capture_of(res: Response) -> Capture:
         content_type=res.headers.get("content-type", "application/octet-stream"),
         metadata=metadata_of(res.headers),
     )
+
+
+@dataclass(frozen=True)
+class Animation:
+    """A recording (POST /v1/animate): the video or GIF bytes and the clip's headers."""
+
+    bytes: bytes
+    content_type: str
+    width: int
+    height: int
+    frames: int
+    duration_ms: int
+    final_url: str
+    load_time_ms: int
+    credits_charged: Optional[int]
+    #: None when the plan is unlimited (or the header is absent).
+    credits_remaining: Optional[int]
+    request_id: Optional[str]
+
+
+def animation_of(res: Response) -> Animation:
+    h = res.headers
+    remaining = h.get("x-service-credits-remaining")
+    return Animation(
+        bytes=res.body,
+        content_type=h.get("content-type", "application/octet-stream"),
+        width=_int(h.get("x-animation-width")) or 0,
+        height=_int(h.get("x-animation-height")) or 0,
+        frames=_int(h.get("x-animation-frames")) or 0,
+        duration_ms=_int(h.get("x-animation-duration-ms")) or 0,
+        final_url=h.get("x-service-final-url", ""),
+        load_time_ms=_int(h.get("x-service-load-time-ms")) or 0,
+        credits_charged=_int(h.get("x-service-credits-charged")),
+        credits_remaining=None if remaining == "unlimited" else _int(remaining),
+        request_id=h.get("x-request-id"),
+    )

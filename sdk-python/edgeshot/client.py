@@ -10,7 +10,7 @@ Shapes are the generated TypedDicts of ./types.py.
 from typing import Any, Mapping, Optional, cast
 
 from ._transport import Transport, request_body as _body
-from .captures import Capture, capture_of
+from .captures import Animation, Capture, animation_of, capture_of
 from .resources.batches import Batches
 from .resources.crawl import Crawls
 from .resources.destinations import Destinations
@@ -20,6 +20,7 @@ from .resources.watches import Watches
 from .resources.webhooks import Webhooks
 from .types import (
     Account,
+    AnimateRequest,
     Artifact,
     ArtifactRequest,
     BatchAccepted,
@@ -30,6 +31,7 @@ from .types import (
     CredentialCheck,
     Extraction,
     ExtractRequest,
+    HostedAnimation,
     HostedCapture,
     JobAccepted,
     JsonRequest,
@@ -216,6 +218,28 @@ class Edgeshot:
     ) -> Snapshot:
         """POST /v1/snapshot: the rendered HTML and a base64 screenshot from one page load."""
         return cast(Snapshot, self._post("/v1/snapshot", request, fields, idempotency_key))
+
+    def animate(
+        self,
+        request: Optional[AnimateRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> Animation:
+        """POST /v1/animate: a scrolling (or still) video or GIF of a page, with the clip's headers."""
+        body = _body(request, fields)
+        body.pop("hosted", None)
+        return animation_of(self._t.send("POST", "/v1/animate", body, idempotency_key=idempotency_key))
+
+    def animate_hosted(
+        self,
+        request: Optional[AnimateRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> HostedAnimation:
+        """POST /v1/animate with hosted: true: a signed URL to the clip instead of bytes."""
+        return cast(HostedAnimation, self._post("/v1/animate", request, fields, idempotency_key, hosted=True))
 
     def artifact(
         self,

@@ -31,6 +31,7 @@ __all__ = [
     "ArtifactRequestPageSetupMargin2",
     "ArtifactRequestPageSetup",
     "ArtifactRequest",
+    "AnimateRequest",
     "ContentRequest",
     "ScrapeElement",
     "ScrapeRequest",
@@ -96,6 +97,7 @@ __all__ = [
     "ArtifactFailedItem",
     "ArtifactMetadata",
     "Artifact",
+    "HostedAnimation",
     "PageContent",
     "ScrapeMatchBox",
     "ScrapeMatch",
@@ -709,6 +711,60 @@ _ArtifactRequestOptional = TypedDict(
 
 
 class ArtifactRequest(_ArtifactRequestRequired, _ArtifactRequestOptional):
+    pass
+
+
+_AnimateRequestOptional = TypedDict(
+    "_AnimateRequestOptional",
+    {
+        "url": str,  # The public http(s) URL to capture. Exactly one of url, html or markdown.
+        "html": str,  # Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+        "markdown": str,  # Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+        "data": Dict[str, Any],  # Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+        "width": int,  # Viewport width in CSS pixels.
+        "height": int,  # Viewport height in CSS pixels.
+        "darkMode": bool,  # Emulate prefers-color-scheme: dark.
+        "blockAds": bool,  # Block ads and trackers.
+        "delay": int,  # Milliseconds to wait after the page loaded.
+        "deviceScaleFactor": float,  # Device pixel ratio.
+        "blockResourceTypes": List[Literal["font", "image", "media", "stylesheet", "other"]],  # Resource types not loaded.
+        "timeout": int,  # Navigation timeout in seconds.
+        "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
+        "waitForSelector": str,  # Wait until this CSS selector matches (at most 500 characters).
+        "bestAttempt": bool,  # On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+        "device": Literal["desktop", "iphone_15", "iphone_se", "pixel_8", "ipad", "ipad_pro"],  # Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+        "hideSelectors": List[str],  # CSS selectors set to display:none before capture; no error when nothing matches.
+        "blockCookieBanners": bool,  # Hide common consent walls (a curated CSS list).
+        "css": str,  # CSS injected before capture, at most 50 KB.
+        "js": str,  # JavaScript run after navigation completes, at most 50 KB.
+        "cookies": List[CaptureRequestCookiesItem],  # Cookies set before navigation (not on the Free plan), at most 50.
+        "headers": Dict[str, str],  # Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+        "userAgent": str,  # User-Agent string, at most 512 characters.
+        "geo": Literal["AF", "AL", "DZ", "AR", "AU", "AT", "BD", "BE", "BR", "BG", "CA", "CL", "CN", "CO", "HR", "CZ", "DK", "EG", "EE", "FI", "FR", "DE", "GR", "HK", "HU", "IN", "ID", "IE", "IL", "IT", "JP", "KE", "KR", "LV", "LT", "MY", "MX", "NL", "NZ", "NG", "NO", "PK", "PE", "PH", "PL", "PT", "RO", "RU", "SA", "SG", "SK", "ZA", "ES", "SE", "CH", "TW", "TH", "TR", "UA", "AE", "GB", "US", "VN"],  # Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+        "geoCity": str,  # City within geo, at most 100 characters; requires geo.
+        "geoState": str,  # State within geo, at most 100 characters; requires geo.
+        "timezone": str,  # IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+        "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+        "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
+        "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
+        "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
+        "format": Literal["webm", "mp4", "gif"],  # webm (VP8/VP9, Chromium's MediaRecorder), mp4 (H.264, Chromium's MediaRecorder where the browser has an H.264 encoder; otherwise 422) or gif (gifenc, 256 colours a frame).
+        "scenario": Literal["scroll", "still"],  # scroll: the page scrolls itself from the top to scrollTillSelector (or its end); still: the viewport is filmed as it moves on its own (CSS animations, video, canvas).
+        "duration": float,  # Length of the clip in seconds (your plan may allow less). Credits: one per started 5 s.
+        "fps": int,  # Frames per second (your plan may allow less; gif at most 15).
+        "scrollSpeed": int,  # scroll: CSS pixels per second. Not with scrollDuration. Neither: the scroll takes the whole clip (half each way with scrollBack).
+        "scrollDuration": float,  # scroll: seconds the scroll down takes (eased), at most the duration (half of it with scrollBack). Not with scrollSpeed.
+        "scrollTillSelector": str,  # scroll: stop where this element's top reaches the top of the viewport (or the page's end, if sooner). Omitted: the page's end.
+        "scrollBack": bool,  # scroll: then scroll back to the top, as fast as down.
+        "hosted": bool,  # Store the clip and answer JSON with a signed URL (kept for 24 hours) instead of the bytes.
+        "startDelay": int,  # Milliseconds to wait after the page is ready (and after delay, actions and the rest) before the first frame.
+    },
+    total=False,
+)
+
+
+class AnimateRequest(_AnimateRequestOptional):
     pass
 
 
@@ -2146,6 +2202,28 @@ _ArtifactOptional = TypedDict(
 
 
 class Artifact(_ArtifactRequired, _ArtifactOptional):
+    pass
+
+
+_HostedAnimationRequired = TypedDict(
+    "_HostedAnimationRequired",
+    {
+        "url": str,  # Signed URL of the video or GIF.
+        "expiresAt": str,
+        "contentType": str,
+        "format": Literal["webm", "mp4", "gif"],
+        "width": int,  # Frame width in device pixels.
+        "height": int,  # Frame height in device pixels.
+        "frames": int,
+        "durationMs": int,
+        "bytesSize": int,
+        "finalUrl": str,
+        "loadTimeMs": int,
+    },
+)
+
+
+class HostedAnimation(_HostedAnimationRequired):
     pass
 
 

@@ -57,3 +57,35 @@ export async function captureBytes(res: Response): Promise<CaptureBytes> {
     metadata: metadataOf(res.headers),
   };
 }
+
+/** A recording (POST /v1/animate): the video or GIF bytes and the clip's headers, parsed. */
+export interface AnimationBytes {
+  bytes: Uint8Array;
+  contentType: string;
+  width: number;
+  height: number;
+  frames: number;
+  durationMs: number;
+  finalUrl: string;
+  loadTimeMs: number;
+  creditsCharged: number | null;
+  /** null when the plan is unlimited. */
+  creditsRemaining: number | null;
+}
+
+export async function animationBytes(res: Response): Promise<AnimationBytes> {
+  const h = res.headers;
+  const remaining = h.get("x-service-credits-remaining");
+  return {
+    bytes: new Uint8Array(await res.arrayBuffer()),
+    contentType: h.get("content-type") ?? "application/octet-stream",
+    width: num(h.get("x-animation-width")) ?? 0,
+    height: num(h.get("x-animation-height")) ?? 0,
+    frames: num(h.get("x-animation-frames")) ?? 0,
+    durationMs: num(h.get("x-animation-duration-ms")) ?? 0,
+    finalUrl: h.get("x-service-final-url") ?? "",
+    loadTimeMs: num(h.get("x-service-load-time-ms")) ?? 0,
+    creditsCharged: num(h.get("x-service-credits-charged")),
+    creditsRemaining: remaining === "unlimited" ? null : num(remaining),
+  };
+}

@@ -4,9 +4,15 @@
  * (auth, JSON, retries on 429 honouring Retry-After, typed errors, polling) is ./transport.ts,
  * binary captures with their metadata headers ./captures.ts. Shapes come from the generated types.
  */
-import { captureBytes, type CaptureBytes } from "./captures.js";
+import {
+  animationBytes,
+  captureBytes,
+  type AnimationBytes,
+  type CaptureBytes,
+} from "./captures.js";
 import type {
   Account,
+  AnimateRequest,
   Artifact,
   ArtifactRequest,
   BatchAccepted,
@@ -16,6 +22,7 @@ import type {
   CredentialCheck,
   Extraction,
   ExtractRequest,
+  HostedAnimation,
   HostedCapture,
   JobAccepted,
   ListRequestsData,
@@ -107,6 +114,16 @@ export class Edgeshot {
   /** POST /v1/screenshot/batch (paid plans). */
   batch(request: BatchRequest) {
     return this.#t.json<BatchAccepted>("POST", "/v1/screenshot/batch", request);
+  }
+
+  /** POST /v1/animate: a scrolling (or still) video or GIF of a page, its bytes and clip facts. */
+  async animate(request: Omit<AnimateRequest, "hosted">): Promise<AnimationBytes> {
+    return animationBytes(await this.#t.send("POST", "/v1/animate", request));
+  }
+
+  /** POST /v1/animate with hosted: true: a signed URL to the clip instead of bytes. */
+  animateHosted(request: Omit<AnimateRequest, "hosted">) {
+    return this.#t.json<HostedAnimation>("POST", "/v1/animate", { ...request, hosted: true });
   }
 
   /** POST /v1/extract. */

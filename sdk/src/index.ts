@@ -3,7 +3,7 @@
  * document (`npm run generate`); the client is hand-written (./client.ts, its transport and resources).
  */
 export { Edgeshot } from "./client.js";
-export type { CaptureBytes, CaptureMetadata } from "./captures.js";
+export type { AnimationBytes, CaptureBytes, CaptureMetadata } from "./captures.js";
 export type { CrawlPagesOptions } from "./resources/crawl.js";
 export type { MonitorCheckPagesOptions } from "./resources/monitors.js";
 export type { MintedRenderLink } from "./resources/render-links.js";

@@ -30,14 +30,21 @@ import { log } from "../log";
  */
 export type BilledOutput =
   | { kind: "image" }
+  /** A recording (POST /v1/animate): its credits by its length (src/pipeline/animate.ts). */
+  | { kind: "animation"; credits: number }
   | {
       kind: "extraction" | "html" | "text" | "links" | "elements" | "structured";
       billable?: boolean;
     };
 
-/** One credit per billable output. */
+/** One credit per billable output; a recording's own count. */
 export function creditsFor(outputs: readonly BilledOutput[]): number {
-  return outputs.filter((o) => o.kind === "image" || o.billable === true).length;
+  let credits = 0;
+  for (const o of outputs) {
+    if (o.kind === "animation") credits += o.credits;
+    else if (o.kind === "image" || o.billable === true) credits += 1;
+  }
+  return credits;
 }
 
 /**

@@ -192,3 +192,22 @@ export function upgradeFor(id: PlanId, origin: string): UpgradeInfo | null {
     manageBillingUrl: `${origin}${PLANS_PATH}`,
   };
 }
+
+/**
+ * Animated captures (POST /v1/animate; docs/ANIMATE.md), ours: the longest clip, the highest
+ * frame rate and the most device pixels a frame (width × height × deviceScaleFactor²) each plan
+ * records. Within schemas/limits.ts `LIMITS.animation`, the widest any plan gets.
+ */
+export interface AnimationBounds {
+  durationSeconds: number;
+  fps: number;
+  devicePixels: number;
+}
+
+export const ANIMATION_BOUNDS: Readonly<Record<PlanId, AnimationBounds>> = {
+  free: { durationSeconds: 5, fps: 15, devicePixels: 1280 * 800 },
+  basic: { durationSeconds: 10, fps: 24, devicePixels: 1280 * 800 },
+  starter: { durationSeconds: 15, fps: 30, devicePixels: 1920 * 1080 },
+  pro: { durationSeconds: 30, fps: 30, devicePixels: 1920 * 1080 },
+  enterprise: { durationSeconds: 30, fps: 30, devicePixels: 2560 * 1600 },
+};

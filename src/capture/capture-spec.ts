@@ -24,6 +24,25 @@ export interface OutputPlan {
   article: boolean;
   /** Page content read in the page (./page-content.ts); null = none. */
   content: ContentPlan | null;
+  /**
+   * A recording instead of images (POST /v1/animate; ./outputs/animation.ts): null/absent = none.
+   * Absent in job documents written before it existed.
+   */
+  animation?: AnimationPlan | null;
+}
+
+/** What one recording films and how it is encoded (docs/ANIMATE.md). */
+export interface AnimationPlan {
+  format: "webm" | "mp4" | "gif";
+  scenario: "scroll" | "still";
+  durationMs: number;
+  fps: number;
+  /** scroll: CSS px per second, or the scroll's seconds down; neither = the whole clip. */
+  scrollSpeed: number | null;
+  scrollDurationMs: number | null;
+  scrollTillSelector: string | null;
+  scrollBack: boolean;
+  startDelayMs: number;
 }
 
 /** The page content outputs of one load; null / false for a part not asked for. */

@@ -16,6 +16,7 @@ import { checkConfig } from "./middleware/check-config";
 import { requestId } from "./middleware/request-id";
 import { requestLog } from "./middleware/request-log";
 import { accountRoutes } from "./routes/account";
+import { animateRoutes } from "./routes/animate";
 import { artifactRoutes } from "./routes/artifact";
 import { adminRoutes } from "./routes/admin";
 import { batchRoutes } from "./routes/batch";
@@ -50,6 +51,7 @@ export function newApp(): Hono<AppEnv> {
   app.route("/", imageRoutes);
   app.route("/", extractRoutes);
   app.route("/", artifactRoutes);
+  app.route("/", animateRoutes);
   app.route("/", pageContentRoutes);
   app.route("/", accountRoutes);
   app.route("/", storageRoutes);

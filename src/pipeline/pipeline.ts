@@ -33,7 +33,8 @@ import {
 import type { CaptureResult, PageCapture } from "../capture/page/page-capture";
 import { failureToApiError, type CaptureFailure } from "../capture/failures";
 import { captureHeaders } from "../capture-request/response";
-import type { CaptureSpec, Format } from "../capture/capture-spec";
+import type { AnimationPlan, CaptureSpec, Format } from "../capture/capture-spec";
+import type { RecordedAnimation } from "../capture/outputs/animation";
 import { geoEngine, type CaptureEngine } from "./engine";
 import type { Delivery } from "../../schemas/storage";
 import { deliverResult, storeResult, type StorageTarget, type Stored } from "./storage";
@@ -47,7 +48,9 @@ export type RequestedOutput =
    */
   | { kind: "extraction"; format: ExtractFormat; billable: boolean; wholePage?: boolean }
   /** Rendered HTML, visible text, links, scraped elements (./page-content.ts). */
-  | ContentOutput;
+  | ContentOutput
+  /** A recording of the page (POST /v1/animate; ./animate.ts): `credits` by its length. */
+  | { kind: "animation"; plan: AnimationPlan; credits: number };
 
 export interface PipelineInput {
   spec: CaptureSpec;
@@ -82,6 +85,13 @@ export type OutputResult =
     }
   | { kind: "extraction"; ok: true; data: ExtractionData }
   | ContentResult
+  | {
+      kind: "animation";
+      ok: true;
+      recording: RecordedAnimation;
+      /** In our R2 (hosted targets); recordings are not delivered to buckets. */
+      stored: Stored | null;
+    }
   | { kind: RequestedOutput["kind"]; ok: false; failure: OutputFailure };
 
 export interface PipelineRun {
@@ -134,11 +144,12 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const formats = outputs.flatMap((o) => (o.kind === "image" ? [o.format] : []));
   const article = outputs.some((o) => o.kind === "extraction");
   const content = contentPlan(outputs.filter(isContentOutput));
+  const animation = outputs.find((o) => o.kind === "animation")?.plan ?? null;
   // A geo-targeted spec is rendered by the geo provider, whoever the caller's engine is.
   const engine = spec.geo ? geoEngine(env) : input.engine;
   const started = Date.now();
   const outcome = await engine.capture(
-    { ...spec, outputs: { formats, article, content } },
+    { ...spec, outputs: { formats, article, content, animation } },
     accountId,
     input.background === true,
   );
@@ -160,11 +171,18 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
       if (requested.kind === "extraction")
         return extractionResult(page, requested.format, loadTimeMs, requested.wholePage);
       if (isContentOutput(requested)) return contentResult(page, requested);
+      if (requested.kind === "animation") {
+        const recorded = page.animation;
+        if (!recorded) throw new Error("capture engine returned no recording");
+        if (!recorded.ok)
+          return { kind: "animation", ok: false, failure: fromCapture(recorded.failure) };
+        return storeRecording(env, input.storage, accountId, recorded.output);
+      }
       const rendered = page.outputs[image++];
       if (!rendered) throw new Error("capture engine returned fewer outputs than requested");
       if (!rendered.ok) return { kind: "image", ok: false, failure: fromCapture(rendered.failure) };
       const { format, ...shot } = rendered.output;
-      const { outputs: _all, ...facts } = page;
+      const { outputs: _all, animation: _recording, ...facts } = page;
       const result: CaptureResult = { ...facts, ...shot };
       const formatSpec: CaptureSpec = format === spec.format ? spec : { ...spec, format };
       return store(env, input.storage, {
@@ -242,6 +260,23 @@ async function store(
       ok: false,
       failure: { error: err, transient: target.kind !== "bucket" },
     };
+  }
+}
+
+/** A recording kept in our R2 for a hosted target; other targets answer with its bytes. */
+async function storeRecording(
+  env: Env,
+  target: StorageTarget,
+  accountId: string,
+  recording: RecordedAnimation,
+): Promise<OutputResult> {
+  if (target.kind !== "hosted") return { kind: "animation", ok: true, recording, stored: null };
+  try {
+    const stored = await storeResult(env, target, { result: recording, accountId, headers: {} });
+    return { kind: "animation", ok: true, recording, stored };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { kind: "animation", ok: false, failure: { error: err, transient: true } };
   }
 }
 

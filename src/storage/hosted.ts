@@ -19,6 +19,9 @@ const EXTENSIONS: Record<string, string> = {
   "image/jpeg": "jpg",
   "image/webp": "webp",
   "application/pdf": "pdf",
+  "video/webm": "webm",
+  "video/mp4": "mp4",
+  "image/gif": "gif",
   "application/json": "json",
   "text/html; charset=utf-8": "html",
 };
@@ -86,7 +89,7 @@ export async function signedImageUrl(
 export type ImageAccess =
   { ok: true; expires: number } | { ok: false; reason: "malformed" | "forbidden" };
 
-const KEY = /^[a-z]{1,16}\/[0-9a-f-]{36}\.[a-z]{2,5}$/;
+const KEY = /^[a-z]{1,16}\/[0-9a-f-]{36}\.[a-z0-9]{2,5}$/;
 
 /** Checks an images-route request's key, `expires` and `sig` (constant-time compare). */
 export async function verifyImageAccess(

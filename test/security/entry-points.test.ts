@@ -5,7 +5,8 @@
  * route takes `js`, speculation rules inserted by `js` — through sync binary, JSON, hosted,
  * render link, async job, batch, watch run, extraction, the page content routes (content, scrape,
  * json, links, snapshot), crawl (every format of the crawled page) and map, artifact (the page's HTML
- * as the artifact's body fragment: its markup vectors, not its response headers) and the MCP tools screenshot and read_page (POST /mcp;
+ * as the artifact's body fragment: its markup vectors, not its response headers), animate (the
+ * page filmed while it scrolls) and the MCP tools screenshot and read_page (POST /mcp;
  * they take no `js`). The canary, the raw canary and the output must
  * show nothing of the canary. (Render links refuse cookies and headers by design.)
  */
@@ -348,5 +349,15 @@ describe("every entry point refuses the combined attack page", () => {
       expect(res.status, JSON.stringify(body.error)).toBe(200);
       expectNoCanaryContent(await fetchBytes(body.data?.pdfUrl ?? ""), "artifact pdf");
       return fetchBytes(body.data?.pngUrl ?? "");
+    }));
+
+  it("animate (POST /v1/animate: the page filmed while it scrolls itself, js too)", () =>
+    check("animate", async (run) => {
+      const { fullPage: _fullPage, ...options } = attack(run, "animate");
+      const request = { ...options, format: "gif", duration: 1, fps: 5 };
+      const res = await postJson("/v1/animate", request, cap.auth);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(res.status, new TextDecoder().decode(bytes.subarray(0, 300))).toBe(200);
+      return bytes;
     }));
 });

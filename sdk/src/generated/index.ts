@@ -2,6 +2,12 @@
 
 export type {
   Account,
+  AnimateData,
+  AnimateError,
+  AnimateErrors,
+  AnimateRequest,
+  AnimateResponse,
+  AnimateResponses,
   ArticleValues,
   Artifact,
   ArtifactRequest,
@@ -207,6 +213,7 @@ export type {
   HeadImageErrors,
   HeadImageResponses,
   Health,
+  HostedAnimation,
   HostedCapture,
   Job,
   JobAccepted,

@@ -874,6 +874,305 @@ export type ArtifactRequest = {
   expiresIn?: number;
 };
 
+export type AnimateRequest = {
+  /**
+   * The public http(s) URL to capture. Exactly one of url, html or markdown.
+   */
+  url?: string;
+  /**
+   * Raw HTML to render, at most 5 MB (UTF-8). Exactly one of url, html or markdown.
+   */
+  html?: string;
+  /**
+   * Markdown rendered with the default typography (darkMode gives the dark theme), at most 5 MB.
+   */
+  markdown?: string;
+  /**
+   * Mustache data filled into html or markdown ({{var}} escaped, {{{var}}} raw, sections, inverted sections, dotted names); at most 256 KB serialized. Not with url.
+   */
+  data?: {
+    [key: string]: unknown;
+  };
+  /**
+   * Viewport width in CSS pixels.
+   */
+  width?: number;
+  /**
+   * Viewport height in CSS pixels.
+   */
+  height?: number;
+  /**
+   * Emulate prefers-color-scheme: dark.
+   */
+  darkMode?: boolean;
+  /**
+   * Block ads and trackers.
+   */
+  blockAds?: boolean;
+  /**
+   * Milliseconds to wait after the page loaded.
+   */
+  delay?: number;
+  /**
+   * Device pixel ratio.
+   */
+  deviceScaleFactor?: number;
+  /**
+   * Resource types not loaded.
+   */
+  blockResourceTypes?: Array<"font" | "image" | "media" | "stylesheet" | "other">;
+  /**
+   * Navigation timeout in seconds.
+   */
+  timeout?: number;
+  /**
+   * When navigation counts as complete.
+   */
+  waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
+  /**
+   * Wait until this CSS selector matches (at most 500 characters).
+   */
+  waitForSelector?: string;
+  /**
+   * On a timeout, fall back to less strict wait strategies and capture anyway (x-service-quality tells which).
+   */
+  bestAttempt?: boolean;
+  /**
+   * Preset for viewport, scale factor and user agent; explicit width, height and userAgent override it.
+   */
+  device?: "desktop" | "iphone_15" | "iphone_se" | "pixel_8" | "ipad" | "ipad_pro";
+  /**
+   * CSS selectors set to display:none before capture; no error when nothing matches.
+   */
+  hideSelectors?: Array<string>;
+  /**
+   * Hide common consent walls (a curated CSS list).
+   */
+  blockCookieBanners?: boolean;
+  /**
+   * CSS injected before capture, at most 50 KB.
+   */
+  css?: string;
+  /**
+   * JavaScript run after navigation completes, at most 50 KB.
+   */
+  js?: string;
+  /**
+   * Cookies set before navigation (not on the Free plan), at most 50.
+   */
+  cookies?: Array<{
+    name: string;
+    value: string;
+    domain?: string;
+    path?: string;
+    httpOnly?: boolean;
+    secure?: boolean;
+    sameSite?: "Strict" | "Lax" | "None";
+    expires?: number;
+  }>;
+  /**
+   * Extra request headers (not on the Free plan): at most 50, values at most 4,096 printable Latin-1 characters; Host, Connection, Content-Length, Transfer-Encoding, hop-by-hop and Proxy-* headers cannot be set.
+   */
+  headers?: {
+    [key: string]: string;
+  };
+  /**
+   * User-Agent string, at most 512 characters.
+   */
+  userAgent?: string;
+  /**
+   * Two-letter country to render from (Pro and Enterprise): PNG at 1280x800 through the geo proxy.
+   */
+  geo?:
+    | "AF"
+    | "AL"
+    | "DZ"
+    | "AR"
+    | "AU"
+    | "AT"
+    | "BD"
+    | "BE"
+    | "BR"
+    | "BG"
+    | "CA"
+    | "CL"
+    | "CN"
+    | "CO"
+    | "HR"
+    | "CZ"
+    | "DK"
+    | "EG"
+    | "EE"
+    | "FI"
+    | "FR"
+    | "DE"
+    | "GR"
+    | "HK"
+    | "HU"
+    | "IN"
+    | "ID"
+    | "IE"
+    | "IL"
+    | "IT"
+    | "JP"
+    | "KE"
+    | "KR"
+    | "LV"
+    | "LT"
+    | "MY"
+    | "MX"
+    | "NL"
+    | "NZ"
+    | "NG"
+    | "NO"
+    | "PK"
+    | "PE"
+    | "PH"
+    | "PL"
+    | "PT"
+    | "RO"
+    | "RU"
+    | "SA"
+    | "SG"
+    | "SK"
+    | "ZA"
+    | "ES"
+    | "SE"
+    | "CH"
+    | "TW"
+    | "TH"
+    | "TR"
+    | "UA"
+    | "AE"
+    | "GB"
+    | "US"
+    | "VN";
+  /**
+   * City within geo, at most 100 characters; requires geo.
+   */
+  geoCity?: string;
+  /**
+   * State within geo, at most 100 characters; requires geo.
+   */
+  geoState?: string;
+  /**
+   * IANA time zone the page runs in (Date, Intl), e.g. America/New_York.
+   */
+  timezone?: string;
+  /**
+   * BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
+   */
+  locale?: string;
+  /**
+   * CSS media type to emulate: screen (default) or print.
+   */
+  mediaType?: "screen" | "print";
+  /**
+   * Emulate prefers-reduced-motion: reduce.
+   */
+  reducedMotion?: boolean;
+  /**
+   * One step of actions.
+   */
+  actions?: Array<
+    | {
+        /**
+         * Click the first element matching.
+         */
+        click: string;
+      }
+    | {
+        /**
+         * Move the mouse over the element.
+         */
+        hover: string;
+      }
+    | {
+        /**
+         * Focus the element and type text (at most 1000 characters).
+         */
+        type: {
+          selector: string;
+          text: string;
+        };
+      }
+    | {
+        /**
+         * Press a key: "Enter", "Tab", "Escape", "ArrowDown", "a", …
+         */
+        press: string;
+      }
+    | {
+        /**
+         * Scroll the window to y (CSS px) or the element into view.
+         */
+        scroll:
+          | {
+              y: number;
+            }
+          | {
+              selector: string;
+            };
+      }
+    | {
+        /**
+         * Wait this many ms (at most 10000).
+         */
+        wait: number;
+      }
+    | {
+        /**
+         * Wait until an element matches.
+         */
+        waitForSelector: string;
+      }
+  >;
+  /**
+   * An HTTP status code (404) or a class ("4xx", "5xx").
+   */
+  failOnStatus?: Array<number | "1xx" | "2xx" | "3xx" | "4xx" | "5xx">;
+  /**
+   * webm (VP8/VP9, Chromium's MediaRecorder), mp4 (H.264, Chromium's MediaRecorder where the browser has an H.264 encoder; otherwise 422) or gif (gifenc, 256 colours a frame).
+   */
+  format?: "webm" | "mp4" | "gif";
+  /**
+   * scroll: the page scrolls itself from the top to scrollTillSelector (or its end); still: the viewport is filmed as it moves on its own (CSS animations, video, canvas).
+   */
+  scenario?: "scroll" | "still";
+  /**
+   * Length of the clip in seconds (your plan may allow less). Credits: one per started 5 s.
+   */
+  duration?: number;
+  /**
+   * Frames per second (your plan may allow less; gif at most 15).
+   */
+  fps?: number;
+  /**
+   * scroll: CSS pixels per second. Not with scrollDuration. Neither: the scroll takes the whole clip (half each way with scrollBack).
+   */
+  scrollSpeed?: number;
+  /**
+   * scroll: seconds the scroll down takes (eased), at most the duration (half of it with scrollBack). Not with scrollSpeed.
+   */
+  scrollDuration?: number;
+  /**
+   * scroll: stop where this element's top reaches the top of the viewport (or the page's end, if sooner). Omitted: the page's end.
+   */
+  scrollTillSelector?: string;
+  /**
+   * scroll: then scroll back to the top, as fast as down.
+   */
+  scrollBack?: boolean;
+  /**
+   * Store the clip and answer JSON with a signed URL (kept for 24 hours) instead of the bytes.
+   */
+  hosted?: boolean;
+  /**
+   * Milliseconds to wait after the page is ready (and after delay, actions and the rest) before the first frame.
+   */
+  startDelay?: number;
+};
+
 export type ContentRequest = {
   /**
    * The public http(s) URL to capture. Exactly one of url, html or markdown.
@@ -3287,6 +3586,29 @@ export type Artifact = {
   metadata?: {
     watermarked: boolean;
   };
+};
+
+export type HostedAnimation = {
+  /**
+   * Signed URL of the video or GIF.
+   */
+  url: string;
+  expiresAt: string;
+  contentType: string;
+  format: "webm" | "mp4" | "gif";
+  /**
+   * Frame width in device pixels.
+   */
+  width: number;
+  /**
+   * Frame height in device pixels.
+   */
+  height: number;
+  frames: number;
+  durationMs: number;
+  bytesSize: number;
+  finalUrl: string;
+  loadTimeMs: number;
 };
 
 export type PageContent = {
@@ -5944,6 +6266,125 @@ export type CreateArtifactResponses = {
 };
 
 export type CreateArtifactResponse = CreateArtifactResponses[keyof CreateArtifactResponses];
+
+export type AnimateData = {
+  body: AnimateRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/animate";
+};
+
+export type AnimateErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type AnimateError = AnimateErrors[keyof AnimateErrors];
+
+export type AnimateResponses = {
+  /**
+   * The video or GIF bytes; with `hosted: true`, JSON with a signed URL.
+   */
+  200: {
+    success: true;
+    data: HostedAnimation;
+    meta: MetaOutput;
+  };
+};
+
+export type AnimateResponse = AnimateResponses[keyof AnimateResponses];
 
 export type ContentData = {
   body: ContentRequest;

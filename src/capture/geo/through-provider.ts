@@ -98,6 +98,7 @@ export async function captureThroughProvider(
       finalUrl: reportedUrl(answer.finalUrl, allowlist) ?? source.url,
       contentType: null,
       page: NO_METADATA,
+      animation: null,
       outputs: [
         {
           ok: true,

@@ -67,6 +67,20 @@ export class BrowserHost extends DurableObject<Env> {
   /** Holds counted on browsers since dropped (cpu-share.ts). */
   private cpuHolds = 0;
 
+  private gifSource: Promise<string> | null = null;
+
+  /** gifenc's ES module (public/encoders/, scripts/lib/assets.mjs), read once per object. */
+  private gifEncoder(): Promise<string> {
+    this.gifSource ??= this.env.ASSETS.fetch("https://assets.invalid/encoders/gifenc.esm.js").then(
+      async (res) => {
+        if (!res.ok) throw new Error(`gif encoder asset: HTTP ${res.status}`);
+        return res.text();
+      },
+    );
+    this.gifSource.catch(() => (this.gifSource = null));
+    return this.gifSource;
+  }
+
   /** The request policy is the same for every capture of this object: built once. */
   private policy(): RequestPolicy {
     if (this.requestPolicy) return this.requestPolicy;
@@ -107,6 +121,7 @@ export class BrowserHost extends DurableObject<Env> {
             const result = await runPageCapture(blank, spec, this.policy(), settings, {
               ...hooks,
               ready: share.ready,
+              gifEncoder: () => this.gifEncoder(),
             });
             this.stats.captures++;
             return { ok: true, result };

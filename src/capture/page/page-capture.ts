@@ -20,6 +20,7 @@ import { CaptureError, failures } from "../failures";
 import { captureDeadlineMs } from "./deadline";
 import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
 import { renderOutputs, type OutputOutcome, type RenderedOutput } from "../outputs/outputs";
+import { recordAnimation, type AnimationOutcome, type EncoderSource } from "../outputs/animation";
 import { autoScroll, injectStyles, inPage, pageHeight } from "./page-scripts";
 import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
@@ -49,10 +50,13 @@ export interface PageCapture {
   page: PageMetadata;
   /** One per `spec.outputs.formats` entry, in that order. */
   outputs: OutputOutcome[];
+  /** The recording `spec.outputs.animation` asked for (../outputs/animation.ts); else null. */
+  animation: AnimationOutcome | null;
 }
 
 /** One output with the facts of the page it came from: what responses and storage describe. */
-export type CaptureResult = Omit<PageCapture, "outputs"> & Omit<RenderedOutput, "format">;
+export type CaptureResult = Omit<PageCapture, "outputs" | "animation"> &
+  Omit<RenderedOutput, "format">;
 
 /** What the BrowserHost learns about a capture that overran (its counters, its recycling). */
 export interface CaptureHooks {
@@ -73,6 +77,8 @@ export interface CaptureHooks {
    * the page's own setup, before navigation.
    */
   ready: Promise<void>;
+  /** The GIF encoder's source, read from the static assets (recordings only). */
+  gifEncoder?: EncoderSource;
 }
 
 /**
@@ -230,6 +236,10 @@ async function captureLoaded(
       ? await readContent(await contentReader, spec.outputs.content)
       : null;
   const article = reader ? await readArticle(await reader, spec) : null;
+  const plan = spec.outputs.animation;
+  const animation = plan
+    ? await recordAnimation(page, plan, spec.viewport, hooks.gifEncoder)
+    : null;
   const outputs = await renderOutputs(page, spec);
   assertUntainted();
   return {
@@ -242,6 +252,7 @@ async function captureLoaded(
     contentType: spec.source.kind === "url" ? tracker.mainContentType : null,
     page: await metadata,
     outputs,
+    animation,
   };
 }
 

@@ -16,6 +16,7 @@
  * INTERNAL_ERROR with the public message: nothing internal reaches the model.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { animateRequestSchema } from "../../../schemas/animate";
 import { captureRequestSchema } from "../../../schemas/capture";
 import { extractRequestSchema } from "../../../schemas/extract";
 import {
@@ -41,6 +42,7 @@ import {
   structuredData,
 } from "../../pipeline/page-content-answers";
 import { mintLinkFor } from "../../render-links/mint";
+import { hostedRecording } from "../../pipeline/animate";
 import { CRAWL_RUN } from "./crawl-tools";
 import { MONITOR_RUN } from "./monitor-tools";
 import { lines, type Runners, type ToolContext, text, usageLine } from "./tool-kit";
@@ -156,6 +158,31 @@ const RUN: Runners = {
         text(usageLine(usage)),
       ],
       structuredContent: { results: data.results },
+    };
+  },
+
+  async record_page(ctx, args) {
+    const req = parseWith(animateRequestSchema, { ...args, hosted: true });
+    const { data, usage } = await hostedRecording(ctx.env, ctx.auth, req, ctx.origin);
+    const seconds = (data.durationMs / 1000).toFixed(1);
+    return {
+      content: [
+        text(
+          lines(
+            `URL: ${data.finalUrl}`,
+            `Clip: ${data.width}×${data.height} ${data.format}, ${data.frames} frames over ${seconds} s, ${data.bytesSize} bytes, at ${data.url} until ${data.expiresAt}.`,
+            usageLine(usage),
+          ),
+        ),
+        {
+          type: "resource_link",
+          uri: data.url,
+          name: `recording.${data.format}`,
+          title: `Recording of ${data.finalUrl}`,
+          mimeType: data.contentType,
+          size: data.bytesSize,
+        },
+      ],
     };
   },
 

@@ -1,0 +1,84 @@
+/**
+ * POST /v1/animate: a video (WebM, MP4) or GIF of a page that scrolls itself or is filmed as it
+ * moves, from one page load (docs/ANIMATE.md). The work: src/pipeline/animate.ts; here the
+ * request is read and the bytes answered with the clip's and the page's headers.
+ */
+import { z } from "zod";
+import { animateRequestSchema } from "../../../schemas/animate";
+import { hostedAnimationSchema, successEnvelope } from "../../../schemas/responses";
+import { animationHeaders, hostedRecording, recordPage } from "../../pipeline/animate";
+import { publicOrigin } from "../../storage/hosted";
+import { endpoint, endpoints } from "../endpoint";
+import { charged, successBody } from "../envelope";
+import { BINARY_SCHEMA, BODY_ERRORS, errorResponses, rateLimitHeaders } from "../openapi/registry";
+import { CAPTURE_ERRORS } from "./capture-contract";
+
+const h = (description: string) => z.string().meta({ description });
+
+const animationHeaderSchema = {
+  "x-animation-width": h("Frame width in device pixels."),
+  "x-animation-height": h("Frame height in device pixels."),
+  "x-animation-frames": h("Frames in the clip (duration × fps)."),
+  "x-animation-duration-ms": h("The clip's length in milliseconds."),
+  "x-service-final-url": h("Where the page ended up after redirects."),
+  "x-service-target-status": h("The main document's HTTP status (url targets).").optional(),
+  "x-service-page-title": h("The page's title, percent-encoded (UTF-8).").optional(),
+  "x-service-quality": h("full, degraded or best_attempt."),
+  "x-service-wait-strategy": h("The wait strategy that succeeded."),
+  "x-service-load-time-ms": h("Load, recording and encoding time in milliseconds."),
+  "x-service-credits-charged": h("Credits this request spent."),
+  "x-service-credits-remaining": h("Credits left this month, or unlimited."),
+  ...rateLimitHeaders,
+};
+
+export const animateRoutes = endpoints(
+  endpoint({
+    method: "post",
+    path: "/v1/animate",
+    auth: "key",
+    idempotent: true,
+    body: {
+      schema: animateRequestSchema,
+      example: {
+        url: "https://example.com",
+        format: "webm",
+        scenario: "scroll",
+        duration: 5,
+        fps: 24,
+        scrollTillSelector: "footer",
+      },
+    },
+    operation: {
+      operationId: "animate",
+      summary: "Record a scrolling video or GIF of a page",
+      description:
+        "Loads the page once (every page control applies) and films its viewport: scenario scroll scrolls it from the top to scrollTillSelector (or its end), scenario still films it as it moves on its own. webm (VP8) and mp4 (H.264) are encoded by Chromium's MediaRecorder, gif by gifenc; mp4 answers 422 where the browser has no H.264 encoder. Credits: one per started 5 s of clip, refunded when the recording fails. Duration, fps and frame size are bounded per plan (400 naming the field).",
+      tags: ["Capture"],
+      responses: {
+        "200": {
+          description: "The video or GIF bytes; with `hosted: true`, JSON with a signed URL.",
+          headers: z.object(animationHeaderSchema).partial(),
+          content: {
+            "video/webm": { schema: BINARY_SCHEMA },
+            "video/mp4": { schema: BINARY_SCHEMA },
+            "image/gif": { schema: BINARY_SCHEMA },
+            "application/json": { schema: successEnvelope(hostedAnimationSchema) },
+          },
+        },
+        ...errorResponses([...BODY_ERRORS, ...CAPTURE_ERRORS]),
+      },
+    },
+    handler: async (c) => {
+      const req = c.req.valid("json");
+      if (req.hosted === true) {
+        const origin = publicOrigin(c.env, c.req.url);
+        const { data, usage } = await hostedRecording(c.env, c.get("auth"), req, origin);
+        return c.json(successBody(c.get("requestId"), data, charged(c, usage)));
+      }
+      const result = await recordPage(c.env, c.get("auth"), req);
+      charged(c, result.usage);
+      const bytes = result.recording.bytes as Uint8Array<ArrayBuffer>;
+      return c.body(bytes, 200, animationHeaders(result));
+    },
+  }),
+);
