@@ -6,8 +6,10 @@
  */
 import { z } from "zod";
 import { EXTRACT_FORMATS, FORMATS } from "./capture";
+import { completenessSchema } from "./responses/completeness";
 
 export * from "./responses/jobs";
+export * from "./responses/completeness";
 export * from "./responses/account";
 export * from "./responses/webhooks";
 export * from "./responses/requests";
@@ -117,6 +119,10 @@ export const captureJsonSchema = z
     bytesSize: z.number().int(),
     capturedAt: iso,
     quality: z.string(),
+    completeness: completenessSchema.nullable().meta({
+      description:
+        "How complete the capture is; null for geo captures (rendered by the geo provider).",
+    }),
     waitStrategy: z.string(),
     loadTimeMs: z.number(),
     metadata: pageMetadataSchema,

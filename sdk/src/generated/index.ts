@@ -47,6 +47,8 @@ export type {
   CheckMonitorResponse,
   CheckMonitorResponses,
   ClientOptions,
+  Completeness,
+  CompletenessOutput,
   ContentData,
   ContentError,
   ContentErrors,

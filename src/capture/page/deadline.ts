@@ -4,7 +4,8 @@
  *   deadline = navigation timeout
  *            + one timeout per page action that waits on its own (waitForSelector, js)
  *            + delay
- *            + the full-page settlement wait (full pages)
+ *            + revealing lazy content (full pages, element captures)
+ *            + settling fonts and images, and one blank retry (image and PDF outputs)
  *            + a fixed grace for encoding and transfer (TUNING.captureGraceMs)
  *
  * Past it the capture's browser context is disposed (which kills its renderer, even one stuck in
@@ -20,7 +21,8 @@ export function captureDeadlineMs(spec: CaptureSpec): number {
   return (
     spec.timeoutMs * (1 + actions) +
     spec.delayMs +
-    (spec.fullPage ? TUNING.fullPageSettleMs : 0) +
+    (spec.fullPage || spec.selector ? TUNING.lazySettleMs : 0) +
+    (spec.outputs.formats.length > 0 ? TUNING.settleMs + TUNING.blankRetryMs : 0) +
     TUNING.captureGraceMs
   );
 }
