@@ -892,6 +892,8 @@ _JsonRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
         "fields": StructuredFields,  # The fields to read, by name (at most 200 in all, objects 5 levels deep).

@@ -1652,6 +1652,14 @@ export type JsonRequest = {
    */
   reducedMotion?: boolean;
   /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
+  /**
    * One step of actions.
    */
   actions?: Array<
