@@ -225,6 +225,12 @@ export const hardening = `(() => {
       set(value) { if (value) hooks++; handler.set.call(this, value); },
     });
   }
+  // Note whether content-visibility: auto skips rendering anything (the event fires as each such
+  // element's state is first determined, and when it changes; a capture-phase listener on the
+  // document sees every one), so a full page renders those sections only when there are some.
+  let skipped = 0;
+  listen.call(document, "contentvisibilityautostatechange", (event) => { if (event.skipped) skipped++; }, true);
+  Object.defineProperty(globalThis, "__edgeshotSkipped", { get: () => skipped, configurable: false });
   // Note the page's pending short timers (a script that builds the page a moment after load),
   // so a capture that looks blank knows the page has more to do (src/capture/page/complete.ts):
   // \`__edgeshotTimersDue\` is how many ms until the last one due within 5 s fires (0: none).

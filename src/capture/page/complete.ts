@@ -10,11 +10,12 @@ import type { Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../../schemas/limits";
 import type { CompletenessData } from "../../../schemas/responses";
 import { TUNING } from "../../tuning";
-import { BLANK_RATIO, blankRatio, type Region } from "../outputs/blank";
+import { BLANK_RATIO, blankRatio, pngDominantShare, type Region } from "../outputs/blank";
+import type { OutputOutcome } from "../outputs/outputs";
 import { CONSENT_HIDE_SELECTORS } from "./consent-walls";
 import type { NetworkTracker } from "./page";
 import { DeadlineError, withTimeout } from "./navigate";
-import { inPage, pageHeight, revealLazy, settlePage } from "./page-scripts";
+import { inPage, revealLazy, settlePage } from "./page-scripts";
 import type { CaptureSpec } from "../capture-spec";
 
 export type Completeness = CompletenessData;
@@ -72,6 +73,8 @@ interface Settled {
   loading: boolean;
   /** Where the viewport is scrolled to, CSS px. */
   scroll: { x: number; y: number };
+  /** The document's height (at least the viewport's), CSS px. */
+  height: number;
 }
 
 /** What is reported of a page whose settling did not answer (`outwait`): nothing known loaded. */
@@ -82,6 +85,7 @@ const UNSETTLED: Settled = {
   timersMs: 0,
   loading: false,
   scroll: { x: 0, y: 0 },
+  height: 0,
 };
 
 /** Slack for the page's own answer past its in-page budget (a CDP round trip on a busy machine). */
@@ -101,19 +105,23 @@ function outwait<T>(work: Promise<T>, budgetMs: number, fallback: T): Promise<T>
 }
 
 /**
- * Before the outputs of a page with image or PDF outputs: fonts, images and motion settled
- * (`settlePage`), the shot's blank ratio measured, and once more after a wait when it looks
- * blank while the page still has work pending (a timer, a request, a font, its load). A page
- * that looks blank with nothing pending is blank by design: no wait. `waited` = the load met its
- * wait strategy (else its timeout is spent: fonts and images are not waited for, only decoded).
+ * The outputs of a page with image or PDF outputs, taken complete: fonts, images and motion
+ * settled first (`settlePage`: one evaluation, no wait when nothing is pending), then the outputs
+ * (`render`), then the shot's blank ratio read from the first image output's own pixels (a PNG:
+ * no second screenshot; JPEG and WebP: a thumbnail, ../outputs/blank.ts). A shot that looks
+ * blank while the page still has work pending (a timer, a request, a font, its load) is taken
+ * again once, after a wait; one that looks blank with nothing pending is blank by design: no
+ * wait. `waited` = the load met its wait strategy (else its timeout is spent: fonts and images
+ * are not waited for).
  */
-export async function settleForShot(
+export async function shootComplete(
   page: Page,
   spec: CaptureSpec,
   tracker: NetworkTracker,
   lazy: LazyOutcome,
   waited: boolean,
-): Promise<Completeness> {
+  render: (again: boolean) => Promise<OutputOutcome[]>,
+): Promise<{ outputs: OutputOutcome[]; completeness: Completeness }> {
   const settle = (budgetMs: number) =>
     outwait(
       inPage<Settled>(page, settlePage, {
@@ -128,32 +136,61 @@ export async function settleForShot(
       UNSETTLED,
     );
   let settled = await settle(waited ? TUNING.settleMs : 0);
-  const region = await shotRegion(page, spec, settled.scroll);
-  let ratio = region === null ? null : await blankRatio(page, region);
+  let outputs = await render(false);
+  let ratio = await shotBlankRatio(page, spec, outputs, settled);
   let retried = false;
   const pending = () =>
-    tracker.network.pending > 0 || settled.timersMs > 0 || settled.loading || !settled.fontsLoaded;
-  if (region !== null && ratio !== null && ratio >= BLANK_RATIO && pending()) {
+    tracker.pendingPageRequests > 0 ||
+    settled.timersMs > 0 ||
+    settled.loading ||
+    !settled.fontsLoaded;
+  if (ratio !== null && ratio >= BLANK_RATIO && pending()) {
     const until = Date.now() + TUNING.blankRetryMs;
     const left = () => Math.max(0, until - Date.now());
     await new Promise((r) => setTimeout(r, Math.min(settled.timersMs, left())));
-    await tracker.network.whenIdle(0, left()).catch(() => {});
+    if (tracker.pendingPageRequests > 0) await tracker.network.whenIdle(0, left()).catch(() => {});
     settled = await settle(left());
-    ratio = await blankRatio(page, region);
+    outputs = await render(true);
+    ratio = await shotBlankRatio(page, spec, outputs, settled);
     retried = true;
   }
   return {
-    blankRatio: ratio,
-    pendingRequests: tracker.network.pending,
-    failedRequests: tracker.failed,
-    fontsLoaded: settled.fontsLoaded,
-    images: settled.images,
-    lazyTriggered: tracker.pageRequestCount - lazy.requestsBefore,
-    scrolledPx: lazy.scrolledPx,
-    retried,
-    consentRemoved: settled.consentRemoved,
-    adsBlocked: tracker.adsBlocked,
+    outputs,
+    completeness: {
+      blankRatio: ratio,
+      pendingRequests: tracker.pendingPageRequests,
+      failedRequests: tracker.failed,
+      fontsLoaded: settled.fontsLoaded,
+      images: settled.images,
+      lazyTriggered: tracker.pageRequestCount - lazy.requestsBefore,
+      scrolledPx: lazy.scrolledPx,
+      retried,
+      consentRemoved: settled.consentRemoved,
+      adsBlocked: tracker.adsBlocked,
+    },
   };
+}
+
+/**
+ * The blank ratio of the first image output that was taken: read from its own pixels when it is
+ * a PNG; a JPEG or WebP (which the Worker does not decode) is measured on a thumbnail of the
+ * region it shows instead. Null when nothing was measured: no image output (PDF only), or an
+ * element capture (`selector`) in JPEG or WebP.
+ */
+async function shotBlankRatio(
+  page: Page,
+  spec: CaptureSpec,
+  outputs: OutputOutcome[],
+  settled: Settled,
+): Promise<number | null> {
+  const first = outputs.find((o) => o.ok && o.output.format !== "pdf");
+  if (first === undefined || !first.ok) return null;
+  if (first.output.format === "png") {
+    const share = await pngDominantShare(first.output.bytes);
+    if (share !== null) return share;
+  }
+  const region = shotRegion(spec, settled);
+  return region === null ? null : blankRatio(page, region);
 }
 
 /**
@@ -177,18 +214,14 @@ export function missingParts(report: Completeness, waited: boolean): string[] {
 
 /**
  * The region the first image output shows, as the thumbnail measures it: the clip, the full
- * page (to 16,384 CSS px), or the viewport. Element captures (`selector`) and PDF-only captures:
- * null, not measured (the element is found when its image is taken; a PDF is printed, not shot).
+ * page (to 16,384 CSS px), or the viewport. Element captures (`selector`): null, not measured
+ * (the element is found when its image is taken).
  */
-async function shotRegion(
-  page: Page,
-  spec: CaptureSpec,
-  scroll: { x: number; y: number },
-): Promise<Region | null> {
-  if (spec.selector || !spec.outputs.formats.some((f) => f !== "pdf")) return null;
+function shotRegion(spec: CaptureSpec, settled: Settled): Region | null {
+  if (spec.selector) return null;
   const { width, height } = spec.viewport;
   if (spec.clip) return { ...spec.clip, beyond: spec.fullPage };
-  if (!spec.fullPage) return { ...scroll, width, height, beyond: false };
-  const full = Math.max(await inPage<number>(page, pageHeight), height);
+  if (!spec.fullPage) return { ...settled.scroll, width, height, beyond: false };
+  const full = Math.max(settled.height, height);
   return { x: 0, y: 0, width, height: Math.min(full, LIMITS.fullPageMaxCssPx), beyond: true };
 }

@@ -106,6 +106,11 @@ export class NetworkIdle {
     this.changed();
   }
 
+  /** The request `key` is in flight. */
+  inFlightNow(key: RequestKey): boolean {
+    return this.inFlight.has(key);
+  }
+
   /** Where the requests started so far end: `pendingSince(mark())` counts only later ones. */
   mark(): number {
     return this.seq;

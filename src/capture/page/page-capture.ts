@@ -20,7 +20,7 @@ import { captureDeadlineMs } from "./deadline";
 import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
 import { renderOutputs, type OutputOutcome, type RenderedOutput } from "../outputs/outputs";
 import { injectStyles, inPage, pageHeight } from "./page-scripts";
-import { missingParts, revealLazyContent, settleForShot, type Completeness } from "./complete";
+import { missingParts, revealLazyContent, shootComplete, type Completeness } from "./complete";
 import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
@@ -227,15 +227,17 @@ async function captureLoaded(
       ? await readContent(await contentReader, spec.outputs.content)
       : null;
   const article = reader ? await readArticle(await reader, spec) : null;
-  const completeness =
+  const shot =
     spec.outputs.formats.length > 0
-      ? await settleForShot(page, spec, tracker, lazy, nav.quality === "full")
-      : null;
+      ? await shootComplete(page, spec, tracker, lazy, nav.quality === "full", (again) =>
+          renderOutputs(page, spec, again),
+        )
+      : { outputs: [], completeness: null };
+  const { outputs, completeness } = shot;
   if (spec.requireComplete && completeness) {
     const missing = missingParts(completeness, nav.quality === "full");
     if (missing.length > 0) throw new CaptureError(failures.incomplete(missing));
   }
-  const outputs = await renderOutputs(page, spec);
   assertUntainted();
   return {
     content,

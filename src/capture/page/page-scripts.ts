@@ -82,7 +82,7 @@ export const pageMetadata = `(max) => {
  * Lazy content before a full-page or element capture (docs/CAPTURE.md, "Complete captures"),
  * phase one: what loads on scroll is started. `loading=lazy` images and frames (in the element,
  * for `selector`) become eager, which starts their loads without scrolling. For full pages,
- * `content-visibility: auto` sections are rendered (they would otherwise stay placeholders of
+ * `content-visibility: auto` sections are rendered when there are any (they would otherwise stay placeholders of
  * their intrinsic size, and the page's height would change under the screenshot), and the page
  * is scrolled one viewport at a time (two rendering updates per step, where IntersectionObservers
  * compute) when something could react to scrolling: an IntersectionObserver or a scroll/wheel
@@ -112,9 +112,13 @@ export const revealLazy = `async (o) => {
     }
     return { eager, scrolledPx: 0 };
   }
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync("*, *::before, *::after { content-visibility: visible !important; }");
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  // Only when some section is skipped (\`hardening\` notes them): its universal selector restyles
+  // the whole document.
+  if ((globalThis.__edgeshotSkipped || 0) > 0) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync("*, *::before, *::after { content-visibility: visible !important; }");
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }
   if ((globalThis.__edgeshotScrollHooks || 0) === 0) return { eager, scrolledPx: 0 };
   // A rendering update is where IntersectionObservers compute; a short timer racing it (once
   // 50 ms) let a loaded machine scroll past a slot before its observer ran: 11 of 12 lazy images.
@@ -142,29 +146,26 @@ export const revealLazy = `async (o) => {
  * finished, the images of the captured region (the viewport, the full page up to \`maxPx\`, or
  * the \`selector\` element's box) loaded and decoded, each wait only when something is pending
  * and all of them within \`budgetMs\`. With \`freeze\`: finite CSS animations, transitions and
- * Web Animations jump to their end (and later transitions take no time), endless ones pause on their first frame, videos pause on
+ * Web Animations jump to their end, endless ones pause on their first frame, videos pause on
  * their first frame, carets are transparent. Counts the consent walls the \`consent\` selectors
  * hid (null: none were). Returns what the report says, and whether the page has more to do: a
  * short timer pending (\`hardening\` notes them), or a document still loading.
+ *
+ * It costs a capture one evaluation and no wait when nothing is pending (the common case): no
+ * await at all when the fonts are loaded and every image in the region is complete, and no
+ * style sheet (whose universal selector would restyle the whole document) unless an animation
+ * runs or an editable element has the focus.
  */
-export const settlePage = `async (o) => {
+export const settlePage = `(o) => {
   const t0 = performance.now();
   const left = () => Math.max(0, o.budgetMs - (performance.now() - t0));
   const bounded = (p, floor) => Promise.race([p, new Promise((r) => setTimeout(r, Math.max(left(), floor || 0)))]);
   const fonts = document.fonts;
   // A font loads when text laid out needs it: lay the page out first, or a document fresh from
   // DOMContentLoaded has no font loading yet and is shot with its block-period text invisible.
-  void document.documentElement.getBoundingClientRect();
-  if (fonts && fonts.status === "loading") await bounded(fonts.ready);
-  const fontsLoaded = !fonts || fonts.status === "loaded";
-  let consentRemoved = 0;
-  if (o.consent !== null) {
-    const hidden = new Set();
-    for (const selector of o.consent) {
-      try { for (const el of document.querySelectorAll(selector)) hidden.add(el); } catch {}
-    }
-    consentRemoved = hidden.size;
-  }
+  // (The screenshot lays it out anyway: this only does it sooner.)
+  const root = document.documentElement;
+  const height = Math.max(root.scrollHeight, document.body ? document.body.scrollHeight : 0, innerHeight);
   let box = null;
   if (o.selector !== null) {
     const el = document.querySelector(o.selector);
@@ -183,38 +184,61 @@ export const settlePage = `async (o) => {
       images.push(img);
     }
   }
-  if (images.length > 0) await bounded(Promise.all(images.map((img) => img.decode().catch(() => {}))));
-  const loaded = images.filter((img) => img.complete && img.naturalWidth > 0).length;
-  if (o.freeze) {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync("*, *::before, *::after { caret-color: transparent !important; transition-duration: 0s !important; transition-delay: 0s !important; }");
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    for (const a of document.getAnimations()) {
-      try {
-        const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
-        if (Number.isFinite(end)) a.finish();
-        else { a.pause(); a.currentTime = 0; }
-      } catch {}
+  // Images still loading are waited for and decoded; complete ones are decoded by the shot.
+  const loading = images.filter((img) => !img.complete);
+  const finish = () => {
+    const fontsLoaded = !fonts || fonts.status === "loaded";
+    const loaded = images.filter((img) => img.complete && img.naturalWidth > 0).length;
+    let consentRemoved = 0;
+    if (o.consent !== null) {
+      const hidden = new Set();
+      for (const selector of o.consent) {
+        try { for (const el of document.querySelectorAll(selector)) hidden.add(el); } catch {}
+      }
+      consentRemoved = hidden.size;
     }
     const seeks = [];
-    for (const v of document.querySelectorAll("video")) {
-      v.autoplay = false;
-      v.pause();
-      if (v.currentTime > 0) {
-        seeks.push(new Promise((r) => v.addEventListener("seeked", r, { once: true })));
-        v.currentTime = 0;
+    if (o.freeze) {
+      const animations = document.getAnimations();
+      const active = document.activeElement;
+      const editable = active !== null && active !== document.body && (active.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName));
+      if (animations.length > 0 || editable) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync("*, *::before, *::after { caret-color: transparent !important; transition-duration: 0s !important; transition-delay: 0s !important; }");
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      }
+      for (const a of animations) {
+        try {
+          const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
+          if (Number.isFinite(end)) a.finish();
+          else { a.pause(); a.currentTime = 0; }
+        } catch {}
+      }
+      for (const v of document.getElementsByTagName("video")) {
+        v.autoplay = false;
+        v.pause();
+        if (v.currentTime > 0) {
+          seeks.push(new Promise((r) => v.addEventListener("seeked", r, { once: true })));
+          v.currentTime = 0;
+        }
       }
     }
-    if (seeks.length > 0) await bounded(Promise.all(seeks), 300);
-  }
-  return {
-    fontsLoaded,
-    images: { loaded, total: images.length },
-    consentRemoved,
-    timersMs: globalThis.__edgeshotTimersDue || 0,
-    loading: document.readyState !== "complete",
-    scroll: { x: scrollX, y: scrollY },
+    const answer = () => ({
+      fontsLoaded,
+      images: { loaded, total: images.length },
+      consentRemoved,
+      timersMs: globalThis.__edgeshotTimersDue || 0,
+      loading: document.readyState !== "complete",
+      scroll: { x: scrollX, y: scrollY },
+      height,
+    });
+    return seeks.length > 0 ? bounded(Promise.all(seeks), 300).then(answer) : answer();
   };
+  const fontsPending = fonts && fonts.status === "loading";
+  if (!fontsPending && loading.length === 0) return finish();
+  const waits = loading.map((img) => img.decode().catch(() => {}));
+  if (fontsPending) waits.push(fonts.ready);
+  return bounded(Promise.all(waits)).then(finish);
 }`;
 
 /**

@@ -73,6 +73,16 @@ export class NetworkTracker {
   get pageRequestCount(): number {
     return this.pageRequests.size;
   }
+  /**
+   * The page's own requests in flight (not the browser's favicon fetch, which can outlast a page
+   * that has nothing else to load): the report's `pendingRequests`.
+   */
+  get pendingPageRequests(): number {
+    if (this.network.pending === 0) return 0;
+    let n = 0;
+    for (const key of this.pageRequests) if (this.network.inFlightNow(key)) n++;
+    return n;
+  }
   get failed(): number {
     return this.failures.size;
   }
