@@ -8,9 +8,14 @@ export const completenessSchema = z
       .number()
       .nullable()
       .describe(
-        "Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.",
+        "Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.",
       ),
-    pendingRequests: z.number().int().describe("Requests still in flight when the shot was taken."),
+    pendingRequests: z
+      .number()
+      .int()
+      .describe(
+        "The page's requests still in flight when the shot was taken (not the browser's favicon fetch).",
+      ),
     failedRequests: z
       .number()
       .int()

@@ -1287,8 +1287,8 @@ class CompletenessImages(_CompletenessImagesRequired):
 _CompletenessRequired = TypedDict(
     "_CompletenessRequired",
     {
-        "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
-        "pendingRequests": int,  # Requests still in flight when the shot was taken.
+        "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
+        "pendingRequests": int,  # The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
         "failedRequests": int,  # Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
         "fontsLoaded": bool,  # No web font was still loading when the shot was taken.
         "images": CompletenessImages,  # <img> elements in the captured region with a source, and how many of them loaded.
@@ -1846,8 +1846,8 @@ class CompletenessOutputImages(_CompletenessOutputImagesRequired):
 _CompletenessOutputRequired = TypedDict(
     "_CompletenessOutputRequired",
     {
-        "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
-        "pendingRequests": int,  # Requests still in flight when the shot was taken.
+        "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
+        "pendingRequests": int,  # The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
         "failedRequests": int,  # Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
         "fontsLoaded": bool,  # No web font was still loading when the shot was taken.
         "images": CompletenessOutputImages,  # <img> elements in the captured region with a source, and how many of them loaded.

@@ -2846,11 +2846,11 @@ export type Delivery = {
 
 export type Completeness = {
   /**
-   * Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
+   * Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
    */
   blankRatio: number | null;
   /**
-   * Requests still in flight when the shot was taken.
+   * The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
    */
   pendingRequests: number;
   /**
@@ -4074,11 +4074,11 @@ export type UsageOutput = {
 
 export type CompletenessOutput = {
   /**
-   * Share (0-1) of the shot in its most common colour, measured on a thumbnail of the captured region; null for element (selector) and PDF-only captures.
+   * Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
    */
   blankRatio: number | null;
   /**
-   * Requests still in flight when the shot was taken.
+   * The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
    */
   pendingRequests: number;
   /**

@@ -68,11 +68,19 @@ export async function pngDominantShare(png: Uint8Array): Promise<number | null> 
   const finishRow = () => {
     unfilter(filter, row, prev, channels);
     if (y % step === 0) {
-      for (let i = 0; i < rowBytes; i += channels) {
-        let key = 0;
-        for (let c = 0; c < channels; c++) key = (key << 4) | (row[i + c]! >> 4);
-        const n = ++counts[key]!;
-        if (n > best) best = n;
+      if (channels === 3) {
+        for (let i = 0; i < rowBytes; i += 3) {
+          const key = ((row[i]! >> 4) << 8) | ((row[i + 1]! >> 4) << 4) | (row[i + 2]! >> 4);
+          const n = ++counts[key]!;
+          if (n > best) best = n;
+        }
+      } else {
+        for (let i = 0; i < rowBytes; i += channels) {
+          let key = 0;
+          for (let c = 0; c < channels; c++) key = (key << 4) | (row[i + c]! >> 4);
+          const n = ++counts[key]!;
+          if (n > best) best = n;
+        }
       }
       counted += width;
     }
