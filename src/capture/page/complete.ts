@@ -112,7 +112,7 @@ function outwait<T>(work: Promise<T>, budgetMs: number, fallback: T): Promise<T>
  * blank while the page still has work pending (a timer, a request, a font, its load) is taken
  * again once, after a wait; one that looks blank with nothing pending is blank by design: no
  * wait. `waited` = the load met its wait strategy (else its timeout is spent: fonts and images
- * are not waited for).
+ * are not waited for, and a blank shot is not taken again).
  */
 export async function shootComplete(
   page: Page,
@@ -144,7 +144,8 @@ export async function shootComplete(
     settled.timersMs > 0 ||
     settled.loading ||
     !settled.fontsLoaded;
-  if (ratio !== null && ratio >= BLANK_RATIO && pending()) {
+  // A load that did not meet its wait strategy has spent its timeout (bestAttempt): no retry.
+  if (waited && ratio !== null && ratio >= BLANK_RATIO && pending()) {
     const until = Date.now() + TUNING.blankRetryMs;
     const left = () => Math.max(0, until - Date.now());
     await new Promise((r) => setTimeout(r, Math.min(settled.timersMs, left())));
