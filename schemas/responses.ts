@@ -7,8 +7,10 @@
 import { z } from "zod";
 import { PAGE_LOADERS } from "./crawl-enums";
 import { EXTRACT_FORMATS, FORMATS } from "./capture";
+import { completenessSchema } from "./responses/completeness";
 
 export * from "./responses/jobs";
+export * from "./responses/completeness";
 export * from "./responses/account";
 export * from "./responses/webhooks";
 export * from "./responses/requests";
@@ -123,6 +125,10 @@ export const captureJsonSchema = z
     bytesSize: z.number().int(),
     capturedAt: iso,
     quality: z.string(),
+    completeness: completenessSchema.nullable().meta({
+      description:
+        "How complete the capture is; null for geo captures (rendered by the geo provider).",
+    }),
     waitStrategy: z.string(),
     loadTimeMs: z.number(),
     metadata: pageMetadataSchema,

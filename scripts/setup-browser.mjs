@@ -44,6 +44,55 @@ function installChromium() {
   }
 }
 
+/**
+ * The Debian font packages a capture needs for real glyphs beyond Latin (docs/CAPTURE.md,
+ * "Fonts"), the smallest that cover each script (about 12 MB to download, all of them):
+ * colour emoji; Chinese, Japanese and Korean (WenQuanYi Micro Hei, 1.6 MB, against 57 MB for
+ * Noto CJK); Devanagari (Lohit). Arabic and Hebrew are in DejaVu Sans. Noto Sans (fonts-noto-core)
+ * would cover more, but fontconfig prefers it over DejaVu Sans as `sans-serif`: every Latin text
+ * in every capture, and every pixel test written against it, would change.
+ */
+const FONT_PACKAGES = {
+  "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+  "fonts-noto-color-emoji": "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+  "fonts-wqy-microhei": "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+  "fonts-lohit-deva": "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf",
+};
+
+/** Installs the font packages not installed yet (root with apt-get only; else says what is missing). */
+function installFonts() {
+  const missing = Object.entries(FONT_PACKAGES)
+    .filter(([, file]) => !existsSync(file))
+    .map(([pkg]) => pkg);
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (!isRoot || !existsSync("/usr/bin/apt-get")) {
+    console.warn(
+      `[setup] Missing fonts (emoji, CJK or Devanagari render as boxes): apt-get install ${missing.join(" ")}`,
+    );
+    return;
+  }
+  console.log(`[setup] Installing fonts: ${missing.join(" ")}…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const install = () =>
+    execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], {
+      stdio: "inherit",
+      env,
+    });
+  try {
+    install();
+  } catch {
+    try {
+      execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+      install();
+    } catch {
+      console.warn(
+        `[setup] Could not install ${missing.join(" ")}; those scripts render as boxes.`,
+      );
+    }
+  }
+}
+
 /** The real ELF binary: Debian's /usr/bin/chromium is a shell launcher around it. */
 function realBinary(path) {
   if (path === "/usr/bin/chromium" && existsSync("/usr/lib/chromium/chromium")) {
@@ -89,6 +138,7 @@ if (!chromium) {
   );
   process.exit(1);
 }
+installFonts();
 const binary = realBinary(chromium);
 const flags = [
   "--no-sandbox",

@@ -105,8 +105,15 @@ export const TUNING = {
   idempotencyInlineBytes: 512 * 1024,
   /** actions: after a click/press/type, how long a navigation it triggers has to start. */
   actionNavigationStartMs: 150,
-  /** Settlement wait after the auto-scroll of a full-page capture. */
-  fullPageSettleMs: 800,
+  /**
+   * Full pages and element captures: the most revealing lazy content may take — the scroll, then
+   * the requests it started (src/capture/page/complete.ts).
+   */
+  lazySettleMs: 3_000,
+  /** Before an image or PDF: the most fonts and the captured region's images are waited for. */
+  settleMs: 2_000,
+  /** A shot that looks blank while the page still works: the most waited before it is retaken. */
+  blankRetryMs: 2_500,
   /** Size of the per-minute rate-limit window. */
   rateWindowMs: 60_000,
   /** A credit reservation never settled stops holding credits after this long. */

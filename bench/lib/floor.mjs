@@ -14,7 +14,7 @@ import {
 
 // The page scripts come from the service's sources (TypeScript with extension-less imports).
 await import("./ts-register.mjs");
-const { autoScroll, hardening, pageHeight } =
+const { revealLazy, hardening, pageHeight } =
   await import("../../src/capture/page/page-scripts.ts");
 
 /**
@@ -156,8 +156,10 @@ export function makeFloor(browser, fixtureBase, userAgent) {
         if (!res?.ok()) throw new Error(`floor+steps: ${url} answered ${res?.status()}`);
         if (sc.fullPage) {
           const before = started;
-          const steps = await page.evaluate(`(${autoScroll})(16384)`);
-          if (steps > 0 && started > before) await sleep(800);
+          const { scrolledPx } = await page.evaluate(
+            `(${revealLazy})({ selector: null, fullPage: true, maxPx: 16384, budgetMs: 3000 })`,
+          );
+          if (scrolledPx > 0 && started > before) await sleep(800);
           const height = await page.evaluate(`(${pageHeight})()`);
           buf = await page.screenshot({
             type: "png",

@@ -208,6 +208,16 @@ export const captureFields = {
     ),
   mediaType: z.enum(MEDIA_TYPES).describe("CSS media type to emulate: screen (default) or print."),
   reducedMotion: z.boolean().describe("Emulate prefers-reduced-motion: reduce."),
+  liveMotion: z
+    .boolean()
+    .describe(
+      "Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.",
+    ),
+  requireComplete: z
+    .boolean()
+    .describe(
+      "Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.",
+    ),
   pdfHeader: pdfTemplate.describe(
     "PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.",
   ),

@@ -81,6 +81,8 @@ export const CAPTURE_OPTIONS: Record<CaptureOption, OptionClass> = {
   locale: STRING,
   mediaType: STRING,
   reducedMotion: BOOLEAN,
+  liveMotion: BOOLEAN,
+  requireComplete: BOOLEAN,
   pdfHeader: NONE,
   pdfFooter: NONE,
   pdfPageRanges: STRING,

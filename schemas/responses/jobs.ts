@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { BATCH_STATUSES, JOB_STATUSES } from "../jobs";
 import { deliverySchema } from "../storage";
+import { completenessSchema } from "./completeness";
 
 const iso = z.iso.datetime();
 
@@ -66,6 +67,10 @@ export const jobSchema = z
         width: z.number(),
         height: z.number(),
         loadTimeMs: z.number(),
+        completeness: completenessSchema.nullable().optional().meta({
+          description:
+            "How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.",
+        }),
       })
       .optional(),
     createdAt: iso,

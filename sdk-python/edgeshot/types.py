@@ -51,6 +51,8 @@ __all__ = [
     "MonitorPatch",
     "WebhookTestRequest",
     "Delivery",
+    "CompletenessImages",
+    "Completeness",
     "JobCompletedEventMetadata",
     "JobCompletedEvent",
     "JobFailedEvent",
@@ -81,6 +83,8 @@ __all__ = [
     "Health",
     "HostedCapture",
     "JobAccepted",
+    "CompletenessOutputImages",
+    "CompletenessOutput",
     "CaptureJsonMetadataOpenGraph",
     "CaptureJsonMetadata",
     "Extraction",
@@ -500,6 +504,8 @@ _CaptureRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "pdfHeader": str,  # PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.
         "pdfFooter": str,  # PDF: HTML printed at the bottom of every page (≤ 10 KB); same placeholders as pdfHeader.
         "pdfPageRanges": str,  # PDF: the pages to keep, e.g. "1-3,5".
@@ -592,6 +598,8 @@ _RenderLinkRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "pdfHeader": str,  # PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.
         "pdfFooter": str,  # PDF: HTML printed at the bottom of every page (≤ 10 KB); same placeholders as pdfHeader.
         "pdfPageRanges": str,  # PDF: the pages to keep, e.g. "1-3,5".
@@ -747,6 +755,8 @@ _AnimateRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
         "format": Literal["webm", "mp4", "gif"],  # webm (VP8/VP9, Chromium's MediaRecorder), mp4 (H.264, Chromium's MediaRecorder where the browser has an H.264 encoder; otherwise 422) or gif (gifenc, 256 colours a frame).
@@ -802,6 +812,8 @@ _ContentRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
         "contentFormat": Literal["html", "text"],  # html: the rendered DOM serialized; text: the page's visible text.
@@ -876,6 +888,8 @@ _ScrapeRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
     },
@@ -943,6 +957,8 @@ _JsonRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
         "fields": StructuredFields,  # The fields to read, by name (at most 200 in all, objects 5 levels deep).
@@ -990,6 +1006,8 @@ _LinksRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
         "visibleOnly": bool,  # Only links the page renders (not display:none, visibility:hidden or 0×0).
@@ -1045,6 +1063,8 @@ _SnapshotRequestOptional = TypedDict(
         "locale": str,  # BCP 47 locale: navigator.language(s), the Accept-Language header and Intl defaults, e.g. de-DE.
         "mediaType": Literal["screen", "print"],  # CSS media type to emulate: screen (default) or print.
         "reducedMotion": bool,  # Emulate prefers-reduced-motion: reduce.
+        "liveMotion": bool,  # Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+        "requireComplete": bool,  # Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
         "actions": List[Union[CaptureRequestActionsItem, CaptureRequestActionsItem2, CaptureRequestActionsItem3, CaptureRequestActionsItem4, CaptureRequestActionsItem5, CaptureRequestActionsItem6, CaptureRequestActionsItem7]],  # Steps run in order once the page is ready (after js, before delay), all within the timeout. A selector that matches nothing fails the capture naming the step.
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
         "stripScripts": bool,  # Remove <script> elements, on* event-handler attributes and javascript: URLs from the rendered HTML.
@@ -1344,6 +1364,40 @@ class Delivery(_DeliveryRequired):
     pass
 
 
+_CompletenessImagesRequired = TypedDict(
+    "_CompletenessImagesRequired",
+    {
+        "loaded": int,
+        "total": int,
+    },
+)
+
+
+class CompletenessImages(_CompletenessImagesRequired):
+    "<img> elements in the captured region with a source, and how many of them loaded."
+
+
+_CompletenessRequired = TypedDict(
+    "_CompletenessRequired",
+    {
+        "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
+        "pendingRequests": int,  # The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
+        "failedRequests": int,  # Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
+        "fontsLoaded": bool,  # No web font was still loading when the shot was taken.
+        "images": CompletenessImages,  # <img> elements in the captured region with a source, and how many of them loaded.
+        "lazyTriggered": int,  # Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
+        "scrolledPx": int,  # How far down the page was scrolled to wake lazy content (CSS px).
+        "retried": bool,  # The shot looked blank while the page was still working: it was taken again once.
+        "consentRemoved": int,  # Consent walls hidden (blockCookieBanners).
+        "adsBlocked": int,  # Requests to ad and tracker hosts refused (blockAds).
+    },
+)
+
+
+class Completeness(_CompletenessRequired):
+    pass
+
+
 _JobCompletedEventMetadataRequired = TypedDict(
     "_JobCompletedEventMetadataRequired",
     {
@@ -1355,8 +1409,16 @@ _JobCompletedEventMetadataRequired = TypedDict(
     },
 )
 
+_JobCompletedEventMetadataOptional = TypedDict(
+    "_JobCompletedEventMetadataOptional",
+    {
+        "completeness": Optional[Completeness],  # How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+    },
+    total=False,
+)
 
-class JobCompletedEventMetadata(_JobCompletedEventMetadataRequired):
+
+class JobCompletedEventMetadata(_JobCompletedEventMetadataRequired, _JobCompletedEventMetadataOptional):
     pass
 
 
@@ -1888,6 +1950,40 @@ class JobAccepted(_JobAcceptedRequired):
     pass
 
 
+_CompletenessOutputImagesRequired = TypedDict(
+    "_CompletenessOutputImagesRequired",
+    {
+        "loaded": int,
+        "total": int,
+    },
+)
+
+
+class CompletenessOutputImages(_CompletenessOutputImagesRequired):
+    "<img> elements in the captured region with a source, and how many of them loaded."
+
+
+_CompletenessOutputRequired = TypedDict(
+    "_CompletenessOutputRequired",
+    {
+        "blankRatio": Optional[float],  # Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
+        "pendingRequests": int,  # The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
+        "failedRequests": int,  # Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
+        "fontsLoaded": bool,  # No web font was still loading when the shot was taken.
+        "images": CompletenessOutputImages,  # <img> elements in the captured region with a source, and how many of them loaded.
+        "lazyTriggered": int,  # Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
+        "scrolledPx": int,  # How far down the page was scrolled to wake lazy content (CSS px).
+        "retried": bool,  # The shot looked blank while the page was still working: it was taken again once.
+        "consentRemoved": int,  # Consent walls hidden (blockCookieBanners).
+        "adsBlocked": int,  # Requests to ad and tracker hosts refused (blockAds).
+    },
+)
+
+
+class CompletenessOutput(_CompletenessOutputRequired):
+    pass
+
+
 _CaptureJsonMetadataOpenGraphRequired = TypedDict(
     "_CaptureJsonMetadataOpenGraphRequired",
     {
@@ -1979,6 +2075,7 @@ _CaptureJsonRequired = TypedDict(
         "bytesSize": int,
         "capturedAt": str,
         "quality": str,
+        "completeness": Optional[CompletenessOutput],  # How complete the capture is; null for geo captures (rendered by the geo provider).
         "waitStrategy": str,
         "loadTimeMs": float,
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
@@ -2056,8 +2153,16 @@ _JobMetadataRequired = TypedDict(
     },
 )
 
+_JobMetadataOptional = TypedDict(
+    "_JobMetadataOptional",
+    {
+        "completeness": Optional[CompletenessOutput],  # How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+    },
+    total=False,
+)
 
-class JobMetadata(_JobMetadataRequired):
+
+class JobMetadata(_JobMetadataRequired, _JobMetadataOptional):
     pass
 
 
@@ -3342,6 +3447,8 @@ _CaptureScreenshotGetQueryOptional = TypedDict(
         "pdfPrintBackground": str,
         "omitBackground": str,
         "reducedMotion": str,
+        "liveMotion": str,
+        "requireComplete": str,
         "pdfOutline": str,
         "pdfTagged": str,
     },

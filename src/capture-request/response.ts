@@ -38,6 +38,7 @@ export function captureHeaders(
   Object.assign(headers, pageHeaders(result));
   if (result.truncated) headers["x-service-truncated"] = "true";
   if (result.autoScrolled) headers["x-service-auto-scrolled"] = "true";
+  if (result.completeness) headers["x-service-completeness"] = JSON.stringify(result.completeness);
   if (result.watermarked) headers["x-service-watermarked"] = "true";
   if (spec.geo) {
     headers["x-service-rendering-engine"] = GEO_RENDERING_ENGINE;
@@ -86,6 +87,7 @@ export function captureData(
     bytesSize: result.bytes.byteLength,
     capturedAt,
     quality: result.quality,
+    completeness: result.completeness,
     waitStrategy: result.waitStrategy,
     loadTimeMs,
     metadata: {

@@ -38,6 +38,8 @@ export const OPTION_DEFAULTS = {
   pdfScale: LIMITS.pdfScale.default,
   omitBackground: false,
   reducedMotion: false,
+  liveMotion: false,
+  requireComplete: false,
   mediaType: "screen",
   pdfOutline: false,
   pdfTagged: true,
@@ -135,6 +137,8 @@ export function toCaptureSpec(
     locale: req.locale ?? null,
     mediaType: req.mediaType ?? null,
     reducedMotion: req.reducedMotion ?? D.reducedMotion,
+    liveMotion: req.liveMotion ?? D.liveMotion,
+    requireComplete: req.requireComplete ?? D.requireComplete,
     failOnStatus: req.failOnStatus ?? null,
     actions: req.actions ?? [],
   };

@@ -146,6 +146,12 @@ export interface CaptureSpec {
   reducedMotion?: boolean;
   failOnStatus?: StatusMatcher[] | null;
   actions?: Action[];
+  /**
+   * Completeness (docs/CAPTURE.md, "Complete captures"): animations, transitions and videos left
+   * running (default: frozen), and an incomplete capture failed instead of answered.
+   */
+  liveMotion?: boolean;
+  requireComplete?: boolean;
 }
 
 export interface GeoTarget {

@@ -74,6 +74,18 @@ export const failures = {
     transient: false,
     details: [{ path: "failOnStatus", message: `HTTP ${status} matches failOnStatus.` }],
   }),
+  /**
+   * `requireComplete`: the capture is not complete (./page/complete.ts says what is missing).
+   * 502 as for an upstream's incomplete answer: the target's page did not finish, the request
+   * was fine. Transient: a job tries again, the page may finish then.
+   */
+  incomplete: (missing: string[]): CaptureFailure => ({
+    code: "CAPTURE_FAILED",
+    status: 502,
+    message: "The page did not finish loading: the capture is incomplete.",
+    transient: true,
+    details: missing.map((message) => ({ path: "requireComplete", message })),
+  }),
   /** `pdfPageRanges` names pages the document does not have. */
   pageRanges: (): CaptureFailure => ({
     code: "CAPTURE_FAILED",

@@ -83,6 +83,7 @@ async function completed(
     height: result.height,
     loadTimeMs: run.loadTimeMs,
     bytesSize: result.bytes.byteLength,
+    completeness: result.completeness,
   };
   // A bucket delivery is named in the job; a duplicate delivery that lost the race leaves the
   // bucket object in place (the customer's data, not ours). `deliverOnly`: no copy in our R2,

@@ -80,11 +80,12 @@ async function timed(
  */
 describe.concurrent("capture deadlines, fairness and slots", () => {
   describe("hard per-capture deadline", () => {
-    it("the deadline is timeout + each waiting action + delay + the grace", () => {
-      expect(captureDeadlineMs(spin())).toBe(5_000 + TUNING.captureGraceMs);
+    it("the deadline is timeout + each waiting action + delay + the completeness waits + the grace", () => {
+      const settle = TUNING.settleMs + TUNING.blankRetryMs;
+      expect(captureDeadlineMs(spin())).toBe(5_000 + settle + TUNING.captureGraceMs);
       const busy = spin({ js: "1", waitForSelector: "p", delay: 2000, fullPage: true });
       expect(captureDeadlineMs(busy)).toBe(
-        3 * 5_000 + 2_000 + TUNING.fullPageSettleMs + TUNING.captureGraceMs,
+        3 * 5_000 + 2_000 + TUNING.lazySettleMs + settle + TUNING.captureGraceMs,
       );
     });
 

@@ -329,3 +329,40 @@ describe("NetworkTracker", () => {
     expect(tracker.idle(0)).toBe(true);
   });
 });
+
+describe("whenSettled: the requests started after a mark, to their end", () => {
+  it("waits for those only (not a request open before the mark), without a quiet window", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    net.start("before", "image");
+    const mark = net.mark();
+    net.start("lazy-1", "image");
+    net.start("lazy-2", "fetch");
+    net.start("socket", "websocket"); // long-lived: never waited for
+    expect(net.pendingSince(mark)).toBe(2);
+    let settled: boolean | null = null;
+    void net.whenSettled(mark, 3_000).then((s) => (settled = s));
+    net.end("lazy-1");
+    await clock.advance(10);
+    expect(settled).toBeNull();
+    net.end("lazy-2");
+    await clock.advance(0);
+    expect(settled).toBe(true); // at once, though "before" is still open
+    expect(net.pending).toBe(1);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it("answers false at its bound when one never ends; true at once when none started", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    expect(await net.whenSettled(net.mark(), 3_000)).toBe(true);
+    const mark = net.mark();
+    net.start("hang", "image");
+    let settled: boolean | null = null;
+    void net.whenSettled(mark, 3_000).then((s) => (settled = s));
+    await clock.advance(2_999);
+    expect(settled).toBeNull();
+    await clock.advance(1);
+    expect(settled).toBe(false);
+  });
+});

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONSENT_HIDE_SELECTORS } from "../../src/capture/page/consent-walls";
 import { SCRIPT_ERROR_HINT } from "../../src/capture/failures";
+import type { CompletenessData } from "../../schemas/responses";
 import { Capturer } from "../helpers/capture";
 import { elementFor } from "../helpers/consent-markup";
 import { envelope, FIXTURES, fixtureLog, runId, type LoggedRequest } from "../helpers/http";
@@ -30,11 +31,17 @@ const WHITE: Rgb = [255, 255, 255];
 const MAGENTA: Rgb = [255, 0, 255];
 const CYAN: Rgb = [0, 255, 255];
 
-async function shot(body: Record<string, unknown>): Promise<Decoded> {
+/** The decoded image, and the capture's completeness report (its header). */
+async function shot(
+  body: Record<string, unknown>,
+): Promise<Decoded & { completeness: CompletenessData }> {
   const { res, bytes } = await cap.post(body);
   if (res.status !== 200)
     throw new Error(`capture failed: ${res.status} ${new TextDecoder().decode(bytes)}`);
-  return decodeImage(bytes);
+  const completeness = JSON.parse(
+    res.headers.get("x-service-completeness") ?? "null",
+  ) as CompletenessData;
+  return Object.assign(decodeImage(bytes), { completeness });
 }
 
 /** Pixels of `color` in the image (every pixel scanned). */
@@ -62,6 +69,7 @@ describe("blockAds", () => {
     expect(off.pixel(10, 10)).toEqual(RED); // the ad script painted its slot
     expect(off.pixel(10, 130)).toEqual(RED); // the ad image
     expect(off.pixel(10, 210)).toEqual(RED); // the ad iframe
+    expect(off.completeness.adsBlocked).toBe(0);
 
     const onRun = runId();
     const on = await shot({ ...small, url: page("controls-ads.html", onRun) });
@@ -71,6 +79,8 @@ describe("blockAds", () => {
     expect(on.pixel(10, 10)).toEqual(WHITE);
     expect(countColor(on, RED)).toBe(0); // no ad pixels anywhere
     expect(on.pixel(350, 50)).toEqual(BLUE); // the page's own content is untouched
+    // The report counts what was refused: the three ad requests the unblocked run served.
+    expect(on.completeness.adsBlocked).toBe(3);
   });
 
   it("never blocks a site's own requests on its own pages (first party)", async () => {
@@ -123,6 +133,8 @@ describe("blockCookieBanners", () => {
       js: scrollProbe,
     });
     expect(countColor(view, MAGENTA)).toBe(0);
+    // The OneTrust container, its banner and its dark filter.
+    expect(view.completeness.consentRemoved).toBe(3);
     expect(view.pixel(400, 100)).toEqual([0, 128, 0]);
     expect(view.pixel(400, 500)).toEqual([0, 128, 0]);
 

@@ -32,6 +32,7 @@ const result = (html: string | null, removeSelectors: readonly string[] = []): C
   width: 1280,
   height: 800,
   quality: "full",
+  completeness: null,
   waitStrategy: "networkidle2",
   truncated: false,
   autoScrolled: false,

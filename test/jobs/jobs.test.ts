@@ -54,7 +54,19 @@ describe("async capture", () => {
       status: "completed",
       resultUrl: job.resultUrl,
       error: null,
-      metadata: { format: "png", width: 320, height: 240, loadTimeMs: expect.any(Number) },
+      metadata: {
+        format: "png",
+        width: 320,
+        height: 240,
+        loadTimeMs: expect.any(Number),
+        // The capture's completeness report, as a JSON answer has it.
+        completeness: {
+          pendingRequests: 0,
+          retried: false,
+          fontsLoaded: true,
+          blankRatio: expect.any(Number),
+        },
+      },
       createdAt: expect.any(String),
       completedAt: expect.any(String),
     });

@@ -505,6 +505,8 @@ const FIELD_TYPES: Record<
   locale: "string",
   mediaType: "string",
   reducedMotion: "boolean",
+  liveMotion: "boolean",
+  requireComplete: "boolean",
   failOnStatus: "array",
   actions: "array",
   pdfHeader: "string",

@@ -83,6 +83,12 @@ describe("webhooks (real queues)", () => {
         width: 320,
         height: 240,
         loadTimeMs: expect.any(Number),
+        // The capture's completeness report (docs/CAPTURE.md), as the job records it.
+        completeness: expect.objectContaining({
+          blankRatio: expect.any(Number),
+          pendingRequests: 0,
+          retried: false,
+        }),
       },
       completedAt: job.completedAt,
     });

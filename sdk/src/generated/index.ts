@@ -53,6 +53,8 @@ export type {
   CheckMonitorResponse,
   CheckMonitorResponses,
   ClientOptions,
+  Completeness,
+  CompletenessOutput,
   ContentData,
   ContentError,
   ContentErrors,

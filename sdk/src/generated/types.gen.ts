@@ -320,6 +320,14 @@ export type CaptureRequest = {
    */
   reducedMotion?: boolean;
   /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
+  /**
    * PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.
    */
   pdfHeader?: string;
@@ -719,6 +727,14 @@ export type RenderLinkRequest = {
    */
   reducedMotion?: boolean;
   /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
+  /**
    * PDF: HTML printed at the top of every page (≤ 10 KB); {{page}}, {{pages}}, {{date}}, {{title}} and {{url}} are filled in. Nothing is loaded: only inline data: URLs.
    */
   pdfHeader?: string;
@@ -1072,6 +1088,14 @@ export type AnimateRequest = {
    */
   reducedMotion?: boolean;
   /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
+  /**
    * One step of actions.
    */
   actions?: Array<
@@ -1375,6 +1399,14 @@ export type ContentRequest = {
    */
   reducedMotion?: boolean;
   /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
+  /**
    * One step of actions.
    */
   actions?: Array<
@@ -1645,6 +1677,14 @@ export type ScrapeRequest = {
    * Emulate prefers-reduced-motion: reduce.
    */
   reducedMotion?: boolean;
+  /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
   /**
    * One step of actions.
    */
@@ -1923,6 +1963,14 @@ export type JsonRequest = {
    * Emulate prefers-reduced-motion: reduce.
    */
   reducedMotion?: boolean;
+  /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
   /**
    * One step of actions.
    */
@@ -2229,6 +2277,14 @@ export type LinksRequest = {
    * Emulate prefers-reduced-motion: reduce.
    */
   reducedMotion?: boolean;
+  /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
   /**
    * One step of actions.
    */
@@ -2549,6 +2605,14 @@ export type SnapshotRequest = {
    * Emulate prefers-reduced-motion: reduce.
    */
   reducedMotion?: boolean;
+  /**
+   * Keep animations, transitions and videos running. Default false: they are settled (finite ones at their end, endless ones and videos on their first frame) and carets hidden, so two captures of an unchanged page are identical.
+   */
+  liveMotion?: boolean;
+  /**
+   * Fail with 502 CAPTURE_FAILED (not charged) instead of answering an incomplete capture: the wait strategy did not hold, requests were still pending, a font or an image in the captured region had not loaded, or the shot stayed blank while the page was still working.
+   */
+  requireComplete?: boolean;
   /**
    * One step of actions.
    */
@@ -3138,6 +3202,10 @@ export type JobCompletedEvent = {
     width: number;
     height: number;
     loadTimeMs: number;
+    /**
+     * How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+     */
+    completeness?: Completeness | null;
   };
   completedAt: string | null;
 };
@@ -3148,6 +3216,52 @@ export type Delivery = {
   key: string;
   url: string;
   etag: string | null;
+};
+
+export type Completeness = {
+  /**
+   * Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
+   */
+  blankRatio: number | null;
+  /**
+   * The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
+   */
+  pendingRequests: number;
+  /**
+   * Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
+   */
+  failedRequests: number;
+  /**
+   * No web font was still loading when the shot was taken.
+   */
+  fontsLoaded: boolean;
+  /**
+   * <img> elements in the captured region with a source, and how many of them loaded.
+   */
+  images: {
+    loaded: number;
+    total: number;
+  };
+  /**
+   * Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
+   */
+  lazyTriggered: number;
+  /**
+   * How far down the page was scrolled to wake lazy content (CSS px).
+   */
+  scrolledPx: number;
+  /**
+   * The shot looked blank while the page was still working: it was taken again once.
+   */
+  retried: boolean;
+  /**
+   * Consent walls hidden (blockCookieBanners).
+   */
+  consentRemoved: number;
+  /**
+   * Requests to ad and tracker hosts refused (blockAds).
+   */
+  adsBlocked: number;
 };
 
 /**
@@ -3447,6 +3561,10 @@ export type CaptureJson = {
   bytesSize: number;
   capturedAt: string;
   quality: string;
+  /**
+   * How complete the capture is; null for geo captures (rendered by the geo provider).
+   */
+  completeness: CompletenessOutput | null;
   waitStrategy: string;
   loadTimeMs: number;
   /**
@@ -3535,6 +3653,10 @@ export type Job = {
     width: number;
     height: number;
     loadTimeMs: number;
+    /**
+     * How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+     */
+    completeness?: CompletenessOutput | null;
   };
   createdAt: string;
   startedAt: string | null;
@@ -4416,6 +4538,52 @@ export type UsageOutput = {
   remaining: number | null;
 };
 
+export type CompletenessOutput = {
+  /**
+   * Share (0-1) of the shot in its most common colour, read from the first image output (a PNG's own pixels; a JPEG or WebP: a thumbnail of the captured region); null for PDF-only captures and element (selector) captures in JPEG or WebP.
+   */
+  blankRatio: number | null;
+  /**
+   * The page's requests still in flight when the shot was taken (not the browser's favicon fetch).
+   */
+  pendingRequests: number;
+  /**
+   * Subresource requests that failed (network error or HTTP status 400+), not counting the ones the capture refused itself (ads, blocked resource types).
+   */
+  failedRequests: number;
+  /**
+   * No web font was still loading when the shot was taken.
+   */
+  fontsLoaded: boolean;
+  /**
+   * <img> elements in the captured region with a source, and how many of them loaded.
+   */
+  images: {
+    loaded: number;
+    total: number;
+  };
+  /**
+   * Requests started after the page was ready: lazy images and frames, what scrolling woke, what the page loaded while it settled.
+   */
+  lazyTriggered: number;
+  /**
+   * How far down the page was scrolled to wake lazy content (CSS px).
+   */
+  scrolledPx: number;
+  /**
+   * The shot looked blank while the page was still working: it was taken again once.
+   */
+  retried: boolean;
+  /**
+   * Consent walls hidden (blockCookieBanners).
+   */
+  consentRemoved: number;
+  /**
+   * Requests to ad and tracker hosts refused (blockAds).
+   */
+  adsBlocked: number;
+};
+
 export type DeliveryOutput = {
   destinationId: string;
   bucket: string;
@@ -4823,6 +4991,8 @@ export type CaptureScreenshotGetData = {
     pdfPrintBackground?: string;
     omitBackground?: string;
     reducedMotion?: string;
+    liveMotion?: string;
+    requireComplete?: string;
     pdfOutline?: string;
     pdfTagged?: string;
   };

@@ -93,6 +93,7 @@ export async function captureThroughProvider(
       content: null,
       article: null,
       quality: "full",
+      completeness: null,
       waitStrategy: provider.waitStrategy,
       autoScrolled: false,
       finalUrl: reportedUrl(answer.finalUrl, allowlist) ?? source.url,

@@ -225,6 +225,42 @@ export const hardening = `(() => {
       set(value) { if (value) hooks++; handler.set.call(this, value); },
     });
   }
+  // Note whether content-visibility: auto skips rendering anything (the event fires as each such
+  // element's state is first determined, and when it changes; a capture-phase listener on the
+  // document sees every one), so a full page renders those sections only when there are some.
+  let skipped = 0;
+  listen.call(document, "contentvisibilityautostatechange", (event) => { if (event.skipped) skipped++; }, true);
+  Object.defineProperty(globalThis, "__edgeshotSkipped", { get: () => skipped, configurable: false });
+  // Note the page's pending short timers (a script that builds the page a moment after load),
+  // so a capture that looks blank knows the page has more to do (src/capture/page/complete.ts):
+  // \`__edgeshotTimersDue\` is how many ms until the last one due within 5 s fires (0: none).
+  const dueAt = new Map();
+  const nativeSetTimeout = setTimeout;
+  const nativeClearTimeout = clearTimeout;
+  Object.defineProperty(globalThis, "setTimeout", {
+    value: function setTimeout(fn, ms, ...args) {
+      if (typeof fn !== "function") return nativeSetTimeout(fn, ms, ...args);
+      const delay = Number(ms) || 0;
+      const id = nativeSetTimeout(function () { dueAt.delete(id); return fn.apply(this, arguments); }, ms, ...args);
+      if (delay <= 5000) dueAt.set(id, performance.now() + delay);
+      return id;
+    },
+    writable: true,
+    configurable: true,
+  });
+  Object.defineProperty(globalThis, "clearTimeout", {
+    value: function clearTimeout(id) { dueAt.delete(id); return nativeClearTimeout(id); },
+    writable: true,
+    configurable: true,
+  });
+  Object.defineProperty(globalThis, "__edgeshotTimersDue", {
+    get: () => {
+      let last = 0;
+      for (const at of dueAt.values()) last = Math.max(last, at);
+      return Math.max(0, last - performance.now());
+    },
+    configurable: false,
+  });
   // Links and forms aimed at another browsing context (a target, a submitter's formtarget, or
   // the document's <base target>) do nothing: none of them is needed for a capture.
   const external = (target) => target && !["", "_self", "_top", "_parent"].includes(String(target).trim().toLowerCase());

@@ -41,11 +41,16 @@ const CONTENT_TYPES = {
  * the tiled watermark is for images (a PDF carries it as a footer), and it goes on the page
  * once, before the first screenshot.
  */
-export async function renderOutputs(page: Page, spec: CaptureSpec): Promise<OutputOutcome[]> {
+export async function renderOutputs(
+  page: Page,
+  spec: CaptureSpec,
+  /** The outputs are taken again (a blank shot's retry): the watermark is on the page already. */
+  again = false,
+): Promise<OutputOutcome[]> {
   const order = spec.outputs.formats.map((format, index) => ({ format, index }));
   order.sort((a, b) => Number(a.format !== "pdf") - Number(b.format !== "pdf"));
   const outcomes = new Array<OutputOutcome>(order.length);
-  let tiled = false;
+  let tiled = again;
   let printedPages: number | null = null;
   for (const { format, index } of order) {
     if (format !== "pdf" && !tiled) {

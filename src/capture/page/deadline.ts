@@ -4,7 +4,8 @@
  *   deadline = navigation timeout
  *            + one timeout per page action that waits on its own (waitForSelector, js)
  *            + delay
- *            + the full-page settlement wait (full pages)
+ *            + revealing lazy content (full pages, element captures)
+ *            + settling fonts and images, and one blank retry (image and PDF outputs)
  *            + a recording's start delay, twice its length (a still is filmed in real time, and the
  *              video encoders run at the clip's rate) and RECORDING_FRAME_MS a frame (one
  *              screenshot and its transfer; docs/ANIMATE.md)
@@ -36,7 +37,8 @@ export function captureDeadlineMs(spec: CaptureSpec): number {
       : 0) +
     spec.timeoutMs * (1 + actions) +
     spec.delayMs +
-    (spec.fullPage ? TUNING.fullPageSettleMs : 0) +
+    (spec.fullPage || spec.selector ? TUNING.lazySettleMs : 0) +
+    (spec.outputs.formats.length > 0 ? TUNING.settleMs + TUNING.blankRetryMs : 0) +
     TUNING.captureGraceMs
   );
 }

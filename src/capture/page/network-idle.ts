@@ -73,7 +73,11 @@ interface Waiter {
 }
 
 export class NetworkIdle {
-  private readonly inFlight = new Set<RequestKey>();
+  /** Each request in flight with its start's sequence number (`mark`). */
+  private readonly inFlight = new Map<RequestKey, number>();
+  private seq = 0;
+  /** Waiters of `whenSettled`: re-checked on every change. */
+  private readonly settleWaiters = new Set<() => void>();
   private armedAt: number | null = null;
   /** A main-frame navigation whose document has not loaded yet. */
   private navigating: object | null = null;
@@ -98,8 +102,48 @@ export class NetworkIdle {
   start(key: RequestKey, resourceType: string, url?: string): void {
     if (LONG_LIVED.has(resourceType) || this.inFlight.has(key)) return;
     if (url !== undefined && !/^https?:/i.test(url)) return;
-    this.inFlight.add(key);
+    this.inFlight.set(key, ++this.seq);
     this.changed();
+  }
+
+  /** The request `key` is in flight. */
+  inFlightNow(key: RequestKey): boolean {
+    return this.inFlight.has(key);
+  }
+
+  /** Where the requests started so far end: `pendingSince(mark())` counts only later ones. */
+  mark(): number {
+    return this.seq;
+  }
+
+  /** Requests started after `mark` and still in flight (long-lived connections excluded). */
+  pendingSince(mark: number): number {
+    let n = 0;
+    for (const seq of this.inFlight.values()) if (seq > mark) n++;
+    return n;
+  }
+
+  /**
+   * Resolves true as soon as every request started after `mark` has ended, false after
+   * `timeoutMs` if some have not: the requests an action (a scroll) started, waited for without
+   * a quiet window and without waiting for the ones that were open before it.
+   */
+  whenSettled(mark: number, timeoutMs: number): Promise<boolean> {
+    if (this.pendingSince(mark) === 0) return Promise.resolve(true);
+    if (timeoutMs <= 0) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const check = () => {
+        if (this.pendingSince(mark) > 0) return;
+        finish(true);
+      };
+      const timer = this.clock.setTimeout(() => finish(false), timeoutMs);
+      const finish = (settled: boolean) => {
+        this.settleWaiters.delete(check);
+        this.clock.clearTimeout(timer);
+        resolve(settled);
+      };
+      this.settleWaiters.add(check);
+    });
   }
 
   /** A request finished or failed; unknown or already ended requests are ignored. */
@@ -183,6 +227,7 @@ export class NetworkIdle {
       else this.quietSince[max] = null;
     }
     for (const waiter of this.waiters) this.schedule(waiter);
+    for (const check of [...this.settleWaiters]) check();
   }
 
   /** Settle the waiter if idle, else (re)arm its check for when the quiet window elapses. */

@@ -3,15 +3,14 @@
  * always closed afterwards: after the answer on success (its bytes are in hand), before it on
  * failure.
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, actions,
- * delay) → auto-scroll for full pages → what is read from the page (./page-read.ts: metadata
- * and the article; ./page-content.ts: html, text, links, elements; each if asked) → every
- * requested output from that one load (./outputs.ts).
+ * delay) → lazy content revealed for full pages and elements (./complete.ts) → what is read from the page (./page-read.ts: metadata
+ * and the article; ./page-content.ts: html, text, links, elements; each if asked) → fonts,
+ * images and motion settled, the blank check (./complete.ts) → every requested output from that one load (./outputs.ts).
  * A failed load fails every output; an output failing on its own fails alone.
  */
 import type { Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../../schemas/limits";
 import { log } from "../../log";
-import { TUNING } from "../../tuning";
 import { closeBlankPage, type BlankPage } from "../host/blank-page";
 import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
@@ -21,7 +20,8 @@ import { captureDeadlineMs } from "./deadline";
 import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./navigate";
 import { renderOutputs, type OutputOutcome, type RenderedOutput } from "../outputs/outputs";
 import { recordAnimation, type AnimationOutcome, type EncoderSource } from "../outputs/animation";
-import { autoScroll, injectStyles, inPage, pageHeight } from "./page-scripts";
+import { injectStyles, inPage, pageHeight } from "./page-scripts";
+import { missingParts, revealLazyContent, shootComplete, type Completeness } from "./complete";
 import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
@@ -37,6 +37,11 @@ export interface PageCapture {
   /** The page's article (never "too-large": that fails the capture), when asked; else null. */
   article: ReadResult | null;
   quality: CaptureQuality;
+  /**
+   * How complete the shot is (./complete.ts); null when the load had no image or PDF output
+   * (page content, extraction).
+   */
+  completeness: Completeness | null;
   waitStrategy: string;
   autoScrolled: boolean;
   /**
@@ -215,18 +220,10 @@ async function captureLoaded(
     await runActions(page, spec.actions, spec.timeoutMs, assertUntainted);
   if (spec.delayMs > 0) await new Promise((r) => setTimeout(r, spec.delayMs));
 
-  let autoScrolled = false;
-  if (spec.fullPage) {
-    const before = tracker.started;
-    const steps = await inPage<number>(page, autoScroll, LIMITS.fullPageMaxCssPx);
-    autoScrolled = steps > 0;
-    // Settle for lazy content the scroll woke up; nothing woke → nothing to wait for.
-    if (autoScrolled && tracker.started > before)
-      await new Promise((r) => setTimeout(r, TUNING.fullPageSettleMs));
-    // Its height is known now: the slot weighs what will really be rendered.
-    if (!spec.clip && !spec.selector)
-      hooks.measured(measuredWeight(spec, await inPage<number>(page, pageHeight)));
-  }
+  const lazy = await revealLazyContent(page, spec, tracker);
+  // Its height is known now: the slot weighs what will really be rendered.
+  if (spec.fullPage && !spec.clip && !spec.selector)
+    hooks.measured(measuredWeight(spec, await inPage<number>(page, pageHeight)));
   assertUntainted();
   // The title and Open Graph tags are read beside the rest (a read that never fails, of what no
   // output changes): one CDP round trip less before the screenshot.
@@ -240,14 +237,25 @@ async function captureLoaded(
   const animation = plan
     ? await recordAnimation(page, plan, spec.viewport, hooks.gifEncoder)
     : null;
-  const outputs = await renderOutputs(page, spec);
+  const shot =
+    spec.outputs.formats.length > 0
+      ? await shootComplete(page, spec, tracker, lazy, nav.quality === "full", (again) =>
+          renderOutputs(page, spec, again),
+        )
+      : { outputs: [], completeness: null };
+  const { outputs, completeness } = shot;
+  if (spec.requireComplete && completeness) {
+    const missing = missingParts(completeness, nav.quality === "full");
+    if (missing.length > 0) throw new CaptureError(failures.incomplete(missing));
+  }
   assertUntainted();
   return {
     content,
     article,
     quality: nav.quality,
+    completeness,
     waitStrategy: nav.waitStrategy,
-    autoScrolled,
+    autoScrolled: lazy.scrolledPx > 0,
     finalUrl: reportedUrl(page.url()),
     contentType: spec.source.kind === "url" ? tracker.mainContentType : null,
     page: await metadata,

@@ -33,11 +33,15 @@ export interface RequestPolicy {
   vetNavigation?: (url: URL, mainFrame: boolean) => Promise<"allow" | "blocked" | "unsafe">;
 }
 
-/** Where the page learns that its main document was refused, and why (./page.ts's tracker). */
-export interface MainFrameRefusal {
+/**
+ * Where the page learns that its main document was refused, and why, and how many ad requests
+ * were (./page.ts's tracker).
+ */
+export interface RefusalCounts {
   mainBlocked: boolean;
   /** With mainBlocked: refused as unsafe (UNSAFE_URL), not unreachable. */
   mainUnsafe: boolean;
+  adsBlocked: number;
 }
 
 /**
@@ -67,7 +71,7 @@ function typeOf(event: Protocol.Fetch.RequestPausedEvent): Protocol.Network.Reso
 
 type Decision =
   | { kind: "continue"; headers?: Record<string, string> }
-  | { kind: "block"; main: boolean; unsafe?: boolean };
+  | { kind: "block"; main: boolean; unsafe?: boolean; ad?: true };
 
 /**
  * The requests a capture of `spec` pauses: documents, the blocked resource types, and URLs
@@ -129,7 +133,7 @@ export function interceptPageRequests(
   mainFrameId: () => string | undefined,
   spec: CaptureSpec,
   policy: RequestPolicy,
-  tracker: MainFrameRefusal,
+  tracker: RefusalCounts,
 ): void {
   const blockedTypes = blockedTypesOf(spec);
   const target = targetOf(spec);
@@ -157,7 +161,7 @@ export function interceptPageRequests(
     const host = verdict.url.hostname;
     if (!main) {
       if (spec.blockAds && policy.isAdHost(host) && !firstParty(host))
-        return { kind: "block", main };
+        return { kind: "block", main, ad: true };
       const type = typeOf(event);
       if (type !== null && blockedTypes.has(type)) return { kind: "block", main };
     }
@@ -188,6 +192,7 @@ export function interceptPageRequests(
       .catch((): Decision => ({ kind: "block", main: false }))
       .then((decision) => {
         if (decision.kind === "block") {
+          if (decision.ad) tracker.adsBlocked++;
           if (decision.main) {
             tracker.mainBlocked = true;
             if (decision.unsafe !== undefined) tracker.mainUnsafe = decision.unsafe;

@@ -29,6 +29,20 @@ export class NetworkTracker {
   mainUnsafe = false;
   /** Why the page's output must not be used (e.g. a response from a blocked address), or null. */
   violation: string | null = null;
+  /**
+   * Subresource requests that failed: a network error, or an HTTP status of 400 or more. Not the
+   * ones the capture refused itself (ads, blocked resource types, the guard: BlockedByClient).
+   * Each counts once, by its key (a 404 can be both a response and a failure, or be reported
+   * twice).
+   */
+  private readonly failures = new Set<RequestKey>();
+  /**
+   * The page's own requests, each once: not the browser's favicon fetch, which every page gets
+   * after load and which is no part of what it shows (the completeness report counts these).
+   */
+  private readonly pageRequests = new Set<RequestKey>();
+  /** Requests to ad and tracker hosts refused (`blockAds`, ./page-requests.ts). */
+  adsBlocked = 0;
 
   /** Each request's key in `network`: its CDP request id where puppeteer exposes it. */
   private readonly keys = new WeakMap<object, RequestKey>();
@@ -48,6 +62,29 @@ export class NetworkTracker {
     const key = id ?? request;
     this.keys.set(request, key);
     this.network.start(key, resourceType, url);
+    if (!isFavicon(resourceType, url)) this.pageRequests.add(key);
+  }
+  /** The request failed (a network error, an HTTP error status). */
+  onFailed(request: object): void {
+    const key = this.keys.get(request) ?? request;
+    if (this.pageRequests.has(key)) this.failures.add(key);
+  }
+  /** How many requests of the page's own have started so far. */
+  get pageRequestCount(): number {
+    return this.pageRequests.size;
+  }
+  /**
+   * The page's own requests in flight (not the browser's favicon fetch, which can outlast a page
+   * that has nothing else to load): the report's `pendingRequests`.
+   */
+  get pendingPageRequests(): number {
+    if (this.network.pending === 0) return 0;
+    let n = 0;
+    for (const key of this.pageRequests) if (this.network.inFlightNow(key)) n++;
+    return n;
+  }
+  get failed(): number {
+    return this.failures.size;
   }
   /** Puppeteer reports the request finished or failed. */
   onEnd(request: object): void {
@@ -57,6 +94,13 @@ export class NetworkTracker {
   idle(max: IdleThreshold): boolean {
     return this.network.idle(max);
   }
+}
+
+/** The browser's own favicon fetch (type Other, /favicon.ico), not one of the page's requests. */
+function isFavicon(resourceType: string, url: string | undefined): boolean {
+  return (
+    resourceType === "other" && url !== undefined && /^[^?#]*\/favicon\.ico(?:[?#]|$)/i.test(url)
+  );
 }
 
 /**
@@ -168,6 +212,7 @@ export async function preparePage(
   page.on("requestfinished", (request) => tracker.onEnd(request));
   page.on("requestfailed", (request) => {
     tracker.onEnd(request);
+    if (!/BLOCKED_BY_CLIENT/.test(request.failure()?.errorText ?? "")) tracker.onFailed(request);
     tracker.network.navigationFailed(request);
   });
   onMainFrameNavigationAsked(page, (ask) => tracker.network.navigationAsked(ask));
@@ -182,6 +227,7 @@ export async function preparePage(
       tracker.violation ??= `response from a blocked address (${ip}:${port}, ${response.url().slice(0, 200)})`;
       if (main) tracker.mainBlocked = true;
     }
+    if (!main && response.status() >= 400) tracker.onFailed(req);
     if (main) {
       tracker.mainResponded = true;
       tracker.mainStatus = response.status();

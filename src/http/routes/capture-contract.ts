@@ -31,6 +31,9 @@ export const captureHeaders = {
   "x-service-credits-remaining": h("Credits left this month, or unlimited."),
   "x-service-truncated": h("true when a full-page capture exceeded 16,384 px.").optional(),
   "x-service-auto-scrolled": h("true when auto-scroll was used.").optional(),
+  "x-service-completeness": h(
+    "How complete the capture is: the Completeness object as compact JSON (absent for geo captures).",
+  ).optional(),
   "x-service-watermarked": h("true when a Free-plan watermark was applied.").optional(),
   "x-service-rendering-engine": h("geo-proxy for geo captures.").optional(),
   "x-service-geo-country": h("Country used, for geo captures.").optional(),

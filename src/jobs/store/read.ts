@@ -5,7 +5,7 @@
  */
 import type { Delivery } from "../../../schemas/storage";
 import type { BatchStatus, JobStatus } from "../../../schemas/jobs";
-import type { BatchView, JobView, WebhookView } from "../../../schemas/responses";
+import type { BatchView, CompletenessData, JobView, WebhookView } from "../../../schemas/responses";
 import { isoOrNull } from "../../encoding";
 
 /** What a completed job records about its output (its row's result_meta). */
@@ -14,6 +14,8 @@ export interface ResultMeta {
   height: number;
   loadTimeMs: number;
   bytesSize: number;
+  /** How complete the capture is; absent in rows written before it was recorded. */
+  completeness?: CompletenessData | null;
   /** Set when the result was delivered to a storage destination. */
   storage?: Delivery;
 }
@@ -107,6 +109,7 @@ function jobView(row: JobRow): JobView {
       width: meta.width,
       height: meta.height,
       loadTimeMs: meta.loadTimeMs,
+      ...(meta.completeness !== undefined ? { completeness: meta.completeness } : {}),
     };
     if (meta.storage) view.storage = meta.storage;
   }
