@@ -92,6 +92,7 @@ describe("OpenAPI document", () => {
       "monitor.page.new",
       "monitor.page.removed",
       "test.ping",
+      "watch.alert",
       "watch.changed",
       "watch.failed",
     ]);
