@@ -201,7 +201,9 @@ describe("a default crawl of the fixture site", () => {
     expect(found("/")).toBeUndefined(); // the start URL
     expect(found("/orphan")).toBeUndefined(); // a sitemap's
     expect(found("/cycle/a")).toBe(`${SITE}/`);
-    expect(found("/cycle/b")).toBe(`${SITE}/cycle/a`);
+    // /cycle/a and /links/fragments are both at depth 1 and both link to /cycle/b: the first of
+    // the two to be rendered names it, and which one that is depends on the queue's order.
+    expect([`${SITE}/cycle/a`, `${SITE}/links/fragments`]).toContain(found("/cycle/b"));
     expect(found("/deep/3")).toBe(`${SITE}/deep/2`); // skipped (depth) at once, found on /deep/2
     const errors = await allPages(pro, crawlId, "errors");
     expect(where(errors, () => true)).toEqual(
