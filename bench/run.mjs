@@ -9,7 +9,13 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { reReport, runCrawlOnly, runFairnessOnly, runMonitorOnly } from "./lib/alone.mjs";
+import {
+  reReport,
+  runCrawlOnly,
+  runCrawlPeerOnly,
+  runFairnessOnly,
+  runMonitorOnly,
+} from "./lib/alone.mjs";
 import { proxiedWrapperEnv, startCdpProxy, verifyRtt } from "./lib/cdp-rtt.mjs";
 import { floorLaunchPlan } from "./lib/chromium.mjs";
 import { launchFloor, makeFloor } from "./lib/floor.mjs";
@@ -26,8 +32,10 @@ import { ALL_SCENARIOS, CAPTURE_SCENARIOS, scenarioTable } from "./scenarios/cat
 import { CRAWL_PAGES, runCrawlScenario } from "./scenarios/crawl.mjs";
 import { runEndurance } from "./scenarios/endurance.mjs";
 import { MONITOR_PAGES } from "./scenarios/monitor.mjs";
+import { PEER_PAGES } from "./scenarios/crawl-peer.mjs";
 
 const monitorPages = (opt) => (opt.quick ? MONITOR_PAGES.quick : MONITOR_PAGES.full);
+const peerPages = (opt) => (opt.quick ? PEER_PAGES.quick : PEER_PAGES.full);
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS_MD = fileURLToPath(new URL("RESULTS.md", import.meta.url));
@@ -63,11 +71,13 @@ async function main() {
   // The crawl scenario's site: a port of its own, allowlisted beside the fixture server's.
   const crawlPages = opt.quick ? CRAWL_PAGES.quick : CRAWL_PAGES.full;
   const monitored = selected.includes("monitor");
+  const peer = selected.includes("crawl-peer");
+  const sitePages = monitored ? monitorPages(opt) : peer ? peerPages(opt) : crawlPages;
   const crawlPort =
-    selected.includes("crawl") || monitored
-      ? await startCrawlSite(fixturePort + 11, monitored ? monitorPages(opt) : crawlPages)
+    selected.includes("crawl") || monitored || peer
+      ? await startCrawlSite(fixturePort + 11, sitePages, peer ? "peer" : null)
       : null;
-  if (crawlPort) log(`crawl site (${crawlPages} pages) on http://127.0.0.1:${crawlPort}`);
+  if (crawlPort) log(`crawl site (${sitePages} pages) on http://127.0.0.1:${crawlPort}`);
 
   let service = null;
   let serviceUnavailable = null;
@@ -105,6 +115,15 @@ async function main() {
 
   if (selected.includes("fairness")) return runFairnessOnly(opt, svc, fixtureBase, started);
   if (monitored) return runMonitorOnly(opt, machine, svc, `http://127.0.0.1:${crawlPort}`, started);
+  if (peer)
+    return runCrawlPeerOnly(
+      opt,
+      machine,
+      svc,
+      `http://127.0.0.1:${crawlPort}`,
+      plan.binary,
+      started,
+    );
   const crawlRun = () =>
     runCrawlScenario({
       base: svc.base,

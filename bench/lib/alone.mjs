@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { fixtureUrl } from "./fixture-client.mjs";
 import { cleanup, log, samplerReport } from "./lifecycle.mjs";
 import { renderResultsMd, renderSummary } from "./report.mjs";
-import { crawlResults, fairnessResults, monitorResults, saveResults } from "./results.mjs";
+import { aloneResults, fairnessResults, saveResults } from "./results.mjs";
 import { createAccount } from "./service-client.mjs";
 import { computeRatios, evaluateTargets } from "./targets.mjs";
 
@@ -50,29 +50,48 @@ export async function runFairnessOnly(opt, svc, fixtureBase, started) {
   return 0;
 }
 
+/** A scenario run alone on the service: `run()` gives its results, `table` its report. */
+async function runAlone(opt, machine, started, { name, run, table }) {
+  const value = await run();
+  const results = aloneResults(opt, started, machine, await samplerReport(), { [name]: value });
+  const jsonPath = saveResults(started, results, `-${name}`);
+  console.log(`\n${table(value)}\n\nresults: ${jsonPath}`);
+  await cleanup();
+  return 0;
+}
+
 /** The crawl scenario alone (bench/scenarios/crawl.mjs): service only, no floor. */
 export async function runCrawlOnly(opt, machine, crawlRun, started) {
   const { crawlTable } = await import("../scenarios/crawl.mjs");
-  const crawl = await crawlRun();
-  const results = crawlResults(opt, started, machine, crawl, await samplerReport());
-  const jsonPath = saveResults(started, results, "-crawl");
-  console.log(`\n${crawlTable(crawl)}\n\nresults: ${jsonPath}`);
-  await cleanup();
-  return 0;
+  return runAlone(opt, machine, started, { name: "crawl", run: crawlRun, table: crawlTable });
 }
 
 /** The monitor scenario (bench/scenarios/monitor.mjs): service only, alone, no floor. */
 export async function runMonitorOnly(opt, machine, svc, siteBase, started) {
   const { runMonitorScenario, monitorTable } = await import("../scenarios/monitor.mjs");
-  const monitor = await runMonitorScenario({
-    base: svc.base,
-    createAccount: () => createAccount(svc.base, svc.adminToken),
-    siteBase,
-    quick: opt.quick,
-  });
-  const results = monitorResults(opt, started, machine, monitor, await samplerReport());
-  const jsonPath = saveResults(started, results, "-monitor");
-  console.log(`\n${monitorTable(monitor)}\n\nresults: ${jsonPath}`);
-  await cleanup();
-  return 0;
+  const run = () =>
+    runMonitorScenario({
+      base: svc.base,
+      createAccount: () => createAccount(svc.base, svc.adminToken),
+      siteBase,
+      quick: opt.quick,
+    });
+  return runAlone(opt, machine, started, { name: "monitor", run, table: monitorTable });
+}
+
+/**
+ * The crawl-peer scenario (bench/scenarios/crawl-peer.mjs): Crawlee's crawlers and the service
+ * crawling the same site, alone, no floor. `chromium` is the binary both browsers run.
+ */
+export async function runCrawlPeerOnly(opt, machine, svc, siteBase, chromium, started) {
+  const { runCrawlPeerScenario, crawlPeerTable } = await import("../scenarios/crawl-peer.mjs");
+  const run = () =>
+    runCrawlPeerScenario({
+      base: svc.base,
+      createAccount: () => createAccount(svc.base, svc.adminToken),
+      siteBase,
+      chromium,
+      quick: opt.quick,
+    });
+  return runAlone(opt, machine, started, { name: "crawlPeer", run, table: crawlPeerTable });
 }

@@ -14,8 +14,9 @@ export function spawnFixture(port, extraPorts = []) {
 }
 
 /** Spawns the crawl site (bench/crawl-site.mjs) of `pages` tree pages on `port`. */
-export function spawnCrawlSite(port, pages) {
-  return spawnServer("../crawl-site.mjs", [String(port), String(pages)], "crawl site");
+export function spawnCrawlSite(port, pages, flavour = null) {
+  const args = [String(port), String(pages), ...(flavour ? [flavour] : [])];
+  return spawnServer("../crawl-site.mjs", args, "crawl site");
 }
 
 /** A server script of bench/ in a Node child (TypeScript fixtures loaded); `ready` once it listens. */

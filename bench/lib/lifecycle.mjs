@@ -9,6 +9,7 @@ export const state = {
   fixture: null, // ChildProcess
   crawlSite: null, // ChildProcess (the crawl scenario's site)
   cdpProxy: null, // ChildProcess (--cdp-rtt: bench/cdp-proxy.mjs)
+  peerChild: null, // ChildProcess (the crawl-peer scenario's Crawlee run: bench/peers/crawlee.mjs)
   wrangler: null, // ChildProcess (group leader)
   wranglerLog: null,
   browser: null, // puppeteer Browser (floor)
@@ -138,7 +139,7 @@ export function cleanup() {
         } catch {}
       }
     }
-    for (const child of [state.fixture, state.crawlSite, state.cdpProxy]) {
+    for (const child of [state.fixture, state.crawlSite, state.cdpProxy, state.peerChild]) {
       if (child?.pid && child.exitCode === null) {
         try {
           child.kill("SIGTERM");
@@ -161,7 +162,7 @@ export function cleanup() {
 /** Signals and crashes clean up before the process leaves; a hard exit still kills by pid. */
 export function installExitHandlers() {
   process.on("exit", () => {
-    const children = [state.fixture, state.crawlSite, state.cdpProxy];
+    const children = [state.fixture, state.crawlSite, state.cdpProxy, state.peerChild];
     for (const pid of [state.floorPid, ...children.map((c) => c?.pid)]) {
       if (pid && alive(pid)) {
         try {

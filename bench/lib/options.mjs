@@ -66,17 +66,20 @@ export function parseOptions(argv) {
  * all that is asked; it is not in the default set because one crawl of 200 pages took 15 min on
  * this loaded 2-core machine, and the scenario crawls twice (bench/README.md, "Crawl").
  */
+/** The scenarios that run alone, on the service, each with a table of its own. */
+const ALONE = ["fairness", "monitor", "crawl-peer"];
+
 export function selectScenarios(opt) {
   const selected = opt.scenarios ?? ALL_SCENARIOS;
+  const byName = ["crawl", ...ALONE];
   for (const s of selected)
-    if (!ALL_SCENARIOS.includes(s) && s !== "fairness" && s !== "crawl" && s !== "monitor")
+    if (!ALL_SCENARIOS.includes(s) && !byName.includes(s))
       throw new Error(
-        `unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")}, crawl, fairness, monitor)`,
+        `unknown scenario "${s}" (known: ${ALL_SCENARIOS.join(", ")}, ${byName.join(", ")})`,
       );
-  if (selected.includes("fairness") && (selected.length > 1 || opt.floorOnly))
-    throw new Error("the fairness scenario runs alone, on the service: --scenarios fairness");
-  if (selected.includes("monitor") && (selected.length > 1 || opt.floorOnly))
-    throw new Error("the monitor scenario runs alone, on the service: --scenarios monitor");
+  for (const s of ALONE)
+    if (selected.includes(s) && (selected.length > 1 || opt.floorOnly))
+      throw new Error(`the ${s} scenario runs alone, on the service: --scenarios ${s}`);
   if (selected.includes("crawl") && opt.floorOnly)
     throw new Error("the crawl scenario runs on the service: not with --floor-only");
   return selected;

@@ -164,26 +164,17 @@ export function fairnessResults(opt, started, fairness) {
   };
 }
 
-/** The crawl scenario run alone: service only, its own table (bench/scenarios/crawl.mjs). */
-export function crawlResults(opt, started, machine, crawl, final) {
+/**
+ * A scenario run alone on the service, its own table: `section` is its results under its name
+ * ({ crawl } bench/scenarios/crawl.mjs, { monitor } monitor.mjs, { crawlPeer } crawl-peer.mjs).
+ */
+export function aloneResults(opt, started, machine, final, section) {
   return {
     startedAt: started.toISOString(),
     finishedAt: new Date().toISOString(),
     options: opt,
     machine: { ...machine, loadAvgAtEnd: loadAvg() },
     noise: { foreignChromiumBrowsersMax: final.maxForeignBrowsers },
-    crawl,
-  };
-}
-
-/** The monitor scenario: service only, its own table (bench/scenarios/monitor.mjs). */
-export function monitorResults(opt, started, machine, monitor, final) {
-  return {
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    options: opt,
-    machine: { ...machine, loadAvgAtEnd: loadAvg() },
-    noise: { foreignChromiumBrowsersMax: final.maxForeignBrowsers },
-    monitor,
+    ...section,
   };
 }

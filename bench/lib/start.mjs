@@ -35,9 +35,9 @@ export async function startFixture(preferredPort) {
 }
 
 /** Starts the crawl scenario's site of `pages` tree pages, on `preferredPort` or a free one. */
-export async function startCrawlSite(preferredPort, pages) {
+export async function startCrawlSite(preferredPort, pages, flavour = null) {
   const port = await freePort(preferredPort);
-  const site = spawnCrawlSite(port, pages);
+  const site = spawnCrawlSite(port, pages, flavour);
   state.crawlSite = site.child;
   await withTimeout(site.ready, 20_000, "crawl site start");
   return port;

@@ -1,0 +1,248 @@
+// The `crawl-peer` scenario (bench/README.md, "Crawl against a peer"): the crawler a customer
+// would run instead of our crawl, side by side with it on one site, alone, no floor.
+//
+// The site: the crawl fixture site as a real site (test/fixtures/crawl-site.ts, PEER: a tree of
+// N article pages linking their neighbours, robots.txt disallowing /private/, a stylesheet and an
+// image per page). Four systems crawl it in turn, two rounds, alternating:
+//
+// - Crawlee's PuppeteerCrawler (Chromium from the same binary as the service's, 5 pages at once,
+//   robots.txt respected, Markdown by Readability and Turndown in Node, as its users make it);
+// - Edgeshot `POST /v1/crawl`, `formats: ["markdown"]`, `render: "always"` — against it;
+// - Crawlee's CheerioCrawler (HTTP only, the same Readability and Turndown);
+// - Edgeshot with `render: "auto"` — against it (the site is static: no page needs a browser).
+//
+// Crawlee runs in a process of its own (bench/peers/crawlee.mjs, its packages in bench/peers/,
+// installed on first use): its CPU, with its Chromium's, is what the bench process reaps from it.
+// The service's is its Chromium's and workerd's, read from /proc around the crawl.
+//
+// Reported: pages per minute (start to the last page), CPU per page, and each page's word
+// agreement with its article text (the share of the article's words found in the Markdown; the
+// median over pages). Every system must crawl every tree page and fetch no /private/ page.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { cpuSnapshot } from "../lib/cpu.mjs";
+import { checkDeadline, log, sleep, state } from "../lib/lifecycle.mjs";
+import { median } from "../lib/stats.mjs";
+import { REQUEST_TIMEOUT_MS } from "./catalog.mjs";
+
+/** Tree pages of the site (a quick run: fewer, to check the harness). */
+export const PEER_PAGES = { full: 130, quick: 20 };
+export const PEER_TARGETS = { rendered: 2, auto: 1 };
+const ROUNDS = { full: 2, quick: 1 };
+const PEERS = fileURLToPath(new URL("../peers/", import.meta.url));
+const FINAL = new Set(["completed", "cancelled", "failed"]);
+const CRAWL_TIMEOUT_MS = 20 * 60_000;
+
+/** bench/peers/node_modules, from its lockfile, once: never part of the project's `npm ci`. */
+function ensurePeers() {
+  if (existsSync(join(PEERS, "node_modules", "@crawlee", "puppeteer"))) return;
+  log("crawl-peer: installing Crawlee into bench/peers (npm ci, once) …");
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: PEERS, stdio: "inherit" });
+}
+
+/** This process's reaped children's CPU so far (ms): a finished peer and its Chromium. */
+function childrenCpuMs() {
+  const s = readFileSync("/proc/self/stat", "utf8");
+  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[13]) + Number(f[14])) * 10; // cutime + cstime, in ticks of 10 ms
+}
+
+/** One Crawlee crawl of the site in a child process: its pages, wall time and CPU. */
+async function crawlee(kind, siteBase, pages, chromium) {
+  const out = join(mkdtempSync(join(os.tmpdir(), "crawl-peer-")), "out.json");
+  const cpuBefore = childrenCpuMs();
+  const t0 = performance.now();
+  const child = spawn(
+    process.execPath,
+    [join(PEERS, "crawlee.mjs"), kind, `${siteBase}/`, String(pages + 1), out, chromium],
+    { cwd: PEERS, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  state.peerChild = child;
+  const code = await new Promise((resolve) => child.on("exit", resolve));
+  state.peerChild = null;
+  const wallMs = performance.now() - t0;
+  if (code !== 0) throw new Error(`crawlee ${kind} exited with ${code}`);
+  const result = JSON.parse(readFileSync(out, "utf8"));
+  return { pages: result.pages, wallMs, cpuMs: childrenCpuMs() - cpuBefore };
+}
+
+async function call(base, apiKey, method, path, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** One crawl by the service, start to `completed`: its pages' Markdown, wall time and CPU. */
+async function edgeshot(base, apiKey, siteBase, pages, render) {
+  const cpu = () => {
+    const c = cpuSnapshot(state);
+    return c.serviceBrowser + c.serviceRuntime;
+  };
+  const cpuBefore = cpu();
+  const t0 = performance.now();
+  const { crawlId } = await call(base, apiKey, "POST", "/v1/crawl", {
+    url: `${siteBase}/`,
+    limit: pages + 1,
+    maxDepth: 10,
+    sitemap: "skip",
+    formats: ["markdown"],
+    render,
+  });
+  let summary;
+  for (;;) {
+    checkDeadline();
+    summary = await call(base, apiKey, "GET", `/v1/crawl/${crawlId}`);
+    if (FINAL.has(summary.status)) break;
+    if (performance.now() - t0 > CRAWL_TIMEOUT_MS)
+      throw new Error(`crawl ${crawlId} not completed after ${CRAWL_TIMEOUT_MS / 60_000} min`);
+    await sleep(250);
+  }
+  const wallMs = performance.now() - t0;
+  const cpuMs = cpu() - cpuBefore;
+  if (summary.status !== "completed") throw new Error(`crawl ${crawlId}: ${summary.status}`);
+  const done = [];
+  let cursor = null;
+  do {
+    const q = `?limit=100&status=rendered${cursor ? `&cursor=${cursor}` : ""}`;
+    const page = await call(base, apiKey, "GET", `/v1/crawl/${crawlId}/pages${q}`);
+    for (const p of page.pages)
+      done.push({ url: p.url, markdown: p.markdown ?? "", how: p.rendered });
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { pages: done, wallMs, cpuMs };
+}
+
+const words = (text) => text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [];
+
+/** The share of `expected`'s words (with their counts) found in `markdown`. */
+function agreement(expected, markdown) {
+  const have = new Map();
+  for (const w of words(markdown)) have.set(w, (have.get(w) ?? 0) + 1);
+  const want = words(expected);
+  let found = 0;
+  for (const w of want) {
+    const n = have.get(w) ?? 0;
+    if (n > 0) {
+      found++;
+      have.set(w, n - 1);
+    }
+  }
+  return want.length === 0 ? 1 : found / want.length;
+}
+
+/**
+ * A crawl's figures, checked: every tree page crawled once, none of /private/ fetched (the
+ * site's log since `since`), and the Markdown scored against each page's article text.
+ */
+async function score(run, siteBase, expected, since) {
+  const paths = run.pages.map((p) => new URL(p.url).pathname);
+  const missing = Object.keys(expected).filter((p) => !paths.includes(p));
+  if (missing.length > 0) throw new Error(`pages not crawled: ${missing.slice(0, 5).join(", ")}`);
+  const site = await (await fetch(`${siteBase}/__log?since=${since}`)).json();
+  const privateHits = site.filter((e) => e.path.startsWith("/private/"));
+  if (privateHits.length > 0) throw new Error(`fetched a disallowed page: ${privateHits[0].path}`);
+  const scores = run.pages
+    .filter((p) => expected[new URL(p.url).pathname] !== undefined)
+    .map((p) => agreement(expected[new URL(p.url).pathname], p.markdown));
+  const pages = run.pages.length;
+  return {
+    pages,
+    wallMs: Math.round(run.wallMs),
+    pagesPerMinute: Math.round((pages / run.wallMs) * 60_000 * 10) / 10,
+    cpuPerPageMs: Math.round(run.cpuMs / pages),
+    agreement: Math.round(median(scores) * 1000) / 1000,
+    agreementMin: Math.round(Math.min(...scores) * 1000) / 1000,
+    ...(run.pages[0]?.how
+      ? { browserPages: run.pages.filter((p) => p.how === "browser").length }
+      : {}),
+  };
+}
+
+/**
+ * The scenario on a started service. `createAccount()` makes an enterprise account
+ * ({ apiKey }); `siteBase` serves the site in its PEER flavour; `chromium` is the service's binary.
+ */
+export async function runCrawlPeerScenario({ base, createAccount, siteBase, chromium, quick }) {
+  ensurePeers();
+  const pages = quick ? PEER_PAGES.quick : PEER_PAGES.full;
+  const { apiKey } = await createAccount();
+  const expected = await (await fetch(`${siteBase}/__expected.json`)).json();
+  const systems = {
+    puppeteer: () => crawlee("puppeteer", siteBase, pages, chromium),
+    always: () => edgeshot(base, apiKey, siteBase, pages, "always"),
+    cheerio: () => crawlee("cheerio", siteBase, pages, chromium),
+    auto: () => edgeshot(base, apiKey, siteBase, pages, "auto"),
+  };
+  const rounds = Object.fromEntries(Object.keys(systems).map((k) => [k, []]));
+  for (let round = 1; round <= (quick ? ROUNDS.quick : ROUNDS.full); round++) {
+    // Alternating, and each round in the other order: neither side always runs on a warmer machine.
+    const order = Object.keys(systems);
+    if (round % 2 === 0) order.reverse();
+    for (const name of order) {
+      checkDeadline();
+      log(`crawl-peer: round ${round}, ${name} …`);
+      const since = Date.now();
+      const figures = await score(await systems[name](), siteBase, expected, since);
+      log(`crawl-peer: ${name}: ${JSON.stringify(figures)}`);
+      rounds[name].push(figures);
+    }
+  }
+  const med = (name, key) => median(rounds[name].map((r) => r[key]));
+  const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+  const rendered = ratio(med("always", "pagesPerMinute"), med("puppeteer", "pagesPerMinute"));
+  const auto = ratio(med("auto", "pagesPerMinute"), med("cheerio", "pagesPerMinute"));
+  const targets = [
+    {
+      name: `render always: pages/min ≥ ${PEER_TARGETS.rendered}× PuppeteerCrawler's, agreement ≥ its`,
+      ratio: rendered,
+      result:
+        rendered >= PEER_TARGETS.rendered &&
+        med("always", "agreement") >= med("puppeteer", "agreement")
+          ? "PASS"
+          : "MISS",
+    },
+    {
+      name: `render auto: pages/min ≥ ${PEER_TARGETS.auto}× CheerioCrawler's, agreement ≥ its`,
+      ratio: auto,
+      result:
+        auto >= PEER_TARGETS.auto && med("auto", "agreement") >= med("cheerio", "agreement")
+          ? "PASS"
+          : "MISS",
+    },
+  ];
+  return { pages, rounds, targets };
+}
+
+/** The scenario's table (markdown). */
+export function crawlPeerTable(r) {
+  const label = {
+    puppeteer: "Crawlee PuppeteerCrawler (5 at once)",
+    always: "Edgeshot /v1/crawl, render always",
+    cheerio: "Crawlee CheerioCrawler (5 at once)",
+    auto: "Edgeshot /v1/crawl, render auto",
+  };
+  const cell = (runs, key) => runs.map((x) => x[key]).join(" / ");
+  return [
+    `Crawl of the ${r.pages}-page peer site (+ its home page), Markdown; rounds alternating (figures per round).`,
+    "",
+    "| system | pages/min | CPU per page, ms | word agreement (median) | lowest page |",
+    "|---|---:|---:|---:|---:|",
+    ...Object.entries(r.rounds).map(
+      ([name, runs]) =>
+        `| ${label[name]} | ${cell(runs, "pagesPerMinute")} | ${cell(runs, "cpuPerPageMs")} | ${cell(runs, "agreement")} | ${cell(runs, "agreementMin")} |`,
+    ),
+    "",
+    "| target | measured | result |",
+    "|---|---|---|",
+    ...r.targets.map((t) => `| ${t.name} | ${t.ratio.toFixed(2)}× | ${t.result} |`),
+  ].join("\n");
+}
