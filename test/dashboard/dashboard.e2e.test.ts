@@ -8,7 +8,11 @@
  */
 import type { Browser, HTTPResponse, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDashboardBrowser, type DashboardBrowser } from "../helpers/dashboard-browser";
+import {
+  openDashboardBrowser,
+  OVERFLOW,
+  type DashboardBrowser,
+} from "../helpers/dashboard-browser";
 import { addKey, FIXTURE_ORIGIN, setPlan, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage, near } from "../helpers/images";
 
@@ -42,13 +46,6 @@ afterAll(async () => {
 });
 
 const url = (path: string) => `${service.base}/dashboard${path}`;
-
-/** How wide the page and its tables are beyond their boxes (0 when nothing scrolls sideways). */
-const OVERFLOW = `(() => {
-  const doc = document.documentElement;
-  const wraps = [...document.querySelectorAll(".table-wrap")];
-  return Math.max(doc.scrollWidth - doc.clientWidth, ...wraps.map((w) => w.scrollWidth - w.clientWidth));
-})()`;
 
 /** Every dashboard page the browser loads must carry the CSP and its companions. */
 function expectHeaders(res: HTTPResponse | null): void {

@@ -11,7 +11,11 @@ import type { Browser, ElementHandle, HTTPResponse, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckView, MonitorView } from "../../schemas/monitors";
 import { MONITOR_BOX } from "../fixtures/monitor-site";
-import { openDashboardBrowser, type DashboardBrowser } from "../helpers/dashboard-browser";
+import {
+  openDashboardBrowser,
+  OVERFLOW,
+  type DashboardBrowser,
+} from "../helpers/dashboard-browser";
 import { FIXTURE_ORIGIN, setPlan, sharedService, type Service } from "../helpers/e2e";
 import { decodeImage, near, type Rgb } from "../helpers/images";
 
@@ -115,6 +119,8 @@ describe("monitors in the dashboard", () => {
         width: 640,
         height: 480,
         ignore: [".nav"],
+        // The box's style attribute: one long word that changes with its colour (a fields diff).
+        fields: [{ name: "box style", selector: "h1 + div", attribute: "style" }],
       }),
     });
     expect(created.status).toBe(201);
@@ -202,6 +208,28 @@ describe("monitors in the dashboard", () => {
     expect(await clip()).toBe("inset(0px 0px 0px 0%)");
     [left, right] = await sides();
     expect(isColour(left, RED) && isColour(right, RED), `${left} ${right}`).toBe(true);
+
+    // The field's before and after, as the check saw them.
+    const fields = await page.$$eval(".fields-diff tbody td", (cells) =>
+      cells.map((c) => (c as unknown as Dom).textContent?.trim()),
+    );
+    expect(fields[0]).toBe("box style");
+    expect(fields[1]).toContain("background:#2050c0");
+    expect(fields[2]).toContain("background:#c02020");
+  });
+
+  it("at a phone's width no monitor page nor table is wider than the screen", async () => {
+    await page.setViewport({ width: 390, height: 844 });
+    const check = `/monitors/${monitorId}/checks/${second.checkId}`;
+    for (const path of ["/monitors", `/monitors/${monitorId}`, check]) {
+      expectHeaders(await page.goto(url(path)));
+      expect(await page.evaluate(OVERFLOW), path).toBeLessThanOrEqual(0);
+    }
+    await shot("phone-monitor-check");
+    await page.setViewport({ width: 1200, height: 900 });
+    // At a desktop's width too, the field's long value wraps in its cell.
+    await page.goto(url(check));
+    expect(await page.evaluate(OVERFLOW)).toBeLessThanOrEqual(0);
   });
 
   it("no page threw a script error along the way", () => {

@@ -11,6 +11,16 @@ import { ROOT } from "./e2e";
 const SHOTS = join(ROOT, "test-output", "dashboard");
 const CHROMIUM = process.env.CHROME_PATH ?? "/usr/lib/chromium/chromium";
 
+/**
+ * A page expression: how far the page, or any table in its `.table-wrap`, is wider than its box
+ * (0 or less when nothing scrolls sideways).
+ */
+export const OVERFLOW = `(() => {
+  const doc = document.documentElement;
+  const wraps = [...document.querySelectorAll(".table-wrap")];
+  return Math.max(doc.scrollWidth - doc.clientWidth, ...wraps.map((w) => w.scrollWidth - w.clientWidth));
+})()`;
+
 export interface DashboardBrowser {
   browser: Browser;
   page: Page;

@@ -300,30 +300,32 @@ function viewer(v: NonNullable<CheckPage["visual"]>): Html {
 }
 
 function regionsTable(regions: NonNullable<CheckPage["visual"]>["regions"]): Html {
-  return html`<table class="regions" data-testid="regions">
-    <caption>
-      Changed regions (CSS px)
-    </caption>
-    <thead>
-      <tr>
-        <th>x</th>
-        <th>y</th>
-        <th>Width</th>
-        <th>Height</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${regions.map(
-        (r) =>
-          html`<tr>
-            <td>${r.x}</td>
-            <td>${r.y}</td>
-            <td>${r.width}</td>
-            <td>${r.height}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<div class="table-wrap">
+    <table class="regions" data-testid="regions">
+      <caption>
+        Changed regions (CSS px)
+      </caption>
+      <thead>
+        <tr>
+          <th>x</th>
+          <th>y</th>
+          <th>Width</th>
+          <th>Height</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${regions.map(
+          (r) =>
+            html`<tr>
+              <td>${r.x}</td>
+              <td>${r.y}</td>
+              <td>${r.width}</td>
+              <td>${r.height}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 function textDiff(t: NonNullable<CheckPage["text"]>): Html {
@@ -341,28 +343,30 @@ function textDiff(t: NonNullable<CheckPage["text"]>): Html {
 function fieldsTable(fields: NonNullable<CheckPage["fields"]>): Html {
   const value = (v: string | null) =>
     v === null ? html`<small>none</small>` : html`<code>${v}</code>`;
-  return html`<table class="fields-diff">
-    <caption>
-      Changed fields
-    </caption>
-    <thead>
-      <tr>
-        <th>Field</th>
-        <th>Before</th>
-        <th>After</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${fields.map(
-        (f) =>
-          html`<tr>
-            <td>${f.name}</td>
-            <td>${value(f.before)}</td>
-            <td>${value(f.after)}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<div class="table-wrap">
+    <table class="fields-diff">
+      <caption>
+        Changed fields
+      </caption>
+      <thead>
+        <tr>
+          <th>Field</th>
+          <th>Before</th>
+          <th>After</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${fields.map(
+          (f) =>
+            html`<tr>
+              <td>${f.name}</td>
+              <td>${value(f.before)}</td>
+              <td>${value(f.after)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 const noise = (m: NonNullable<CheckPage["masked"]>): string =>
