@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { captureRules, captureShape } from "./capture";
+import { RENDER_MODES } from "./crawl-enums";
 import { LIMITS } from "./limits";
 import { cssSelector, hasControlChars, maxChars } from "./primitives";
 
@@ -58,6 +59,38 @@ const stripScripts = z.boolean().meta({
 
 export const CONTENT_FORMATS = ["html", "text"] as const;
 
+/**
+ * `render` on the routes that read a page's content without needing its layout: /v1/content and
+ * /v1/links (/v1/extract has its own). What only a browser does is refused with `never`.
+ */
+const render = z.enum(RENDER_MODES).optional().meta({
+  description:
+    "always: the page loaded in the browser; never: its document fetched over HTTP (an html source: taken as given) and read without a browser — no script runs, so js, actions and waitForSelector are refused, and the options of a browser (waitUntil, device, css, …) do not apply; auto: read over HTTP unless the document needs scripts to show its content or the request needs a browser, then in the browser. 1 credit either way; `rendered` in the answer says which.",
+  default: "always",
+});
+
+/** Under `render: "never"`, a field only a browser can honour is the caller's 400. */
+function refuseBrowserOnly(
+  value: { render?: string; js?: unknown; actions?: unknown; waitForSelector?: unknown },
+  ctx: z.RefinementCtx,
+  more: Record<string, unknown> = {},
+): void {
+  if (value.render !== "never") return;
+  const fields = {
+    js: value.js,
+    actions: value.actions,
+    waitForSelector: value.waitForSelector,
+    ...more,
+  };
+  for (const [field, set] of Object.entries(fields))
+    if (set !== undefined && set !== false)
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `Needs the browser: not with render "never".`,
+      });
+}
+
 export const contentRequestSchema = z
   .strictObject({
     ...pageOptions,
@@ -66,9 +99,11 @@ export const contentRequestSchema = z
       default: "html",
     }),
     stripScripts: stripScripts.optional(),
+    render,
   })
   .superRefine((value, ctx) => {
     captureRules(value, ctx);
+    refuseBrowserOnly(value, ctx);
     if (value.stripScripts !== undefined && value.contentFormat === "text")
       ctx.addIssue({
         code: "custom",
@@ -128,8 +163,12 @@ export const linksRequestSchema = z
       description: "Also list javascript:, mailto:, tel: and other non-http(s) links.",
       default: false,
     }),
+    render,
   })
-  .superRefine(captureRules)
+  .superRefine((value, ctx) => {
+    captureRules(value, ctx);
+    refuseBrowserOnly(value, ctx, { visibleOnly: value.visibleOnly });
+  })
   .meta({ id: "LinksRequest" });
 export type LinksRequest = z.output<typeof linksRequestSchema>;
 

@@ -152,10 +152,19 @@ const pageLoadFields = {
   metadata: pageMetadataSchema,
 };
 
+/** How a page content answer's page was read, when the request set `render`. */
+const renderedField = {
+  rendered: z.enum(PAGE_LOADERS).optional().meta({
+    description:
+      "With `render` auto or never: how the page was read — http (its document fetched and read without a browser) or browser.",
+  }),
+};
+
 /** POST /v1/content with Accept: application/json. */
 export const pageContentSchema = z
   .object({
     ...pageLoadFields,
+    ...renderedField,
     /** contentFormat html: the rendered DOM serialized. */
     html: z.string().optional(),
     /** contentFormat text: the page's visible text, one line per block. */
@@ -212,6 +221,7 @@ export type PageLinkData = z.output<typeof pageLinkSchema>;
 export const linksSchema = z
   .object({
     ...pageLoadFields,
+    ...renderedField,
     links: z.array(pageLinkSchema),
     /** More than 2,000 links, or some over 2,048 characters: those are left out. */
     truncated: z.boolean(),

@@ -818,6 +818,7 @@ _ContentRequestOptional = TypedDict(
         "failOnStatus": List[Union[int, Literal["1xx", "2xx", "3xx", "4xx", "5xx"]]],  # Fail the capture (no credit) when the main document's final HTTP status matches one of these codes or classes. Default: capture whatever the page answers.
         "contentFormat": Literal["html", "text"],  # html: the rendered DOM serialized; text: the page's visible text.
         "stripScripts": bool,  # Remove <script> elements, on* event-handler attributes and javascript: URLs from the rendered HTML.
+        "render": Literal["auto", "always", "never"],  # always: the page loaded in the browser; never: its document fetched over HTTP (an html source: taken as given) and read without a browser — no script runs, so js, actions and waitForSelector are refused, and the options of a browser (waitUntil, device, css, …) do not apply; auto: read over HTTP unless the document needs scripts to show its content or the request needs a browser, then in the browser. 1 credit either way; `rendered` in the answer says which.
     },
     total=False,
 )
@@ -1013,6 +1014,7 @@ _LinksRequestOptional = TypedDict(
         "visibleOnly": bool,  # Only links the page renders (not display:none, visibility:hidden or 0×0).
         "internalOnly": bool,  # Only links to the page's own host.
         "includeNonHttp": bool,  # Also list javascript:, mailto:, tel: and other non-http(s) links.
+        "render": Literal["auto", "always", "never"],  # always: the page loaded in the browser; never: its document fetched over HTTP (an html source: taken as given) and read without a browser — no script runs, so js, actions and waitForSelector are refused, and the options of a browser (waitUntil, device, css, …) do not apply; auto: read over HTTP unless the document needs scripts to show its content or the request needs a browser, then in the browser. 1 credit either way; `rendered` in the answer says which.
     },
     total=False,
 )
@@ -2348,6 +2350,7 @@ _PageContentRequired = TypedDict(
 _PageContentOptional = TypedDict(
     "_PageContentOptional",
     {
+        "rendered": Literal["http", "browser"],  # With `render` auto or never: how the page was read — http (its document fetched and read without a browser) or browser.
         "html": str,
         "text": str,
     },
@@ -2615,8 +2618,16 @@ _LinksRequired = TypedDict(
     },
 )
 
+_LinksOptional = TypedDict(
+    "_LinksOptional",
+    {
+        "rendered": Literal["http", "browser"],  # With `render` auto or never: how the page was read — http (its document fetched and read without a browser) or browser.
+    },
+    total=False,
+)
 
-class Links(_LinksRequired):
+
+class Links(_LinksRequired, _LinksOptional):
     pass
 
 

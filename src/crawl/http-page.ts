@@ -8,7 +8,15 @@
  * `auto`'s test is src/extract/needs-browser.ts.
  */
 import { LIMITS } from "../../schemas/limits";
-import { collapse, type DomDocument, selectAll, visibleText } from "../extract/dom";
+import type { DomDocument } from "../extract/dom";
+import {
+  baseOf,
+  blockText,
+  cutBytes,
+  documentLinks,
+  metadataOf,
+  stripScripts,
+} from "../extract/http-document";
 import { extractArticle } from "../extract/extract";
 import { parseDocument, serializeDocument } from "../extract/parse";
 import { readOrWholePage } from "../extract/reader";
@@ -58,8 +66,7 @@ export function convertPage(
   doc: DomDocument = parseDocument(page.html),
 ): { result: PageResult; links: Discovered[]; bodies: Bodies } {
   const formats = new Set(config.formats);
-  const base = baseOf(doc, page.finalUrl);
-  const found = linksOf(doc, base);
+  const found = documentLinks(doc, baseOf(doc, page.finalUrl)).links;
   const result: PageResult = { statusCode: page.status, finalUrl: page.finalUrl, rendered: "http" };
   if (formats.has("links")) result.links = found.map(({ url, text }) => ({ url, text }));
   if (formats.has("metadata")) result.metadata = { ...metadataOf(doc), statusCode: page.status };
@@ -84,101 +91,12 @@ export function convertPage(
   }
   if (formats.has("html") || formats.has("text")) {
     stripScripts(doc);
-    if (formats.has("html")) bodies.html = cut(serializeDocument(doc), LIMITS.htmlBytes);
-    if (formats.has("text")) {
-      for (const el of selectAll(doc, "style, noscript, template")) el.remove();
-      bodies.text = cut(doc.body ? visibleText(doc.body) : "", LIMITS.contentTextBytes);
-    }
+    if (formats.has("html")) bodies.html = cutBytes(serializeDocument(doc), LIMITS.htmlBytes).value;
+    if (formats.has("text"))
+      bodies.text = cutBytes(doc.body ? blockText(doc.body) : "", LIMITS.contentTextBytes).value;
   }
   return { result, links: found.map(({ url, nofollow }) => ({ url, nofollow })), bodies };
 }
 
 /** A page's bodies, kept inline or together in R2 (`json`: the browser path's json format). */
 export type Bodies = Pick<PageResult, "markdown" | "html" | "text" | "json">;
-
-/** The document's base URL: its `<base href>` resolved against the final URL, or that URL. */
-function baseOf(doc: DomDocument, finalUrl: string): string {
-  const href = selectAll(doc, "base[href]")[0]?.getAttribute("href");
-  try {
-    return new URL(href ?? "", finalUrl).href;
-  } catch {
-    return finalUrl;
-  }
-}
-
-/** `<a href>` and `<area href>`: http(s) only, fragments dropped, each URL once (the first). */
-function linksOf(
-  doc: DomDocument,
-  base: string,
-): Array<{ url: string; text: string; nofollow: boolean }> {
-  const byUrl = new Map<string, { url: string; text: string; nofollow: boolean }>();
-  for (const el of selectAll(doc, "a[href], area[href]")) {
-    if (byUrl.size >= LIMITS.linksMax) break;
-    let url: URL;
-    try {
-      url = new URL((el.getAttribute("href") ?? "").trim(), base);
-    } catch {
-      continue;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
-    url.hash = "";
-    const href = url.href;
-    if (href.length > LIMITS.linkUrlChars || byUrl.has(href)) continue;
-    const label =
-      visibleText(el) || el.getAttribute("aria-label") || el.getAttribute("title") || "";
-    byUrl.set(href, {
-      url: href,
-      text: collapse(label).slice(0, LIMITS.linkTextChars),
-      nofollow: /\bnofollow\b/i.test(el.getAttribute("rel") ?? ""),
-    });
-  }
-  return [...byUrl.values()];
-}
-
-function metadataOf(doc: DomDocument): {
-  title: string;
-  openGraph: { title: string; description: string; image: string; siteName: string };
-} {
-  const text = (v: string | null | undefined) =>
-    collapse(v ?? "").slice(0, LIMITS.pageMetadataChars);
-  const og = (name: string) =>
-    text(
-      selectAll(doc, `meta[property="og:${name}"], meta[name="og:${name}"]`)[0]?.getAttribute(
-        "content",
-      ),
-    );
-  return {
-    title: text(selectAll(doc, "title")[0]?.textContent),
-    openGraph: {
-      title: og("title"),
-      description: og("description"),
-      image: og("image"),
-      siteName: og("site_name"),
-    },
-  };
-}
-
-const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "xlink:href", "data"]);
-
-/** Scripts, event handlers and `javascript:` URLs removed, as the browser's `stripScripts` does. */
-function stripScripts(doc: DomDocument): void {
-  for (const s of selectAll(doc, "script")) s.remove();
-  for (const el of selectAll(doc, "*")) {
-    for (const name of el.getAttributeNames()) {
-      const lower = name.toLowerCase();
-      const value = el.getAttribute(name) ?? "";
-      const scripted =
-        lower.startsWith("on") ||
-        lower === "srcdoc" ||
-        (URL_ATTRIBUTES.has(lower) && /^javascript:/i.test(value.replace(/[\u0000-\u0020]/g, "")));
-      if (scripted) el.removeAttribute(name);
-    }
-  }
-}
-
-/** `s` cut to at most `max` bytes of UTF-8 (on a character boundary). */
-function cut(s: string, max: number): string {
-  const bytes = new TextEncoder().encode(s);
-  if (bytes.byteLength <= max) return s;
-  return new TextDecoder().decode(bytes.slice(0, max)).replace(/\uFFFD$/, "");
-}

@@ -13,6 +13,7 @@ import type {
   SnapshotRequest,
 } from "../../schemas/page-content";
 import type { JsonRequest } from "../../schemas/structured";
+import type { PageLoader, RenderMode } from "../../schemas/crawl-enums";
 import type {
   LinksData,
   PageContentData,
@@ -31,6 +32,7 @@ import { typeFields } from "../extract/fields";
 import { readMarkup } from "../extract/markup";
 import { hostedHeaders } from "../storage/hosted";
 import { browserEngine } from "./engine";
+import { httpEngine } from "./http-engine";
 import type { ContentResult } from "./page-content";
 import {
   imageOutput,
@@ -44,8 +46,17 @@ import {
 export const HTML = { kind: "html", billable: true } as const;
 export const IMAGE = { kind: "image" } as const;
 
-/** prepare → the pipeline with `outputs`; geo is refused: its provider returns pixels only. */
-async function run(env: Env, auth: AuthContext, req: CaptureRequest, outputs: RequestedOutput[]) {
+/**
+ * prepare → the pipeline with `outputs`; geo is refused: its provider returns pixels only.
+ * `render` (auto, never) reads the page through the HTTP engine (./http-engine.ts).
+ */
+async function run(
+  env: Env,
+  auth: AuthContext,
+  req: CaptureRequest,
+  outputs: RequestedOutput[],
+  render: RenderMode = "always",
+) {
   if (req.geo !== undefined) {
     const message = "Page content is not available with geo.";
     throw new ApiError("GEO_FEATURE_UNAVAILABLE", message, {
@@ -57,8 +68,13 @@ async function run(env: Env, auth: AuthContext, req: CaptureRequest, outputs: Re
     spec,
     outputs,
     storage: { kind: "none" },
-    engine: browserEngine(env),
+    engine: render === "always" ? browserEngine(env) : httpEngine(env, render),
   });
+}
+
+/** `rendered` in an answer when the request set `render`: which engine read the page. */
+function renderedBy(render: RenderMode, run: PipelineRun): { rendered?: PageLoader } {
+  return render === "always" ? {} : { rendered: pageOf(run).rendered ?? "browser" };
 }
 
 /** The content output at `index` of the run, or its failure thrown as the answer. */
@@ -101,15 +117,20 @@ function loadData(run: PipelineRun) {
 
 /** /v1/content (and the MCP tool page_content): the run, its content output and the JSON data. */
 export async function readContent(env: Env, auth: AuthContext, parsed: ContentRequest) {
-  const { contentFormat = "html", stripScripts = true, ...req } = parsed;
+  const { contentFormat = "html", stripScripts = true, render = "always", ...req } = parsed;
   const output: RequestedOutput =
     contentFormat === "html"
       ? { kind: "html", stripScripts, billable: true }
       : { kind: "text", billable: true };
-  const captured = await run(env, auth, req, [output]);
+  const captured = await run(env, auth, req, [output], render);
   const read = contentOutput(captured, 0, contentFormat);
   const content = read.kind === "html" ? { html: read.html } : { text: read.text };
-  const data: PageContentData = { ...loadData(captured), ...content, truncated: read.truncated };
+  const data: PageContentData = {
+    ...loadData(captured),
+    ...renderedBy(render, captured),
+    ...content,
+    truncated: read.truncated,
+  };
   return { captured, read, data };
 }
 
@@ -147,12 +168,27 @@ export async function scrapePage(env: Env, auth: AuthContext, parsed: ScrapeRequ
 
 /** /v1/links (and the MCP tool links). */
 export async function pageLinks(env: Env, auth: AuthContext, parsed: LinksRequest) {
-  const { visibleOnly = false, internalOnly = false, includeNonHttp = false, ...req } = parsed;
-  const captured = await run(env, auth, req, [
-    { kind: "links", visibleOnly, internalOnly, includeNonHttp, billable: true },
-  ]);
+  const {
+    visibleOnly = false,
+    internalOnly = false,
+    includeNonHttp = false,
+    render = "always",
+    ...req
+  } = parsed;
+  const captured = await run(
+    env,
+    auth,
+    req,
+    [{ kind: "links", visibleOnly, internalOnly, includeNonHttp, billable: true }],
+    render,
+  );
   const { links, truncated } = contentOutput(captured, 0, "links");
-  const data: LinksData = { ...loadData(captured), links, truncated };
+  const data: LinksData = {
+    ...loadData(captured),
+    ...renderedBy(render, captured),
+    links,
+    truncated,
+  };
   return { data, usage: captured.usage };
 }
 

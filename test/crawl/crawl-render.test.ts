@@ -8,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Crawl, CrawlPage, CrawlSummary } from "../../schemas/crawl";
-import type { ExtractionData } from "../../schemas/responses";
+import type { ExtractionData, LinksData, PageContentData } from "../../schemas/responses";
 import { crawlStub } from "../../src/crawl/crawl-stub";
 import { HYBRID } from "../fixtures/crawl-site";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
@@ -220,5 +220,91 @@ describe("POST /v1/extract with render", () => {
     expect(await canaryHits(since)).toEqual([]);
     // Two extractions answered (1 credit each); the refused one and the 400 cost nothing.
     expect(before - (await remaining(account))).toBe(2);
+  }, 120_000);
+});
+
+describe("POST /v1/content and /v1/links with render", () => {
+  it("never reads without a browser; auto goes to the browser for an app or a browser's option; the guard holds", async () => {
+    const account = await createAccount("pro");
+    const since = Date.now();
+    const before = await remaining(account);
+    const post = async <T>(path: string, body: Record<string, unknown>) => {
+      const headers = { ...bearer(account.apiKey), accept: "application/json" };
+      const res = await postJson(path, body, headers);
+      return { status: res.status, body: await envelope<T>(res) };
+    };
+    type Content = PageContentData;
+
+    // never: the static article's text, one line per paragraph; its HTML without scripts.
+    const text = await post<Content>("/v1/content", {
+      url: `${SITE}/hybrid/static`,
+      contentFormat: "text",
+      render: "never",
+    });
+    expect(text.status).toBe(200);
+    expect(text.body.data?.rendered).toBe("http");
+    expect(text.body.data?.metadata).toMatchObject({ title: "Static article", targetStatus: 200 });
+    const lines = text.body.data?.text?.split("\n") ?? [];
+    expect(lines).toContain("Static article");
+    expect(lines.filter((l) => l.startsWith(HYBRID.staticPhrase)).length).toBe(7);
+    const app = await post<Content>("/v1/content", { url: `${SITE}/hybrid/app`, render: "never" });
+    expect(app.body.data?.rendered).toBe("http");
+    expect(app.body.data?.html).toContain('<div id="root"></div>');
+    expect(app.body.data?.html).not.toContain("<script");
+    // An html source is read as given.
+    const given = await post<Content>("/v1/content", {
+      html: "<h1>Given</h1><p>as <b>sent</b></p><script>document.write('no')</script>",
+      contentFormat: "text",
+      render: "never",
+    });
+    expect(given.body.data).toMatchObject({ rendered: "http", text: "Given\nas sent" });
+
+    // never: the home page's links, http(s) only, internal.
+    const links = await post<LinksData>("/v1/links", { url: `${SITE}/hybrid/`, render: "never" });
+    expect(links.status).toBe(200);
+    expect(links.body.data?.rendered).toBe("http");
+    expect(links.body.data?.links.map((l) => [new URL(l.url).pathname, l.internal])).toEqual([
+      ["/hybrid/static", true],
+      ["/hybrid/app", true],
+      ["/hybrid/to-canary", true],
+    ]);
+
+    // auto: the app needs its script (its link is written by it), so the browser reads it.
+    const appLinks = await post<LinksData>("/v1/links", {
+      url: `${SITE}/hybrid/app`,
+      render: "auto",
+    });
+    expect(appLinks.body.data?.rendered).toBe("browser");
+    expect(appLinks.body.data?.links.map((l) => new URL(l.url).pathname)).toEqual([
+      "/hybrid/from-app",
+    ]);
+    // auto with an option only a browser honours: the browser, though the page is static.
+    const waited = await post<Content>("/v1/content", {
+      url: `${SITE}/hybrid/static`,
+      render: "auto",
+      waitForSelector: "main",
+    });
+    expect(waited.body.data?.rendered).toBe("browser");
+
+    // The guard: a redirect to the canary is refused before it is requested, and costs nothing.
+    const refused = await post("/v1/content", { url: `${SITE}/hybrid/to-canary`, render: "never" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error?.code).toBe("CAPTURE_FAILED");
+    for (const [path, body, field] of [
+      ["/v1/content", { render: "never", js: "1" }, "js"],
+      ["/v1/content", { render: "never", waitForSelector: "main" }, "waitForSelector"],
+      ["/v1/links", { render: "never", visibleOnly: true }, "visibleOnly"],
+      ["/v1/links", { render: "sometimes" }, "render"],
+    ] as const) {
+      const bad = await post(path, { url: `${SITE}/hybrid/static`, ...body });
+      expect(bad.status, field).toBe(400);
+      expect(bad.body.error?.details?.map((d) => d.path)).toContain(field);
+    }
+
+    // The browser navigated to the two pages it read, no other.
+    expect(navigations(await siteLog(since)).sort()).toEqual(["/hybrid/app", "/hybrid/static"]);
+    expect(await canaryHits(since)).toEqual([]);
+    // Six answers at 1 credit each; the refusals cost nothing.
+    expect(before - (await remaining(account))).toBe(6);
   }, 120_000);
 });

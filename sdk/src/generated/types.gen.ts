@@ -1474,6 +1474,10 @@ export type ContentRequest = {
    * Remove <script> elements, on* event-handler attributes and javascript: URLs from the rendered HTML.
    */
   stripScripts?: boolean;
+  /**
+   * always: the page loaded in the browser; never: its document fetched over HTTP (an html source: taken as given) and read without a browser — no script runs, so js, actions and waitForSelector are refused, and the options of a browser (waitUntil, device, css, …) do not apply; auto: read over HTTP unless the document needs scripts to show its content or the request needs a browser, then in the browser. 1 credit either way; `rendered` in the answer says which.
+   */
+  render?: "auto" | "always" | "never";
 };
 
 export type ScrapeRequest = {
@@ -2357,6 +2361,10 @@ export type LinksRequest = {
    * Also list javascript:, mailto:, tel: and other non-http(s) links.
    */
   includeNonHttp?: boolean;
+  /**
+   * always: the page loaded in the browser; never: its document fetched over HTTP (an html source: taken as given) and read without a browser — no script runs, so js, actions and waitForSelector are refused, and the options of a browser (waitUntil, device, css, …) do not apply; auto: read over HTTP unless the document needs scripts to show its content or the request needs a browser, then in the browser. 1 credit either way; `rendered` in the answer says which.
+   */
+  render?: "auto" | "always" | "never";
 };
 
 export type SnapshotRequest = {
@@ -3769,6 +3777,10 @@ export type PageContent = {
      */
     watermarked?: true;
   };
+  /**
+   * With `render` auto or never: how the page was read — http (its document fetched and read without a browser) or browser.
+   */
+  rendered?: "http" | "browser";
   html?: string;
   text?: string;
   truncated: boolean;
@@ -3991,6 +4003,10 @@ export type Links = {
      */
     watermarked?: true;
   };
+  /**
+   * With `render` auto or never: how the page was read — http (its document fetched and read without a browser) or browser.
+   */
+  rendered?: "http" | "browser";
   links: Array<PageLink>;
   truncated: boolean;
 };

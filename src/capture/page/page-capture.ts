@@ -57,6 +57,8 @@ export interface PageCapture {
   outputs: OutputOutcome[];
   /** The recording `spec.outputs.animation` asked for (../outputs/animation.ts); else null. */
   animation: AnimationOutcome | null;
+  /** "http": read without a browser (src/pipeline/http-engine.ts); absent: loaded in a browser. */
+  rendered?: "http";
 }
 
 /** One output with the facts of the page it came from: what responses and storage describe. */
