@@ -83,11 +83,7 @@ async function call(base, apiKey, method, path, body) {
 
 /** One crawl by the service, start to `completed`: its pages' Markdown, wall time and CPU. */
 async function edgeshot(base, apiKey, siteBase, pages, render) {
-  const cpu = () => {
-    const c = cpuSnapshot(state);
-    return c.serviceBrowser + c.serviceRuntime;
-  };
-  const cpuBefore = cpu();
+  const cpuBefore = cpuSnapshot(state);
   const t0 = performance.now();
   const { crawlId } = await call(base, apiKey, "POST", "/v1/crawl", {
     url: `${siteBase}/`,
@@ -107,7 +103,9 @@ async function edgeshot(base, apiKey, siteBase, pages, render) {
     await sleep(250);
   }
   const wallMs = performance.now() - t0;
-  const cpuMs = cpu() - cpuBefore;
+  const cpuAfter = cpuSnapshot(state);
+  const browserCpuMs = cpuAfter.serviceBrowser - cpuBefore.serviceBrowser;
+  const cpuMs = browserCpuMs + cpuAfter.serviceRuntime - cpuBefore.serviceRuntime;
   if (summary.status !== "completed") throw new Error(`crawl ${crawlId}: ${summary.status}`);
   const done = [];
   let cursor = null;
@@ -118,7 +116,7 @@ async function edgeshot(base, apiKey, siteBase, pages, render) {
       done.push({ url: p.url, markdown: p.markdown ?? "", how: p.rendered });
     cursor = page.nextCursor;
   } while (cursor);
-  return { pages: done, wallMs, cpuMs };
+  return { pages: done, wallMs, cpuMs, browserCpuMs };
 }
 
 const words = (text) => text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? [];
@@ -159,6 +157,11 @@ async function score(run, siteBase, expected, since) {
     wallMs: Math.round(run.wallMs),
     pagesPerMinute: Math.round((pages / run.wallMs) * 60_000 * 10) / 10,
     cpuPerPageMs: Math.round(run.cpuMs / pages),
+    // The service's: its Chromium's share (the rest is workerd and wrangler, which run the
+    // Worker, and locally also simulate its Durable Objects, Queues and R2).
+    ...(run.browserCpuMs !== undefined
+      ? { browserCpuPerPageMs: Math.round(run.browserCpuMs / pages) }
+      : {}),
     agreement: Math.round(median(scores) * 1000) / 1000,
     agreementMin: Math.round(Math.min(...scores) * 1000) / 1000,
     ...(run.pages[0]?.how
