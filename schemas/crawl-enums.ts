@@ -40,5 +40,7 @@ export const PAGE_REASONS = [
   "credits",
   "cancelled",
   "capture_failed",
+  "cached",
+  "not_modified",
 ] as const;
 export type PageReason = (typeof PAGE_REASONS)[number];

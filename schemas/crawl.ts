@@ -155,6 +155,21 @@ export const crawlRequestSchema = z
         "always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.",
       default: "always",
     }),
+    maxAge: intIn(0, CRAWL.pageCacheSeconds, "seconds")
+      .optional()
+      .meta({
+        description: `Incremental crawls: reuse a page this account's crawls loaded within this many seconds with the same formats, render and page options (reason cached, free); an older one is asked again with a conditional request when the site gave an ETag or Last-Modified (a 304: reason not_modified, free). 0: always ask. At most ${CRAWL.pageCacheSeconds} (7 days).`,
+      }),
+    modifiedSince: z.iso
+      .datetime({
+        offset: true,
+        error: "Must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z.",
+      })
+      .optional()
+      .meta({
+        description:
+          "Incremental crawls: pages not changed since then are skipped (reason not_modified, free): a sitemap <lastmod> before it (never requested), a Last-Modified before it, or a 304 to a conditional request. Their links are still followed when known.",
+      }),
     ...pageOptions,
     webhookUrl: z.string().min(1).optional().meta({
       description: "Signed events of this crawl are POSTed here.",

@@ -209,6 +209,11 @@ export const CRAWL = {
   mapLimit: { min: 1, max: 5_000, default: 100 },
   /** Results are kept this long after a crawl ends, then deleted with their R2 objects. */
   retentionDays: 7,
+  /**
+   * A page a crawl loaded is kept for the account's later crawls (`maxAge` reuses it; its
+   * validators make conditional requests) this long, in seconds: `maxAge`'s bound.
+   */
+  pageCacheSeconds: 7 * 86_400,
 } as const;
 
 /** Site monitors (docs/MONITORS.md): what a request may state; the plan caps are src/accounts/plans.ts. */

@@ -40,6 +40,10 @@ export const crawlPageSchema = z
       description:
         "How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.",
     }),
+    cachedAt: z.string().optional().meta({
+      description:
+        "A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).",
+    }),
     statusCode: z.number().int().optional(),
     finalUrl: z.string().optional(),
     markdown: z.string().optional(),
@@ -76,6 +80,13 @@ export const crawlCountsSchema = z.object({
   skipped: z.number().int(),
   failed: z.number().int(),
   queued: z.number().int(),
+  cached: z.number().int().meta({
+    description: "Of the skipped pages: reused from an earlier crawl of the account (maxAge).",
+  }),
+  notModified: z.number().int().meta({
+    description:
+      "Of the skipped pages: unchanged since modifiedSince (sitemap lastmod, Last-Modified) or answered 304 to a conditional request.",
+  }),
 });
 export type CrawlCounts = z.output<typeof crawlCountsSchema>;
 
@@ -156,6 +167,7 @@ export const crawlPageEventSchema = z
       statusCode: true,
       foundOn: true,
       rendered: true,
+      cachedAt: true,
     }),
   })
   .meta({ id: "CrawlPageEvent" });

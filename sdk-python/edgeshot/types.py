@@ -1129,6 +1129,8 @@ _CrawlRequestOptional = TypedDict(
         "kind": Literal["product", "article", "organization", "auto"],  # The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.
         "followNofollow": bool,  # Follow links marked rel="nofollow".
         "render": Literal["auto", "always", "never"],  # always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
+        "maxAge": int,  # Incremental crawls: reuse a page this account's crawls loaded within this many seconds with the same formats, render and page options (reason cached, free); an older one is asked again with a conditional request when the site gave an ETag or Last-Modified (a 304: reason not_modified, free). 0: always ask. At most 604800 (7 days).
+        "modifiedSince": str,  # Incremental crawls: pages not changed since then are skipped (reason not_modified, free): a sitemap <lastmod> before it (never requested), a Last-Modified before it, or a 304 to a conditional request. Their links are still followed when known.
         "waitUntil": Literal["load", "domcontentloaded", "networkidle0", "networkidle2"],  # When navigation counts as complete.
         "delay": int,  # Milliseconds to wait after the page loaded.
         "timeout": int,  # Navigation timeout in seconds.
@@ -1525,6 +1527,8 @@ _CrawlCompletedEventCountsRequired = TypedDict(
         "skipped": int,
         "failed": int,
         "queued": int,
+        "cached": int,  # Of the skipped pages: reused from an earlier crawl of the account (maxAge).
+        "notModified": int,  # Of the skipped pages: unchanged since modifiedSince (sitemap lastmod, Last-Modified) or answered 304 to a conditional request.
     },
 )
 
@@ -1573,10 +1577,11 @@ _CrawlPageEventPageRequired = TypedDict(
 _CrawlPageEventPageOptional = TypedDict(
     "_CrawlPageEventPageOptional",
     {
-        "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
+        "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed", "cached", "not_modified"],
         "statusCode": int,
         "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
         "rendered": Literal["http", "browser"],  # How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
+        "cachedAt": str,  # A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).
     },
     total=False,
 )
@@ -2790,6 +2795,8 @@ _CrawlCountsRequired = TypedDict(
         "skipped": int,
         "failed": int,
         "queued": int,
+        "cached": int,  # Of the skipped pages: reused from an earlier crawl of the account (maxAge).
+        "notModified": int,  # Of the skipped pages: unchanged since modifiedSince (sitemap lastmod, Last-Modified) or answered 304 to a conditional request.
     },
 )
 
@@ -2867,9 +2874,10 @@ _CrawlPageRequired = TypedDict(
 _CrawlPageOptional = TypedDict(
     "_CrawlPageOptional",
     {
-        "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed"],
+        "reason": Literal["robots", "pattern", "pattern_budget", "scope", "depth", "blocked", "not_html", "http_error", "timeout", "unreachable", "credits", "cancelled", "capture_failed", "cached", "not_modified"],
         "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
         "rendered": Literal["http", "browser"],  # How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
+        "cachedAt": str,  # A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).
         "statusCode": int,
         "finalUrl": str,
         "markdown": str,

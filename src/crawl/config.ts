@@ -37,6 +37,10 @@ export interface CrawlConfig {
   followNofollow: boolean;
   /** How pages load (absent in a crawl stored before it: "always"). */
   render?: RenderMode;
+  /** Incremental crawls (docs/CRAWL.md): reuse a page loaded within this many seconds. */
+  maxAge?: number;
+  /** Incremental crawls: pages not changed since then (epoch ms) are skipped. */
+  modifiedSince?: number;
   /** The capture options of every page (headers and cookies: the start URL's origin only). */
   options: CrawlPageOptions;
   /** Origin of the signed URLs in results (screenshots, large bodies). */
@@ -87,6 +91,8 @@ export function crawlConfig(
     ...(req.kind !== undefined ? { kind: req.kind } : {}),
     followNofollow: req.followNofollow ?? false,
     render: req.render ?? "always",
+    ...(req.maxAge !== undefined ? { maxAge: req.maxAge } : {}),
+    ...(req.modifiedSince !== undefined ? { modifiedSince: Date.parse(req.modifiedSince) } : {}),
     options,
   };
 }

@@ -21,7 +21,7 @@ import type { Claim, PageOutcome, Taken } from "./frontier";
 import { Dispatch } from "./dispatch";
 import { Politeness } from "./politeness";
 import { sitemapUrls } from "./seeds";
-import { linkRules, logPatternBudget } from "./links";
+import { linkRules, logPatternBudget, type LinkVerdict } from "./links";
 import { expireCrawl, type PageReport, reportProgress } from "./lifecycle";
 
 interface CrawlRow extends Record<string, SqlStorageValue> {
@@ -238,10 +238,14 @@ export class Crawl extends DurableObject<Env> {
         const max = Math.min(config.limit * 10 + 100, 50_000);
         const seeds = await sitemapUrls(this.env, start, robots, max);
         const rules = linkRules(config);
+        const since = config.modifiedSince;
         const skipped = this.ctx.storage.transactionSync(() =>
-          seeds.urls.flatMap(
-            (url) => F.addFound(this.sql, rules({ url, nofollow: false }, 1), 1, null) ?? [],
-          ),
+          seeds.urls.flatMap((url) => {
+            // A sitemap <lastmod> before modifiedSince: not changed since, never requested.
+            const lastmod = seeds.lastmod?.[url];
+            const verdict = unchangedSince(rules({ url, nofollow: false }, 1), lastmod, since);
+            return F.addFound(this.sql, verdict, 1, null) ?? [];
+          }),
         );
         logPatternBudget(config, rules, "sitemap");
         if (skipped.length > 0) await this.report(skipped.map(F.pageReport));
@@ -276,7 +280,7 @@ export class Crawl extends DurableObject<Env> {
     if (!row) return false;
     const pending = F.pendingPages(this.sql, 1).length > 0;
     const { rendered } = F.counts(this.sql);
-    if (pending && rendered < config.limit && !row.out_of_credits) return false;
+    if (pending && F.loadedPages(this.sql) < config.limit && !row.out_of_credits) return false;
     const stoppedBy = row.out_of_credits ? "credits" : pending ? "limit" : null;
     this.sql.exec(
       "UPDATE crawl SET status = ?, stopped_by = ?, completed_at = ?",
@@ -310,4 +314,15 @@ export class Crawl extends DurableObject<Env> {
     const row = this.row();
     if (summary && row) await reportProgress(this.env, this.config(row).accountId, summary, pages);
   }
+}
+
+/** A sitemap URL the crawl would load, skipped as `not_modified` when its lastmod is before `since`. */
+function unchangedSince(
+  verdict: LinkVerdict,
+  lastmod: number | undefined,
+  since: number | undefined,
+): LinkVerdict {
+  if (verdict === null || verdict.skip !== null) return verdict;
+  if (lastmod === undefined || since === undefined || lastmod >= since) return verdict;
+  return { ...verdict, skip: "not_modified" };
 }

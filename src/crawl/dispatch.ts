@@ -103,6 +103,6 @@ export class Dispatch {
   private mayStart(config: CrawlConfig): boolean {
     if (!this.host.running()) return false;
     const active = F.inFlight(this.sql);
-    return active < TUNING.crawlInFlight && F.counts(this.sql).rendered + active < config.limit;
+    return active < TUNING.crawlInFlight && F.loadedPages(this.sql) + active < config.limit;
   }
 }

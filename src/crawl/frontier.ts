@@ -164,17 +164,40 @@ export function inFlight(sql: SqlStorage, host?: string): number {
 }
 
 export function counts(sql: SqlStorage): CrawlCounts {
-  const out: CrawlCounts = { rendered: 0, skipped: 0, failed: 0, queued: 0 };
+  const out: CrawlCounts = {
+    rendered: 0,
+    skipped: 0,
+    failed: 0,
+    queued: 0,
+    cached: 0,
+    notModified: 0,
+  };
   for (const row of sql
-    .exec<{ state: PageRow["state"]; n: number }>(
-      "SELECT state, COUNT(*) AS n FROM pages GROUP BY state",
+    .exec<{ state: PageRow["state"]; reason: PageReason | null; n: number }>(
+      "SELECT state, reason, COUNT(*) AS n FROM pages GROUP BY state, reason",
     )
     .toArray()) {
     if (row.state === "rendered" || row.state === "skipped" || row.state === "failed")
       out[row.state] += row.n;
     else out.queued += row.n;
+    if (row.reason === "cached") out.cached += row.n;
+    if (row.reason === "not_modified") out.notModified += row.n;
   }
   return out;
+}
+
+/**
+ * The pages `limit` counts: rendered, and reused (`cached`, or `not_modified` after a request)
+ * — a crawl of pages that have not changed is bounded as one that renders them. A URL skipped
+ * at once (a sitemap `<lastmod>` before `modifiedSince`) has no result and is not counted.
+ */
+export function loadedPages(sql: SqlStorage): number {
+  return sql
+    .exec<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM pages WHERE state = 'rendered'
+         OR (state = 'skipped' AND reason IN ('cached', 'not_modified') AND result IS NOT NULL)`,
+    )
+    .one().n;
 }
 
 /** pending/queued → queued with a new lease (a lost message is sent again with a new one). */
@@ -347,7 +370,7 @@ export function startFailed(sql: SqlStorage, sitemap: string): boolean {
 
 /** `crawl.page`'s report of a finished row: what it became, never its content. */
 export function pageReport(row: PageRow): { seq: number; body: Record<string, unknown> } {
-  const { url, depth, status, reason, statusCode, foundOn, rendered } = pageView(row);
+  const { url, depth, status, reason, statusCode, foundOn, rendered, cachedAt } = pageView(row);
   return {
     seq: row.done_seq ?? row.seq,
     body: {
@@ -358,6 +381,7 @@ export function pageReport(row: PageRow): { seq: number; body: Record<string, un
       ...(statusCode ? { statusCode } : {}),
       ...(foundOn ? { foundOn } : {}),
       ...(rendered ? { rendered } : {}),
+      ...(cachedAt ? { cachedAt } : {}),
     },
   };
 }

@@ -32,11 +32,25 @@ export type FetchedPage =
   /** Answered 4xx/5xx: the page's outcome without reading it. */
   | { kind: "http_error"; status: number };
 
+/** The validators of a page loaded before (./page-cache.ts), sent to the URL it was loaded from. */
+export interface Conditional {
+  finalUrl: string;
+  etag?: string;
+  lastModified?: string;
+}
+
 /**
  * GETs `url` as a crawl page: the crawler's user agent, the start origin's headers and cookies
  * (as the browser path sends them: to that origin only, each hop checked), the crawl's timeout.
+ * With `conditional`, the hop to the URL the page was loaded from before asks `If-None-Match`
+ * and `If-Modified-Since` (a 304 is "not_modified").
  */
-export async function fetchPage(env: Env, config: CrawlConfig, url: string): Promise<FetchedPage> {
+export async function fetchPage(
+  env: Env,
+  config: CrawlConfig,
+  url: string,
+  conditional?: Conditional,
+): Promise<FetchedPage> {
   const home = new URL(config.url).origin;
   const { headers, cookies, timeout } = config.options;
   const cookieHeader = (cookies ?? [])
@@ -46,17 +60,26 @@ export async function fetchPage(env: Env, config: CrawlConfig, url: string): Pro
   const answer = await fetchHtml(env, url, {
     maxBytes: TUNING.crawlHttpPageBytes,
     timeoutMs: (timeout ?? LIMITS.timeoutSeconds.default) * 1000,
-    headers: (hop) =>
-      hop.origin !== home
+    headers: (hop) => ({
+      ...(hop.origin !== home
         ? {}
         : {
             ...Object.fromEntries(headers ?? []),
             ...(cookieHeader !== "" ? { cookie: cookieHeader } : {}),
-          },
+          }),
+      ...(conditional && hop.href === conditional.finalUrl ? validatorHeaders(conditional) : {}),
+    }),
   });
   if (answer.kind === "document" && answer.status >= 400)
     return { kind: "http_error", status: answer.status };
   return answer;
+}
+
+function validatorHeaders(c: Conditional): Record<string, string> {
+  return {
+    ...(c.etag ? { "if-none-match": c.etag } : {}),
+    ...(c.lastModified ? { "if-modified-since": c.lastModified } : {}),
+  };
 }
 
 /** A fetched document turned into the page's formats and links, as the browser path gives them. */

@@ -36,6 +36,14 @@ import { crawlStub } from "./crawl-stub";
 import type { CrawlPageMessage } from "./page-message";
 import { CRAWLER_USER_AGENT } from "./robots";
 import { type Bodies, convertPage, fetchPage } from "./http-page";
+import {
+  type CachedPage,
+  cacheable,
+  conditionalOf,
+  pageCacheKey,
+  readCachedPage,
+  writeCachedPage,
+} from "./page-cache";
 import { needsBrowser } from "../extract/needs-browser";
 import { parseDocument } from "../extract/parse";
 import { typeFields } from "../extract/fields";
@@ -249,6 +257,12 @@ export async function loadPage(
  * that document needs the browser (./http-page.ts `needsBrowser`) or could not be read that way
  * (no answer in time, over the byte cap) — then it is rendered in the browser (a page with a
  * screenshot or the json format always is). A page refused, answering 4xx/5xx or not HTML is that outcome either way.
+ *
+ * Incremental crawls (`maxAge`, `modifiedSince`: ./page-cache.ts): the account's entry of the
+ * page, within `maxAge`, is reused with no request (`cached`); otherwise its validators make the
+ * fetch conditional and a 304 reuses it (`not_modified`); a Last-Modified no later than
+ * `modifiedSince` skips the page (`not_modified`, its links followed). Every page loaded is
+ * written to the account's entries.
  */
 async function renderPage(
   env: Env,
@@ -257,12 +271,29 @@ async function renderPage(
   engine: CaptureEngine,
   cost: number,
 ): Promise<PageOutcome> {
+  const key = cacheable(config) ? await pageCacheKey(config, url) : null;
+  const incremental = config.maxAge !== undefined || config.modifiedSince !== undefined;
+  const entry = key !== null && incremental ? await readCachedPage(env, key) : null;
+  if (entry && config.maxAge !== undefined && Date.now() - entry.loadedAt <= config.maxAge * 1000)
+    return reused(env, config, entry, "cached");
+  const keep = async (page: LoadedPage, validators: Validators = {}) => {
+    if (key === null) return;
+    const { contentUrl: _c, screenshotUrl: _s, cachedAt: _a, ...result } = page.result;
+    await writeCachedPage(env, config, key, {
+      loadedAt: Date.now(),
+      result,
+      bodies: page.bodies,
+      links: page.links,
+      ...validators,
+    });
+  };
   const mode = config.render ?? "always";
   // A screenshot and the json format are read in the page: under `auto` such a crawl's pages all
   // go to the browser (`never` refuses them at the start).
   const browserOnly = config.formats.some((f) => f === "screenshot" || f === "json");
+  let validators: Validators = {};
   if (mode === "never" || (mode === "auto" && !browserOnly)) {
-    const fetched = await fetchPage(env, config, url);
+    const fetched = await fetchPage(env, config, url, conditionalOf(entry));
     switch (fetched.kind) {
       case "blocked":
         return skipped("blocked");
@@ -270,13 +301,30 @@ async function renderPage(
         return skipped("not_html");
       case "http_error":
         return failed("http_error", fetched.status);
+      case "not_modified":
+        // Only ever answered to the validators of `entry`.
+        return entry ? reused(env, config, entry, "not_modified") : failed("http_error", 304);
       case "error":
         if (mode === "never") return failed("unreachable");
         break;
       case "document": {
+        validators = {
+          ...(fetched.etag ? { etag: fetched.etag } : {}),
+          ...(fetched.lastModified ? { lastModified: fetched.lastModified } : {}),
+        };
         const doc = parseDocument(fetched.html);
-        if (mode === "never" || !needsBrowser(doc))
-          return httpRendered(env, config, convertPage(config, fetched, doc), cost);
+        const unchanged = unchangedSince(fetched.lastModified, config.modifiedSince);
+        if (unchanged || mode === "never" || !needsBrowser(doc)) {
+          const page: LoadedPage = { ...convertPage(config, fetched, doc), r2Keys: [] };
+          await keep(page, validators);
+          if (!unchanged) return finishRendered(env, config, page, cost);
+          const { statusCode, finalUrl } = page.result;
+          const result = {
+            ...(statusCode ? { statusCode } : {}),
+            ...(finalUrl ? { finalUrl } : {}),
+          };
+          return { ...skipped("not_modified"), result, links: page.links };
+        }
       }
     }
   }
@@ -289,19 +337,60 @@ async function renderPage(
       context: "crawl page",
     },
   });
-  return loaded.ok ? rendered(env, config, loaded.run, cost) : loaded.outcome;
+  if (!loaded.ok) return loaded.outcome;
+  const page = await rendered(env, config, loaded.run);
+  if ("status" in page) return page;
+  await keep(page, validators);
+  return finishRendered(env, config, page, cost);
 }
 
-/** A page converted without a browser: its bodies kept inline or in R2 as a rendered one's. */
-async function httpRendered(
+type Validators = Pick<CachedPage, "etag" | "lastModified">;
+
+/** A Last-Modified no later than `since` (HTTP's "not modified since"). */
+function unchangedSince(lastModified: string | null, since: number | undefined): boolean {
+  if (since === undefined || lastModified === null) return false;
+  const at = Date.parse(lastModified);
+  return !Number.isNaN(at) && at <= since;
+}
+
+/** A page loaded, before its bodies are placed: its result, bodies, links and R2 objects. */
+interface LoadedPage {
+  result: PageResult;
+  bodies: Bodies;
+  links: PageOutcome["links"];
+  r2Keys: string[];
+}
+
+/** A loaded page's outcome: its bodies kept inline or in R2 as a rendered one's. */
+async function finishRendered(
   env: Env,
   config: CrawlConfig,
-  page: ReturnType<typeof convertPage>,
+  page: LoadedPage,
   cost: number,
 ): Promise<PageOutcome> {
-  const r2Keys: string[] = [];
+  const r2Keys = [...page.r2Keys];
   const result = { ...page.result, ...(await placeBodies(env, config, page.bodies, r2Keys)) };
   return { status: "rendered", reason: null, result, links: page.links, r2Keys, credits: cost };
+}
+
+/**
+ * An entry of the account's pages reused (`cached`: within maxAge; `not_modified`: a 304 to its
+ * validators): skipped — nothing loaded, nothing charged — with the result it carries, its
+ * bodies placed for this crawl, `cachedAt`, and its links followed.
+ */
+async function reused(
+  env: Env,
+  config: CrawlConfig,
+  entry: CachedPage,
+  reason: "cached" | "not_modified",
+): Promise<PageOutcome> {
+  const r2Keys: string[] = [];
+  const result: PageResult = {
+    ...entry.result,
+    cachedAt: new Date(entry.loadedAt).toISOString(),
+    ...(await placeBodies(env, config, entry.bodies, r2Keys)),
+  };
+  return { status: "skipped", reason, result, links: entry.links, r2Keys, credits: 0 };
 }
 
 /**
@@ -349,12 +438,12 @@ function refusal(err: ApiError): PageOutcome {
   return failed(err.status === 400 ? "unreachable" : "capture_failed");
 }
 
+/** A page the browser loaded as the crawl's result, before its bodies are placed (or its failure). */
 async function rendered(
   env: Env,
   config: CrawlConfig,
   run: PipelineRun & { page: PageFacts },
-  cost: number,
-): Promise<PageOutcome> {
+): Promise<LoadedPage | PageOutcome> {
   const facts = run.page;
   const formats = new Set(config.formats);
   const result: PageResult = { rendered: "browser" };
@@ -403,6 +492,5 @@ async function rendered(
     const { title, openGraph } = facts.page;
     result.metadata = { title, statusCode: statusCode ?? null, openGraph };
   }
-  Object.assign(result, await placeBodies(env, config, bodies, r2Keys));
-  return { status: "rendered", reason: null, result, links, r2Keys, credits: cost };
+  return { result, bodies, links, r2Keys };
 }

@@ -6,14 +6,14 @@
 import { TUNING } from "../tuning";
 import { guardedFetch } from "../security/guarded-fetch";
 import type { Robots } from "./robots";
-import { collectSitemapUrls, SITEMAP_MAX_BYTES } from "./sitemaps";
+import { collectSitemapUrls, SITEMAP_MAX_BYTES, type SitemapUrls } from "./sitemaps";
 
 export async function sitemapUrls(
   env: Env,
   start: URL,
   robots: Robots,
   maxUrls: number,
-): Promise<{ urls: string[]; truncated: boolean }> {
+): Promise<SitemapUrls> {
   const seeds = [...new Set([...robots.sitemaps, `${start.origin}/sitemap.xml`])];
   const fetchDoc = async (url: string): Promise<Uint8Array | null> => {
     const answer = await guardedFetch(env, url, {

@@ -14,7 +14,10 @@ export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 /** Index levels followed below a seed: seed (0) → listed sitemaps (1) → (2) → (3). */
 export const SITEMAP_MAX_DEPTH = 3;
 
-export type Sitemap = { kind: "urlset"; urls: string[] } | { kind: "index"; sitemaps: string[] };
+export type Sitemap =
+  /** `lastmod`: the `<lastmod>` of the entries that have one, by `<loc>` as written. */
+  | { kind: "urlset"; urls: string[]; lastmod?: Record<string, string> }
+  | { kind: "index"; sitemaps: string[] };
 
 /** A sitemap past SITEMAP_MAX_BYTES once decompressed, or gzip that does not decompress. */
 export class SitemapReadError extends Error {
@@ -31,16 +34,27 @@ const parser = new XMLParser({
   isArray: (name) => name === "url" || name === "sitemap",
 });
 
-/** `<loc>` of each entry (`<url>` or `<sitemap>`), trimmed; entries without one are skipped. */
-function locs(entries: unknown): string[] {
+/** A field of an entry: two of it (an extension's, once prefixes are dropped) read as a list: the first is ours. */
+function first(entry: Record<string, unknown>, name: string): string | null {
+  const raw: unknown = entry[name];
+  const value: unknown = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+/**
+ * `<loc>` of each entry (`<url>` or `<sitemap>`), trimmed; entries without one are skipped.
+ * `lastmod` collects the `<lastmod>` of those that have one.
+ */
+function locs(entries: unknown, lastmod?: Record<string, string>): string[] {
   if (!Array.isArray(entries)) return [];
   const out: string[] = [];
   for (const entry of entries) {
     if (typeof entry !== "object" || entry === null) continue;
-    // Two `<loc>`s (an extension's, once prefixes are dropped) read as a list: the first is ours.
-    const raw: unknown = (entry as Record<string, unknown>).loc;
-    const loc: unknown = Array.isArray(raw) ? raw[0] : raw;
-    if (typeof loc === "string" && loc.trim() !== "") out.push(loc.trim());
+    const loc = first(entry as Record<string, unknown>, "loc");
+    if (loc === null) continue;
+    out.push(loc);
+    const modified = lastmod && first(entry as Record<string, unknown>, "lastmod");
+    if (lastmod && modified) lastmod[loc] = modified;
   }
   return out;
 }
@@ -73,10 +87,12 @@ export function parseSitemap(xml: string): Sitemap | null {
   const root = doc as Record<string, unknown>;
   if ("urlset" in root) {
     const set = root.urlset;
-    return {
-      kind: "urlset",
-      urls: typeof set === "object" && set ? locs((set as Record<string, unknown>).url) : [],
-    };
+    const lastmod: Record<string, string> = {};
+    const urls =
+      typeof set === "object" && set ? locs((set as Record<string, unknown>).url, lastmod) : [];
+    return Object.keys(lastmod).length > 0
+      ? { kind: "urlset", urls, lastmod }
+      : { kind: "urlset", urls };
   }
   if ("sitemapindex" in root) {
     const index = root.sitemapindex;
@@ -155,8 +171,14 @@ export async function collectSitemapUrls(
   seeds: string[],
   fetchDoc: (url: string) => Promise<Uint8Array | null>,
   limits: SitemapLimits,
-): Promise<{ urls: string[]; truncated: boolean }> {
+): Promise<SitemapUrls> {
   const urls = new Set<string>();
+  // `<lastmod>` by normalised URL (epoch ms; the latest when a URL is listed twice).
+  const lastmod: Record<string, number> = {};
+  const done = (cut: boolean): SitemapUrls =>
+    Object.keys(lastmod).length > 0
+      ? { urls: [...urls], truncated: cut, lastmod }
+      : { urls: [...urls], truncated: cut };
   const seen = new Set<string>();
   const queue: Array<{ url: string; depth: number }> = [];
   const enqueue = (loc: string, base: string | undefined, depth: number): void => {
@@ -170,7 +192,7 @@ export async function collectSitemapUrls(
   let fetched = 0;
   let truncated = false;
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    if (fetched >= limits.maxDocuments) return { urls: [...urls], truncated: true };
+    if (fetched >= limits.maxDocuments) return done(true);
     fetched++;
     const bytes = await fetchDoc(next.url).catch(() => null);
     if (bytes === null) continue;
@@ -191,10 +213,24 @@ export async function collectSitemapUrls(
     }
     for (const loc of sitemap.urls) {
       const url = normalizeUrl(loc, next.url);
-      if (url === null || urls.has(url)) continue;
-      if (urls.size >= limits.maxUrls) return { urls: [...urls], truncated: true };
-      urls.add(url);
+      if (url === null) continue;
+      if (!urls.has(url)) {
+        if (urls.size >= limits.maxUrls) return done(true);
+        urls.add(url);
+      }
+      const modified = Date.parse(sitemap.lastmod?.[loc] ?? "");
+      if (!Number.isNaN(modified)) lastmod[url] = Math.max(lastmod[url] ?? modified, modified);
     }
   }
-  return { urls: [...urls], truncated };
+  return done(truncated);
+}
+
+/**
+ * The page URLs sitemaps list; `lastmod`, when any entry had one, their `<lastmod>` (epoch ms,
+ * by normalised URL: an incremental crawl's `modifiedSince` skips those before it).
+ */
+export interface SitemapUrls {
+  urls: string[];
+  truncated: boolean;
+  lastmod?: Record<string, number>;
 }

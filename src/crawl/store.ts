@@ -47,7 +47,14 @@ interface CrawlRow extends Record<string, SqlStorageValue> {
 }
 
 const FINAL: ReadonlySet<string> = new Set(["completed", "cancelled", "failed"]);
-const EMPTY: CrawlCounts = { rendered: 0, skipped: 0, failed: 0, queued: 0 };
+const EMPTY: CrawlCounts = {
+  rendered: 0,
+  skipped: 0,
+  failed: 0,
+  queued: 0,
+  cached: 0,
+  notModified: 0,
+};
 
 function summaryOf(row: CrawlRow): CrawlSummary {
   return {
@@ -55,7 +62,8 @@ function summaryOf(row: CrawlRow): CrawlSummary {
     url: row.url,
     status: row.status,
     ...(row.stopped_by ? { stoppedBy: row.stopped_by } : {}),
-    counts: JSON.parse(row.counts) as CrawlCounts,
+    // A crawl listed before reused pages were counted has no cached/notModified: 0.
+    counts: { ...EMPTY, ...(JSON.parse(row.counts) as Partial<CrawlCounts>) },
     limit: row.page_limit,
     creditsUsed: row.credits_used,
     createdAt: new Date(row.created_at).toISOString(),

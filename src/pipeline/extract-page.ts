@@ -77,6 +77,7 @@ function readFetched(
   switch (fetched.kind) {
     case "blocked":
     case "error":
+    case "not_modified": // no conditional request is sent from here: never answered
       throw new ApiError("CAPTURE_FAILED", MESSAGES.unreachable, { status: 400 });
     case "not_html": {
       const type = fetched.contentType;

@@ -120,7 +120,17 @@ export async function guardedFetch(
 }
 
 export type FetchedHtml =
-  | { kind: "document"; status: number; finalUrl: string; html: string }
+  | {
+      kind: "document";
+      status: number;
+      finalUrl: string;
+      html: string;
+      /** The answer's validators, for a later conditional request (src/crawl/page-cache.ts). */
+      etag: string | null;
+      lastModified: string | null;
+    }
+  /** 304: unchanged since the validators the caller sent (a conditional request). */
+  | { kind: "not_modified" }
   /** Answered with something that is not an HTML document (its Content-Type). */
   | { kind: "not_html"; contentType: string | null }
   /** A hop refused by the URL guard or the target check, before it was requested. */
@@ -139,8 +149,16 @@ export async function fetchHtml(
   const answer = await guardedFetch(env, url, opts);
   if (answer.kind === "refused") return { kind: "blocked" };
   if (answer.kind === "error") return { kind: "error" };
+  if (answer.status === 304) return { kind: "not_modified" };
   const type = (answer.contentType ?? "text/html").split(";")[0]?.trim() ?? "";
   if (!HTML_TYPES.test(type)) return { kind: "not_html", contentType: answer.contentType };
   const html = new TextDecoder().decode(answer.body);
-  return { kind: "document", status: answer.status, finalUrl: answer.finalUrl, html };
+  return {
+    kind: "document",
+    status: answer.status,
+    finalUrl: answer.finalUrl,
+    html,
+    etag: answer.headers.get("etag"),
+    lastModified: answer.headers.get("last-modified"),
+  };
 }

@@ -14,9 +14,13 @@ import {
 } from "../../src/crawl/sitemaps";
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
-const urlset = (locs: string[]) =>
+/** A urlset of `locs`; `lastmod` gives each entry (by position) a `<lastmod>`. */
+const urlset = (locs: string[], lastmod: Array<string | null> = []) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS}>${locs
-    .map((l) => `<url><loc>${l}</loc><lastmod>2024-01-01</lastmod></url>`)
+    .map((l, i) => {
+      const modified = lastmod[i] ? `<lastmod>${lastmod[i]}</lastmod>` : "";
+      return `<url><loc>${l}</loc>${modified}</url>`;
+    })
     .join("")}</urlset>`;
 const index = (locs: string[]) =>
   `<?xml version="1.0"?><sitemapindex ${NS}>${locs
@@ -30,6 +34,18 @@ describe("parseSitemap", () => {
     expect(parseSitemap(xml)).toEqual({
       kind: "urlset",
       urls: ["https://a.com/1", "https://a.com/2?x=1&y=2", "https://a.com/3"],
+    });
+  });
+
+  it("a urlset's <lastmod>s, by location as written; none: no lastmod", () => {
+    const xml = urlset(
+      ["https://a.com/1", "https://a.com/2", " https://a.com/3 "],
+      ["2024-01-01", null, " 2025-02-03T04:05:06+01:00 "],
+    );
+    expect(parseSitemap(xml)).toEqual({
+      kind: "urlset",
+      urls: ["https://a.com/1", "https://a.com/2", "https://a.com/3"],
+      lastmod: { "https://a.com/1": "2024-01-01", "https://a.com/3": "2025-02-03T04:05:06+01:00" },
     });
   });
 
@@ -174,6 +190,27 @@ describe("collectSitemapUrls", () => {
       truncated: false,
     });
     expect(fetched).toEqual([`${A}/index.xml`, `${A}/pages.xml`, `${A}/more.xml.gz`]);
+  });
+
+  it("collects <lastmod> by normalised URL (the latest of a URL listed twice); unreadable ones left out", async () => {
+    const { fetchDoc } = site({
+      [`${A}/i.xml`]: index([`${A}/s1.xml`, `${A}/s2.xml`]),
+      [`${A}/s1.xml`]: urlset(
+        [`${A}/1`, "HTTPS://A.COM/2#x", `${A}/3`],
+        ["2024-01-01", "2024-05-01T00:00:00Z", "not a date"],
+      ),
+      [`${A}/s2.xml`]: urlset([`${A}/2`, "/4"], ["2025-01-01T00:00:00Z", "2023-01-01"]),
+    });
+    const result = await collectSitemapUrls([`${A}/i.xml`], fetchDoc, LIMITS);
+    expect(result).toEqual({
+      urls: [`${A}/1`, `${A}/2`, `${A}/3`, `${A}/4`],
+      truncated: false,
+      lastmod: {
+        [`${A}/1`]: Date.parse("2024-01-01"),
+        [`${A}/2`]: Date.parse("2025-01-01T00:00:00Z"),
+        [`${A}/4`]: Date.parse("2023-01-01"),
+      },
+    });
   });
 
   it("never fetches a document twice: cycles, repeats, a seed listed again", async () => {

@@ -235,6 +235,8 @@ describe("a default crawl of the fixture site", () => {
       skipped: pages.filter((p) => p.status === "skipped").length,
       failed: 2,
       queued: 0,
+      cached: 0,
+      notModified: 0,
     });
     expect(view?.creditsUsed).toBe(EXPECTED.rendered.length);
     expect(await remaining(pro)).toBe(creditsBefore - EXPECTED.rendered.length);
@@ -435,7 +437,14 @@ describe("stopping", () => {
     const { body } = await start(account, { url: `${SITE}/missing`, sitemap: "skip" });
     const summary = await finished(account, body.data?.crawlId ?? "");
     expect(summary.status).toBe("failed");
-    expect(summary.counts).toEqual({ rendered: 0, skipped: 0, failed: 1, queued: 0 });
+    expect(summary.counts).toEqual({
+      rendered: 0,
+      skipped: 0,
+      failed: 1,
+      queued: 0,
+      cached: 0,
+      notModified: 0,
+    });
     expect(await remaining(account)).toBe(before);
   }, 60_000);
 
@@ -619,7 +628,14 @@ describe("delivery and restarts", () => {
     const events = deliveries.map((d) => JSON.parse(d.body) as Record<string, unknown>);
     const completed = events.find((e) => e.event === "crawl.completed");
     expect(completed?.crawlId).toBe(crawlId);
-    expect(completed?.counts).toEqual({ rendered: 1, skipped: 2, failed: 0, queued: 0 });
+    expect(completed?.counts).toEqual({
+      rendered: 1,
+      skipped: 2,
+      failed: 0,
+      queued: 0,
+      cached: 0,
+      notModified: 0,
+    });
     const pages = events
       .filter((e) => e.event === "crawl.page")
       .map((e) => (e as { page: Record<string, unknown> }).page);

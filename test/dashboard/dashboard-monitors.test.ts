@@ -108,7 +108,7 @@ async function seededCheck(
         ...crawl,
         status: "completed",
         stoppedBy: "limit",
-        counts: { rendered: 3, skipped: 0, failed: 1, queued: 0 },
+        counts: { rendered: 3, skipped: 0, failed: 1, queued: 0, cached: 0, notModified: 0 },
         creditsUsed: 3,
         createdAt: now,
         completedAt: now,

@@ -20,7 +20,7 @@ const view = (extra: Partial<Crawl>): Crawl => ({
   crawlId: ID,
   url: "https://example.com/",
   status: "completed",
-  counts: { rendered: 3, skipped: 2, failed: 1, queued: 0 },
+  counts: { rendered: 3, skipped: 2, failed: 1, queued: 0, cached: 0, notModified: 0 },
   limit: 20,
   creditsUsed: 3,
   createdAt: "2026-01-01T00:00:00.000Z",

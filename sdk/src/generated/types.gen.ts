@@ -2751,6 +2751,14 @@ export type CrawlRequest = {
    */
   render?: "auto" | "always" | "never";
   /**
+   * Incremental crawls: reuse a page this account's crawls loaded within this many seconds with the same formats, render and page options (reason cached, free); an older one is asked again with a conditional request when the site gave an ETag or Last-Modified (a 304: reason not_modified, free). 0: always ask. At most 604800 (7 days).
+   */
+  maxAge?: number;
+  /**
+   * Incremental crawls: pages not changed since then are skipped (reason not_modified, free): a sitemap <lastmod> before it (never requested), a Last-Modified before it, or a 304 to a conditional request. Their links are still followed when known.
+   */
+  modifiedSince?: string;
+  /**
    * When navigation counts as complete.
    */
   waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2";
@@ -3326,6 +3334,14 @@ export type CrawlCompletedEvent = {
     skipped: number;
     failed: number;
     queued: number;
+    /**
+     * Of the skipped pages: reused from an earlier crawl of the account (maxAge).
+     */
+    cached: number;
+    /**
+     * Of the skipped pages: unchanged since modifiedSince (sitemap lastmod, Last-Modified) or answered 304 to a conditional request.
+     */
+    notModified: number;
   };
   limit: number;
   creditsUsed: number;
@@ -3354,7 +3370,9 @@ export type CrawlPageEvent = {
       | "unreachable"
       | "credits"
       | "cancelled"
-      | "capture_failed";
+      | "capture_failed"
+      | "cached"
+      | "not_modified";
     statusCode?: number;
     /**
      * The page whose links had this URL first. None for the start URL and URLs from sitemaps.
@@ -3364,6 +3382,10 @@ export type CrawlPageEvent = {
      * How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
      */
     rendered?: "http" | "browser";
+    /**
+     * A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).
+     */
+    cachedAt?: string;
   };
 };
 
@@ -4147,6 +4169,14 @@ export type Crawl = {
     skipped: number;
     failed: number;
     queued: number;
+    /**
+     * Of the skipped pages: reused from an earlier crawl of the account (maxAge).
+     */
+    cached: number;
+    /**
+     * Of the skipped pages: unchanged since modifiedSince (sitemap lastmod, Last-Modified) or answered 304 to a conditional request.
+     */
+    notModified: number;
   };
   limit: number;
   creditsUsed: number;
@@ -4173,7 +4203,9 @@ export type CrawlPage = {
     | "unreachable"
     | "credits"
     | "cancelled"
-    | "capture_failed";
+    | "capture_failed"
+    | "cached"
+    | "not_modified";
   /**
    * The page whose links had this URL first. None for the start URL and URLs from sitemaps.
    */
@@ -4182,6 +4214,10 @@ export type CrawlPage = {
    * How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
    */
   rendered?: "http" | "browser";
+  /**
+   * A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).
+   */
+  cachedAt?: string;
   statusCode?: number;
   finalUrl?: string;
   markdown?: string;
@@ -4229,6 +4265,14 @@ export type CrawlSummary = {
     skipped: number;
     failed: number;
     queued: number;
+    /**
+     * Of the skipped pages: reused from an earlier crawl of the account (maxAge).
+     */
+    cached: number;
+    /**
+     * Of the skipped pages: unchanged since modifiedSince (sitemap lastmod, Last-Modified) or answered 304 to a conditional request.
+     */
+    notModified: number;
   };
   limit: number;
   creditsUsed: number;
