@@ -59,20 +59,29 @@ export function httpEngine(env: Env, render: HttpRender): CaptureEngine {
       if (content === null) throw new Error("the HTTP engine reads page content only");
       const fetched: FetchedHtml =
         spec.source.kind === "html"
-          ? { kind: "document", status: 200, finalUrl: "about:blank", html: spec.source.html }
+          ? {
+              kind: "document",
+              status: 200,
+              finalUrl: "about:blank",
+              html: spec.source.html,
+              etag: null,
+              lastModified: null,
+            }
           : await fetchHtml(env, spec.source.url, {
               maxBytes: TUNING.crawlHttpPageBytes,
               timeoutMs: spec.timeoutMs,
               headers: requestHeaders(spec),
             });
       const doc = fetched.kind === "document" ? parsePage(fetched.html) : null;
-      const browserWanted =
-        render === "auto" && (fetched.kind === "error" || (doc !== null && needsBrowser(doc)));
+      // Nothing was asked conditionally: a 304 is an answer without a page, as an error is.
+      const unusable = fetched.kind === "error" || fetched.kind === "not_modified";
+      const browserWanted = render === "auto" && (unusable || (doc !== null && needsBrowser(doc)));
       if (browserWanted) return browser.capture(spec, accountId, background);
       switch (fetched.kind) {
         case "blocked":
           return { ok: false, failure: { ...failures.unreachable(), cause: "blocked" } };
         case "error":
+        case "not_modified":
           return { ok: false, failure: failures.unreachable() };
         case "not_html":
           return { ok: false, failure: failures.notHtml(fetched.contentType) };
