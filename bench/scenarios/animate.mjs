@@ -166,7 +166,8 @@ export function animateTable({ clip, reps, rows }) {
       `Chromium CPU ${String(r.chromiumCpuMsPerVideoSecond).padStart(5)} ms/s of video (${r.cpuRatio}×)` +
       (r.runtimeCpuMsPerVideoSecond === null
         ? ""
-        : `  runtime ${r.runtimeCpuMsPerVideoSecond} ms/s`),
+        : `  runtime ${r.runtimeCpuMsPerVideoSecond} ms/s`) +
+      `  frames ${r.framesInFile.join("/")}${r.wrong ? `  WRONG ×${r.wrong}` : ""}`,
   );
   return [head, ...lines].join("\n");
 }
