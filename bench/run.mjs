@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   reReport,
+  runAnimateOnly,
   runCrawlOnly,
   runCrawlPeerOnly,
   runFairnessOnly,
@@ -79,6 +80,7 @@ async function main() {
       : null;
   if (crawlPort) log(`crawl site (${sitePages} pages) on http://127.0.0.1:${crawlPort}`);
 
+  let account = null;
   let service = null;
   let serviceUnavailable = null;
   let svc = null;
@@ -103,7 +105,7 @@ async function main() {
 
   if (svc) {
     try {
-      const account = await createAccount(svc.base, svc.adminToken);
+      account = await createAccount(svc.base, svc.adminToken);
       service = makeService(svc.base, account.apiKey, fixtureBase);
       log(`enterprise account ${account.accountId}`);
     } catch (err) {
@@ -114,6 +116,13 @@ async function main() {
   }
 
   if (selected.includes("fairness")) return runFairnessOnly(opt, svc, fixtureBase, started);
+  if (selected.includes("animate") && account) {
+    const launch = async () => {
+      const ms = await launchFloor(plan, proxy);
+      log(`floor Chromium pid ${state.floorPid} launched in ${ms.toFixed(0)} ms`);
+    };
+    return runAnimateOnly(opt, machine, svc, account, fixtureBase, launch, started);
+  }
   if (monitored) return runMonitorOnly(opt, machine, svc, `http://127.0.0.1:${crawlPort}`, started);
   if (peer)
     return runCrawlPeerOnly(

@@ -1,10 +1,11 @@
 // The runs that are not a floor-vs-service table (bench/run.mjs): a saved run re-reported
-// (--report), the fairness scenario, the crawl scenario alone and the monitor scenario — each
+// (--report), the fairness scenario, the crawl scenario alone, the monitor scenario and the
+// animate scenario — each
 // writes its own results.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fixtureUrl } from "./fixture-client.mjs";
-import { cleanup, log, samplerReport } from "./lifecycle.mjs";
+import { cleanup, log, samplerReport, state } from "./lifecycle.mjs";
 import { renderResultsMd, renderSummary } from "./report.mjs";
 import { aloneResults, fairnessResults, saveResults } from "./results.mjs";
 import { createAccount } from "./service-client.mjs";
@@ -51,13 +52,13 @@ export async function runFairnessOnly(opt, svc, fixtureBase, started) {
 }
 
 /** A scenario run alone on the service: `run()` gives its results, `table` its report. */
-async function runAlone(opt, machine, started, { name, run, table }) {
+async function runAlone(opt, machine, started, { name, run, table, wrong = () => false }) {
   const value = await run();
   const results = aloneResults(opt, started, machine, await samplerReport(), { [name]: value });
   const jsonPath = saveResults(started, results, `-${name}`);
   console.log(`\n${table(value)}\n\nresults: ${jsonPath}`);
   await cleanup();
-  return 0;
+  return wrong(value) ? 1 : 0;
 }
 
 /** The crawl scenario alone (bench/scenarios/crawl.mjs): service only, no floor. */
@@ -94,4 +95,24 @@ export async function runCrawlPeerOnly(opt, machine, svc, siteBase, chromium, st
       quick: opt.quick,
     });
   return runAlone(opt, machine, started, { name: "crawlPeer", run, table: crawlPeerTable });
+}
+
+/**
+ * The animate scenario (bench/scenarios/animate.mjs): the floor's screencast against the service's
+ * recordings; `launch` starts the floor's browser. Exits 1 when a recording's file was wrong.
+ */
+export async function runAnimateOnly(opt, machine, svc, account, fixtureBase, launch, started) {
+  const { runAnimateScenario, animateTable } = await import("../scenarios/animate.mjs");
+  await launch();
+  const run = () =>
+    runAnimateScenario({
+      browser: state.browser,
+      base: svc.base,
+      apiKey: account.apiKey,
+      fixtureBase,
+      wranglerPid: svc.pid,
+      reps: opt.reps,
+    });
+  const wrong = (animate) => animate.rows.some((r) => r.wrong > 0);
+  return runAlone(opt, machine, started, { name: "animate", run, table: animateTable, wrong });
 }

@@ -6,9 +6,10 @@
  *            + delay
  *            + revealing lazy content (full pages, element captures)
  *            + settling fonts and images, and one blank retry (image and PDF outputs)
- *            + a recording's start delay, twice its length (a still is filmed in real time, and the
- *              video encoders run at the clip's rate) and RECORDING_FRAME_MS a frame (one
- *              screenshot and its transfer; docs/ANIMATE.md)
+ *            + a recording's start delay, twice its length (it plays in real time while the
+ *              screencast films it, and the video encoders run at the clip's rate) and
+ *              RECORDING_FRAME_MS a frame (its transfer into the page, a GIF's quantisation;
+ *              docs/ANIMATE.md)
  *            + a fixed grace for encoding and transfer (TUNING.captureGraceMs)
  *
  * Past it the capture's browser context is disposed (which kills its renderer, even one stuck in
@@ -19,11 +20,12 @@ import { TUNING } from "../../tuning";
 import type { CaptureSpec } from "../capture-spec";
 
 /**
- * What one frame of a recording may take: a 1280 × 800 JPEG screenshot and its round trips. A 5 s
- * 24 fps clip took 35–55 s on the loaded 2-core test machine (load average 11–25), ~300–450 ms a
- * frame with the encode; 4 × the clip's length left it ~5 s short of its deadline.
+ * What one frame of a recording may take beyond the clip's real time: its JPEG's transfer into
+ * the page and, for a GIF, its palette. Frames come from the screencast while the clip plays
+ * (docs/ANIMATE.md); with one screenshot a frame this was 200 ms (35–55 s for a 5 s 24 fps clip
+ * on the loaded 2-core test machine).
  */
-const RECORDING_FRAME_MS = 200;
+const RECORDING_FRAME_MS = 100;
 
 export function captureDeadlineMs(spec: CaptureSpec): number {
   // waitForSelector, js and the `actions` list each have their own timeout after navigation.

@@ -8,12 +8,24 @@
  * could render: its width by the full-page height limit, cut at the encoder limits of its
  * formats (outputs.ts, `fitToEncoder`). Once the page's height is known, `measuredWeight` gives
  * the real size and the slot is made lighter. A viewport capture (or a clip) weighs its area.
+ *
+ * A recording (docs/ANIMATE.md) weighs every frame of its clip: its frame's device pixels times
+ * `duration × fps`. It holds its slot for the clip twice over (filmed, then encoded at the clip's
+ * rate), and the compositor and the encoder work the whole time, so a 30 s clip must not count as
+ * one viewport capture: 1280 × 800 at 24 fps weighs 123 M px for 5 s (one account runs two at a
+ * time) and goes to the heavy lane past ~5.4 s, where long recordings slow only each other.
  */
 import { LIMITS } from "../../../schemas/limits";
 import { fitToEncoder } from "../outputs/outputs";
 import type { CaptureSpec } from "../capture-spec";
 
 export function captureWeight(spec: CaptureSpec): number {
+  const animation = spec.outputs.animation;
+  if (animation) {
+    const { width, height, deviceScaleFactor: dsf } = spec.viewport;
+    const frames = Math.max(1, Math.round((animation.durationMs / 1000) * animation.fps));
+    return Math.round(width * dsf) * Math.round(height * dsf) * frames;
+  }
   if (spec.clip) return area(spec, spec.clip.width, spec.clip.height);
   if (spec.fullPage || spec.selector) return measuredWeight(spec, LIMITS.fullPageMaxCssPx);
   return area(spec, spec.viewport.width, spec.viewport.height);

@@ -1,0 +1,187 @@
+/**
+ * The scripts a recording runs in its isolated world (./animation.ts): where the scroll goes,
+ * the clip played on the page's own frame clock, the frames kept, and the encoders
+ * (MediaRecorder for webm and mp4, gifenc for gif) reading them in the clip's order.
+ */
+
+/** The scroll target in CSS px (null: no element matches), the page scrolled to the top. */
+export const scrollTarget = `(selector) => {
+  const root = document.scrollingElement || document.documentElement;
+  const max = Math.max(0, (root ? root.scrollHeight : 0) - window.innerHeight);
+  let target = max;
+  if (selector !== null) {
+    const el = document.querySelector(selector);
+    if (!el) return null;
+    target = Math.min(max, Math.max(0, Math.round(el.getBoundingClientRect().top + window.scrollY)));
+  }
+  window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+  return target;
+}`;
+
+/** A scroll: to `target` CSS px, eased (sine in-out) over `downS` seconds, then back if `back`. */
+export interface ScrollMotion {
+  target: number;
+  downS: number;
+  back: boolean;
+}
+
+/** Where `motion` has the page at `t` seconds (CSS px); the same as `playScript`'s. */
+export function scrollAt({ target, downS, back }: ScrollMotion, t: number): number {
+  const ease = (x: number) => (1 - Math.cos(Math.PI * Math.min(1, Math.max(0, x)))) / 2;
+  if (downS <= 0) return t > 0 || !back ? target : 0;
+  if (t <= downS || !back) return Math.round(target * ease(t / downS));
+  return Math.round(target * (1 - ease((t - downS) / downS)));
+}
+
+/**
+ * Plays the clip for `lengthMs` on the page's frame clock (requestAnimationFrame): each frame the
+ * page is scrolled (`scrollTo`, instant) to where `motion` says at that time; a still just waits.
+ * Answers when it started and ended, in ms since the epoch on the browser's clock (the
+ * screencast's), after the last position has been drawn.
+ */
+export const playScript = `(motion, lengthMs) => new Promise((resolve) => {
+  const epoch = (t) => performance.timeOrigin + t;
+  const ease = (x) => (1 - Math.cos(Math.PI * Math.min(1, Math.max(0, x)))) / 2;
+  const at = (t) => {
+    const { target, downS, back } = motion;
+    if (downS <= 0) return t > 0 || !back ? target : 0;
+    if (t <= downS || !back) return Math.round(target * ease(t / downS));
+    return Math.round(target * (1 - ease((t - downS) / downS)));
+  };
+  const finish = (start) => requestAnimationFrame(() => requestAnimationFrame(() =>
+    resolve({ startMs: epoch(start), endMs: epoch(performance.now()) })));
+  if (motion === null) {
+    const start = performance.now();
+    setTimeout(() => finish(start), lengthMs);
+    return;
+  }
+  let start = null;
+  const tick = (now) => {
+    if (start === null) start = now;
+    const t = Math.min(now - start, lengthMs);
+    window.scrollTo({ top: at(t / 1000), left: 0, behavior: "instant" });
+    if (t < lengthMs) requestAnimationFrame(tick);
+    else finish(start);
+  };
+  requestAnimationFrame(tick);
+})`;
+
+/** Keeps JPEG frames (base64) as Blobs under `key`, in order. */
+export const keepFrames = `(key, frames) => {
+  if (!Object.prototype.hasOwnProperty.call(window, key))
+    Object.defineProperty(window, key, { value: [], enumerable: false, configurable: true });
+  for (const frame of frames) {
+    const bin = atob(frame);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    window[key].push(new Blob([bytes], { type: "image/jpeg" }));
+  }
+}`;
+
+export const canRecord = `(mime) => typeof MediaRecorder === "function" && MediaRecorder.isTypeSupported(mime)`;
+
+/** Bytes → base64 in the page, in slices (String.fromCharCode's argument limit). */
+const toBase64Source = `(bytes) => {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}`;
+
+/**
+ * MediaRecorder over a canvas: the clip's frame `i` is the kept frame `order[i]` (decoded when it
+ * differs from the one before), drawn and pushed (`requestFrame`) at its time on the clip's clock, so the
+ * stream's timestamps are the clip's. Returns the file, base64, or null when it is over `cap`.
+ */
+export const recordScript = `async (key, order, mime, width, height, fps, cap) => {
+  const frames = window[key] || [];
+  delete window[key];
+  if (!MediaRecorder.isTypeSupported(mime)) return { data: null, unsupported: true };
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  // A canvas in memory (not on the GPU): its frames need no read back from the GPU process.
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const stream = canvas.captureStream(0);
+  const track = stream.getVideoTracks()[0];
+  const bits = Math.min(8e6, Math.max(5e5, Math.round(width * height * fps * 0.12)));
+  const recorder = new MediaRecorder(stream, { mimeType: mime, videoBitsPerSecond: bits });
+  const chunks = [];
+  recorder.ondataavailable = (e) => { if (e.data.size > 0) chunks.push(e.data); };
+  const stopped = new Promise((resolve) => { recorder.onstop = resolve; });
+  // Every tick draws, the same frame again too: a canvas left unchanged sends no frame.
+  let drawn = -1;
+  let bitmap = null;
+  const draw = async (index) => {
+    if (index !== drawn) {
+      if (bitmap) bitmap.close();
+      bitmap = await createImageBitmap(frames[index]);
+      drawn = index;
+    }
+    ctx.drawImage(bitmap, 0, 0, width, height);
+  };
+  if (order.length > 0) await draw(order[0]);
+  recorder.start();
+  const start = performance.now();
+  for (let i = 0; i < order.length; i++) {
+    await draw(order[i]);
+    track.requestFrame();
+    // Always a task's wait, even when late: the canvas hands its frame over between tasks.
+    const wait = start + ((i + 1) * 1000) / fps - performance.now();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+  }
+  if (bitmap) bitmap.close();
+  recorder.stop();
+  await stopped;
+  track.stop();
+  const file = new Blob(chunks, { type: mime });
+  if (file.size > cap) return { data: null };
+  return { data: (${toBase64Source})(new Uint8Array(await file.arrayBuffer())) };
+}`;
+
+/**
+ * gifenc (its ES module's body, the `export { a as B }` clause turned into an object) and the
+ * loop: the clip's frame `i` is the kept frame `order[i]`, decoded on a canvas, quantised to 256
+ * colours (rgb444) and indexed once per kept frame, written with its delay; the GIF loops forever.
+ */
+export function gifScript(moduleSource: string): string {
+  const exportClause = /export\s*\{([^}]*)\}\s*;?/;
+  const match = exportClause.exec(moduleSource);
+  if (!match?.[1]) throw new Error("gifenc: no export clause");
+  const names = match[1].split(",").map((part) => {
+    const [local, exported] = part.trim().split(/\s+as\s+/);
+    return `${JSON.stringify(exported ?? local)}: ${local}`;
+  });
+  const body = moduleSource.replace(exportClause, "").replace(/\/\/# sourceMappingURL=.*$/m, "");
+  return `async (key, order, width, height, fps, cap) => {
+  const lib = (() => { ${body}
+    return { ${names.join(", ")} }; })();
+  const frames = window[key] || [];
+  delete window[key];
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const gif = lib.GIFEncoder();
+  const delay = Math.round(1000 / fps);
+  let drawn = -1;
+  let palette = null;
+  let index = null;
+  for (const at of order) {
+    if (at !== drawn) {
+      const bitmap = await createImageBitmap(frames[at]);
+      ctx.drawImage(bitmap, 0, 0, width, height);
+      bitmap.close();
+      const { data } = ctx.getImageData(0, 0, width, height);
+      palette = lib.quantize(data, 256, { format: "rgb444" });
+      index = lib.applyPalette(data, palette, "rgb444");
+      drawn = at;
+    }
+    gif.writeFrame(index, width, height, { palette, delay, repeat: 0 });
+  }
+  gif.finish();
+  const bytes = gif.bytes();
+  if (bytes.length > cap) return { data: null };
+  return { data: (${toBase64Source})(bytes) };
+}`;
+}
