@@ -83,6 +83,22 @@ const schema = z
       .min(1)
       .max(TUNING.captureRetryBaseSeconds)
       .default(TUNING.captureRetryBaseSeconds),
+    // The crawl watchdog's windows (src/crawl/frontier.ts `requeueStalled`): a queued page whose
+    // message was lost, a rendering page whose renderer died. Shorter ones let a test (and a local
+    // loop) see a restart recovered in seconds; the rendering one must outlast a capture's hard
+    // deadline in production, or slow pages are loaded twice (still reported and charged once).
+    CRAWL_QUEUED_STALL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(3600)
+      .default(TUNING.crawlQueuedStallMs / 1000),
+    CRAWL_RENDER_STALL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(3600)
+      .default(TUNING.crawlRenderStallMs / 1000),
     WATERMARK_TEXT: z.string().default("edgeshot.dev"),
     AD_BLOCK_EXTRA_HOSTS: z
       .string()
@@ -139,6 +155,8 @@ export interface Config {
   jobStuckAfterMs: number;
   /** Backoff before capture retry n (1-based): this × 3^(n−1) seconds. */
   captureRetryBaseSeconds: number;
+  /** How long a crawl page may stay queued or rendering before the watchdog sends it again. */
+  crawlStall: { queuedMs: number; renderingMs: number };
   watermarkText: string;
   /** Hosts blocked with blockAds on top of the curated list (src/data/ad-hosts.ts). */
   adBlockExtraHosts: readonly string[];
@@ -177,6 +195,10 @@ export function config(env: Env): Config {
     heavyBrowserHosts: e.HEAVY_BROWSER_HOSTS,
     jobStuckAfterMs: e.JOB_STUCK_AFTER_SECONDS * 1000,
     captureRetryBaseSeconds: e.CAPTURE_RETRY_BASE_SECONDS,
+    crawlStall: {
+      queuedMs: e.CRAWL_QUEUED_STALL_SECONDS * 1000,
+      renderingMs: e.CRAWL_RENDER_STALL_SECONDS * 1000,
+    },
     watermarkText: e.WATERMARK_TEXT,
     adBlockExtraHosts: e.AD_BLOCK_EXTRA_HOSTS,
     geo:

@@ -14,6 +14,7 @@ import type { CrawlPage, CrawlSummary } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import { accountStub } from "../accounts/directory";
 import { settleReservation } from "../accounts/credits";
+import { config as appConfig } from "../config";
 import { TUNING } from "../tuning";
 import { committedCredits, type CrawlConfig, readConfig, retentionDays } from "./config";
 import * as F from "./frontier";
@@ -252,10 +253,13 @@ export class Crawl extends DurableObject<Env> {
       }
       this.sql.exec("UPDATE crawl SET sitemap_done = 1");
     }
-    F.requeueStalled(this.sql, Date.now());
+    const { crawlStall } = appConfig(this.env);
+    F.requeueStalled(this.sql, Date.now(), crawlStall);
     const waitUntil = await this.dispatch.sendAll(config);
     if (await this.maybeFinish(config)) return;
-    const next = Math.min(Date.now() + TUNING.crawlWatchdogMs, waitUntil ?? Infinity);
+    // The watchdog looks at least twice per queued window (every 30 s by default).
+    const watchdog = Math.min(TUNING.crawlWatchdogMs, crawlStall.queuedMs / 2);
+    const next = Math.min(Date.now() + watchdog, waitUntil ?? Infinity);
     await this.ctx.storage.setAlarm(next);
   }
 

@@ -347,12 +347,16 @@ function skippedRows(sql: SqlStorage): number {
 /**
  * The watchdog: a page whose message was lost (a restart drops local queues) or whose renderer
  * died goes back to pending, dispatched again under a new lease (the old one can no longer
- * finish it).
+ * finish it). `after`: how long a page may stay queued or rendering (config `crawlStall`).
  */
-export function requeueStalled(sql: SqlStorage, now: number): void {
+export function requeueStalled(
+  sql: SqlStorage,
+  now: number,
+  after: { queuedMs: number; renderingMs: number },
+): void {
   const lost = [
-    ...stalled(sql, "queued", now - TUNING.crawlQueuedStallMs),
-    ...stalled(sql, "rendering", now - TUNING.crawlRenderStallMs),
+    ...stalled(sql, "queued", now - after.queuedMs),
+    ...stalled(sql, "rendering", now - after.renderingMs),
   ];
   for (const page of lost) {
     log("warn", "crawl: page stalled, sending again", { state: page.state });
