@@ -151,7 +151,7 @@ const pageLoadFields = {
   loadTimeMs: z.number(),
   completeness: completenessSchema.nullable().meta({
     description:
-      'How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.',
+      'How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).',
   }),
   metadata: pageMetadataSchema,
 };

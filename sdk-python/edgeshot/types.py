@@ -2349,7 +2349,7 @@ _PageContentRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
-        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "truncated": bool,
     },
@@ -2422,7 +2422,7 @@ _ScrapeRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
-        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "results": List[ScrapeResult],
     },
@@ -2579,7 +2579,7 @@ _StructuredRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
-        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
     },
 )
@@ -2622,7 +2622,7 @@ _LinksRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
-        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "links": List[PageLink],
         "truncated": bool,
@@ -2650,7 +2650,7 @@ _SnapshotRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
-        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "html": str,
         "truncated": bool,

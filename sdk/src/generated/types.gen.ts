@@ -3778,7 +3778,7 @@ export type PageContent = {
   waitStrategy: string;
   loadTimeMs: number;
   /**
-   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
    */
   completeness: CompletenessOutput | null;
   /**
@@ -3827,7 +3827,7 @@ export type Scrape = {
   waitStrategy: string;
   loadTimeMs: number;
   /**
-   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
    */
   completeness: CompletenessOutput | null;
   /**
@@ -3890,7 +3890,7 @@ export type Structured = {
   waitStrategy: string;
   loadTimeMs: number;
   /**
-   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
    */
   completeness: CompletenessOutput | null;
   /**
@@ -4016,7 +4016,7 @@ export type Links = {
   waitStrategy: string;
   loadTimeMs: number;
   /**
-   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
    */
   completeness: CompletenessOutput | null;
   /**
@@ -4071,7 +4071,7 @@ export type Snapshot = {
   waitStrategy: string;
   loadTimeMs: number;
   /**
-   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null only when it was not measured.
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
    */
   completeness: CompletenessOutput | null;
   /**
