@@ -14,6 +14,7 @@ import { pageOptions, siteFields, unique } from "./crawl";
 import { cssSelector, intIn, maxChars, NOT_EMPTY } from "./primitives";
 import { LIMITS as L } from "./limits";
 import { alertRuleSchema, firedAlertSchema } from "./watches";
+import { completenessSchema } from "./responses/completeness";
 
 export const MONITOR_STATUSES = ["active", "paused"] as const;
 export const MONITOR_COMPARE = ["visual", "text", "fields"] as const;
@@ -292,6 +293,9 @@ export const checkPageSchema = z
     reason: z.string().optional().meta({ description: "Why a page failed (as a crawl page's)." }),
     statusCode: z.number().int().optional(),
     screenshotUrl: z.string().optional().meta({ description: "A new page's capture (signed)." }),
+    completeness: completenessSchema.optional().meta({
+      description: "New and changed pages: how complete this check's capture of the page was.",
+    }),
     visual: z
       .object({
         changedPixels: z.number().int(),

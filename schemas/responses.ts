@@ -149,6 +149,10 @@ const pageLoadFields = {
   quality: z.string(),
   waitStrategy: z.string(),
   loadTimeMs: z.number(),
+  completeness: completenessSchema.nullable().meta({
+    description:
+      'How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).',
+  }),
   metadata: pageMetadataSchema,
 };
 

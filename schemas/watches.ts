@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { batchDefaultsSchema, type BatchDefaults } from "./batch";
 import { listQuery } from "./jobs";
-import { causeSchema, listingSchema } from "./responses";
+import { causeSchema, completenessSchema, listingSchema } from "./responses";
 import { LIMITS } from "./limits";
 import { cssSelector, intIn, maxChars, NOT_EMPTY, numberIn } from "./primitives";
 import { storageOptionSchema } from "./storage";
@@ -278,6 +278,11 @@ export const watchRunSchema = z
     imageUrl: z.string().nullable().describe("Signed URL of this run's PNG."),
     diffUrl: z.string().nullable().describe("Signed URL of the diff PNG (changed pixels in red)."),
     previousImageUrl: z.string().nullable().describe("Signed URL of the baseline compared with."),
+    completeness: completenessSchema
+      .optional()
+      .describe(
+        "Completed runs: how complete the run's capture was (docs/CAPTURE.md). None for runs completed before it was recorded.",
+      ),
     textDiff: z
       .object({ added: z.array(z.string()), removed: z.array(z.string()) })
       .optional()

@@ -53,6 +53,14 @@ export async function runBatch(one, n, c) {
     maxHeight: Math.max(0, ...extras.map((e) => e.height ?? 0)) || undefined,
     bytesP50: extras.some((e) => e.bytes) ? median(extras.map((e) => e.bytes ?? 0)) : undefined,
     runs: extras.map((e) => e.run).filter(Boolean),
+    // The complete scenario: how many captures passed their page's pixel checks, what the rest missed.
+    complete: extras.some((e) => typeof e.complete === "boolean")
+      ? {
+          complete: extras.filter((e) => e.complete).length,
+          of: extras.length,
+          missing: [...new Set(extras.flatMap((e) => e.missing ?? []))],
+        }
+      : undefined,
     /** Each request's [start, end], epoch ms (the CDP proxy's own round trips per capture). */
     windows: extras.map((e) => e.window),
   };

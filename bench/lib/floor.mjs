@@ -11,6 +11,7 @@ import {
   VIEWPORT,
   checkSamePixels,
 } from "../scenarios/catalog.mjs";
+import { checkComplete, completePage } from "../scenarios/complete.mjs";
 
 // The page scripts come from the service's sources (TypeScript with extension-less imports).
 await import("./ts-register.mjs");
@@ -120,6 +121,31 @@ export function makeFloor(browser, fixtureBase, userAgent) {
       }
       if (items.length !== 50) throw new Error(`floor fields: ${items.length} items, expected 50`);
       return { ms };
+    },
+
+    /**
+     * The complete scenario (../scenarios/complete.mjs): request i captures page i mod 4 as a
+     * customer would by hand — goto with the page's wait, screenshot — and its pixels say
+     * whether it is complete.
+     */
+    async complete(i) {
+      const sc = completePage(i);
+      const { url, run } = fixtureUrl(fixtureBase, sc.path);
+      const t0 = performance.now();
+      const ctx = await browser.createBrowserContext();
+      let buf;
+      let ms;
+      try {
+        const page = await ctx.newPage();
+        await page.setViewport(VIEWPORT);
+        const res = await page.goto(url, { waitUntil: sc.wait, timeout: REQUEST_TIMEOUT_MS });
+        if (!res?.ok()) throw new Error(`floor: ${url} answered ${res?.status()}`);
+        buf = await page.screenshot({ type: "png", fullPage: sc.fullPage });
+        ms = performance.now() - t0;
+      } finally {
+        await ctx.close().catch(() => {});
+      }
+      return { ms, run, page: sc.name, ...checkComplete(sc, buf) };
     },
 
     /**

@@ -125,7 +125,7 @@ export async function runRepetitions(scenarios, reps, ctx) {
               cell[sys].reps.push(r);
               const rtt = cell.rtt === null ? "" : ` rtt=${cell.rtt}`;
               log(
-                `  ${sc.name} c=${cell.conc}${rtt} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s; CPU ${fmt(r.cpuMs.machine)} ms per request${r.requests ? `; ${r.requests.max} requests` : ""}${r.cdp ? `; CDP ${fmt(r.cdp.commands)} commands${r.cdp.roundTrips === undefined ? "" : `, ${fmt(r.cdp.roundTrips)} own round trips`} per capture` : ""}`,
+                `  ${sc.name} c=${cell.conc}${rtt} ${sys}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, ${fmt(r.throughput, 2)}/s; CPU ${fmt(r.cpuMs.machine)} ms per request${r.requests ? `; ${r.requests.max} requests` : ""}${r.complete ? `; complete ${r.complete.complete}/${r.complete.of}${r.complete.missing.length ? ` (missing: ${r.complete.missing.join(", ")})` : ""}` : ""}${r.cdp ? `; CDP ${fmt(r.cdp.commands)} commands${r.cdp.roundTrips === undefined ? "" : `, ${fmt(r.cdp.roundTrips)} own round trips`} per capture` : ""}`,
               );
             } catch (err) {
               markFailed(sc, sys, err);

@@ -57,6 +57,10 @@ function table(results) {
             `lazy images fetched ${li.min === li.max ? li.min : `${li.min}–${li.max}`}/${li.of}`,
           );
         }
+        if (r.complete)
+          notes.push(
+            `complete ${r.complete.complete}/${r.complete.of}${r.complete.missing.length ? ` (missing: ${r.complete.missing.join(", ")})` : ""}`,
+          );
         if (r.requests && sc.name !== "small") notes.push(`${r.requests.max} requests per capture`);
         if (r.maxHeight && sc.fullPage) notes.push(`${r.maxHeight}px tall`);
         if (r.bytesP50) notes.push(`PNG ${fmt(r.bytesP50 / 1024)} KB`);

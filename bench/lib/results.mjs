@@ -59,6 +59,13 @@ function side(sc, cell, sys, aborted) {
           of: 12,
         }
       : undefined,
+    complete: reps[0].complete
+      ? {
+          complete: reps.reduce((sum, r) => sum + r.complete.complete, 0),
+          of: reps.reduce((sum, r) => sum + r.complete.of, 0),
+          missing: [...new Set(reps.flatMap((r) => r.complete.missing))],
+        }
+      : undefined,
     maxHeight: Math.max(...reps.map((r) => r.maxHeight ?? 0)),
     bytesP50: reps[0].bytesP50 !== undefined ? median(reps.map((r) => r.bytesP50)) : undefined,
     requests: reps[0].requests

@@ -11,6 +11,7 @@ import {
   VIEWPORT,
   checkSamePixels,
 } from "../scenarios/catalog.mjs";
+import { checkComplete, completePage } from "../scenarios/complete.mjs";
 
 /** The route does not exist (yet) in the service: the scenario is reported "not available". */
 export class NotAvailable extends Error {}
@@ -103,6 +104,41 @@ export function makeService(base, apiKey, fixtureBase) {
           Number.isFinite(serverMs) && res.headers.has("x-service-load-time-ms") ? serverMs : null,
         timing: parseServerTiming(res.headers.get("server-timing")),
         autoScrolled: res.headers.get("x-service-auto-scrolled") === "true",
+      };
+    },
+
+    /**
+     * The complete scenario (../scenarios/complete.mjs): page i mod 4 through POST /v1/screenshot
+     * with the floor's wait and `fullPage`, its pixels checked as the floor's are.
+     */
+    async complete(i) {
+      const sc = completePage(i);
+      const { url, run } = fixtureUrl(fixtureBase, sc.path);
+      const body = {
+        url,
+        ...VIEWPORT,
+        format: "png",
+        waitUntil: sc.wait,
+        fullPage: sc.fullPage,
+        blockAds: false,
+      };
+      const t0 = performance.now();
+      const res = await fetch(`${base}/v1/screenshot`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const ms = performance.now() - t0;
+      if (!res.ok) throw httpError("POST /v1/screenshot", res.status, JSON.parse(String(bytes)));
+      const serverMs = Number(res.headers.get("x-service-load-time-ms"));
+      return {
+        ms,
+        run,
+        page: sc.name,
+        serverMs: Number.isFinite(serverMs) ? serverMs : null,
+        ...checkComplete(sc, bytes),
       };
     },
 

@@ -155,6 +155,32 @@ export function evaluateTargets(results) {
     "<=",
     1.1,
   );
+  // Issue 54: Edgeshot complete on every page, within 1.3× of the (incomplete) floor's time.
+  ratioTarget(
+    "complete mean",
+    "complete captures: mean time ≤ 1.3× the floor's goto + screenshot (c=1; 4 pages in turn)",
+    "complete",
+    1,
+    "mean",
+    "<=",
+    1.3,
+  );
+  const cc = cell("complete", 1)?.edgeshot;
+  targets.push(
+    cc?.status !== "ok" || !cc.complete
+      ? {
+          name: "complete captures: Edgeshot complete on every page",
+          measured: cc ? `${cc.status}: ${cc.reason ?? ""}` : "complete not run",
+          result: "N/A",
+        }
+      : {
+          name: "complete captures: Edgeshot complete on every page",
+          measured: `${cc.complete.complete}/${cc.complete.of} complete${cc.complete.missing.length ? `; missing: ${cc.complete.missing.join(", ")}` : ""}`,
+          value: cc.complete.complete / cc.complete.of,
+          result: cc.complete.complete === cc.complete.of ? "PASS" : "MISS",
+        },
+  );
+
   // Scaling of extraction with itself: c=4 throughput ÷ c=1 throughput, paired per repetition.
   const e1 = cell("extract", 1)?.edgeshot;
   const e4 = cell("extract", 4)?.edgeshot;

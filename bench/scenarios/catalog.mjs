@@ -125,6 +125,12 @@ export const OTHER_SCENARIOS = {
     n: { 1: 10, 4: 12 },
     quickN: { 1: 3, 4: 4 },
   },
+  // Issue 54: the complete-capture pages (./complete.mjs), four in turn: n a multiple of 4.
+  complete: {
+    title: "complete captures: lazy, late font, late build, endless animation",
+    n: { 1: 8 },
+    quickN: { 1: 4 },
+  },
 };
 /**
  * Fields by selector (POST /v1/json) on a listing a script builds after load: 50 items, each a
@@ -187,6 +193,12 @@ export function scenarioTable(selected, { opt, floor, service, serviceUnavailabl
         edgeshot: "edgeshot POST /v1/json fields",
       };
       one = { floor: () => floor.fields(), edgeshot: () => service.fields() };
+    } else if (name === "complete") {
+      labels = {
+        floor: "floor (puppeteer goto + screenshot)",
+        edgeshot: "edgeshot POST /v1/screenshot",
+      };
+      one = { floor: (i) => floor.complete(i), edgeshot: (i) => service.complete(i) };
     } else if (name === "render") {
       labels = { floor: "GET /health (static route)", edgeshot: "GET render link (cache hit)" };
       one = { floor: () => service.health(), edgeshot: () => service.renderHit() };

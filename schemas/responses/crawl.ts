@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CRAWL } from "../limits";
 import { listingSchema } from "./jobs";
 import { markupSchema } from "../responses";
+import { completenessSchema } from "./completeness";
 import {
   CRAWL_STATUSES,
   CRAWL_STOPPED_BY,
@@ -46,6 +47,10 @@ export const crawlPageSchema = z
     }),
     statusCode: z.number().int().optional(),
     finalUrl: z.string().optional(),
+    completeness: completenessSchema.optional().meta({
+      description:
+        "Pages rendered in the browser: how complete the page was (its screenshot's report with the screenshot format, else as its content was read: `blankRatio` null). None for pages rendered over http.",
+    }),
     markdown: z.string().optional(),
     html: z.string().optional(),
     text: z.string().optional(),
@@ -168,6 +173,7 @@ export const crawlPageEventSchema = z
       foundOn: true,
       rendered: true,
       cachedAt: true,
+      completeness: true,
     }),
   })
   .meta({ id: "CrawlPageEvent" });

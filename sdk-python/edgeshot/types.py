@@ -1582,6 +1582,7 @@ _CrawlPageEventPageOptional = TypedDict(
         "foundOn": str,  # The page whose links had this URL first. None for the start URL and URLs from sitemaps.
         "rendered": Literal["http", "browser"],  # How a rendered page was loaded: http (fetched and converted without a browser) or browser. With render: auto, decided page by page.
         "cachedAt": str,  # A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).
+        "completeness": Completeness,  # Pages rendered in the browser: how complete the page was (its screenshot's report with the screenshot format, else as its content was read: `blankRatio` null). None for pages rendered over http.
     },
     total=False,
 )
@@ -1803,6 +1804,7 @@ _MonitorCheckPageOptional = TypedDict(
         "reason": str,  # Why a page failed (as a crawl page's).
         "statusCode": int,
         "screenshotUrl": str,  # A new page's capture (signed).
+        "completeness": Completeness,  # New and changed pages: how complete this check's capture of the page was.
         "visual": MonitorCheckPageVisual,
         "text": MonitorCheckPageText,
         "fields": List[MonitorCheckPageFieldsItem],
@@ -2347,6 +2349,7 @@ _PageContentRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "truncated": bool,
     },
@@ -2419,6 +2422,7 @@ _ScrapeRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "results": List[ScrapeResult],
     },
@@ -2575,6 +2579,7 @@ _StructuredRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
     },
 )
@@ -2617,6 +2622,7 @@ _LinksRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "links": List[PageLink],
         "truncated": bool,
@@ -2644,6 +2650,7 @@ _SnapshotRequired = TypedDict(
         "quality": str,
         "waitStrategy": str,
         "loadTimeMs": float,
+        "completeness": Optional[CompletenessOutput],  # How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
         "metadata": CaptureJsonMetadata,  # Facts read from the captured page.
         "html": str,
         "truncated": bool,
@@ -2880,6 +2887,7 @@ _CrawlPageOptional = TypedDict(
         "cachedAt": str,  # A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).
         "statusCode": int,
         "finalUrl": str,
+        "completeness": CompletenessOutput,  # Pages rendered in the browser: how complete the page was (its screenshot's report with the screenshot format, else as its content was read: `blankRatio` null). None for pages rendered over http.
         "markdown": str,
         "html": str,
         "text": str,
@@ -3367,6 +3375,7 @@ _MonitorCheckPageOutputOptional = TypedDict(
         "reason": str,  # Why a page failed (as a crawl page's).
         "statusCode": int,
         "screenshotUrl": str,  # A new page's capture (signed).
+        "completeness": CompletenessOutput,  # New and changed pages: how complete this check's capture of the page was.
         "visual": MonitorCheckPageOutputVisual,
         "text": MonitorCheckPageOutputText,
         "fields": List[MonitorCheckPageOutputFieldsItem],
@@ -3887,6 +3896,7 @@ _ListWatchRunsResultItemsItemRequired = TypedDict(
 _ListWatchRunsResultItemsItemOptional = TypedDict(
     "_ListWatchRunsResultItemsItemOptional",
     {
+        "completeness": CompletenessOutput,  # Completed runs: how complete the run's capture was (docs/CAPTURE.md). None for runs completed before it was recorded.
         "textDiff": ListWatchRunsResultItemsItemTextDiff,  # Text and both modes: lines added and removed.
         "fields": Dict[str, Any],  # The watch's `fields` as this run read them.
         "alerts": List[MonitorCheckPageOutputAlertsItem],  # The alert rules that fired on this run.

@@ -386,4 +386,6 @@ export const ACCOUNT_MIGRATIONS: readonly Migration[] = [
     `ALTER TABLE watch_runs ADD COLUMN fields TEXT`,
     `ALTER TABLE watch_runs ADD COLUMN alerts TEXT`,
   ],
+  // v16: how complete a watch run's capture was (JSON, schemas/responses/completeness.ts).
+  [`ALTER TABLE watch_runs ADD COLUMN completeness TEXT`],
 ];

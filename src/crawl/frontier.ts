@@ -374,7 +374,8 @@ export function startFailed(sql: SqlStorage, sitemap: string): boolean {
 
 /** `crawl.page`'s report of a finished row: what it became, never its content. */
 export function pageReport(row: PageRow): { seq: number; body: Record<string, unknown> } {
-  const { url, depth, status, reason, statusCode, foundOn, rendered, cachedAt } = pageView(row);
+  const { url, depth, status, reason, statusCode, foundOn, rendered, cachedAt, completeness } =
+    pageView(row);
   return {
     seq: row.done_seq ?? row.seq,
     body: {
@@ -386,6 +387,7 @@ export function pageReport(row: PageRow): { seq: number; body: Record<string, un
       ...(foundOn ? { foundOn } : {}),
       ...(rendered ? { rendered } : {}),
       ...(cachedAt ? { cachedAt } : {}),
+      ...(completeness ? { completeness } : {}),
     },
   };
 }

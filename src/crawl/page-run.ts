@@ -451,6 +451,7 @@ async function rendered(
   const statusCode = facts.page.targetStatus;
   if (statusCode !== null) result.statusCode = statusCode;
   result.finalUrl = facts.finalUrl;
+  if (facts.completeness) result.completeness = facts.completeness;
   const bodies: Bodies = {};
   let links: PageOutcome["links"] = [];
   for (const output of run.outputs) {

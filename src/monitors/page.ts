@@ -94,6 +94,8 @@ interface Snapshot {
   links: PageOutcome["links"];
   statusCode: number | null;
   finalUrl: string;
+  /** How complete the capture was (src/capture/page/complete.ts); null when not measured. */
+  completeness: CheckPage["completeness"] | null;
 }
 
 /** What one load gave, or null when an output this needs is missing. */
@@ -143,6 +145,7 @@ async function snapshot(
     links,
     statusCode: run.page.page.targetStatus,
     finalUrl: run.page.finalUrl,
+    completeness: run.page.completeness,
   };
 }
 
@@ -201,6 +204,7 @@ export const renderMonitorPage: PageRenderer = async (env, config, url, engine, 
     ...learnt,
   });
   const statusCode = now.statusCode !== null ? { statusCode: now.statusCode } : {};
+  const completeness = now.completeness ? { completeness: now.completeness } : {};
 
   if (known === null) {
     const learnt = check.learnVolatile
@@ -213,6 +217,7 @@ export const renderMonitorPage: PageRenderer = async (env, config, url, engine, 
       status: "new",
       ...statusCode,
       screenshotUrl: await store(now.png),
+      ...completeness,
       ...(alerts.length > 0 ? { alerts } : {}),
     };
     await report(env, config, { url, status: "new", body }, false);
@@ -229,7 +234,7 @@ export const renderMonitorPage: PageRenderer = async (env, config, url, engine, 
       await report(
         env,
         config,
-        { url, status: "changed", body: { ...page, ...statusCode } },
+        { url, status: "changed", body: { ...page, ...statusCode, ...completeness } },
         false,
       );
     }

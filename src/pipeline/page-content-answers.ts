@@ -103,7 +103,7 @@ function pageOf(run: PipelineRun): PageFacts {
 
 /** The load's facts every page content answer carries. */
 function loadData(run: PipelineRun) {
-  const { finalUrl, quality, waitStrategy, page } = pageOf(run);
+  const { finalUrl, quality, completeness, waitStrategy, page } = pageOf(run);
   const { title, targetStatus, openGraph } = page;
   return {
     url: finalUrl,
@@ -111,6 +111,7 @@ function loadData(run: PipelineRun) {
     quality,
     waitStrategy,
     loadTimeMs: run.loadTimeMs,
+    completeness,
     metadata: { title, finalUrl, targetStatus, openGraph },
   };
 }
@@ -150,6 +151,7 @@ export function rawContentHeaders(
     "x-service-quality": page.quality,
     "x-service-wait-strategy": page.waitStrategy,
     "x-service-load-time-ms": String(captured.loadTimeMs),
+    ...(page.completeness ? { "x-service-completeness": JSON.stringify(page.completeness) } : {}),
     ...(read.truncated ? { "x-service-truncated": "true" } : {}),
     ...usageHeaders(captured.usage),
   };

@@ -105,7 +105,7 @@ export interface PipelineRun {
 /** The facts of the one page load every output came from. */
 export type PageFacts = Pick<
   PageCapture,
-  "quality" | "waitStrategy" | "finalUrl" | "contentType" | "page" | "rendered"
+  "quality" | "completeness" | "waitStrategy" | "finalUrl" | "contentType" | "page" | "rendered"
 >;
 
 /** A run charged to its caller: one credit per billable output, committed or refunded each. */
@@ -194,10 +194,10 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
       });
     }),
   );
-  const { quality, waitStrategy, finalUrl, contentType, rendered } = page;
+  const { quality, completeness, waitStrategy, finalUrl, contentType, rendered } = page;
   return {
     outputs: results,
-    page: { quality, waitStrategy, finalUrl, contentType, page: page.page, rendered },
+    page: { quality, completeness, waitStrategy, finalUrl, contentType, page: page.page, rendered },
     loadTimeMs,
     capturedAt,
   };

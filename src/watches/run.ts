@@ -9,6 +9,7 @@
  * finish in one Account DO transaction: the credit committed (refunded on failure), the
  * baseline moved only by a good run, webhooks emitted, retention applied.
  */
+import type { CompletenessData } from "../../schemas/responses";
 import type { ChangeDetection } from "../../schemas/watches";
 import { accountStub } from "../accounts/directory";
 import type { RunContext, RunResult } from "./store/runs";
@@ -92,6 +93,7 @@ interface Captured {
   width: number;
   height: number;
   loadTimeMs: number;
+  completeness: CompletenessData | null;
 }
 
 const wantsText = (cd: ChangeDetection) => cd.mode === "text" || cd.mode === "both";
@@ -113,6 +115,7 @@ function captured(run: PipelineRun, cd: ChangeDetection): Captured {
     width: image.result.width,
     height: image.result.height,
     loadTimeMs: run.loadTimeMs,
+    completeness: image.result.completeness,
   };
 }
 
@@ -212,6 +215,7 @@ async function settle(
         height: shot.height,
         loadTimeMs: shot.loadTimeMs,
         bytesSize: shot.png.byteLength,
+        completeness: shot.completeness,
       },
     };
     return await finish(env, msg, result, written);

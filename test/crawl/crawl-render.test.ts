@@ -92,6 +92,14 @@ describe("render: auto", () => {
     expect(pages.get("/hybrid/static")?.markdown).toContain(HYBRID.staticPhrase);
     expect(pages.get("/hybrid/app")?.markdown).toContain(HYBRID.appPhrase);
     expect(pages.get("/hybrid/static")?.statusCode).toBe(200);
+    // Only the page the browser rendered has a report; the app's script was served, none pending.
+    expect(pages.get("/hybrid/static")?.completeness).toBeUndefined();
+    expect(pages.get("/hybrid/app")?.completeness).toMatchObject({
+      blankRatio: null,
+      pendingRequests: 0,
+      failedRequests: 0,
+      retried: false,
+    });
 
     // The browser navigated to the app page alone (after the Worker fetched its document once).
     expect(navigations(log)).toEqual(["/hybrid/app"]);

@@ -357,6 +357,15 @@ describe("crawl options", () => {
     );
     expect(shot.status).toBe(200);
     expect(shot.headers.get("content-type")).toBe("image/png");
+    // The page's report is its screenshot's: a text page on white, nothing pending.
+    expect(page?.completeness).toMatchObject({
+      pendingRequests: 0,
+      images: { loaded: 0, total: 0 },
+      scrolledPx: 0,
+      retried: false,
+    });
+    expect(page?.completeness?.blankRatio).toBeGreaterThan(0.5);
+    expect(page?.completeness?.blankRatio).toBeLessThan(0.995);
     expect(summary.creditsUsed).toBe(6);
     expect(await remaining(pro)).toBe(before - 6);
   }, 120_000);
@@ -645,6 +654,19 @@ describe("delivery and restarts", () => {
       status: "rendered",
       statusCode: 200,
       rendered: "browser",
+      // Markdown only: the report as the page was read, no shot.
+      completeness: {
+        blankRatio: null,
+        pendingRequests: 0,
+        failedRequests: 0,
+        fontsLoaded: true,
+        images: { loaded: 0, total: 0 },
+        lazyTriggered: 0,
+        scrolledPx: 0,
+        retried: false,
+        consentRemoved: 0,
+        adsBlocked: 0,
+      },
     });
     const skipped = pages.filter((p) => p.status === "skipped");
     expect(skipped.length).toBe(2);

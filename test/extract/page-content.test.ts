@@ -65,6 +65,14 @@ describe("POST /v1/content", () => {
     expect(res.headers.get("x-service-credits-charged")).toBe("1");
     expect(res.headers.get("content-security-policy")).toContain("sandbox");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    // The report, as the content was read: no shot, no image on the page.
+    expect(JSON.parse(res.headers.get("x-service-completeness") ?? "null")).toMatchObject({
+      blankRatio: null,
+      pendingRequests: 0,
+      fontsLoaded: true,
+      images: { loaded: 0, total: 0 },
+      retried: false,
+    });
     const html = await res.text();
     expect(html.startsWith('<!DOCTYPE html><html lang="en"><head>')).toBe(true);
     expect(html).toContain(
@@ -112,11 +120,15 @@ describe("POST /v1/content", () => {
     expect(await res.text()).toBe(TEXT);
   });
 
-  it("html sources and page controls: the DOM after js, hideSelectors and actions", async () => {
+  it("html sources and page controls: the DOM after js, hideSelectors and actions; the report", async () => {
+    const run = runId();
+    // One image that loads and one the server answers 404: the report counts what it served.
+    const img = (name: string) =>
+      `<img src="${FIXTURES}/${name}?run=${run}" width="10" height="10" alt="">`;
     const { res, body } = await post<PageContentData>(
       "/v1/content",
       {
-        html: '<p id="a">one</p><button id="b" onclick="this.textContent=\'clicked\'">press</button>',
+        html: `${img("pixel.png")}${img("missing.png")}<p id="a">one</p><button id="b" onclick="this.textContent='clicked'">press</button>`,
         js: "document.getElementById('a').textContent = 'two'",
         hideSelectors: ["#a"],
         actions: [{ click: "#b" }],
@@ -126,6 +138,20 @@ describe("POST /v1/content", () => {
     );
     expect(res.status, JSON.stringify(body.error)).toBe(200);
     expect(body.data).toMatchObject({ url: "about:blank", text: "clicked", truncated: false });
+    const served = (await fixtureLog(run)).map((r) => r.path).sort();
+    expect(served).toEqual(["/missing.png", "/pixel.png"]);
+    expect(body.data?.completeness).toEqual({
+      blankRatio: null,
+      pendingRequests: 0,
+      failedRequests: 1,
+      fontsLoaded: true,
+      images: { loaded: 1, total: 2 },
+      lazyTriggered: 0,
+      scrolledPx: 0,
+      retried: false,
+      consentRemoved: 0,
+      adsBlocked: 0,
+    });
   });
 
   it("cuts the HTML at 5 MB and the text at 2 MB, and says so", async () => {
@@ -285,6 +311,10 @@ describe("POST /v1/snapshot", () => {
       truncated: false,
     });
     expect(data.screenshot.startsWith("/9j/")).toBe(true);
+    // The snapshot's report is its shot's: a JPEG's blank ratio is measured on a thumbnail.
+    expect(data.completeness).toMatchObject({ pendingRequests: 0, retried: false });
+    expect(data.completeness?.blankRatio).toBeGreaterThan(0.5);
+    expect(data.completeness?.blankRatio).toBeLessThan(0.995);
     expect(data.html).toContain('<li class="item" data-name="gamma">Item gamma</li>');
     expect(data.html).not.toContain("<script");
     expect(body.meta.usage?.credits).toBe(1);

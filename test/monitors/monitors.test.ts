@@ -269,6 +269,14 @@ describe("site monitors", () => {
     expect(pixel(await image(visualNew?.screenshotUrl ?? ""), 200, 250)).toEqual([
       0x20, 0x50, 0xc0,
     ]);
+    // Its report is the capture's: measured on its own pixels, nothing pending or retried.
+    expect(visualNew?.completeness).toMatchObject({
+      pendingRequests: 0,
+      failedRequests: 0,
+      retried: false,
+    });
+    expect(visualNew?.completeness?.blankRatio).toBeGreaterThan(0.5);
+    expect(visualNew?.completeness?.blankRatio).toBeLessThan(0.995);
     // Learning captured each page twice (not charged): the fixture saw two loads of each.
     const firstLoads = (await fixtureLog(run)).filter(
       (r) => r.path.startsWith(`/mon/${run}/`) && r.at >= since,
@@ -314,10 +322,13 @@ describe("site monitors", () => {
       reason: "http_error",
       statusCode: 500,
     });
+    expect(byPath.get("/broken")?.completeness).toBeUndefined();
+    expect(byPath.get("/added")?.completeness?.retried).toBe(false);
 
     // The text change: words, and the price field.
     const text = byPath.get("/text");
     expect(text?.status).toBe("changed");
+    expect(text?.completeness?.pendingRequests).toBe(0);
     expect(text?.text).toMatchObject({ added: 2, removed: 1 });
     expect(text?.text?.parts).toEqual([
       { op: "removed", text: "10" },

@@ -84,6 +84,14 @@ describe("watch runs (real browser, real queues)", () => {
       diffUrl: null,
       previousImageUrl: null,
     });
+    // Its report: read from the run's own PNG, white but for the 50×40 blue box.
+    expect(baseline.completeness).toMatchObject({
+      pendingRequests: 0,
+      failedRequests: 0,
+      images: { loaded: 0, total: 0 },
+      retried: false,
+    });
+    expect(baseline.completeness?.blankRatio).toBeCloseTo(1 - (50 * 40) / (320 * 240), 3);
 
     const unchanged = await manual(acc, watch.id);
     expect(unchanged).toMatchObject({
@@ -149,6 +157,7 @@ describe("watch runs (real browser, real queues)", () => {
     await setPage(run, null);
     const failed = await manual(acc, watch.id);
     expect(failed).toMatchObject({ status: "failed", outcome: "error", imageUrl: null });
+    expect(failed.completeness).toBeUndefined();
     expect(failed.error).toBe("Could not reach the target URL.");
     expect((await accountDo(acc.accountId).watches().get(watch.id))?.consecutiveFailures).toBe(1);
     await setPage(run, PAGE_B);

@@ -3386,6 +3386,10 @@ export type CrawlPageEvent = {
      * A page reused rather than loaded again (reason cached, or not_modified after a conditional request): when the result it carries was loaded (ISO 8601).
      */
     cachedAt?: string;
+    /**
+     * Pages rendered in the browser: how complete the page was (its screenshot's report with the screenshot format, else as its content was read: `blankRatio` null). None for pages rendered over http.
+     */
+    completeness?: Completeness;
   };
 };
 
@@ -3448,6 +3452,10 @@ export type MonitorCheckPage = {
    * A new page's capture (signed).
    */
   screenshotUrl?: string;
+  /**
+   * New and changed pages: how complete this check's capture of the page was.
+   */
+  completeness?: Completeness;
   visual?: {
     changedPixels: number;
     changedPercent: number;
@@ -3770,6 +3778,10 @@ export type PageContent = {
   waitStrategy: string;
   loadTimeMs: number;
   /**
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
+   */
+  completeness: CompletenessOutput | null;
+  /**
    * Facts read from the captured page.
    */
   metadata: {
@@ -3814,6 +3826,10 @@ export type Scrape = {
   quality: string;
   waitStrategy: string;
   loadTimeMs: number;
+  /**
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
+   */
+  completeness: CompletenessOutput | null;
   /**
    * Facts read from the captured page.
    */
@@ -3873,6 +3889,10 @@ export type Structured = {
   quality: string;
   waitStrategy: string;
   loadTimeMs: number;
+  /**
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
+   */
+  completeness: CompletenessOutput | null;
   /**
    * Facts read from the captured page.
    */
@@ -3996,6 +4016,10 @@ export type Links = {
   waitStrategy: string;
   loadTimeMs: number;
   /**
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
+   */
+  completeness: CompletenessOutput | null;
+  /**
    * Facts read from the captured page.
    */
   metadata: {
@@ -4046,6 +4070,10 @@ export type Snapshot = {
   quality: string;
   waitStrategy: string;
   loadTimeMs: number;
+  /**
+   * How complete the page was when it was read (docs/CAPTURE.md, "Complete captures"): with no shot taken (all but /v1/snapshot), nothing is waited for, `blankRatio` is null and images count over the whole document. Null when no browser loaded the page (`rendered: "http"`).
+   */
+  completeness: CompletenessOutput | null;
   /**
    * Facts read from the captured page.
    */
@@ -4220,6 +4248,10 @@ export type CrawlPage = {
   cachedAt?: string;
   statusCode?: number;
   finalUrl?: string;
+  /**
+   * Pages rendered in the browser: how complete the page was (its screenshot's report with the screenshot format, else as its content was read: `blankRatio` null). None for pages rendered over http.
+   */
+  completeness?: CompletenessOutput;
   markdown?: string;
   html?: string;
   text?: string;
@@ -4693,6 +4725,10 @@ export type MonitorCheckPageOutput = {
    * A new page's capture (signed).
    */
   screenshotUrl?: string;
+  /**
+   * New and changed pages: how complete this check's capture of the page was.
+   */
+  completeness?: CompletenessOutput;
   visual?: {
     changedPixels: number;
     changedPercent: number;
@@ -8892,6 +8928,10 @@ export type ListWatchRunsResponses = {
          * Signed URL of the baseline compared with.
          */
         previousImageUrl: string | null;
+        /**
+         * Completed runs: how complete the run's capture was (docs/CAPTURE.md). None for runs completed before it was recorded.
+         */
+        completeness?: CompletenessOutput;
         /**
          * Text and both modes: lines added and removed.
          */

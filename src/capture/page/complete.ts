@@ -155,20 +155,56 @@ export async function shootComplete(
     ratio = await shotBlankRatio(page, spec, outputs, settled);
     retried = true;
   }
+  return { outputs, completeness: report(tracker, lazy, settled, ratio, retried) };
+}
+
+/**
+ * The report of a load with no image or PDF output (page content, the article: what crawl
+ * pages, monitors' text and the page content answers read), at the moment it was read: the same
+ * in-page measure as a shot's settle, but with nothing waited for or frozen (the content is read
+ * already; nothing would change it), over the whole document (to 16,384 CSS px) as the content
+ * covers it. No shot: `blankRatio` null, `retried` false.
+ */
+export async function measureComplete(
+  page: Page,
+  spec: CaptureSpec,
+  tracker: NetworkTracker,
+  lazy: LazyOutcome,
+): Promise<Completeness> {
+  const settled = await outwait(
+    inPage<Settled>(page, settlePage, {
+      budgetMs: 0,
+      freeze: false,
+      selector: null,
+      fullPage: true,
+      maxPx: LIMITS.fullPageMaxCssPx,
+      consent: spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : null,
+    }),
+    0,
+    UNSETTLED,
+  );
+  return report(tracker, lazy, settled, null, false);
+}
+
+/** The one place a completeness report is put together, for shots and reads alike. */
+function report(
+  tracker: NetworkTracker,
+  lazy: LazyOutcome,
+  settled: Settled,
+  blankRatio: number | null,
+  retried: boolean,
+): Completeness {
   return {
-    outputs,
-    completeness: {
-      blankRatio: ratio,
-      pendingRequests: tracker.pendingPageRequests,
-      failedRequests: tracker.failed,
-      fontsLoaded: settled.fontsLoaded,
-      images: settled.images,
-      lazyTriggered: tracker.pageRequestCount - lazy.requestsBefore,
-      scrolledPx: lazy.scrolledPx,
-      retried,
-      consentRemoved: settled.consentRemoved,
-      adsBlocked: tracker.adsBlocked,
-    },
+    blankRatio,
+    pendingRequests: tracker.pendingPageRequests,
+    failedRequests: tracker.failed,
+    fontsLoaded: settled.fontsLoaded,
+    images: settled.images,
+    lazyTriggered: tracker.pageRequestCount - lazy.requestsBefore,
+    scrolledPx: lazy.scrolledPx,
+    retried,
+    consentRemoved: settled.consentRemoved,
+    adsBlocked: tracker.adsBlocked,
   };
 }
 

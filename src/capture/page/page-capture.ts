@@ -21,7 +21,13 @@ import { DeadlineError, navigate, withTimeout, type CaptureQuality } from "./nav
 import { renderOutputs, type OutputOutcome, type RenderedOutput } from "../outputs/outputs";
 import { recordAnimation, type AnimationOutcome, type EncoderSource } from "../outputs/animation";
 import { injectStyles, inPage, pageHeight } from "./page-scripts";
-import { missingParts, revealLazyContent, shootComplete, type Completeness } from "./complete";
+import {
+  measureComplete,
+  missingParts,
+  revealLazyContent,
+  shootComplete,
+  type Completeness,
+} from "./complete";
 import { readContent, type PageContent } from "./page-content";
 import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
@@ -38,8 +44,8 @@ export interface PageCapture {
   article: ReadResult | null;
   quality: CaptureQuality;
   /**
-   * How complete the shot is (./complete.ts); null when the load had no image or PDF output
-   * (page content, extraction).
+   * How complete the shot is (./complete.ts); without an image or PDF output, how complete the
+   * page was when its content or article was read; null for a recording alone.
    */
   completeness: Completeness | null;
   waitStrategy: string;
@@ -244,9 +250,16 @@ async function captureLoaded(
       ? await shootComplete(page, spec, tracker, lazy, nav.quality === "full", (again) =>
           renderOutputs(page, spec, again),
         )
-      : { outputs: [], completeness: null };
+      : {
+          outputs: [],
+          // What was read is reported as it was read (no shot, nothing waited for); a
+          // recording alone is not.
+          completeness:
+            content || article ? await measureComplete(page, spec, tracker, lazy) : null,
+        };
   const { outputs, completeness } = shot;
-  if (spec.requireComplete && completeness) {
+  // Only a shot can be incomplete: page content and extraction answers ignore requireComplete.
+  if (spec.requireComplete && completeness && spec.outputs.formats.length > 0) {
     const missing = missingParts(completeness, nav.quality === "full");
     if (missing.length > 0) throw new CaptureError(failures.incomplete(missing));
   }

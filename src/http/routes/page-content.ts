@@ -43,6 +43,9 @@ const contentHeaders = {
   "x-service-quality": h("full, degraded or best_attempt."),
   "x-service-wait-strategy": h("The wait strategy that succeeded."),
   "x-service-load-time-ms": h("Total load time in milliseconds."),
+  "x-service-completeness": h(
+    "How complete the page was when it was read: the Completeness object as compact JSON (blankRatio null: no shot).",
+  ).optional(),
   "x-service-truncated": h(
     "true when the content was cut at its limit (HTML 5 MB, text 2 MB).",
   ).optional(),

@@ -28,6 +28,8 @@ export interface RunRow extends Record<string, SqlStorageValue> {
   error_detail: string | null;
   fields: string | null;
   alerts: string | null;
+  /** How complete its capture was (JSON); null for failed runs and runs before it was kept. */
+  completeness: string | null;
   failures_after: number | null;
   paused_after: number | null;
   created_at: number;
@@ -46,6 +48,11 @@ export function runView(row: RunRow): WatchRunView {
     imageUrl: row.image_url,
     diffUrl: row.diff_url,
     previousImageUrl: row.previous_image_url,
+    ...(row.completeness === null
+      ? {}
+      : {
+          completeness: JSON.parse(row.completeness) as NonNullable<WatchRunView["completeness"]>,
+        }),
     ...(row.text_diff === null
       ? {}
       : { textDiff: JSON.parse(row.text_diff) as NonNullable<WatchRunView["textDiff"]> }),

@@ -218,7 +218,7 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
     sql.exec(
       `UPDATE watch_runs SET status = 'completed', outcome = ?, changed_percent = ?, image_key = ?,
          image_url = ?, diff_key = ?, diff_url = ?, previous_image_url = ?, text_key = ?,
-         text_diff = ?, fields = ?, alerts = ?, completed_at = ? WHERE id = ?`,
+         text_diff = ?, fields = ?, alerts = ?, completeness = ?, completed_at = ? WHERE id = ?`,
       result.outcome,
       result.changedPercent,
       result.imageKey,
@@ -230,6 +230,7 @@ export function finishRun(store: AccountTx, jobId: string, result: RunResult): R
       result.textDiff === null ? null : JSON.stringify(result.textDiff),
       result.fields,
       result.alerts,
+      result.meta.completeness ? JSON.stringify(result.meta.completeness) : null,
       now,
       run.id,
     );
