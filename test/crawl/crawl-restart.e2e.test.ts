@@ -4,32 +4,25 @@
  * on the same storage. The Crawl DO's alarm persists; its watchdog (5 s windows here, through
  * CRAWL_QUEUED_STALL_SECONDS / CRAWL_RENDER_STALL_SECONDS) sends the lost pages again, and the
  * crawl completes with every page listed once and charged once. `render: "never"`: no browser,
- * so the restart is the test's only slow part.
+ * so the restart is the test's only slow part. The crawl fixture site is its own too, so its
+ * request log holds this crawl's requests only.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { startService } from "../../scripts/lib/service.mjs";
+import type { Server } from "node:http";
+import { freePort, startService } from "../../scripts/lib/service.mjs";
 import { TEST_SECRETS } from "../../vitest.config";
-import { CRAWL_SITE_ORIGIN, createAccount } from "../helpers/e2e";
+import { startCrawlSite } from "../fixtures/crawl-site";
+import { createAccount } from "../helpers/e2e";
 
 const dir = mkdtempSync(join(tmpdir(), "edgeshot-restart-"));
-const options = {
-  persistTo: join(dir, "state"),
-  output: join(dir, "wrangler.log"),
-  timeoutMs: 120_000,
-  vars: {
-    ...TEST_SECRETS,
-    BROWSER_HOSTS: "1",
-    TARGET_ALLOWLIST: new URL(CRAWL_SITE_ORIGIN).host,
-    CRAWL_QUEUED_STALL_SECONDS: "5",
-    CRAWL_RENDER_STALL_SECONDS: "5",
-  },
-};
+let site: Server | null = null;
 let service: Awaited<ReturnType<typeof startService>> | null = null;
 afterAll(async () => {
   await service?.stop(5000);
+  site?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -40,7 +33,22 @@ interface Summary {
 }
 
 it("a crawl stopped mid-run by a restart completes; every page listed once, charged once", async () => {
-  service = await startService(options);
+  // A crawl site of its own: the shared one's log also holds the other e2e files' crawls.
+  const sitePort = await freePort();
+  site = await startCrawlSite(sitePort);
+  const origin = `http://127.0.0.1:${sitePort}`;
+  service = await startService({
+    persistTo: join(dir, "state"),
+    output: join(dir, "wrangler.log"),
+    timeoutMs: 120_000,
+    vars: {
+      ...TEST_SECRETS,
+      BROWSER_HOSTS: "1",
+      TARGET_ALLOWLIST: `127.0.0.1:${sitePort}`,
+      CRAWL_QUEUED_STALL_SECONDS: "5",
+      CRAWL_RENDER_STALL_SECONDS: "5",
+    },
+  });
   const { port } = service;
   const account = await createAccount(service.base, "pro");
   const auth = { authorization: `Bearer ${account.apiKey}` };
@@ -54,14 +62,14 @@ it("a crawl stopped mid-run by a restart completes; every page listed once, char
   const since = Date.now();
   const started = await api<{ crawlId: string }>("/v1/crawl", {
     method: "POST",
-    body: JSON.stringify({ url: `${CRAWL_SITE_ORIGIN}/`, render: "never", limit: 100 }),
+    body: JSON.stringify({ url: `${origin}/`, render: "never", limit: 100 }),
   });
   expect(started.status).toBe(202);
   const path = `/v1/crawl/${started.data.crawlId}`;
 
   // Stopped while /slow (answered after 3 s) is being fetched: a page surely in flight.
   const siteLog = async () =>
-    (await (await fetch(`${CRAWL_SITE_ORIGIN}/__log?since=${since}`)).json()) as {
+    (await (await fetch(`${origin}/__log?since=${since}`)).json()) as {
       method: string;
       path: string;
     }[];
@@ -102,11 +110,13 @@ it("a crawl stopped mid-run by a restart completes; every page listed once, char
   const account_ = await api<{ usage: { used: number } }>("/v1/account");
   expect(account_.data.usage.used).toBe(Math.ceil(rendered / 2));
 
-  // The site saw each page at most twice — once, or again when the restart lost it — and /slow
+  // The site saw each page (robots.txt is read again after a restart) at most twice — once, or
+  // again when the restart lost it — and /slow
   // twice; it is listed once, rendered.
   const gets = new Map<string, number>();
   for (const e of await siteLog())
-    if (e.method === "GET") gets.set(e.path, (gets.get(e.path) ?? 0) + 1);
+    if (e.method === "GET" && e.path !== "/robots.txt")
+      gets.set(e.path, (gets.get(e.path) ?? 0) + 1);
   expect(Math.max(...gets.values())).toBeLessThanOrEqual(2);
   expect(gets.get("/slow")).toBe(2);
   expect(pages.filter((p) => new URL(p.url).pathname === "/slow")).toMatchObject([
