@@ -10,7 +10,7 @@
  * browser engine loads it. The outcome is a capture like the browser's, so the pipeline charges,
  * answers and reports it the same way; `rendered` says which engine read the page.
  */
-import type { ContentPlan, CaptureSpec } from "../capture/capture-spec";
+import { statusMatches, type ContentPlan, type CaptureSpec } from "../capture/capture-spec";
 import { failures } from "../capture/failures";
 import type { PageCapture } from "../capture/page/page-capture";
 import type { PageContent } from "../capture/page/page-content";
@@ -85,9 +85,14 @@ export function httpEngine(env: Env, render: HttpRender): CaptureEngine {
           return { ok: false, failure: failures.unreachable() };
         case "not_html":
           return { ok: false, failure: failures.notHtml(fetched.contentType) };
-        case "document":
+        case "document": {
           if (doc === null) throw new Error("a fetched document is parsed");
+          // As in the browser: a target status the caller listed fails the capture.
+          const status = spec.source.kind === "url" ? fetched.status : null;
+          if (status !== null && spec.failOnStatus && statusMatches(spec.failOnStatus, status))
+            return { ok: false, failure: failures.targetStatus(status) };
           return { ok: true, result: pageOf(spec, fetched, doc, content) };
+        }
       }
     },
   };

@@ -294,6 +294,15 @@ describe("POST /v1/content and /v1/links with render", () => {
     });
     expect(waited.body.data?.rendered).toBe("browser");
 
+    // failOnStatus holds without a browser too: a 404 listed is the caller's 400, not charged.
+    const missing = await post("/v1/links", {
+      url: `${SITE}/missing`,
+      render: "never",
+      failOnStatus: [404],
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error?.details?.map((d) => d.path)).toContain("failOnStatus");
+
     // The guard: a redirect to the canary is refused before it is requested, and costs nothing.
     const refused = await post("/v1/content", { url: `${SITE}/hybrid/to-canary`, render: "never" });
     expect(refused.status).toBe(400);
