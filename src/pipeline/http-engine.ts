@@ -14,7 +14,7 @@ import { statusMatches, type ContentPlan, type CaptureSpec } from "../capture/ca
 import { failures } from "../capture/failures";
 import type { PageCapture } from "../capture/page/page-capture";
 import type { PageContent } from "../capture/page/page-content";
-import type { DomDocument } from "../extract/dom";
+import { type DomDocument, selectAll } from "../extract/dom";
 import {
   baseOf,
   blockText,
@@ -136,7 +136,7 @@ function pageOf(
 ): PageCapture {
   const url = spec.source.kind === "url";
   return {
-    content: readContent(doc, fetched.finalUrl, plan),
+    content: readContent(doc, fetched.finalUrl, plan, spec.hideSelectors),
     article: null,
     quality: "full",
     completeness: null,
@@ -151,8 +151,17 @@ function pageOf(
   };
 }
 
-/** The page content of a parsed document: text and links first, then the HTML (stripped). */
-function readContent(doc: DomDocument, finalUrl: string, plan: ContentPlan): PageContent {
+/**
+ * The page content of a parsed document: the links, the HTML (scripts stripped when asked), then
+ * the text — without what `hideSelectors` hides, as the browser's text leaves it out (its HTML
+ * keeps those elements: the browser hides them with a style sheet).
+ */
+function readContent(
+  doc: DomDocument,
+  finalUrl: string,
+  plan: ContentPlan,
+  hideSelectors: readonly string[],
+): PageContent {
   const content: PageContent = {
     html: null,
     text: null,
@@ -161,10 +170,6 @@ function readContent(doc: DomDocument, finalUrl: string, plan: ContentPlan): Pag
     fields: null,
     markup: null,
   };
-  if (plan.text) {
-    const { value, cut } = cutBytes(doc.body ? blockText(doc.body) : "", LIMITS.contentTextBytes);
-    content.text = { text: value, truncated: cut };
-  }
   if (plan.links) {
     const { links, truncated } = documentLinks(doc, baseOf(doc, finalUrl), plan.links);
     content.links = {
@@ -176,6 +181,11 @@ function readContent(doc: DomDocument, finalUrl: string, plan: ContentPlan): Pag
     if (plan.html.stripScripts) stripScripts(doc);
     const { value, cut } = cutBytes(serializeDocument(doc), LIMITS.contentHtmlBytes);
     content.html = { html: value, truncated: cut };
+  }
+  if (plan.text) {
+    for (const selector of hideSelectors) for (const el of selectAll(doc, selector)) el.remove();
+    const { value, cut } = cutBytes(doc.body ? blockText(doc.body) : "", LIMITS.contentTextBytes);
+    content.text = { text: value, truncated: cut };
   }
   return content;
 }

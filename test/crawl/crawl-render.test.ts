@@ -248,12 +248,14 @@ describe("POST /v1/content and /v1/links with render", () => {
       url: `${SITE}/hybrid/static`,
       contentFormat: "text",
       render: "never",
+      hideSelectors: ["ul"],
     });
     expect(text.status).toBe(200);
     expect(text.body.data?.rendered).toBe("http");
     expect(text.body.data?.metadata).toMatchObject({ title: "Static article", targetStatus: 200 });
     const lines = text.body.data?.text?.split("\n") ?? [];
     expect(lines).toContain("Static article");
+    expect(lines).not.toContain("/hybrid/"); // the link list, hidden
     expect(lines.filter((l) => l.startsWith(HYBRID.staticPhrase)).length).toBe(7);
     const app = await post<Content>("/v1/content", { url: `${SITE}/hybrid/app`, render: "never" });
     expect(app.body.data?.rendered).toBe("http");
