@@ -184,6 +184,14 @@ export const TUNING = {
    * invocation costs a dip (the batch's wait, a page alone).
    */
   crawlTakeMoreMs: 60_000,
+  /**
+   * A crawl's pages are rendered in pages kept open between them (src/capture/host/lane-pages.ts):
+   * the captures one page serves at most, how long it waits idle for the next, and the idle pages
+   * a browser keeps at most.
+   */
+  lanePageUses: 25,
+  laneIdleMs: 15_000,
+  lanePagesIdle: 8,
   /** Skipped URLs (out of scope, excluded…) a crawl lists, beyond its rendered pages. */
   crawlSkippedRows: 2_000,
   /**

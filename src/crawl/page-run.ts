@@ -197,6 +197,8 @@ export async function loadPage(
     outputs: RequestedOutput[];
     storage?: StorageTarget;
     tune?: (spec: CaptureSpec) => CaptureSpec;
+    /** The capture's lane (src/capture/host/lane-pages.ts); none: a page of its own. */
+    lane?: string;
   },
 ): Promise<
   { ok: true; run: PipelineRun & { page: PageFacts } } | { ok: false; outcome: PageOutcome }
@@ -227,6 +229,7 @@ export async function loadPage(
       storage: load.storage ?? { kind: "none" },
       engine,
       background: true,
+      ...(load.lane ? { lane: load.lane } : {}),
     });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -336,6 +339,8 @@ async function renderPage(
       prefix: "crawl",
       context: "crawl page",
     },
+    // A crawl's pages run one after another in a page kept open between them.
+    lane: `crawl:${config.accountId}:${config.crawlId}`,
   });
   if (!loaded.ok) return loaded.outcome;
   const page = await rendered(env, config, loaded.run);

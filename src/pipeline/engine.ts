@@ -5,7 +5,7 @@
  * consumer's test seam) calls one; the pipeline picks the geo engine when `spec.geo` is set.
  */
 import { config } from "../config";
-import type { BrowserHost, CaptureOutcome } from "../capture/host/browser-host";
+import type { BrowserHost, CaptureOutcome, CaptureTurn } from "../capture/host/browser-host";
 import type { PageCapture } from "../capture/page/page-capture";
 import type { OutputOutcome } from "../capture/outputs/outputs";
 import { failures } from "../capture/failures";
@@ -19,31 +19,41 @@ import { TUNING } from "../tuning";
 export interface CaptureEngine {
   /**
    * Loads `spec`'s page once and renders `spec.outputs`; a failed load is an outcome.
-   * `accountId` is whose share of the browser slots the capture counts against; a `background`
-   * capture's slot yields to interactive captures (src/capture/host/slots.ts).
+   * `accountId` is whose share of the browser slots the capture counts against; `turn` says
+   * whether its slot yields to interactive captures and which lane (crawl) it belongs to
+   * (src/capture/host/browser-host.ts).
    */
-  capture(spec: CaptureSpec, accountId: string, background?: boolean): Promise<CaptureOutcome>;
+  capture(spec: CaptureSpec, accountId: string, turn?: CaptureTurn): Promise<CaptureOutcome>;
 }
 
 /**
- * One BrowserHost shard, at random: of the heavy lane (HEAVY_BROWSER_HOSTS, `heavy-<n>`) for a
+ * One BrowserHost shard, at random (a crawl's pages, `lane`: always the same one, where its last
+ * page may be kept open for the next): of the heavy lane (HEAVY_BROWSER_HOSTS, `heavy-<n>`) for a
  * capture that may render more than TUNING.heavyCapturePixels device pixels (a full page counts
  * at its maximum height: it is not measured yet), else of the BROWSER_HOSTS (`host-<n>`). A giant
  * raster holds its browser's GPU process for tens of seconds, and that process is shared by every
  * capture of the browser: in its own lane it slows only other giants.
  */
-function browserHost(env: Env, weight = 0): DurableObjectStub<BrowserHost> {
+function browserHost(env: Env, weight = 0, lane?: string): DurableObjectStub<BrowserHost> {
   const { browserHosts, heavyBrowserHosts } = config(env);
   const heavy = weight > TUNING.heavyCapturePixels;
-  const shard = Math.floor(Math.random() * (heavy ? heavyBrowserHosts : browserHosts));
+  const shards = heavy ? heavyBrowserHosts : browserHosts;
+  const shard = lane === undefined ? Math.floor(Math.random() * shards) : hashOf(lane) % shards;
   return env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(`${heavy ? "heavy" : "host"}-${shard}`));
+}
+
+/** A string's FNV-1a hash: a lane's shard. */
+function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** The BrowserHost engine: each capture on a randomly chosen shard of its lane. */
 export function browserEngine(env: Env): CaptureEngine {
   return {
-    capture: (spec, accountId, background) =>
-      browserHost(env, captureWeight(spec)).capture(spec, accountId, background),
+    capture: (spec, accountId, turn) =>
+      browserHost(env, captureWeight(spec), turn?.lane).capture(spec, accountId, turn),
   };
 }
 

@@ -52,10 +52,9 @@ export function needsBrowserFor(spec: CaptureSpec): boolean {
 export function httpEngine(env: Env, render: HttpRender): CaptureEngine {
   const browser = browserEngine(env);
   return {
-    capture: async (spec, accountId, background) => {
+    capture: async (spec, accountId, turn) => {
       const content = spec.outputs.content;
-      if (render === "auto" && needsBrowserFor(spec))
-        return browser.capture(spec, accountId, background);
+      if (render === "auto" && needsBrowserFor(spec)) return browser.capture(spec, accountId, turn);
       if (content === null) throw new Error("the HTTP engine reads page content only");
       const fetched: FetchedHtml =
         spec.source.kind === "html"
@@ -76,7 +75,7 @@ export function httpEngine(env: Env, render: HttpRender): CaptureEngine {
       // Nothing was asked conditionally: a 304 is an answer without a page, as an error is.
       const unusable = fetched.kind === "error" || fetched.kind === "not_modified";
       const browserWanted = render === "auto" && (unusable || (doc !== null && needsBrowser(doc)));
-      if (browserWanted) return browser.capture(spec, accountId, background);
+      if (browserWanted) return browser.capture(spec, accountId, turn);
       switch (fetched.kind) {
         case "blocked":
           return { ok: false, failure: { ...failures.unreachable(), cause: "blocked" } };

@@ -59,6 +59,8 @@ export interface PipelineInput {
   engine: CaptureEngine;
   /** Background work (crawl pages): its browser slot yields to interactive captures. */
   background?: boolean;
+  /** Its crawl: its page may run in the page the crawl's last one left open (src/capture/host/lane-pages.ts). */
+  lane?: string;
 }
 
 /** Why one output failed: the error its caller answers with; `transient` if a retry may cure it. */
@@ -151,7 +153,7 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const outcome = await engine.capture(
     { ...spec, outputs: { formats, article, content, animation } },
     accountId,
-    input.background === true,
+    { background: input.background === true, ...(input.lane ? { lane: input.lane } : {}) },
   );
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();

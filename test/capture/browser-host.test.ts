@@ -64,6 +64,11 @@ const openContexts = (host: DurableObjectStub<BrowserHost>) =>
     return warm ? warm.browser.browserContexts().length - 1 : -1;
   });
 
+/** Pages the host's browser keeps idle for their lanes (src/capture/host/lane-pages.ts). */
+const laneIdle = (instance: BrowserHost) =>
+  (instance as unknown as { warm: { lanes: { idle: unknown[] } } | null }).warm?.lanes.idle
+    .length ?? -1;
+
 function sharedHost(): Promise<DurableObjectStub<BrowserHost>> {
   warmHost ??= (async () => {
     const host = hostStub(`t-warm-${runId()}`);
@@ -185,6 +190,47 @@ describe("BrowserHost", () => {
       ).toBe(1);
     }
     expect((await host.getStats()).launches).toBe(1);
+  });
+
+  it("a lane's next capture runs in the page its last one left; never another lane's, never after a failure", async () => {
+    const host = await sharedHost();
+    const url = `${FIXTURES}/boxes.html?run=${runId()}`;
+    // Green when the tab starts clean, blue when a capture before it left its sessionStorage.
+    const check =
+      "const left = sessionStorage.getItem('left') !== null;" +
+      "document.body.innerHTML = ''; document.documentElement.style.background = left ? '#00f' : '#0f0';";
+    const leave = `${check} sessionStorage.setItem('left', '1');`;
+    const lane = `crawl:acct-host-test:${runId()}`;
+    const other = `crawl:acct-host-test:${runId()}`;
+    const shoot = async (js: string, turn: { lane: string }) => {
+      const outcome = await host.capture(smallSpec(url, { js }), "acct-host-test", turn);
+      if (!outcome.ok) return outcome.failure.code;
+      const [shot] = outcome.result.outputs;
+      if (!shot?.ok) throw new Error("no output");
+      const [r, g, b] = decodeImage(shot.output.bytes).pixel(10, 10);
+      return r === 0 && g === 255 && b === 0 ? "clean" : b === 255 ? "reused" : "other";
+    };
+    const reused = async () => (await host.getStats()).lanePagesReused;
+    const before = await reused();
+    // Offering a page back (it is frozen) happens after the answer: wait until it is kept.
+    const kept = (n: number) =>
+      poll(
+        () => runInDurableObject(host, (instance: BrowserHost) => laneIdle(instance)),
+        (idle) => idle === n,
+      );
+    expect(await shoot(leave, { lane })).toBe("clean");
+    await kept(1);
+    expect(await shoot(check, { lane })).toBe("reused");
+    await kept(1);
+    // Another crawl never gets it.
+    expect(await shoot(check, { lane: other })).toBe("clean");
+    await kept(2);
+    expect(await reused()).toBe(before + 1);
+    // A capture that fails closes its page: the lane starts clean again.
+    expect(await shoot(`${leave} throw new Error('no');`, { lane })).toBe("CAPTURE_FAILED");
+    await kept(1);
+    expect(await shoot(check, { lane })).toBe("clean");
+    expect(await reused()).toBe(before + 2);
   });
 
   it("a context's window UI (the omnibox popup's WebUI pages) is frozen as it opens", async () => {

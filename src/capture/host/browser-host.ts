@@ -7,6 +7,7 @@
  *   DO reconnects to its still-running session before launching a new one.
  * - Each capture gets a new incognito context, opened ahead: the browser keeps one blank page
  *   ready for the next capture (blank-page.ts), so a capture does not wait for a renderer to start.
+ *   A crawl's page may instead run in the page its crawl's last page left (lane-pages.ts).
  * - A crash or disconnect drops the browser; the failed capture is retried once on a new one.
  * - Pages in flight are capped, and so is one account's share of them; callers beyond a cap wait
  *   in one bounded line shared per account (the least served account first), and past the wait
@@ -22,7 +23,8 @@ import { DurableObject } from "cloudflare:workers";
 import { config } from "../../config";
 import { navigationVetter } from "../../security/target-check";
 import { adHostList, adHostMatcher } from "../page/ad-block";
-import { closeBlankPage, openBlankPage, SparePage } from "./blank-page";
+import { closeBlankPage, openBlankPage, SparePage, type BlankPage } from "./blank-page";
+import { LanePages } from "./lane-pages";
 import { installBrowserGuard, type BrowserGuard } from "../guard/browser-guard";
 import { dead, SESSION_KEY, startBrowser } from "./browser-session";
 import { pageSettings } from "../page/page";
@@ -55,6 +57,16 @@ interface Warm {
   cpu: CpuShare;
   userAgent: string;
   spare: SparePage;
+  /** Pages kept for the next capture of their lane (a crawl's next page). */
+  lanes: LanePages;
+}
+
+/** How a capture takes its turn on a host. */
+export interface CaptureTurn {
+  /** Background work (crawl pages): its slot yields to interactive captures (./slots.ts). */
+  background?: boolean;
+  /** Its lane (one crawl): it may run in the page of the lane's last capture (./lane-pages.ts). */
+  lane?: string;
 }
 
 export class BrowserHost extends DurableObject<Env> {
@@ -94,8 +106,15 @@ export class BrowserHost extends DurableObject<Env> {
     return this.requestPolicy;
   }
 
-  /** One capture for `accountId`'s share of the slots; a `background` one yields its turn. */
-  async capture(spec: CaptureSpec, accountId: string, background = false): Promise<CaptureOutcome> {
+  /**
+   * One capture for `accountId`'s share of the slots; a `background` one yields its turn; one of
+   * a `lane` may run in the page of the lane's last capture (./lane-pages.ts).
+   */
+  async capture(
+    spec: CaptureSpec,
+    accountId: string,
+    { background = false, lane }: CaptureTurn = {},
+  ): Promise<CaptureOutcome> {
     const slot = await this.acquire(accountId, captureWeight(spec), background);
     if ("code" in slot) return { ok: false, failure: slot };
     this.lastUsed = Date.now();
@@ -115,13 +134,18 @@ export class BrowserHost extends DurableObject<Env> {
         try {
           // Built once: they prime the next spare and are what this capture's page is given.
           const settings = pageSettings(spec, this.policy(), warm.userAgent);
-          const blank = await warm.spare.take(settings);
+          const kept = lane === undefined ? null : await warm.lanes.take(lane);
+          if (kept) this.stats.lanePagesReused++;
+          const blank = kept ?? (await warm.spare.take(settings));
           const share = warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
             const result = await runPageCapture(blank, spec, this.policy(), settings, {
               ...hooks,
               ready: share.ready,
               gifEncoder: () => this.gifEncoder(),
+              ...(lane === undefined
+                ? {}
+                : { keep: (page: BlankPage) => warm.lanes.offer(lane, page, settings) }),
             });
             this.stats.captures++;
             return { ok: true, result };
@@ -252,6 +276,9 @@ export class BrowserHost extends DurableObject<Env> {
       cpu,
       userAgent: userAgent.replace("HeadlessChrome", "Chrome"),
       spare: new SparePage((prime) => openBlankPage(browser, guard, browserSession, prime)),
+      lanes: new LanePages(async (blank) => {
+        if (!(await closeBlankPage(blank))) this.recycle(browser);
+      }),
     };
     await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
     return this.warm;

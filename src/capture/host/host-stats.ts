@@ -23,6 +23,8 @@ export interface HostCounters {
   /** Kept sessions found gone at startup (not connected to; a fresh browser launched). */
   staleSessions: number;
   captures: number;
+  /** Captures that ran in a page their lane kept from its last capture (lane-pages.ts). */
+  lanePagesReused: number;
   /** Captures abandoned at their hard deadline; browsers recycled for a context that hung. */
   deadlineKills: number;
   recycles: number;
@@ -37,6 +39,7 @@ export const hostCounters = (): HostCounters => ({
   reconnects: 0,
   staleSessions: 0,
   captures: 0,
+  lanePagesReused: 0,
   deadlineKills: 0,
   recycles: 0,
   busyRefusals: 0,

@@ -1,7 +1,8 @@
 /**
- * CaptureSpec → bytes, inside one fresh incognito browser context (../host/blank-page.ts) that is
- * always closed afterwards: after the answer on success (its bytes are in hand), before it on
- * failure.
+ * CaptureSpec → bytes, inside one incognito browser context (../host/blank-page.ts) that is
+ * closed afterwards: after the answer on success (its bytes are in hand), before it on failure. A
+ * crawl's page that succeeded may instead be kept for the crawl's next page (`hooks.keep`,
+ * ../host/lane-pages.ts).
  * Steps: prepare the page → load and wait → page controls (selector wait, css, hides, js, actions,
  * delay) → lazy content revealed for full pages and elements (./complete.ts) → what is read from the page (./page-read.ts: metadata
  * and the article; ./page-content.ts: html, text, links, elements; each if asked) → fonts,
@@ -83,6 +84,11 @@ export interface CaptureHooks {
    * network, which the answer need not wait for).
    */
   closing(done: Promise<void>): void;
+  /**
+   * A successful capture's page may serve the next capture of its lane (../host/lane-pages.ts):
+   * given it, the host keeps it or closes it; without this hook the page is closed.
+   */
+  keep?(blank: BlankPage): Promise<void>;
   /** The full page was measured: the capture now weighs `weight` (./weight.ts). */
   measured(weight: number): void;
   /**
@@ -127,7 +133,7 @@ export async function runPageCapture(
     await close();
     throw err;
   }
-  hooks.closing(close());
+  hooks.closing(hooks.keep ? hooks.keep(blank) : close());
   return capture;
 }
 
@@ -167,6 +173,8 @@ async function capturePage(
     if (leftDocument(err))
       throw new CaptureError(failures.navigatedAway(spec.source.kind === "url" ? "url" : "html"));
     throw err;
+  } finally {
+    tracker.detach();
   }
 }
 

@@ -126,7 +126,8 @@ function blockedTypesOf(spec: CaptureSpec): Set<Protocol.Network.ResourceType> {
  * Decides the page's paused requests, on `session` (a session of ours on the page target, kept
  * for the page's life): what `pausedRequests(spec)` selects, once `Fetch.enable` is sent with it
  * (./page.ts's settings; a primed page has it already). `mainFrameId` reads the page's main frame
- * id when a request pauses.
+ * id when a request pauses. Returns what takes the handler off again (a page kept for its lane's
+ * next capture, ../host/lane-pages.ts, gets that capture's handler instead).
  */
 export function interceptPageRequests(
   session: CDPSession,
@@ -134,7 +135,7 @@ export function interceptPageRequests(
   spec: CaptureSpec,
   policy: RequestPolicy,
   tracker: RefusalCounts,
-): void {
+): () => void {
   const blockedTypes = blockedTypesOf(spec);
   const target = targetOf(spec);
   const targetSite = target === null ? null : siteOf(target.hostname);
@@ -186,7 +187,7 @@ export function interceptPageRequests(
     return { kind: "continue" };
   }
 
-  session.on("Fetch.requestPaused", (event: Protocol.Fetch.RequestPausedEvent) => {
+  const onPaused = (event: Protocol.Fetch.RequestPausedEvent) => {
     const { requestId } = event;
     void decide(event)
       .catch((): Decision => ({ kind: "block", main: false }))
@@ -213,7 +214,9 @@ export function interceptPageRequests(
       })
       // A request can vanish (page closed, navigation replaced) between pause and reply.
       .catch(() => {});
-  });
+  };
+  session.on("Fetch.requestPaused", onPaused);
+  return () => void session.off("Fetch.requestPaused", onPaused);
 }
 
 /** `text` as a literal in a Fetch URL pattern (`*` and `?` are wildcards, `\` escapes). */

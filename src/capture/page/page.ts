@@ -3,7 +3,7 @@
  * (./page-requests.ts: the main document, navigation vetting, ad and resource-type blocking,
  * custom headers and cookie scoping), and the network tracker the wait ladder reads.
  */
-import type { CDPSession, HTTPRequest, Page } from "@cloudflare/puppeteer";
+import type { CDPSession, Handler, HTTPRequest, Page, PageEvents } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
 import { isBlockedRemoteAddress } from "../../security/url-guard";
 import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from "./network-idle";
@@ -43,6 +43,9 @@ export class NetworkTracker {
   private readonly pageRequests = new Set<RequestKey>();
   /** Requests to ad and tracker hosts refused (`blockAds`, ./page-requests.ts). */
   adsBlocked = 0;
+
+  /** What takes this capture's listeners off the page again (`detach`). */
+  private readonly listeners: Array<() => void> = [];
 
   /** Each request's key in `network`: its CDP request id where puppeteer exposes it. */
   private readonly keys = new WeakMap<object, RequestKey>();
@@ -89,6 +92,17 @@ export class NetworkTracker {
   /** Puppeteer reports the request finished or failed. */
   onEnd(request: object): void {
     this.network.end(this.keys.get(request) ?? request);
+  }
+  /** `off` takes one of the capture's listeners off the page (`detach`). */
+  onDetach(off: () => void): void {
+    this.listeners.push(off);
+  }
+  /**
+   * Takes the capture's listeners off its page: a page kept for its lane's next capture
+   * (../host/lane-pages.ts) reports to that capture's tracker only.
+   */
+  detach(): void {
+    for (const off of this.listeners.splice(0)) off();
   }
   /** True when at most `max` requests have been in flight for the last 500 ms. */
   idle(max: IdleThreshold): boolean {
@@ -190,7 +204,7 @@ export async function preparePage(
 ): Promise<NetworkTracker> {
   const tracker = new NetworkTracker();
   // The handler is in place before the settings enable the pauses it decides.
-  interceptPageRequests(session, () => mainFrameId(page), spec, policy, tracker);
+  tracker.onDetach(interceptPageRequests(session, () => mainFrameId(page), spec, policy, tracker));
   await Promise.all([
     applySettings(page, session, settings, primed),
     spec.locale ? emulateLocale(session, spec.locale, settings.userAgent) : null,
@@ -203,21 +217,25 @@ export async function preparePage(
   // the context this runs in.
   if (spec.source.kind === "html") await page.evaluate(hardening);
 
-  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
-  page.on("request", (request) => {
+  const on = <E extends keyof PageEvents>(event: E, handler: Handler<PageEvents[E]>) => {
+    page.on(event, handler);
+    tracker.onDetach(() => void page.off(event, handler));
+  };
+  on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
+  on("request", (request) => {
     tracker.onStart(request, request.resourceType(), requestId(request), request.url());
     if (request.isNavigationRequest() && request.frame() === page.mainFrame())
       tracker.network.navigationStarted(request);
   });
-  page.on("requestfinished", (request) => tracker.onEnd(request));
-  page.on("requestfailed", (request) => {
+  on("requestfinished", (request) => tracker.onEnd(request));
+  on("requestfailed", (request) => {
     tracker.onEnd(request);
     if (!/BLOCKED_BY_CLIENT/.test(request.failure()?.errorText ?? "")) tracker.onFailed(request);
     tracker.network.navigationFailed(request);
   });
-  onMainFrameNavigationAsked(page, (ask) => tracker.network.navigationAsked(ask));
-  page.on("load", () => tracker.network.loaded());
-  page.on("response", (response) => {
+  tracker.onDetach(onMainFrameNavigationAsked(page, (ask) => tracker.network.navigationAsked(ask)));
+  on("load", () => tracker.network.loaded());
+  on("response", (response) => {
     const req = response.request();
     const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
     // The address Chromium really connected to, against the guard's rules: a name that passed

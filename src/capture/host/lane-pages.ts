@@ -1,0 +1,108 @@
+/**
+ * Lanes: the pages of one crawl, rendered one after another in a page kept open between them.
+ *
+ * A capture's page is a new incognito context with a renderer process of its own
+ * (./blank-page.ts). For a crawl that is most of its Chromium CPU: on the crawl-peer bench's site
+ * a page opened per capture cost ~1.1–1.5 s of Chromium CPU, one reused in its context ~0.8 s
+ * (docs/CRAWL.md, "Pages kept for a crawl's next page"). A crawl renders many pages of one site
+ * for one account with one set of options, so a page that rendered one of them cleanly serves
+ * the next — in its context and renderer, as a crawler a customer runs does.
+ *
+ * The rules:
+ * - A lane is a key our code gives (src/crawl/page-run.ts: one per crawl), never customer input,
+ *   and a page serves only its own lane on its own browser: never another crawl or account.
+ * - Only a page whose capture succeeded is offered back. It is kept only if the guard saw
+ *   nothing wrong in its context, and frozen while it waits (its document's scripts and timers
+ *   stop); taken again, it is checked once more and woken, and the next capture navigates it
+ *   from the last page, as a tab does. (Sending it to about:blank between captures was tried:
+ *   each navigation from about:blank to the site started new renderer processes, ~5 a page, and
+ *   saved nothing.) Anything else closes its context, which kills its renderer.
+ * - A page serves at most TUNING.lanePageUses captures and waits at most TUNING.laneIdleMs for
+ *   the next; a browser keeps at most TUNING.lanePagesIdle of them idle (the oldest goes first).
+ *   Idle pages are on about:blank and hold no slot.
+ * - What the pages of one lane share, as one browser tab does: the context's cookies and
+ *   storage, and the tab's sessionStorage and history. The capture's own settings (viewport,
+ *   user agent, interception, the hardening script) stay as the last capture left them, which is
+ *   what the next one of the same crawl asks for (its page is primed with them).
+ */
+import { pageClient } from "../page/page-client";
+import type { PageSettings } from "../page/page";
+import { withTimeout } from "../page/navigate";
+import { TUNING } from "../../tuning";
+import type { BlankPage } from "./blank-page";
+
+interface Kept {
+  lane: string;
+  blank: BlankPage;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class LanePages {
+  /** Idle pages, oldest first. */
+  private readonly idle: Kept[] = [];
+  /** Captures each page has served. */
+  private readonly uses = new WeakMap<BlankPage, number>();
+
+  /** `close` disposes a page's context (and recycles a browser whose context will not close). */
+  constructor(private readonly close: (blank: BlankPage) => Promise<void>) {}
+
+  /** A page `lane` left idle and still sound (woken), or null. */
+  async take(lane: string): Promise<BlankPage | null> {
+    for (let i = this.idle.length - 1; i >= 0; i--) {
+      const kept = this.idle[i];
+      if (kept?.lane !== lane) continue;
+      this.idle.splice(i, 1);
+      clearTimeout(kept.timer);
+      if (sound(kept.blank) && (await lifecycle(kept.blank, "active"))) return kept.blank;
+      void this.close(kept.blank);
+    }
+    return null;
+  }
+
+  /**
+   * Offers back the page of `lane`'s capture that just succeeded with `settings`: kept for the
+   * lane's next capture when it may serve again, else closed.
+   */
+  async offer(lane: string, blank: BlankPage, settings: PageSettings): Promise<void> {
+    const uses = (this.uses.get(blank) ?? 0) + 1;
+    this.uses.set(blank, uses);
+    if (uses >= TUNING.lanePageUses || !sound(blank) || !(await lifecycle(blank, "frozen")))
+      return this.close(blank);
+    blank.primed = settings;
+    const timer = setTimeout(() => {
+      const at = this.idle.findIndex((k) => k.blank === blank);
+      if (at < 0) return;
+      this.idle.splice(at, 1);
+      void this.close(blank);
+    }, TUNING.laneIdleMs);
+    this.idle.push({ lane, blank, timer });
+    while (this.idle.length > TUNING.lanePagesIdle) {
+      const oldest = this.idle.shift();
+      if (!oldest) break;
+      clearTimeout(oldest.timer);
+      void this.close(oldest.blank);
+    }
+  }
+}
+
+/** Open, and nothing the guard refused seen in its context. */
+function sound(blank: BlankPage): boolean {
+  return !blank.page.isClosed() && blank.watch.violation() === null;
+}
+
+/**
+ * Freezes the page while it waits (the Page Lifecycle "frozen" state: its document's tasks,
+ * timers and scripts stop, so an idle page costs no CPU) or lets it go on; false when it would
+ * not answer in time.
+ */
+async function lifecycle(blank: BlankPage, state: "frozen" | "active"): Promise<boolean> {
+  try {
+    await withTimeout(
+      pageClient(blank.page).send("Page.setWebLifecycleState", { state }),
+      TUNING.contextCloseMs,
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
