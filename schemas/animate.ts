@@ -6,7 +6,7 @@
  * ones here.
  */
 import { z } from "zod";
-import { captureRules } from "./capture";
+import { captureRules, captureShape } from "./capture";
 import { LIMITS } from "./limits";
 import { pageOptions } from "./page-content";
 import { cssSelector, intIn, numberIn } from "./primitives";
@@ -71,6 +71,18 @@ export const animateRequestSchema = z
       description:
         "Store the clip and answer JSON with a signed URL (kept for 24 hours) instead of the bytes.",
       default: false,
+    }),
+    async: captureShape.async.meta({
+      description:
+        "Queue the recording and answer 202 with a jobId; the job's result is a hosted link (or the object in your storage destination).",
+      default: false,
+    }),
+    webhookUrl: captureShape.webhookUrl,
+    storage: captureShape.storage,
+    cacheTtl: captureShape.cacheTtl.meta({
+      description:
+        "Seconds the hosted clip (hosted: true, or an async job's result) stays available.",
+      default: LIMITS.cacheTtl.default,
     }),
     startDelay: intIn(A.startDelayMs.min, A.startDelayMs.max, "ms").optional().meta({
       description:

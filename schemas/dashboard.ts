@@ -3,10 +3,11 @@
  * playground's capture endpoint. Forms arrive form-encoded; each field is a string.
  */
 import { z } from "zod";
+import { animateRequestSchema } from "./animate";
 import { captureRequestSchema } from "./capture";
 import { LIMITS } from "./limits";
 import { renderLinkRequestSchema } from "./render-link";
-import { captureJsonSchema, renderLinkSchema } from "./responses";
+import { captureJsonSchema, hostedAnimationSchema, renderLinkSchema } from "./responses";
 
 /** POST /dashboard/signup and /dashboard/login. */
 export const credentialsFormSchema = z
@@ -54,14 +55,32 @@ export const PLAYGROUND_REFUSED = ["async", "webhookUrl", "hosted", "storage", "
  * options of PLAYGROUND_REFUSED. Session-authenticated (cookie) with the `x-csrf-token` header.
  */
 export const playgroundCaptureRequestSchema = captureRequestSchema
-  .superRefine((value, ctx) => {
-    for (const name of PLAYGROUND_REFUSED) {
-      if (value[name] !== undefined) {
-        ctx.addIssue({ code: "custom", path: [name], message: "use the API for this option." });
-      }
-    }
-  })
+  .superRefine(refusePlaygroundOptions)
   .describe("A capture request from the dashboard's playground.");
+
+/** `use the API for this option.` for each option of PLAYGROUND_REFUSED the body sets. */
+function refusePlaygroundOptions(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const name of PLAYGROUND_REFUSED) {
+    if (value[name] !== undefined) {
+      ctx.addIssue({ code: "custom", path: [name], message: "use the API for this option." });
+    }
+  }
+}
+
+/**
+ * POST /dashboard/api/animate: a recording request as for POST /v1/animate, minus the options of
+ * PLAYGROUND_REFUSED (the clip comes back in the answer, to preview). Session-authenticated.
+ */
+export const playgroundAnimateRequestSchema = animateRequestSchema
+  .superRefine(refusePlaygroundOptions)
+  .describe("A recording request from the dashboard's playground.");
+
+/** The playground's recording: the clip base64 with its facts (HostedAnimation's, but its link). */
+export const playgroundAnimationSchema = hostedAnimationSchema
+  .omit({ url: true, expiresAt: true })
+  .extend({ clip: z.string().describe("The video or GIF, base64.") })
+  .describe("The recording, base64, with the clip's and the page's facts.");
+export type PlaygroundAnimation = z.output<typeof playgroundAnimationSchema>;
 
 /** The playground's answer: exactly POST /v1/screenshot/json's `data`. */
 export const playgroundCaptureResponseSchema = captureJsonSchema.describe(

@@ -71,6 +71,16 @@ export const jobSchema = z
           description:
             "How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.",
         }),
+        frames: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "A recording job's frames (POST /v1/animate)." }),
+        durationMs: z
+          .number()
+          .int()
+          .optional()
+          .meta({ description: "A recording job's clip length in milliseconds." }),
       })
       .optional(),
     createdAt: iso,

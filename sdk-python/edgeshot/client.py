@@ -229,6 +229,7 @@ class Edgeshot:
         """POST /v1/animate: a scrolling (or still) video or GIF of a page, with the clip's headers."""
         body = _body(request, fields)
         body.pop("hosted", None)
+        body.pop("async", None)
         return animation_of(self._t.send("POST", "/v1/animate", body, idempotency_key=idempotency_key))
 
     def animate_hosted(
@@ -240,6 +241,19 @@ class Edgeshot:
     ) -> HostedAnimation:
         """POST /v1/animate with hosted: true: a signed URL to the clip instead of bytes."""
         return cast(HostedAnimation, self._post("/v1/animate", request, fields, idempotency_key, hosted=True))
+
+    def animate_async(
+        self,
+        request: Optional[AnimateRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> JobAccepted:
+        """POST /v1/animate with async: true: a queued recording job (its result a hosted link, or
+        the object in ``storage``; ``webhookUrl`` for job.completed); see `jobs.wait()`."""
+        body = _body(request, fields, **{"async": True})
+        body.pop("hosted", None)
+        return cast(JobAccepted, self._t.json("POST", "/v1/animate", body, idempotency_key=idempotency_key))
 
     def artifact(
         self,

@@ -768,6 +768,10 @@ _AnimateRequestOptional = TypedDict(
         "scrollTillSelector": str,  # scroll: stop where this element's top reaches the top of the viewport (or the page's end, if sooner). Omitted: the page's end.
         "scrollBack": bool,  # scroll: then scroll back to the top, as fast as down.
         "hosted": bool,  # Store the clip and answer JSON with a signed URL (kept for 24 hours) instead of the bytes.
+        "async": bool,  # Queue the recording and answer 202 with a jobId; the job's result is a hosted link (or the object in your storage destination).
+        "webhookUrl": str,  # Public HTTPS URL that receives job.completed / job.failed; requires async.
+        "storage": StorageOption,  # Deliver the async result to a storage destination (Pro and Enterprise); requires async.
+        "cacheTtl": int,  # Seconds the hosted clip (hosted: true, or an async job's result) stays available.
         "startDelay": int,  # Milliseconds to wait after the page is ready (and after delay, actions and the rest) before the first frame.
     },
     total=False,
@@ -1417,6 +1421,8 @@ _JobCompletedEventMetadataOptional = TypedDict(
     "_JobCompletedEventMetadataOptional",
     {
         "completeness": Optional[Completeness],  # How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+        "frames": int,  # A recording job's frames (POST /v1/animate).
+        "durationMs": int,  # A recording job's clip length in milliseconds.
     },
     total=False,
 )
@@ -2166,6 +2172,8 @@ _JobMetadataOptional = TypedDict(
     "_JobMetadataOptional",
     {
         "completeness": Optional[CompletenessOutput],  # How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
+        "frames": int,  # A recording job's frames (POST /v1/animate).
+        "durationMs": int,  # A recording job's clip length in milliseconds.
     },
     total=False,
 )

@@ -37,12 +37,13 @@ class FakeApi:
     def __init__(self, answers: List[Answer], delay: float = 0.0) -> None:
         self.answers = list(answers)
         self.requests: List[Tuple[str, str, Dict[str, str], float]] = []
+        self.bodies: List[bytes] = []
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
             def _answer(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
-                self.rfile.read(length)
+                fake.bodies.append(self.rfile.read(length))
                 fake.requests.append(
                     (self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, time.monotonic())
                 )
@@ -120,6 +121,19 @@ class RetryTest(unittest.TestCase):
             self.assertEqual((method, path), ("POST", "/v1/screenshot"))
             self.assertEqual(headers["idempotency-key"], "idem-1")
             self.assertEqual(headers["content-type"], "application/json")
+
+    def test_animate_async_sends_async_and_never_hosted(self) -> None:
+        api = self.fake([ok({"jobId": "job_2", "status": "queued"})])
+        job = Edgeshot("svc_test", api.base).animate_async(
+            url="https://example.com", format="gif", hosted=True, storage={"destinationId": "dst_a"}
+        )
+        self.assertEqual(job["jobId"], "job_2")
+        [(method, path, _, _)] = api.requests
+        self.assertEqual((method, path), ("POST", "/v1/animate"))
+        self.assertEqual(
+            json.loads(api.bodies[0]),
+            {"url": "https://example.com", "format": "gif", "async": True, "storage": {"destinationId": "dst_a"}},
+        )
 
     def test_a_slow_answer_times_out(self) -> None:
         api = self.fake([ok({})], delay=1.5)

@@ -117,13 +117,21 @@ export class Edgeshot {
   }
 
   /** POST /v1/animate: a scrolling (or still) video or GIF of a page, its bytes and clip facts. */
-  async animate(request: Omit<AnimateRequest, "hosted">): Promise<AnimationBytes> {
+  async animate(request: Omit<AnimateRequest, "hosted" | "async">): Promise<AnimationBytes> {
     return animationBytes(await this.#t.send("POST", "/v1/animate", request));
   }
 
   /** POST /v1/animate with hosted: true: a signed URL to the clip instead of bytes. */
-  animateHosted(request: Omit<AnimateRequest, "hosted">) {
+  animateHosted(request: Omit<AnimateRequest, "hosted" | "async">) {
     return this.#t.json<HostedAnimation>("POST", "/v1/animate", { ...request, hosted: true });
+  }
+
+  /**
+   * POST /v1/animate with async: true: a queued recording job (its result a hosted link, or the
+   * object in `storage`; `webhookUrl` for job.completed); see `jobs.wait`.
+   */
+  animateAsync(request: Omit<AnimateRequest, "async" | "hosted">) {
+    return this.#t.json<JobAccepted>("POST", "/v1/animate", { ...request, async: true });
   }
 
   /** POST /v1/extract. */

@@ -1,7 +1,8 @@
 /**
  * A capture job on the `capture-jobs` queue (its consumer: src/queues/capture-jobs.ts), run by
  * the job runner (./runner.ts: start, engine, retry decision, finish, webhooks). What is its
- * own: the CaptureSpec waits in R2 (the job document), the image is stored in our R2 and/or
+ * own: the CaptureSpec waits in R2 (the job document), the image — or a recording job's clip
+ * (POST /v1/animate with async: true; the document's `recording`) — is stored in our R2 and/or
  * delivered to the job's storage destination, and a completed job carries a signed result URL
  * valid for cacheTtl. A failed job carries one of the spec's sanitized error strings; its
  * credit is refunded.
@@ -14,7 +15,7 @@ import type { FinishResult, JobOutcome } from "./store/transitions";
 import { FAILURE } from "../capture/failures";
 import type { ResultMeta } from "./store/read";
 import { extensionFor } from "../storage/destinations";
-import type { PipelineRun } from "../pipeline/pipeline";
+import type { PipelineRun, RequestedOutput } from "../pipeline/pipeline";
 import { deleteStored, publicOrigin, signedImageUrl } from "../storage/hosted";
 import { type JobDocument, deleteJobDocument, readJobDocument } from "./job-document";
 import type { CaptureJobMessage } from "./queue-message";
@@ -56,15 +57,47 @@ export function captureJob(env: Env, msg: CaptureJobMessage): JobKind<Loaded> {
           batchId,
           watchId: null,
           host: source.kind === "url" ? new URL(source.url).hostname : "",
-          ext: extensionFor(doc.spec.format),
+          ext: extensionFor(doc.recording?.plan.format ?? doc.spec.format),
         },
         keep: "unless-deliver-only",
       });
-      return { spec: doc.spec, outputs: [{ kind: "image", format: doc.spec.format }], storage };
+      const output: RequestedOutput = doc.recording
+        ? { kind: "animation", plan: doc.recording.plan, credits: doc.recording.credits }
+        : { kind: "image", format: doc.spec.format };
+      return { spec: doc.spec, outputs: [output], storage };
     },
     complete: async ({ doc }, run) => (await completed(env, doc, run, finish)).webhooks,
     fail: async (failure) => (await finish({ status: "failed", ...failure })).webhooks,
   };
+}
+
+/** What a job keeps of its output, an image or a recording. */
+function jobResult(run: PipelineRun) {
+  const [output] = run.outputs;
+  if (output?.ok && output.kind === "image") {
+    const { result, stored, delivered } = output;
+    const meta: ResultMeta = {
+      width: result.width,
+      height: result.height,
+      loadTimeMs: run.loadTimeMs,
+      bytesSize: result.bytes.byteLength,
+      completeness: result.completeness,
+    };
+    return { meta, stored, delivered };
+  }
+  if (output?.ok && output.kind === "animation") {
+    const { recording: r, stored, delivered } = output;
+    const meta: ResultMeta = {
+      width: r.width,
+      height: r.height,
+      loadTimeMs: run.loadTimeMs,
+      bytesSize: r.bytes.byteLength,
+      frames: r.frames,
+      durationMs: r.durationMs,
+    };
+    return { meta, stored, delivered };
+  }
+  throw new Error("capture job output was neither an image nor a recording");
 }
 
 /** Completes the job with its result URL and metadata. */
@@ -74,17 +107,7 @@ async function completed(
   run: PipelineRun,
   finish: (outcome: JobOutcome) => Promise<FinishResult>,
 ): Promise<FinishResult> {
-  const [output] = run.outputs;
-  if (output?.kind !== "image" || !output.ok)
-    throw new Error("capture job output was not an image");
-  const { result, stored, delivered } = output;
-  const meta: ResultMeta = {
-    width: result.width,
-    height: result.height,
-    loadTimeMs: run.loadTimeMs,
-    bytesSize: result.bytes.byteLength,
-    completeness: result.completeness,
-  };
+  const { meta, stored, delivered } = jobResult(run);
   // A bucket delivery is named in the job; a duplicate delivery that lost the race leaves the
   // bucket object in place (the customer's data, not ours). `deliverOnly`: no copy in our R2,
   // so the job's resultUrl is the bucket object's URL.

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { CaptureJobMessage } from "./queue-message";
-import type { CaptureSpec } from "../capture/capture-spec";
+import type { AnimationPlan, CaptureSpec } from "../capture/capture-spec";
 import type { StorageChoice } from "../storage/destinations";
 import { isPlainObject, plainId } from "../../schemas/primitives";
 
@@ -22,6 +22,14 @@ export interface JobDocument {
   origin: string;
   /** Deliver the result to this storage destination (key template unexpanded); absent = hosted in R2. */
   storage?: StorageChoice;
+  /** A recording job (POST /v1/animate with async: true): what it films and its credits. */
+  recording?: RecordingJob;
+}
+
+/** What a recording job films, and the credits reserved for it at admission (by its length). */
+export interface RecordingJob {
+  plan: AnimationPlan;
+  credits: number;
 }
 
 const jobDocument = z.object({
@@ -35,6 +43,15 @@ const jobDocument = z.object({
   cacheTtl: z.number().int().positive(),
   origin: z.url({ protocol: /^https?$/ }),
   storage: z.object({ destinationId: z.string().min(1), key: z.string().min(1) }).optional(),
+  // Written by submit.ts from a checked AnimationPlan; only its shape is re-checked here.
+  recording: z
+    .object({
+      plan: z.custom<AnimationPlan>(
+        (v) => isPlainObject(v) && typeof v.format === "string" && typeof v.fps === "number",
+      ),
+      credits: z.number().int().positive(),
+    })
+    .optional(),
 });
 
 export function jobDocumentKey(accountId: string, jobId: string): string {

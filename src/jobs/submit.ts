@@ -1,15 +1,18 @@
 /**
- * Submitting async work (async captures and batches), in this order (docs/ARCHITECTURE.md):
- * admit in the Account DO (active-job slots, one credit reservation per job, rows `queued`) →
+ * Submitting async work (async captures, recordings and batches), in this order (docs/ARCHITECTURE.md):
+ * admit in the Account DO (active-job slots, one credit reservation per job — a recording's by
+ * its length — rows `queued`) →
  * the CaptureSpecs to R2 → one `capture-job` message per job on `capture-jobs` → 202.
  * If storing or queueing fails, the admission is undone (jobs deleted, credits refunded, slots
  * released) before the error is answered, so nothing the caller never saw keeps holding them.
  */
+import type { AnimateRequest } from "../../schemas/animate";
 import type { CaptureRequest } from "../../schemas/capture";
 import type { AuthContext } from "../accounts/auth";
 import { releasePrepaid } from "../accounts/credits";
 import type { AdmitResult } from "./store/admit";
 import { prepareCapture } from "../capture-request/prepare";
+import { prepareRecording } from "../pipeline/animate";
 import type { CaptureSpec } from "../capture/capture-spec";
 import type { JobAccepted, Usage } from "../../schemas/responses";
 import { ApiError } from "../errors";
@@ -17,7 +20,7 @@ import { MESSAGES } from "../user-messages";
 import { LIMITS } from "../../schemas/limits";
 import { publicOrigin } from "../storage/hosted";
 import { requireStorage, type StorageChoice } from "../storage/destinations";
-import { writeJobDocument } from "./job-document";
+import { type RecordingJob, writeJobDocument } from "./job-document";
 import type { CaptureJobMessage } from "./queue-message";
 import { mapLimit } from "./pool";
 import { requireWebhookUrl } from "../webhooks/url";
@@ -33,6 +36,8 @@ export interface SubmitInput {
   origin: string;
   /** Deliver every job's result to this storage destination (checked by `requireStorage`). */
   storage?: StorageChoice | null;
+  /** Every job records instead of taking an image (POST /v1/animate with async: true). */
+  recording?: RecordingJob | null;
 }
 
 export interface Admitted {
@@ -42,7 +47,11 @@ export interface Admitted {
   messages: CaptureJobMessage[];
 }
 
-function refusal(result: Extract<AdmitResult, { ok: false }>, n: number): ApiError {
+function refusal(
+  result: Extract<AdmitResult, { ok: false }>,
+  n: number,
+  credits: number,
+): ApiError {
   if (result.reason === "queue_limit") {
     return new ApiError(
       "QUEUE_LIMIT_REACHED",
@@ -51,7 +60,7 @@ function refusal(result: Extract<AdmitResult, { ok: false }>, n: number): ApiErr
     );
   }
   const { usage } = result;
-  return new ApiError("USAGE_EXCEEDED", MESSAGES.creditsExhausted(n, usage));
+  return new ApiError("USAGE_EXCEEDED", MESSAGES.creditsExhausted(credits, usage));
 }
 
 /** Admits the jobs and stores their documents; nothing is queued yet (see `enqueueJobs`). */
@@ -60,11 +69,14 @@ export async function createJobs(
   auth: AuthContext,
   input: SubmitInput,
 ): Promise<Admitted> {
+  const recording = input.recording ?? null;
   const jobs = input.specs.map((spec) => ({
     id: crypto.randomUUID(),
     url: spec.source.kind === "url" ? spec.source.url : null,
-    format: spec.format,
+    format: recording ? recording.plan.format : spec.format,
+    credits: recording ? recording.credits : 1,
   }));
+  const credits = jobs.reduce((sum, job) => sum + job.credits, 0);
   const batchId = input.batch ? crypto.randomUUID() : null;
   const webhookUrl = input.webhookUrl;
   const admitted = await auth.account.jobs().admit({
@@ -75,7 +87,7 @@ export async function createJobs(
     // Jobs hold their own credits: the credit reserved with authentication goes back first.
     release: releasePrepaid(auth),
   });
-  if (!admitted.ok) throw refusal(admitted, jobs.length);
+  if (!admitted.ok) throw refusal(admitted, jobs.length, credits);
 
   const ids = jobs.map((j) => j.id);
   try {
@@ -90,6 +102,7 @@ export async function createJobs(
           cacheTtl: input.cacheTtl,
           origin: input.origin,
           ...(input.storage ? { storage: input.storage } : {}),
+          ...(recording ? { recording } : {}),
         },
         TUNING.jobDocumentTtlSeconds,
       ),
@@ -100,7 +113,7 @@ export async function createJobs(
   return {
     batchId,
     jobs: jobs.map((j) => ({ jobId: j.id, url: j.url })),
-    usage: { credits: jobs.length, remaining: admitted.remaining },
+    usage: { credits, remaining: admitted.remaining },
     messages: ids.map((jobId) => ({ kind: "capture-job", accountId: auth.accountId, jobId })),
   };
 }
@@ -180,6 +193,35 @@ export async function submitAsyncCapture(
     cacheTtl,
     origin: publicOrigin(env, requestUrl),
     storage,
+  });
+  const job = submitted.jobs[0];
+  if (!job) throw new Error("submitJobs returned no job");
+  return { data: { jobId: job.jobId, status: "queued" }, usage: submitted.usage };
+}
+
+/**
+ * POST /v1/animate with async: true → `{jobId, status}` and the credits reserved by the clip's
+ * length. Checked as the sync recording is (`prepareRecording`: plan gates, the URL guard, the
+ * plan's bounds) before anything is admitted; the job's result is hosted (cacheTtl) or delivered.
+ */
+export async function submitAsyncRecording(
+  env: Env,
+  auth: AuthContext,
+  req: AnimateRequest,
+  requestUrl: string,
+): Promise<{ data: JobAccepted; usage: Usage }> {
+  const webhookUrl =
+    req.webhookUrl === undefined ? null : await requireWebhookUrl(env, req.webhookUrl);
+  const storage = req.storage === undefined ? null : await requireStorage(auth, req.storage);
+  const { spec, recording, credits } = await prepareRecording(env, auth, req);
+  const submitted = await submitJobs(env, auth, {
+    specs: [spec],
+    batch: false,
+    webhookUrl,
+    cacheTtl: req.cacheTtl ?? LIMITS.cacheTtl.default,
+    origin: publicOrigin(env, requestUrl),
+    storage,
+    recording: { plan: recording, credits },
   });
   const job = submitted.jobs[0];
   if (!job) throw new Error("submitJobs returned no job");

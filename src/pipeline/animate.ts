@@ -12,7 +12,7 @@ import { usageHeaders } from "../accounts/credits";
 import { ANIMATION_BOUNDS, type PlanId } from "../accounts/plans";
 import { prepareCapture } from "../capture-request/prepare";
 import { pageHeaders } from "../capture-request/response";
-import type { AnimationPlan } from "../capture/capture-spec";
+import type { AnimationPlan, CaptureSpec } from "../capture/capture-spec";
 import type { RecordedAnimation } from "../capture/outputs/animation";
 import { ApiError } from "../errors";
 import { hostedHeaders, signedImageUrl } from "../storage/hosted";
@@ -74,16 +74,22 @@ function checkBounds(
   });
 }
 
+/** A recording ready to run: its prepared page, what it films, and what it costs. */
+export interface PreparedRecording {
+  spec: CaptureSpec;
+  recording: AnimationPlan;
+  credits: number;
+}
+
 /**
- * POST /v1/animate (and the MCP tool record_page): the recording and its page's facts, charged by
- * its length; with `storage` hosted, the clip kept in our R2 too.
+ * Every check of a recording, sync or async, in one place: geo refused, the page prepared as any
+ * capture's (plan gates, the URL guard, DNS, reputation), then the plan's bounds; its credits.
  */
-export async function recordPage(
+export async function prepareRecording(
   env: Env,
   auth: AuthContext,
   parsed: AnimateRequest,
-  storage: StorageTarget = { kind: "none" },
-) {
+): Promise<PreparedRecording> {
   const {
     format: _format,
     scenario: _scenario,
@@ -102,9 +108,25 @@ export async function recordPage(
     throw new ApiError("GEO_FEATURE_UNAVAILABLE", message, { details: [{ path: "geo", message }] });
   }
   const recording = animationPlan(parsed);
-  const spec = await prepareCapture(env, auth, req);
+  // async, webhookUrl and storage are the jobs path's (./../jobs/submit.ts `submitAsyncRecording`).
+  const spec = await prepareCapture(env, auth, req, {
+    handled: ["async", "webhookUrl", "storage"],
+  });
   checkBounds(auth.plan.id, auth.plan.name, recording, spec.viewport);
-  const credits = animationCredits(recording.durationMs / 1000);
+  return { spec, recording, credits: animationCredits(recording.durationMs / 1000) };
+}
+
+/**
+ * POST /v1/animate (and the MCP tool record_page): the recording and its page's facts, charged by
+ * its length; with `storage` hosted, the clip kept in our R2 too.
+ */
+export async function recordPage(
+  env: Env,
+  auth: AuthContext,
+  parsed: AnimateRequest,
+  storage: StorageTarget = { kind: "none" },
+) {
+  const { spec, recording, credits } = await prepareRecording(env, auth, parsed);
   const run = await runCapture(env, auth, {
     spec,
     outputs: [{ kind: "animation", plan: recording, credits }],
@@ -153,7 +175,7 @@ export async function hostedRecording(
 ) {
   const storage: StorageTarget = {
     kind: "hosted",
-    ttlSeconds: LIMITS.cacheTtl.default,
+    ttlSeconds: parsed.cacheTtl ?? LIMITS.cacheTtl.default,
     prefix: "o",
     context: "hosted recording",
   };

@@ -37,7 +37,13 @@ import type { AnimationPlan, CaptureSpec, Format } from "../capture/capture-spec
 import type { RecordedAnimation } from "../capture/outputs/animation";
 import { geoEngine, type CaptureEngine } from "./engine";
 import type { Delivery } from "../../schemas/storage";
-import { deliverResult, storeResult, type StorageTarget, type Stored } from "./storage";
+import {
+  deliverResult,
+  type R2Target,
+  storeResult,
+  type StorageTarget,
+  type Stored,
+} from "./storage";
 
 export type RequestedOutput =
   /** An image or PDF of the page: always billable. */
@@ -91,8 +97,10 @@ export type OutputResult =
       kind: "animation";
       ok: true;
       recording: RecordedAnimation;
-      /** In our R2 (hosted targets); recordings are not delivered to buckets. */
+      /** In our R2 (hosted targets; bucket targets unless deliverOnly). */
       stored: Stored | null;
+      /** In the customer's bucket (bucket targets: a recording job's storage destination). */
+      delivered: Delivery | null;
     }
   | { kind: RequestedOutput["kind"]; ok: false; failure: OutputFailure };
 
@@ -265,20 +273,35 @@ async function store(
   }
 }
 
-/** A recording kept in our R2 for a hosted target; other targets answer with its bytes. */
+/**
+ * A recording kept in our R2 for a hosted target, or delivered to the customer's bucket (and
+ * kept unless deliverOnly) for a job's storage destination; other targets answer with its bytes.
+ */
 async function storeRecording(
   env: Env,
   target: StorageTarget,
   accountId: string,
   recording: RecordedAnimation,
 ): Promise<OutputResult> {
-  if (target.kind !== "hosted") return { kind: "animation", ok: true, recording, stored: null };
+  const done = (stored: Stored | null, delivered: Delivery | null): OutputResult => ({
+    kind: "animation",
+    ok: true,
+    recording,
+    stored,
+    delivered,
+  });
+  const keep = (to: R2Target) =>
+    storeResult(env, to, { result: recording, accountId, headers: {} });
   try {
-    const stored = await storeResult(env, target, { result: recording, accountId, headers: {} });
-    return { kind: "animation", ok: true, recording, stored };
+    if (target.kind === "hosted") return done(await keep(target), null);
+    if (target.kind !== "bucket") return done(null, null);
+    const delivered = await deliverResult(target, recording);
+    return done(target.keep ? await keep(target.keep) : null, delivered);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return { kind: "animation", ok: false, failure: { error: err, transient: true } };
+    // A bucket upload already retried its transient failures (src/storage/s3.ts).
+    const transient = target.kind !== "bucket";
+    return { kind: "animation", ok: false, failure: { error: err, transient } };
   }
 }
 

@@ -4,14 +4,18 @@
  * (fixtures/pages/animate-bands.html: one 240 px band a colour) as WebM, MP4 and GIF — the
  * container parsed, its size and frame count, the GIF's first frame the top band and its last
  * the band at scrollTillSelector; a CSS animation filmed `still`; a page that spins once it is
- * scrolled, stopped by the deadline with nothing charged. Refusals need no browser.
+ * scrolled, stopped by the deadline with nothing charged; an async recording (a job) delivered
+ * to the S3 fixture bucket with a signed job.completed webhook. Refusals need no browser.
  */
+import { createHmac } from "node:crypto";
 import { GifReader } from "omggif";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectRefusal, creditsUsed } from "../helpers/api";
 import { bearer, createAccount, type TestAccount } from "../helpers/accounts";
-import { call, FIXTURES, mcpToolCall, postJson, runId } from "../helpers/http";
+import { call, envelope, FIXTURES, mcpToolCall, postJson, runId } from "../helpers/http";
+import { waitForJob, waitForWebhooks, webhookUrl } from "../helpers/jobs";
 import { readMp4, readWebm } from "../helpers/media";
+import { createDestination, newKeyPair, readObject } from "../helpers/s3";
 
 const SMALL = { width: 320, height: 240, deviceScaleFactor: 1 };
 const SCROLL = { ...SMALL, duration: 2, fps: 10, scrollTillSelector: "#band-5" };
@@ -208,6 +212,69 @@ describe("POST /v1/animate: still and the guard", () => {
   });
 });
 
+describe("POST /v1/animate: async (a job)", () => {
+  it("async + storage + webhookUrl: 202, the clip lands in the bucket as WebM, a signed job.completed, 1 credit", async () => {
+    const owner = await createAccount("pro");
+    const auth = bearer(owner.apiKey);
+    const destinationId = await createDestination(auth, await newKeyPair());
+    const run = runId();
+    const res = await postJson(
+      "/v1/animate",
+      {
+        ...SCROLL,
+        url: bandsUrl(),
+        format: "webm",
+        async: true,
+        webhookUrl: webhookUrl(run),
+        storage: { destinationId },
+      },
+      auth,
+    );
+    const accepted = await envelope<{ jobId: string; status: string }>(res);
+    expect(res.status, JSON.stringify(accepted)).toBe(202);
+    expect(accepted.data?.status).toBe("queued");
+    expect(accepted.meta?.usage?.credits).toBe(1);
+    const jobId = accepted.data?.jobId ?? "";
+    const job = await waitForJob(owner.accountId, jobId, 90_000);
+    expect(job.status, JSON.stringify(job)).toBe("completed");
+    expect(job.format).toBe("webm");
+    expect(job.metadata).toMatchObject({
+      width: 320,
+      height: 240,
+      frames: FRAMES,
+      durationMs: 2000,
+    });
+    const key = `edgeshot/${new Date().toISOString().slice(0, 10)}/${jobId}.webm`;
+    expect(job.storage).toMatchObject({ destinationId, bucket: "edgeshot-test", key });
+
+    const object = await readObject("edgeshot-test", key);
+    expect(object?.contentType).toBe("video/webm");
+    const facts = readWebm(object?.bytes ?? new Uint8Array());
+    expect(facts.docType).toBe("webm");
+    expect([facts.width, facts.height]).toEqual([320, 240]);
+    expect(facts.frames).toBeGreaterThanOrEqual(FRAMES * 0.9);
+
+    const [hook] = await waitForWebhooks(run);
+    expect(hook?.headers["x-service-event"]).toBe("job.completed");
+    const account = await envelope<{ webhooks: { signingSecret: string } }>(
+      await call("/v1/account", { headers: auth }),
+    );
+    const secret = account.data?.webhooks.signingSecret ?? "";
+    const ts = String(hook?.headers["x-service-timestamp"]);
+    expect(hook?.headers["x-service-signature"]).toBe(
+      createHmac("sha256", secret).update(`${ts}.${hook?.body}`).digest("hex"),
+    );
+    expect(JSON.parse(hook?.body ?? "{}")).toMatchObject({
+      event: "job.completed",
+      jobId,
+      resultUrl: job.resultUrl,
+      storage: job.storage,
+      metadata: { frames: FRAMES },
+    });
+    expect(await creditsUsed(auth)).toBe(1);
+  }, 120_000);
+});
+
 describe("POST /v1/animate: refusals name the field", () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ["fps out of range", { fps: 0 }, "fps"],
@@ -218,6 +285,8 @@ describe("POST /v1/animate: refusals name the field", () => {
     ["a gif over its fps cap", { format: "gif", fps: 20 }, "fps"],
     ["a gif over its pixel cap", { format: "gif", width: 1920, height: 1080 }, "width"],
     ["fullPage, which a recording has no use for", { fullPage: true }, "fullPage"],
+    ["webhookUrl without async", { webhookUrl: "https://example.com/hook" }, "webhookUrl"],
+    ["storage without async", { storage: { destinationId: "dst_x" } }, "storage"],
   ];
   it.each(cases)("400: %s", async (_, extra, field) => {
     const res = await postJson(

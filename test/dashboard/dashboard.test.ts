@@ -179,6 +179,22 @@ describe("dashboard hostile input", () => {
     expect(body.error?.details?.[0]?.path).toBe("async");
   });
 
+  it("the playground's recording refuses them too (no browser: refused before the page loads)", async () => {
+    const session = await dashboardSession();
+    const res = await call("/dashboard/api/animate", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...ORIGIN,
+        cookie: session.cookie,
+        "x-csrf-token": session.csrf,
+      },
+      body: JSON.stringify({ url: "https://example.com", async: true }),
+    });
+    expect(res.status).toBe(400);
+    expect((await envelope(res)).error?.details?.[0]?.path).toBe("async");
+  });
+
   it("the playground refuses a request without the CSRF header", async () => {
     const session = await dashboardSession();
     const res = await call("/dashboard/api/capture", {

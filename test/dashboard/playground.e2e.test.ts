@@ -2,8 +2,9 @@
  * The playground in a real browser against `wrangler dev`, as a new user meets it: every capture
  * option of the contract is on the form with the OpenAPI document's description, the API's own
  * error message and details are shown (and the fields they name marked), the newer options
- * (actions, clip, timezone, PDF margins) reach the API, and a PDF is labelled by its pages and
- * paper, not px. Screenshots go to test-output/dashboard/ (not compared).
+ * (actions, clip, timezone, PDF margins) reach the API, a PDF is labelled by its pages and
+ * paper, not px, and a recording (POST /v1/animate) plays in a <video>. Screenshots go to
+ * test-output/dashboard/ (not compared).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +14,10 @@ import { captureFields } from "../../schemas/capture";
 import { PLAYGROUND_REFUSED } from "../../schemas/dashboard";
 import { openDashboardBrowser, type DashboardBrowser } from "../helpers/dashboard-browser";
 import { ROOT, setPlan, sharedService, type Service } from "../helpers/e2e";
+
+interface Hidden {
+  hidden: boolean;
+}
 
 interface Dom {
   textContent: string | null;
@@ -177,7 +182,7 @@ describe("the playground", () => {
     expect(visible).toContain("clicked");
   }, 300_000);
 
-  it("labels a PDF by its pages and paper, not px; PDF margins reach the API", async () => {
+  it("labels a PDF by its pages and paper, not px; PDF margins reach the API; a recording plays", async () => {
     await page.goto(`${service.base}/dashboard/playground`);
     const brk = '<div style="break-after: page"></div>';
     await page.type("#f-html", `<h1>One</h1>${brk}<h1>Two</h1>`);
@@ -192,6 +197,42 @@ describe("the playground", () => {
     expect(size).toMatch(/^2 pages, Letter landscape, [\d,]+ bytes$/);
     expect(size).not.toContain("px");
     await shot("playground-pdf");
+
+    // The same page and html as a recording: the clip previewed in a <video> that loads it.
+    await page.select("#pg-action", "animate");
+    expect(await page.$eval("#pg-animation", (el) => (el as unknown as Hidden).hidden)).toBe(false);
+    expect(
+      await page.$eval('[data-field="pdfFormat"]', (el) => (el as unknown as Hidden).hidden),
+    ).toBe(true);
+    for (const [field, value] of [
+      ["#f-width", "320"],
+      ["#f-height", "240"],
+      ["#f-deviceScaleFactor", "1"],
+      ["#f-animate-duration", "1"],
+      ["#f-animate-fps", "5"],
+    ] as const) {
+      await page.$eval(field, (el, v) => ((el as unknown as { value: string }).value = v), value);
+    }
+    await page.click("button.snippet[data-lang=curl]");
+    const curl = await text("#pg-snippet");
+    expect(curl).toContain("/v1/animate");
+    expect(curl).toContain('"duration":1');
+    expect(curl).not.toContain("pdf");
+    await run();
+    const clip = await page.waitForFunction(
+      `(() => { const v = document.querySelector("#pg-clip"); return v instanceof HTMLVideoElement && v.readyState >= 1 && { width: v.videoWidth, height: v.videoHeight, src: v.src }; })()`,
+      { timeout: 30_000 },
+    );
+    expect(await clip.jsonValue()).toMatchObject({
+      width: 320,
+      height: 240,
+      src: expect.stringMatching(/^blob:/),
+    });
+    const recorded = await meta();
+    expect(recorded.size).toMatch(/^320 × 240 px, [\d,]+ bytes$/);
+    expect(recorded.clip).toBe("5 frames over 1.0 s");
+    expect(recorded.format).toBe("webm (video/webm)");
+    await shot("playground-animate");
     expect(pageErrors).toEqual([]);
-  }, 240_000);
+  }, 300_000);
 });

@@ -1,7 +1,7 @@
 /**
  * The Account DO's job store: guarded transitions in SQL, batch completion exactly once (with
  * one batch.completed delivery) under racing finishes, undo of an admission, and recovery of a
- * webhook whose sender died before queueing it.
+ * webhook whose sender died before queueing it; a job's own credits (a recording's, by length).
  */
 import { describe, expect, it } from "vitest";
 import { accountDo, setClock } from "../helpers/account-do";
@@ -64,6 +64,32 @@ describe("job transitions", () => {
     expect(summary?.activeJobs).toBe(0);
     const winner = results.findIndex((r) => r.changed);
     expect(summary?.usage.used).toBe(winner % 2 ? 1 : 0);
+  });
+});
+
+describe("credits per job", () => {
+  it("a job reserves its own credits (a recording's by its length): committed on completion, refunded on failure, refused past the balance", async () => {
+    const { accountId } = await createAccount("free"); // 100 credits
+    const account = accountDo(accountId);
+    const admit = (credits: number) => {
+      const id = crypto.randomUUID();
+      const job = { id, url: "https://example.com/", format: "webm", credits };
+      const input = { jobs: [job], batchId: null, webhookUrl: null, reservationTtlMs: 60_000 };
+      return account
+        .jobs()
+        .admit(input)
+        .then((result) => ({ id, result }));
+    };
+    const clip = await admit(3);
+    expect(clip.result).toMatchObject({ ok: true, remaining: 97 });
+    const lost = await admit(2);
+    expect(lost.result).toMatchObject({ ok: true, remaining: 95 });
+    expect(await admit(96)).toMatchObject({ result: { ok: false, reason: "credits" } });
+    await account.jobs().start(clip.id, 1);
+    await account.jobs().finish(clip.id, done);
+    await account.jobs().start(lost.id, 1);
+    await account.jobs().finish(lost.id, failed);
+    expect((await account.summary())?.usage.used).toBe(3);
   });
 });
 

@@ -1,6 +1,7 @@
 // The dashboard's one script (GET /dashboard/assets/app.js, a static asset: the CSP needs no
 // `unsafe-inline`), a module: the copy buttons, the tables' labels for a phone's width, the
-// before/after viewers of a monitor check's changed pages, and the playground, whose code
+// before/after viewers of a monitor check's changed pages, and the playground (a recording
+// previewed in a <video>, a GIF in an <img>), whose code
 // snippets are ./snippets.js and whose form-to-body and error display are ./form.js. Every
 // other page works without it (a table then scrolls sideways on a phone).
 import { bodyOf, clearFieldErrors, FieldError, showError } from "./form.js";
@@ -69,12 +70,14 @@ import { snippetsFor } from "./snippets.js";
     text: ["page"],
     scrape: ["page"],
     links: ["page"],
+    animate: ["page", "animation"],
   };
   const showScopes = () => {
     for (const f of form.querySelectorAll(".field[data-scope]")) {
       f.hidden = !SCOPES[action()].includes(f.dataset.scope);
     }
     $("#pg-elements-field").hidden = action() !== "scrape";
+    $("#pg-animation").hidden = action() !== "animate";
   };
   actionSelect.addEventListener("change", showScopes);
   showScopes();
@@ -246,6 +249,34 @@ import { snippetsFor } from "./snippets.js";
     row(meta, "load time", d.loadTimeMs + " ms");
   }
 
+  /** A recording (POST /v1/animate's answer, base64): played in a <video>, a GIF in an <img>. */
+  function showRecording(d, output, meta) {
+    const bytes = Uint8Array.from(atob(d.clip), (c) => c.charCodeAt(0));
+    const url = URL.createObjectURL(new Blob([bytes], { type: d.contentType }));
+    const gif = d.contentType === "image/gif";
+    const clip = document.createElement(gif ? "img" : "video");
+    clip.id = "pg-clip";
+    if (gif) clip.alt = "Recording of " + d.finalUrl;
+    else {
+      clip.controls = true;
+      clip.muted = true;
+      clip.loop = true;
+      clip.playsInline = true;
+    }
+    clip.src = url;
+    output.append(clip);
+    const seconds = (d.durationMs / 1000).toFixed(1);
+    row(
+      meta,
+      "size",
+      d.width + " × " + d.height + " px, " + d.bytesSize.toLocaleString() + " bytes",
+    );
+    row(meta, "clip", d.frames + " frames over " + seconds + " s");
+    row(meta, "format", d.format + " (" + d.contentType + ")");
+    row(meta, "page", d.finalUrl);
+    row(meta, "load time", d.loadTimeMs + " ms");
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const status = $("#pg-status");
@@ -257,9 +288,13 @@ import { snippetsFor } from "./snippets.js";
     try {
       const chosen = action();
       const kind = chosen === "text" ? "content" : chosen;
-      const json = await post(
-        chosen === "screenshot" ? "/dashboard/api/capture" : "/dashboard/api/page/" + kind,
-      );
+      const path =
+        chosen === "screenshot"
+          ? "/dashboard/api/capture"
+          : chosen === "animate"
+            ? "/dashboard/api/animate"
+            : "/dashboard/api/page/" + kind;
+      const json = await post(path);
       output.replaceChildren();
       meta.replaceChildren();
       $("#pg-result").hidden = false;
@@ -270,7 +305,8 @@ import { snippetsFor } from "./snippets.js";
       }
       const d = json.data;
       if (chosen !== "screenshot") {
-        showPageResult(chosen, d, output, meta);
+        if (chosen === "animate") showRecording(d, output, meta);
+        else showPageResult(chosen, d, output, meta);
         const usage = json.meta.usage || {};
         row(meta, "credits left", usage.remaining === null ? "unlimited" : String(usage.remaining));
         status.textContent = "Done";

@@ -62,11 +62,13 @@ export function bodyOf(form, scopes) {
 
 /** The form field a detail's path names: `clip.x` → that input; `actions[2]` → actions. */
 function fieldFor(form, path) {
-  const exact = form.querySelector(`[name="${CSS.escape(path)}"]`);
+  // A name two actions share (`format`: an image's, a recording's): the field on show.
+  const shown = (selector) =>
+    [...form.querySelectorAll(selector)].find((el) => !el.closest(".field").hidden) ??
+    form.querySelector(selector);
+  const exact = shown(`[name="${CSS.escape(path)}"]`);
   const root = path.split(/[.[]/)[0];
-  return (exact ?? form.querySelector(`[data-field="${CSS.escape(root)}"] [data-kind]`))?.closest(
-    ".field",
-  );
+  return (exact ?? shown(`[data-field="${CSS.escape(root)}"] [data-kind]`))?.closest(".field");
 }
 
 export function clearFieldErrors(form) {

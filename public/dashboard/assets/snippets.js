@@ -10,6 +10,7 @@ const ROUTES = {
   scrape: ["/v1/scrape", "scrape", "scrape"],
   links: ["/v1/links", "links", "links"],
   snapshot: ["/v1/snapshot", "snapshot", "snapshot"],
+  animate: ["/v1/animate", "animate", "animate"],
 };
 
 /** A JSON value as a Python literal (the Python snippet's request dict). */
@@ -36,8 +37,8 @@ export function snippetsFor(action) {
   // One line a language: each builds the snippet's source text.
   // prettier-ignore
   return {
-    curl: (b) => "curl " + endpointOf() + " \\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\n  -H 'Content-Type: application/json' \\\n" + (action() === "screenshot" ? "" : "  -H 'Accept: application/json' \\\n") + "  -d '" + JSON.stringify(b).replace(/'/g, "'\\''") + "'",
-    js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\n\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\nconst result = await edgeshot.' + ROUTES[action()][1] + '(' + JSON.stringify(b, null, 2) + ');\nconsole.log(result.meta.usage);',
-    python: (b) => "from edgeshot import Edgeshot, meta_of\n\nedgeshot = Edgeshot(\"YOUR_API_KEY\", base_url=" + JSON.stringify(location.origin) + ")\nresult = edgeshot." + ROUTES[action()][2] + "(" + py(b) + ")\nprint(meta_of(result).get(\"usage\"))",
+    curl: (b) => "curl " + endpointOf() + " \\\n  -H 'Authorization: Bearer YOUR_API_KEY' \\\n  -H 'Content-Type: application/json' \\\n" + (["screenshot", "animate"].includes(action()) ? "" : "  -H 'Accept: application/json' \\\n") + "  -d '" + JSON.stringify(b).replace(/'/g, "'\\''") + "'" + (action() === "animate" ? " \\\n  -o clip." + (b.format ?? "webm") : ""),
+    js: (b) => 'import { Edgeshot } from "@edgeshot/sdk";\n\nconst edgeshot = new Edgeshot({ apiKey: "YOUR_API_KEY", baseUrl: ' + JSON.stringify(location.origin) + ' });\nconst result = await edgeshot.' + ROUTES[action()][1] + '(' + JSON.stringify(b, null, 2) + ');\n' + (action() === "animate" ? 'console.log(result.frames, result.creditsRemaining);' : 'console.log(result.meta.usage);'),
+    python: (b) => "from edgeshot import Edgeshot, meta_of\n\nedgeshot = Edgeshot(\"YOUR_API_KEY\", base_url=" + JSON.stringify(location.origin) + ")\nresult = edgeshot." + ROUTES[action()][2] + "(" + py(b) + ")\n" + (action() === "animate" ? "print(result.frames, result.credits_remaining)" : "print(meta_of(result).get(\"usage\"))"),
   };
 }

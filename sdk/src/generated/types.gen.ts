@@ -1192,6 +1192,22 @@ export type AnimateRequest = {
    */
   hosted?: boolean;
   /**
+   * Queue the recording and answer 202 with a jobId; the job's result is a hosted link (or the object in your storage destination).
+   */
+  async?: boolean;
+  /**
+   * Public HTTPS URL that receives job.completed / job.failed; requires async.
+   */
+  webhookUrl?: string;
+  /**
+   * Deliver the async result to a storage destination (Pro and Enterprise); requires async.
+   */
+  storage?: StorageOption;
+  /**
+   * Seconds the hosted clip (hosted: true, or an async job's result) stays available.
+   */
+  cacheTtl?: number;
+  /**
    * Milliseconds to wait after the page is ready (and after delay, actions and the rest) before the first frame.
    */
   startDelay?: number;
@@ -3222,6 +3238,14 @@ export type JobCompletedEvent = {
      * How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
      */
     completeness?: Completeness | null;
+    /**
+     * A recording job's frames (POST /v1/animate).
+     */
+    frames?: number;
+    /**
+     * A recording job's clip length in milliseconds.
+     */
+    durationMs?: number;
   };
   completedAt: string | null;
 };
@@ -3695,6 +3719,14 @@ export type Job = {
      * How complete the capture is (as in JSON answers); absent for jobs completed before it was recorded.
      */
     completeness?: CompletenessOutput | null;
+    /**
+     * A recording job's frames (POST /v1/animate).
+     */
+    frames?: number;
+    /**
+     * A recording job's clip length in milliseconds.
+     */
+    durationMs?: number;
   };
   createdAt: string;
   startedAt: string | null;
@@ -6548,11 +6580,17 @@ export type AnimateData = {
 
 export type AnimateErrors = {
   /**
-   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED.
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED, INVALID_WEBHOOK_URL.
    */
   400: ErrorEnvelope & {
     error?: {
-      code?: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_URL" | "UNSAFE_URL" | "CAPTURE_FAILED";
+      code?:
+        | "VALIDATION_ERROR"
+        | "INVALID_JSON"
+        | "INVALID_URL"
+        | "UNSAFE_URL"
+        | "CAPTURE_FAILED"
+        | "INVALID_WEBHOOK_URL";
     };
   };
   /**
@@ -6569,6 +6607,14 @@ export type AnimateErrors = {
   403: ErrorEnvelope & {
     error?: {
       code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Not found: NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "NOT_FOUND";
     };
   };
   /**
@@ -6604,11 +6650,11 @@ export type AnimateErrors = {
     };
   };
   /**
-   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED.
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED, QUEUE_LIMIT_REACHED.
    */
   429: ErrorEnvelope & {
     error?: {
-      code?: "RATE_LIMITED" | "USAGE_EXCEEDED";
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED" | "QUEUE_LIMIT_REACHED";
     };
   };
   /**
@@ -6646,6 +6692,14 @@ export type AnimateResponses = {
   200: {
     success: true;
     data: HostedAnimation;
+    meta: MetaOutput;
+  };
+  /**
+   * async: true — queued; poll GET /v1/jobs/{jobId}. The job's resultUrl is the hosted clip (or its object in your storage destination); meta.usage holds the credits reserved by the clip's length.
+   */
+  202: {
+    success: true;
+    data: JobAccepted;
     meta: MetaOutput;
   };
 };

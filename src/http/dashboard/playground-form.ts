@@ -4,10 +4,12 @@
  * (PLAYGROUND_REFUSED), each with its control (type, enum, bounds from zod's JSON Schema), its
  * default (src/capture-request/spec.ts, schemas/limits.ts) and its description — the same text as the
  * OpenAPI document, from the same schema. Which actions take a field comes from the page
- * content contract (schemas/page-content.ts), not a list of our own.
+ * content contract (schemas/page-content.ts), not a list of our own. The recording's own fields
+ * (POST /v1/animate's clip options) come from its contract (schemas/animate.ts) the same way.
  */
 import { html } from "hono/html";
 import { z } from "zod";
+import { animateRequestSchema } from "../../../schemas/animate";
 import { captureFields } from "../../../schemas/capture";
 import { PLAYGROUND_REFUSED } from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
@@ -174,8 +176,7 @@ function numberInput(id: string, name: string, s: JsonSchema, dflt: Scalar | und
   />`;
 }
 
-function control(name: FieldName, s: JsonSchema, dflt: Scalar | undefined): Html {
-  const id = `f-${name}`;
+function control(name: FieldName, s: JsonSchema, dflt: Scalar | undefined, id = `f-${name}`): Html {
   if (s.enum) {
     return html`<select
       id="${id}"
@@ -258,20 +259,54 @@ function control(name: FieldName, s: JsonSchema, dflt: Scalar | undefined): Html
 }
 
 export function field(name: FieldName): Html {
-  const s = schemaOf(name);
-  const dflt = DEFAULTS[name];
+  return fieldOf(name, schemaOf(name), DEFAULTS[name], scopeOf(name), `f-${name}`);
+}
+
+/** POST /v1/animate's own fields (the clip), in its contract's order; the page's are the form's. */
+const ANIMATION_SHAPE = animateRequestSchema.shape;
+export const ANIMATION_FIELDS = [
+  "format",
+  "scenario",
+  "duration",
+  "fps",
+  "scrollTillSelector",
+  "scrollSpeed",
+  "scrollDuration",
+  "scrollBack",
+  "startDelay",
+] as const satisfies ReadonlyArray<keyof typeof ANIMATION_SHAPE>;
+export type AnimationFieldName = (typeof ANIMATION_FIELDS)[number];
+
+/** A recording field: scope `animation` (the animate action only), id `f-animate-<name>`. */
+export function animationField(name: AnimationFieldName): Html {
+  const s = z.toJSONSchema(ANIMATION_SHAPE[name], {
+    unrepresentable: "any",
+    io: "input",
+  }) as JsonSchema;
+  const dflt = s.default as Scalar | undefined;
+  // The control's `name` is the body's field; FieldName only types the capture fields' lookups.
+  return fieldOf(name as FieldName, s, dflt, "animation", `f-animate-${name}`);
+}
+
+function fieldOf(
+  name: FieldName,
+  s: JsonSchema,
+  dflt: Scalar | undefined,
+  scope: string,
+  id: string,
+): Html {
   const hint = [dflt !== undefined ? `default ${String(dflt)}` : "", bounds(s)]
     .filter(Boolean)
     .join(", ");
   const wide = s.type === "object" || s.type === "array" || TEXTAREAS.has(name);
   return html`<div
     class="field ${s.type === "boolean" ? "check" : ""} ${wide ? "wide" : ""}"
-    data-scope="${scopeOf(name)}"
+    data-scope="${scope}"
     data-field="${name}"
     ${LINK_REFUSED_FIELDS.has(name) ? html`data-link="refused"` : ""}
   >
-    <label for="f-${name}"><code>${name}</code></label>
-    ${control(name, s, dflt)} ${hint ? html`<small>${hint}</small>` : ""}
+    <label for="${id}"><code>${name}</code></label>
+    ${control(name, s, dflt, id)} ${hint ? html`<small>${hint}</small>` : ""}
     ${s.description ? html`<small class="desc">${s.description}</small>` : ""}
   </div>`;
 }

@@ -4,31 +4,42 @@
  * session-authenticated endpoints it posts to. A playground run is a real one:
  * billed to the account (1 credit), under the plan's rate limit and gates, answered exactly like
  * POST /v1/screenshot/json or the page content route it names (/api/page/:action, answered by
- * the same code as /v1/content, /scrape, /links, /snapshot). Asynchronous and stored outputs are
- * left to the API.
+ * the same code as /v1/content, /scrape, /links, /snapshot), or a recording as POST /v1/animate
+ * makes it (/api/animate: the clip base64, previewed in a <video> or, a GIF, an <img>; credits by
+ * its length). Asynchronous and stored outputs are left to the API.
  */
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { CaptureRequest } from "../../../schemas/capture";
-import { playgroundCaptureRequestSchema } from "../../../schemas/dashboard";
+import {
+  type PlaygroundAnimation,
+  playgroundAnimateRequestSchema,
+  playgroundCaptureRequestSchema,
+} from "../../../schemas/dashboard";
 import { LIMITS } from "../../../schemas/limits";
 import { renderLinkRequestSchema } from "../../../schemas/render-link";
 import { accountStub } from "../../accounts/directory";
 import { PLANS } from "../../accounts/plans";
 import { ApiError, validationError } from "../../errors";
+import { toBase64 } from "../../encoding";
+import { recordPage } from "../../pipeline/animate";
 import { jsonCapture } from "../../pipeline/captures";
 import { pageAnswer, pageRequest, renderLinkAnswer, type PageAction } from "../answers";
 import { jsonBody, parseWith, readJsonBody } from "../body";
 import { charged, successBody } from "../envelope";
 import { rateHeaders } from "../middleware/authenticate";
 import { type Html, page } from "./layout";
-import { FIELD_GROUPS, field } from "./playground-form";
+import { ANIMATION_FIELDS, animationField, FIELD_GROUPS, field } from "./playground-form";
 import type { AppEnv } from "../types";
 import { type DashboardContext, type DashboardEnv, checkCsrf } from "./session";
 
 /** The actions the playground runs: a capture, or one of the page content routes. */
-const ACTIONS: ReadonlyArray<{ value: "screenshot" | PageAction | "text"; label: string }> = [
+const ACTIONS: ReadonlyArray<{
+  value: "screenshot" | PageAction | "text" | "animate";
+  label: string;
+}> = [
   { value: "screenshot", label: "Screenshot or PDF (POST /v1/screenshot/json)" },
+  { value: "animate", label: "Video or GIF of the page (POST /v1/animate)" },
   { value: "content", label: "Rendered HTML (POST /v1/content)" },
   { value: "text", label: "Visible text (POST /v1/content, contentFormat text)" },
   { value: "scrape", label: "Scrape elements (POST /v1/scrape)" },
@@ -61,6 +72,10 @@ function playgroundForm(csrf: string): Html {
             <div class="fields">${g.fields.map((f) => field(f))}</div>
           </fieldset>`,
       )}
+      <fieldset data-scope="animation" id="pg-animation">
+        <legend>Recording (POST /v1/animate: one credit per started 5 s of clip)</legend>
+        <div class="fields">${ANIMATION_FIELDS.map((f) => animationField(f))}</div>
+      </fieldset>
       <div class="actions">
         <button type="submit">Run (1 credit)</button>
         <button type="button" id="pg-link-button" class="copy-like">Create render link</button>
@@ -114,6 +129,26 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
     await actAsAccount(c, "dashboard");
     const { data, usage } = await jsonCapture(c.env, c.get("auth"), req);
     return c.json(successBody(c.get("requestId"), data, charged(asApp(c), usage)));
+  })
+  .post("/api/animate", async (c) => {
+    await checkCsrf(c, c.req.header("x-csrf-token"));
+    const req = await jsonBody(c, playgroundAnimateRequestSchema);
+    await actAsAccount(c, "dashboard");
+    const result = await recordPage(c.env, c.get("auth"), req);
+    const r = result.recording;
+    const data: PlaygroundAnimation = {
+      clip: toBase64(r.bytes),
+      contentType: r.contentType,
+      format: r.format,
+      width: r.width,
+      height: r.height,
+      frames: r.frames,
+      durationMs: r.durationMs,
+      bytesSize: r.bytes.byteLength,
+      finalUrl: result.page.finalUrl,
+      loadTimeMs: result.loadTimeMs,
+    };
+    return c.json(successBody(c.get("requestId"), data, charged(asApp(c), result.usage)));
   })
   .post("/api/page/:action", async (c) => {
     await checkCsrf(c, c.req.header("x-csrf-token"));

@@ -120,6 +120,8 @@ export const dashboardHeaders: MiddlewareHandler = async (c, next) => {
       "script-src 'self'",
       "style-src 'self'",
       "img-src 'self' data: blob:",
+      // The playground's recording preview: the clip's bytes as a blob: URL in a <video>.
+      "media-src blob:",
       "frame-src blob:",
       "connect-src 'self'",
       "form-action 'self'",

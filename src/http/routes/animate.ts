@@ -1,17 +1,29 @@
 /**
  * POST /v1/animate: a video (WebM, MP4) or GIF of a page that scrolls itself or is filmed as it
  * moves, from one page load (docs/ANIMATE.md). The work: src/pipeline/animate.ts; here the
- * request is read and the bytes answered with the clip's and the page's headers.
+ * request is read and the bytes answered with the clip's and the page's headers. With
+ * `async: true` the recording is a job (src/jobs/submit.ts `submitAsyncRecording`): 202.
  */
 import { z } from "zod";
 import { animateRequestSchema } from "../../../schemas/animate";
-import { hostedAnimationSchema, successEnvelope } from "../../../schemas/responses";
+import {
+  hostedAnimationSchema,
+  jobAcceptedSchema,
+  successEnvelope,
+} from "../../../schemas/responses";
+import { submitAsyncRecording } from "../../jobs/submit";
 import { animationHeaders, hostedRecording, recordPage } from "../../pipeline/animate";
 import { publicOrigin } from "../../storage/hosted";
 import { endpoint, endpoints } from "../endpoint";
 import { charged, successBody } from "../envelope";
-import { BINARY_SCHEMA, BODY_ERRORS, errorResponses, rateLimitHeaders } from "../openapi/registry";
-import { CAPTURE_ERRORS } from "./capture-contract";
+import {
+  BINARY_SCHEMA,
+  BODY_ERRORS,
+  envelopeResponse,
+  errorResponses,
+  rateLimitHeaders,
+} from "../openapi/registry";
+import { ASYNC_ERRORS, CAPTURE_ERRORS } from "./capture-contract";
 
 const h = (description: string) => z.string().meta({ description });
 
@@ -52,7 +64,7 @@ export const animateRoutes = endpoints(
       operationId: "animate",
       summary: "Record a scrolling video or GIF of a page",
       description:
-        "Loads the page once (every page control applies) and films its viewport: scenario scroll scrolls it from the top to scrollTillSelector (or its end), scenario still films it as it moves on its own. webm (VP8) and mp4 (H.264) are encoded by Chromium's MediaRecorder, gif by gifenc; mp4 answers 422 where the browser has no H.264 encoder. Credits: one per started 5 s of clip, refunded when the recording fails. Duration, fps and frame size are bounded per plan (400 naming the field).",
+        "Loads the page once (every page control applies) and films its viewport: scenario scroll scrolls it from the top to scrollTillSelector (or its end), scenario still films it as it moves on its own. webm (VP8) and mp4 (H.264) are encoded by Chromium's MediaRecorder, gif by gifenc; mp4 answers 422 where the browser has no H.264 encoder. Credits: one per started 5 s of clip, refunded when the recording fails. Duration, fps and frame size are bounded per plan (400 naming the field). With `async: true` the recording is queued (202) as an async capture is: job webhooks (`webhookUrl`), delivery to a storage destination (`storage`).",
       tags: ["Capture"],
       responses: {
         "200": {
@@ -65,11 +77,20 @@ export const animateRoutes = endpoints(
             "application/json": { schema: successEnvelope(hostedAnimationSchema) },
           },
         },
-        ...errorResponses([...BODY_ERRORS, ...CAPTURE_ERRORS]),
+        "202": envelopeResponse(
+          "async: true — queued; poll GET /v1/jobs/{jobId}. The job's resultUrl is the hosted clip (or its object in your storage destination); meta.usage holds the credits reserved by the clip's length.",
+          jobAcceptedSchema,
+          rateLimitHeaders,
+        ),
+        ...errorResponses([...BODY_ERRORS, ...CAPTURE_ERRORS, ...ASYNC_ERRORS]),
       },
     },
     handler: async (c) => {
       const req = c.req.valid("json");
+      if (req.async === true) {
+        const { data, usage } = await submitAsyncRecording(c.env, c.get("auth"), req, c.req.url);
+        return c.json(successBody(c.get("requestId"), data, charged(c, usage)), 202);
+      }
       if (req.hosted === true) {
         const origin = publicOrigin(c.env, c.req.url);
         const { data, usage } = await hostedRecording(c.env, c.get("auth"), req, origin);

@@ -1,6 +1,7 @@
 /**
  * Admitting async work into the Account DO: active-job slots (the plan's cap), one credit
- * reservation per job (so each job commits or refunds its own credit), and the `queued` rows —
+ * reservation per job (so each job commits or refunds its own credits: one, or a recording's
+ * by its length), and the `queued` rows —
  * all or nothing, in the caller's transaction. Also the undo of an admission that could not be
  * queued, and the pruning of long-finished jobs.
  */
@@ -13,6 +14,8 @@ export interface NewJob {
   /** The captured URL; null for html/markdown sources. */
   url: string | null;
   format: string;
+  /** Credits reserved for this job (a recording's by its length); 1 when absent. */
+  credits?: number;
 }
 
 export interface AdmitInput {
@@ -41,8 +44,9 @@ export function admitJobs(store: AccountTx, input: AdmitInput): AdmitResult {
   if (active + n > store.activeJobLimit) {
     return { ok: false, reason: "queue_limit", active, limit: store.activeJobLimit };
   }
+  const cost = input.jobs.reduce((sum, job) => sum + (job.credits ?? 1), 0);
   const usage = creditUsage(sql, store.creditLimit, now);
-  if (usage.remaining !== null && usage.remaining < n)
+  if (usage.remaining !== null && usage.remaining < cost)
     return { ok: false, reason: "credits", usage };
 
   sql.exec("UPDATE account SET active_jobs = active_jobs + ?", n);
@@ -57,7 +61,7 @@ export function admitJobs(store: AccountTx, input: AdmitInput): AdmitResult {
   }
   const jobWebhook = input.batchId === null ? input.webhookUrl : null;
   for (const job of input.jobs) {
-    const held = reserve(sql, store.creditLimit, 1, input.reservationTtlMs, now);
+    const held = reserve(sql, store.creditLimit, job.credits ?? 1, input.reservationTtlMs, now);
     if (!held.ok) throw new Error("credit reservation refused after the check"); // rolls back
     sql.exec(
       `INSERT INTO jobs (id, batch_id, status, url, format, webhook_url, reservation_id, created_at)
@@ -73,7 +77,7 @@ export function admitJobs(store: AccountTx, input: AdmitInput): AdmitResult {
   }
   return {
     ok: true,
-    remaining: usage.remaining === null ? null : usage.remaining - n,
+    remaining: usage.remaining === null ? null : usage.remaining - cost,
     createdAt: now,
   };
 }

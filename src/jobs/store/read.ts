@@ -18,6 +18,9 @@ export interface ResultMeta {
   completeness?: CompletenessData | null;
   /** Set when the result was delivered to a storage destination. */
   storage?: Delivery;
+  /** A recording's frames and length (POST /v1/animate jobs). */
+  frames?: number;
+  durationMs?: number;
 }
 
 export interface ListQuery {
@@ -110,6 +113,8 @@ function jobView(row: JobRow): JobView {
       height: meta.height,
       loadTimeMs: meta.loadTimeMs,
       ...(meta.completeness !== undefined ? { completeness: meta.completeness } : {}),
+      ...(meta.frames !== undefined ? { frames: meta.frames } : {}),
+      ...(meta.durationMs !== undefined ? { durationMs: meta.durationMs } : {}),
     };
     if (meta.storage) view.storage = meta.storage;
   }
