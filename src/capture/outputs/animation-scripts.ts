@@ -78,7 +78,12 @@ export const keepFrames = `(key, frames) => {
   }
 }`;
 
-export const canRecord = `(mime) => typeof MediaRecorder === "function" && MediaRecorder.isTypeSupported(mime)`;
+/**
+ * Whether the page can record `mime` at all: by MediaRecorder, or by WebCodecs (secure contexts
+ * only; the codec itself is checked when the clip is encoded, falling back to MediaRecorder).
+ */
+export const canRecord = `(mime) => (typeof MediaRecorder === "function" && MediaRecorder.isTypeSupported(mime)) ||
+  (isSecureContext && typeof VideoEncoder === "function")`;
 
 /** Bytes → base64 in the page, in slices (String.fromCharCode's argument limit). */
 const toBase64Source = `(bytes) => {
@@ -93,7 +98,7 @@ const toBase64Source = `(bytes) => {
  * differs from the one before), drawn and pushed (`requestFrame`) at its time on the clip's clock, so the
  * stream's timestamps are the clip's. Returns the file, base64, or null when it is over `cap`.
  */
-export const recordScript = `async (key, order, mime, width, height, fps, cap) => {
+export const recordScript = `async (key, order, mime, width, height, fps, bits, cap) => {
   const frames = window[key] || [];
   delete window[key];
   if (!MediaRecorder.isTypeSupported(mime)) return { data: null, unsupported: true };
@@ -104,7 +109,6 @@ export const recordScript = `async (key, order, mime, width, height, fps, cap) =
   const ctx = canvas.getContext("2d", { willReadFrequently: true });
   const stream = canvas.captureStream(0);
   const track = stream.getVideoTracks()[0];
-  const bits = Math.min(8e6, Math.max(5e5, Math.round(width * height * fps * 0.12)));
   const recorder = new MediaRecorder(stream, { mimeType: mime, videoBitsPerSecond: bits });
   const chunks = [];
   recorder.ondataavailable = (e) => { if (e.data.size > 0) chunks.push(e.data); };
@@ -145,17 +149,8 @@ export const recordScript = `async (key, order, mime, width, height, fps, cap) =
  * colours (rgb444) and indexed once per kept frame, written with its delay; the GIF loops forever.
  */
 export function gifScript(moduleSource: string): string {
-  const exportClause = /export\s*\{([^}]*)\}\s*;?/;
-  const match = exportClause.exec(moduleSource);
-  if (!match?.[1]) throw new Error("gifenc: no export clause");
-  const names = match[1].split(",").map((part) => {
-    const [local, exported] = part.trim().split(/\s+as\s+/);
-    return `${JSON.stringify(exported ?? local)}: ${local}`;
-  });
-  const body = moduleSource.replace(exportClause, "").replace(/\/\/# sourceMappingURL=.*$/m, "");
   return `async (key, order, width, height, fps, cap) => {
-  const lib = (() => { ${body}
-    return { ${names.join(", ")} }; })();
+  const lib = ${moduleObject(moduleSource, "gifenc")};
   const frames = window[key] || [];
   delete window[key];
   const canvas = document.createElement("canvas");
@@ -181,6 +176,72 @@ export function gifScript(moduleSource: string): string {
   }
   gif.finish();
   const bytes = gif.bytes();
+  if (bytes.length > cap) return { data: null };
+  return { data: (${toBase64Source})(bytes) };
+}`;
+}
+
+/**
+ * An ES module's source (one file, no imports) as an expression: its body in a function, the
+ * `export { a as B }` clause (its last) turned into the object returned.
+ */
+function moduleObject(moduleSource: string, name: string): string {
+  const exportClause = /export\s*\{([^}]*)\}\s*;?/g;
+  let match: RegExpExecArray | null = null;
+  for (let m = exportClause.exec(moduleSource); m; m = exportClause.exec(moduleSource)) match = m;
+  if (!match?.[1]) throw new Error(`${name}: no export clause`);
+  const names = match[1].split(",").map((part) => {
+    const [local, exported] = part.trim().split(/\s+as\s+/);
+    return `${JSON.stringify(exported ?? local)}: ${local}`;
+  });
+  const body =
+    moduleSource.slice(0, match.index) +
+    moduleSource.slice(match.index + match[0].length).replace(/\/\/# sourceMappingURL=.*$/m, "");
+  return `(() => { ${body}
+    return { ${names.join(", ")} }; })()`;
+}
+
+/**
+ * WebCodecs (VideoEncoder: VP8 for webm, H.264 for mp4) through mediabunny's muxers (a static
+ * asset, inlined): the clip's frame `i` is the kept frame `order[i]`, drawn on a canvas and handed
+ * to the encoder with its timestamp `i / fps`. The encoder queues, so no frame is dropped however
+ * slow the machine, and it runs as fast as the CPU allows rather than at the clip's rate. Only in
+ * a secure context (VideoEncoder exists there only) and for a codec the browser can encode at this
+ * size: otherwise `{ data: null, unavailable: true }` with the frames left in place for
+ * MediaRecorder. Returns the file, base64, or null when it is over `cap`.
+ */
+export function webCodecsScript(moduleSource: string): string {
+  return `async (key, order, format, width, height, fps, bits, cap) => {
+  if (!isSecureContext || typeof VideoEncoder !== "function") return { data: null, unavailable: true };
+  const lib = ${moduleObject(moduleSource, "mediabunny")};
+  const codec = format === "mp4" ? "avc" : "vp8";
+  if (!(await lib.canEncodeVideo(codec, { width, height, bitrate: bits })))
+    return { data: null, unavailable: true };
+  const frames = window[key] || [];
+  delete window[key];
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const output = new lib.Output({
+    format: format === "mp4" ? new lib.Mp4OutputFormat({ fastStart: "in-memory" }) : new lib.WebMOutputFormat(),
+    target: new lib.BufferTarget(),
+  });
+  const source = new lib.CanvasSource(canvas, { codec, bitrate: bits, latencyMode: "realtime" });
+  output.addVideoTrack(source, { frameRate: fps });
+  await output.start();
+  let drawn = -1;
+  for (let i = 0; i < order.length; i++) {
+    if (order[i] !== drawn) {
+      const bitmap = await createImageBitmap(frames[order[i]]);
+      ctx.drawImage(bitmap, 0, 0, width, height);
+      bitmap.close();
+      drawn = order[i];
+    }
+    await source.add(i / fps, 1 / fps);
+  }
+  await output.finalize();
+  const bytes = new Uint8Array(output.target.buffer);
   if (bytes.length > cap) return { data: null };
   return { data: (${toBase64Source})(bytes) };
 }`;

@@ -28,6 +28,7 @@ import {
   playScript,
   recordScript,
   scrollAt,
+  webCodecsScript,
   scrollTarget,
   type ScrollMotion,
 } from "./animation-scripts";
@@ -81,16 +82,25 @@ async function isolatedWorld(page: Page): Promise<World> {
   };
 }
 
-/** The gifenc source (an ES module), read once by the host; absent = gif unavailable. */
-export type EncoderSource = () => Promise<string>;
+/** The encoders served as static assets (public/encoders/, scripts/lib/assets.mjs). */
+export const ENCODER_FILES = { gifenc: "gifenc.esm.js", mediabunny: "mediabunny.min.mjs" } as const;
+export type EncoderAsset = keyof typeof ENCODER_FILES;
+
+/**
+ * An encoder's source (an ES module), read once by the host; absent = gif unavailable, and video
+ * by MediaRecorder only.
+ */
+export type EncoderSource = (asset: EncoderAsset) => Promise<string>;
 
 export async function recordAnimation(
   page: Page,
   plan: AnimationPlan,
   viewport: { width: number; height: number; deviceScaleFactor: number },
-  gifEncoder: EncoderSource | undefined,
+  encoders: EncoderSource | undefined,
 ): Promise<AnimationOutcome> {
-  const encoder = plan.format === "gif" ? gifScript(await loadGifEncoder(gifEncoder)) : null;
+  const encoder = plan.format === "gif" ? gifScript(await loadGifEncoder(encoders)) : null;
+  // Read before filming (once per host): the video encoders' muxers, for WebCodecs.
+  const muxers = plan.format !== "gif" && encoders ? await encoders("mediabunny") : null;
   const videoFormat = plan.format === "mp4" ? "mp4" : "webm";
   const inWorld = await isolatedWorld(page);
   if (plan.format !== "gif" && !(await inWorld<boolean>(canRecord, MIME[videoFormat])))
@@ -129,19 +139,36 @@ export async function recordAnimation(
   const { kept, order: keptOrder } = onlyUsed(images, order);
   for (const batch of batches(kept)) await inWorld(keepFrames, key, batch);
   const cap = LIMITS.animation.outputBytes;
-  type Encoded = { data: string | null; unsupported?: boolean };
-  const answer = encoder
-    ? await inWorld<Encoded>(encoder, key, keptOrder, width, height, plan.fps, cap)
-    : await inWorld<Encoded>(
-        recordScript,
-        key,
-        keptOrder,
-        MIME[videoFormat],
-        width,
-        height,
-        plan.fps,
-        cap,
-      );
+  type Encoded = { data: string | null; unsupported?: boolean; unavailable?: boolean };
+  const bits = videoBits(width, height, plan.fps);
+  let answer: Encoded = { data: null, unavailable: true };
+  if (encoder)
+    answer = await inWorld<Encoded>(encoder, key, keptOrder, width, height, plan.fps, cap);
+  else if (muxers)
+    answer = await inWorld<Encoded>(
+      webCodecsScript(muxers),
+      key,
+      keptOrder,
+      videoFormat,
+      width,
+      height,
+      plan.fps,
+      bits,
+      cap,
+    );
+  // No WebCodecs here (not a secure context, or not this codec at this size): MediaRecorder.
+  if (answer.unavailable)
+    answer = await inWorld<Encoded>(
+      recordScript,
+      key,
+      keptOrder,
+      MIME[videoFormat],
+      width,
+      height,
+      plan.fps,
+      bits,
+      cap,
+    );
   if (answer.unsupported) return { ok: false, failure: formatUnavailable(plan.format) };
   if (answer.data === null)
     return { ok: false, failure: failures.tooLarge("recording", formatBytes(cap)) };
@@ -216,7 +243,12 @@ function formatUnavailable(format: string): CaptureFailure {
 
 async function loadGifEncoder(source: EncoderSource | undefined): Promise<string> {
   if (!source) throw new Error("no gif encoder source");
-  return source();
+  return source("gifenc");
+}
+
+/** The video's bit rate: ~0.12 bit a pixel, 0.5–8 Mbit/s. */
+function videoBits(width: number, height: number, fps: number): number {
+  return Math.min(8e6, Math.max(5e5, Math.round(width * height * fps * 0.12)));
 }
 
 /**
