@@ -9,10 +9,13 @@
  * time asks for (each screencast frame says its scroll). The frames the clip uses then go into the page, kept as JPEG Blobs in an
  * isolated world of ours.
  *
- * Encoding: webm (VP8) and mp4 (H.264) by Chromium's MediaRecorder over a canvas the frames are
- * drawn on at the clip's rate (so it takes the clip's length); gif by gifenc (a static asset,
- * public/encoders/, inlined into the script), each distinct frame quantised to its own 256
- * colours. A browser without an H.264 encoder answers mp4 with 422 naming `format`.
+ * Encoding: where the page is a secure context, WebCodecs (webm: VP9 as screen content, mp4:
+ * H.264) with mediabunny's muxers (a static asset, public/encoders/, inlined into the script),
+ * fed while filming: each clip frame is handed over once it is settled, a fixed lag behind the
+ * clip's clock, and no frame is dropped. Elsewhere webm (VP8) and mp4 (H.264) by Chromium's
+ * MediaRecorder over a canvas the frames are drawn on at the clip's rate, after filming. gif by
+ * gifenc (inlined likewise), each distinct frame quantised to its own 256 colours. A browser
+ * without an H.264 encoder answers mp4 with 422 naming `format`.
  */
 import type { Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../../schemas/limits";
