@@ -29,7 +29,7 @@ export const animateRequestSchema = z
     ...recordedPageOptions,
     format: z.enum(ANIMATION_FORMATS).optional().meta({
       description:
-        "webm (VP8/VP9, Chromium's MediaRecorder), mp4 (H.264, Chromium's MediaRecorder where the browser has an H.264 encoder; otherwise 422) or gif (gifenc, 256 colours a frame).",
+        "webm (VP9, or VP8 by MediaRecorder outside a secure context), mp4 (H.264, where the browser has an H.264 encoder; otherwise 422) or gif (gifenc, 256 colours a frame).",
       default: "webm",
     }),
     scenario: z.enum(ANIMATION_SCENARIOS).optional().meta({

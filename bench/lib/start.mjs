@@ -94,6 +94,10 @@ export function prepareSnapshot(rev) {
   }
   rmSync(join(dir, "node_modules"), { recursive: true, force: true });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  // The static assets copied from node_modules (gitignored, so not in the copy above): the
+  // recordings' encoders among them.
+  if (existsSync(join(dir, "scripts/assets.mjs")))
+    execFileSync(process.execPath, ["scripts/assets.mjs"], { cwd: dir, stdio: "inherit" });
   return { dir, source };
 }
 

@@ -14,6 +14,8 @@ const PACKAGE_ASSETS = {
   "docs/scalar.js": "@scalar/api-reference/dist/browser/standalone.js",
   // The GIF encoder of animated captures, inlined into the page's script (src/capture/outputs/animation.ts).
   "encoders/gifenc.esm.js": "gifenc/dist/gifenc.esm.js",
+  // The WebM and MP4 muxers of video recordings where the page has WebCodecs, inlined likewise.
+  "encoders/mediabunny.min.mjs": "mediabunny/dist/bundles/mediabunny.min.mjs",
   // The artifact fonts (src/artifacts/fonts.ts): Latin subset, regular and bold.
   "fonts/inter-400.woff2": "@fontsource/inter/files/inter-latin-400-normal.woff2",
   "fonts/inter-700.woff2": "@fontsource/inter/files/inter-latin-700-normal.woff2",

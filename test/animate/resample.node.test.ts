@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { scrollAt } from "../../src/capture/outputs/animation-scripts";
-import { resample, resampleScroll } from "../../src/capture/outputs/screencast";
+import { resample, resampleScroll, settledFrames } from "../../src/capture/outputs/screencast";
 
 const at = (...ms: number[]) => ms.map((atMs) => ({ atMs }));
 
@@ -36,6 +36,20 @@ describe("resampleScroll", () => {
   it("among frames at the same scroll, the one drawn nearest the frame's time (scrolling back)", () => {
     const shots = [shot(1000, 0), shot(1100, 50), shot(1200, 100), shot(1300, 50), shot(1400, 0)];
     expect(resampleScroll(shots, [0, 50, 100, 50, 0], 1000, 10)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe("settledFrames (encoding while filming)", () => {
+  it("settles each clip frame once a frame drawn lagMs after its time has arrived", () => {
+    // 10 fps from 1000 ms, 500 ms lag: frame i settles at 1500 + 100 i.
+    expect(settledFrames(1499, 1000, 30, 10, 500)).toBe(0);
+    expect(settledFrames(1500, 1000, 30, 10, 500)).toBe(1);
+    expect(settledFrames(1750, 1000, 30, 10, 500)).toBe(3);
+  });
+
+  it("never before the clip starts, never past its frames", () => {
+    expect(settledFrames(900, 1000, 30, 10, 0)).toBe(0);
+    expect(settledFrames(99_000, 1000, 30, 10, 500)).toBe(30);
   });
 });
 

@@ -33,6 +33,7 @@ import { CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "../page/page-requests";
 import { CaptureError, FAILURE, failures, toFailure, type CaptureFailure } from "../failures";
 import { imageSize } from "../outputs/image-info";
+import { ENCODER_FILES, type EncoderAsset } from "../outputs/animation";
 import { AccountBusy, hostSlots, SlotsBusy, type Slot } from "./slots";
 import { withTimeout } from "../page/navigate";
 import { resizeInPage } from "../page/page-scripts";
@@ -79,18 +80,25 @@ export class BrowserHost extends DurableObject<Env> {
   /** Holds counted on browsers since dropped (cpu-share.ts). */
   private cpuHolds = 0;
 
-  private gifSource: Promise<string> | null = null;
+  private encoderSources = new Map<EncoderAsset, Promise<string>>();
 
-  /** gifenc's ES module (public/encoders/, scripts/lib/assets.mjs), read once per object. */
-  private gifEncoder(): Promise<string> {
-    this.gifSource ??= this.env.ASSETS.fetch("https://assets.invalid/encoders/gifenc.esm.js").then(
-      async (res) => {
-        if (!res.ok) throw new Error(`gif encoder asset: HTTP ${res.status}`);
+  /**
+   * An encoder's ES module (public/encoders/, scripts/lib/assets.mjs): gifenc, or mediabunny's
+   * muxers for WebCodecs video. Read once per object.
+   */
+  private encoderSource(asset: EncoderAsset): Promise<string> {
+    let source = this.encoderSources.get(asset);
+    if (!source) {
+      source = this.env.ASSETS.fetch(
+        `https://assets.invalid/encoders/${ENCODER_FILES[asset]}`,
+      ).then(async (res) => {
+        if (!res.ok) throw new Error(`${asset} encoder asset: HTTP ${res.status}`);
         return res.text();
-      },
-    );
-    this.gifSource.catch(() => (this.gifSource = null));
-    return this.gifSource;
+      });
+      source.catch(() => this.encoderSources.delete(asset));
+      this.encoderSources.set(asset, source);
+    }
+    return source;
   }
 
   /** The request policy is the same for every capture of this object: built once. */
@@ -142,7 +150,7 @@ export class BrowserHost extends DurableObject<Env> {
             const result = await runPageCapture(blank, spec, this.policy(), settings, {
               ...hooks,
               ready: share.ready,
-              gifEncoder: () => this.gifEncoder(),
+              encoders: (asset) => this.encoderSource(asset),
               ...(lane === undefined
                 ? {}
                 : { keep: (page: BlankPage) => warm.lanes.offer(lane, page, settings) }),

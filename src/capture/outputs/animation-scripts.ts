@@ -36,10 +36,11 @@ export function scrollAt({ target, downS, back }: ScrollMotion, t: number): numb
 /**
  * Plays the clip for `lengthMs` on the page's frame clock (requestAnimationFrame): each frame the
  * page is scrolled (`scrollTo`, instant) to where `motion` says at that time; a still just waits.
- * Answers when it started and ended, in ms since the epoch on the browser's clock (the
- * screencast's), after the last position has been drawn.
+ * Answers when it started, in ms since the epoch on the browser's clock (the screencast's), as
+ * soon as it has; `playEndScript` then answers when it started and ended, after the last
+ * position has been drawn.
  */
-export const playScript = `(motion, lengthMs) => new Promise((resolve) => {
+export const playScript = `(key, motion, lengthMs) => new Promise((started) => {
   const epoch = (t) => performance.timeOrigin + t;
   const ease = (x) => (1 - Math.cos(Math.PI * Math.min(1, Math.max(0, x)))) / 2;
   const at = (t) => {
@@ -48,16 +49,23 @@ export const playScript = `(motion, lengthMs) => new Promise((resolve) => {
     if (t <= downS || !back) return Math.round(target * ease(t / downS));
     return Math.round(target * (1 - ease((t - downS) / downS)));
   };
+  let resolve;
+  const ended = new Promise((r) => { resolve = r; });
+  Object.defineProperty(window, key, { value: ended, enumerable: false, configurable: true });
   const finish = (start) => requestAnimationFrame(() => requestAnimationFrame(() =>
     resolve({ startMs: epoch(start), endMs: epoch(performance.now()) })));
   if (motion === null) {
     const start = performance.now();
+    started(epoch(start));
     setTimeout(() => finish(start), lengthMs);
     return;
   }
   let start = null;
   const tick = (now) => {
-    if (start === null) start = now;
+    if (start === null) {
+      start = now;
+      started(epoch(start));
+    }
     const t = Math.min(now - start, lengthMs);
     window.scrollTo({ top: at(t / 1000), left: 0, behavior: "instant" });
     if (t < lengthMs) requestAnimationFrame(tick);
@@ -65,6 +73,15 @@ export const playScript = `(motion, lengthMs) => new Promise((resolve) => {
   };
   requestAnimationFrame(tick);
 })`;
+
+/** The clip's start and end (`playScript`), once it has played. */
+export const playEndScript = `async (key) => {
+  try {
+    return await window[key];
+  } finally {
+    delete window[key];
+  }
+}`;
 
 /** Keeps JPEG frames (base64) as Blobs under `key`, in order. */
 export const keepFrames = `(key, frames) => {
@@ -78,7 +95,12 @@ export const keepFrames = `(key, frames) => {
   }
 }`;
 
-export const canRecord = `(mime) => typeof MediaRecorder === "function" && MediaRecorder.isTypeSupported(mime)`;
+/**
+ * Whether the page can record `mime` at all: by MediaRecorder, or by WebCodecs (secure contexts
+ * only; the codec itself is checked when the clip is encoded, falling back to MediaRecorder).
+ */
+export const canRecord = `(mime) => (typeof MediaRecorder === "function" && MediaRecorder.isTypeSupported(mime)) ||
+  (isSecureContext && typeof VideoEncoder === "function")`;
 
 /** Bytes → base64 in the page, in slices (String.fromCharCode's argument limit). */
 const toBase64Source = `(bytes) => {
@@ -93,7 +115,7 @@ const toBase64Source = `(bytes) => {
  * differs from the one before), drawn and pushed (`requestFrame`) at its time on the clip's clock, so the
  * stream's timestamps are the clip's. Returns the file, base64, or null when it is over `cap`.
  */
-export const recordScript = `async (key, order, mime, width, height, fps, cap) => {
+export const recordScript = `async (key, order, mime, width, height, fps, bits, cap) => {
   const frames = window[key] || [];
   delete window[key];
   if (!MediaRecorder.isTypeSupported(mime)) return { data: null, unsupported: true };
@@ -104,7 +126,6 @@ export const recordScript = `async (key, order, mime, width, height, fps, cap) =
   const ctx = canvas.getContext("2d", { willReadFrequently: true });
   const stream = canvas.captureStream(0);
   const track = stream.getVideoTracks()[0];
-  const bits = Math.min(8e6, Math.max(5e5, Math.round(width * height * fps * 0.12)));
   const recorder = new MediaRecorder(stream, { mimeType: mime, videoBitsPerSecond: bits });
   const chunks = [];
   recorder.ondataavailable = (e) => { if (e.data.size > 0) chunks.push(e.data); };
@@ -145,17 +166,8 @@ export const recordScript = `async (key, order, mime, width, height, fps, cap) =
  * colours (rgb444) and indexed once per kept frame, written with its delay; the GIF loops forever.
  */
 export function gifScript(moduleSource: string): string {
-  const exportClause = /export\s*\{([^}]*)\}\s*;?/;
-  const match = exportClause.exec(moduleSource);
-  if (!match?.[1]) throw new Error("gifenc: no export clause");
-  const names = match[1].split(",").map((part) => {
-    const [local, exported] = part.trim().split(/\s+as\s+/);
-    return `${JSON.stringify(exported ?? local)}: ${local}`;
-  });
-  const body = moduleSource.replace(exportClause, "").replace(/\/\/# sourceMappingURL=.*$/m, "");
   return `async (key, order, width, height, fps, cap) => {
-  const lib = (() => { ${body}
-    return { ${names.join(", ")} }; })();
+  const lib = ${moduleObject(moduleSource, "gifenc")};
   const frames = window[key] || [];
   delete window[key];
   const canvas = document.createElement("canvas");
@@ -185,3 +197,103 @@ export function gifScript(moduleSource: string): string {
   return { data: (${toBase64Source})(bytes) };
 }`;
 }
+
+/**
+ * An ES module's source (one file, no imports) as an expression: its body in a function, the
+ * `export { a as B }` clause (its last) turned into the object returned.
+ */
+function moduleObject(moduleSource: string, name: string): string {
+  const exportClause = /export\s*\{([^}]*)\}\s*;?/g;
+  let match: RegExpExecArray | null = null;
+  for (let m = exportClause.exec(moduleSource); m; m = exportClause.exec(moduleSource)) match = m;
+  if (!match?.[1]) throw new Error(`${name}: no export clause`);
+  const names = match[1].split(",").map((part) => {
+    const [local, exported] = part.trim().split(/\s+as\s+/);
+    return `${JSON.stringify(exported ?? local)}: ${local}`;
+  });
+  const body =
+    moduleSource.slice(0, match.index) +
+    moduleSource.slice(match.index + match[0].length).replace(/\/\/# sourceMappingURL=.*$/m, "");
+  return `(() => { ${body}
+    return { ${names.join(", ")} }; })()`;
+}
+
+/**
+ * Video by WebCodecs (VideoEncoder: VP9 for webm, H.264 for mp4) through mediabunny's muxers (a
+ * static asset, inlined), encoded while the clip is filmed: this sets up the encoder under `key`
+ * and starts its loop, which encodes the clip's frames as `streamFeed` hands them over (frame `i`
+ * drawn on a canvas and stamped `i / fps`) until `streamFinish`. The encoder queues, so no frame
+ * is dropped however slow the machine, and it runs as fast as the CPU allows rather than at the
+ * clip's rate. Only in a secure context (VideoEncoder exists there only) and for a codec the
+ * browser can encode at this size: otherwise `{ unavailable: true }` (MediaRecorder then records).
+ */
+export function streamStartScript(moduleSource: string): string {
+  return `async (key, format, width, height, fps, bits) => {
+  if (!isSecureContext || typeof VideoEncoder !== "function") return { unavailable: true };
+  const lib = ${moduleObject(moduleSource, "mediabunny")};
+  // VP9 rather than VP8 in a WebM, as screen content ("text": libvpx's screen content mode): under
+  // load VP8 took 52 s for 120 frames at 1280 x 800 here, VP9 19 s, VP9 as screen content 12 s.
+  const codec = format === "mp4" ? "avc" : "vp9";
+  const hint = { contentHint: "text" };
+  if (!(await lib.canEncodeVideo(codec, { width, height, bitrate: bits, ...hint }))) return { unavailable: true };
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const output = new lib.Output({
+    format: format === "mp4" ? new lib.Mp4OutputFormat({ fastStart: "in-memory" }) : new lib.WebMOutputFormat(),
+    target: new lib.BufferTarget(),
+  });
+  const source = new lib.CanvasSource(canvas, { codec, bitrate: bits, latencyMode: "realtime", ...hint });
+  output.addVideoTrack(source, { frameRate: fps });
+  await output.start();
+  const state = { frames: [], queue: [], done: false, wake: null, result: null };
+  state.result = (async () => {
+    let drawn = -1;
+    for (let i = 0; ; i++) {
+      while (state.queue.length === 0 && !state.done) await new Promise((r) => { state.wake = r; });
+      if (state.queue.length === 0) break;
+      const at = state.queue.shift();
+      if (at !== drawn) {
+        const bitmap = await createImageBitmap(state.frames[at]);
+        ctx.drawImage(bitmap, 0, 0, width, height);
+        bitmap.close();
+        drawn = at;
+      }
+      await source.add(i / fps, 1 / fps);
+    }
+    await output.finalize();
+    return new Uint8Array(output.target.buffer);
+  })();
+  state.result.catch(() => {});
+  Object.defineProperty(window, key, { value: state, enumerable: false, configurable: true });
+  return { unavailable: false };
+}`;
+}
+
+/** Hands the encoder more JPEG frames (base64, kept in order) and the next clip frames' indexes. */
+export const streamFeedScript = `(key, images, order) => {
+  const state = window[key];
+  for (const frame of images) {
+    const bin = atob(frame);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    state.frames.push(new Blob([bytes], { type: "image/jpeg" }));
+  }
+  state.queue.push(...order);
+  if (state.wake) { state.wake(); state.wake = null; }
+}`;
+
+/** Ends the clip: the file once every frame is encoded, base64, or null when it is over `cap`. */
+export const streamFinishScript = `async (key, cap) => {
+  const state = window[key];
+  state.done = true;
+  if (state.wake) { state.wake(); state.wake = null; }
+  try {
+    const bytes = await state.result;
+    if (bytes.length > cap) return { data: null };
+    return { data: (${toBase64Source})(bytes) };
+  } finally {
+    delete window[key];
+  }
+}`;

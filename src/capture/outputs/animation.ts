@@ -9,10 +9,13 @@
  * time asks for (each screencast frame says its scroll). The frames the clip uses then go into the page, kept as JPEG Blobs in an
  * isolated world of ours.
  *
- * Encoding: webm (VP8) and mp4 (H.264) by Chromium's MediaRecorder over a canvas the frames are
- * drawn on at the clip's rate (so it takes the clip's length); gif by gifenc (a static asset,
- * public/encoders/, inlined into the script), each distinct frame quantised to its own 256
- * colours. A browser without an H.264 encoder answers mp4 with 422 naming `format`.
+ * Encoding: where the page is a secure context, WebCodecs (webm: VP9 as screen content, mp4:
+ * H.264) with mediabunny's muxers (a static asset, public/encoders/, inlined into the script),
+ * fed while filming: each clip frame is handed over once it is settled, a fixed lag behind the
+ * clip's clock, and no frame is dropped. Elsewhere webm (VP8) and mp4 (H.264) by Chromium's
+ * MediaRecorder over a canvas the frames are drawn on at the clip's rate, after filming. gif by
+ * gifenc (inlined likewise), each distinct frame quantised to its own 256 colours. A browser
+ * without an H.264 encoder answers mp4 with 422 naming `format`.
  */
 import type { Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../../schemas/limits";
@@ -25,13 +28,23 @@ import {
   canRecord,
   gifScript,
   keepFrames,
+  playEndScript,
   playScript,
   recordScript,
   scrollAt,
+  streamFeedScript,
+  streamFinishScript,
+  streamStartScript,
   scrollTarget,
   type ScrollMotion,
 } from "./animation-scripts";
-import { resample, resampleScroll, startScreencast, type ScreencastShot } from "./screencast";
+import {
+  resample,
+  resampleScroll,
+  settledFrames,
+  startScreencast,
+  type ScreencastShot,
+} from "./screencast";
 
 export interface RecordedAnimation {
   format: AnimationPlan["format"];
@@ -81,16 +94,25 @@ async function isolatedWorld(page: Page): Promise<World> {
   };
 }
 
-/** The gifenc source (an ES module), read once by the host; absent = gif unavailable. */
-export type EncoderSource = () => Promise<string>;
+/** The encoders served as static assets (public/encoders/, scripts/lib/assets.mjs). */
+export const ENCODER_FILES = { gifenc: "gifenc.esm.js", mediabunny: "mediabunny.min.mjs" } as const;
+export type EncoderAsset = keyof typeof ENCODER_FILES;
+
+/**
+ * An encoder's source (an ES module), read once by the host; absent = gif unavailable, and video
+ * by MediaRecorder only.
+ */
+export type EncoderSource = (asset: EncoderAsset) => Promise<string>;
 
 export async function recordAnimation(
   page: Page,
   plan: AnimationPlan,
   viewport: { width: number; height: number; deviceScaleFactor: number },
-  gifEncoder: EncoderSource | undefined,
+  encoders: EncoderSource | undefined,
 ): Promise<AnimationOutcome> {
-  const encoder = plan.format === "gif" ? gifScript(await loadGifEncoder(gifEncoder)) : null;
+  const encoder = plan.format === "gif" ? gifScript(await loadGifEncoder(encoders)) : null;
+  // Read before filming (once per host): the video encoders' muxers, for WebCodecs.
+  const muxers = plan.format !== "gif" && encoders ? await encoders("mediabunny") : null;
   const videoFormat = plan.format === "mp4" ? "mp4" : "webm";
   const inWorld = await isolatedWorld(page);
   if (plan.format !== "gif" && !(await inWorld<boolean>(canRecord, MIME[videoFormat])))
@@ -101,10 +123,41 @@ export async function recordAnimation(
   const width = evenFor(plan.format, Math.round(viewport.width * viewport.deviceScaleFactor));
   const height = evenFor(plan.format, Math.round(viewport.height * viewport.deviceScaleFactor));
   const client = pageClient(page);
-  const screencast = await startScreencast(client, { width, height }, FRAME_QUALITY);
+  const key = () => `__edgeshot${crypto.randomUUID().replace(/-/g, "")}`;
+  const bits = videoBits(width, height, plan.fps);
+  // Video by WebCodecs where the page has it: encoded while filming (a lag behind the clip).
+  const streamKey = key();
+  const streaming =
+    muxers !== null &&
+    !(
+      await inWorld<{ unavailable: boolean }>(
+        streamStartScript(muxers),
+        streamKey,
+        videoFormat,
+        width,
+        height,
+        plan.fps,
+        bits,
+      )
+    ).unavailable;
+  const positions = motion
+    ? Array.from({ length: frames }, (_, i) => scrollAt(motion, i / plan.fps))
+    : null;
+  const feeder = streaming ? clipFeeder(inWorld, streamKey, frames, plan.fps, positions) : null;
+  const screencast = await startScreencast(client, { width, height }, FRAME_QUALITY, (shot) =>
+    feeder?.add(shot),
+  );
+  const playKey = key();
   let clock: { startMs: number; endMs: number };
   try {
-    clock = await inWorld(playScript, motion, ((frames - 1) * 1000) / plan.fps);
+    const startMs = await inWorld<number>(
+      playScript,
+      playKey,
+      motion,
+      ((frames - 1) * 1000) / plan.fps,
+    );
+    feeder?.start(startMs);
+    clock = await inWorld(playEndScript, playKey);
   } catch (err) {
     await screencast.stop().catch(() => []);
     throw err;
@@ -116,32 +169,32 @@ export async function recordAnimation(
   // after the screencast stopped): a screenshot of the page as it is now.
   if (drawn.length === 0 || (end !== null && !drawn.some((s) => Math.abs(s.scrollY - end) < 1)))
     drawn.push({ data: await screenshot(client), atMs: clock.endMs, scrollY: end ?? 0 });
-  const order = motion
-    ? resampleScroll(
-        drawn,
-        Array.from({ length: frames }, (_, i) => scrollAt(motion, i / plan.fps)),
-        clock.startMs,
-        plan.fps,
-      )
-    : resample(drawn, clock.startMs, frames, plan.fps);
-  const images = drawn.map((s) => s.data);
-  const key = `__edgeshotFrames${crypto.randomUUID().replace(/-/g, "")}`;
-  const { kept, order: keptOrder } = onlyUsed(images, order);
-  for (const batch of batches(kept)) await inWorld(keepFrames, key, batch);
   const cap = LIMITS.animation.outputBytes;
   type Encoded = { data: string | null; unsupported?: boolean };
-  const answer = encoder
-    ? await inWorld<Encoded>(encoder, key, keptOrder, width, height, plan.fps, cap)
-    : await inWorld<Encoded>(
-        recordScript,
-        key,
-        keptOrder,
-        MIME[videoFormat],
-        width,
-        height,
-        plan.fps,
-        cap,
-      );
+  let answer: Encoded;
+  if (feeder) {
+    await feeder.finish(drawn, clock.startMs);
+    answer = await inWorld<Encoded>(streamFinishScript, streamKey, cap);
+  } else {
+    const order = clipOrder(drawn, positions, clock.startMs, frames, plan.fps);
+    const images = drawn.map((s) => s.data);
+    const framesKey = key();
+    const { kept, order: keptOrder } = onlyUsed(images, order);
+    for (const batch of batches(kept)) await inWorld(keepFrames, framesKey, batch);
+    answer = encoder
+      ? await inWorld<Encoded>(encoder, framesKey, keptOrder, width, height, plan.fps, cap)
+      : await inWorld<Encoded>(
+          recordScript,
+          framesKey,
+          keptOrder,
+          MIME[videoFormat],
+          width,
+          height,
+          plan.fps,
+          bits,
+          cap,
+        );
+  }
   if (answer.unsupported) return { ok: false, failure: formatUnavailable(plan.format) };
   if (answer.data === null)
     return { ok: false, failure: failures.tooLarge("recording", formatBytes(cap)) };
@@ -155,6 +208,104 @@ export async function recordAnimation(
       height,
       frames,
       durationMs: Math.round((frames * 1000) / plan.fps),
+    },
+  };
+}
+
+/**
+ * The clip's frames as indexes into `shots` (oldest first): a scroll's by the positions its
+ * curve asks for, a still's by its clock.
+ */
+function clipOrder(
+  shots: readonly ScreencastShot[],
+  positions: readonly number[] | null,
+  startMs: number,
+  frames: number,
+  fps: number,
+): number[] {
+  return positions
+    ? resampleScroll(shots, positions, startMs, fps)
+    : resample(shots, startMs, frames, fps);
+}
+
+/** The frames after a clip frame's time before it is chosen while filming (screencast.ts). */
+const STREAM_LAG_MS = 500;
+
+/**
+ * Hands the clip's frames to the encoder in the page while filming goes on: each screencast
+ * frame as it arrives settles the clip frames `STREAM_LAG_MS` older than it, chosen among the
+ * frames drawn so far as `clipOrder` chooses; each JPEG crosses into the page once, one handover
+ * at a time. `finish` settles the rest with every frame drawn (and the screenshot added at the end).
+ */
+function clipFeeder(
+  inWorld: World,
+  key: string,
+  frames: number,
+  fps: number,
+  positions: readonly number[] | null,
+) {
+  const shots: ScreencastShot[] = [];
+  const kept = new Map<ScreencastShot, number>();
+  let settled = 0;
+  let startMs: number | null = null;
+  let running: Promise<void> | null = null;
+  let failed: unknown = null;
+
+  const hand = async (all: readonly ScreencastShot[], upTo: number) => {
+    const sorted = [...all].sort((a, b) => a.atMs - b.atMs);
+    const chosen = clipOrder(sorted, positions, startMs ?? 0, frames, fps)
+      .slice(settled, upTo)
+      .map((i) => sorted[i] as ScreencastShot);
+    settled = upTo;
+    let images: string[] = [];
+    let order: number[] = [];
+    let chars = 0;
+    for (const shot of chosen) {
+      let at = kept.get(shot);
+      if (at === undefined) {
+        if (images.length > 0 && chars + shot.data.length > FRAMES_BATCH_CHARS) {
+          await inWorld(streamFeedScript, key, images, order);
+          [images, order, chars] = [[], [], 0];
+        }
+        at = kept.size;
+        kept.set(shot, at);
+        images.push(shot.data);
+        chars += shot.data.length;
+      }
+      order.push(at);
+    }
+    if (order.length > 0) await inWorld(streamFeedScript, key, images, order);
+  };
+
+  const pump = () => {
+    if (running || failed || startMs === null || shots.length === 0) return;
+    const newest = Math.max(...shots.map((s) => s.atMs));
+    const upTo = settledFrames(newest, startMs, frames, fps, STREAM_LAG_MS);
+    if (upTo <= settled) return;
+    running = hand(shots, upTo)
+      .catch((err: unknown) => {
+        failed = err;
+      })
+      .finally(() => {
+        running = null;
+        pump();
+      });
+  };
+
+  return {
+    add(shot: ScreencastShot) {
+      shots.push(shot);
+      pump();
+    },
+    start(at: number) {
+      startMs = at;
+      pump();
+    },
+    async finish(drawn: readonly ScreencastShot[], clipStartMs: number) {
+      startMs = clipStartMs;
+      while (running) await running;
+      if (failed) throw failed;
+      await hand(drawn, frames);
     },
   };
 }
@@ -216,7 +367,12 @@ function formatUnavailable(format: string): CaptureFailure {
 
 async function loadGifEncoder(source: EncoderSource | undefined): Promise<string> {
   if (!source) throw new Error("no gif encoder source");
-  return source();
+  return source("gifenc");
+}
+
+/** The video's bit rate: ~0.12 bit a pixel, 0.5–8 Mbit/s. */
+function videoBits(width: number, height: number, fps: number): number {
+  return Math.min(8e6, Math.max(5e5, Math.round(width * height * fps * 0.12)));
 }
 
 /**

@@ -30,13 +30,17 @@ export async function startScreencast(
   client: CDPSession,
   size: { width: number; height: number },
   quality: number,
+  /** Each frame as it arrives (for encoding while filming). */
+  onShot?: (shot: ScreencastShot) => void,
 ): Promise<Screencast> {
   const shots: ScreencastShot[] = [];
   const onFrame = (event: Protocol.Page.ScreencastFrameEvent) => {
     client.send("Page.screencastFrameAck", { sessionId: event.sessionId }).catch(() => {});
     const at = event.metadata.timestamp;
-    if (typeof at === "number")
-      shots.push({ data: event.data, atMs: at * 1000, scrollY: event.metadata.scrollOffsetY });
+    if (typeof at !== "number") return;
+    const shot = { data: event.data, atMs: at * 1000, scrollY: event.metadata.scrollOffsetY };
+    shots.push(shot);
+    onShot?.(shot);
   };
   client.on("Page.screencastFrame", onFrame);
   try {
@@ -110,4 +114,21 @@ export function resampleScroll(
     });
     return best;
   });
+}
+
+/**
+ * While filming: how many of the clip's first frames are settled once a frame drawn at
+ * `newestAtMs` has arrived. Frame `i` (at `startMs + i × 1000 / fps`) is settled `lagMs` after its
+ * time: its choice among the frames drawn by then stands (a scroll's later frames are scrolled
+ * further on, a still's are newer than its time), so it can be encoded before filming ends.
+ */
+export function settledFrames(
+  newestAtMs: number,
+  startMs: number,
+  frames: number,
+  fps: number,
+  lagMs: number,
+): number {
+  const settled = Math.floor(((newestAtMs - lagMs - startMs) * fps) / 1000) + 1;
+  return Math.max(0, Math.min(frames, settled));
 }

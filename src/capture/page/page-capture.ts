@@ -96,8 +96,8 @@ export interface CaptureHooks {
    * the page's own setup, before navigation.
    */
   ready: Promise<void>;
-  /** The GIF encoder's source, read from the static assets (recordings only). */
-  gifEncoder?: EncoderSource;
+  /** The encoders' sources, read from the static assets (recordings only). */
+  encoders?: EncoderSource;
 }
 
 /**
@@ -250,9 +250,7 @@ async function captureLoaded(
       : null;
   const article = reader ? await readArticle(await reader, spec) : null;
   const plan = spec.outputs.animation;
-  const animation = plan
-    ? await recordAnimation(page, plan, spec.viewport, hooks.gifEncoder)
-    : null;
+  const animation = plan ? await recordAnimation(page, plan, spec.viewport, hooks.encoders) : null;
   const shot =
     spec.outputs.formats.length > 0
       ? await shootComplete(page, spec, tracker, lazy, nav.quality === "full", (again) =>

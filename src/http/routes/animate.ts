@@ -64,7 +64,7 @@ export const animateRoutes = endpoints(
       operationId: "animate",
       summary: "Record a scrolling video or GIF of a page",
       description:
-        "Loads the page once (every page control applies) and films its viewport: scenario scroll scrolls it from the top to scrollTillSelector (or its end), scenario still films it as it moves on its own. webm (VP8) and mp4 (H.264) are encoded by Chromium's MediaRecorder, gif by gifenc; mp4 answers 422 where the browser has no H.264 encoder. Credits: one per started 5 s of clip, refunded when the recording fails. Duration, fps and frame size are bounded per plan (400 naming the field). With `async: true` the recording is queued (202) as an async capture is: job webhooks (`webhookUrl`), delivery to a storage destination (`storage`).",
+        "Loads the page once (every page control applies) and films its viewport: scenario scroll scrolls it from the top to scrollTillSelector (or its end), scenario still films it as it moves on its own. webm (VP9) and mp4 (H.264) are encoded in Chromium (WebCodecs where the page is a secure context, else MediaRecorder), gif by gifenc; mp4 answers 422 where the browser has no H.264 encoder. Credits: one per started 5 s of clip, refunded when the recording fails. Duration, fps and frame size are bounded per plan (400 naming the field). With `async: true` the recording is queued (202) as an async capture is: job webhooks (`webhookUrl`), delivery to a storage destination (`storage`).",
       tags: ["Capture"],
       responses: {
         "200": {
