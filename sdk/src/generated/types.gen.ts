@@ -1156,7 +1156,7 @@ export type AnimateRequest = {
    */
   failOnStatus?: Array<number | "1xx" | "2xx" | "3xx" | "4xx" | "5xx">;
   /**
-   * webm (VP8/VP9, Chromium's MediaRecorder), mp4 (H.264, Chromium's MediaRecorder where the browser has an H.264 encoder; otherwise 422) or gif (gifenc, 256 colours a frame).
+   * webm (VP9, or VP8 by MediaRecorder outside a secure context), mp4 (H.264, where the browser has an H.264 encoder; otherwise 422) or gif (gifenc, 256 colours a frame).
    */
   format?: "webm" | "mp4" | "gif";
   /**
