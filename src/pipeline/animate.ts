@@ -180,11 +180,19 @@ export async function hostedRecording(
     context: "hosted recording",
   };
   const result = await recordPage(env, auth, parsed, storage);
-  const { recording: r, stored } = result;
+  const { stored } = result;
   if (!stored) throw new Error("hosted recording returned without its stored output");
   const data: HostedAnimationData = {
     url: await signedImageUrl(env, origin, stored),
     expiresAt: new Date(stored.expires * 1000).toISOString(),
+    ...clipFacts(result),
+  };
+  return { data, usage: result.usage };
+}
+
+/** What every answer with a recording says of it (hosted, the dashboard's playground). */
+export function clipFacts({ recording: r, page, loadTimeMs }: Recorded) {
+  return {
     contentType: r.contentType,
     format: r.format,
     width: r.width,
@@ -192,8 +200,9 @@ export async function hostedRecording(
     frames: r.frames,
     durationMs: r.durationMs,
     bytesSize: r.bytes.byteLength,
-    finalUrl: result.page.finalUrl,
-    loadTimeMs: result.loadTimeMs,
+    finalUrl: page.finalUrl,
+    loadTimeMs,
   };
-  return { data, usage: result.usage };
 }
+
+type Recorded = Awaited<ReturnType<typeof recordPage>>;

@@ -22,7 +22,7 @@ import { accountStub } from "../../accounts/directory";
 import { PLANS } from "../../accounts/plans";
 import { ApiError, validationError } from "../../errors";
 import { toBase64 } from "../../encoding";
-import { recordPage } from "../../pipeline/animate";
+import { clipFacts, recordPage } from "../../pipeline/animate";
 import { jsonCapture } from "../../pipeline/captures";
 import { pageAnswer, pageRequest, renderLinkAnswer, type PageAction } from "../answers";
 import { jsonBody, parseWith, readJsonBody } from "../body";
@@ -135,18 +135,9 @@ export const playgroundRoutes = new Hono<DashboardEnv>()
     const req = await jsonBody(c, playgroundAnimateRequestSchema);
     await actAsAccount(c, "dashboard");
     const result = await recordPage(c.env, c.get("auth"), req);
-    const r = result.recording;
     const data: PlaygroundAnimation = {
-      clip: toBase64(r.bytes),
-      contentType: r.contentType,
-      format: r.format,
-      width: r.width,
-      height: r.height,
-      frames: r.frames,
-      durationMs: r.durationMs,
-      bytesSize: r.bytes.byteLength,
-      finalUrl: result.page.finalUrl,
-      loadTimeMs: result.loadTimeMs,
+      clip: toBase64(result.recording.bytes),
+      ...clipFacts(result),
     };
     return c.json(successBody(c.get("requestId"), data, charged(asApp(c), result.usage)));
   })
