@@ -150,6 +150,11 @@ export const crawlRequestSchema = z
       description: 'Follow links marked rel="nofollow".',
       default: false,
     }),
+    maxConcurrency: intIn(CRAWL.maxConcurrency.min, CRAWL.maxConcurrency.max).optional().meta({
+      description:
+        "Pages of one host loaded at once (politeness; robots.txt Crawl-delay still spaces their starts). The crawl loads at most the larger of this and 4 pages at once.",
+      default: CRAWL.maxConcurrency.default,
+    }),
     render: z.enum(RENDER_MODES).optional().meta({
       description:
         "always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.",

@@ -198,6 +198,8 @@ export const LIMITS = {
 export const CRAWL = {
   limit: { min: 1, max: 10_000, default: 20 },
   maxDepth: { min: 0, max: 10, default: 2 },
+  /** Pages of one host loaded at once (politeness), and its default. */
+  maxConcurrency: { min: 1, max: 10, default: 2 },
   /** include / exclude: patterns each, and characters a pattern. */
   patterns: 20,
   patternChars: 200,

@@ -167,10 +167,9 @@ export const TUNING = {
   passwordIterations: 100_000,
   /**
    * Crawls (docs/CRAWL.md): pages of one crawl in flight at once (its share of the browsers,
-   * beside the account's captures), and of one host (politeness).
+   * beside the account's captures), unless its `maxConcurrency` per host is higher.
    */
   crawlInFlight: 4,
-  crawlPerHostInFlight: 2,
   /** The Crawl DO's watchdog while a crawl runs: lost messages and lost renderers are found. */
   crawlWatchdogMs: 30_000,
   /** A queued page whose message has not been claimed for this long is sent again. */

@@ -92,6 +92,8 @@ async function edgeshot(base, apiKey, siteBase, pages, render) {
     sitemap: "skip",
     formats: ["markdown"],
     render,
+    // As many pages of the site at once as Crawlee is given (bench/peers/crawlee.mjs).
+    maxConcurrency: 5,
   });
   let summary;
   for (;;) {

@@ -13,6 +13,7 @@ import type {
   SITEMAP_MODES,
 } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
+import { TUNING } from "../tuning";
 import type { FieldMap, MarkupKind } from "../../schemas/structured";
 import type { AlertRule } from "../../schemas/watches";
 import type { PlanId } from "../accounts/plans";
@@ -35,6 +36,8 @@ export interface CrawlConfig {
   fields?: FieldMap;
   kind?: MarkupKind;
   followNofollow: boolean;
+  /** Pages of one host loaded at once (absent in a crawl stored before it: the default). */
+  maxConcurrency?: number;
   /** How pages load (absent in a crawl stored before it: "always"). */
   render?: RenderMode;
   /** Incremental crawls (docs/CRAWL.md): reuse a page loaded within this many seconds. */
@@ -90,12 +93,21 @@ export function crawlConfig(
     ...(req.fields !== undefined ? { fields: req.fields } : {}),
     ...(req.kind !== undefined ? { kind: req.kind } : {}),
     followNofollow: req.followNofollow ?? false,
+    maxConcurrency: req.maxConcurrency ?? CRAWL.maxConcurrency.default,
     render: req.render ?? "always",
     ...(req.maxAge !== undefined ? { maxAge: req.maxAge } : {}),
     ...(req.modifiedSince !== undefined ? { modifiedSince: Date.parse(req.modifiedSince) } : {}),
     options,
   };
 }
+
+/** Pages of one of the crawl's hosts loaded at once. */
+export const perHostInFlight = (config: CrawlConfig): number =>
+  config.maxConcurrency ?? CRAWL.maxConcurrency.default;
+
+/** Pages of the crawl loaded at once: TUNING.crawlInFlight, or more when its hosts may take more. */
+export const crawlInFlight = (config: CrawlConfig): number =>
+  Math.max(TUNING.crawlInFlight, perHostInFlight(config));
 
 /** The config as the Crawl DO stored it (written by `crawlConfig`, from a validated request). */
 export function readConfig(json: string): CrawlConfig {

@@ -11,7 +11,7 @@
  * A URL refused before any request (robots, scope, patterns, depth, the URL guard) goes straight
  * to skipped. Finished rows get `done_seq` in the order they finished: the results' order and
  * the cursor of GET /v1/crawl/{id}/pages. Politeness is per host: at most
- * `TUNING.crawlPerHostInFlight` pages in flight and the robots.txt Crawl-delay between starts.
+ * `maxConcurrency` pages in flight (default 2) and the robots.txt Crawl-delay between starts.
  */
 import type { CrawlCounts, CrawlPage, PageReason, PageStatus } from "../../schemas/crawl";
 import { log } from "../log";

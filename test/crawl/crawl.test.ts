@@ -490,6 +490,7 @@ describe("plans and bad input", () => {
   it.each([
     [{ limit: 0 }, "limit"],
     [{ maxDepth: 99 }, "maxDepth"],
+    [{ maxConcurrency: 11 }, "maxConcurrency"],
     [{ include: ["/docs/[a"] }, "include[0]"],
     [{ exclude: ["no-slash"] }, "exclude[0]"],
     [{ include: ["/a/[]"] }, "include[0]"],
