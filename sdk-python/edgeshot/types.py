@@ -1126,7 +1126,7 @@ _CrawlRequestOptional = TypedDict(
         "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
         "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
         "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
-        "limit": int,  # Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+        "limit": int,  # Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 20,000).
         "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
         "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot", "json"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit), json (`fields` and/or `kind`, as POST /v1/json reads them).
         "fields": StructuredFields,  # The json format: fields by selector, read on every page as POST /v1/json reads them.
@@ -1171,7 +1171,7 @@ _MapRequestOptional = TypedDict(
         "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
         "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
         "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
-        "limit": int,  # URLs to return at most (≤ 5000).
+        "limit": int,  # URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro 20,000, Enterprise 100,000).
     },
     total=False,
 )

@@ -3,6 +3,7 @@
  * src/http/routes/crawl.ts), and how each of its pages becomes a capture: the pipeline's
  * requested outputs for the crawl's formats and what one page costs.
  */
+import { TUNING } from "../tuning";
 import type {
   CrawlFormat,
   CrawlPageOptions,
@@ -50,6 +51,12 @@ export interface CrawlConfig {
    * compared by the monitor's renderer, one credit each, and kept for the plan's retention.
    */
   monitor?: MonitorCheckConfig;
+  /**
+   * False when no `crawl.page` event is delivered (no webhook, or not asked for): the account's
+   * index then takes the crawl's progress at most once every `TUNING.crawlProgressMs` while it
+   * runs, not once a page (absent in crawls stored before it, and in monitors' checks: each page).
+   */
+  pageEvents?: false;
 }
 
 /** What a monitor's check carries for its pages (src/monitors/check.ts builds it). */
@@ -93,6 +100,9 @@ export function crawlConfig(
     render: req.render ?? "always",
     ...(req.maxAge !== undefined ? { maxAge: req.maxAge } : {}),
     ...(req.modifiedSince !== undefined ? { modifiedSince: Date.parse(req.modifiedSince) } : {}),
+    ...(req.webhookUrl !== undefined && req.webhookEvents?.includes("crawl.page")
+      ? {}
+      : { pageEvents: false as const }),
     options,
   };
 }
@@ -173,4 +183,28 @@ export function pageOutputs(
   }
   if (formats.includes("screenshot")) outputs.push({ kind: "image", format: "png" });
   return outputs;
+}
+
+/**
+ * Pages of a crawl in flight at once, and of one host: more when its pages are fetched over
+ * HTTP first (`never`, `auto`: a page `auto` sends to the browser still waits for a browser slot
+ * under the account's fairness). A monitor's check renders every page.
+ */
+export function crawlConcurrency(config: Pick<CrawlConfig, "render" | "monitor">): {
+  inFlight: number;
+  perHost: number;
+} {
+  const http = !config.monitor && (config.render === "never" || config.render === "auto");
+  return http
+    ? { inFlight: TUNING.crawlHttpInFlight, perHost: TUNING.crawlHttpPerHostInFlight }
+    : { inFlight: TUNING.crawlInFlight, perHost: TUNING.crawlPerHostInFlight };
+}
+
+/**
+ * The most of a page's bodies (Markdown, HTML, text, json) its row in the Crawl DO holds; past
+ * it they go to R2 behind `contentUrl`. `CRAWL.inlineBytes`, less in a crawl whose `limit` of
+ * pages at that size would pass `CRAWL.inlineBudget`: the Crawl DO's storage stays bounded.
+ */
+export function inlineBytes(config: Pick<CrawlConfig, "limit">): number {
+  return Math.min(CRAWL.inlineBytes, Math.floor(CRAWL.inlineBudget / Math.max(1, config.limit)));
 }

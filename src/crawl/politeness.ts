@@ -1,7 +1,8 @@
 /**
  * Whether a crawl page may start now: robots.txt (fetched once per origin per crawl through the
  * URL guard — RFC 9309: a robots.txt governs its own scheme, host and port), the URL guard with the DNS and reputation checks (a refused
- * URL is skipped with no request made), at most `TUNING.crawlPerHostInFlight` pages in flight,
+ * URL is skipped with no request made), at most `perHost` pages in flight (src/crawl/config.ts
+ * `crawlConcurrency`),
  * and the robots.txt Crawl-delay (≤ 10 s) between starts.
  */
 import { ApiError } from "../errors";
@@ -45,8 +46,8 @@ export class Politeness {
    * a second for a long crawl. Then the URL guard: a refused URL gets no request, not even for
    * its robots.txt.
    */
-  async gate(url: URL, href: string): Promise<Gate> {
-    const held = this.hold(url);
+  async gate(url: URL, href: string, perHost: number): Promise<Gate> {
+    const held = this.hold(url, perHost);
     if (held) return held;
     const guarded = await this.guard(url);
     if (guarded.kind !== "go") return guarded;
@@ -60,9 +61,8 @@ export class Politeness {
    * the network. The gate awaits requests (robots.txt, reputation), and other calls into the
    * Crawl DO run meanwhile: its caller asks again, synchronously, right before starting a page.
    */
-  hold(url: URL): { kind: "wait"; until: number | null } | null {
-    if (inFlight(this.sql, url.host) >= TUNING.crawlPerHostInFlight)
-      return { kind: "wait", until: null };
+  hold(url: URL, perHost: number): { kind: "wait"; until: number | null } | null {
+    if (inFlight(this.sql, url.host) >= perHost) return { kind: "wait", until: null };
     const origin = this.origin(url.origin);
     return origin.next_at > Date.now() ? { kind: "wait", until: origin.next_at } : null;
   }

@@ -2739,7 +2739,7 @@ export type CrawlRequest = {
    */
   sitemap?: "include" | "skip" | "only";
   /**
-   * Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+   * Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 20,000).
    */
   limit?: number;
   /**
@@ -2861,7 +2861,7 @@ export type MapRequest = {
    */
   sitemap?: "include" | "skip" | "only";
   /**
-   * URLs to return at most (≤ 5000).
+   * URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro 20,000, Enterprise 100,000).
    */
   limit?: number;
 };
