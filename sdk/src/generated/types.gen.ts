@@ -2861,7 +2861,7 @@ export type MapRequest = {
    */
   sitemap?: "include" | "skip" | "only";
   /**
-   * URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro 20,000, Enterprise 100,000).
+   * URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro and Enterprise 10,000).
    */
   limit?: number;
 };
