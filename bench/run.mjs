@@ -14,6 +14,7 @@ import {
   runAnimateOnly,
   runCrawlOnly,
   runCrawlPeerOnly,
+  runCrawlScaleOnly,
   runFairnessOnly,
   runMonitorOnly,
 } from "./lib/alone.mjs";
@@ -34,6 +35,7 @@ import { CRAWL_PAGES, runCrawlScenario } from "./scenarios/crawl.mjs";
 import { runEndurance } from "./scenarios/endurance.mjs";
 import { MONITOR_PAGES } from "./scenarios/monitor.mjs";
 import { PEER_PAGES } from "./scenarios/crawl-peer.mjs";
+import { SCALE_SIZES } from "./scenarios/crawl-scale.mjs";
 
 const monitorPages = (opt) => (opt.quick ? MONITOR_PAGES.quick : MONITOR_PAGES.full);
 const peerPages = (opt) => (opt.quick ? PEER_PAGES.quick : PEER_PAGES.full);
@@ -73,10 +75,18 @@ async function main() {
   const crawlPages = opt.quick ? CRAWL_PAGES.quick : CRAWL_PAGES.full;
   const monitored = selected.includes("monitor");
   const peer = selected.includes("crawl-peer");
-  const sitePages = monitored ? monitorPages(opt) : peer ? peerPages(opt) : crawlPages;
+  const scale = selected.includes("crawl-scale") ? SCALE_SIZES[opt.quick ? "quick" : "full"] : null;
+  const sitePages = monitored
+    ? monitorPages(opt)
+    : peer
+      ? peerPages(opt)
+      : scale
+        ? scale.pages
+        : crawlPages;
+  const flavour = peer ? "peer" : scale ? `scale:${scale.mapUrls}` : null;
   const crawlPort =
-    selected.includes("crawl") || monitored || peer
-      ? await startCrawlSite(fixturePort + 11, sitePages, peer ? "peer" : null)
+    selected.includes("crawl") || monitored || peer || scale
+      ? await startCrawlSite(fixturePort + 11, sitePages, flavour)
       : null;
   if (crawlPort) log(`crawl site (${sitePages} pages) on http://127.0.0.1:${crawlPort}`);
 
@@ -124,6 +134,7 @@ async function main() {
     return runAnimateOnly(opt, machine, svc, account, fixtureBase, launch, started);
   }
   if (monitored) return runMonitorOnly(opt, machine, svc, `http://127.0.0.1:${crawlPort}`, started);
+  if (scale) return runCrawlScaleOnly(opt, machine, svc, `http://127.0.0.1:${crawlPort}`, started);
   if (peer)
     return runCrawlPeerOnly(
       opt,

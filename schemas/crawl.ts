@@ -121,7 +121,7 @@ export const crawlRequestSchema = z
     ...siteFields,
     limit: intIn(CRAWL.limit.min, CRAWL.limit.max).optional().meta({
       description:
-        "Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).",
+        "Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 20,000).",
       default: CRAWL.limit.default,
     }),
     maxDepth: intIn(CRAWL.maxDepth.min, CRAWL.maxDepth.max).optional().meta({
@@ -152,7 +152,7 @@ export const crawlRequestSchema = z
     }),
     maxConcurrency: intIn(CRAWL.maxConcurrency.min, CRAWL.maxConcurrency.max).optional().meta({
       description:
-        "Pages of one host loaded at once (politeness; robots.txt Crawl-delay still spaces their starts). The crawl loads at most the larger of this and 4 pages at once.",
+        "Pages of one host loaded at once (politeness; robots.txt Crawl-delay still spaces their starts): by default 2, or 4 with render never/auto. The crawl loads at most the larger of this and 4 (8 with render never/auto) pages at once.",
       default: CRAWL.maxConcurrency.default,
     }),
     render: z.enum(RENDER_MODES).optional().meta({
@@ -226,12 +226,11 @@ export type CrawlRequest = z.output<typeof crawlRequestSchema>;
 export const mapRequestSchema = z
   .strictObject({
     ...siteFields,
-    limit: intIn(CRAWL.mapLimit.min, CRAWL.mapLimit.max)
-      .optional()
-      .meta({
-        description: `URLs to return at most (≤ ${CRAWL.mapLimit.max}).`,
-        default: CRAWL.mapLimit.default,
-      }),
+    limit: intIn(CRAWL.mapLimit.min, CRAWL.mapLimit.max).optional().meta({
+      description:
+        "URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro and Enterprise 10,000).",
+      default: CRAWL.mapLimit.default,
+    }),
   })
   .meta({ id: "MapRequest" });
 export type MapRequest = z.output<typeof mapRequestSchema>;

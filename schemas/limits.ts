@@ -196,9 +196,9 @@ export const LIMITS = {
  * (src/accounts/plans.ts `crawlPageCap`); these are the schema's outer bounds.
  */
 export const CRAWL = {
-  limit: { min: 1, max: 10_000, default: 20 },
+  limit: { min: 1, max: 20_000, default: 20 },
   maxDepth: { min: 0, max: 10, default: 2 },
-  /** Pages of one host loaded at once (politeness), and its default. */
+  /** Pages of one host loaded at once (politeness), and its default for browser-rendered crawls. */
   maxConcurrency: { min: 1, max: 10, default: 2 },
   /** include / exclude: patterns each, and characters a pattern. */
   patterns: 20,
@@ -207,8 +207,15 @@ export const CRAWL = {
   pagesPerList: { default: 20, max: 100 },
   /** A page's markdown, html or text past this is served from R2 through a signed contentUrl. */
   inlineBytes: 256 * 1024,
-  /** POST /v1/map: URLs at most (and its default). */
-  mapLimit: { min: 1, max: 5_000, default: 100 },
+  /**
+   * A crawl's pages' bodies kept inline, all pages together: past `limit × inlineBytes` of it a
+   * page's inline share shrinks (src/crawl/config.ts `inlineBytes`; 20,000 pages: 52 KB each).
+   */
+  inlineBudget: 1024 * 1024 * 1024,
+  /** POST /v1/map: URLs at most (and its default); each plan caps it lower (`mapUrlCap`). */
+  mapLimit: { min: 1, max: 10_000, default: 100 },
+  /** POST /v1/map: the answer's URLs, in characters all together; past it the map is truncated. */
+  mapChars: 16 * 1024 * 1024,
   /** Results are kept this long after a crawl ends, then deleted with their R2 objects. */
   retentionDays: 7,
   /**

@@ -167,9 +167,24 @@ export const TUNING = {
   passwordIterations: 100_000,
   /**
    * Crawls (docs/CRAWL.md): pages of one crawl in flight at once (its share of the browsers,
-   * beside the account's captures), unless its `maxConcurrency` per host is higher.
+   * beside the account's captures), and of one host (politeness) unless the request's
+   * `maxConcurrency` says otherwise (src/crawl/config.ts `crawlConcurrency`).
    */
   crawlInFlight: 4,
+  crawlPerHostInFlight: 2,
+  /**
+   * The same for a crawl whose pages are fetched over HTTP first (`render: "never"`/`"auto"`,
+   * src/crawl/config.ts `crawlConcurrency`): a fetch and a conversion hold no browser, and a
+   * page's time is mostly its round trips to the Crawl and Account DOs, so more overlap.
+   */
+  crawlHttpInFlight: 8,
+  crawlHttpPerHostInFlight: 4,
+  /**
+   * A running crawl with no `crawl.page` events tells the account's index (GET /v1/crawls) its
+   * progress at most this often, not once a page: one Account DO call a page less. Its final
+   * summary is always told at once; GET /v1/crawl/{id} reads the Crawl DO itself.
+   */
+  crawlProgressMs: 1_000,
   /** The Crawl DO's watchdog while a crawl runs: lost messages and lost renderers are found. */
   crawlWatchdogMs: 30_000,
   /** A queued page whose message has not been claimed for this long is sent again. */
@@ -194,6 +209,12 @@ export const TUNING = {
   /** Skipped URLs (out of scope, excluded…) a crawl lists, beyond its rendered pages. */
   crawlSkippedRows: 2_000,
   /**
+   * URLs a crawl keeps waiting (src/crawl/frontier.ts `pendingCap`): this many per page of its
+   * `limit`, at least `crawlPendingMin`; links found beyond are left out (docs/CRAWL.md, "Scale").
+   */
+  crawlPendingPerPage: 2,
+  crawlPendingMin: 200,
+  /**
    * Glob work (src/crawl/glob.ts's meter: DFA lookups and NFA steps) one batch of found links may
    * cost, a page's or the sitemaps'. Measured on a loaded 2-core machine: ~18M steps a second
    * for the worst mix (DFA states built up to the cap, then the NFA), ~33M for the NFA alone,
@@ -209,7 +230,7 @@ export const TUNING = {
    * page's HTML may be. Past it: `auto` renders the page in the browser, `never` fails it.
    */
   crawlHttpPageBytes: 2 * 1024 * 1024,
-  crawlSitemapDocuments: 50,
+  crawlSitemapDocuments: 200,
   /** Dashboard login throttle: failed attempts per email, and per client address, in one window. */
   loginFailuresPerEmail: 5,
   loginFailuresPerAddress: 20,

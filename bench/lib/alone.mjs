@@ -98,6 +98,23 @@ export async function runCrawlPeerOnly(opt, machine, svc, siteBase, chromium, st
 }
 
 /**
+ * The crawl-scale scenario (bench/scenarios/crawl-scale.mjs): a crawl of 20,000 pages (`--quick`:
+ * 2,000) over HTTP twice and a map of 100,000 URLs (10,000), alone, no floor.
+ */
+export async function runCrawlScaleOnly(opt, machine, svc, siteBase, started) {
+  const { runCrawlScaleScenario, crawlScaleTable } = await import("../scenarios/crawl-scale.mjs");
+  const run = () =>
+    runCrawlScaleScenario({
+      base: svc.base,
+      createAccount: () => createAccount(svc.base, svc.adminToken),
+      siteBase,
+      wranglerPid: svc.pid,
+      quick: opt.quick,
+    });
+  return runAlone(opt, machine, started, { name: "crawlScale", run, table: crawlScaleTable });
+}
+
+/**
  * The animate scenario (bench/scenarios/animate.mjs): the floor's screencast against the service's
  * recordings; `launch` starts the floor's browser. Exits 1 when a recording's file was wrong.
  */

@@ -67,7 +67,7 @@ export function parseOptions(argv) {
  * this loaded 2-core machine, and the scenario crawls twice (bench/README.md, "Crawl").
  */
 /** The scenarios that run alone, on the service, each with a table of its own. */
-const ALONE = ["fairness", "monitor", "crawl-peer", "animate"];
+const ALONE = ["fairness", "monitor", "crawl-peer", "crawl-scale", "animate"];
 
 export function selectScenarios(opt) {
   const selected = opt.scenarios ?? ALL_SCENARIOS;

@@ -1126,12 +1126,13 @@ _CrawlRequestOptional = TypedDict(
         "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
         "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
         "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
-        "limit": int,  # Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+        "limit": int,  # Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 20,000).
         "maxDepth": int,  # Links followed from the start page (sitemap URLs enter at depth 1).
         "formats": List[Literal["markdown", "html", "text", "links", "metadata", "screenshot", "json"]],  # What each page becomes: markdown (reader mode), html (rendered DOM), text (visible text), links, metadata (title, Open Graph), screenshot (PNG, hosted URL; +1 credit), json (`fields` and/or `kind`, as POST /v1/json reads them).
         "fields": StructuredFields,  # The json format: fields by selector, read on every page as POST /v1/json reads them.
         "kind": Literal["product", "article", "organization", "auto"],  # The json format: a product, article or organization read from every page's own markup, as POST /v1/json reads it.
         "followNofollow": bool,  # Follow links marked rel="nofollow".
+        "maxConcurrency": int,  # Pages of one host loaded at once (politeness; robots.txt Crawl-delay still spaces their starts): by default 2, or 4 with render never/auto. The crawl loads at most the larger of this and 4 (8 with render never/auto) pages at once.
         "render": Literal["auto", "always", "never"],  # always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
         "maxAge": int,  # Incremental crawls: reuse a page this account's crawls loaded within this many seconds with the same formats, render and page options (reason cached, free); an older one is asked again with a conditional request when the site gave an ETag or Last-Modified (a 304: reason not_modified, free). 0: always ask. At most 604800 (7 days).
         "modifiedSince": str,  # Incremental crawls: pages not changed since then are skipped (reason not_modified, free): a sitemap <lastmod> before it (never requested), a Last-Modified before it, or a 304 to a conditional request. Their links are still followed when known.
@@ -1171,7 +1172,7 @@ _MapRequestOptional = TypedDict(
         "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
         "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
         "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
-        "limit": int,  # URLs to return at most (≤ 5000).
+        "limit": int,  # URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro and Enterprise 10,000).
     },
     total=False,
 )

@@ -58,6 +58,8 @@ export interface Plan {
   crawlPageCap: number;
   /** Crawls queued or running at once. */
   crawlsInFlight: number;
+  /** URLs one map may answer (`POST /v1/map` `limit`'s cap; docs/CRAWL.md). */
+  mapUrlCap: number;
   /** Site monitors an account may hold (active plus paused; docs/MONITORS.md). */
   monitorCount: number;
   /** Shortest time between two scheduled checks of a monitor, in minutes. */
@@ -84,6 +86,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 3,
     crawlPageCap: 10,
     crawlsInFlight: 1,
+    mapUrlCap: 5_000,
     monitorCount: 1,
     monitorFloorMinutes: 1440,
     monitorRetentionDays: 7,
@@ -109,6 +112,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 10,
     crawlPageCap: 50,
     crawlsInFlight: 2,
+    mapUrlCap: 5_000,
     monitorCount: 3,
     monitorFloorMinutes: 360,
     monitorRetentionDays: 14,
@@ -127,6 +131,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 25,
     crawlPageCap: 100,
     crawlsInFlight: 3,
+    mapUrlCap: 5_000,
     monitorCount: 10,
     monitorFloorMinutes: 60,
     monitorRetentionDays: 30,
@@ -145,6 +150,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 100,
     crawlPageCap: 1_000,
     crawlsInFlight: 5,
+    mapUrlCap: 10_000,
     monitorCount: 50,
     monitorFloorMinutes: 30,
     monitorRetentionDays: 90,
@@ -161,8 +167,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     batchCap: 500,
     watchFloorMinutes: 5,
     watchCount: 1_000,
-    crawlPageCap: 10_000,
+    crawlPageCap: 20_000,
     crawlsInFlight: 20,
+    mapUrlCap: 10_000,
     monitorCount: 500,
     monitorFloorMinutes: 5,
     monitorRetentionDays: 365,

@@ -3,6 +3,7 @@
  * src/http/routes/crawl.ts), and how each of its pages becomes a capture: the pipeline's
  * requested outputs for the crawl's formats and what one page costs.
  */
+import { TUNING } from "../tuning";
 import type {
   CrawlFormat,
   CrawlPageOptions,
@@ -13,7 +14,6 @@ import type {
   SITEMAP_MODES,
 } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
-import { TUNING } from "../tuning";
 import type { FieldMap, MarkupKind } from "../../schemas/structured";
 import type { AlertRule } from "../../schemas/watches";
 import type { PlanId } from "../accounts/plans";
@@ -36,7 +36,7 @@ export interface CrawlConfig {
   fields?: FieldMap;
   kind?: MarkupKind;
   followNofollow: boolean;
-  /** Pages of one host loaded at once (absent in a crawl stored before it: the default). */
+  /** Pages of one host loaded at once, as asked (absent: `crawlConcurrency`'s default). */
   maxConcurrency?: number;
   /** How pages load (absent in a crawl stored before it: "always"). */
   render?: RenderMode;
@@ -53,6 +53,12 @@ export interface CrawlConfig {
    * compared by the monitor's renderer, one credit each, and kept for the plan's retention.
    */
   monitor?: MonitorCheckConfig;
+  /**
+   * False when no `crawl.page` event is delivered (no webhook, or not asked for): the account's
+   * index then takes the crawl's progress at most once every `TUNING.crawlProgressMs` while it
+   * runs, not once a page (absent in crawls stored before it, and in monitors' checks: each page).
+   */
+  pageEvents?: false;
 }
 
 /** What a monitor's check carries for its pages (src/monitors/check.ts builds it). */
@@ -93,21 +99,16 @@ export function crawlConfig(
     ...(req.fields !== undefined ? { fields: req.fields } : {}),
     ...(req.kind !== undefined ? { kind: req.kind } : {}),
     followNofollow: req.followNofollow ?? false,
-    maxConcurrency: req.maxConcurrency ?? CRAWL.maxConcurrency.default,
+    ...(req.maxConcurrency !== undefined ? { maxConcurrency: req.maxConcurrency } : {}),
     render: req.render ?? "always",
     ...(req.maxAge !== undefined ? { maxAge: req.maxAge } : {}),
     ...(req.modifiedSince !== undefined ? { modifiedSince: Date.parse(req.modifiedSince) } : {}),
+    ...(req.webhookUrl !== undefined && req.webhookEvents?.includes("crawl.page")
+      ? {}
+      : { pageEvents: false as const }),
     options,
   };
 }
-
-/** Pages of one of the crawl's hosts loaded at once. */
-export const perHostInFlight = (config: CrawlConfig): number =>
-  config.maxConcurrency ?? CRAWL.maxConcurrency.default;
-
-/** Pages of the crawl loaded at once: TUNING.crawlInFlight, or more when its hosts may take more. */
-export const crawlInFlight = (config: CrawlConfig): number =>
-  Math.max(TUNING.crawlInFlight, perHostInFlight(config));
 
 /** The config as the Crawl DO stored it (written by `crawlConfig`, from a validated request). */
 export function readConfig(json: string): CrawlConfig {
@@ -185,4 +186,30 @@ export function pageOutputs(
   }
   if (formats.includes("screenshot")) outputs.push({ kind: "image", format: "png" });
   return outputs;
+}
+
+/**
+ * Pages of a crawl in flight at once, and of one host: more when its pages are fetched over
+ * HTTP first (`never`, `auto`: a page `auto` sends to the browser still waits for a browser slot
+ * under the account's fairness). A monitor's check renders every page. The request's
+ * `maxConcurrency` sets the pages of a host, and the crawl's go up to it.
+ */
+export function crawlConcurrency(
+  config: Pick<CrawlConfig, "render" | "monitor" | "maxConcurrency">,
+): { inFlight: number; perHost: number } {
+  const http = !config.monitor && (config.render === "never" || config.render === "auto");
+  const base = http
+    ? { inFlight: TUNING.crawlHttpInFlight, perHost: TUNING.crawlHttpPerHostInFlight }
+    : { inFlight: TUNING.crawlInFlight, perHost: TUNING.crawlPerHostInFlight };
+  const perHost = config.maxConcurrency ?? base.perHost;
+  return { inFlight: Math.max(base.inFlight, perHost), perHost };
+}
+
+/**
+ * The most of a page's bodies (Markdown, HTML, text, json) its row in the Crawl DO holds; past
+ * it they go to R2 behind `contentUrl`. `CRAWL.inlineBytes`, less in a crawl whose `limit` of
+ * pages at that size would pass `CRAWL.inlineBudget`: the Crawl DO's storage stays bounded.
+ */
+export function inlineBytes(config: Pick<CrawlConfig, "limit">): number {
+  return Math.min(CRAWL.inlineBytes, Math.floor(CRAWL.inlineBudget / Math.max(1, config.limit)));
 }

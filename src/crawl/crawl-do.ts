@@ -44,6 +44,8 @@ export class Crawl extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly polite: Politeness;
   private readonly dispatch: Dispatch;
+  /** When the account's index was last told this crawl's progress (`report`). */
+  private reportedAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -167,7 +169,8 @@ export class Crawl extends DurableObject<Env> {
       if (page.depth <= config.maxDepth && config.sitemap !== "only") {
         const rules = linkRules(config);
         for (const link of outcome.links) {
-          const found = F.addFound(this.sql, rules(link, page.depth + 1), page.depth + 1, page.url);
+          const verdict = rules(link, page.depth + 1);
+          const found = F.addFound(this.sql, verdict, page.depth + 1, page.url, config.limit);
           if (found) skipped.push(found);
         }
         logPatternBudget(config, rules, "links");
@@ -245,7 +248,7 @@ export class Crawl extends DurableObject<Env> {
             // A sitemap <lastmod> before modifiedSince: not changed since, never requested.
             const lastmod = seeds.lastmod?.[url];
             const verdict = unchangedSince(rules({ url, nofollow: false }, 1), lastmod, since);
-            return F.addFound(this.sql, verdict, 1, null) ?? [];
+            return F.addFound(this.sql, verdict, 1, null, config.limit) ?? [];
           }),
         );
         logPatternBudget(config, rules, "sitemap");
@@ -312,11 +315,23 @@ export class Crawl extends DurableObject<Env> {
     else await expireCrawl(this.env, this.ctx.storage, this.config(row));
   }
 
-  /** The account's index is brought up to date; its webhook deliveries are queued. */
+  /**
+   * The account's index is brought up to date; its webhook deliveries are queued. A running crawl
+   * with no `crawl.page` events tells it at most every `TUNING.crawlProgressMs` (its final state
+   * at once): a call to the Account DO a page was most of a page's time read over HTTP.
+   */
   private async report(pages: PageReport[] = []): Promise<void> {
     const summary = this.summary();
     const row = this.row();
-    if (summary && row) await reportProgress(this.env, this.config(row).accountId, summary, pages);
+    if (!summary || !row) return;
+    const config = this.config(row);
+    const quiet = config.pageEvents === false && !config.monitor;
+    if (quiet && ACTIVE.has(summary.status)) {
+      const now = Date.now();
+      if (now - this.reportedAt < TUNING.crawlProgressMs) return;
+      this.reportedAt = now;
+    }
+    await reportProgress(this.env, config.accountId, summary, quiet ? [] : pages);
   }
 }
 

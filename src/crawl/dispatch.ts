@@ -1,13 +1,13 @@
 /**
  * Which of a crawl's pages start, and how (inside its Crawl DO, ./crawl-do.ts): pending pages in
  * order, each through the politeness gate (./politeness.ts), within the crawl's page limit and
- * `crawlInFlight` (./config.ts). The alarm sends each page that may start as a capture-queue message
+ * its pages in flight (./config.ts `crawlConcurrency`). The alarm sends each page that may start as a capture-queue message
  * (`sendAll`); a renderer that finished a page takes the next one itself (`take`).
  *
  * The gate awaits requests (robots.txt, the reputation lookup), and other calls into the Crawl DO
  * run meanwhile: the limits are read again, with no await in between, right before a lease.
  */
-import { crawlInFlight, perHostInFlight, type CrawlConfig } from "./config";
+import { crawlConcurrency, type CrawlConfig } from "./config";
 import * as F from "./frontier";
 import type { PageReport } from "./lifecycle";
 import { crawlPageMessage } from "./page-message";
@@ -72,10 +72,18 @@ export class Dispatch {
    */
   private async leaseNext(config: CrawlConfig): Promise<Leased | { waitUntil: number | null }> {
     let waitUntil: number | null = null;
+    // Nothing may start (the crawl's pages in flight, its limit): no pending page is read. Every
+    // page finished runs the alarm, which asks.
+    if (!this.mayStart(config)) return { waitUntil };
+    const { perHost } = crawlConcurrency(config);
+    // Hosts found busy on this pass: their other pages wait unasked (a crawl of one host would
+    // ask again for each of the 200 pages looked at).
+    const busy = new Set<string>();
     for (const page of F.pendingPages(this.sql, 200)) {
       if (!this.mayStart(config)) return { waitUntil };
       const url = new URL(page.url);
-      const gate = await this.polite.gate(url, page.url, perHostInFlight(config));
+      if (busy.has(url.host)) continue;
+      const gate = await this.polite.gate(url, page.url, perHost);
       if (gate.kind === "skip" || gate.kind === "fail") {
         const status = gate.kind === "skip" ? "skipped" : "failed";
         F.finish(this.sql, page.seq, null, { status, reason: gate.reason, result: {} });
@@ -84,9 +92,10 @@ export class Dispatch {
         continue;
       }
       // Read again after the gate's awaits: no await from here to the lease.
-      const held = gate.kind === "wait" ? gate : this.polite.hold(url, perHostInFlight(config));
+      const held = gate.kind === "wait" ? gate : this.polite.hold(url, perHost);
       if (held) {
         if (held.until !== null) waitUntil = Math.min(waitUntil ?? Infinity, held.until);
+        busy.add(url.host);
         continue;
       }
       if (!this.mayStart(config)) return { waitUntil };
@@ -102,6 +111,8 @@ export class Dispatch {
   private mayStart(config: CrawlConfig): boolean {
     if (!this.host.running()) return false;
     const active = F.inFlight(this.sql);
-    return active < crawlInFlight(config) && F.loadedPages(this.sql) + active < config.limit;
+    return (
+      active < crawlConcurrency(config).inFlight && F.loadedPages(this.sql) + active < config.limit
+    );
   }
 }

@@ -44,14 +44,77 @@ export const FRONTIER_SCHEMA = [
 ];
 
 /**
+ * The pages by state, reason and whether they hold a result, kept by triggers on `pages` (no
+ * conflict clause in them: an outer statement's, as addUrl's upsert, would override it): the
+ * counts a crawl reads on every page (its summary, its limits, the skipped rows' cap) in time
+ * independent of its size. Counting the pages themselves read every row per page finished: a
+ * crawl of n pages did n²/2 row reads.
+ */
+const TALLY_SCHEMA = [
+  `CREATE TABLE tally (
+    state TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    has_result INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (state, reason, has_result)
+  )`,
+  `INSERT INTO tally (state, reason, has_result, n)
+     SELECT state, COALESCE(reason, ''), result IS NOT NULL, COUNT(*) FROM pages
+     GROUP BY state, COALESCE(reason, ''), result IS NOT NULL`,
+  `CREATE TRIGGER pages_tally_insert AFTER INSERT ON pages BEGIN
+     INSERT INTO tally SELECT NEW.state, COALESCE(NEW.reason, ''), NEW.result IS NOT NULL, 0
+       WHERE NOT EXISTS (SELECT 1 FROM tally WHERE state = NEW.state
+         AND reason = COALESCE(NEW.reason, '') AND has_result = (NEW.result IS NOT NULL));
+     UPDATE tally SET n = n + 1 WHERE state = NEW.state AND reason = COALESCE(NEW.reason, '')
+       AND has_result = (NEW.result IS NOT NULL);
+   END`,
+  `CREATE TRIGGER pages_tally_delete AFTER DELETE ON pages BEGIN
+     UPDATE tally SET n = n - 1 WHERE state = OLD.state AND reason = COALESCE(OLD.reason, '')
+       AND has_result = (OLD.result IS NOT NULL);
+   END`,
+  `CREATE TRIGGER pages_tally_update AFTER UPDATE OF state, reason, result ON pages BEGIN
+     UPDATE tally SET n = n - 1 WHERE state = OLD.state AND reason = COALESCE(OLD.reason, '')
+       AND has_result = (OLD.result IS NOT NULL);
+     INSERT INTO tally SELECT NEW.state, COALESCE(NEW.reason, ''), NEW.result IS NOT NULL, 0
+       WHERE NOT EXISTS (SELECT 1 FROM tally WHERE state = NEW.state
+         AND reason = COALESCE(NEW.reason, '') AND has_result = (NEW.result IS NOT NULL));
+     UPDATE tally SET n = n + 1 WHERE state = NEW.state AND reason = COALESCE(NEW.reason, '')
+       AND has_result = (NEW.result IS NOT NULL);
+   END`,
+];
+
+/**
  * The frontier's tables, made or brought up to date: a Crawl DO created before `found_on` gets
- * the column (SQLite has no ADD COLUMN IF NOT EXISTS).
+ * the column (SQLite has no ADD COLUMN IF NOT EXISTS), one created before the tally gets it,
+ * counted once from its pages.
  */
 export function createFrontier(sql: SqlStorage): void {
   for (const statement of FRONTIER_SCHEMA) sql.exec(statement);
   const columns = sql.exec<{ name: string }>("PRAGMA table_info(pages)").toArray();
   if (!columns.some((c) => c.name === "found_on"))
     sql.exec("ALTER TABLE pages ADD COLUMN found_on TEXT");
+  const tally = sql
+    .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tally'")
+    .toArray();
+  if (tally.length === 0) for (const statement of TALLY_SCHEMA) sql.exec(statement);
+}
+
+/** Pages counted by the tally: those in `states`, and (when given) with one of `reasons`. */
+function tallied(
+  sql: SqlStorage,
+  states: readonly PageRow["state"][],
+  where = "",
+  ...args: SqlStorageValue[]
+): number {
+  return (
+    sql
+      .exec<{ n: number | null }>(
+        `SELECT SUM(n) AS n FROM tally WHERE state IN (${states.map(() => "?").join(", ")})${where}`,
+        ...states,
+        ...args,
+      )
+      .one().n ?? 0
+  );
 }
 
 export interface PageRow extends Record<string, SqlStorageValue> {
@@ -153,14 +216,18 @@ export function pendingPages(sql: SqlStorage, max: number): PageRow[] {
 }
 
 export function inFlight(sql: SqlStorage, host?: string): number {
-  const clause = host === undefined ? "" : " AND host = ?";
-  const args = host === undefined ? [] : [host];
+  if (host === undefined) return tallied(sql, ["queued", "rendering"]);
   return sql
     .exec<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM pages WHERE state IN ('queued', 'rendering')${clause}`,
-      ...args,
+      "SELECT COUNT(*) AS n FROM pages WHERE state IN ('queued', 'rendering') AND host = ?",
+      host,
     )
     .one().n;
+}
+
+/** Pages found and waiting to be sent. */
+export function pendingCount(sql: SqlStorage): number {
+  return tallied(sql, ["pending"]);
 }
 
 export function counts(sql: SqlStorage): CrawlCounts {
@@ -173,8 +240,8 @@ export function counts(sql: SqlStorage): CrawlCounts {
     notModified: 0,
   };
   for (const row of sql
-    .exec<{ state: PageRow["state"]; reason: PageReason | null; n: number }>(
-      "SELECT state, reason, COUNT(*) AS n FROM pages GROUP BY state, reason",
+    .exec<{ state: PageRow["state"]; reason: PageReason | ""; n: number }>(
+      "SELECT state, reason, SUM(n) AS n FROM tally GROUP BY state, reason",
     )
     .toArray()) {
     if (row.state === "rendered" || row.state === "skipped" || row.state === "failed")
@@ -192,12 +259,10 @@ export function counts(sql: SqlStorage): CrawlCounts {
  * at once (a sitemap `<lastmod>` before `modifiedSince`) has no result and is not counted.
  */
 export function loadedPages(sql: SqlStorage): number {
-  return sql
-    .exec<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM pages WHERE state = 'rendered'
-         OR (state = 'skipped' AND reason IN ('cached', 'not_modified') AND result IS NOT NULL)`,
-    )
-    .one().n;
+  return (
+    tallied(sql, ["rendered"]) +
+    tallied(sql, ["skipped"], " AND reason IN ('cached', 'not_modified') AND has_result = 1")
+  );
 }
 
 /** pending/queued → queued with a new lease (a lost message is sent again with a new one). */
@@ -334,14 +399,35 @@ export function addFound(
   verdict: LinkVerdict,
   depth: number,
   foundOn: string | null,
+  limit: number,
 ): PageRow | null {
   if (verdict === null) return null;
   if (verdict.skip !== null && skippedRows(sql) >= TUNING.crawlSkippedRows) return null;
+  if (verdict.skip === null && pendingCount(sql) >= pendingCap(limit)) {
+    // The frontier is full: a URL already known may still move up; a new one is left out.
+    sql.exec(
+      `UPDATE pages SET depth = ?, state = 'pending', reason = NULL, done_seq = NULL
+       WHERE url = ? AND depth > ? AND (state = 'pending' OR (state = 'skipped' AND reason = 'depth'))`,
+      depth,
+      verdict.url.href,
+      depth,
+    );
+    return null;
+  }
   return addUrl(sql, verdict.url, depth, verdict.skip, foundOn);
 }
 
+/**
+ * The most URLs a crawl of `limit` pages keeps waiting: what it may still load with room for
+ * those that fail or are refused. Links found beyond it are not kept (a site's links grow with
+ * its pages, and each waiting URL is a row of the Crawl DO until the crawl expires).
+ */
+export function pendingCap(limit: number): number {
+  return Math.max(TUNING.crawlPendingPerPage * limit, TUNING.crawlPendingMin);
+}
+
 function skippedRows(sql: SqlStorage): number {
-  return sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM pages WHERE state = 'skipped'").one().n;
+  return tallied(sql, ["skipped"]);
 }
 
 /**

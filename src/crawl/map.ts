@@ -30,6 +30,12 @@ export async function mapSite(
   req: MapRequest,
   engine: CaptureEngine,
 ): Promise<{ data: MapResult; usage: Usage }> {
+  const limit = req.limit ?? CRAWL.mapLimit.default;
+  if (limit > auth.plan.mapUrlCap)
+    throw validationError(
+      "limit",
+      `Must be at most ${auth.plan.mapUrlCap} on the ${auth.plan.name} plan.`,
+    );
   const mapped = await discover(env, auth, req, engine, true);
   if (mapped.usage === null) throw new Error("map: charged without usage");
   return { data: mapped.data, usage: mapped.usage };
@@ -102,14 +108,18 @@ async function discover(
     const seen = new Set<string>();
     const urls: MapResult["urls"] = [];
     let truncated = sitemap.truncated;
+    // The answer's URLs, in characters: bounded (CRAWL.mapChars) whatever the URLs' lengths.
+    let chars = 0;
     const add = (link: Discovered, source: "sitemap" | "links") => {
       const verdict = rules(link, 1);
       if (verdict === null || verdict.skip !== null) return;
       const href = verdict.url.href;
       if (seen.has(href) || !robots.allowed(href)) return;
       seen.add(href);
-      if (urls.length < limit) urls.push({ url: href, source });
-      else truncated = true;
+      if (urls.length < limit && chars + href.length <= CRAWL.mapChars) {
+        urls.push({ url: href, source });
+        chars += href.length;
+      } else truncated = true;
     };
     for (const url of sitemap.urls) add({ url, nofollow: false }, "sitemap");
     for (const link of found) add(link, "links");

@@ -30,7 +30,14 @@ import type { StorageTarget } from "../pipeline/storage";
 import type { CaptureSpec } from "../capture/capture-spec";
 import { signedImageUrl, storeOutput } from "../storage/hosted";
 import { TUNING } from "../tuning";
-import { crawlInFlight, pageCost, pageOutputs, readConfig, type CrawlConfig } from "./config";
+import {
+  crawlConcurrency,
+  inlineBytes,
+  pageCost,
+  pageOutputs,
+  readConfig,
+  type CrawlConfig,
+} from "./config";
 import type { PageOutcome, PageResult, Taken } from "./frontier";
 import { crawlStub } from "./crawl-stub";
 import type { CrawlPageMessage } from "./page-message";
@@ -53,7 +60,7 @@ const RETENTION_SECONDS = CRAWL.retentionDays * 86_400;
 
 /**
  * The page of `msg` and, beside it and after it, for up to `TUNING.crawlTakeMoreMs`, the crawl's
- * next pages, taken from its Crawl DO and rendered up to `crawlInFlight` (./config.ts) at once (the
+ * next pages, taken from its Crawl DO and rendered up to its pages in flight at once (the
  * Crawl DO's limits per crawl and per host decide how many it gives; a page its host's
  * Crawl-delay holds back is waited for). A failure of ours on the message's own page is thrown
  * once the others are done (the message is retried); on a page taken, it is logged (the Crawl
@@ -68,7 +75,7 @@ export async function runCrawlPages(
   const crawl = crawlStub(env, msg.accountId, msg.crawlId);
   const claim = await crawl.claimPage(msg.seq, msg.lease);
   if (claim.kind !== "run") return;
-  const inFlight = crawlInFlight(readConfig(claim.config));
+  const { inFlight } = crawlConcurrency(readConfig(claim.config));
   const until = Date.now() + TUNING.crawlTakeMoreMs;
   const lanes = new Set<Promise<void>>();
   let stop = false;
@@ -401,7 +408,7 @@ async function reused(
 
 /**
  * A page's Markdown, HTML, text and json as its result carries them: inline, or past
- * `CRAWL.inlineBytes` together, one JSON object in R2 behind `contentUrl` (its key in `r2Keys`).
+ * `inlineBytes` together (./config.ts: less per page in a large crawl), one JSON object in R2 behind `contentUrl` (its key in `r2Keys`).
  */
 async function placeBodies(
   env: Env,
@@ -410,7 +417,7 @@ async function placeBodies(
   r2Keys: string[],
 ): Promise<PageResult> {
   const json = JSON.stringify(bodies);
-  if (new TextEncoder().encode(json).byteLength <= CRAWL.inlineBytes) return { ...bodies };
+  if (new TextEncoder().encode(json).byteLength <= inlineBytes(config)) return { ...bodies };
   const stored = await storeOutput(env, {
     bytes: new TextEncoder().encode(json),
     contentType: "application/json",

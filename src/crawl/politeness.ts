@@ -1,7 +1,8 @@
 /**
  * Whether a crawl page may start now: robots.txt (fetched once per origin per crawl through the
  * URL guard — RFC 9309: a robots.txt governs its own scheme, host and port), the URL guard with the DNS and reputation checks (a refused
- * URL is skipped with no request made), at most `maxConcurrency` pages in flight (default 2),
+ * URL is skipped with no request made), at most `perHost` pages in flight (src/crawl/config.ts
+ * `crawlConcurrency`),
  * and the robots.txt Crawl-delay (≤ 10 s) between starts.
  */
 import { ApiError } from "../errors";

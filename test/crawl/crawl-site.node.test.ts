@@ -281,3 +281,31 @@ describe("bench mode", () => {
     }
   });
 });
+
+describe("scale mode", () => {
+  it("serves the tree links only and a sitemap index of M URLs through src/crawl/sitemaps.ts; counts its log", async () => {
+    const { server, origin } = await serve({ pages: 30, scale: 25_000 });
+    try {
+      const robots = await (await fetch(`${origin}/robots.txt`)).text();
+      expect(robots).toContain(`Sitemap: ${origin}/sitemap-index.xml`);
+      const fetchDoc = async (url: string) =>
+        new Uint8Array(await (await fetch(url)).arrayBuffer());
+      const sitemap = await collectSitemapUrls([`${origin}/sitemap-index.xml`], fetchDoc, {
+        maxUrls: 100_000,
+        maxDocuments: 10,
+      });
+      expect(sitemap.urls.length).toBe(25_000);
+      expect(sitemap.urls.at(-1)).toBe(`${origin}/tree/25000`);
+      expect(sitemap.truncated).toBe(false);
+      const home = await (await fetch(`${origin}/`)).text();
+      expect(home).toContain('href="/tree/10"');
+      expect(home).not.toContain("<script");
+      expect((await fetch(`${origin}/tree/30`)).status).toBe(200);
+      expect((await fetch(`${origin}/tree/31`)).status).toBe(404);
+      const counts = await (await fetch(`${origin}/__log?counts=1`)).json();
+      expect(counts).toMatchObject({ "/": 1, "/tree/30": 1, "/sitemap-index.xml": 1 });
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -12,6 +12,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Crawl, CrawlDryRun, CrawlPage, CrawlSummary, MapResult } from "../../schemas/crawl";
 import type { Crawl as CrawlDo } from "../../src/crawl/crawl-do";
 import { addUrl } from "../../src/crawl/frontier";
+import { CRAWL } from "../../schemas/limits";
+import { PLANS } from "../../src/accounts/plans";
 import { crawlStub } from "../../src/crawl/crawl-stub";
 import { handleCaptureBatch } from "../../src/queues/capture-jobs";
 import { bearer, createAccount, setAccount, type TestAccount } from "../helpers/accounts";
@@ -807,4 +809,15 @@ describe("POST /v1/map", () => {
     expect(data?.urls.length).toBe(3);
     expect(data?.truncated).toBe(true);
   }, 60_000);
+
+  it("refuses a limit over the plan's cap or the schema's bound: 400 naming limit, nothing charged", async () => {
+    const before = await remaining(pro);
+    for (const limit of [PLANS.pro.mapUrlCap + 1, CRAWL.mapLimit.max + 1]) {
+      const res = await postJson("/v1/map", { url: `${SITE}/`, limit }, bearer(pro.apiKey));
+      expect(res.status).toBe(400);
+      const body = await envelope<MapResult>(res);
+      expect(body.error?.details?.map((d) => d.path)).toContain("limit");
+    }
+    expect(await remaining(pro)).toBe(before);
+  });
 });

@@ -2739,7 +2739,7 @@ export type CrawlRequest = {
    */
   sitemap?: "include" | "skip" | "only";
   /**
-   * Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 10,000).
+   * Pages to render at most (each plan caps it: Free 10, Basic 50, Starter 100, Pro 1,000, Enterprise 20,000).
    */
   limit?: number;
   /**
@@ -2762,6 +2762,10 @@ export type CrawlRequest = {
    * Follow links marked rel="nofollow".
    */
   followNofollow?: boolean;
+  /**
+   * Pages of one host loaded at once (politeness; robots.txt Crawl-delay still spaces their starts): by default 2, or 4 with render never/auto. The crawl loads at most the larger of this and 4 (8 with render never/auto) pages at once.
+   */
+  maxConcurrency?: number;
   /**
    * always: every page in the browser (1 credit); never: every page fetched over HTTP and converted without a browser (half a credit, billed 1 per 2 pages; no screenshot or json format); auto: fetched over HTTP first, in the browser only when the document needs scripts to show its content (an empty app root, no readable text). Each page says which in `rendered`.
    */
@@ -2861,7 +2865,7 @@ export type MapRequest = {
    */
   sitemap?: "include" | "skip" | "only";
   /**
-   * URLs to return at most (≤ 5000).
+   * URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro and Enterprise 10,000).
    */
   limit?: number;
 };
