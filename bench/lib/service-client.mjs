@@ -16,6 +16,31 @@ import { checkComplete, completePage } from "../scenarios/complete.mjs";
 /** The route does not exist (yet) in the service: the scenario is reported "not available". */
 export class NotAvailable extends Error {}
 
+/**
+ * One API call of a scenario: the answer's JSON (or the start of its text when it is none), its
+ * time and its size. A non-2xx answer throws, naming the call.
+ */
+export async function apiCall(base, apiKey, method, path, body, timeoutMs = REQUEST_TIMEOUT_MS) {
+  const t0 = performance.now();
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = { raw: text.slice(0, 300) };
+  }
+  if (!res.ok)
+    throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  return { json, ms, bytes: Buffer.byteLength(text) };
+}
+
 async function readJson(res) {
   const text = await res.text();
   try {

@@ -26,7 +26,10 @@ import { fileURLToPath } from "node:url";
 import { cpuSnapshot } from "../lib/cpu.mjs";
 import { checkDeadline, log, sleep, state } from "../lib/lifecycle.mjs";
 import { median } from "../lib/stats.mjs";
-import { REQUEST_TIMEOUT_MS } from "./catalog.mjs";
+import { apiCall } from "../lib/service-client.mjs";
+
+/** An API call's envelope `data`. */
+const call = async (...args) => (await apiCall(...args)).json.data;
 
 /** Tree pages of the site (a quick run: fewer, to check the harness). */
 export const PEER_PAGES = { full: 130, quick: 20 };
@@ -67,18 +70,6 @@ async function crawlee(kind, siteBase, pages, chromium) {
   if (code !== 0) throw new Error(`crawlee ${kind} exited with ${code}`);
   const result = JSON.parse(readFileSync(out, "utf8"));
   return { pages: result.pages, wallMs, cpuMs: childrenCpuMs() - cpuBefore };
-}
-
-async function call(base, apiKey, method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json)}`);
-  return json.data;
 }
 
 /** One crawl by the service, start to `completed`: its pages' Markdown, wall time and CPU. */

@@ -15,7 +15,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkDeadline, log, sleep, state } from "../lib/lifecycle.mjs";
-import { REQUEST_TIMEOUT_MS } from "./catalog.mjs";
+import { apiCall as call } from "../lib/service-client.mjs";
 
 /** Tree pages crawled and sitemap URLs mapped (a quick run: fewer, to check the harness). */
 export const SCALE_SIZES = {
@@ -26,27 +26,6 @@ const FINAL = new Set(["completed", "cancelled", "failed"]);
 const SAMPLE_MS = 5_000;
 /** A crawl slower than this is a failure of the run (20,000 pages at ≥ 100 pages/min). */
 const CRAWL_TIMEOUT_MS = 200 * 60_000;
-
-async function call(base, apiKey, method, path, body, timeoutMs = REQUEST_TIMEOUT_MS) {
-  const t0 = performance.now();
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await res.text();
-  const ms = performance.now() - t0;
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = { raw: text.slice(0, 300) };
-  }
-  if (!res.ok)
-    throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
-  return { json, ms, bytes: Buffer.byteLength(text) };
-}
 
 /** workerd's resident memory (MiB): every workerd process under wrangler, summed. */
 export function workerdRssMiB(wranglerPid) {

@@ -19,6 +19,7 @@ import { fixtureUrl } from "../lib/fixture-client.mjs";
 import { checkDeadline, log, sleep, state } from "../lib/lifecycle.mjs";
 import { checkPng, median, summarize } from "../lib/stats.mjs";
 import { REQUEST_TIMEOUT_MS, VIEWPORT } from "./catalog.mjs";
+import { apiCall as call } from "../lib/service-client.mjs";
 
 /** Tree pages of the crawl site (a quick run: fewer, to check the harness). */
 export const CRAWL_PAGES = { full: 200, quick: 30 };
@@ -30,27 +31,6 @@ export const CRAWL_TARGETS = { perPage: 1.25, sync: 1.5 };
 const FINAL = new Set(["completed", "cancelled", "failed"]);
 /** A crawl that takes longer than this is a failure of the run (200 pages take ~2–4 min here). */
 const CRAWL_TIMEOUT_MS = 20 * 60_000;
-
-async function call(base, apiKey, method, path, body) {
-  const t0 = performance.now();
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await res.text();
-  const ms = performance.now() - t0;
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = { raw: text.slice(0, 300) };
-  }
-  if (!res.ok)
-    throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
-  return { json, ms };
-}
 
 /** One small-page capture as `apiKey`: its latency, the PNG checked. */
 async function shoot(base, apiKey, fixtureBase) {

@@ -15,7 +15,10 @@
 // first check is reported beside them, for what learning costs.
 import { cpuPerCapture, cpuSnapshot } from "../lib/cpu.mjs";
 import { checkDeadline, log, sleep, state } from "../lib/lifecycle.mjs";
-import { REQUEST_TIMEOUT_MS } from "./catalog.mjs";
+import { apiCall } from "../lib/service-client.mjs";
+
+/** An API call's envelope `data`. */
+const call = async (...args) => (await apiCall(...args)).json.data;
 
 /** Tree pages monitored (a quick run: fewer, to check the harness). */
 export const MONITOR_PAGES = { full: 100, quick: 20 };
@@ -25,25 +28,6 @@ export const MONITOR_TARGET = 1.3;
 const FINAL = new Set(["completed", "cancelled", "failed"]);
 const TIMEOUT_MS = 30 * 60_000;
 const PAGE_OPTIONS = { waitUntil: "load", width: 1280, height: 800 };
-
-async function call(base, apiKey, method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = { raw: text.slice(0, 300) };
-  }
-  if (!res.ok)
-    throw new Error(`${method} ${path} → ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
-  return json.data;
-}
 
 /** Polls `read` until its status is final; the wall time from `t0` and the service CPU per page. */
 async function untilFinal(read, t0, cpuBefore, what) {
