@@ -172,12 +172,19 @@ export async function runCrawlPeerScenario({ base, createAccount, siteBase, chro
   const pages = quick ? PEER_PAGES.quick : PEER_PAGES.full;
   const { apiKey } = await createAccount();
   const expected = await (await fetch(`${siteBase}/__expected.json`)).json();
-  const systems = {
-    puppeteer: () => crawlee("puppeteer", siteBase, pages, chromium),
-    always: () => edgeshot(base, apiKey, siteBase, pages, "always"),
-    cheerio: () => crawlee("cheerio", siteBase, pages, chromium),
-    auto: () => edgeshot(base, apiKey, siteBase, pages, "auto"),
+  const pairs = {
+    rendered: {
+      puppeteer: () => crawlee("puppeteer", siteBase, pages, chromium),
+      always: () => edgeshot(base, apiKey, siteBase, pages, "always"),
+    },
+    auto: {
+      cheerio: () => crawlee("cheerio", siteBase, pages, chromium),
+      auto: () => edgeshot(base, apiKey, siteBase, pages, "auto"),
+    },
   };
+  const only = process.env.BENCH_CRAWL_PEER_PAIR;
+  if (only && !(only in pairs)) throw new Error(`BENCH_CRAWL_PEER_PAIR: rendered or auto`);
+  const systems = only ? pairs[only] : { ...pairs.rendered, ...pairs.auto };
   const rounds = Object.fromEntries(Object.keys(systems).map((k) => [k, []]));
   for (let round = 1; round <= (quick ? ROUNDS.quick : ROUNDS.full); round++) {
     // Alternating, and each round in the other order: neither side always runs on a warmer machine.
@@ -192,12 +199,12 @@ export async function runCrawlPeerScenario({ base, createAccount, siteBase, chro
       rounds[name].push(figures);
     }
   }
-  const med = (name, key) => median(rounds[name].map((r) => r[key]));
+  const med = (name, key) => median((rounds[name] ?? []).map((r) => r[key]));
   const ratio = (a, b) => Math.round((a / b) * 100) / 100;
   const rendered = ratio(med("always", "pagesPerMinute"), med("puppeteer", "pagesPerMinute"));
   const auto = ratio(med("auto", "pagesPerMinute"), med("cheerio", "pagesPerMinute"));
   const targets = [
-    {
+    "always" in systems && {
       name: `render always: pages/min ≥ ${PEER_TARGETS.rendered}× PuppeteerCrawler's, agreement ≥ its`,
       ratio: rendered,
       result:
@@ -206,7 +213,7 @@ export async function runCrawlPeerScenario({ base, createAccount, siteBase, chro
           ? "PASS"
           : "MISS",
     },
-    {
+    "auto" in systems && {
       name: `render auto: pages/min ≥ ${PEER_TARGETS.auto}× CheerioCrawler's, agreement ≥ its`,
       ratio: auto,
       result:
@@ -214,7 +221,7 @@ export async function runCrawlPeerScenario({ base, createAccount, siteBase, chro
           ? "PASS"
           : "MISS",
     },
-  ];
+  ].filter(Boolean);
   return { pages, rounds, targets };
 }
 
