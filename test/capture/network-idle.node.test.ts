@@ -80,6 +80,26 @@ describe("NetworkIdle", () => {
     expect(net.idle(2)).toBe(true);
   });
 
+  it("quiet now: armed, nothing in flight and no navigation under way", async () => {
+    const clock = new FakeClock();
+    const net = new NetworkIdle(clock);
+    expect(net.quietNow).toBe(false); // not armed yet
+    net.arm();
+    expect(net.quietNow).toBe(true); // no window to wait out: it holds at once
+    const r = req();
+    net.start(r, "image");
+    expect(net.quietNow).toBe(false);
+    net.end(r);
+    expect(net.quietNow).toBe(true);
+    const ask = req();
+    net.navigationAsked(ask);
+    expect(net.quietNow).toBe(false);
+    net.loaded();
+    expect(net.quietNow).toBe(true);
+    net.start(req(), "websocket"); // long-lived: never counts
+    expect(net.quietNow).toBe(true);
+  });
+
   it("networkidle0 needs 0 in flight for 500 ms; networkidle2 tolerates two", async () => {
     const clock = new FakeClock();
     const net = new NetworkIdle(clock);

@@ -4,7 +4,10 @@
  * open-requests.html): what counts, what the headers report, and that the capture really waits
  * for requests to end (pixels).
  */
+import puppeteer from "@cloudflare/puppeteer";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { scriptless } from "../../src/capture/page/page-scripts";
 import { Capturer } from "../helpers/capture";
 import { FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { decodeImage } from "../helpers/images";
@@ -184,5 +187,47 @@ describe.concurrent("networkidle0", () => {
     expect(res.status).toBe(408);
     const body = JSON.parse(new TextDecoder().decode(bytes)) as { error: { code: string } };
     expect(body.error.code).toBe("TIMEOUT");
+  });
+});
+
+/**
+ * A read of the content alone (no image) of a loaded page with no script and nothing in flight
+ * is taken without waiting out the quiet window (src/capture/page/navigate.ts): what counts as
+ * "no script", judged in a real page.
+ */
+describe("scriptless documents", () => {
+  const cases: Array<[string, boolean, string]> = [
+    [
+      "plain text, a stylesheet, an image, a link",
+      true,
+      `<link rel="stylesheet" href="data:text/css,p{}"><p>Hi <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt=""> <a href="/x">x</a></p>`,
+    ],
+    ["a javascript: link (runs only when clicked)", true, `<a href="javascript:void(0)">x</a>`],
+    ["a script element", false, `<p>Hi</p><script>1</script>`],
+    ["an SVG script", false, `<svg><script>1</script></svg>`],
+    ["an event-handler attribute", false, `<img src="data:," onerror="1">`],
+    ["an SVG event handler", false, `<svg onload="1"></svg>`],
+    ["a frame", false, `<iframe srcdoc="<p>x</p>"></iframe>`],
+    ["a plugin", false, `<object data="data:text/html,x"></object>`],
+    ["a meta refresh", false, `<meta http-equiv="Refresh" content="60">`],
+    [
+      "a template (a declarative shadow root may hold scripts)",
+      false,
+      `<template><p>x</p></template>`,
+    ],
+  ];
+  it("judged in a real page: scripts, handlers, frames, plugins, refreshes, templates are not", async () => {
+    const browser = await puppeteer.launch(env.BROWSER);
+    try {
+      const page = await browser.newPage();
+      const judged: Array<[string, boolean]> = [];
+      for (const [what, , html] of cases) {
+        await page.setContent(`<!doctype html><title>t</title>${html}`, { waitUntil: "load" });
+        judged.push([what, (await page.evaluate(`(${scriptless})()`)) as boolean]);
+      }
+      expect(judged).toEqual(cases.map(([what, expected]) => [what, expected]));
+    } finally {
+      await browser.close();
+    }
   });
 });

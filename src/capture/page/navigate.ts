@@ -8,6 +8,7 @@
 import type { Page } from "@cloudflare/puppeteer";
 import { CaptureError, failures, type CaptureFailure } from "../failures";
 import { LOAD_SETTLE_MS, type IdleThreshold } from "./network-idle";
+import { inPage, scriptless } from "./page-scripts";
 import type { NetworkTracker } from "./page";
 import type { CaptureSpec, WaitUntil } from "../capture-spec";
 
@@ -60,7 +61,23 @@ async function load(page: Page, spec: CaptureSpec, tracker: NetworkTracker): Pro
   else await page.setContent(spec.source.html, options);
   if (idle === undefined) return;
   await new Promise((r) => setTimeout(r, LOAD_SETTLE_MS));
+  if (readOnly(spec) && tracker.network.quietNow && (await isScriptless(page))) return;
   await tracker.network.whenIdle(idle, spec.timeoutMs - (Date.now() - started));
+}
+
+/**
+ * A capture that only reads the page's content (Markdown, text, links, fields: no image, PDF or
+ * recording) of a loaded document with no script and no request in flight is taken at once: no
+ * script is left to fetch or write anything, so the quiet window could only pass. A capture
+ * with an image waits it out still — a scriptless page's CSS animations (a fade-in) are part of
+ * what it shows.
+ */
+function readOnly(spec: CaptureSpec): boolean {
+  return spec.outputs.formats.length === 0 && !spec.outputs.animation;
+}
+
+async function isScriptless(page: Page): Promise<boolean> {
+  return inPage<boolean>(page, scriptless).catch(() => false);
 }
 
 const IDLE_THRESHOLD: Partial<Record<WaitUntil, IdleThreshold>> = {

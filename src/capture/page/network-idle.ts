@@ -189,6 +189,11 @@ export class NetworkIdle {
     this.changed();
   }
 
+  /** Armed, no request in flight and no main-frame navigation under way, right now. */
+  get quietNow(): boolean {
+    return this.armedAt !== null && this.inFlight.size === 0 && this.navigating === null;
+  }
+
   /** True when at most `max` requests have been in flight for the last 500 ms (after arm). */
   idle(max: IdleThreshold): boolean {
     return this.remaining(max) === 0;

@@ -30,6 +30,15 @@ export const serializeWithin = `(limit) => {
     : null;
 }`;
 
+/**
+ * True when nothing in the document can start a request or change it after `load`: no script
+ * element (HTML or SVG), no event-handler attribute, no frame or plugin (whose documents may run
+ * scripts), no meta refresh and no template (a declarative shadow root may hold scripts).
+ */
+export const scriptless = `() =>
+  document.querySelector('script, iframe, frame, object, embed, template, meta[http-equiv="refresh" i]') === null &&
+  document.evaluate("count(//@*[starts-with(name(), 'on')])", document, null, XPathResult.NUMBER_TYPE, null).numberValue === 0`;
+
 /** Adds a constructed stylesheet (not blocked by the page's CSP, unlike a <style> tag). */
 export const injectStyles = `(css) => {
   const sheet = new CSSStyleSheet();
