@@ -233,6 +233,37 @@ describe("BrowserHost", () => {
     expect(await reused()).toBe(before + 2);
   });
 
+  it("a lane's kept page caches as a tab does: a stylesheet is fetched once, not once a capture", async () => {
+    const host = await sharedHost();
+    const run = runId();
+    const css = `${FIXTURES}/cacheable.css?run=${run}`;
+    const url = `${FIXTURES}/watched?run=${run}`;
+    await fetch(`${FIXTURES}/__page`, {
+      method: "POST",
+      body: JSON.stringify({ run, html: `<!doctype html><link rel="stylesheet" href="${css}">x` }),
+    });
+    const lane = `crawl:acct-host-test:${runId()}`;
+    const fetched = async () =>
+      (await fixtureLog(run)).filter((r) => r.path === "/cacheable.css").length;
+    const kept = (n: number) =>
+      poll(
+        () => runInDurableObject(host, (instance: BrowserHost) => laneIdle(instance)),
+        (idle) => idle === n,
+      );
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const outcome = await host.capture(smallSpec(url), "acct-host-test", { lane });
+      expect(outcome.ok).toBe(true);
+      await kept(1);
+      counts.push(await fetched());
+    }
+    // The first capture's own page fetches it; the page kept from then on has it cached.
+    expect(counts).toEqual([1, 1, 1]);
+    // Outside the lane a capture's page has no cache: fetched again.
+    expect((await host.capture(smallSpec(url), "acct-host-test")).ok).toBe(true);
+    expect(await fetched()).toBe(2);
+  });
+
   it("a context's window UI (the omnibox popup's WebUI pages) is frozen as it opens", async () => {
     const host = await sharedHost();
     await captureOk(host);

@@ -20,8 +20,9 @@
  * - A page serves at most TUNING.lanePageUses captures and waits at most TUNING.laneIdleMs for
  *   the next; a browser keeps at most TUNING.lanePagesIdle of them idle (the oldest goes first).
  *   Idle pages are on about:blank and hold no slot.
- * - What the pages of one lane share, as one browser tab does: the context's cookies and
- *   storage, and the tab's sessionStorage and history. The capture's own settings (viewport,
+ * - What the pages of one lane share, as one browser tab does: the context's cookies, storage
+ *   and HTTP cache (a capture's own page has none: from its second capture on, a kept page has
+ *   one), and the tab's sessionStorage and history. The capture's own settings (viewport,
  *   user agent, interception, the hardening script) stay as the last capture left them, which is
  *   what the next one of the same crawl asks for (its page is primed with them).
  */
@@ -66,8 +67,12 @@ export class LanePages {
   async offer(lane: string, blank: BlankPage, settings: PageSettings): Promise<void> {
     const uses = (this.uses.get(blank) ?? 0) + 1;
     this.uses.set(blank, uses);
-    if (uses >= TUNING.lanePageUses || !sound(blank) || !(await lifecycle(blank, "frozen")))
-      return this.close(blank);
+    if (uses >= TUNING.lanePageUses || !sound(blank)) return this.close(blank);
+    // A capture's page fetches everything anew (no HTTP cache: ../page/page.ts); a page kept for
+    // the crawl's next one caches as a tab does, so the site's stylesheets and scripts are
+    // fetched once a page kept, not once a crawl page.
+    if (uses === 1 && !(await cacheOn(blank))) return this.close(blank);
+    if (!(await lifecycle(blank, "frozen"))) return this.close(blank);
     blank.primed = settings;
     const timer = setTimeout(() => {
       const at = this.idle.findIndex((k) => k.blank === blank);
@@ -88,6 +93,16 @@ export class LanePages {
 /** Open, and nothing the guard refused seen in its context. */
 function sound(blank: BlankPage): boolean {
   return !blank.page.isClosed() && blank.watch.violation() === null;
+}
+
+/** Turns the page's HTTP cache on; false when it would not answer in time. */
+async function cacheOn(blank: BlankPage): Promise<boolean> {
+  try {
+    await withTimeout(blank.page.setCacheEnabled(true), TUNING.contextCloseMs);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
