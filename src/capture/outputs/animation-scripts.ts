@@ -34,13 +34,15 @@ export function scrollAt({ target, downS, back }: ScrollMotion, t: number): numb
 }
 
 /**
- * Plays the clip for `lengthMs` on the page's frame clock (requestAnimationFrame): each frame the
- * page is scrolled (`scrollTo`, instant) to where `motion` says at that time; a still just waits.
- * Answers when it started, in ms since the epoch on the browser's clock (the screencast's), as
- * soon as it has; `playEndScript` then answers when it started and ended, after the last
- * position has been drawn.
+ * Plays the clip's `frames` at `fps` on the page's frame clock (requestAnimationFrame): a scroll
+ * moves the page (`scrollTo`, instant) only when a clip frame's time has come, to exactly where
+ * `motion` has that frame, so the compositor draws (and the screencast sends) one frame per clip
+ * frame, each at the position the clip asks for, rather than one per display frame (~2.3 as
+ * many at 24 fps, each read back and JPEG-encoded); a still just waits. Answers when it
+ * started, in ms since the epoch on the browser's clock (the screencast's), as soon as it has;
+ * `playEndScript` then answers when it started and ended, after the last position has been drawn.
  */
-export const playScript = `(key, motion, lengthMs) => new Promise((started) => {
+export const playScript = `(key, motion, frames, fps) => new Promise((started) => {
   const epoch = (t) => performance.timeOrigin + t;
   const ease = (x) => (1 - Math.cos(Math.PI * Math.min(1, Math.max(0, x)))) / 2;
   const at = (t) => {
@@ -54,6 +56,7 @@ export const playScript = `(key, motion, lengthMs) => new Promise((started) => {
   Object.defineProperty(window, key, { value: ended, enumerable: false, configurable: true });
   const finish = (start) => requestAnimationFrame(() => requestAnimationFrame(() =>
     resolve({ startMs: epoch(start), endMs: epoch(performance.now()) })));
+  const lengthMs = ((frames - 1) * 1000) / fps;
   if (motion === null) {
     const start = performance.now();
     started(epoch(start));
@@ -61,14 +64,19 @@ export const playScript = `(key, motion, lengthMs) => new Promise((started) => {
     return;
   }
   let start = null;
+  let shown = -1;
   const tick = (now) => {
     if (start === null) {
       start = now;
       started(epoch(start));
     }
-    const t = Math.min(now - start, lengthMs);
-    window.scrollTo({ top: at(t / 1000), left: 0, behavior: "instant" });
-    if (t < lengthMs) requestAnimationFrame(tick);
+    // The newest clip frame whose time has come (a late frame clock skips to it).
+    const i = Math.min(frames - 1, Math.floor(((now - start) * fps) / 1000));
+    if (i > shown) {
+      shown = i;
+      window.scrollTo({ top: at(i / fps), left: 0, behavior: "instant" });
+    }
+    if (i < frames - 1) requestAnimationFrame(tick);
     else finish(start);
   };
   requestAnimationFrame(tick);

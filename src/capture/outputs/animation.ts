@@ -150,12 +150,7 @@ export async function recordAnimation(
   const playKey = key();
   let clock: { startMs: number; endMs: number };
   try {
-    const startMs = await inWorld<number>(
-      playScript,
-      playKey,
-      motion,
-      ((frames - 1) * 1000) / plan.fps,
-    );
+    const startMs = await inWorld<number>(playScript, playKey, motion, frames, plan.fps);
     feeder?.start(startMs);
     clock = await inWorld(playEndScript, playKey);
   } catch (err) {
