@@ -15,7 +15,6 @@ function stat(pid) {
     const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
     // fields after ")": state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
     return {
-      zombie: f[0] === "Z",
       ppid: Number(f[1]),
       ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
     };
@@ -69,12 +68,11 @@ export function cpuSnapshot({ floorPid, wranglerPid }) {
     return false;
   };
   /**
-   * A Chromium process's kind; a zombie's cmdline is empty, so an exited renderer not yet reaped
-   * by its zygote is "exited" when its parent is Chromium (it was counted as the runtime's, and
-   * its CPU then moved to the browser's at the next snapshot, once the zygote reaped it).
+   * A Chromium process's kind; one whose cmdline is gone (a renderer exiting, or exited and not
+   * yet reaped by its zygote) is "exited" when its parent is Chromium. It counted as the
+   * runtime's, and its CPU moved to Chromium's at the next snapshot, once the zygote reaped it.
    */
-  const kindOf = (pid, s) =>
-    chromiumKind(pid) ?? (s.zombie && chromiumKind(s.ppid) ? "exited" : null);
+  const kindOf = (pid, s) => chromiumKind(pid) ?? (chromiumKind(s.ppid) ? "exited" : null);
   const out = { floor: 0, serviceBrowser: 0, serviceRuntime: 0 };
   /** Per Chromium process kind, per system: "floor:renderer", "service:gpu-process", … */
   const kinds = {};
