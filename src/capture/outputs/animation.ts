@@ -240,8 +240,14 @@ function clipOrder(
 /** How long a scroll's last frame may take to arrive once drawn before a screenshot replaces it. */
 const END_FRAME_WAIT_MS = 500;
 
-/** The frames after a clip frame's time before it is chosen while filming (screencast.ts). */
-const STREAM_LAG_MS = 500;
+/**
+ * The frames after a clip frame's time before it is chosen while filming (screencast.ts). Frames
+ * arrive in the order drawn and a scroll's frame is drawn at its own time (the page moves only
+ * then), so a frame drawn this long after it means its own has arrived unless the page's frame
+ * clock stalled longer; 500 ms left ~12 frames to encode after filming, 250 ms ~6 (80–100 ms
+ * less at load 11–13).
+ */
+const STREAM_LAG_MS = 250;
 
 /**
  * Hands the clip's frames to the encoder in the page while filming goes on: each screencast
