@@ -67,6 +67,12 @@ export function cpuSnapshot({ floorPid, wranglerPid }) {
     }
     return false;
   };
+  /**
+   * A Chromium process's kind; one whose cmdline is gone (a renderer exiting, or exited and not
+   * yet reaped by its zygote) is "exited" when its parent is Chromium. It counted as the
+   * runtime's, and its CPU moved to Chromium's at the next snapshot, once the zygote reaped it.
+   */
+  const kindOf = (pid, s) => chromiumKind(pid) ?? (chromiumKind(s.ppid) ? "exited" : null);
   const out = { floor: 0, serviceBrowser: 0, serviceRuntime: 0 };
   /** Per Chromium process kind, per system: "floor:renderer", "service:gpu-process", … */
   const kinds = {};
@@ -75,9 +81,9 @@ export function cpuSnapshot({ floorPid, wranglerPid }) {
     const ms = s.ticks * TICK_MS;
     if (floorPid && under(pid, floorPid)) {
       out.floor += ms;
-      add(`floor:${chromiumKind(pid)}`, ms);
+      add(`floor:${kindOf(pid, s)}`, ms);
     } else if (wranglerPid && under(pid, wranglerPid)) {
-      const kind = chromiumKind(pid);
+      const kind = kindOf(pid, s);
       out[kind ? "serviceBrowser" : "serviceRuntime"] += ms;
       if (kind) add(`service:${kind}`, ms);
     }

@@ -2,8 +2,9 @@
 // reads through its ASSETS binding rather than bundling them. The dashboard's own files are kept
 // in public/ (tracked); the package files below are copied there from node_modules (gitignored),
 // by `npm start`, `npm test`, `npm run deploy`, the benchmarks and vitest.config.ts.
-import { copyFileSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import esbuild from "esbuild";
 
 const ROOT = join(import.meta.dirname, "../..");
 const ASSETS_DIR = join(ROOT, "public");
@@ -14,8 +15,6 @@ const PACKAGE_ASSETS = {
   "docs/scalar.js": "@scalar/api-reference/dist/browser/standalone.js",
   // The GIF encoder of animated captures, inlined into the page's script (src/capture/outputs/animation.ts).
   "encoders/gifenc.esm.js": "gifenc/dist/gifenc.esm.js",
-  // The WebM and MP4 muxers of video recordings where the page has WebCodecs, inlined likewise.
-  "encoders/mediabunny.min.mjs": "mediabunny/dist/bundles/mediabunny.min.mjs",
   // The artifact fonts (src/artifacts/fonts.ts): Latin subset, regular and bold.
   "fonts/inter-400.woff2": "@fontsource/inter/files/inter-latin-400-normal.woff2",
   "fonts/inter-700.woff2": "@fontsource/inter/files/inter-latin-700-normal.woff2",
@@ -27,6 +26,29 @@ const PACKAGE_ASSETS = {
     "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2",
   "fonts/jetbrains-mono-700.woff2":
     "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-700-normal.woff2",
+};
+
+/**
+ * Asset path → a bundle built from a package: only the exports named, tree-shaken and minified
+ * by esbuild, its licence comments kept at its end.
+ */
+const BUNDLED_ASSETS = {
+  // The WebM and MP4 muxers of video recordings where the page has WebCodecs, inlined into the
+  // page's script likewise (src/capture/outputs/animation-scripts.ts `streamStartScript`): 213 kB
+  // instead of the whole library's 690 kB (its demuxers, decoders, audio), parsed in the page
+  // before every recording.
+  "encoders/mediabunny.min.mjs": {
+    package: "mediabunny",
+    exports: [
+      "BufferTarget",
+      "canEncodeVideo",
+      "Mp4OutputFormat",
+      "Output",
+      "VideoSample",
+      "VideoSampleSource",
+      "WebMOutputFormat",
+    ],
+  },
 };
 
 /**
@@ -55,17 +77,50 @@ export function buildAssets() {
   for (const [target, source] of sources) {
     const from = join(ROOT, source);
     const to = join(ASSETS_DIR, target);
-    if (sameBytes(from, to)) continue;
-    const partial = `${to}.${process.pid}.partial`;
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(from, partial);
-    renameSync(partial, to);
+    if (sameBytes(readFileSync(from), to)) continue;
+    place(to, (partial) => copyFileSync(from, partial));
+  }
+  for (const [target, bundle] of Object.entries(BUNDLED_ASSETS)) {
+    const to = join(ASSETS_DIR, target);
+    const bytes = bundled(bundle);
+    if (sameBytes(bytes, to)) continue;
+    place(to, (partial) => writeFileSync(partial, bytes));
   }
 }
 
-function sameBytes(a, b) {
+/** Written beside `to`, then renamed over it. */
+function place(to, write) {
+  const partial = `${to}.${process.pid}.partial`;
+  mkdirSync(dirname(to), { recursive: true });
+  write(partial);
+  renameSync(partial, to);
+}
+
+/** One ES module with `exports` of `pkg` (its version in the first line). */
+function bundled({ package: pkg, exports }) {
+  const { version } = JSON.parse(
+    readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8"),
+  );
+  const result = esbuild.buildSync({
+    stdin: {
+      contents: `export { ${exports.join(", ")} } from ${JSON.stringify(pkg)};`,
+      resolveDir: ROOT,
+      loader: "js",
+    },
+    bundle: true,
+    format: "esm",
+    minify: true,
+    legalComments: "eof",
+    banner: { js: `/* ${pkg} ${version}: ${exports.join(", ")} only (scripts/lib/assets.mjs) */` },
+    write: false,
+    logLevel: "error",
+  });
+  return Buffer.from(result.outputFiles[0].contents);
+}
+
+function sameBytes(bytes, file) {
   try {
-    return readFileSync(a).equals(readFileSync(b));
+    return bytes.equals(readFileSync(file));
   } catch {
     return false; // the target is missing
   }

@@ -34,13 +34,15 @@ export function scrollAt({ target, downS, back }: ScrollMotion, t: number): numb
 }
 
 /**
- * Plays the clip for `lengthMs` on the page's frame clock (requestAnimationFrame): each frame the
- * page is scrolled (`scrollTo`, instant) to where `motion` says at that time; a still just waits.
- * Answers when it started, in ms since the epoch on the browser's clock (the screencast's), as
- * soon as it has; `playEndScript` then answers when it started and ended, after the last
- * position has been drawn.
+ * Plays the clip's `frames` at `fps` on the page's frame clock (requestAnimationFrame): a scroll
+ * moves the page (`scrollTo`, instant) only when a clip frame's time has come, to exactly where
+ * `motion` has that frame, so the compositor draws (and the screencast sends) one frame per clip
+ * frame, each at the position the clip asks for, rather than one per display frame (~2.3 as
+ * many at 24 fps, each read back and JPEG-encoded); a still just waits. Answers when it
+ * started, in ms since the epoch on the browser's clock (the screencast's), as soon as it has;
+ * `playEndScript` then answers when it started and ended, after the last position has been drawn.
  */
-export const playScript = `(key, motion, lengthMs) => new Promise((started) => {
+export const playScript = `(key, motion, frames, fps) => new Promise((started) => {
   const epoch = (t) => performance.timeOrigin + t;
   const ease = (x) => (1 - Math.cos(Math.PI * Math.min(1, Math.max(0, x)))) / 2;
   const at = (t) => {
@@ -54,6 +56,7 @@ export const playScript = `(key, motion, lengthMs) => new Promise((started) => {
   Object.defineProperty(window, key, { value: ended, enumerable: false, configurable: true });
   const finish = (start) => requestAnimationFrame(() => requestAnimationFrame(() =>
     resolve({ startMs: epoch(start), endMs: epoch(performance.now()) })));
+  const lengthMs = ((frames - 1) * 1000) / fps;
   if (motion === null) {
     const start = performance.now();
     started(epoch(start));
@@ -61,14 +64,19 @@ export const playScript = `(key, motion, lengthMs) => new Promise((started) => {
     return;
   }
   let start = null;
+  let shown = -1;
   const tick = (now) => {
     if (start === null) {
       start = now;
       started(epoch(start));
     }
-    const t = Math.min(now - start, lengthMs);
-    window.scrollTo({ top: at(t / 1000), left: 0, behavior: "instant" });
-    if (t < lengthMs) requestAnimationFrame(tick);
+    // The newest clip frame whose time has come (a late frame clock skips to it).
+    const i = Math.min(frames - 1, Math.floor(((now - start) * fps) / 1000));
+    if (i > shown) {
+      shown = i;
+      window.scrollTo({ top: at(i / fps), left: 0, behavior: "instant" });
+    }
+    if (i < frames - 1) requestAnimationFrame(tick);
     else finish(start);
   };
   requestAnimationFrame(tick);
@@ -222,7 +230,7 @@ function moduleObject(moduleSource: string, name: string): string {
  * Video by WebCodecs (VideoEncoder: VP9 for webm, H.264 for mp4) through mediabunny's muxers (a
  * static asset, inlined), encoded while the clip is filmed: this sets up the encoder under `key`
  * and starts its loop, which encodes the clip's frames as `streamFeed` hands them over (frame `i`
- * drawn on a canvas and stamped `i / fps`) until `streamFinish`. The encoder queues, so no frame
+ * stamped `i / fps`) until `streamFinish`. The encoder queues, so no frame
  * is dropped however slow the machine, and it runs as fast as the CPU allows rather than at the
  * clip's rate. Only in a secure context (VideoEncoder exists there only) and for a codec the
  * browser can encode at this size: otherwise `{ unavailable: true }` (MediaRecorder then records).
@@ -236,31 +244,40 @@ export function streamStartScript(moduleSource: string): string {
   const codec = format === "mp4" ? "avc" : "vp9";
   const hint = { contentHint: "text" };
   if (!(await lib.canEncodeVideo(codec, { width, height, bitrate: bits, ...hint }))) return { unavailable: true };
-  const canvas = document.createElement("canvas");
-  canvas.width = width;
-  canvas.height = height;
-  const ctx = canvas.getContext("2d", { willReadFrequently: true });
   const output = new lib.Output({
     format: format === "mp4" ? new lib.Mp4OutputFormat({ fastStart: "in-memory" }) : new lib.WebMOutputFormat(),
     target: new lib.BufferTarget(),
   });
-  const source = new lib.CanvasSource(canvas, { codec, bitrate: bits, latencyMode: "realtime", ...hint });
+  const source = new lib.VideoSampleSource({ codec, bitrate: bits, latencyMode: "realtime", ...hint });
   output.addVideoTrack(source, { frameRate: fps });
   await output.start();
   const state = { frames: [], queue: [], done: false, wake: null, result: null };
   state.result = (async () => {
+    // Each distinct frame decoded once, at the clip's size, into a VideoFrame; every clip frame
+    // (a held one too) a view of it with its own time: no canvas, no copy per clip frame.
     let drawn = -1;
-    for (let i = 0; ; i++) {
-      while (state.queue.length === 0 && !state.done) await new Promise((r) => { state.wake = r; });
-      if (state.queue.length === 0) break;
-      const at = state.queue.shift();
-      if (at !== drawn) {
-        const bitmap = await createImageBitmap(state.frames[at]);
-        ctx.drawImage(bitmap, 0, 0, width, height);
-        bitmap.close();
-        drawn = at;
+    let image = null;
+    try {
+      for (let i = 0; ; i++) {
+        while (state.queue.length === 0 && !state.done) await new Promise((r) => { state.wake = r; });
+        if (state.queue.length === 0) break;
+        const at = state.queue.shift();
+        if (at !== drawn) {
+          const bitmap = await createImageBitmap(state.frames[at], { resizeWidth: width, resizeHeight: height });
+          if (image) image.close();
+          image = new VideoFrame(bitmap, { timestamp: 0 });
+          bitmap.close();
+          drawn = at;
+        }
+        const sample = new lib.VideoSample(new VideoFrame(image, { timestamp: 0 }), { timestamp: i / fps, duration: 1 / fps });
+        try {
+          await source.add(sample);
+        } finally {
+          sample.close();
+        }
       }
-      await source.add(i / fps, 1 / fps);
+    } finally {
+      if (image) image.close();
     }
     await output.finalize();
     return new Uint8Array(output.target.buffer);

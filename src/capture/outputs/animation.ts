@@ -144,30 +144,39 @@ export async function recordAnimation(
     ? Array.from({ length: frames }, (_, i) => scrollAt(motion, i / plan.fps))
     : null;
   const feeder = streaming ? clipFeeder(inWorld, streamKey, frames, plan.fps, positions) : null;
-  const screencast = await startScreencast(client, { width, height }, FRAME_QUALITY, (shot) =>
-    feeder?.add(shot),
-  );
+  const end = motion ? scrollAt(motion, (frames - 1) / plan.fps) : null;
+  const atEnd = (shot: ScreencastShot) => end !== null && Math.abs(shot.scrollY - end) < 1;
+  let endArrived: (() => void) | null = null;
+  const screencast = await startScreencast(client, { width, height }, FRAME_QUALITY, (shot) => {
+    feeder?.add(shot);
+    if (atEnd(shot)) endArrived?.();
+  });
   const playKey = key();
   let clock: { startMs: number; endMs: number };
   try {
-    const startMs = await inWorld<number>(
-      playScript,
-      playKey,
-      motion,
-      ((frames - 1) * 1000) / plan.fps,
-    );
+    const startMs = await inWorld<number>(playScript, playKey, motion, frames, plan.fps);
     feeder?.start(startMs);
     clock = await inWorld(playEndScript, playKey);
+    // The scroll's end is drawn by now, but its frame may still be on its way (read back,
+    // JPEG-encoded, sent): waited for a while rather than rendered and encoded again by a
+    // screenshot (0.35–0.55 s under load).
+    if (end !== null && !screencast.shots().some(atEnd))
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, END_FRAME_WAIT_MS);
+        endArrived = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
   } catch (err) {
     await screencast.stop().catch(() => []);
     throw err;
   }
   const shots = await screencast.stop();
   const drawn: ScreencastShot[] = [...shots];
-  const end = motion ? scrollAt(motion, (frames - 1) / plan.fps) : null;
-  // Nothing drawn (a page that never painted), or a scroll's end not among the frames (drawn
-  // after the screencast stopped): a screenshot of the page as it is now.
-  if (drawn.length === 0 || (end !== null && !drawn.some((s) => Math.abs(s.scrollY - end) < 1)))
+  // Nothing drawn (a page that never painted), or a scroll's end not among the frames (not
+  // drawn in time): a screenshot of the page as it is now.
+  if (drawn.length === 0 || (end !== null && !drawn.some(atEnd)))
     drawn.push({ data: await screenshot(client), atMs: clock.endMs, scrollY: end ?? 0 });
   const cap = LIMITS.animation.outputBytes;
   type Encoded = { data: string | null; unsupported?: boolean };
@@ -228,8 +237,17 @@ function clipOrder(
     : resample(shots, startMs, frames, fps);
 }
 
-/** The frames after a clip frame's time before it is chosen while filming (screencast.ts). */
-const STREAM_LAG_MS = 500;
+/** How long a scroll's last frame may take to arrive once drawn before a screenshot replaces it. */
+const END_FRAME_WAIT_MS = 500;
+
+/**
+ * The frames after a clip frame's time before it is chosen while filming (screencast.ts). Frames
+ * arrive in the order drawn and a scroll's frame is drawn at its own time (the page moves only
+ * then), so a frame drawn this long after it means its own has arrived unless the page's frame
+ * clock stalled longer; 500 ms left ~12 frames to encode after filming, 250 ms ~6 (80–100 ms
+ * less at load 11–13).
+ */
+const STREAM_LAG_MS = 250;
 
 /**
  * Hands the clip's frames to the encoder in the page while filming goes on: each screencast

@@ -22,6 +22,8 @@ export interface ScreencastShot {
 }
 
 export interface Screencast {
+  /** The frames received so far, in arrival order. */
+  shots(): readonly ScreencastShot[];
   /** Stops the screencast; the frames received, oldest first. */
   stop(): Promise<ScreencastShot[]>;
 }
@@ -56,6 +58,7 @@ export async function startScreencast(
     throw err;
   }
   return {
+    shots: () => shots,
     async stop() {
       try {
         await client.send("Page.stopScreencast");
