@@ -69,6 +69,16 @@ const laneIdle = (instance: BrowserHost) =>
   (instance as unknown as { warm: { lanes: { idle: unknown[] } } | null }).warm?.lanes.idle
     .length ?? -1;
 
+/**
+ * Until `host` keeps `n` pages idle for their lanes: a page is offered back (and frozen) after
+ * its capture's answer.
+ */
+const lanePagesKept = (host: DurableObjectStub<BrowserHost>, n: number) =>
+  poll(
+    () => runInDurableObject(host, (instance: BrowserHost) => laneIdle(instance)),
+    (idle) => idle === n,
+  );
+
 function sharedHost(): Promise<DurableObjectStub<BrowserHost>> {
   warmHost ??= (async () => {
     const host = hostStub(`t-warm-${runId()}`);
@@ -212,12 +222,7 @@ describe("BrowserHost", () => {
     };
     const reused = async () => (await host.getStats()).lanePagesReused;
     const before = await reused();
-    // Offering a page back (it is frozen) happens after the answer: wait until it is kept.
-    const kept = (n: number) =>
-      poll(
-        () => runInDurableObject(host, (instance: BrowserHost) => laneIdle(instance)),
-        (idle) => idle === n,
-      );
+    const kept = (n: number) => lanePagesKept(host, n);
     expect(await shoot(leave, { lane })).toBe("clean");
     await kept(1);
     expect(await shoot(check, { lane })).toBe("reused");
@@ -245,11 +250,7 @@ describe("BrowserHost", () => {
     const lane = `crawl:acct-host-test:${runId()}`;
     const fetched = async () =>
       (await fixtureLog(run)).filter((r) => r.path === "/cacheable.css").length;
-    const kept = (n: number) =>
-      poll(
-        () => runInDurableObject(host, (instance: BrowserHost) => laneIdle(instance)),
-        (idle) => idle === n,
-      );
+    const kept = (n: number) => lanePagesKept(host, n);
     const counts: number[] = [];
     for (let i = 0; i < 3; i++) {
       const outcome = await host.capture(smallSpec(url), "acct-host-test", { lane });
