@@ -43,6 +43,20 @@ export const FRONTIER_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS r2_keys (key TEXT PRIMARY KEY)`,
 ];
 
+/** The tally row of a pages row (`row`: NEW or OLD in a trigger), as a WHERE clause. */
+const tallyRowOf = (row: "NEW" | "OLD") =>
+  `state = ${row}.state AND reason = COALESCE(${row}.reason, '') AND has_result = (${row}.result IS NOT NULL)`;
+
+/** Trigger statements: `row` counted in its tally row (made first if missing). */
+const tallyAdd = (row: "NEW" | "OLD") =>
+  `INSERT INTO tally SELECT ${row}.state, COALESCE(${row}.reason, ''), ${row}.result IS NOT NULL, 0
+     WHERE NOT EXISTS (SELECT 1 FROM tally WHERE ${tallyRowOf(row)});
+   UPDATE tally SET n = n + 1 WHERE ${tallyRowOf(row)};`;
+
+/** A trigger statement: `row` no longer counted in its tally row. */
+const tallySubtract = (row: "NEW" | "OLD") =>
+  `UPDATE tally SET n = n - 1 WHERE ${tallyRowOf(row)};`;
+
 /**
  * The pages by state, reason and whether they hold a result, kept by triggers on `pages` (no
  * conflict clause in them: an outer statement's, as addUrl's upsert, would override it): the
@@ -61,25 +75,10 @@ const TALLY_SCHEMA = [
   `INSERT INTO tally (state, reason, has_result, n)
      SELECT state, COALESCE(reason, ''), result IS NOT NULL, COUNT(*) FROM pages
      GROUP BY state, COALESCE(reason, ''), result IS NOT NULL`,
-  `CREATE TRIGGER pages_tally_insert AFTER INSERT ON pages BEGIN
-     INSERT INTO tally SELECT NEW.state, COALESCE(NEW.reason, ''), NEW.result IS NOT NULL, 0
-       WHERE NOT EXISTS (SELECT 1 FROM tally WHERE state = NEW.state
-         AND reason = COALESCE(NEW.reason, '') AND has_result = (NEW.result IS NOT NULL));
-     UPDATE tally SET n = n + 1 WHERE state = NEW.state AND reason = COALESCE(NEW.reason, '')
-       AND has_result = (NEW.result IS NOT NULL);
-   END`,
-  `CREATE TRIGGER pages_tally_delete AFTER DELETE ON pages BEGIN
-     UPDATE tally SET n = n - 1 WHERE state = OLD.state AND reason = COALESCE(OLD.reason, '')
-       AND has_result = (OLD.result IS NOT NULL);
-   END`,
+  `CREATE TRIGGER pages_tally_insert AFTER INSERT ON pages BEGIN ${tallyAdd("NEW")} END`,
+  `CREATE TRIGGER pages_tally_delete AFTER DELETE ON pages BEGIN ${tallySubtract("OLD")} END`,
   `CREATE TRIGGER pages_tally_update AFTER UPDATE OF state, reason, result ON pages BEGIN
-     UPDATE tally SET n = n - 1 WHERE state = OLD.state AND reason = COALESCE(OLD.reason, '')
-       AND has_result = (OLD.result IS NOT NULL);
-     INSERT INTO tally SELECT NEW.state, COALESCE(NEW.reason, ''), NEW.result IS NOT NULL, 0
-       WHERE NOT EXISTS (SELECT 1 FROM tally WHERE state = NEW.state
-         AND reason = COALESCE(NEW.reason, '') AND has_result = (NEW.result IS NOT NULL));
-     UPDATE tally SET n = n + 1 WHERE state = NEW.state AND reason = COALESCE(NEW.reason, '')
-       AND has_result = (NEW.result IS NOT NULL);
+     ${tallySubtract("OLD")} ${tallyAdd("NEW")}
    END`,
 ];
 
