@@ -18,7 +18,7 @@ import { config as appConfig } from "../config";
 import { TUNING } from "../tuning";
 import { committedCredits, type CrawlConfig, readConfig, retentionDays } from "./config";
 import * as F from "./frontier";
-import type { Claim, PageOutcome, Taken } from "./frontier";
+import type { Claim, PageOutcome, TakeNext } from "./frontier";
 import { Dispatch } from "./dispatch";
 import { Politeness } from "./politeness";
 import { sitemapUrls } from "./seeds";
@@ -137,18 +137,26 @@ export class Crawl extends DurableObject<Env> {
   /**
    * The renderer's outcome for page `seq`, and the credits it holds (`reservationId`): committed
    * here for a rendered page, before the crawl can complete, so a completed crawl's credits are
-   * all settled. False when its lease is no longer the page's (a duplicate or a superseded
-   * delivery): nothing is recorded, and the renderer refunds its credits.
+   * all settled. `accepted` false when its lease is no longer the page's (a duplicate or a
+   * superseded delivery): nothing is recorded, and the renderer refunds its credits.
+   *
+   * With `take`, the renderer's next page comes back with it (`next`, as `takeNext` answers): one
+   * call a page instead of two. It is taken before the alarm is set, so the alarm does not send
+   * the slot this page freed as a queue message the renderer would then take back; when a page
+   * was taken the alarm is left as it is (the crawl cannot finish while that page is in flight,
+   * and no more may start than before this one finished: the next that could is the one taken).
    */
   async completePage(
     seq: number,
     leaseId: string,
     outcome: PageOutcome,
     reservationId: string,
-  ): Promise<boolean> {
+    take = false,
+  ): Promise<{ accepted: boolean; next: TakeNext }> {
+    const refused = { accepted: false, next: null };
     const row = this.row();
     const page = F.pageRow(this.sql, seq);
-    if (!row || !page) return false;
+    if (!row || !page) return refused;
     const config = this.config(row);
     // The URLs its links had that were skipped at once: finished too, each with its event.
     const skipped: F.PageRow[] = [];
@@ -177,7 +185,7 @@ export class Crawl extends DurableObject<Env> {
       }
       return true;
     });
-    if (!accepted) return false;
+    if (!accepted) return refused;
     await settleReservation(
       accountStub(this.env, config.accountId),
       { reservationId },
@@ -185,8 +193,9 @@ export class Crawl extends DurableObject<Env> {
     );
     const done = F.pageRow(this.sql, seq);
     await this.report([...(done ? [done] : []), ...skipped].map(F.pageReport));
-    await this.poke();
-    return true;
+    const next = take ? await this.takeNext() : null;
+    if (next === null || "waitUntil" in next) await this.poke();
+    return { accepted: true, next };
   }
 
   /** The account's credits ran out at page `seq`: it is not rendered, and nothing new starts. */
@@ -271,7 +280,7 @@ export class Crawl extends DurableObject<Env> {
    * claimed for it. When the next page waits for its host's Crawl-delay, when it may start; null
    * when nothing may start until a page finishes.
    */
-  async takeNext(): Promise<Taken | { waitUntil: number } | null> {
+  async takeNext(): Promise<TakeNext> {
     const row = this.row();
     if (!row || !ACTIVE.has(row.status) || row.out_of_credits) return null;
     const next = await this.dispatch.take(this.config(row));

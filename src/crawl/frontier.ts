@@ -138,6 +138,8 @@ export type PageResult = Omit<CrawlPage, "url" | "depth" | "status" | "reason" |
 export type Claim = { kind: "run"; url: string; depth: number; config: string } | { kind: "skip" };
 /** A page a renderer took after its own (Crawl.takeNext): claimed, with its lease. */
 export type Taken = Extract<Claim, { kind: "run" }> & { seq: number; lease: string };
+/** A renderer's next page (taken), when its host's Crawl-delay lets one start, or none yet. */
+export type TakeNext = Taken | { waitUntil: number } | null;
 
 export interface PageOutcome {
   status: "rendered" | "skipped" | "failed";

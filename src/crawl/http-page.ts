@@ -95,8 +95,16 @@ export function convertPage(
   if (formats.has("metadata")) result.metadata = { ...metadataOf(doc), statusCode: page.status };
   const bodies: Bodies = {};
   if (formats.has("markdown")) {
+    // Reader mode mutates the document it reads: the one parsed already, when nothing after the
+    // Markdown reads it (html and text do), else a copy — parsing is most of a page's conversion.
+    let unread = !formats.has("html") && !formats.has("text");
+    const copy = () => {
+      if (!unread) return parseDocument(page.html);
+      unread = false;
+      return doc;
+    };
     try {
-      const article = readOrWholePage(() => parseDocument(page.html), null, {
+      const article = readOrWholePage(copy, null, {
         pageUrl: page.finalUrl,
         removeSelectors: [],
       });

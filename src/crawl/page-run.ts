@@ -38,7 +38,7 @@ import {
   readConfig,
   type CrawlConfig,
 } from "./config";
-import type { PageOutcome, PageResult, Taken } from "./frontier";
+import type { PageOutcome, PageResult, Taken, TakeNext } from "./frontier";
 import { crawlStub } from "./crawl-stub";
 import type { CrawlPageMessage } from "./page-message";
 import { CRAWLER_USER_AGENT } from "./robots";
@@ -80,43 +80,71 @@ export async function runCrawlPages(
   const lanes = new Set<Promise<void>>();
   let stop = false;
   const ownFailure: unknown[] = [];
-  const start = (page: Taken, own: boolean) => {
-    const lane: Promise<void> = runCrawlPage(env, msg, crawl, page, engine, renderers)
-      .then((after) => {
-        if (after === "stop") stop = true;
-      })
-      .catch((error: unknown) => {
-        if (own) ownFailure.push(error);
-        else
-          log("error", "crawl: a page taken failed", {
-            crawlId: msg.crawlId,
-            error: String(error),
-          });
-      })
-      .finally(() => lanes.delete(lane));
-    lanes.add(lane);
-  };
   // A page held back by its host's Crawl-delay: asked for again when it may start.
   let delayed: Promise<void> | null = null;
+  const wait = (next: { waitUntil: number }) => {
+    const ms = Math.min(next.waitUntil, until) - Date.now();
+    delayed ??= new Promise<void>((r) => setTimeout(r, Math.max(0, ms))).then(() => {
+      delayed = null;
+    });
+  };
+  // A lane renders its page, then the next one its Crawl DO gave back with the outcome, and so
+  // on while this renderer takes more (the lane counts itself among the pages in flight).
+  const mayTake = () => !stop && lanes.size <= inFlight && Date.now() < until;
+  const start = (first: Taken, own: boolean) => {
+    const run = async () => {
+      let page: Taken | null = first;
+      let isOwn = own;
+      while (page) {
+        try {
+          const after = await runCrawlPage(env, msg, crawl, page, engine, renderers, mayTake);
+          if (after === "stop") stop = true;
+          page = after !== "stop" && after !== null && "seq" in after ? after : null;
+          if (after !== "stop" && after !== null && "waitUntil" in after) wait(after);
+          // Room for more than this lane's next page (the crawl found pages to start): asked.
+          if (!stop && lanes.size < inFlight) void refill();
+        } catch (error: unknown) {
+          if (isOwn) ownFailure.push(error);
+          else
+            log("error", "crawl: a page taken failed", {
+              crawlId: msg.crawlId,
+              error: String(error),
+            });
+          page = null;
+        }
+        isOwn = false;
+      }
+    };
+    const lane: Promise<void> = run().finally(() => lanes.delete(lane));
+    lanes.add(lane);
+  };
   const fill = async () => {
     while (!stop && lanes.size < inFlight && Date.now() < until) {
       const next = await crawl.takeNext();
       if (!next) return;
       if ("waitUntil" in next) {
-        const ms = Math.min(next.waitUntil, until) - Date.now();
-        delayed ??= new Promise<void>((r) => setTimeout(r, Math.max(0, ms))).then(() => {
-          delayed = null;
-        });
+        wait(next);
         return;
       }
       start(next, false);
     }
   };
+  // One fill at a time; a lane that finds room asks for one, failures logged (the alarm and the
+  // watchdog dispatch what a renderer does not take).
+  let filling: Promise<void> | null = null;
+  const refill = () =>
+    (filling ??= fill()
+      .catch((error: unknown) => {
+        log("error", "crawl: taking pages failed", { crawlId: msg.crawlId, error: String(error) });
+      })
+      .finally(() => {
+        filling = null;
+      }));
   start({ ...claim, seq: msg.seq, lease: msg.lease }, true);
-  await fill();
+  await refill();
   while (lanes.size > 0 || delayed) {
     await Promise.race(delayed ? [...lanes, delayed] : lanes);
-    await fill();
+    await refill();
   }
   if (ownFailure.length > 0) throw ownFailure[0];
 }
@@ -124,7 +152,8 @@ export async function runCrawlPages(
 /**
  * One page its Crawl DO let this renderer claim: its credits held, rendered, its outcome
  * recorded, and only then its credits committed. "stop" when the account's credits ran out:
- * nothing more of the crawl starts.
+ * nothing more of the crawl starts. Otherwise, when `mayTake()` at the page's end, the next page
+ * its Crawl DO gave back with the outcome (`takeNext`'s answer, one call instead of two).
  */
 async function runCrawlPage(
   env: Env,
@@ -133,7 +162,8 @@ async function runCrawlPage(
   page: Taken,
   engine: CaptureEngine,
   renderers: PageRenderers,
-): Promise<"next" | "stop"> {
+  mayTake: () => boolean,
+): Promise<TakeNext | "stop"> {
   const config = readConfig(page.config);
   const cost = pageCost(config);
   const render = config.monitor ? renderers.monitor : renderPage;
@@ -151,16 +181,17 @@ async function runCrawlPage(
     log("error", "crawl: page failed", { crawlId: msg.crawlId, error: String(err) });
     outcome = failed("capture_failed");
   }
-  let accepted = false;
+  let done: { accepted: boolean; next: TakeNext } = { accepted: false, next: null };
   try {
-    accepted = await crawl.completePage(page.seq, page.lease, outcome, held.reservationId);
+    done = await crawl.completePage(page.seq, page.lease, outcome, held.reservationId, mayTake());
   } finally {
     // A rendered page's credits were committed by its Crawl DO; anything else is refunded here
     // (a no-op for a reservation already settled).
-    if (!accepted || outcome.status !== "rendered") await settleReservation(account, held, false);
+    if (!done.accepted || outcome.status !== "rendered")
+      await settleReservation(account, held, false);
   }
-  if (!accepted && outcome.r2Keys.length > 0) await env.OUTPUTS.delete(outcome.r2Keys);
-  return "next";
+  if (!done.accepted && outcome.r2Keys.length > 0) await env.OUTPUTS.delete(outcome.r2Keys);
+  return done.next;
 }
 
 function failed(reason: PageOutcome["reason"], statusCode?: number): PageOutcome {

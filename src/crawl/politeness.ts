@@ -33,6 +33,8 @@ const UNREACHABLE = 0;
 
 export class Politeness {
   private readonly parsed = new Map<string, Robots>();
+  /** robots.txt reads under way, by origin. */
+  private readonly asking = new Map<string, Promise<Robots>>();
 
   constructor(
     private readonly sql: SqlStorage,
@@ -77,10 +79,22 @@ export class Politeness {
     );
   }
 
-  /** The host's robots.txt rules, fetched the first time the crawl meets the host. */
+  /**
+   * The host's robots.txt rules, fetched the first time the crawl meets the host: once, however
+   * many calls into the Crawl DO ask for the host's pages meanwhile (renderers take pages at once).
+   */
   async robots(url: URL): Promise<Robots> {
     const known = this.parsed.get(url.origin);
     if (known) return known;
+    let asked = this.asking.get(url.origin);
+    if (!asked) {
+      asked = this.readRobots(url).finally(() => this.asking.delete(url.origin));
+      this.asking.set(url.origin, asked);
+    }
+    return asked;
+  }
+
+  private async readRobots(url: URL): Promise<Robots> {
     let row = this.origin(url.origin);
     if (row.robots_status === null) {
       const fetched = await fetchRobots(this.env, url);
