@@ -101,7 +101,13 @@ export function batchDefaultsOf<R extends { url?: string }>(
           if (issue.code === "unrecognized_keys") ctx.addIssue({ ...issue });
           else ctx.addIssue({ code: "custom", path: issue.path, message: issueMessage(issue) });
         }
-        const failed = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+        // Unknown keys too: the rules read fields of other routes' shapes (a recording's rules
+        // are a capture's, which read pdfMargin), never as given.
+        const failed = new Set(
+          parsed.error.issues.flatMap((issue) =>
+            issue.code === "unrecognized_keys" ? issue.keys : [issue.path[0]],
+          ),
+        );
         const valid = Object.fromEntries(
           Object.entries(shared).filter(([key]) => !failed.has(key)),
         );

@@ -132,6 +132,15 @@ describe("POST /v1/animate/batch: refusals", () => {
       [{ urls: [bandsUrl()], defaults: { ...DEFAULTS, duration: 31 } }, "defaults.duration"],
       [{ urls: [bandsUrl()], defaults: { ...DEFAULTS, fps: 20 } }, "defaults.fps"],
       [{ urls: [bandsUrl()], colour: "red" }, "colour"],
+      // Capture fields a recording does not take, which a capture's rules read: refused by
+      // name, never handed to those rules (an unknown pdfFormat there was a 500).
+      [
+        {
+          urls: [bandsUrl()],
+          defaults: { ...DEFAULTS, pdfMargin: { top: "1in" }, pdfFormat: "B5" },
+        },
+        "defaults.pdfFormat",
+      ],
       [{ urls: [bandsUrl()], defaults: { ...DEFAULTS, url: bandsUrl() } }, "defaults.url"],
       [{ urls: [bandsUrl()], defaults: { ...DEFAULTS, async: true } }, "defaults.async"],
       [{ urls: [bandsUrl()], defaults: { ...DEFAULTS, cacheTtl: 3600 } }, "defaults.cacheTtl"],
