@@ -20,6 +20,7 @@ from .resources.watches import Watches
 from .resources.webhooks import Webhooks
 from .types import (
     Account,
+    AnimateBatchRequest,
     AnimateRequest,
     Artifact,
     ArtifactRequest,
@@ -254,6 +255,18 @@ class Edgeshot:
         body = _body(request, fields, **{"async": True})
         body.pop("hosted", None)
         return cast(JobAccepted, self._t.json("POST", "/v1/animate", body, idempotency_key=idempotency_key))
+
+    def animate_batch(
+        self,
+        request: Optional[AnimateBatchRequest] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        **fields: Any,
+    ) -> BatchAccepted:
+        """POST /v1/animate/batch (paid plans): one recording job per URL, all with ``defaults``
+        (the clip and page settings of `animate`); each job reserves the recording's credits. See
+        `batches.wait()`."""
+        return cast(BatchAccepted, self._post("/v1/animate/batch", request, fields, idempotency_key))
 
     def artifact(
         self,

@@ -32,6 +32,7 @@ __all__ = [
     "ArtifactRequestPageSetup",
     "ArtifactRequest",
     "AnimateRequest",
+    "AnimateBatchRequest",
     "ContentRequest",
     "ScrapeElement",
     "ScrapeRequest",
@@ -779,6 +780,29 @@ _AnimateRequestOptional = TypedDict(
 
 
 class AnimateRequest(_AnimateRequestOptional):
+    pass
+
+
+_AnimateBatchRequestRequired = TypedDict(
+    "_AnimateBatchRequestRequired",
+    {
+        "urls": List[str],
+    },
+)
+
+_AnimateBatchRequestOptional = TypedDict(
+    "_AnimateBatchRequestOptional",
+    {
+        "defaults": Dict[str, Any],  # Recording settings shared by every job; per-job-only fields (url, html, async, webhookUrl, cookies, headers, waitForSelector, blockResourceTypes) are refused.
+        "webhookUrl": str,
+        "cacheTtl": int,
+        "storage": StorageOption,
+    },
+    total=False,
+)
+
+
+class AnimateBatchRequest(_AnimateBatchRequestRequired, _AnimateBatchRequestOptional):
     pass
 
 

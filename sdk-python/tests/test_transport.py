@@ -135,6 +135,28 @@ class RetryTest(unittest.TestCase):
             {"url": "https://example.com", "format": "gif", "async": True, "storage": {"destinationId": "dst_a"}},
         )
 
+    def test_animate_batch_posts_urls_and_defaults(self) -> None:
+        accepted = {"batchId": "bat_1", "status": "queued", "totalJobs": 2, "jobs": []}
+        api = self.fake([ok(accepted)])
+        batch = Edgeshot("svc_test", api.base).animate_batch(
+            urls=["https://example.com", "https://example.org"],
+            defaults={"format": "gif", "duration": 2},
+            webhookUrl="https://hooks.example.com/x",
+            idempotency_key="idem-2",
+        )
+        self.assertEqual((batch["batchId"], batch["totalJobs"]), ("bat_1", 2))
+        [(method, path, headers, _)] = api.requests
+        self.assertEqual((method, path), ("POST", "/v1/animate/batch"))
+        self.assertEqual(headers["idempotency-key"], "idem-2")
+        self.assertEqual(
+            json.loads(api.bodies[0]),
+            {
+                "urls": ["https://example.com", "https://example.org"],
+                "defaults": {"format": "gif", "duration": 2},
+                "webhookUrl": "https://hooks.example.com/x",
+            },
+        )
+
     def test_a_slow_answer_times_out(self) -> None:
         api = self.fake([ok({})], delay=1.5)
         with self.assertRaises(EdgeshotError) as caught:

@@ -12,6 +12,7 @@ import {
 } from "./captures.js";
 import type {
   Account,
+  AnimateBatchRequest,
   AnimateRequest,
   Artifact,
   ArtifactRequest,
@@ -40,6 +41,27 @@ import { webhooksResource } from "./resources/webhooks.js";
 import { Transport, type EdgeshotOptions } from "./transport.js";
 
 type PageContentCalls = ReturnType<typeof pageContentCalls>;
+
+/** Fields of a recording a batch sets per job or at its top level, not in `defaults`. */
+type NotInAnimateDefaults =
+  | "url"
+  | "html"
+  | "markdown"
+  | "data"
+  | "async"
+  | "hosted"
+  | "webhookUrl"
+  | "storage"
+  | "cacheTtl"
+  | "cookies"
+  | "headers"
+  | "waitForSelector"
+  | "blockResourceTypes";
+
+/** POST /v1/animate/batch's body, its `defaults` typed as a recording's settings. */
+export type AnimateBatchInput = Omit<AnimateBatchRequest, "defaults"> & {
+  defaults?: Omit<AnimateRequest, NotInAnimateDefaults>;
+};
 
 export class Edgeshot {
   readonly #t: Transport;
@@ -132,6 +154,15 @@ export class Edgeshot {
    */
   animateAsync(request: Omit<AnimateRequest, "async" | "hosted">) {
     return this.#t.json<JobAccepted>("POST", "/v1/animate", { ...request, async: true });
+  }
+
+  /**
+   * POST /v1/animate/batch (paid plans): one recording job per URL, all with `defaults` (the
+   * clip and page settings of `animate`); each job reserves the recording's credits. See
+   * `batches.wait`.
+   */
+  animateBatch(request: AnimateBatchInput) {
+    return this.#t.json<BatchAccepted>("POST", "/v1/animate/batch", request);
   }
 
   /** POST /v1/extract. */

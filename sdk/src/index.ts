@@ -2,7 +2,7 @@
  * @edgeshot/sdk: a typed client for the Edgeshot API. Types are generated from the OpenAPI
  * document (`npm run generate`); the client is hand-written (./client.ts, its transport and resources).
  */
-export { Edgeshot } from "./client.js";
+export { Edgeshot, type AnimateBatchInput } from "./client.js";
 export type { AnimationBytes, CaptureBytes, CaptureMetadata } from "./captures.js";
 export type { CrawlPagesOptions } from "./resources/crawl.js";
 export type { MonitorCheckPagesOptions } from "./resources/monitors.js";

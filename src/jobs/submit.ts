@@ -29,14 +29,14 @@ import { TUNING } from "../tuning";
 
 export interface SubmitInput {
   specs: CaptureSpec[];
-  /** True for POST /v1/screenshot/batch: the jobs form a batch, which holds the webhook. */
+  /** True for batches (./batch.ts): the jobs form a batch, which holds the webhook. */
   batch: boolean;
   webhookUrl: string | null;
   cacheTtl: number;
   origin: string;
   /** Deliver every job's result to this storage destination (checked by `requireStorage`). */
   storage?: StorageChoice | null;
-  /** Every job records instead of taking an image (POST /v1/animate with async: true). */
+  /** Every job records this clip instead of taking an image (POST /v1/animate with async: true, /v1/animate/batch). */
   recording?: RecordingJob | null;
 }
 

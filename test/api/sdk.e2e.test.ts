@@ -1,11 +1,12 @@
 /**
  * The SDK (sdk/) driving a started `wrangler dev`: bytes with parsed metadata, a JSON capture,
- * an async job polled to completion and its result fetched, the page content calls, a render
- * link minted and fetched (miss, then hit), the account, webhook operations, a typed
- * EdgeshotError, a small crawl of the crawl fixture site read back through `crawl.pages()`, a
- * cancel and a map, and a monitor of the monitor fixture site's start page taken through every
- * `monitors` call.
+ * an async job polled to completion and its result fetched, a batch of recordings awaited and
+ * its GIFs fetched, the page content calls, a render link minted and fetched (miss, then hit),
+ * the account, webhook operations, a typed EdgeshotError, a small crawl of the crawl fixture
+ * site read back through `crawl.pages()`, a cancel and a map, and a monitor of the monitor
+ * fixture site's start page taken through every `monitors` call.
  */
+import { GifReader } from "omggif";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Edgeshot, EdgeshotError } from "../../sdk/src/index";
 import type { CrawlPage, MonitorCheckPageOutput } from "../../sdk/src/index";
@@ -57,6 +58,25 @@ describe("@edgeshot/sdk against wrangler dev", () => {
     expect(job.resultUrl).toBeTruthy();
     const result = await sdk.fetchSigned(job.resultUrl ?? "");
     expect(decodeImage(result.bytes).width).toBe(400);
+  });
+
+  it("animateBatch() + batches.wait(): one GIF job per URL, the recording's credits each", async () => {
+    const urls = [1, 2].map((i) => `${FIXTURE_ORIGIN}/animate-bands.html?run=sdk-abatch-${i}`);
+    const accepted = await sdk.animateBatch({
+      urls,
+      defaults: { ...small, format: "gif", duration: 1, fps: 5 },
+    });
+    expect(accepted.totalJobs).toBe(2);
+    expect(accepted.jobs.map((j) => j.url)).toEqual(urls);
+    expect(accepted.meta.usage?.credits).toBe(2);
+    const batch = await sdk.batches.wait(accepted.batchId, { intervalMs: 500, timeoutMs: 90_000 });
+    expect([batch.status, batch.completedJobs]).toEqual(["completed", 2]);
+    for (const job of batch.jobs ?? []) {
+      const clip = await sdk.fetchSigned(job.resultUrl ?? "");
+      expect(clip.contentType).toBe("image/gif");
+      const gif = new GifReader(clip.bytes);
+      expect([gif.width, gif.height, gif.numFrames()]).toEqual([400, 300, 5]);
+    }
   });
 
   it("content(), scrape(), json(), links(), snapshot(): one credit each, JSON", async () => {

@@ -38,6 +38,7 @@ import {
   scrapeRequestSchema,
   snapshotRequestSchema,
 } from "../../schemas/page-content";
+import { animateBatchRequestSchema } from "../../schemas/animate";
 import { batchRequestSchema } from "../../schemas/batch";
 import { renderLinkRequestSchema } from "../../schemas/render-link";
 import { jsonRequestSchema } from "../../schemas/structured";
@@ -144,6 +145,13 @@ export const JSON_ROUTES: JsonRoute[] = [
     schema: batchRequestSchema,
     reaches: ["INVALID_JSON", "VALIDATION_ERROR"],
   },
+  {
+    name: "POST /v1/animate/batch",
+    path: "/v1/animate/batch",
+    pinning: PIN_URLS,
+    schema: animateBatchRequestSchema,
+    reaches: ["INVALID_JSON", "VALIDATION_ERROR"],
+  },
 ];
 
 /** Schemas under test directly: `safeParse` must never throw, whatever the value. */
@@ -152,6 +160,7 @@ export const SCHEMAS: Array<{ name: string; schema: z.ZodType }> = [
   { name: "renderLinkRequestSchema", schema: renderLinkRequestSchema },
   { name: "extractRequestSchema", schema: extractRequestSchema },
   { name: "batchRequestSchema", schema: batchRequestSchema },
+  { name: "animateBatchRequestSchema", schema: animateBatchRequestSchema },
   { name: "contentRequestSchema", schema: contentRequestSchema },
   { name: "scrapeRequestSchema", schema: scrapeRequestSchema },
   { name: "jsonRequestSchema", schema: jsonRequestSchema },

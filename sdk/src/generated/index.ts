@@ -2,6 +2,12 @@
 
 export type {
   Account,
+  AnimateBatchData,
+  AnimateBatchError,
+  AnimateBatchErrors,
+  AnimateBatchRequest,
+  AnimateBatchResponse,
+  AnimateBatchResponses,
   AnimateData,
   AnimateError,
   AnimateErrors,

@@ -1213,6 +1213,19 @@ export type AnimateRequest = {
   startDelay?: number;
 };
 
+export type AnimateBatchRequest = {
+  urls: Array<string>;
+  /**
+   * Recording settings shared by every job; per-job-only fields (url, html, async, webhookUrl, cookies, headers, waitForSelector, blockResourceTypes) are refused.
+   */
+  defaults?: {
+    [key: string]: unknown;
+  };
+  webhookUrl?: string;
+  cacheTtl?: number;
+  storage?: StorageOption;
+};
+
 export type ContentRequest = {
   /**
    * The public http(s) URL to capture. Exactly one of url, html or markdown.
@@ -6709,6 +6722,140 @@ export type AnimateResponses = {
 };
 
 export type AnimateResponse = AnimateResponses[keyof AnimateResponses];
+
+export type AnimateBatchData = {
+  body: AnimateBatchRequest;
+  headers?: {
+    /**
+     * Optional. The same key with the same request within 24 h returns the first response without running or charging again; with a different request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: waits, or 409 IDEMPOTENCY_KEY_IN_USE.
+     */
+    "Idempotency-Key"?: string;
+  };
+  path?: never;
+  query?: never;
+  url: "/v1/animate/batch";
+};
+
+export type AnimateBatchErrors = {
+  /**
+   * Bad request: VALIDATION_ERROR, INVALID_JSON, INVALID_URL, UNSAFE_URL, CAPTURE_FAILED, INVALID_WEBHOOK_URL, BATCH_LIMIT_EXCEEDED.
+   */
+  400: ErrorEnvelope & {
+    error?: {
+      code?:
+        | "VALIDATION_ERROR"
+        | "INVALID_JSON"
+        | "INVALID_URL"
+        | "UNSAFE_URL"
+        | "CAPTURE_FAILED"
+        | "INVALID_WEBHOOK_URL"
+        | "BATCH_LIMIT_EXCEEDED";
+    };
+  };
+  /**
+   * Unauthorized: MISSING_API_KEY, INVALID_API_KEY.
+   */
+  401: ErrorEnvelope & {
+    error?: {
+      code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+    };
+  };
+  /**
+   * Forbidden: KEY_DISABLED, PLAN_UPGRADE_REQUIRED.
+   */
+  403: ErrorEnvelope & {
+    error?: {
+      code?: "KEY_DISABLED" | "PLAN_UPGRADE_REQUIRED";
+    };
+  };
+  /**
+   * Not found: NOT_FOUND.
+   */
+  404: ErrorEnvelope & {
+    error?: {
+      code?: "NOT_FOUND";
+    };
+  };
+  /**
+   * Timeout: TIMEOUT.
+   */
+  408: ErrorEnvelope & {
+    error?: {
+      code?: "TIMEOUT";
+    };
+  };
+  /**
+   * Conflict: IDEMPOTENCY_KEY_IN_USE.
+   */
+  409: ErrorEnvelope & {
+    error?: {
+      code?: "IDEMPOTENCY_KEY_IN_USE";
+    };
+  };
+  /**
+   * Payload too large: PAYLOAD_TOO_LARGE.
+   */
+  413: ErrorEnvelope & {
+    error?: {
+      code?: "PAYLOAD_TOO_LARGE";
+    };
+  };
+  /**
+   * Unprocessable: GEO_FEATURE_UNAVAILABLE, IDEMPOTENCY_KEY_REUSED.
+   */
+  422: ErrorEnvelope & {
+    error?: {
+      code?: "GEO_FEATURE_UNAVAILABLE" | "IDEMPOTENCY_KEY_REUSED";
+    };
+  };
+  /**
+   * Too many requests: RATE_LIMITED, USAGE_EXCEEDED, QUEUE_LIMIT_REACHED.
+   */
+  429: ErrorEnvelope & {
+    error?: {
+      code?: "RATE_LIMITED" | "USAGE_EXCEEDED" | "QUEUE_LIMIT_REACHED";
+    };
+  };
+  /**
+   * Internal error: INTERNAL_ERROR, CAPTURE_FAILED.
+   */
+  500: ErrorEnvelope & {
+    error?: {
+      code?: "INTERNAL_ERROR" | "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Bad gateway: CAPTURE_FAILED.
+   */
+  502: ErrorEnvelope & {
+    error?: {
+      code?: "CAPTURE_FAILED";
+    };
+  };
+  /**
+   * Service unavailable: CONFIGURATION_ERROR, URL_CHECK_UNAVAILABLE, SERVICE_BUSY.
+   */
+  503: ErrorEnvelope & {
+    error?: {
+      code?: "CONFIGURATION_ERROR" | "URL_CHECK_UNAVAILABLE" | "SERVICE_BUSY";
+    };
+  };
+};
+
+export type AnimateBatchError = AnimateBatchErrors[keyof AnimateBatchErrors];
+
+export type AnimateBatchResponses = {
+  /**
+   * Queued; jobs in `urls` order. meta.usage holds the credits reserved (the recording's credits × the URLs).
+   */
+  202: {
+    success: true;
+    data: BatchAccepted;
+    meta: MetaOutput;
+  };
+};
+
+export type AnimateBatchResponse = AnimateBatchResponses[keyof AnimateBatchResponses];
 
 export type ContentData = {
   body: ContentRequest;

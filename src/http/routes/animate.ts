@@ -3,14 +3,18 @@
  * moves, from one page load (docs/ANIMATE.md). The work: src/pipeline/animate.ts; here the
  * request is read and the bytes answered with the clip's and the page's headers. With
  * `async: true` the recording is a job (src/jobs/submit.ts `submitAsyncRecording`): 202.
+ * POST /v1/animate/batch: one recording job a URL, checked and queued as a capture batch is
+ * (src/jobs/batch.ts `submitRecordingBatch`): 202.
  */
 import { z } from "zod";
-import { animateRequestSchema } from "../../../schemas/animate";
+import { animateBatchRequestSchema, animateRequestSchema } from "../../../schemas/animate";
 import {
+  batchAcceptedSchema,
   hostedAnimationSchema,
   jobAcceptedSchema,
   successEnvelope,
 } from "../../../schemas/responses";
+import { submitRecordingBatch } from "../../jobs/batch";
 import { submitAsyncRecording } from "../../jobs/submit";
 import { animationHeaders, hostedRecording, recordPage } from "../../pipeline/animate";
 import { publicOrigin } from "../../storage/hosted";
@@ -100,6 +104,44 @@ export const animateRoutes = endpoints(
       charged(c, result.usage);
       const bytes = result.recording.bytes as Uint8Array<ArrayBuffer>;
       return c.body(bytes, 200, animationHeaders(result));
+    },
+  }),
+  endpoint({
+    method: "post",
+    path: "/v1/animate/batch",
+    auth: "key",
+    idempotent: true,
+    body: {
+      schema: animateBatchRequestSchema,
+      example: {
+        urls: ["https://example.com", "https://example.org"],
+        defaults: { format: "gif", width: 640, height: 400, duration: 4, fps: 10 },
+      },
+    },
+    operation: {
+      operationId: "animateBatch",
+      summary: "Queue a batch of recordings",
+      description:
+        "Paid plans. One recording job per URL, all with the settings in `defaults` (those of POST /v1/animate but the source and delivery fields); each job reserves the recording's credits (one per started 5 s of clip). Capped per plan as capture batches are (Basic 10, Starter 25, Pro 100, Enterprise 500); every URL is checked first (one bad URL refuses the batch, named `urls[i]`). One batch.completed webhook when every job finished.",
+      tags: ["Async"],
+      responses: {
+        "202": envelopeResponse(
+          "Queued; jobs in `urls` order. meta.usage holds the credits reserved (the recording's credits × the URLs).",
+          batchAcceptedSchema,
+          rateLimitHeaders,
+        ),
+        ...errorResponses([
+          ...BODY_ERRORS,
+          ...CAPTURE_ERRORS,
+          ...ASYNC_ERRORS,
+          "BATCH_LIMIT_EXCEEDED",
+        ]),
+      },
+    },
+    handler: async (c) => {
+      const body = c.req.valid("json");
+      const { data, usage } = await submitRecordingBatch(c.env, c.get("auth"), body, c.req.url);
+      return c.json(successBody(c.get("requestId"), data, charged(c, usage)), 202);
     },
   }),
 );
