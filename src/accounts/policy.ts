@@ -9,7 +9,7 @@ const FEATURE_NAMES: Readonly<Record<Feature, string>> = {
   headers: "custom headers",
   urlCredentials: "URL credentials (user:pass@host)",
   geo: "geo-targeted capture",
-  batch: "batch capture",
+  batch: "batch (of captures or recordings)",
   storageDestinations: "storage destinations (delivery to your own bucket)",
 };
 
