@@ -90,8 +90,8 @@ export const TUNING = {
    */
   markdownEmphasisWork: 100_000_000,
   /**
-   * A request body over its cap is refused: the rest of the upload is read and discarded, up to
-   * this many more bytes, before the 413 is answered, so clients still sending can read it.
+   * A request body over its cap is answered 413 at once and the rest of the upload is read and
+   * discarded up to this many more bytes, so clients still sending can read the answer.
    */
   oversizeDrainBytes: 64 * 1024 * 1024,
   /** Idempotency-Key: how long a first response is replayed, how long a request in flight

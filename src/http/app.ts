@@ -7,7 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { log } from "../log";
 import { MESSAGES } from "../user-messages";
-import { BodyTooLarge, drainRest } from "./body";
+import { BodyTooLarge, drainingBody } from "./body";
 import { errorBody } from "./envelope";
 import { ApiError, ERROR_STATUS } from "../errors";
 import { dashboardNotFound, dashboardRoutes } from "./dashboard";
@@ -81,12 +81,13 @@ export function newApp(): Hono<AppEnv> {
     return c.json(errorBody(c.get("requestId"), "NOT_FOUND", "Route not found."), 404);
   });
 
-  app.onError(async (err, c) => {
+  app.onError((err, c) => {
     const id = c.get("requestId") ?? `req_${crypto.randomUUID()}`;
     if (err instanceof ApiError) c.set("errorCode", err.code);
     if (err instanceof BodyTooLarge) {
-      await drainRest(err.rest);
-      return c.json(errorBody(id, err.code, err.message, err.details), 413);
+      const envelope = JSON.stringify(errorBody(id, err.code, err.message, err.details));
+      c.header("content-type", "application/json");
+      return c.body(drainingBody(envelope, err.rest), 413);
     }
     if (err instanceof ApiError) {
       for (const [name, value] of Object.entries(err.extraHeaders)) c.header(name, value);

@@ -2,8 +2,8 @@
  * Reading and validating JSON bodies.
  *
  * The body is read as a stream and refused (413) as soon as it passes the cap, whatever
- * Content-Length claims: nothing more of it is kept. The rest of the upload is read and
- * discarded (up to TUNING.oversizeDrainBytes) before the 413 is answered, so a client still
+ * Content-Length claims. The 413 is answered at once, and the rest of the upload is then read
+ * and discarded (up to TUNING.oversizeDrainBytes) before the answer ends: a client still
  * uploading — Node's fetch, curl — reads the envelope instead of a connection reset.
  * Then decoded as strict UTF-8, parsed (400 INVALID_JSON), checked for
  * nesting depth (so nothing downstream recurses without bound), and validated with zod.
@@ -72,16 +72,25 @@ export class BodyTooLarge extends ApiError {
 }
 
 /**
- * What is left of an oversized upload, read and discarded before the 413 is answered — at most
- * TUNING.oversizeDrainBytes more. Answering while the client still sent lost the answer now and
- * then: under load, `wrangler dev` closed the connection with the upload unread and no answer
- * written (curl: "100 Continue", then "Send failure: Broken pipe"; 1–4 uploads of 25 MB in 60).
- * An upload read to its end leaves nothing to race: the answer follows it on an idle connection.
+ * The answer to an oversized body: the whole envelope is sent at once with its Content-Length
+ * (so a client that stopped uploading, like curl, has its complete answer), but the answer is
+ * only ended after the rest of the upload was read and discarded — at most
+ * TUNING.oversizeDrainBytes more — so the connection is not reset under a client that is still
+ * sending (Node's fetch), which would lose the answer with it.
  */
-export async function drainRest(
+export function drainingBody(
+  envelope: string,
   rest: ReadableStreamDefaultReader<Uint8Array> | null,
-): Promise<void> {
-  if (rest) await discard(rest, TUNING.oversizeDrainBytes);
+): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(envelope);
+  const { readable, writable } = new FixedLengthStream(bytes.byteLength);
+  const writer = writable.getWriter();
+  void (async () => {
+    await writer.write(bytes);
+    if (rest) await discard(rest, TUNING.oversizeDrainBytes);
+    await writer.close();
+  })().catch(() => {});
+  return readable;
 }
 
 async function discard(

@@ -1,6 +1,6 @@
 /**
- * A body over the cap is answered 413 once the rest of the upload was drained (up to a bound),
- * so ordinary clients still uploading read the envelope: Node's
+ * A body over the cap is answered 413 and the rest of the upload is drained (up to a bound)
+ * before the connection closes, so ordinary clients still uploading read the envelope: Node's
  * fetch (undici) and curl (which also sends `Expect: 100-continue`), over a real socket to
  * `wrangler dev`. Before the drain, Node's fetch read the 413 1 time in 5 at 6 MB, 0 in 5 at
  * 25 MB ("terminated").
