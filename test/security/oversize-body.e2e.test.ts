@@ -20,20 +20,29 @@ const run = promisify(execFile);
  * What curl printed, whether or not it exited 0. Local `wrangler dev` answers
  * `100 Continue` at once, so curl sends the body; it stops at the 413, but under a loaded CI run
  * the socket has closed under the part it was still writing ("Send failure: Broken pipe", exit
- * 55; 2 of 4 clean-clone runs on 2026-11-29, twice in a row in one of them). curl then still
- * prints the answer it read, and that answer is what this file is about: exit 55 with the 413
- * envelope read is a pass, exit 55 with no answer (`%{http_code}` 000) is not.
+ * 55). curl then still prints the answer it read, and that answer is what this file is about:
+ * exit 55 with the 413 envelope read is a pass.
+ *
+ * Exit 55 with no final answer at all (`%{http_code}` 100: the connection closed after
+ * `100 Continue`, nothing else written) is local `wrangler dev`'s proxy dropping the answer
+ * under load: reproduced on 2026-11-29 in 1–4 of 60 uploads of 25 MB beside four busy loops,
+ * and never without them. Reading the whole upload before answering avoided it, but a 413 must
+ * come while a hostile client still sends (test/security/hostile-http.e2e.test.ts). Such an
+ * upload is sent once more, once: a service that never answered would fail both.
  */
 async function curlReadingAnswer(
   curl: (args: string[]) => Promise<{ stdout: string }>,
   args: string[],
 ): Promise<{ stdout: string }> {
-  try {
-    return await curl(args);
-  } catch (err) {
-    const { code, stdout } = err as { code?: unknown; stdout?: unknown };
-    if (code !== 55 || typeof stdout !== "string") throw err;
-    return { stdout };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await curl(args);
+    } catch (err) {
+      const { code, stdout } = err as { code?: unknown; stdout?: unknown };
+      if (code !== 55 || typeof stdout !== "string") throw err;
+      const dropped = stdout.split("\n").pop() === "100";
+      if (!dropped || attempt > 0) return { stdout };
+    }
   }
 }
 
