@@ -27,7 +27,7 @@ import {
   errorResponses,
   rateLimitHeaders,
 } from "../openapi/registry";
-import { ASYNC_ERRORS, CAPTURE_ERRORS } from "./capture-contract";
+import { ASYNC_ERRORS, BATCH_ERRORS, CAPTURE_ERRORS } from "./capture-contract";
 
 const h = (description: string) => z.string().meta({ description });
 
@@ -130,12 +130,7 @@ export const animateRoutes = endpoints(
           batchAcceptedSchema,
           rateLimitHeaders,
         ),
-        ...errorResponses([
-          ...BODY_ERRORS,
-          ...CAPTURE_ERRORS,
-          ...ASYNC_ERRORS,
-          "BATCH_LIMIT_EXCEEDED",
-        ]),
+        ...errorResponses(BATCH_ERRORS),
       },
     },
     handler: async (c) => {

@@ -8,8 +8,8 @@ import { batchAcceptedSchema } from "../../../schemas/responses";
 import { submitCaptureBatch } from "../../jobs/batch";
 import { endpoint, endpoints } from "../endpoint";
 import { charged, successBody } from "../envelope";
-import { BODY_ERRORS, envelopeResponse, errorResponses } from "../openapi/registry";
-import { ASYNC_ERRORS, CAPTURE_ERRORS } from "./capture-contract";
+import { envelopeResponse, errorResponses } from "../openapi/registry";
+import { BATCH_ERRORS } from "./capture-contract";
 
 export const batchRoutes = endpoints(
   endpoint({
@@ -32,12 +32,7 @@ export const batchRoutes = endpoints(
       tags: ["Async"],
       responses: {
         "202": envelopeResponse("Queued; jobs in `urls` order.", batchAcceptedSchema),
-        ...errorResponses([
-          ...BODY_ERRORS,
-          ...CAPTURE_ERRORS,
-          ...ASYNC_ERRORS,
-          "BATCH_LIMIT_EXCEEDED",
-        ]),
+        ...errorResponses(BATCH_ERRORS),
       },
     },
     handler: async (c) => {

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import {
   BINARY_SCHEMA,
+  BODY_ERRORS,
   type ErrorAt,
   KEY_ERRORS,
   rateLimitHeaders,
@@ -75,3 +76,11 @@ export const CAPTURE_ERRORS: ErrorAt[] = [
 
 /** Extra failures of async submission (`async: true`, batches). */
 export const ASYNC_ERRORS: ErrorAt[] = ["INVALID_WEBHOOK_URL", "QUEUE_LIMIT_REACHED", "NOT_FOUND"];
+
+/** The failures of a batch (of captures or recordings): a body, every URL's, async, the cap. */
+export const BATCH_ERRORS: ErrorAt[] = [
+  ...BODY_ERRORS,
+  ...CAPTURE_ERRORS,
+  ...ASYNC_ERRORS,
+  "BATCH_LIMIT_EXCEEDED",
+];
