@@ -202,7 +202,9 @@ describe("a default crawl of the fixture site", () => {
     const found = (p: string) => pages.find((page) => path(page.url) === p)?.foundOn;
     expect(found("/")).toBeUndefined(); // the start URL
     expect(found("/orphan")).toBeUndefined(); // a sitemap's
-    expect(found("/cycle/a")).toBe(`${SITE}/`);
+    // /cycle/a is linked from / and from /about, both seeds at depth 0: the first of the two to
+    // be rendered names it.
+    expect([`${SITE}/`, `${SITE}/about`]).toContain(found("/cycle/a"));
     // /cycle/a and /links/fragments are both at depth 1 and both link to /cycle/b: the first of
     // the two to be rendered names it, and which one that is depends on the queue's order.
     expect([`${SITE}/cycle/a`, `${SITE}/links/fragments`]).toContain(found("/cycle/b"));

@@ -226,6 +226,12 @@ async function captureLoaded(
   if (spec.js) {
     await withTimeout(page.evaluate(valuelessScript(spec.js)), spec.timeoutMs).catch(
       (err: unknown) => {
+        // A script that navigates the page away is answered as the page leaving, whether the
+        // navigation commits before its evaluation returns or after (as the outputs are taken).
+        if (leftDocument(err))
+          throw new CaptureError(
+            failures.navigatedAway(spec.source.kind === "url" ? "url" : "html"),
+          );
         throw new CaptureError(
           err instanceof DeadlineError ? failures.timeout() : failures.script(),
         );
