@@ -237,7 +237,7 @@ export async function loadPage(
     storage?: StorageTarget;
     tune?: (spec: CaptureSpec) => CaptureSpec;
     /** The capture's lane (src/capture/host/lane-pages.ts); none: a page of its own. */
-    lane?: string;
+    lane?: { key: string; width: number };
   },
 ): Promise<
   { ok: true; run: PipelineRun & { page: PageFacts } } | { ok: false; outcome: PageOutcome }
@@ -379,7 +379,10 @@ async function renderPage(
       context: "crawl page",
     },
     // A crawl's pages run one after another in a page kept open between them.
-    lane: `crawl:${config.accountId}:${config.crawlId}`,
+    lane: {
+      key: `crawl:${config.accountId}:${config.crawlId}`,
+      width: crawlConcurrency(config).inFlight,
+    },
   });
   if (!loaded.ok) return loaded.outcome;
   const page = await rendered(env, config, loaded.run);

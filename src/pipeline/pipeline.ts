@@ -65,8 +65,11 @@ export interface PipelineInput {
   engine: CaptureEngine;
   /** Background work (crawl pages): its browser slot yields to interactive captures. */
   background?: boolean;
-  /** Its crawl: its page may run in the page the crawl's last one left open (src/capture/host/lane-pages.ts). */
-  lane?: string;
+  /**
+   * Its crawl, and the crawl's pages at once: its page may run in the page the crawl's last one
+   * left open (src/capture/host/lane-pages.ts).
+   */
+  lane?: { key: string; width: number };
 }
 
 /** Why one output failed: the error its caller answers with; `transient` if a retry may cure it. */
@@ -161,7 +164,10 @@ async function execute(env: Env, accountId: string, input: PipelineInput): Promi
   const outcome = await engine.capture(
     { ...spec, outputs: { formats, article, content, animation } },
     accountId,
-    { background: input.background === true, ...(input.lane ? { lane: input.lane } : {}) },
+    {
+      background: input.background === true,
+      ...(input.lane ? { lane: input.lane.key, laneWidth: input.lane.width } : {}),
+    },
   );
   const loadTimeMs = Date.now() - started;
   const capturedAt = new Date().toISOString();

@@ -238,6 +238,76 @@ describe("BrowserHost", () => {
     expect(await reused()).toBe(before + 2);
   });
 
+  it("a lane's captures at once share one context; what the guard refuses in one closes them all", async () => {
+    const host = await sharedHost();
+    const url = `${FIXTURES}/boxes.html?run=${runId()}`;
+    // Blue when the context already holds the lane's cookie, green when it is a fresh one.
+    const check =
+      "const shared = document.cookie.includes('lane=1');" +
+      "document.body.innerHTML = ''; document.documentElement.style.background = shared ? '#00f' : '#0f0';";
+    const lane = `crawl:acct-host-test:${runId()}`;
+    const turn = { lane, laneWidth: 2 };
+    const shoot = async (js: string, page = url) => {
+      const outcome = await host.capture(
+        smallSpec(page, { js, timeout: 20 }),
+        "acct-host-test",
+        turn,
+      );
+      if (!outcome.ok) return outcome.failure.code;
+      const [shot] = outcome.result.outputs;
+      if (!shot?.ok) throw new Error("no output");
+      const [r, g, b] = decodeImage(shot.output.bytes).pixel(10, 10);
+      return r === 0 && g === 255 && b === 0 ? "fresh" : b === 255 ? "shared" : "other";
+    };
+    const reused = async () => (await host.getStats()).lanePagesReused;
+    const before = await reused();
+    // The lane's first capture opens its context with two pages: the other waits, blank.
+    expect(await shoot(`${check} document.cookie = 'lane=1; path=/';`)).toBe("fresh");
+    await lanePagesKept(host, 2);
+    // Two at once: one in the page the first left, one in the page opened beside it — the same
+    // context (its cookie), not a new one.
+    expect(await Promise.all([shoot(check), shoot(check)])).toEqual(["shared", "shared"]);
+    expect(await reused()).toBe(before + 1);
+    await lanePagesKept(host, 2);
+    // Two loading at once (their responses take 6 s) are in one context; a page opened in it by
+    // no API the guard prepares (as a pop-up would be) is closed, and both captures fail closed.
+    const [runA, runB] = [runId(), runId()];
+    const loading = [runA, runB].map((r) => shoot(check, `${FIXTURES}/slow?ms=6000&run=${r}`));
+    const seen = await runInDurableObject(host, async (instance: BrowserHost) => {
+      const browser = (instance as unknown as { warm: { browser: Browser } | null }).warm?.browser;
+      if (!browser) throw new Error("no warm browser");
+      const session = await browser.target().createCDPSession();
+      const contextOf = async (r: string) => {
+        for (let i = 0; i < 100; i++) {
+          const { targetInfos } = await session.send("Target.getTargets");
+          const found = targetInfos.find((t) => t.type === "page" && t.url.includes(r));
+          if (found?.browserContextId) return found.browserContextId;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error("a capture's page never started loading");
+      };
+      const contexts = [await contextOf(runA), await contextOf(runB)];
+      const { targetId } = await session.send("Target.createTarget", {
+        url: "about:blank",
+        browserContextId: contexts[0],
+      });
+      let alive = true;
+      for (let i = 0; i < 50 && alive; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const { targetInfos } = await session.send("Target.getTargets");
+        alive = targetInfos.some((t) => t.targetId === targetId);
+      }
+      await session.detach();
+      return { contexts, alive };
+    });
+    expect(seen.contexts[0]).toBe(seen.contexts[1]);
+    expect(seen.alive, "the stray page is closed").toBe(false);
+    expect(await Promise.all(loading)).toEqual(["CAPTURE_FAILED", "CAPTURE_FAILED"]);
+    // Its pages are gone: the lane's next capture is in a new context.
+    await lanePagesKept(host, 0);
+    expect(await shoot(check)).toBe("fresh");
+  });
+
   it("a lane's kept page caches as a tab does: a stylesheet is fetched once, not once a capture", async () => {
     const host = await sharedHost();
     const run = runId();

@@ -9,8 +9,13 @@
  * page reports speculative loads (Preload domain) and has prerendering switched off.
  *
  * Fail closed: every target the browser creates is discovered; in a capture's context, one the
- * guard did not harden (a second page — a pop-up by any API —, a service worker, a worklet
- * target outside HARDENED_TYPES) is closed before it is resumed and taints the capture.
+ * guard did not harden (a page the guard was not given — a pop-up by any API —, a service worker,
+ * a worklet target outside HARDENED_TYPES) is closed before it is resumed and taints the capture.
+ *
+ * A context usually holds one capture's page. A crawl's lane holds several (../host/lane-pages.ts):
+ * they are all opened, and all given to the watcher, before any of them loads anything, so a page
+ * that appears in the context later is a pop-up whichever page opened it; and what one of them
+ * does wrong taints the context, every page in it.
  */
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
 import type { Protocol } from "devtools-protocol";
@@ -81,7 +86,10 @@ export interface WatcherSessions {
 }
 
 export interface TargetWatcher {
-  /** Attach to the page (and everything it spawns); the capture awaits `ready` before navigating. */
+  /**
+   * Attach to the page (and everything it spawns); the capture awaits `ready` before navigating.
+   * Every page of a context is watched before any of them loads (above).
+   */
   watch(page: Page, browserContextId: string): ContextWatch;
   /** Record a violation of a watched context seen elsewhere (a refused held response). */
   taint(contextId: string | undefined, reason: string): void;
@@ -98,8 +106,10 @@ export async function watchTargets(
   addresses: ResponseAddresses,
 ): Promise<TargetWatcher> {
   const violations = new Map<string, string[]>();
-  /** Each watched context's capture page (once its target id is known). */
-  const capturePages = new Map<string, string>();
+  /** Each watched context's capture pages (each once its target id is known). */
+  const capturePages = new Map<string, Set<string>>();
+  /** Each watched context's watches not yet ended. */
+  const watching = new Map<string, number>();
   /** Workers we attached while paused at start (so hardened before they ran) → their context. */
   const heldWorkers = new Map<string, string | undefined>();
 
@@ -191,7 +201,7 @@ export async function watchTargets(
     if (contextId === undefined || !violations.has(contextId)) return false;
     if (info.type === "page") {
       const own = capturePages.get(contextId);
-      return own !== undefined && info.targetId !== own;
+      return own !== undefined && own.size > 0 && !own.has(info.targetId);
     }
     return !HARDENED_TYPES.has(info.type);
   };
@@ -230,24 +240,40 @@ export async function watchTargets(
 
   return {
     watch(page, browserContextId) {
-      const reasons: string[] = [];
+      // The pages of one context share its record: a violation in any taints them all.
+      const reasons = violations.get(browserContextId) ?? [];
       violations.set(browserContextId, reasons);
+      const own = capturePages.get(browserContextId) ?? new Set<string>();
+      capturePages.set(browserContextId, own);
+      watching.set(browserContextId, (watching.get(browserContextId) ?? 0) + 1);
       // The page's own frames report on puppeteer's session, which has Network enabled.
       const [client, onExtraInfo] = [pageClient(page), addresses.reporter(browserContextId)];
       client.on("Network.responseReceivedExtraInfo", onExtraInfo);
+      let pageTarget: string | null = null;
       const ready = targetIdOf(page, browserContextId).then(async (targetId) => {
-        capturePages.set(browserContextId, targetId);
+        pageTarget = targetId;
+        own.add(targetId);
         await raw(related)("Target.autoAttachRelated", {
           targetId,
           waitForDebuggerOnStart: true,
           filter: RELATED,
         });
       });
+      let ended = false;
       return {
         ready,
         violation: () => reasons[0] ?? null,
         end: () => {
+          if (ended) return;
+          ended = true;
           client.off("Network.responseReceivedExtraInfo", onExtraInfo);
+          if (pageTarget !== null) own.delete(pageTarget);
+          const left = (watching.get(browserContextId) ?? 1) - 1;
+          if (left > 0) {
+            watching.set(browserContextId, left);
+            return;
+          }
+          watching.delete(browserContextId);
           violations.delete(browserContextId);
           capturePages.delete(browserContextId);
           for (const [targetId, contextId] of heldWorkers)

@@ -28,6 +28,11 @@ export interface BlankPage {
   watch: ContextWatch;
   /** The settings the page was primed with (../page/page.ts), or null. */
   primed: PageSettings | null;
+  /**
+   * The pages open in its context, itself included, when it shares the context (a crawl's lane:
+   * ./lane-pages.ts); null when the context is its alone.
+   */
+  siblings: Set<BlankPage> | null;
 }
 
 /**
@@ -40,20 +45,51 @@ export async function openBlankPage(
   browserSession: CDPSession,
   prime: PageSettings | null,
 ): Promise<BlankPage> {
+  const [blank] = await openBlankPages(browser, guard, browserSession, prime, 1);
+  if (!blank) throw new Error("no blank page opened");
+  return blank;
+}
+
+/**
+ * `count` blank pages in one new context (a crawl's lane: ./lane-pages.ts), as `openBlankPage`
+ * opens one. All of them are open before the guard watches any, and none loads anything before
+ * the guard watches them all: a page that appears in the context afterwards is a pop-up
+ * (../guard/target-watcher.ts).
+ */
+export async function openBlankPages(
+  browser: Browser,
+  guard: BrowserGuard,
+  browserSession: CDPSession,
+  prime: PageSettings | null,
+  count: number,
+): Promise<BlankPage[]> {
   const context = await browser.createBrowserContext();
   const contextId = context.id;
   if (contextId === undefined) throw new Error("incognito context without an id");
   try {
-    const [page] = await Promise.all([context.newPage(), guard.denyDownloads(contextId)]);
-    const [session] = await Promise.all([
-      page.createCDPSession(),
+    const [pages] = await Promise.all([
+      Promise.all(Array.from({ length: count }, () => context.newPage())),
+      guard.denyDownloads(contextId),
+    ]);
+    const [sessions] = await Promise.all([
+      Promise.all(pages.map((page) => page.createCDPSession())),
       freezeWindowUi(browserSession, contextId),
     ]);
-    const watch = guard.watch(page, contextId);
-    // Awaited by the capture (in parallel with its page setup); a spare nobody takes never is.
-    watch.ready.catch(() => {});
-    if (prime) await applySettings(page, session, prime, null);
-    return { context, contextId, page, session, watch, primed: prime };
+    const siblings = count > 1 ? new Set<BlankPage>() : null;
+    const blanks = pages.map((page, i): BlankPage => {
+      const session = sessions[i];
+      if (!session) throw new Error("a page without its session");
+      const watch = guard.watch(page, contextId);
+      // Awaited by the capture (in parallel with its page setup); a spare nobody takes never is.
+      watch.ready.catch(() => {});
+      return { context, contextId, page, session, watch, primed: prime, siblings };
+    });
+    for (const blank of blanks) siblings?.add(blank);
+    if (prime)
+      await Promise.all(
+        blanks.map((blank) => applySettings(blank.page, blank.session, prime, null)),
+      );
+    return blanks;
   } catch (err) {
     await context.close().catch(() => {});
     throw err;
@@ -97,12 +133,28 @@ async function freezeWindowUi(browserSession: CDPSession, contextId: string): Pr
  * Ends the guard's watch and disposes the context, which kills its renderer, even one spinning in
  * `while (true) {}`. False when it would not close within TUNING.contextCloseMs (the browser
  * holding it must then be recycled).
+ *
+ * A page that shares its context closes alone (each page has a renderer process of its own, which
+ * goes with it) while others are open in it and the guard saw nothing wrong there; the context
+ * is disposed with its last page, or at once, with every page in it, once tainted.
  */
 export async function closeBlankPage(blank: BlankPage): Promise<boolean> {
   blank.watch.end();
-  return withTimeout(blank.context.close(), TUNING.contextCloseMs).then(
+  const { siblings } = blank;
+  siblings?.delete(blank);
+  if (siblings && siblings.size > 0 && blank.watch.violation() === null) {
+    const closed = await closing(blank.page.close());
+    if (closed) return true;
+  }
+  siblings?.clear();
+  return closing(blank.context.close());
+}
+
+/** Whether a page or context closed within TUNING.contextCloseMs (an error: the browser is gone). */
+function closing(close: Promise<void>): Promise<boolean> {
+  return withTimeout(close, TUNING.contextCloseMs).then(
     () => true,
-    (err: unknown) => !(err instanceof DeadlineError), // an error: the browser is gone anyway
+    (err: unknown) => !(err instanceof DeadlineError),
   );
 }
 

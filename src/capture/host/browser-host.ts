@@ -23,7 +23,13 @@ import { DurableObject } from "cloudflare:workers";
 import { config } from "../../config";
 import { navigationVetter } from "../../security/target-check";
 import { adHostList, adHostMatcher } from "../page/ad-block";
-import { closeBlankPage, openBlankPage, SparePage, type BlankPage } from "./blank-page";
+import {
+  closeBlankPage,
+  openBlankPage,
+  openBlankPages,
+  SparePage,
+  type BlankPage,
+} from "./blank-page";
 import { LanePages } from "./lane-pages";
 import { installBrowserGuard, type BrowserGuard } from "../guard/browser-guard";
 import { dead, SESSION_KEY, startBrowser } from "./browser-session";
@@ -68,6 +74,8 @@ export interface CaptureTurn {
   background?: boolean;
   /** Its lane (one crawl): it may run in the page of the lane's last capture (./lane-pages.ts). */
   lane?: string;
+  /** The lane's captures at once at most (its pages share a context: ./lane-pages.ts); 1 if absent. */
+  laneWidth?: number;
 }
 
 export class BrowserHost extends DurableObject<Env> {
@@ -121,7 +129,7 @@ export class BrowserHost extends DurableObject<Env> {
   async capture(
     spec: CaptureSpec,
     accountId: string,
-    { background = false, lane }: CaptureTurn = {},
+    { background = false, lane, laneWidth = 1 }: CaptureTurn = {},
   ): Promise<CaptureOutcome> {
     const slot = await this.acquire(accountId, captureWeight(spec), background);
     if ("code" in slot) return { ok: false, failure: slot };
@@ -142,9 +150,10 @@ export class BrowserHost extends DurableObject<Env> {
         try {
           // Built once: they prime the next spare and are what this capture's page is given.
           const settings = pageSettings(spec, this.policy(), warm.userAgent);
-          const kept = lane === undefined ? null : await warm.lanes.take(lane);
-          if (kept) this.stats.lanePagesReused++;
-          const blank = kept ?? (await warm.spare.take(settings));
+          const laned =
+            lane === undefined ? null : await warm.lanes.page(lane, laneWidth, settings);
+          if (laned?.reused) this.stats.lanePagesReused++;
+          const blank = laned?.blank ?? (await warm.spare.take(settings));
           const share = warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
             const result = await runPageCapture(blank, spec, this.policy(), settings, {
@@ -284,9 +293,12 @@ export class BrowserHost extends DurableObject<Env> {
       cpu,
       userAgent: userAgent.replace("HeadlessChrome", "Chrome"),
       spare: new SparePage((prime) => openBlankPage(browser, guard, browserSession, prime)),
-      lanes: new LanePages(async (blank) => {
-        if (!(await closeBlankPage(blank))) this.recycle(browser);
-      }),
+      lanes: new LanePages(
+        (prime, count) => openBlankPages(browser, guard, browserSession, prime, count),
+        async (blank) => {
+          if (!(await closeBlankPage(blank))) this.recycle(browser);
+        },
+      ),
     };
     await this.ctx.storage.setAlarm(Date.now() + ALARM_EVERY_MS);
     return this.warm;

@@ -48,6 +48,8 @@ import { withTimeout } from "../page/navigate";
 /** The state of one capture this browser runs. */
 interface Tracked {
   accountId: string;
+  /** Its page's browser context (a crawl's lane may run several captures in one). */
+  contextId: string;
   /** Order of arrival: an account's lowest is its oldest. */
   seq: number;
   /** Sessions on every realm of a holdable capture (page, frames, workers); empty otherwise. */
@@ -118,12 +120,12 @@ export function capturesToHold<T extends CpuEntry>(
 export interface CpuTicket {
   /** Settles (never rejects) once the page may load: its debugger is on, if it could be. */
   ready: Promise<void>;
-  /** The capture is over: forget it (its context is closed with it, paused or not). */
+  /** The capture is over: forget it (its page is closed or kept for its lane). */
   end(): void;
 }
 
 export class CpuShare {
-  private readonly tracked = new Map<string, Tracked>();
+  private readonly tracked = new Set<Tracked>();
   private seq = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticking = false;
@@ -146,6 +148,7 @@ export class CpuShare {
   track(page: Page, contextId: string, accountId: string): CpuTicket {
     const entry: Tracked = {
       accountId,
+      contextId,
       seq: this.seq++,
       realms: new Set(),
       meter: null,
@@ -154,20 +157,20 @@ export class CpuShare {
       held: false,
       since: Date.now(),
     };
-    this.tracked.set(contextId, entry);
+    this.tracked.add(entry);
     this.timer ??= setInterval(() => void this.tick(), TUNING.cpuShareTickMs);
     return {
-      ready: this.meter(page, contextId, entry),
-      end: () => this.untrack(contextId, entry),
+      ready: this.meter(page, entry),
+      end: () => this.untrack(entry),
     };
   }
 
   /** The debugger on `page` and its CPU meter; never rejects. */
-  private async meter(page: Page, contextId: string, entry: Tracked): Promise<void> {
+  private async meter(page: Page, entry: Tracked): Promise<void> {
     try {
       const session = await page.createCDPSession();
       await Promise.all([this.prepare(entry, session), session.send("Performance.enable")]);
-      if (this.tracked.get(contextId) !== entry) {
+      if (!this.tracked.has(entry)) {
         void session.detach().catch(() => {}); // ended meanwhile (a failed capture)
         return;
       }
@@ -183,28 +186,47 @@ export class CpuShare {
 
   /**
    * A frame or worker of `contextId` attached by the browser guard, paused before its first
-   * script: the capture's realm gets its debugger now (awaited before it is resumed).
+   * script: the capture's realm gets its debugger now (awaited before it is resumed). The guard
+   * does not say which page of a context shared by a lane's captures made it: it is then every
+   * such capture's realm (one account's), paused while any of them is held.
    */
   async attached(contextId: string | undefined, session: CDPSession): Promise<void> {
-    const entry = contextId === undefined ? undefined : this.tracked.get(contextId);
-    if (entry?.meter) await this.prepare(entry, session).catch(() => {});
+    const owners = [...this.tracked].filter((e) => e.contextId === contextId && e.meter);
+    if (owners.length > 0) await this.prepare(owners, session).catch(() => {});
   }
 
-  private async prepare(entry: Tracked, session: CDPSession): Promise<void> {
+  /** Whether a realm must stay paused: one of the captures it belongs to is held. */
+  private heldRealm(session: CDPSession): boolean {
+    for (const e of this.tracked) if (e.held && e.realms.has(session)) return true;
+    return false;
+  }
+
+  private async prepare(owners: Tracked | Tracked[], session: CDPSession): Promise<void> {
+    const entries = Array.isArray(owners) ? owners : [owners];
     session.on("Debugger.paused", () => {
       // A pause we asked for while the page was idle, arriving after it was let go.
-      if (!entry.held) void session.send("Debugger.resume").catch(() => {});
+      if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
     });
     await session.send("Debugger.enable");
     await session.send("Debugger.setBreakpointsActive", { active: false });
-    entry.realms.add(session);
-    if (entry.held) void session.send("Debugger.pause").catch(() => {});
+    for (const entry of entries) entry.realms.add(session);
+    if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});
   }
 
-  private untrack(contextId: string, entry: Tracked): void {
-    if (this.tracked.get(contextId) !== entry) return;
-    this.tracked.delete(contextId);
-    if (entry.held) this.onHolding(this.holding);
+  /** Pauses or resumes `realms` as the captures they belong to are held or not. */
+  private turn(realms: Iterable<CDPSession>): void {
+    // A realm shared by captures of one lane runs only while none of them is held.
+    for (const s of realms)
+      void s.send(this.heldRealm(s) ? "Debugger.pause" : "Debugger.resume").catch(() => {});
+  }
+
+  private untrack(entry: Tracked): void {
+    if (!this.tracked.delete(entry)) return;
+    // Realms it shared with a capture still running follow that one now.
+    if (entry.held) {
+      this.turn([...entry.realms].filter((s) => [...this.tracked].some((e) => e.realms.has(s))));
+      this.onHolding(this.holding);
+    }
     if (entry.meter) void entry.meter.detach().catch(() => {});
     if (this.tracked.size === 0 && this.timer !== null) {
       clearInterval(this.timer);
@@ -220,7 +242,7 @@ export class CpuShare {
     this.ticking = true;
     try {
       await Promise.all(
-        [...this.tracked.values()].map(async (e) => {
+        [...this.tracked].map(async (e) => {
           if (!e.meter || e.heavy) return;
           const now = await busySeconds(e.meter).catch(() => null);
           if (now === null) return;
@@ -228,21 +250,17 @@ export class CpuShare {
           e.heavy = (now - e.busyAtStart) * 1000 >= TUNING.cpuHeavyMs;
         }),
       );
-      const entries = [...this.tracked.values()];
+      const entries = [...this.tracked];
       const now = Date.now();
       const hold = capturesToHold(entries, { newcomerWaiting: this.newcomerWaiting(), now });
-      let changed = false;
-      for (const e of entries) {
-        const want = hold.has(e) && e.meter !== null;
-        if (want === e.held) continue;
-        e.held = want;
+      const turned = entries.filter((e) => (hold.has(e) && e.meter !== null) !== e.held);
+      for (const e of turned) {
+        e.held = !e.held;
         e.since = now;
-        changed = true;
-        if (want) this.holds++;
-        for (const s of e.realms)
-          void s.send(want ? "Debugger.pause" : "Debugger.resume").catch(() => {});
+        if (e.held) this.holds++;
       }
-      if (changed) this.onHolding(this.holding);
+      this.turn(new Set(turned.flatMap((e) => [...e.realms])));
+      if (turned.length > 0) this.onHolding(this.holding);
     } finally {
       this.ticking = false;
     }
@@ -250,7 +268,7 @@ export class CpuShare {
 
   /** Captures held right now (stats). */
   get holding(): number {
-    return [...this.tracked.values()].filter((t) => t.held).length;
+    return [...this.tracked].filter((t) => t.held).length;
   }
 }
 

@@ -25,6 +25,15 @@
  *   one), and the tab's sessionStorage and history. The capture's own settings (viewport,
  *   user agent, interception, the hardening script) stay as the last capture left them, which is
  *   what the next one of the same crawl asks for (its page is primed with them).
+ * - A lane that renders several pages at once (its `width`) has them in one context, as a
+ *   crawler's tabs share one browser profile: they are opened together, before any loads
+ *   anything (so the guard tells them from pop-ups: ../guard/target-watcher.ts), and the ones not
+ *   yet needed wait idle, blank. One context, not one a page, because Chromium keeps a spare
+ *   renderer process started for the context that navigated last and discards it when the next
+ *   navigation is in another: five pages in five contexts started ~50 renderers in 50 navigations
+ *   (each ~50–120 ms of CPU), in one context none (docs/CRAWL.md). What the guard sees wrong in
+ *   one of them taints the context and closes all of them; otherwise a page closes alone, with
+ *   its renderer, and the context with the last one (./blank-page.ts).
  */
 import { pageClient } from "../page/page-client";
 import type { PageSettings } from "../page/page";
@@ -36,6 +45,14 @@ interface Kept {
   lane: string;
   blank: BlankPage;
   timer: ReturnType<typeof setTimeout>;
+  /** Opened with the lane's context and never used: blank, not frozen. */
+  fresh: boolean;
+}
+
+/** A page for a lane's capture; `reused` when an earlier capture of the lane ran in it. */
+export interface LanePage {
+  blank: BlankPage;
+  reused: boolean;
 }
 
 export class LanePages {
@@ -44,20 +61,36 @@ export class LanePages {
   /** Captures each page has served. */
   private readonly uses = new WeakMap<BlankPage, number>();
 
-  /** `close` disposes a page's context (and recycles a browser whose context will not close). */
-  constructor(private readonly close: (blank: BlankPage) => Promise<void>) {}
+  /**
+   * `open` opens a context of `count` blank pages primed with `prime` (./blank-page.ts); `close`
+   * closes a page (and recycles a browser whose context will not close).
+   */
+  constructor(
+    private readonly open: (prime: PageSettings, count: number) => Promise<BlankPage[]>,
+    private readonly close: (blank: BlankPage) => Promise<void>,
+  ) {}
 
-  /** A page `lane` left idle and still sound (woken), or null. */
-  async take(lane: string): Promise<BlankPage | null> {
+  /**
+   * A page for `lane`'s next capture with `settings`: the one its last capture left idle when
+   * still sound (woken), else one opened with the lane's context, else a page of a new context
+   * of `width` pages (at most the contexts an account may hold on a browser), the others kept
+   * idle for the lane.
+   */
+  async page(lane: string, width: number, settings: PageSettings): Promise<LanePage> {
     for (let i = this.idle.length - 1; i >= 0; i--) {
       const kept = this.idle[i];
       if (kept?.lane !== lane) continue;
       this.idle.splice(i, 1);
       clearTimeout(kept.timer);
-      if (sound(kept.blank) && (await lifecycle(kept.blank, "active"))) return kept.blank;
+      if (sound(kept.blank) && (kept.fresh || (await lifecycle(kept.blank, "active"))))
+        return { blank: kept.blank, reused: !kept.fresh };
       void this.close(kept.blank);
     }
-    return null;
+    const count = Math.max(1, Math.min(width, TUNING.browserContextsPerAccount));
+    const [blank, ...others] = await this.open(settings, count);
+    if (!blank) throw new Error("no lane page opened");
+    for (const other of others) this.keep(lane, other, true);
+    return { blank, reused: false };
   }
 
   /**
@@ -74,13 +107,18 @@ export class LanePages {
     if (uses === 1 && !(await cacheOn(blank))) return this.close(blank);
     if (!(await lifecycle(blank, "frozen"))) return this.close(blank);
     blank.primed = settings;
+    this.keep(lane, blank, false);
+  }
+
+  /** Keeps `blank` idle for `lane` for at most TUNING.laneIdleMs, within the idle pages' cap. */
+  private keep(lane: string, blank: BlankPage, fresh: boolean): void {
     const timer = setTimeout(() => {
       const at = this.idle.findIndex((k) => k.blank === blank);
       if (at < 0) return;
       this.idle.splice(at, 1);
       void this.close(blank);
     }, TUNING.laneIdleMs);
-    this.idle.push({ lane, blank, timer });
+    this.idle.push({ lane, blank, timer, fresh });
     while (this.idle.length > TUNING.lanePagesIdle) {
       const oldest = this.idle.shift();
       if (!oldest) break;
