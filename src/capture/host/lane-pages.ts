@@ -60,6 +60,8 @@ export class LanePages {
   private readonly idle: Kept[] = [];
   /** Captures each page has served. */
   private readonly uses = new WeakMap<BlankPage, number>();
+  /** Lanes whose context is opening: settles (never rejects) once its other pages wait idle. */
+  private readonly opening = new Map<string, Promise<void>>();
 
   /**
    * `open` opens a context of `count` blank pages primed with `prime` (./blank-page.ts); `close`
@@ -77,6 +79,9 @@ export class LanePages {
    * idle for the lane.
    */
   async page(lane: string, width: number, settings: PageSettings): Promise<LanePage> {
+    // The lane's context is opening (its first captures arrive together): one of its pages.
+    const opening = this.opening.get(lane);
+    if (opening) await opening;
     for (let i = this.idle.length - 1; i >= 0; i--) {
       const kept = this.idle[i];
       if (kept?.lane !== lane) continue;
@@ -87,9 +92,18 @@ export class LanePages {
       void this.close(kept.blank);
     }
     const count = Math.max(1, Math.min(width, TUNING.browserContextsPerAccount));
-    const [blank, ...others] = await this.open(settings, count);
+    const opened = this.open(settings, count);
+    const settled: Promise<void> = opened
+      .then((pages) => {
+        for (const other of pages.slice(1)) this.keep(lane, other, true);
+      })
+      .catch(() => {})
+      .then(() => {
+        if (this.opening.get(lane) === settled) this.opening.delete(lane);
+      });
+    this.opening.set(lane, settled);
+    const [blank] = await opened;
     if (!blank) throw new Error("no lane page opened");
-    for (const other of others) this.keep(lane, other, true);
     return { blank, reused: false };
   }
 
