@@ -18,7 +18,8 @@
  *   each navigation from about:blank to the site started new renderer processes, ~5 a page, and
  *   saved nothing.) Anything else closes its context, which kills its renderer.
  * - A page serves at most TUNING.lanePageUses captures and waits at most TUNING.laneIdleMs for
- *   the next; a browser keeps at most TUNING.lanePagesIdle of them idle (the oldest goes first).
+ *   the next (it is idle again before its capture's slot is free, so the lane's next capture
+ *   finds it: ../page/page-capture.ts); a browser keeps at most TUNING.lanePagesIdle of them idle (the oldest goes first).
  *   Idle pages are on about:blank and hold no slot.
  * - What the pages of one lane share, as one browser tab does: the context's cookies, storage
  *   and HTTP cache (a capture's own page has none: from its second capture on, a kept page has
@@ -60,6 +61,11 @@ export class LanePages {
   private readonly idle: Kept[] = [];
   /** Captures each page has served. */
   private readonly uses = new WeakMap<BlankPage, number>();
+  /**
+   * Each lane's newest context: pages of an older one (opened while its pages were all busy, or
+   * before one of them closed) are closed as they come back, so a lane converges on one context.
+   */
+  private readonly current = new Map<string, string>();
   /** Lanes whose context is opening: settles (never rejects) once its other pages wait idle. */
   private readonly opening = new Map<string, Promise<void>>();
 
@@ -87,15 +93,20 @@ export class LanePages {
       if (kept?.lane !== lane) continue;
       this.idle.splice(i, 1);
       clearTimeout(kept.timer);
-      if (sound(kept.blank) && (kept.fresh || (await lifecycle(kept.blank, "active"))))
+      if (
+        this.current.get(lane) === kept.blank.contextId &&
+        sound(kept.blank) &&
+        (kept.fresh || (await lifecycle(kept.blank, "active")))
+      )
         return { blank: kept.blank, reused: !kept.fresh };
       void this.close(kept.blank);
     }
     const count = Math.max(1, Math.min(width, TUNING.browserContextsPerAccount));
     const opened = this.open(settings, count);
     const settled: Promise<void> = opened
-      .then((pages) => {
-        for (const other of pages.slice(1)) this.keep(lane, other, true);
+      .then(([first, ...others]) => {
+        if (first) this.current.set(lane, first.contextId);
+        for (const other of others) this.keep(lane, other, true);
       })
       .catch(() => {})
       .then(() => {
@@ -114,7 +125,8 @@ export class LanePages {
   async offer(lane: string, blank: BlankPage, settings: PageSettings): Promise<void> {
     const uses = (this.uses.get(blank) ?? 0) + 1;
     this.uses.set(blank, uses);
-    if (uses >= TUNING.lanePageUses || !sound(blank)) return this.close(blank);
+    const current = this.current.get(lane) === blank.contextId;
+    if (uses >= TUNING.lanePageUses || !current || !sound(blank)) return this.close(blank);
     // A capture's page fetches everything anew (no HTTP cache: ../page/page.ts); a page kept for
     // the crawl's next one caches as a tab does, so the site's stylesheets and scripts are
     // fetched once a page kept, not once a crawl page.
@@ -131,6 +143,8 @@ export class LanePages {
       if (at < 0) return;
       this.idle.splice(at, 1);
       void this.close(blank);
+      // A lane idle this long is over (its crawl paused or ended): forgotten with its last page.
+      if (!this.idle.some((k) => k.lane === lane)) this.current.delete(lane);
     }, TUNING.laneIdleMs);
     this.idle.push({ lane, blank, timer, fresh });
     while (this.idle.length > TUNING.lanePagesIdle) {

@@ -86,7 +86,8 @@ export interface CaptureHooks {
   closing(done: Promise<void>): void;
   /**
    * A successful capture's page may serve the next capture of its lane (../host/lane-pages.ts):
-   * given it, the host keeps it or closes it; without this hook the page is closed.
+   * given it, the host keeps it or closes it (awaited: the page is idle before the capture
+   * ends); without this hook the page is closed.
    */
   keep?(blank: BlankPage): Promise<void>;
   /** The full page was measured: the capture now weighs `weight` (./weight.ts). */
@@ -133,7 +134,10 @@ export async function runPageCapture(
     await close();
     throw err;
   }
-  hooks.closing(hooks.keep ? hooks.keep(blank) : close());
+  // A page kept for its lane is idle again before the capture (and its slot) ends, so the lane's
+  // next capture finds it rather than opening another context (../host/lane-pages.ts).
+  if (hooks.keep) await hooks.keep(blank).catch(() => close());
+  else hooks.closing(close());
   return capture;
 }
 
