@@ -381,7 +381,8 @@ async function renderPage(
     // A crawl's pages run one after another in a page kept open between them.
     lane: {
       key: `crawl:${config.accountId}:${config.crawlId}`,
-      width: crawlConcurrency(config).inFlight,
+      // Its pages of one host at once: a crawl's usual parallelism (most crawls are of one host).
+      width: crawlConcurrency(config).perHost,
     },
   });
   if (!loaded.ok) return loaded.outcome;

@@ -64,18 +64,19 @@ const openContexts = (host: DurableObjectStub<BrowserHost>) =>
     return warm ? warm.browser.browserContexts().length - 1 : -1;
   });
 
-/** Pages the host's browser keeps idle for their lanes (src/capture/host/lane-pages.ts). */
-const laneIdle = (instance: BrowserHost) =>
-  (instance as unknown as { warm: { lanes: { idle: unknown[] } } | null }).warm?.lanes.idle
-    .length ?? -1;
+/** Pages the host's browser keeps idle for their lanes, or for `lane` (src/capture/host/lane-pages.ts). */
+const laneIdle = (instance: BrowserHost, lane?: string) =>
+  (
+    instance as unknown as { warm: { lanes: { idle: { lane: string }[] } } | null }
+  ).warm?.lanes.idle.filter((k) => lane === undefined || k.lane === lane).length ?? -1;
 
 /**
- * Until `host` keeps `n` pages idle for their lanes: a page is offered back (and frozen) after
- * its capture's answer.
+ * Until `host` keeps `n` pages idle for their lanes (or for `lane`): a page is offered back (and
+ * frozen) before its capture's answer.
  */
-const lanePagesKept = (host: DurableObjectStub<BrowserHost>, n: number) =>
+const lanePagesKept = (host: DurableObjectStub<BrowserHost>, n: number, lane?: string) =>
   poll(
-    () => runInDurableObject(host, (instance: BrowserHost) => laneIdle(instance)),
+    () => runInDurableObject(host, (instance: BrowserHost) => laneIdle(instance, lane)),
     (idle) => idle === n,
   );
 
@@ -263,12 +264,12 @@ describe("BrowserHost", () => {
     const before = await reused();
     // The lane's first capture opens its context with two pages: the other waits, blank.
     expect(await shoot(`${check} document.cookie = 'lane=1; path=/';`)).toBe("fresh");
-    await lanePagesKept(host, 2);
+    await lanePagesKept(host, 2, lane);
     // Two at once: one in the page the first left, one in the page opened beside it — the same
     // context (its cookie), not a new one.
     expect(await Promise.all([shoot(check), shoot(check)])).toEqual(["shared", "shared"]);
     expect(await reused()).toBe(before + 1);
-    await lanePagesKept(host, 2);
+    await lanePagesKept(host, 2, lane);
     // Two loading at once (their responses take 6 s) are in one context; a page opened in it by
     // no API the guard prepares (as a pop-up would be) is closed, and both captures fail closed.
     // A new lane's first two captures, arriving together, open one context between them.
@@ -307,8 +308,19 @@ describe("BrowserHost", () => {
     expect(seen.contexts[0]).toBe(seen.contexts[1]);
     expect(seen.alive, "the stray page is closed").toBe(false);
     expect(await Promise.all(loading)).toEqual(["CAPTURE_FAILED", "CAPTURE_FAILED"]);
-    // Neither of its pages is kept; the first lane's two are, untouched by another lane's taint.
-    await lanePagesKept(host, 2);
+    // A capture that fails disposes its lane's context: the one loading beside it is retried in
+    // a new one and succeeds.
+    const third = { lane: `crawl:acct-host-test:${runId()}`, laneWidth: 2 };
+    const slowRun = runId();
+    const [loaded, failed] = await Promise.all([
+      shoot(check, `${FIXTURES}/slow?ms=3000&run=${slowRun}`, third),
+      requested(slowRun, 1).then(() => shoot("throw new Error('no');", url, third)),
+    ]);
+    expect([loaded, failed]).toEqual(["fresh", "CAPTURE_FAILED"]);
+    expect(await fixtureLog(slowRun)).toHaveLength(2);
+    // Neither of the tainted lane's pages is kept; the first lane's two are, untouched by others.
+    await lanePagesKept(host, 0, other.lane);
+    await lanePagesKept(host, 2, lane);
     expect(await shoot(check)).toBe("shared");
   });
 

@@ -295,10 +295,13 @@ async function targetIdOf(page: Page, browserContextId: string): Promise<string>
   const session = await page.browser().target().createCDPSession();
   try {
     const { targetInfos } = await session.send("Target.getTargets");
-    const info = targetInfos.find(
+    const pages = targetInfos.filter(
       (t) => t.type === "page" && t.browserContextId === browserContextId,
     );
-    if (!info) throw new Error("browser guard: the capture's page target is gone");
+    // A context of several pages (a lane's) does not say which is this one: refuse to guess.
+    const [info, ...others] = pages;
+    if (!info || others.length > 0)
+      throw new Error("browser guard: the capture's page target cannot be told");
     return info.targetId;
   } finally {
     await session.detach().catch(() => {});

@@ -28,11 +28,16 @@ export interface BlankPage {
   watch: ContextWatch;
   /** The settings the page was primed with (../page/page.ts), or null. */
   primed: PageSettings | null;
-  /**
-   * The pages open in its context, itself included, when it shares the context (a crawl's lane:
-   * ./lane-pages.ts); null when the context is its alone.
-   */
-  siblings: Set<BlankPage> | null;
+  /** The pages it shares its context with (a crawl's lane: ./lane-pages.ts), or null. */
+  group: PageGroup | null;
+}
+
+/** The pages of one context opened together (./lane-pages.ts). */
+export interface PageGroup {
+  /** Its pages still open. */
+  pages: Set<BlankPage>;
+  /** The page whose close disposed the context (every page in it), once one did. */
+  disposedBy: BlankPage | null;
 }
 
 /**
@@ -75,16 +80,16 @@ export async function openBlankPages(
       Promise.all(pages.map((page) => page.createCDPSession())),
       freezeWindowUi(browserSession, contextId),
     ]);
-    const siblings = count > 1 ? new Set<BlankPage>() : null;
+    const group: PageGroup | null = count > 1 ? { pages: new Set(), disposedBy: null } : null;
     const blanks = pages.map((page, i): BlankPage => {
       const session = sessions[i];
       if (!session) throw new Error("a page without its session");
       const watch = guard.watch(page, contextId);
       // Awaited by the capture (in parallel with its page setup); a spare nobody takes never is.
       watch.ready.catch(() => {});
-      return { context, contextId, page, session, watch, primed: prime, siblings };
+      return { context, contextId, page, session, watch, primed: prime, group };
     });
-    for (const blank of blanks) siblings?.add(blank);
+    for (const blank of blanks) group?.pages.add(blank);
     if (prime)
       await Promise.all(
         blanks.map((blank) => applySettings(blank.page, blank.session, prime, null)),
@@ -134,19 +139,26 @@ async function freezeWindowUi(browserSession: CDPSession, contextId: string): Pr
  * `while (true) {}`. False when it would not close within TUNING.contextCloseMs (the browser
  * holding it must then be recycled).
  *
- * A page that shares its context closes alone (each page has a renderer process of its own, which
- * goes with it) while others are open in it and the guard saw nothing wrong there; the context
- * is disposed with its last page, or at once, with every page in it, once tainted.
+ * A page that shares its context is disposed with every page in it (their captures fail: the
+ * host retries those once), since a renderer of its frames may also hold a sibling's frames of
+ * the same site, and only disposing the context surely kills it. Only a page `alone` closes by
+ * itself — one that served its lane cleanly and is retired — while others are open and the
+ * guard saw nothing wrong in the context; the context goes with its last page.
  */
-export async function closeBlankPage(blank: BlankPage): Promise<boolean> {
-  blank.watch.end();
-  const { siblings } = blank;
-  siblings?.delete(blank);
-  if (siblings && siblings.size > 0 && blank.watch.violation() === null) {
+export async function closeBlankPage(blank: BlankPage, alone = false): Promise<boolean> {
+  const { group } = blank;
+  group?.pages.delete(blank);
+  if (group && alone && group.pages.size > 0 && blank.watch.violation() === null) {
+    // Watched until it is gone: it still runs in a context its siblings use.
     const closed = await closing(blank.page.close());
+    blank.watch.end();
     if (closed) return true;
   }
-  siblings?.clear();
+  blank.watch.end();
+  if (group) {
+    group.disposedBy ??= blank;
+    group.pages.clear();
+  }
   return closing(blank.context.close());
 }
 

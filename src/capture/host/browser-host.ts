@@ -136,6 +136,8 @@ export class BrowserHost extends DurableObject<Env> {
     this.lastUsed = Date.now();
     try {
       for (let attempt = 0; ; attempt++) {
+        /** The page this attempt ran in, once it had one. */
+        let ran: BlankPage | null = null;
         const warm = await this.getBrowser();
         const browser = warm.browser;
         const hooks: Omit<CaptureHooks, "ready"> = {
@@ -154,6 +156,7 @@ export class BrowserHost extends DurableObject<Env> {
             lane === undefined ? null : await warm.lanes.page(lane, laneWidth, settings);
           if (laned?.reused) this.stats.lanePagesReused++;
           const blank = laned?.blank ?? (await warm.spare.take(settings));
+          ran = blank;
           const share = warm.cpu.track(blank.page, blank.contextId, accountId);
           try {
             const result = await runPageCapture(blank, spec, this.policy(), settings, {
@@ -177,6 +180,12 @@ export class BrowserHost extends DurableObject<Env> {
               void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
             continue; // the browser died under us: retry once on a fresh one
           }
+          // Its lane's context was disposed under it by another page's failure (./blank-page.ts):
+          // not this page's doing, and nothing the guard refused — retried once in a new page.
+          const group = ran?.group;
+          if (attempt === 0 && group?.disposedBy && group.disposedBy !== ran)
+            if (ran?.watch.violation() === null) continue;
+
           const failure = toFailure(err);
           // The target's doing (it could not be reached, it was too slow) is the caller's to fix
           // and answered as such: a warning. An error we have no name for is ours to look at.
@@ -295,8 +304,8 @@ export class BrowserHost extends DurableObject<Env> {
       spare: new SparePage((prime) => openBlankPage(browser, guard, browserSession, prime)),
       lanes: new LanePages(
         (prime, count) => openBlankPages(browser, guard, browserSession, prime, count),
-        async (blank) => {
-          if (!(await closeBlankPage(blank))) this.recycle(browser);
+        async (blank, alone) => {
+          if (!(await closeBlankPage(blank, alone))) this.recycle(browser);
         },
       ),
     };

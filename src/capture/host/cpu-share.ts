@@ -224,7 +224,9 @@ export class CpuShare {
     if (!this.tracked.delete(entry)) return;
     // Realms it shared with a capture still running follow that one now.
     if (entry.held) {
-      this.turn([...entry.realms].filter((s) => [...this.tracked].some((e) => e.realms.has(s))));
+      // Its realms run again unless another held capture shares them (a page kept for its lane
+      // keeps its shared workers into the next capture).
+      this.turn(entry.realms);
       this.onHolding(this.holding);
     }
     if (entry.meter) void entry.meter.detach().catch(() => {});

@@ -32,9 +32,9 @@
  *   yet needed wait idle, blank. One context, not one a page, because Chromium keeps a spare
  *   renderer process started for the context that navigated last and discards it when the next
  *   navigation is in another: five pages in five contexts started ~50 renderers in 50 navigations
- *   (each ~50–120 ms of CPU), in one context none (docs/CRAWL.md). What the guard sees wrong in
- *   one of them taints the context and closes all of them; otherwise a page closes alone, with
- *   its renderer, and the context with the last one (./blank-page.ts).
+ *   (each ~50–120 ms of CPU), in one context none (docs/CRAWL.md). A failure in one of them (or
+ *   what the guard refused there) disposes the context with all of them (./blank-page.ts); a
+ *   page that served cleanly retires alone, and the context goes with its last page.
  */
 import { pageClient } from "../page/page-client";
 import type { PageSettings } from "../page/page";
@@ -71,35 +71,33 @@ export class LanePages {
 
   /**
    * `open` opens a context of `count` blank pages primed with `prime` (./blank-page.ts); `close`
-   * closes a page (and recycles a browser whose context will not close).
+   * closes a page, `alone` or with its context (and recycles a browser whose context will not
+   * close).
    */
   constructor(
     private readonly open: (prime: PageSettings, count: number) => Promise<BlankPage[]>,
-    private readonly close: (blank: BlankPage) => Promise<void>,
+    private readonly close: (blank: BlankPage, alone?: boolean) => Promise<void>,
   ) {}
 
   /**
    * A page for `lane`'s next capture with `settings`: the one its last capture left idle when
    * still sound (woken), else one opened with the lane's context, else a page of a new context
    * of `width` pages (at most the contexts an account may hold on a browser), the others kept
-   * idle for the lane.
+   * idle for the lane. Pages of the lane's older contexts are retired on the way.
    */
   async page(lane: string, width: number, settings: PageSettings): Promise<LanePage> {
     // The lane's context is opening (its first captures arrive together): one of its pages.
-    const opening = this.opening.get(lane);
-    if (opening) await opening;
+    for (let opening = this.opening.get(lane); opening; opening = this.opening.get(lane))
+      await opening;
     for (let i = this.idle.length - 1; i >= 0; i--) {
       const kept = this.idle[i];
       if (kept?.lane !== lane) continue;
       this.idle.splice(i, 1);
       clearTimeout(kept.timer);
-      if (
-        this.current.get(lane) === kept.blank.contextId &&
-        sound(kept.blank) &&
-        (kept.fresh || (await lifecycle(kept.blank, "active")))
-      )
+      const current = this.current.get(lane) === kept.blank.contextId;
+      if (current && sound(kept.blank) && (kept.fresh || (await lifecycle(kept.blank, "active"))))
         return { blank: kept.blank, reused: !kept.fresh };
-      void this.close(kept.blank);
+      void this.close(kept.blank, !current);
     }
     const count = Math.max(1, Math.min(width, TUNING.browserContextsPerAccount));
     const opened = this.open(settings, count);
@@ -125,8 +123,9 @@ export class LanePages {
   async offer(lane: string, blank: BlankPage, settings: PageSettings): Promise<void> {
     const uses = (this.uses.get(blank) ?? 0) + 1;
     this.uses.set(blank, uses);
+    if (!sound(blank)) return this.close(blank);
     const current = this.current.get(lane) === blank.contextId;
-    if (uses >= TUNING.lanePageUses || !current || !sound(blank)) return this.close(blank);
+    if (uses >= TUNING.lanePageUses || !current) return this.close(blank, true);
     // A capture's page fetches everything anew (no HTTP cache: ../page/page.ts); a page kept for
     // the crawl's next one caches as a tab does, so the site's stylesheets and scripts are
     // fetched once a page kept, not once a crawl page.
@@ -142,16 +141,17 @@ export class LanePages {
       const at = this.idle.findIndex((k) => k.blank === blank);
       if (at < 0) return;
       this.idle.splice(at, 1);
-      void this.close(blank);
-      // A lane idle this long is over (its crawl paused or ended): forgotten with its last page.
-      if (!this.idle.some((k) => k.lane === lane)) this.current.delete(lane);
+      void this.close(blank, true);
+      // A lane whose pages are all gone is over (its crawl paused or ended): forgotten.
+      if ((blank.group?.pages.size ?? 0) === 0 && !this.idle.some((k) => k.lane === lane))
+        this.current.delete(lane);
     }, TUNING.laneIdleMs);
     this.idle.push({ lane, blank, timer, fresh });
     while (this.idle.length > TUNING.lanePagesIdle) {
       const oldest = this.idle.shift();
       if (!oldest) break;
       clearTimeout(oldest.timer);
-      void this.close(oldest.blank);
+      void this.close(oldest.blank, true);
     }
   }
 }

@@ -134,10 +134,17 @@ export async function runPageCapture(
     await close();
     throw err;
   }
+  if (!hooks.keep) {
+    hooks.closing(close());
+    return capture;
+  }
   // A page kept for its lane is idle again before the capture (and its slot) ends, so the lane's
-  // next capture finds it rather than opening another context (../host/lane-pages.ts).
-  if (hooks.keep) await hooks.keep(blank).catch(() => close());
-  else hooks.closing(close());
+  // next capture finds it rather than opening another context (../host/lane-pages.ts). Its
+  // context is shared: what the guard refused meanwhile in another of its pages fails this one
+  // too (the context is disposed by then).
+  await hooks.keep(blank).catch(() => close());
+  const reason = blank.watch.violation();
+  if (reason !== null) throw refusal(reason);
   return capture;
 }
 
@@ -158,20 +165,16 @@ async function capturePage(
     tracker.violation ??
     watch.violation() ??
     (tracker.mainBlocked ? "main-frame navigation refused" : null);
-  const refuse = (reason: string) => {
-    log("warn", "capture refused by the browser guard", { reason });
-    return new CaptureError({ ...failures.unreachable(), cause: "blocked" });
-  };
   try {
     return await captureLoaded(page, spec, tracker, hooks, () => {
       const reason = taint();
-      if (reason !== null) throw refuse(reason);
+      if (reason !== null) throw refusal(reason);
     });
   } catch (err) {
     // A main-frame navigation the guard refused after load replaces the document (and breaks
     // whatever was running in it): the target could not be reached, not an internal error.
     const reason = err instanceof CaptureError ? null : taint();
-    if (reason !== null) throw refuse(reason);
+    if (reason !== null) throw refusal(reason);
     // A navigation the guard let through (about:blank, another page) that committed while the
     // outputs were taken: the commands on the old document fail. The page left, we did not.
     if (leftDocument(err))
@@ -180,6 +183,12 @@ async function capturePage(
   } finally {
     tracker.detach();
   }
+}
+
+/** A capture the browser guard refused (`reason` is logged, never returned): unreachable. */
+function refusal(reason: string): CaptureError {
+  log("warn", "capture refused by the browser guard", { reason });
+  return new CaptureError({ ...failures.unreachable(), cause: "blocked" });
 }
 
 /**
