@@ -38,6 +38,8 @@ export interface PageGroup {
   pages: Set<BlankPage>;
   /** The page whose close disposed the context (every page in it), once one did. */
   disposedBy: BlankPage | null;
+  /** A page of it failed: its pages serve no more captures (each closes as it comes back). */
+  retired: boolean;
 }
 
 /**
@@ -80,7 +82,8 @@ export async function openBlankPages(
       Promise.all(pages.map((page) => page.createCDPSession())),
       freezeWindowUi(browserSession, contextId),
     ]);
-    const group: PageGroup | null = count > 1 ? { pages: new Set(), disposedBy: null } : null;
+    const group: PageGroup | null =
+      count > 1 ? { pages: new Set(), disposedBy: null, retired: false } : null;
     const blanks = pages.map((page, i): BlankPage => {
       const session = sessions[i];
       if (!session) throw new Error("a page without its session");
@@ -140,10 +143,12 @@ async function freezeWindowUi(browserSession: CDPSession, contextId: string): Pr
  * holding it must then be recycled).
  *
  * A page that shares its context is disposed with every page in it (their captures fail: the
- * host retries those once), since a renderer of its frames may also hold a sibling's frames of
- * the same site, and only disposing the context surely kills it. Only a page `alone` closes by
- * itself — one that served its lane cleanly and is retired — while others are open and the
- * guard saw nothing wrong in the context; the context goes with its last page.
+ * host retries those once) unless it closes `alone`, which it does while others are open and
+ * the guard saw nothing wrong in the context (its renderer goes with it unless a sibling's frame
+ * of the same site shares it); the context goes with its last page. Callers close a page alone
+ * when it served cleanly, or failed in time (its context then retires: ./lane-pages.ts); one
+ * that overran its deadline may be spinning, and only disposing the context surely kills a
+ * renderer a sibling's frames also use.
  */
 export async function closeBlankPage(blank: BlankPage, alone = false): Promise<boolean> {
   const { group } = blank;

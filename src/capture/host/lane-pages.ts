@@ -32,9 +32,10 @@
  *   yet needed wait idle, blank. One context, not one a page, because Chromium keeps a spare
  *   renderer process started for the context that navigated last and discards it when the next
  *   navigation is in another: five pages in five contexts started ~50 renderers in 50 navigations
- *   (each ~50–120 ms of CPU), in one context none (docs/CRAWL.md). A failure in one of them (or
- *   what the guard refused there) disposes the context with all of them (./blank-page.ts); a
- *   page that served cleanly retires alone, and the context goes with its last page.
+ *   (each ~50–120 ms of CPU), in one context none (docs/CRAWL.md). What the guard refused in one
+ *   of them, or one overrunning its deadline, disposes the context with all of them; a page that
+ *   failed otherwise closes alone and retires its context (the others close as they come back);
+ *   a page that served its 25 captures retires alone (./blank-page.ts).
  */
 import { pageClient } from "../page/page-client";
 import type { PageSettings } from "../page/page";
@@ -94,7 +95,7 @@ export class LanePages {
       if (kept?.lane !== lane) continue;
       this.idle.splice(i, 1);
       clearTimeout(kept.timer);
-      const current = this.current.get(lane) === kept.blank.contextId;
+      const current = this.isCurrent(lane, kept.blank);
       if (current && sound(kept.blank) && (kept.fresh || (await lifecycle(kept.blank, "active"))))
         return { blank: kept.blank, reused: !kept.fresh };
       void this.close(kept.blank, !current);
@@ -124,8 +125,7 @@ export class LanePages {
     const uses = (this.uses.get(blank) ?? 0) + 1;
     this.uses.set(blank, uses);
     if (!sound(blank)) return this.close(blank);
-    const current = this.current.get(lane) === blank.contextId;
-    if (uses >= TUNING.lanePageUses || !current) return this.close(blank, true);
+    if (uses >= TUNING.lanePageUses || !this.isCurrent(lane, blank)) return this.close(blank, true);
     // A capture's page fetches everything anew (no HTTP cache: ../page/page.ts); a page kept for
     // the crawl's next one caches as a tab does, so the site's stylesheets and scripts are
     // fetched once a page kept, not once a crawl page.
@@ -133,6 +133,11 @@ export class LanePages {
     if (!(await lifecycle(blank, "frozen"))) return this.close(blank);
     blank.primed = settings;
     this.keep(lane, blank, false);
+  }
+
+  /** Whether `blank` is of `lane`'s newest context, and that context serves on (not retired). */
+  private isCurrent(lane: string, blank: BlankPage): boolean {
+    return this.current.get(lane) === blank.contextId && blank.group?.retired !== true;
   }
 
   /** Keeps `blank` idle for `lane` for at most TUNING.laneIdleMs, within the idle pages' cap. */

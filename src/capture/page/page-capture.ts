@@ -113,25 +113,30 @@ export async function runPageCapture(
   settings: PageSettings,
   hooks: CaptureHooks,
 ): Promise<PageCapture> {
-  const close = () =>
-    closeBlankPage(blank).then((closed) => {
+  const close = (alone = false) =>
+    closeBlankPage(blank, alone).then((closed) => {
       if (!closed) hooks.contextStuck();
     });
   let capture: PageCapture;
+  let overran = false;
   try {
     capture = await withTimeout(
       capturePage(blank, spec, policy, settings, hooks),
       captureDeadlineMs(spec),
     ).catch((err: unknown) => {
       if (err instanceof DeadlineError) {
+        overran = true;
         hooks.deadlineExceeded();
         throw new CaptureError(failures.timeout());
       }
       throw err;
     });
   } catch (err) {
-    // A failure may be retried on another browser: its context is gone before that.
-    await close();
+    // A failure may be retried on another browser: its context is gone before that. A page of a
+    // lane's context that failed in time closes alone and retires the context; one that overran
+    // (its renderer may spin) disposes it (../host/blank-page.ts).
+    if (blank.group && !overran) blank.group.retired = true;
+    await close(!overran);
     throw err;
   }
   if (!hooks.keep) {
