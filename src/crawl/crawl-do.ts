@@ -46,6 +46,8 @@ export class Crawl extends DurableObject<Env> {
   private readonly dispatch: Dispatch;
   /** When the account's index was last told this crawl's progress (`report`). */
   private reportedAt = 0;
+  /** The commit of what rendered pages owe under way (`settle`). */
+  private settling: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -335,9 +337,25 @@ export class Crawl extends DurableObject<Env> {
   /**
    * Commits the credits rendered pages owe (`completePage`) in one Account DO call: when
    * `TUNING.crawlSettlePages` wait, or the oldest has waited `TUNING.crawlProgressMs`, or
-   * `all`. Settling a reservation twice changes nothing, so two of these at once are safe.
+   * `all`. One at a time: while one is under way a due batch waits for the next page, and `all`
+   * for it to end, then commits what is left (settling a reservation twice would change nothing,
+   * but is a call for nothing).
    */
   private async settle(all: boolean): Promise<void> {
+    if (this.settling) {
+      if (!all) return;
+      await this.settling.catch(() => {});
+    }
+    const run = this.commitOwed(all);
+    this.settling = run;
+    try {
+      await run;
+    } finally {
+      if (this.settling === run) this.settling = null;
+    }
+  }
+
+  private async commitOwed(all: boolean): Promise<void> {
     const owed = this.sql
       .exec<{ reservation_id: string; credits: number; at: number }>(
         "SELECT reservation_id, credits, at FROM settlements ORDER BY at",
