@@ -185,6 +185,14 @@ export const TUNING = {
    * summary is always told at once; GET /v1/crawl/{id} reads the Crawl DO itself.
    */
   crawlProgressMs: 1_000,
+  /**
+   * The credits of a crawl's rendered pages are committed by its Crawl DO in batches (one Account
+   * DO call for this many pages, or for those waiting `crawlProgressMs`; all of them before the
+   * crawl ends, and at every alarm); a renderer holds up to its pages in flight at once
+   * (src/accounts/credits.ts `CreditPool`). Each page is still charged once: the Crawl DO keeps
+   * what it owes in the transaction that takes the page's outcome.
+   */
+  crawlSettlePages: 8,
   /** The Crawl DO's watchdog while a crawl runs: lost messages and lost renderers are found. */
   crawlWatchdogMs: 30_000,
   /** A queued page whose message has not been claimed for this long is sent again. */

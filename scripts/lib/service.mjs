@@ -3,7 +3,8 @@
 // (bench/lib/soak-service.mjs) all start the service through it, and take their ports from `freePort`.
 //
 // wrangler runs as `node node_modules/wrangler/bin/wrangler.js`, in its own process group, with
-// node_modules/.bin on PATH and metrics off. The local browser binding starts Chromium in a
+// node_modules/.bin on PATH and metrics off (and, for `createService`, its local observability
+// collector off). The local browser binding starts Chromium in a
 // session of its own, so stopping wrangler's process group alone would leave Chromium running,
 // orphaned: `stop` and `kill` first find the Chromium processes under the service (while the
 // process tree still leads to them) and kill those too.
@@ -143,7 +144,10 @@ export async function createService({
     const child = spawnWrangler(argv, {
       cwd,
       output,
-      env: { WRANGLER_SEND_METRICS: "false", ...env },
+      // X_LOCAL_OBSERVABILITY: wrangler's local observability collector, a streaming tail of
+      // every invocation (each DO call, fetch and log) kept for its local dashboard, was ~60% of
+      // workerd's CPU in a crawl over HTTP (docs/CRAWL.md): production has no such collector.
+      env: { WRANGLER_SEND_METRICS: "false", X_LOCAL_OBSERVABILITY: "false", ...env },
     });
     child.stdout?.on("data", (d) => (memory += d));
     child.stderr?.on("data", (d) => (memory += d));

@@ -138,6 +138,67 @@ export async function holdCredits(account: AccountStub, cost: number): Promise<R
 }
 
 /**
+ * Credits held for work that comes in runs (a crawl's renderer: the pages it takes): up to
+ * `batch` reservations of `cost` asked in one Account DO call when none is left, handed out one
+ * at a time; one not spent goes back (`giveBack`), and what is left is refunded in one call
+ * (`release`). `take` is null once the month's credits cover no more.
+ */
+export class CreditPool {
+  private readonly held: string[] = [];
+  private asking: Promise<void> | null = null;
+  private exhausted = false;
+
+  constructor(
+    private readonly account: AccountStub,
+    private readonly cost: number,
+    private readonly batch: number,
+  ) {}
+
+  async take(): Promise<Pick<Reservation, "reservationId"> | null> {
+    for (;;) {
+      const reservationId = this.held.pop();
+      if (reservationId !== undefined) return { reservationId };
+      if (this.exhausted) return null;
+      this.asking ??= this.ask().finally(() => {
+        this.asking = null;
+      });
+      await this.asking;
+    }
+  }
+
+  /** A reservation taken and not spent (nothing was committed from it): held for the next. */
+  giveBack(reservation: Pick<Reservation, "reservationId">): void {
+    this.held.push(reservation.reservationId);
+  }
+
+  /** Refunds the reservations not taken. */
+  async release(): Promise<void> {
+    const ids = this.held.splice(0);
+    if (ids.length === 0) return;
+    await this.account
+      .credits()
+      .settleEach(ids.map((reservationId) => ({ reservationId, commit: false })));
+  }
+
+  private async ask(): Promise<void> {
+    const ids = await this.account.credits().reserveEach(this.cost, this.batch);
+    if (ids.length === 0) this.exhausted = true;
+    this.held.push(...ids);
+  }
+}
+
+/**
+ * Settles several reservations in one Account DO call (a crawl's pages, committed in batches by
+ * its Crawl DO); settling one already settled changes nothing.
+ */
+export async function settleReservations(
+  account: AccountStub,
+  settlements: readonly { reservationId: string; commit: Settlement }[],
+): Promise<void> {
+  if (settlements.length > 0) await account.credits().settleEach(settlements);
+}
+
+/**
  * The reservation made with authentication if it fits `cost`; else a new one, after giving the
  * other back (so the usage we report does not count it).
  */

@@ -161,9 +161,38 @@ export class CreditLedger extends RpcTarget {
     return this.db.tx((s) => reserve(s.sql, s.creditLimit, cost, ttlMs, s.now));
   }
 
+  /**
+   * Up to `count` reservations of `cost` credits each, as many as the month's credits cover (none:
+   * an empty list), in one transaction: a crawl's renderer holds its next pages' credits at once.
+   */
+  reserveEach(cost: number, count: number): string[] {
+    if (!Number.isSafeInteger(count) || count < 0 || count > 100)
+      throw new RangeError(`invalid reservation count ${count}`);
+    return this.db.tx((s) => {
+      const ids: string[] = [];
+      while (ids.length < count) {
+        const held = reserve(s.sql, s.creditLimit, cost, TUNING.creditReservationTtlMs, s.now);
+        if (!held.ok) break;
+        ids.push(held.reservationId);
+      }
+      return ids;
+    });
+  }
+
   /** Commits (`commit` true), refunds (false) or partly commits (a count) a reservation. */
   settle(reservationId: string, commit: Settlement): SettleResult {
     return this.db.tx((s) => settle(s.sql, s.creditLimit, reservationId, commit, s.now));
+  }
+
+  /** Settles several reservations in one transaction; the credits committed in all. */
+  settleEach(settlements: readonly { reservationId: string; commit: Settlement }[]): number {
+    return this.db.tx((s) =>
+      settlements.reduce(
+        (sum, { reservationId, commit }) =>
+          sum + settle(s.sql, s.creditLimit, reservationId, commit, s.now).committed,
+        0,
+      ),
+    );
   }
 
   /** Credits committed per UTC day since `fromDay` (the dashboard's usage chart). */

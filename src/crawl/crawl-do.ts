@@ -13,7 +13,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CrawlPage, CrawlSummary } from "../../schemas/crawl";
 import { CRAWL } from "../../schemas/limits";
 import { accountStub } from "../accounts/directory";
-import { settleReservation } from "../accounts/credits";
+import { settleReservations } from "../accounts/credits";
 import { config as appConfig } from "../config";
 import { TUNING } from "../tuning";
 import { committedCredits, type CrawlConfig, readConfig, retentionDays } from "./config";
@@ -46,6 +46,8 @@ export class Crawl extends DurableObject<Env> {
   private readonly dispatch: Dispatch;
   /** When the account's index was last told this crawl's progress (`report`). */
   private reportedAt = 0;
+  /** The commit of what rendered pages owe under way (`settle`). */
+  private settling: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -65,6 +67,12 @@ export class Crawl extends DurableObject<Env> {
     const columns = this.sql.exec<{ name: string }>("PRAGMA table_info(crawl)").toArray();
     if (!columns.some((c) => c.name === "http_pages"))
       this.sql.exec("ALTER TABLE crawl ADD COLUMN http_pages INTEGER NOT NULL DEFAULT 0");
+    // The credits of rendered pages this crawl took and has not committed yet (`settle`).
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS settlements (
+      reservation_id TEXT PRIMARY KEY,
+      credits INTEGER NOT NULL,
+      at INTEGER NOT NULL
+    )`);
     F.createFrontier(this.sql);
     this.polite = new Politeness(this.sql, env);
     this.dispatch = new Dispatch(this.sql, env, this.polite, {
@@ -135,10 +143,11 @@ export class Crawl extends DurableObject<Env> {
   }
 
   /**
-   * The renderer's outcome for page `seq`, and the credits it holds (`reservationId`): committed
-   * here for a rendered page, before the crawl can complete, so a completed crawl's credits are
-   * all settled. `accepted` false when its lease is no longer the page's (a duplicate or a
-   * superseded delivery): nothing is recorded, and the renderer refunds its credits.
+   * The renderer's outcome for page `seq`, and the credits it holds (`reservationId`): for a
+   * rendered page, what it costs is owed in the same transaction that takes the outcome, and
+   * committed in a batch (`settle`), all before the crawl completes. Any other page's credits
+   * stay the renderer's (held for its next page, or refunded). `accepted` false when its lease
+   * is no longer the page's (a duplicate or a superseded delivery): nothing is recorded.
    *
    * With `take`, the renderer's next page comes back with it (`next`, as `takeNext` answers): one
    * call a page instead of two. It is taken before the alarm is set, so the alarm does not send
@@ -172,6 +181,12 @@ export class Crawl extends DurableObject<Env> {
           committedCredits(config, http ? "http" : "browser", this.row()?.http_pages ?? 0),
         );
         if (http) this.sql.exec("UPDATE crawl SET http_pages = http_pages + 1");
+        this.sql.exec(
+          "INSERT OR IGNORE INTO settlements (reservation_id, credits, at) VALUES (?, ?, ?)",
+          reservationId,
+          credits,
+          Date.now(),
+        );
       }
       this.sql.exec("UPDATE crawl SET credits_used = credits_used + ?", credits);
       if (page.depth <= config.maxDepth && config.sitemap !== "only") {
@@ -186,11 +201,8 @@ export class Crawl extends DurableObject<Env> {
       return true;
     });
     if (!accepted) return refused;
-    await settleReservation(
-      accountStub(this.env, config.accountId),
-      { reservationId },
-      outcome.status === "rendered" ? credits : false,
-    );
+    // A crawl no longer running (cancelled) commits at once: no alarm will come before its end.
+    await this.settle(!ACTIVE.has(this.row()?.status ?? "completed"));
     const done = F.pageRow(this.sql, seq);
     await this.report([...(done ? [done] : []), ...skipped].map(F.pageReport));
     const next = take ? await this.takeNext() : null;
@@ -236,6 +248,8 @@ export class Crawl extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    // What rendered pages owe, committed whatever the crawl's state (a throw: the alarm is retried).
+    await this.settle(true);
     const row = this.row();
     if (!row) return;
     if (!ACTIVE.has(row.status)) {
@@ -292,6 +306,9 @@ export class Crawl extends DurableObject<Env> {
   /** Completes the crawl when nothing is in flight and nothing more may start. */
   private async maybeFinish(config: CrawlConfig): Promise<boolean> {
     if (F.inFlight(this.sql) > 0) return false;
+    // Its pages' credits committed before it reads as completed (nothing in flight owes more).
+    await this.settle(true);
+    if (F.inFlight(this.sql) > 0) return false;
     const row = this.row();
     if (!row) return false;
     const pending = F.pendingPages(this.sql, 1).length > 0;
@@ -310,10 +327,55 @@ export class Crawl extends DurableObject<Env> {
 
   /** A final state: the account is told (crawl.completed), the retention clock starts. */
   private async finished(): Promise<void> {
+    await this.settle(true);
     await this.report();
     const row = this.row();
     const days = row ? retentionDays(this.config(row)) : CRAWL.retentionDays;
     await this.ctx.storage.setAlarm(Date.now() + days * 86_400_000);
+  }
+
+  /**
+   * Commits the credits rendered pages owe (`completePage`) in one Account DO call: when
+   * `TUNING.crawlSettlePages` wait, or the oldest has waited `TUNING.crawlProgressMs`, or
+   * `all`. One at a time: while one is under way a due batch waits for the next page, and `all`
+   * for it to end, then commits what is left (settling a reservation twice would change nothing,
+   * but is a call for nothing).
+   */
+  private async settle(all: boolean): Promise<void> {
+    if (this.settling) {
+      if (!all) return;
+      await this.settling.catch(() => {});
+    }
+    const run = this.commitOwed(all);
+    this.settling = run;
+    try {
+      await run;
+    } finally {
+      if (this.settling === run) this.settling = null;
+    }
+  }
+
+  private async commitOwed(all: boolean): Promise<void> {
+    const owed = this.sql
+      .exec<{ reservation_id: string; credits: number; at: number }>(
+        "SELECT reservation_id, credits, at FROM settlements ORDER BY at",
+      )
+      .toArray();
+    const oldest = owed[0];
+    if (oldest === undefined) return;
+    const due =
+      all ||
+      owed.length >= TUNING.crawlSettlePages ||
+      Date.now() - oldest.at >= TUNING.crawlProgressMs;
+    if (!due) return;
+    const row = this.row();
+    if (!row) return;
+    await settleReservations(
+      accountStub(this.env, this.config(row).accountId),
+      owed.map((o) => ({ reservationId: o.reservation_id, commit: o.credits })),
+    );
+    for (const o of owed)
+      this.sql.exec("DELETE FROM settlements WHERE reservation_id = ?", o.reservation_id);
   }
 
   /** Past retention: the R2 objects, the account's row, then this object's storage. */

@@ -80,9 +80,12 @@ export class Dispatch {
     // ask again for each of the 200 pages looked at).
     const busy = new Set<string>();
     for (const page of F.pendingPages(this.sql, 200)) {
+      // A busy host's page is passed over before anything is read or parsed: with one host busy,
+      // this loop read the crawl's row and three counts for each of its 200 pending pages, on
+      // every take (`pages.host` is the URL's host, as stored by the frontier).
+      if (busy.has(page.host)) continue;
       if (!this.mayStart(config)) return { waitUntil };
       const url = new URL(page.url);
-      if (busy.has(url.host)) continue;
       const gate = await this.polite.gate(url, page.url, perHost);
       if (gate.kind === "skip" || gate.kind === "fail") {
         const status = gate.kind === "skip" ? "skipped" : "failed";

@@ -12,7 +12,7 @@ import type { CaptureRequest } from "../../schemas/capture";
 import { CRAWL } from "../../schemas/limits";
 import type { AuthContext } from "../accounts/auth";
 import { accountStub } from "../accounts/directory";
-import { holdCredits, settleReservation } from "../accounts/credits";
+import { CreditPool, settleReservation } from "../accounts/credits";
 import { PLANS } from "../accounts/plans";
 import { prepareCapture } from "../capture-request/prepare";
 import { ApiError } from "../errors";
@@ -75,7 +75,18 @@ export async function runCrawlPages(
   const crawl = crawlStub(env, msg.accountId, msg.crawlId);
   const claim = await crawl.claimPage(msg.seq, msg.lease);
   if (claim.kind !== "run") return;
-  const { inFlight } = crawlConcurrency(readConfig(claim.config));
+  const config = readConfig(claim.config);
+  const { inFlight } = crawlConcurrency(config);
+  // Its pages' credits, held a batch at a time (one Account DO call for up to a batch of pages).
+  const pool = new CreditPool(accountStub(env, msg.accountId), pageCost(config), inFlight);
+  // A refund that fails leaves them to expire (TUNING.creditReservationTtlMs).
+  const release = () =>
+    pool.release().catch((error: unknown) => {
+      log("error", "crawl: credits held not refunded", {
+        crawlId: msg.crawlId,
+        error: String(error),
+      });
+    });
   const until = Date.now() + TUNING.crawlTakeMoreMs;
   const lanes = new Set<Promise<void>>();
   let stop = false;
@@ -97,7 +108,7 @@ export async function runCrawlPages(
       let isOwn = own;
       while (page) {
         try {
-          const after = await runCrawlPage(env, msg, crawl, page, engine, renderers, mayTake);
+          const after = await runCrawlPage(env, msg, crawl, pool, page, engine, renderers, mayTake);
           if (after === "stop") stop = true;
           page = after !== "stop" && after !== null && "seq" in after ? after : null;
           if (after !== "stop" && after !== null && "waitUntil" in after) wait(after);
@@ -114,6 +125,9 @@ export async function runCrawlPages(
         }
         isOwn = false;
       }
+      // The last lane out gives back what the pool holds: its page may have been the crawl's
+      // last, which completes it (more taken later ask again).
+      if (lanes.size === 1) await release();
     };
     const lane: Promise<void> = run().finally(() => lanes.delete(lane));
     lanes.add(lane);
@@ -140,18 +154,23 @@ export async function runCrawlPages(
       .finally(() => {
         filling = null;
       }));
-  start({ ...claim, seq: msg.seq, lease: msg.lease }, true);
-  await refill();
-  while (lanes.size > 0 || delayed) {
-    await Promise.race(delayed ? [...lanes, delayed] : lanes);
+  try {
+    start({ ...claim, seq: msg.seq, lease: msg.lease }, true);
     await refill();
+    while (lanes.size > 0 || delayed) {
+      await Promise.race(delayed ? [...lanes, delayed] : lanes);
+      await refill();
+    }
+  } finally {
+    await release();
   }
   if (ownFailure.length > 0) throw ownFailure[0];
 }
 
 /**
- * One page its Crawl DO let this renderer claim: its credits held, rendered, its outcome
- * recorded, and only then its credits committed. "stop" when the account's credits ran out:
+ * One page its Crawl DO let this renderer claim: its credits held (from `pool`), rendered, its
+ * outcome recorded, and only then its credits committed, by the Crawl DO with the outcome; a
+ * reservation the page did not spend goes back to the pool. "stop" when the account's credits ran out:
  * nothing more of the crawl starts. Otherwise, when `mayTake()` at the page's end, the next page
  * its Crawl DO gave back with the outcome (`takeNext`'s answer, one call instead of two).
  */
@@ -159,6 +178,7 @@ async function runCrawlPage(
   env: Env,
   msg: CrawlPageMessage,
   crawl: ReturnType<typeof crawlStub>,
+  pool: CreditPool,
   page: Taken,
   engine: CaptureEngine,
   renderers: PageRenderers,
@@ -168,8 +188,7 @@ async function runCrawlPage(
   const cost = pageCost(config);
   const render = config.monitor ? renderers.monitor : renderPage;
   if (!render) throw new Error("crawl: no renderer for a monitor's check");
-  const account = accountStub(env, msg.accountId);
-  const held = await holdCredits(account, cost);
+  const held = await pool.take();
   if (!held) {
     await crawl.outOfCredits(page.seq, page.lease);
     return "stop";
@@ -181,14 +200,15 @@ async function runCrawlPage(
     log("error", "crawl: page failed", { crawlId: msg.crawlId, error: String(err) });
     outcome = failed("capture_failed");
   }
-  let done: { accepted: boolean; next: TakeNext } = { accepted: false, next: null };
+  let done: { accepted: boolean; next: TakeNext } | null = null;
   try {
     done = await crawl.completePage(page.seq, page.lease, outcome, held.reservationId, mayTake());
   } finally {
-    // A rendered page's credits were committed by its Crawl DO; anything else is refunded here
-    // (a no-op for a reservation already settled).
-    if (!done.accepted || outcome.status !== "rendered")
-      await settleReservation(account, held, false);
+    // A rendered page's credits are committed by its Crawl DO; a reservation it did not take is
+    // held for the next page. No answer: it may have been taken, so it is refunded (a no-op for
+    // one already settled).
+    if (done === null) await settleReservation(accountStub(env, msg.accountId), held, false);
+    else if (!done.accepted || outcome.status !== "rendered") pool.giveBack(held);
   }
   if (!done.accepted && outcome.r2Keys.length > 0) await env.OUTPUTS.delete(outcome.r2Keys);
   return done.next;

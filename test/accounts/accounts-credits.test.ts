@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import type { AuthContext } from "../../src/accounts/auth";
 import { authenticate } from "../../src/http/middleware/authenticate";
 import {
+  CreditPool,
   reserveCredits,
   settleReservation,
+  settleReservations,
   usageHeaders,
   withCredits,
 } from "../../src/accounts/credits";
@@ -110,6 +112,37 @@ describe("reservations", () => {
       remaining: 96,
     });
     expect((await auth.account.summary())?.usage.used).toBe(4);
+  });
+
+  it("a pool holds a batch in one call, up to what is left; settled in one call, each once", async () => {
+    const auth = await authFor("free", 95); // 5 left
+    const pool = new CreditPool(auth.account, 1, 3);
+    const taken = await Promise.all([pool.take(), pool.take(), pool.take(), pool.take()]);
+    const held = taken.filter((t) => t !== null);
+    // Two batches asked: 3, then the 2 left; the pool holds the 5th.
+    expect(held).toHaveLength(4);
+    expect((await auth.account.summary())?.usage).toMatchObject({ used: 95, remaining: 0 });
+    // One not spent goes back and is handed out again; past the month's credits: null.
+    const [first, second, third, fourth] = held;
+    if (!first || !second || !third || !fourth) throw new Error("four reservations expected");
+    pool.giveBack(first);
+    expect(await pool.take()).toEqual(first);
+    expect(await pool.take()).not.toBeNull();
+    expect(await pool.take()).toBeNull();
+    // Committed (one partly) and refunded in one call; settling again changes nothing.
+    const settlements = [
+      { reservationId: first.reservationId, commit: true },
+      { reservationId: second.reservationId, commit: 0 },
+      { reservationId: third.reservationId, commit: 1 },
+    ];
+    await settleReservations(auth.account, settlements);
+    await settleReservations(auth.account, settlements);
+    expect((await auth.account.summary())?.usage).toMatchObject({ used: 97, remaining: 1 });
+    // The pool's unspent reservations are refunded; the one taken stays held until settled.
+    await pool.release();
+    expect((await auth.account.summary())?.usage).toMatchObject({ used: 97, remaining: 1 });
+    await settleReservation(auth.account, fourth, false);
+    expect((await auth.account.summary())?.usage).toMatchObject({ used: 97, remaining: 2 });
   });
 
   it("the month's credits reset on the 1st (UTC)", async () => {

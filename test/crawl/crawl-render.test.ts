@@ -31,15 +31,17 @@ async function canaryHits(since: number): Promise<unknown[]> {
   const all = (await (await fetch(`${CANARY}/__log`)).json()) as { path: string; at?: number }[];
   return all.filter((r) => r.path.startsWith("/crawl-canary") && (r.at ?? since) >= since);
 }
-async function remaining(account: TestAccount): Promise<number> {
+async function usage(account: TestAccount): Promise<{ used: number; remaining: number }> {
   const res = await call("/v1/account", { headers: bearer(account.apiKey) });
-  return (await envelope<{ usage: { remaining: number } }>(res)).data?.usage.remaining ?? NaN;
+  const data = (await envelope<{ usage: { used: number; remaining: number } }>(res)).data;
+  return { used: data?.usage.used ?? NaN, remaining: data?.usage.remaining ?? NaN };
 }
+const remaining = async (account: TestAccount) => (await usage(account)).remaining;
 
 /** Runs a crawl of /hybrid/ to its end: its view, its pages by path, the site's log of it. */
 async function crawl(account: TestAccount, body: Record<string, unknown>) {
   const since = Date.now();
-  const before = await remaining(account);
+  const before = await usage(account);
   const res = await postJson(
     "/v1/crawl",
     { url: `${SITE}/hybrid/`, scope: "path", sitemap: "skip", limit: 10, ...body },
@@ -67,7 +69,20 @@ async function crawl(account: TestAccount, body: Record<string, unknown>) {
     pages,
     log: await siteLog(since),
     canary: await canaryHits(since),
-    charged: before - (await remaining(account)),
+    ...(await charges(account, before)),
+  };
+}
+
+/**
+ * What a completed crawl charged: its credits committed (`used`; its Crawl DO commits them in
+ * batches, all before it completes), and what it holds still (none: what its renderers held and
+ * did not spend is refunded by then).
+ */
+async function charges(account: TestAccount, before: { used: number; remaining: number }) {
+  const after = await usage(account);
+  return {
+    charged: after.used - before.used,
+    held: before.remaining - after.remaining - (after.used - before.used),
   };
 }
 
@@ -77,7 +92,7 @@ const navigations = (log: SiteRequest[]) =>
 describe("render: auto", () => {
   it("renders only the app page in the browser; the rest are fetched and converted", async () => {
     const account = await createAccount("pro");
-    const { view, pages, log, canary, charged } = await crawl(account, { render: "auto" });
+    const { view, pages, log, canary, charged, held } = await crawl(account, { render: "auto" });
 
     // What each page became, and how.
     const how = Object.fromEntries([...pages].map(([path, p]) => [path, p.rendered ?? p.reason]));
@@ -112,13 +127,14 @@ describe("render: auto", () => {
     // 3 HTTP pages (½ credit each, billed 1 per 2: 2) + 1 browser page (1).
     expect(view?.creditsUsed).toBe(3);
     expect(charged).toBe(3);
+    expect(held).toBe(0);
   }, 150_000);
 });
 
 describe("render: never", () => {
   it("never opens a browser, yields the static Markdown, and the guard still refuses the canary", async () => {
     const account = await createAccount("pro");
-    const { view, pages, log, canary, charged } = await crawl(account, {
+    const { view, pages, log, canary, charged, held } = await crawl(account, {
       render: "never",
       formats: ["markdown", "html", "text", "links", "metadata"],
     });
@@ -151,6 +167,7 @@ describe("render: never", () => {
     expect(view?.counts.rendered).toBe(3);
     expect(view?.creditsUsed).toBe(2);
     expect(charged).toBe(2);
+    expect(held).toBe(0);
   }, 150_000);
 
   it.each([
