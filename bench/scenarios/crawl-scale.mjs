@@ -222,7 +222,7 @@ async function crawlOnce(ctx, render) {
 }
 
 async function mapOnce(ctx) {
-  // The site lists mapUrls; a map answers at most the plan's 10,000 (docs/CRAWL.md, "Scale").
+  // The site lists mapUrls; the map asks for mapLimit of them (Enterprise's cap: 100,000).
   const { base, apiKey, siteBase, mapUrls, mapLimit } = ctx;
   const before = workerdRssMiB(ctx.wranglerPid);
   const { json, ms, bytes } = await call(
