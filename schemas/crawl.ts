@@ -228,7 +228,7 @@ export const mapRequestSchema = z
     ...siteFields,
     limit: intIn(CRAWL.mapLimit.min, CRAWL.mapLimit.max).optional().meta({
       description:
-        "URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro and Enterprise 10,000).",
+        "URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro 10,000, Enterprise 100,000).",
       default: CRAWL.mapLimit.default,
     }),
   })

@@ -213,7 +213,7 @@ export const CRAWL = {
    */
   inlineBudget: 1024 * 1024 * 1024,
   /** POST /v1/map: URLs at most (and its default); each plan caps it lower (`mapUrlCap`). */
-  mapLimit: { min: 1, max: 10_000, default: 100 },
+  mapLimit: { min: 1, max: 100_000, default: 100 },
   /** POST /v1/map: the answer's URLs, in characters all together; past it the map is truncated. */
   mapChars: 16 * 1024 * 1024,
   /** Results are kept this long after a crawl ends, then deleted with their R2 objects. */

@@ -330,7 +330,7 @@ export const MCP_TOOLS = {
   map: {
     title: "Map a website's URLs",
     description:
-      "Lists the URLs of a website without rendering each page: those named by its sitemaps (robots.txt Sitemap: lines and /sitemap.xml, indexes and .xml.gz followed) and the links of its start page rendered in a real Chromium, kept to the same scope, include/exclude patterns and robots.txt as a crawl, each marked with where it was found (sitemap or links), at most limit URLs (100 unless you ask for more: up to 5,000 on Free, Basic and Starter, 10,000 on Pro and Enterprise). Use it to see what a site holds before crawling it or reading chosen pages; it returns no page content. Costs one credit, like POST /v1/map; private and internal addresses are refused.",
+      "Lists the URLs of a website without rendering each page: those named by its sitemaps (robots.txt Sitemap: lines and /sitemap.xml, indexes and .xml.gz followed) and the links of its start page rendered in a real Chromium, kept to the same scope, include/exclude patterns and robots.txt as a crawl, each marked with where it was found (sitemap or links), at most limit URLs (100 unless you ask for more: up to 5,000 on Free, Basic and Starter, 10,000 on Pro, 100,000 on Enterprise). Use it to see what a site holds before crawling it or reading chosen pages; it returns no page content. Costs one credit, like POST /v1/map; private and internal addresses are refused.",
     input: mapToolSchema,
     annotations: { title: "Map a website's URLs", ...READS_THE_WEB },
   },

@@ -1196,7 +1196,7 @@ _MapRequestOptional = TypedDict(
         "include": List[str],  # URL path globs a page must match (`*` within a segment, `**` across segments). At most 20.
         "exclude": List[str],  # URL path globs a page must not match (`*` within a segment, `**` across segments). At most 20.
         "sitemap": Literal["include", "skip", "only"],  # include: seed from robots.txt Sitemap: lines and /sitemap.xml (indexes and .xml.gz too) and follow links; skip: links only; only: sitemap URLs only.
-        "limit": int,  # URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro and Enterprise 10,000).
+        "limit": int,  # URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro 10,000, Enterprise 100,000).
     },
     total=False,
 )

@@ -169,7 +169,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     watchCount: 1_000,
     crawlPageCap: 20_000,
     crawlsInFlight: 20,
-    mapUrlCap: 10_000,
+    mapUrlCap: 100_000,
     monitorCount: 500,
     monitorFloorMinutes: 5,
     monitorRetentionDays: 365,

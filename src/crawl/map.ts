@@ -99,30 +99,37 @@ async function discover(
   const startUrl = new URL(start);
   const robots = robotsOf(startUrl, await fetchRobots(env, startUrl));
 
+  // The crawl's rules and robots.txt decide each URL as it is read: a sitemap's URLs are kept
+  // only when they pass, and its read stops at limit + 1 of them (one more tells truncated).
+  const rules = linkRules(config);
+  const keep = (link: Discovered): string | null => {
+    const verdict = rules(link, 1);
+    if (verdict === null || verdict.skip !== null) return null;
+    return robots.allowed(verdict.url.href) ? verdict.url.href : null;
+  };
   const sitemaps = () =>
     config.sitemap === "skip"
       ? Promise.resolve({ urls: [], truncated: false })
-      : sitemapUrls(env, startUrl, robots, limit + 1);
+      : sitemapUrls(env, startUrl, robots, limit + 1, (url) => keep({ url, nofollow: false }));
   const collect = (sitemap: { urls: string[]; truncated: boolean }, found: Discovered[]) => {
-    const rules = linkRules(config);
     const seen = new Set<string>();
     const urls: MapResult["urls"] = [];
     let truncated = sitemap.truncated;
     // The answer's URLs, in characters: bounded (CRAWL.mapChars) whatever the URLs' lengths.
     let chars = 0;
-    const add = (link: Discovered, source: "sitemap" | "links") => {
-      const verdict = rules(link, 1);
-      if (verdict === null || verdict.skip !== null) return;
-      const href = verdict.url.href;
-      if (seen.has(href) || !robots.allowed(href)) return;
+    const add = (href: string, source: "sitemap" | "links") => {
+      if (seen.has(href)) return;
       seen.add(href);
       if (urls.length < limit && chars + href.length <= CRAWL.mapChars) {
         urls.push({ url: href, source });
         chars += href.length;
       } else truncated = true;
     };
-    for (const url of sitemap.urls) add({ url, nofollow: false }, "sitemap");
-    for (const link of found) add(link, "links");
+    for (const url of sitemap.urls) add(url, "sitemap");
+    for (const link of found) {
+      const href = keep(link);
+      if (href !== null) add(href, "links");
+    }
     return { urls, truncated };
   };
 

@@ -20,7 +20,7 @@ describe("plans", () => {
     expect(pick((id) => PLANS[id].watchFloorMinutes)).toEqual([1440, 180, 60, 30, 5]);
     expect(pick((id) => PLANS[id].watchCount)).toEqual([3, 10, 25, 100, 1000]);
     expect(pick((id) => PLANS[id].crawlPageCap)).toEqual([10, 50, 100, 1000, 20000]);
-    expect(pick((id) => PLANS[id].mapUrlCap)).toEqual([5000, 5000, 5000, 10000, 10000]);
+    expect(pick((id) => PLANS[id].mapUrlCap)).toEqual([5000, 5000, 5000, 10000, 100000]);
     expect(pick((id) => PLANS[id].crawlsInFlight)).toEqual([1, 2, 3, 5, 20]);
     expect(pick((id) => PLANS[id].watermark)).toEqual([true, false, false, false, false]);
   });

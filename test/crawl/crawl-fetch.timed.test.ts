@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { guardedFetch, MAX_REDIRECTS } from "../../src/security/guarded-fetch";
 import { CRAWLER_USER_AGENT } from "../../src/crawl/robots";
-import { parseSitemap, sitemapText } from "../../src/crawl/sitemaps";
 import { CANARY, FIXTURES, runId, type LoggedRequest } from "../helpers/http";
+import { readWhole } from "../helpers/sitemaps";
 
 const SITE = (env as unknown as { CRAWL_SITE_ORIGIN: string }).CRAWL_SITE_ORIGIN;
 const OPTS = { maxBytes: 1024 * 1024, timeoutMs: 10_000 };
@@ -92,8 +92,7 @@ describe("guardedFetch: answers", () => {
     expect(result.kind).toBe("ok");
     if (result.kind !== "ok") return;
     expect([result.body[0], result.body[1]]).toEqual([0x1f, 0x8b]);
-    const text = await sitemapText(result.body, result.finalUrl, result.contentType);
-    expect(parseSitemap(text)).toEqual({
+    expect(await readWhole(result.body, result.finalUrl, result.contentType)).toEqual({
       kind: "urlset",
       urls: [45, 46, 47, 48].map((n) => `${SITE}/articles/${n}`).concat(`${SITE}/orphan-gz`),
     });

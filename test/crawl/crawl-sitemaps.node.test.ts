@@ -7,11 +7,11 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
   collectSitemapUrls,
-  parseSitemap,
+  readSitemap,
   SITEMAP_MAX_BYTES,
   SitemapReadError,
-  sitemapText,
 } from "../../src/crawl/sitemaps";
+import { readWhole } from "../helpers/sitemaps";
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 /** A urlset of `locs`; `lastmod` gives each entry (by position) a `<lastmod>`. */
@@ -27,62 +27,64 @@ const index = (locs: string[]) =>
     .map((l) => `<sitemap><loc>${l}</loc></sitemap>`)
     .join("")}</sitemapindex>`;
 const utf8 = (s: string) => new TextEncoder().encode(s);
+/** A sitemap's text read whole. */
+const parseSitemap = (text: string) => readWhole(utf8(text));
 
-describe("parseSitemap", () => {
-  it("a urlset: its locations in order, entities decoded, whitespace trimmed", () => {
+describe("readSitemap: what a sitemap lists", () => {
+  it("a urlset: its locations in order, entities decoded, whitespace trimmed", async () => {
     const xml = urlset(["https://a.com/1", "  https://a.com/2?x=1&amp;y=2  ", "https://a.com/3"]);
-    expect(parseSitemap(xml)).toEqual({
+    expect(await parseSitemap(xml)).toEqual({
       kind: "urlset",
       urls: ["https://a.com/1", "https://a.com/2?x=1&y=2", "https://a.com/3"],
     });
   });
 
-  it("a urlset's <lastmod>s, by location as written; none: no lastmod", () => {
+  it("a urlset's <lastmod>s, by location as written; none: no lastmod", async () => {
     const xml = urlset(
       ["https://a.com/1", "https://a.com/2", " https://a.com/3 "],
       ["2024-01-01", null, " 2025-02-03T04:05:06+01:00 "],
     );
-    expect(parseSitemap(xml)).toEqual({
+    expect(await parseSitemap(xml)).toEqual({
       kind: "urlset",
       urls: ["https://a.com/1", "https://a.com/2", "https://a.com/3"],
       lastmod: { "https://a.com/1": "2024-01-01", "https://a.com/3": "2025-02-03T04:05:06+01:00" },
     });
   });
 
-  it("one entry is still a list; an empty urlset is an empty list", () => {
-    expect(parseSitemap(urlset(["https://a.com/only"]))).toEqual({
+  it("one entry is still a list; an empty urlset is an empty list", async () => {
+    expect(await parseSitemap(urlset(["https://a.com/only"]))).toEqual({
       kind: "urlset",
       urls: ["https://a.com/only"],
     });
-    expect(parseSitemap(`<urlset ${NS}></urlset>`)).toEqual({ kind: "urlset", urls: [] });
-    expect(parseSitemap(`<urlset ${NS}/>`)).toEqual({ kind: "urlset", urls: [] });
+    expect(await parseSitemap(`<urlset ${NS}></urlset>`)).toEqual({ kind: "urlset", urls: [] });
+    expect(await parseSitemap(`<urlset ${NS}/>`)).toEqual({ kind: "urlset", urls: [] });
   });
 
-  it("a sitemap index: its sitemaps", () => {
-    expect(parseSitemap(index(["https://a.com/s1.xml", "https://a.com/s2.xml.gz"]))).toEqual({
+  it("a sitemap index: its sitemaps", async () => {
+    expect(await parseSitemap(index(["https://a.com/s1.xml", "https://a.com/s2.xml.gz"]))).toEqual({
       kind: "index",
       sitemaps: ["https://a.com/s1.xml", "https://a.com/s2.xml.gz"],
     });
   });
 
-  it("prefixed namespaces, CDATA, a BOM, extension elements and entries without a loc", () => {
+  it("prefixed namespaces, CDATA, a BOM, extension elements and entries without a loc", async () => {
     const xml =
       "\uFEFF<?xml version='1.0'?><sm:urlset xmlns:sm='http://www.sitemaps.org/schemas/sitemap/0.9' " +
       "xmlns:image='http://www.google.com/schemas/sitemap-image/1.1'>" +
       "<sm:url><sm:loc><![CDATA[https://a.com/c?x=1&y=2]]></sm:loc>" +
       "<image:image><image:loc>https://a.com/i.png</image:loc></image:image></sm:url>" +
       "<sm:url><sm:lastmod>2024</sm:lastmod></sm:url></sm:urlset>";
-    expect(parseSitemap(xml)).toEqual({ kind: "urlset", urls: ["https://a.com/c?x=1&y=2"] });
+    expect(await parseSitemap(xml)).toEqual({ kind: "urlset", urls: ["https://a.com/c?x=1&y=2"] });
   });
 
-  it("a text sitemap: one absolute URL a line", () => {
-    expect(parseSitemap("https://a.com/1\r\nhttps://a.com/2\n\n")).toEqual({
+  it("a text sitemap: one absolute URL a line", async () => {
+    expect(await parseSitemap("https://a.com/1\r\nhttps://a.com/2\n\n")).toEqual({
       kind: "urlset",
       urls: ["https://a.com/1", "https://a.com/2"],
     });
   });
 
-  it("null for what is not a sitemap", () => {
+  it("null for what is not a sitemap", async () => {
     for (const body of [
       "",
       "<html><body>Not found</body></html>",
@@ -91,17 +93,19 @@ describe("parseSitemap", () => {
       "https://a.com/1\nnot a url\n",
       "{}",
     ]) {
-      expect(parseSitemap(body), body).toBeNull();
+      expect(await parseSitemap(body), body).toBeNull();
     }
   });
 
-  it("a truncated sitemap (a cut transfer) still gives its complete locations", () => {
+  it("a truncated sitemap (a cut transfer) still gives its complete locations", async () => {
     expect(
-      parseSitemap(`<urlset ${NS}><url><loc>https://a.com/1</loc></url><url><loc>https://a.co`),
+      await parseSitemap(
+        `<urlset ${NS}><url><loc>https://a.com/1</loc></url><url><loc>https://a.co`,
+      ),
     ).toEqual({ kind: "urlset", urls: ["https://a.com/1"] });
   });
 
-  it("an entity bomb does not expand", () => {
+  it("an entity bomb does not expand", async () => {
     const bomb =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lollollollollollollollollollol">' +
       Array.from({ length: 9 }, (_, i) => {
@@ -110,7 +114,7 @@ describe("parseSitemap", () => {
       }).join("") +
       `]><urlset ${NS}><url><loc>https://a.com/&lol9;</loc></url></urlset>`;
     const started = Date.now();
-    const parsed = parseSitemap(bomb);
+    const parsed = await parseSitemap(bomb);
     expect(Date.now() - started).toBeLessThan(2_000);
     if (parsed?.kind === "urlset") {
       for (const url of parsed.urls) expect(url.length).toBeLessThan(200_000);
@@ -118,46 +122,88 @@ describe("parseSitemap", () => {
   });
 });
 
-describe("sitemapText", () => {
+describe("readSitemap: bytes, gzip and the 50 MB cap", () => {
   const xml = urlset(["https://a.com/1"]);
+  const one = { kind: "urlset", urls: ["https://a.com/1"] };
 
   it("gunzips by the magic bytes, whatever the name or type", async () => {
     const gz = new Uint8Array(gzipSync(xml));
-    expect(await sitemapText(gz, "https://a.com/s.xml.gz", "application/gzip")).toBe(xml);
-    expect(await sitemapText(gz, "https://a.com/s.xml", "text/xml")).toBe(xml);
+    expect(await readWhole(gz, "https://a.com/s.xml.gz", "application/gzip")).toEqual(one);
+    expect(await readWhole(gz, "https://a.com/s.xml", "text/xml")).toEqual(one);
   });
 
   it("a .gz name or gzip type on bytes already decoded (Content-Encoding) reads as text", async () => {
-    expect(await sitemapText(utf8(xml), "https://a.com/s.xml.gz", "application/x-gzip")).toBe(xml);
+    expect(await readWhole(utf8(xml), "https://a.com/s.xml.gz", "application/x-gzip")).toEqual(one);
   });
 
   it("the Content-Type's charset; UTF-8 when none or unknown", async () => {
-    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]); // "café" in ISO-8859-1
-    expect(await sitemapText(latin1, "u", "text/plain; charset=iso-8859-1")).toBe("café");
-    expect(await sitemapText(utf8("café"), "u", null)).toBe("café");
-    expect(await sitemapText(utf8("café"), "u", "text/xml; charset=bogus-7")).toBe("café");
+    const latin1 = new Uint8Array([...utf8("https://a.com/caf"), 0xe9]); // "café" in ISO-8859-1
+    const cafe = { kind: "urlset", urls: ["https://a.com/café"] };
+    expect(await readWhole(latin1, "u", "text/plain; charset=iso-8859-1")).toEqual(cafe);
+    expect(await readWhole(utf8("https://a.com/café"), "u", null)).toEqual(cafe);
+    expect(await readWhole(utf8("https://a.com/café"), "u", "text/xml; charset=bogus-7")).toEqual(
+      cafe,
+    );
+  });
+
+  it("entries, characters and markup cut across the slices it reads, gzipped or not", async () => {
+    // ~1.2 MB: several slices; multi-byte characters and every entry's markup land on their edges.
+    const locs = Array.from(
+      { length: 12_000 },
+      (_, i) => `https://a.com/é${"x".repeat(i % 97)}/${i}`,
+    );
+    const lastmod = locs.map((_, i) => (i % 3 === 0 ? "2024-01-01" : null));
+    const text = urlset(locs, lastmod);
+    expect(utf8(text).byteLength).toBeGreaterThan(1_000_000);
+    for (const bytes of [utf8(text), new Uint8Array(gzipSync(text))]) {
+      const read = await readWhole(bytes);
+      expect(read?.kind === "urlset" && read.urls).toEqual(locs);
+      expect(read?.kind === "urlset" && Object.keys(read.lastmod ?? {}).length).toBe(4_000);
+    }
+  });
+
+  it("a line, tag or field's text past 1 MiB ends the read; what came before is kept", async () => {
+    const long = "x".repeat(2 * 1024 * 1024);
+    const text = urlset(["https://a.com/1", `https://a.com/${long}`, "https://a.com/3"]);
+    // (Each URL's first characters: a failure does not print megabytes.)
+    const heads = async (t: string) => {
+      const read = await readWhole(utf8(t));
+      return read?.kind === "urlset" ? read.urls.map((u) => u.slice(0, 20)) : read;
+    };
+    expect(await heads(text)).toEqual(["https://a.com/1"]);
+    expect(await heads(`https://a.com/1\nhttps://a.com/${long}\nhttps://a.com/3\n`)).toEqual([
+      "https://a.com/1",
+    ]);
+  });
+
+  it("stops reading when told: no entry is read past the one that said so", async () => {
+    const locs = Array.from({ length: 50_000 }, (_, i) => `https://a.com/${i}`);
+    for (const bytes of [utf8(urlset(locs)), new Uint8Array(gzipSync(urlset(locs)))]) {
+      const seen: string[] = [];
+      const kind = await readSitemap(bytes, "u", null, (_, loc) => {
+        seen.push(loc);
+        return seen.length < 10;
+      });
+      expect(kind).toBe("urlset");
+      expect(seen).toEqual(locs.slice(0, 10));
+    }
   });
 
   it("throws past 50 MB uncompressed: a gzip bomb stops there", async () => {
     const bomb = new Uint8Array(gzipSync(Buffer.alloc(SITEMAP_MAX_BYTES + 1024 * 1024, 0x20)));
     expect(bomb.byteLength).toBeLessThan(200 * 1024);
-    await expect(sitemapText(bomb, "https://a.com/bomb.xml.gz", null)).rejects.toThrow(
-      SitemapReadError,
-    );
+    await expect(readWhole(bomb, "https://a.com/bomb.xml.gz")).rejects.toThrow(SitemapReadError);
+    // Exactly 50 MB is read (blanks: not a sitemap, but no error).
     const exactly = new Uint8Array(gzipSync(Buffer.alloc(SITEMAP_MAX_BYTES, 0x20)));
-    expect((await sitemapText(exactly, "https://a.com/ok.xml.gz", null)).length).toBe(
-      SITEMAP_MAX_BYTES,
-    );
+    expect(await readWhole(exactly, "https://a.com/ok.xml.gz")).toBeNull();
   });
 
   it("throws on plain bytes past 50 MB and on corrupt gzip", async () => {
     const big = new Uint8Array(SITEMAP_MAX_BYTES + 1);
-    await expect(sitemapText(big, "https://a.com/big.xml", null)).rejects.toThrow(SitemapReadError);
+    await expect(readWhole(big, "https://a.com/big.xml")).rejects.toThrow(SitemapReadError);
     const gz = new Uint8Array(gzipSync(xml));
     const corrupt = gz.slice(0, 12);
-    await expect(sitemapText(corrupt, "https://a.com/c.xml.gz", null)).rejects.toThrow(
-      SitemapReadError,
-    );
+    await expect(readWhole(corrupt, "https://a.com/c.xml.gz")).rejects.toThrow(SitemapReadError);
   });
 });
 
@@ -254,6 +300,44 @@ describe("collectSitemapUrls", () => {
     });
     expect(result).toEqual({ urls: [`${A}/1`, `${A}/2`], truncated: true });
     expect(fetched).toEqual([`${A}/i.xml`, `${A}/s1.xml`]);
+  });
+
+  it("100,000 URLs in ten urlsets: only kept URLs count, and the read stops at maxUrls", async () => {
+    const files = Array.from({ length: 10 }, (_, f) => `${A}/s${f}.xml`);
+    const docs: Record<string, string> = { [`${A}/i.xml`]: index(files) };
+    files.forEach((file, f) => {
+      docs[file] = urlset(Array.from({ length: 10_000 }, (_, i) => `${A}/p/${f * 10_000 + i}`));
+    });
+    const { fetched, fetchDoc } = site(docs);
+    const kept: string[] = [];
+    // A map's rules: every other URL out of scope.
+    const keep = (url: string) => {
+      kept.push(url);
+      return Number(url.split("/").at(-1)) % 2 === 0 ? url : null;
+    };
+    const result = await collectSitemapUrls(
+      [`${A}/i.xml`],
+      fetchDoc,
+      { maxUrls: 10_001, maxDocuments: 200 },
+      keep,
+    );
+    expect(result.truncated).toBe(true);
+    expect(result.urls.length).toBe(10_001);
+    expect(result.urls.at(-1)).toBe(`${A}/p/20000`);
+    // Three urlsets of ten fetched, and the third read only up to the URL past maxUrls.
+    expect(fetched).toEqual([`${A}/i.xml`, ...files.slice(0, 3)]);
+    expect(kept.length).toBe(20_003);
+  });
+
+  it("an index listing more sitemaps than maxDocuments lists no more of them to fetch", async () => {
+    const files = Array.from({ length: 50_000 }, (_, f) => `${A}/s${f}.xml`);
+    const { fetched, fetchDoc } = site({ [`${A}/i.xml`]: index(files) });
+    const result = await collectSitemapUrls([`${A}/i.xml`], fetchDoc, {
+      maxUrls: 100,
+      maxDocuments: 200,
+    });
+    expect(result).toEqual({ urls: [], truncated: true });
+    expect(fetched).toEqual([`${A}/i.xml`, ...files.slice(0, 199)]);
   });
 
   it("stops at maxDocuments (failed fetches count): truncated", async () => {

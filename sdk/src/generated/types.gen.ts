@@ -2878,7 +2878,7 @@ export type MapRequest = {
    */
   sitemap?: "include" | "skip" | "only";
   /**
-   * URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro and Enterprise 10,000).
+   * URLs to return at most (each plan caps it: Free, Basic and Starter 5,000, Pro 10,000, Enterprise 100,000).
    */
   limit?: number;
 };
