@@ -53,13 +53,14 @@ const TIMED = "test/**/*.timed.test.ts";
 const E2E = "test/**/*.e2e.test.ts";
 
 /**
- * wrangler.toml's queue consumers with a shorter `max_batch_timeout` (seconds). Local Queues
+ * wrangler.toml's queue consumers with one `max_batch_timeout` (seconds). Local Queues
  * (miniflare) deliver a queue's next batch only when the one before has finished, and wait up
  * to this long for a batch to fill first: with wrangler.toml's 1 s (5 s for the dead-letter
  * queues) a default crawl, or a chain of watch runs, waited about that long between every two
  * batches (docs/CRAWL.md, "Known limits"). Long enough still to gather the pages a crawl
- * dispatches together (its Crawl-delay is 0.1 s); batch sizes, retries and dead-letter queues
- * stay as wrangler.toml has them. Tests only: production Queues have no such gap.
+ * dispatches together (its Crawl-delay is 0.1 s), and the same for every queue (capture-jobs,
+ * 0 in wrangler.toml, included: the tests were written against it); batch sizes, retries and
+ * dead-letter queues stay as wrangler.toml has them. Tests only: production Queues have no such gap.
  */
 const QUEUE_BATCH_TIMEOUT_S = 0.25;
 interface QueueConsumer {
@@ -77,10 +78,7 @@ const queueConsumers = Object.fromEntries(
     c.queue,
     {
       maxBatchSize: c.max_batch_size,
-      maxBatchTimeout: Math.min(
-        c.max_batch_timeout ?? QUEUE_BATCH_TIMEOUT_S,
-        QUEUE_BATCH_TIMEOUT_S,
-      ),
+      maxBatchTimeout: QUEUE_BATCH_TIMEOUT_S,
       maxRetries: c.max_retries,
       deadLetterQueue: c.dead_letter_queue,
       retryDelay: c.retry_delay,
