@@ -144,11 +144,12 @@ async function freezeWindowUi(browserSession: CDPSession, contextId: string): Pr
  *
  * A page that shares its context is disposed with every page in it (their captures fail: the
  * host retries those once) unless it closes `alone`, which it does while others are open and
- * the guard saw nothing wrong in the context (its renderer goes with it unless a sibling's frame
- * of the same site shares it); the context goes with its last page. Callers close a page alone
- * when it served cleanly, or failed in time (its context then retires: ./lane-pages.ts); one
- * that overran its deadline may be spinning, and only disposing the context surely kills a
- * renderer a sibling's frames also use.
+ * the guard saw nothing wrong in the context; the context goes with its last page. Its renderer
+ * goes with it unless a sibling's frame of the same site shares it: then that renderer (spinning,
+ * if the page overran its deadline) lives until the context goes. Callers close a page alone when
+ * it served cleanly, or failed (its context then retires: ./lane-pages.ts), so the context goes
+ * once the captures already running in it end — each under its own deadline. Disposing the
+ * context instead would fail those captures, and a retry would load their pages twice.
  */
 export async function closeBlankPage(blank: BlankPage, alone = false): Promise<boolean> {
   const { group } = blank;

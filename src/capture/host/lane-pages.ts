@@ -33,9 +33,9 @@
  *   renderer process started for the context that navigated last and discards it when the next
  *   navigation is in another: five pages in five contexts started ~50 renderers in 50 navigations
  *   (each ~50–120 ms of CPU), in one context none (docs/CRAWL.md). What the guard refused in one
- *   of them, or one overrunning its deadline, disposes the context with all of them; a page that
- *   failed otherwise closes alone and retires its context (the others close as they come back);
- *   a page that served its 25 captures retires alone (./blank-page.ts).
+ *   of them disposes the context with all of them; a page that failed otherwise closes alone and
+ *   retires its context (the others close as they come back, the context with the last); a page
+ *   that served its 25 captures retires alone (./blank-page.ts).
  */
 import { pageClient } from "../page/page-client";
 import type { PageSettings } from "../page/page";

@@ -118,14 +118,12 @@ export async function runPageCapture(
       if (!closed) hooks.contextStuck();
     });
   let capture: PageCapture;
-  let overran = false;
   try {
     capture = await withTimeout(
       capturePage(blank, spec, policy, settings, hooks),
       captureDeadlineMs(spec),
     ).catch((err: unknown) => {
       if (err instanceof DeadlineError) {
-        overran = true;
         hooks.deadlineExceeded();
         throw new CaptureError(failures.timeout());
       }
@@ -133,10 +131,9 @@ export async function runPageCapture(
     });
   } catch (err) {
     // A failure may be retried on another browser: its context is gone before that. A page of a
-    // lane's context that failed in time closes alone and retires the context; one that overran
-    // (its renderer may spin) disposes it (../host/blank-page.ts).
-    if (blank.group && !overran) blank.group.retired = true;
-    await close(!overran);
+    // lane's context closes alone and retires the context (../host/blank-page.ts).
+    if (blank.group) blank.group.retired = true;
+    await close(true);
     throw err;
   }
   if (!hooks.keep) {
