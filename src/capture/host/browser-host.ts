@@ -180,11 +180,12 @@ export class BrowserHost extends DurableObject<Env> {
               void withTimeout(browser.close(), TUNING.contextCloseMs).catch(() => {});
             continue; // the browser died under us: retry once on a fresh one
           }
-          // Its lane's context was disposed under it by another page's failure (./blank-page.ts):
-          // not this page's doing, and nothing the guard refused — retried once in a new page.
+          // Its lane's context was disposed under it because of another of its pages (one that
+          // would not freeze, wake or close: ./lane-pages.ts) and the guard refused nothing
+          // there: not this page's doing, retried once in a new page.
           const group = ran?.group;
-          if (attempt === 0 && group?.disposedBy && group.disposedBy !== ran)
-            if (ran?.watch.violation() === null) continue;
+          const disposedByOther = group?.disposedBy != null && group.disposedBy !== ran;
+          if (attempt === 0 && disposedByOther && ran?.watch.violation() === null) continue;
 
           const failure = toFailure(err);
           // The target's doing (it could not be reached, it was too slow) is the caller's to fix
