@@ -19,6 +19,8 @@ const FIXTURES = `127.0.0.1:${FIXTURE_PORT},127.0.0.1:${FIXTURE_PORT + 1}`;
 const S3_FIXTURE = `127.0.0.1:${FIXTURE_PORT + 2}`;
 /** The crawl fixture site (test/fixtures/crawl-site.ts), its own server with its own log. */
 const CRAWL_SITE = `127.0.0.1:${FIXTURE_PORT + 11}`;
+/** The crawl site at scale (a sitemap index of 100,000 URLs, generated when asked): maps. */
+const SCALE_SITE = `127.0.0.1:${FIXTURE_PORT + 15}`;
 /**
  * "Your own app": a fixture server on FIXTURE_PORT + 13, listening on both loopback addresses
  * as a dev server does, allowlisted by the name a developer types (docs/SECURITY.md).
@@ -99,11 +101,12 @@ const inWorkerd = () =>
         CAPTURE_RETRY_BASE_SECONDS: "1",
         // wrangler.toml ships the production pool (8); one local browser is enough here.
         BROWSER_HOSTS: "1",
-        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE},${LOCAL_APP},${STOPPED_APP}`,
+        TARGET_ALLOWLIST: `${FIXTURES},${AD_FIXTURE_HOST}:${FIXTURE_PORT},${S3_FIXTURE},${CRAWL_SITE},${SCALE_SITE},${LOCAL_APP},${STOPPED_APP}`,
         S3_ORIGIN: `http://${S3_FIXTURE}`,
         AD_BLOCK_EXTRA_HOSTS: AD_FIXTURE_HOST,
         FIXTURE_ORIGIN: `http://127.0.0.1:${FIXTURE_PORT}`,
         CRAWL_SITE_ORIGIN: `http://${CRAWL_SITE}`,
+        SCALE_SITE_ORIGIN: `http://${SCALE_SITE}`,
         // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).
         SAFE_BROWSING_API_KEY: "test-safe-browsing-key-0123456789", // = SAFE_BROWSING_TEST_KEY of the fake
         SAFE_BROWSING_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 4}/v4/threatMatches:find`,

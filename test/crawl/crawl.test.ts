@@ -31,6 +31,8 @@ import {
 import { deliver, poll, waitForWebhooks, webhookUrl } from "../helpers/jobs";
 
 const SITE = (env as unknown as { CRAWL_SITE_ORIGIN: string }).CRAWL_SITE_ORIGIN;
+/** The crawl site at scale: a sitemap index of 10 urlsets listing /tree/1 … /tree/100000. */
+const SCALE = (env as unknown as { SCALE_SITE_ORIGIN: string }).SCALE_SITE_ORIGIN;
 const SMALL = { width: 640, height: 480 };
 
 interface SiteRequest {
@@ -804,6 +806,40 @@ describe("POST /v1/map", () => {
     const list = await call("/v1/crawls", { headers: bearer(account.apiKey) });
     expect((await envelope<{ items: CrawlSummary[] }>(list)).data?.items).toEqual([]);
   }, 60_000);
+
+  it("a sitemap index of 100,000 URLs: Enterprise maps them all, each document read once; Pro's cap stops reading", async () => {
+    const enterprise = await createAccount("enterprise");
+    const cap = PLANS.enterprise.mapUrlCap;
+    const counts = async (since: number) =>
+      (await (await fetch(`${SCALE}/__log?counts=1&since=${since}`)).json()) as Record<
+        string,
+        number
+      >;
+    const map = async (account: TestAccount, limit: number) => {
+      const res = await postJson("/v1/map", { url: `${SCALE}/`, limit }, bearer(account.apiKey));
+      expect(res.status).toBe(200);
+      return (await envelope<MapResult>(res)).data;
+    };
+    let since = Date.now();
+    const all = await map(enterprise, cap);
+    const urls = (all?.urls ?? []).map((u) => u.url);
+    expect(urls.length).toBe(cap);
+    expect(new Set(urls).size).toBe(cap);
+    expect(all?.urls.every((u) => u.source === "sitemap")).toBe(true);
+    expect([urls[0], urls.at(-1)]).toEqual([`${SCALE}/tree/1`, `${SCALE}/tree/${cap}`]);
+    expect(all?.truncated).toBe(false);
+    const read = await counts(since);
+    const urlsets = Array.from({ length: 10 }, (_, i) => `/sitemap-scale/${i + 1}.xml`);
+    for (const doc of ["/robots.txt", "/sitemap-index.xml", ...urlsets]) expect(read[doc]).toBe(1);
+    // Pro stops at its cap: the first urlset holds it; the second is opened only to learn that
+    // more is listed (truncated), and no other is fetched.
+    since = Date.now();
+    const some = await map(pro, PLANS.pro.mapUrlCap);
+    expect(some?.urls.length).toBe(PLANS.pro.mapUrlCap);
+    expect(some?.truncated).toBe(true);
+    const proRead = Object.keys(await counts(since)).filter((p) => p.startsWith("/sitemap-scale/"));
+    expect(proRead.sort()).toEqual(["/sitemap-scale/1.xml", "/sitemap-scale/2.xml"]);
+  }, 120_000);
 
   it("limit truncates", async () => {
     const res = await postJson("/v1/map", { url: `${SITE}/`, limit: 3 }, bearer(pro.apiKey));
