@@ -9,7 +9,7 @@
  * images and motion settled, the blank check (./complete.ts) → every requested output from that one load (./outputs.ts).
  * A failed load fails every output; an output failing on its own fails alone.
  */
-import type { Page } from "@cloudflare/puppeteer";
+import type { CDPSession, Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../../schemas/limits";
 import { log } from "../../log";
 import { closeBlankPage, type BlankPage } from "../host/blank-page";
@@ -30,7 +30,7 @@ import {
   type Completeness,
 } from "./complete";
 import { readContent, type PageContent } from "./page-content";
-import { attachReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
+import { isolatedReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
 import type { RequestPolicy } from "./page-requests";
 import { statusMatches, type CaptureSpec } from "../capture-spec";
@@ -168,7 +168,7 @@ async function capturePage(
     watch.violation() ??
     (tracker.mainBlocked ? "main-frame navigation refused" : null);
   try {
-    return await captureLoaded(page, spec, tracker, hooks, () => {
+    return await captureLoaded(page, session, spec, tracker, hooks, () => {
       const reason = taint();
       if (reason !== null) throw refusal(reason);
     });
@@ -206,21 +206,20 @@ function leftDocument(err: unknown): boolean {
 }
 
 /**
- * Load, page controls and outputs. `assertUntainted` throws when anything the page received
+ * Load, page controls and outputs; `session` is ours on the page (the reads' isolated world,
+ * ./page-read.ts). `assertUntainted` throws when anything the page received
  * came from where the guard refuses (a rebound address, a speculative load that slipped through,
  * a refused main-frame navigation): called before any output is taken and once more after all
  * of them, so a tainted page never becomes bytes, HTML or a stored object (every output fails).
  */
 async function captureLoaded(
   page: Page,
+  session: CDPSession,
   spec: CaptureSpec,
   tracker: NetworkTracker,
   hooks: CaptureHooks,
   assertUntainted: () => void,
 ): Promise<PageCapture> {
-  // The reader's CDP session attaches while the page loads: off the extraction's critical path.
-  const reader = spec.outputs.article ? attachReader(page) : null;
-  const contentReader = spec.outputs.content ? attachReader(page) : null;
   const nav = await navigate(page, spec, tracker);
   const targetStatus = spec.source.kind === "url" ? tracker.mainStatus : null;
   if (targetStatus !== null && spec.failOnStatus && statusMatches(spec.failOnStatus, targetStatus))
@@ -265,11 +264,9 @@ async function captureLoaded(
   // The title and Open Graph tags are read beside the rest (a read that never fails, of what no
   // output changes): one CDP round trip less before the screenshot.
   const metadata = readMetadata(page, targetStatus);
-  const content =
-    contentReader && spec.outputs.content
-      ? await readContent(await contentReader, spec.outputs.content)
-      : null;
-  const article = reader ? await readArticle(await reader, spec) : null;
+  const reader = isolatedReader(page, session);
+  const content = spec.outputs.content ? await readContent(reader, spec.outputs.content) : null;
+  const article = spec.outputs.article ? await readArticle(reader, spec) : null;
   const plan = spec.outputs.animation;
   const animation = plan ? await recordAnimation(page, plan, spec.viewport, hooks.encoders) : null;
   const shot =

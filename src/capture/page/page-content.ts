@@ -11,7 +11,7 @@ import type { PageLinkData, ScrapeResultData } from "../../../schemas/responses"
 import { CaptureError, failures } from "../failures";
 import type { RawFields } from "../../extract/fields";
 import type { RawMarkup } from "../../extract/markup";
-import { evaluateIsolated, type IsolatedReader } from "./page-read";
+import type { IsolatedReader } from "./page-read";
 import { READ_FIELDS, READ_MARKUP, STRUCTURED_BOUNDS } from "./page-structured";
 
 /** What the page gave for each part of the plan; null for a part not asked for. */
@@ -41,8 +41,7 @@ const BOUNDS = {
 
 /** Reads what `plan` asks for; a selector Chromium refuses after all is the caller's 400. */
 export async function readContent(reader: IsolatedReader, plan: ContentPlan): Promise<PageContent> {
-  const answer = await evaluateIsolated<InPageAnswer>(
-    reader,
+  const answer = await reader.evaluate<InPageAnswer>(
     `(${READ_ALL})(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
   );
   if ("refusedSelector" in answer)

@@ -9,6 +9,7 @@ import type { PageArticle, ReadResult } from "../../extract/reader";
 import { PAGE_READER } from "../../extract/page-reader.generated";
 import { CONSENT_HIDE_SELECTORS } from "./consent-walls";
 import { CaptureError, failures } from "../failures";
+import { mainFrameId } from "./page-client";
 import { inPage, pageMetadata, serializeWithin } from "./page-scripts";
 import type { CaptureSpec } from "../capture-spec";
 
@@ -58,8 +59,7 @@ export async function readArticle(reader: IsolatedReader, spec: CaptureSpec): Pr
     ...spec.hideSelectors,
     ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
   ];
-  const article = await evaluateIsolated<PageArticle>(
-    reader,
+  const article = await reader.evaluate<PageArticle>(
     `(${READ_ARTICLE})(${JSON.stringify(LIMITS.domBytes)}, ${JSON.stringify(removeSelectors)})`,
   );
   if (article.kind === "too-large")
@@ -67,50 +67,47 @@ export async function readArticle(reader: IsolatedReader, spec: CaptureSpec): Pr
   return article;
 }
 
-/** A CDP session of ours on the page and its main frame's id (stable across navigations). */
+/**
+ * An isolated world of ours in the page's current document (CDP Page.createIsolatedWorld;
+ * puppeteer's own isolated realm is not public API), where the article and the page content
+ * outputs are read: its own JS globals and prototypes over the page's DOM.
+ */
 export interface IsolatedReader {
-  session: CDPSession;
-  frameId: string;
+  /** Evaluates `expression` in the world and returns its JSON value; a script error rejects. */
+  evaluate<T>(expression: string): Promise<T>;
 }
 
 /**
- * Attaches the reader's session. Started before navigation and awaited only when the article is
- * read (profiled: attaching is most of the in-page read's cost); when the load fails first, the
- * session is never used and goes with the context.
+ * The capture's reader, on `session` — ours on the page, kept for the page's life
+ * (../host/blank-page.ts) — in one world made at the first read, after load: a session attached
+ * for a read was ~a third of the reads' Chromium CPU on a crawl's kept page, with one world more
+ * for each read (measured: docs/CRAWL.md, "Against a crawler you run yourself"). A document
+ * replaced after the world was made leaves it without its context: the read then fails as the
+ * page leaving (./page-capture.ts).
  */
-export function attachReader(page: Page): Promise<IsolatedReader> {
-  const ready = (async () => {
-    const session = await page.createCDPSession();
-    const { frameTree } = await session.send("Page.getFrameTree");
-    return { session, frameId: frameTree.frame.id };
-  })();
-  ready.catch(() => {}); // a failure surfaces where it is awaited
-  return ready;
-}
-
-/**
- * Evaluates `expression` in a fresh isolated world of the main frame (CDP
- * Page.createIsolatedWorld; puppeteer's own isolated realm is not public API) and returns its
- * JSON value. A script error rejects; the world goes with the document, the session is detached.
- */
-export async function evaluateIsolated<T>(reader: IsolatedReader, expression: string): Promise<T> {
-  const { session, frameId } = reader;
-  try {
-    const { executionContextId } = await session.send("Page.createIsolatedWorld", {
-      frameId,
-      worldName: "edgeshot-reader",
-    });
-    const { result, exceptionDetails } = await session.send("Runtime.evaluate", {
-      expression,
-      contextId: executionContextId,
-      returnByValue: true,
-    });
-    if (exceptionDetails)
-      throw new Error(`in-page script failed: ${exceptionDetails.exception?.description ?? ""}`);
-    return result.value as T;
-  } finally {
-    void session.detach().catch(() => {});
-  }
+export function isolatedReader(page: Page, session: CDPSession): IsolatedReader {
+  let world: Promise<number> | null = null;
+  return {
+    async evaluate<T>(expression: string): Promise<T> {
+      world ??= (async () => {
+        const frameId = mainFrameId(page);
+        if (frameId === undefined) throw new Error("puppeteer: the page has no main frame id");
+        const created = await session.send("Page.createIsolatedWorld", {
+          frameId,
+          worldName: "edgeshot-reader",
+        });
+        return created.executionContextId;
+      })();
+      const { result, exceptionDetails } = await session.send("Runtime.evaluate", {
+        expression,
+        contextId: await world,
+        returnByValue: true,
+      });
+      if (exceptionDetails)
+        throw new Error(`in-page script failed: ${exceptionDetails.exception?.description ?? ""}`);
+      return result.value as T;
+    },
+  };
 }
 
 /** In the page: the DOM-size rule of `serializeWithin`, then the reader on a clone. */
