@@ -157,7 +157,7 @@ export class BrowserHost extends DurableObject<Env> {
           if (laned?.reused) this.stats.lanePagesReused++;
           const blank = laned?.blank ?? (await warm.spare.take(settings));
           ran = blank;
-          const share = warm.cpu.track(blank.page, blank.contextId, accountId);
+          const share = warm.cpu.track(blank.session, blank.contextId, accountId);
           try {
             const result = await runPageCapture(blank, spec, this.policy(), settings, {
               ...hooks,

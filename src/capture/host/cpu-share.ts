@@ -35,13 +35,14 @@
  *   as soon as it arrives unless the capture is held by then.
  * - The debugger must be enabled before the page's script runs (enabling it in a spinning page
  *   is never answered). Any capture may be held (even one that started alone: others may come),
- *   so every capture gets it, on its still-blank page before navigation, and on every frame and
+ *   so every capture gets it, on its still-blank page before navigation (on the session ours
+ *   for the page's life: a page kept for its lane keeps it on), and on every frame and
  *   worker it starts, while those are paused at their start by the browser guard. With
  *   breakpoints inactive, a `debugger;` statement in the page does not pause it.
  * - `Emulation.setCPUThrottlingRate` was rejected: its throttler sleeps by spinning, so a
  *   throttled spinner still uses the core.
  */
-import type { CDPSession, Page } from "@cloudflare/puppeteer";
+import type { CDPSession } from "@cloudflare/puppeteer";
 import { TUNING } from "../../tuning";
 import { withTimeout } from "../page/navigate";
 
@@ -141,11 +142,18 @@ export class CpuShare {
     private readonly newcomerWaiting: () => boolean = () => false,
   ) {}
 
+  /** Sessions whose Debugger.paused this share answers: one listener a session, for its life. */
+  private readonly answering = new WeakSet<CDPSession>();
+
   /**
-   * A capture of `accountId` starts in `contextId` on `page` (still blank). Its debugger and CPU
-   * meter are set up meanwhile: the page must not load before the ticket is `ready`.
+   * A capture of `accountId` starts in `contextId` on the page `session` is ours on (kept for
+   * the page's life: ./blank-page.ts). Its debugger and CPU meter are set up on that session
+   * meanwhile: the page must not load before the ticket is `ready`. A page kept for its lane's
+   * next capture keeps them: the next capture attaches no session and enables nothing again
+   * (measured on a crawl's kept page: an attach a page cost its renderer ~4.5 ms of main
+   * thread, and enabling the debugger again more; docs/CRAWL.md).
    */
-  track(page: Page, contextId: string, accountId: string): CpuTicket {
+  track(session: CDPSession, contextId: string, accountId: string): CpuTicket {
     const entry: Tracked = {
       accountId,
       contextId,
@@ -160,20 +168,16 @@ export class CpuShare {
     this.tracked.add(entry);
     this.timer ??= setInterval(() => void this.tick(), TUNING.cpuShareTickMs);
     return {
-      ready: this.meter(page, entry),
+      ready: this.meter(session, entry),
       end: () => this.untrack(entry),
     };
   }
 
-  /** The debugger on `page` and its CPU meter; never rejects. */
-  private async meter(page: Page, entry: Tracked): Promise<void> {
+  /** The debugger on the page's `session` and its CPU meter; never rejects. */
+  private async meter(session: CDPSession, entry: Tracked): Promise<void> {
     try {
-      const session = await page.createCDPSession();
       await Promise.all([this.prepare(entry, session), session.send("Performance.enable")]);
-      if (!this.tracked.has(entry)) {
-        void session.detach().catch(() => {}); // ended meanwhile (a failed capture)
-        return;
-      }
+      if (!this.tracked.has(entry)) return; // ended meanwhile (a failed capture)
       entry.meter = session;
       void busySeconds(session).then(
         (busy) => void (entry.busyAtStart ??= busy),
@@ -203,10 +207,14 @@ export class CpuShare {
 
   private async prepare(owners: Tracked | Tracked[], session: CDPSession): Promise<void> {
     const entries = Array.isArray(owners) ? owners : [owners];
-    session.on("Debugger.paused", () => {
-      // A pause we asked for while the page was idle, arriving after it was let go.
-      if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
-    });
+    if (!this.answering.has(session)) {
+      this.answering.add(session);
+      session.on("Debugger.paused", () => {
+        // A pause we asked for while the page was idle, arriving after it was let go (on a
+        // kept page, perhaps in its lane's next capture).
+        if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
+      });
+    }
     await session.send("Debugger.enable");
     await session.send("Debugger.setBreakpointsActive", { active: false });
     for (const entry of entries) entry.realms.add(session);
@@ -229,7 +237,6 @@ export class CpuShare {
       this.turn(entry.realms);
       this.onHolding(this.holding);
     }
-    if (entry.meter) void entry.meter.detach().catch(() => {});
     if (this.tracked.size === 0 && this.timer !== null) {
       clearInterval(this.timer);
       this.timer = null;
