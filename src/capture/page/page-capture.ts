@@ -9,7 +9,7 @@
  * images and motion settled, the blank check (./complete.ts) → every requested output from that one load (./outputs.ts).
  * A failed load fails every output; an output failing on its own fails alone.
  */
-import type { CDPSession, Page } from "@cloudflare/puppeteer";
+import type { Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../../schemas/limits";
 import { log } from "../../log";
 import { closeBlankPage, type BlankPage } from "../host/blank-page";
@@ -168,7 +168,7 @@ async function capturePage(
     watch.violation() ??
     (tracker.mainBlocked ? "main-frame navigation refused" : null);
   try {
-    return await captureLoaded(page, session, spec, tracker, hooks, () => {
+    return await captureLoaded(page, spec, tracker, hooks, () => {
       const reason = taint();
       if (reason !== null) throw refusal(reason);
     });
@@ -206,15 +206,13 @@ function leftDocument(err: unknown): boolean {
 }
 
 /**
- * Load, page controls and outputs; `session` is ours on the page (the reads' isolated world,
- * ./page-read.ts). `assertUntainted` throws when anything the page received
+ * Load, page controls and outputs. `assertUntainted` throws when anything the page received
  * came from where the guard refuses (a rebound address, a speculative load that slipped through,
  * a refused main-frame navigation): called before any output is taken and once more after all
  * of them, so a tainted page never becomes bytes, HTML or a stored object (every output fails).
  */
 async function captureLoaded(
   page: Page,
-  session: CDPSession,
   spec: CaptureSpec,
   tracker: NetworkTracker,
   hooks: CaptureHooks,
@@ -264,7 +262,7 @@ async function captureLoaded(
   // The title and Open Graph tags are read beside the rest (a read that never fails, of what no
   // output changes): one CDP round trip less before the screenshot.
   const metadata = readMetadata(page, targetStatus);
-  const reader = isolatedReader(page, session);
+  const reader = isolatedReader(page);
   const content = spec.outputs.content ? await readContent(reader, spec.outputs.content) : null;
   const article = spec.outputs.article ? await readArticle(reader, spec) : null;
   const plan = spec.outputs.animation;

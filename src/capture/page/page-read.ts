@@ -3,13 +3,12 @@
  * and the article (extraction) — each bounded in the page before it crosses CDP — and the
  * isolated world that the article and the page content outputs (./page-content.ts) are read in.
  */
-import type { CDPSession, Page } from "@cloudflare/puppeteer";
+import type { Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../../schemas/limits";
 import type { PageArticle, ReadResult } from "../../extract/reader";
 import { PAGE_READER } from "../../extract/page-reader.generated";
 import { CONSENT_HIDE_SELECTORS } from "./consent-walls";
 import { CaptureError, failures } from "../failures";
-import { mainFrameId } from "./page-client";
 import { inPage, pageMetadata, serializeWithin } from "./page-scripts";
 import type { CaptureSpec } from "../capture-spec";
 
@@ -68,9 +67,9 @@ export async function readArticle(reader: IsolatedReader, spec: CaptureSpec): Pr
 }
 
 /**
- * An isolated world of ours in the page's current document (CDP Page.createIsolatedWorld;
- * puppeteer's own isolated realm is not public API), where the article and the page content
- * outputs are read: its own JS globals and prototypes over the page's DOM.
+ * An isolated world in the page's current document, where the article and the page content
+ * outputs are read: its own JS globals and prototypes over the page's DOM, which nothing of the
+ * page's can reach.
  */
 export interface IsolatedReader {
   /** Evaluates `expression` in the world and returns its JSON value; a script error rejects. */
@@ -78,36 +77,28 @@ export interface IsolatedReader {
 }
 
 /**
- * The capture's reader, on `session` — ours on the page, kept for the page's life
- * (../host/blank-page.ts) — in one world made at the first read, after load: a session attached
- * for a read was ~a third of the reads' Chromium CPU on a crawl's kept page, with one world more
- * for each read (measured: docs/CRAWL.md, "Against a crawler you run yourself"). A document
- * replaced after the world was made leaves it without its context: the read then fails as the
- * page leaving (./page-capture.ts).
+ * The capture's reader: puppeteer's own isolated world of the main frame, which Chromium makes
+ * for every document puppeteer's page sees (it is out of puppeteer's public types, pinned
+ * version, like ./page-client.ts). A world of our own (`Page.createIsolatedWorld`) was one more
+ * V8 context a document, and a CDP session attached for each read one more again: together about
+ * a third of the reads' Chromium CPU on a crawl's kept page (docs/CRAWL.md, "Against a crawler
+ * you run yourself"). A document replaced while a read runs fails it as the page leaving
+ * (./page-capture.ts).
  */
-export function isolatedReader(page: Page, session: CDPSession): IsolatedReader {
-  let world: Promise<number> | null = null;
+export function isolatedReader(page: Page): IsolatedReader {
   return {
     async evaluate<T>(expression: string): Promise<T> {
-      world ??= (async () => {
-        const frameId = mainFrameId(page);
-        if (frameId === undefined) throw new Error("puppeteer: the page has no main frame id");
-        const created = await session.send("Page.createIsolatedWorld", {
-          frameId,
-          worldName: "edgeshot-reader",
-        });
-        return created.executionContextId;
-      })();
-      const { result, exceptionDetails } = await session.send("Runtime.evaluate", {
-        expression,
-        contextId: await world,
-        returnByValue: true,
-      });
-      if (exceptionDetails)
-        throw new Error(`in-page script failed: ${exceptionDetails.exception?.description ?? ""}`);
-      return result.value as T;
+      const frame = page.mainFrame() as unknown as { isolatedRealm?: () => Realm };
+      const realm = frame.isolatedRealm?.();
+      if (!realm) throw new Error("puppeteer: the main frame has no isolated world");
+      return (await realm.evaluate(expression)) as T;
     },
   };
+}
+
+/** What of puppeteer's isolated realm the reader uses. */
+interface Realm {
+  evaluate(expression: string): Promise<unknown>;
 }
 
 /** In the page: the DOM-size rule of `serializeWithin`, then the reader on a clone. */
