@@ -242,10 +242,13 @@ describe("BrowserHost", () => {
   it("a lane's captures at once share one context; what the guard refuses in one closes them all", async () => {
     const host = await sharedHost();
     const url = `${FIXTURES}/boxes.html?run=${runId()}`;
-    // Blue when the context already holds the lane's cookie, green when it is a fresh one.
+    // Blue when the context already holds the lane's cookie, green when it is a fresh one; red
+    // when the page is hidden (a background tab, or a kept page once frozen): a lane's page must
+    // render as a browser's front tab does.
     const check =
       "const shared = document.cookie.includes('lane=1');" +
-      "document.body.innerHTML = ''; document.documentElement.style.background = shared ? '#00f' : '#0f0';";
+      "document.body.innerHTML = ''; document.documentElement.style.background =" +
+      " document.visibilityState !== 'visible' ? '#f00' : shared ? '#00f' : '#0f0';";
     const lane = `crawl:acct-host-test:${runId()}`;
     const turn = { lane, laneWidth: 2 };
     const shoot = async (js: string, page = url, on = turn) => {

@@ -79,7 +79,7 @@ export async function openBlankPages(
       guard.denyDownloads(contextId),
     ]);
     const [sessions] = await Promise.all([
-      Promise.all(pages.map((page) => page.createCDPSession())),
+      Promise.all(pages.map((page) => page.createCDPSession().then(shownAlways))),
       freezeWindowUi(browserSession, contextId),
     ]);
     const group: PageGroup | null =
@@ -102,6 +102,22 @@ export async function openBlankPages(
     await context.close().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * Keeps the page visible, as a browser's front tab, whatever happens to its tab: focus emulation
+ * (on `session`, ours for the page's life) makes Chromium count the page as shown and focused. A
+ * lane's pages are tabs of one window, and all but the last opened are background tabs; a page
+ * kept for its lane is frozen while it waits, and freezing hides it for good (Chromium 156:
+ * `Page.setWebLifecycleState` "frozen" hides the page, "active" does not show it again). A hidden
+ * page runs no animation frames, its intersection observers (lazy loaders, `loading="lazy"`)
+ * wait, and a page that waits for `visibilityState` "visible" does nothing: measured, three of a
+ * lane's four tabs and every page it reused were hidden. Each page in a window of its own was
+ * tried too: visible as well, at ~20 ms more Chromium CPU a navigation (its window's UI).
+ */
+async function shownAlways(session: CDPSession): Promise<CDPSession> {
+  await session.send("Emulation.setFocusEmulationEnabled", { enabled: true });
+  return session;
 }
 
 /**
