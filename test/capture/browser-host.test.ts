@@ -211,6 +211,9 @@ describe("BrowserHost", () => {
       "const left = sessionStorage.getItem('left') !== null;" +
       "document.body.innerHTML = ''; document.documentElement.style.background = left ? '#00f' : '#0f0';";
     const leave = `${check} sessionStorage.setItem('left', '1');`;
+    // The first capture's page asks for a URL every 50 ms for as long as it runs.
+    const tick = runId();
+    const ticking = `${leave} setInterval(() => fetch('/boxes.html?run=${tick}'), 50);`;
     const lane = `crawl:acct-host-test:${runId()}`;
     const other = `crawl:acct-host-test:${runId()}`;
     const shoot = async (js: string, turn: { lane: string }) => {
@@ -224,8 +227,12 @@ describe("BrowserHost", () => {
     const reused = async () => (await host.getStats()).lanePagesReused;
     const before = await reused();
     const kept = (n: number) => lanePagesKept(host, n);
-    expect(await shoot(leave, { lane })).toBe("clean");
+    expect(await shoot(ticking, { lane })).toBe("clean");
     await kept(1);
+    // Kept, it is frozen: its timers stop while it waits (at most one tick was on its way).
+    const asked = (await fixtureLog(tick)).length;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await fixtureLog(tick)).length - asked).toBeLessThanOrEqual(1);
     expect(await shoot(check, { lane })).toBe("reused");
     await kept(1);
     // Another crawl never gets it.

@@ -79,7 +79,14 @@ export async function openBlankPages(
       guard.denyDownloads(contextId),
     ]);
     const [sessions] = await Promise.all([
-      Promise.all(pages.map((page) => page.createCDPSession().then(shownAlways))),
+      Promise.all(
+        pages.map((page) =>
+          page.createCDPSession().then(async (session) => {
+            await keepShown(session);
+            return session;
+          }),
+        ),
+      ),
       freezeWindowUi(browserSession, contextId),
     ]);
     const group: PageGroup | null =
@@ -105,19 +112,20 @@ export async function openBlankPages(
 }
 
 /**
- * Keeps the page visible, as a browser's front tab, whatever happens to its tab: focus emulation
- * (on `session`, ours for the page's life) makes Chromium count the page as shown and focused. A
- * lane's pages are tabs of one window, and all but the last opened are background tabs; a page
- * kept for its lane is frozen while it waits, and freezing hides it for good (Chromium 156:
- * `Page.setWebLifecycleState` "frozen" hides the page, "active" does not show it again). A hidden
- * page runs no animation frames, its intersection observers (lazy loaders, `loading="lazy"`)
- * wait, and a page that waits for `visibilityState` "visible" does nothing: measured, three of a
- * lane's four tabs and every page it reused were hidden. Each page in a window of its own was
- * tried too: visible as well, at ~20 ms more Chromium CPU a navigation (its window's UI).
+ * Keeps the page shown, as a browser's front tab, whatever its tab (`on`), or lets it be hidden
+ * again (before it is frozen): focus emulation on `session` (ours for the page's life) makes
+ * Chromium count the page as shown and focused. A lane's pages are tabs of one window, all but
+ * the last opened background tabs; and a kept page is frozen while it waits, which hides it for
+ * good (Chromium 156: `Page.setWebLifecycleState` "frozen" hides the page, "active" does not
+ * show it again). A hidden page runs no animation frames, its intersection observers (lazy
+ * loaders, `loading="lazy"`) wait, and a page that waits for `visibilityState` "visible" does
+ * nothing: measured, three of a lane's four tabs and every page it reused were hidden. A page
+ * kept shown cannot be frozen (the freeze is answered and does nothing): ./lane-pages.ts turns
+ * this off before freezing and on again when it wakes the page. A window a page was tried too:
+ * visible as well, at ~20 ms more Chromium CPU a navigation (its window's UI).
  */
-async function shownAlways(session: CDPSession): Promise<CDPSession> {
-  await session.send("Emulation.setFocusEmulationEnabled", { enabled: true });
-  return session;
+export async function keepShown(session: CDPSession, on = true): Promise<void> {
+  await session.send("Emulation.setFocusEmulationEnabled", { enabled: on });
 }
 
 /**

@@ -215,7 +215,8 @@ export class CpuShare {
         if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
       });
     }
-    await session.send("Debugger.enable");
+    // The debugger keeps no script source the page let go: it stays on for a kept page's life.
+    await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
     await session.send("Debugger.setBreakpointsActive", { active: false });
     for (const entry of entries) entry.realms.add(session);
     if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});

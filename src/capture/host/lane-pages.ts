@@ -41,7 +41,7 @@ import { pageClient } from "../page/page-client";
 import type { PageSettings } from "../page/page";
 import { withTimeout } from "../page/navigate";
 import { TUNING } from "../../tuning";
-import type { BlankPage } from "./blank-page";
+import { keepShown, type BlankPage } from "./blank-page";
 
 interface Kept {
   lane: string;
@@ -179,12 +179,16 @@ async function cacheOn(blank: BlankPage): Promise<boolean> {
 /**
  * Freezes the page while it waits (the Page Lifecycle "frozen" state: its document's tasks,
  * timers and scripts stop, so an idle page costs no CPU) or lets it go on; false when it would
- * not answer in time.
+ * not answer in time. A page kept shown does not freeze: it is let be hidden first, and shown
+ * again once it goes on (`keepShown`, ./blank-page.ts).
  */
 async function lifecycle(blank: BlankPage, state: "frozen" | "active"): Promise<boolean> {
+  const set = () => pageClient(blank.page).send("Page.setWebLifecycleState", { state });
   try {
     await withTimeout(
-      pageClient(blank.page).send("Page.setWebLifecycleState", { state }),
+      state === "frozen"
+        ? keepShown(blank.session, false).then(set)
+        : set().then(() => keepShown(blank.session)),
       TUNING.contextCloseMs,
     );
     return true;
