@@ -82,8 +82,9 @@ export interface IsolatedReader {
  * version, like ./page-client.ts). A world of our own (`Page.createIsolatedWorld`) was one more
  * V8 context a document, and a CDP session attached for each read one more again: together about
  * a third of the reads' Chromium CPU on a crawl's kept page (docs/CRAWL.md, "Against a crawler
- * you run yourself"). A document replaced while a read runs fails it as the page leaving
- * (./page-capture.ts).
+ * you run yourself"). Each read is one function expression that defines nothing global there,
+ * so it and puppeteer's own helpers in that world never meet. A document replaced while a read
+ * runs fails it as the page leaving (./page-capture.ts).
  */
 export function isolatedReader(page: Page): IsolatedReader {
   return {
