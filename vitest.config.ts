@@ -110,6 +110,9 @@ const inWorkerd = () =>
         // Unsafe URLs and the DNS check against local fakes (test/fixtures/fakes/).
         SAFE_BROWSING_API_KEY: "test-safe-browsing-key-0123456789", // = SAFE_BROWSING_TEST_KEY of the fake
         SAFE_BROWSING_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 4}/v4/threatMatches:find`,
+        // The fake answers at once, but a loaded machine once kept it past the default 1.5 s:
+        // the lookup failed open (then skipped for 30 s) and a flagged URL was captured.
+        SAFE_BROWSING_TIMEOUT_MS: "10000",
         UNSAFE_HOST_PATTERNS: "listed.example.org,*.wild.example.org",
         DNS_CHECK: "on",
         DOH_ENDPOINT: `http://127.0.0.1:${FIXTURE_PORT + 5}/dns-query`,

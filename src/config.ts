@@ -36,6 +36,13 @@ const schema = z
       .min(32, "STORAGE_ENCRYPTION_KEY must be set (32+ characters)"),
     SAFE_BROWSING_API_KEY: z.string().optional().default(""),
     SAFE_BROWSING_ENDPOINT: z.url({ protocol: /^https?$/ }).default(SAFE_BROWSING_URL),
+    // Past it a lookup fails open; tests give their local fake longer (a loaded machine).
+    SAFE_BROWSING_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(10_000)
+      .default(TUNING.safeBrowsingTimeoutMs),
     UNSAFE_HOST_PATTERNS: z
       .string()
       .default("")
@@ -140,6 +147,8 @@ export interface Config {
   safeBrowsingApiKey: string;
   /** Safe Browsing Lookup API v4 `threatMatches:find` URL (a local fake in tests). */
   safeBrowsingEndpoint: string;
+  /** How long a Safe Browsing lookup may take before it fails open. */
+  safeBrowsingTimeoutMs: number;
   /** Canonical host patterns flagged as unsafe (`host` = it and subdomains, `*.host`). */
   unsafeHostPatterns: readonly string[];
   /** Resolve target names over DoH and refuse those with blocked addresses (fail closed). */
@@ -185,6 +194,7 @@ export function config(env: Env): Config {
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY,
     safeBrowsingApiKey: e.SAFE_BROWSING_API_KEY,
     safeBrowsingEndpoint: e.SAFE_BROWSING_ENDPOINT,
+    safeBrowsingTimeoutMs: e.SAFE_BROWSING_TIMEOUT_MS,
     unsafeHostPatterns: e.UNSAFE_HOST_PATTERNS,
     dnsCheck: e.DNS_CHECK === "on",
     dohEndpoint: e.DOH_ENDPOINT,

@@ -127,6 +127,11 @@ export const TUNING = {
    * The default of the JOB_STUCK_AFTER_SECONDS setting (src/config.ts), which is what is used.
    */
   jobStuckAfterMs: 15 * 60_000,
+  /**
+   * How long a Safe Browsing lookup may take before it fails open (src/security/reputation.ts).
+   * The default of the SAFE_BROWSING_TIMEOUT_MS setting (src/config.ts), which is what is used.
+   */
+  safeBrowsingTimeoutMs: 1_500,
   /** Job R2 documents (the CaptureSpec) expire after this long (the sweep deletes them). */
   jobDocumentTtlSeconds: 7 * 24 * 60 * 60,
   /** A capture job is tried at most this often: the first attempt plus 2 retries (max_retries = 2). */

@@ -17,11 +17,11 @@
 import { normalizeHost } from "../hosts";
 import { log } from "../log";
 import { sha256Hex } from "../encoding";
+import { TUNING } from "../tuning";
 
 export type Reputation =
   { flagged: false } | { flagged: true; source: "blocklist" | "safe-browsing"; threat: string };
 
-export const SAFE_BROWSING_TIMEOUT_MS = 1500;
 /** After a failed lookup, skip the API (fail open at once) for this long. */
 export const SAFE_BROWSING_BACKOFF_MS = 30_000;
 export const CLEAN_CACHE_SECONDS = 600;
@@ -166,7 +166,7 @@ type Outcome =
 async function ask(target: string, options: SafeBrowsingOptions): Promise<Outcome> {
   const endpoint = new URL(options.endpoint);
   endpoint.searchParams.set("key", options.apiKey);
-  const timeoutMs = options.timeoutMs ?? SAFE_BROWSING_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? TUNING.safeBrowsingTimeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let body: unknown;

@@ -49,6 +49,7 @@ function checksFor(env: Env): Checks {
         ? {
             apiKey: cfg.safeBrowsingApiKey,
             endpoint: cfg.safeBrowsingEndpoint,
+            timeoutMs: cfg.safeBrowsingTimeoutMs,
             kv: env.RENDER_CACHE,
           }
         : null,
