@@ -308,6 +308,25 @@ describe("FairSlots by weight", () => {
       expect(other.slot).toBeNull(); // an interactive capture is in flight now
     });
 
+    it("a background caller held by its account's cap, nothing interactive about, sets no timer loop", async () => {
+      const slots = new FairSlots(limits);
+      const crawls = [
+        await slots.acquire("c", 1, true),
+        await slots.acquire("c", 1, true),
+        await slots.acquire("c", 1, true),
+      ];
+      const timers = vi.spyOn(globalThis, "setTimeout");
+      const fourth = track(slots.acquire("c", 1, true)); // "c" is at its cap
+      await vi.advanceTimersByTimeAsync(100);
+      expect(fourth.slot).toBeNull();
+      // Its own two (the wait's bound, the yield's end); a quiet timer re-armed at 0 ms was 100s.
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(3);
+      timers.mockRestore();
+      slots.release(crawls[0]!);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(fourth.slot?.background).toBe(true);
+    });
+
     it("yields for backgroundYieldMs at most: then it waits like any capture, and goes", async () => {
       const slots = new FairSlots(limits);
       await slots.acquire("a", 1); // never released: interactive traffic all along
