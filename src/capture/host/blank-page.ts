@@ -82,7 +82,9 @@ export async function openBlankPages(
       Promise.all(
         pages.map((page) =>
           page.createCDPSession().then(async (session) => {
-            await keepShown(session);
+            // Several pages are tabs of one window; a page alone is its window's front tab
+            // (shown again by ./lane-pages.ts when it wakes from a freeze).
+            if (count > 1) await keepShown(session);
             return session;
           }),
         ),
