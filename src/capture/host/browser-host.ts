@@ -182,14 +182,10 @@ export class BrowserHost extends DurableObject<Env> {
           }
           // Its lane's context was disposed under it because of another of its pages (one that
           // would not freeze, wake or close: ./lane-pages.ts) and the guard refused nothing
-          // there: not this page's doing, retried once in a new page. A capture that failed by
-          // itself (a CaptureError: refused, unreachable, too slow) is not, though a sibling
-          // closing after it ended the context: a retry would load its page twice.
+          // there: not this page's doing, retried once in a new page.
           const group = ran?.group;
           const disposedByOther = group?.disposedBy != null && group.disposedBy !== ran;
-          const byItself = err instanceof CaptureError;
-          if (attempt === 0 && disposedByOther && !byItself && ran?.watch.violation() === null)
-            continue;
+          if (attempt === 0 && disposedByOther && ran?.watch.violation() === null) continue;
 
           const failure = toFailure(err);
           // The target's doing (it could not be reached, it was too slow) is the caller's to fix
