@@ -91,12 +91,17 @@ export async function runCrawlPages(
   const lanes = new Set<Promise<void>>();
   let stop = false;
   const ownFailure: unknown[] = [];
-  // A page held back by its host's Crawl-delay: asked for again when it may start.
+  // A page held back by its host's Crawl-delay: asked for again when it may start, by the timer
+  // itself. (A timer the loop below only raced against was lost when a lane set it while the
+  // loop waited on the lanes alone: a crawl with a Crawl-delay fell to one lane, and a page
+  // waiting 10 s for its server held the whole crawl.) Settles once that ask is done.
   let delayed: Promise<void> | null = null;
   const wait = (next: { waitUntil: number }) => {
-    const ms = Math.min(next.waitUntil, until) - Date.now();
-    delayed ??= new Promise<void>((r) => setTimeout(r, Math.max(0, ms))).then(() => {
+    if (delayed) return;
+    const ms = Math.max(0, Math.min(next.waitUntil, until) - Date.now());
+    delayed = new Promise<void>((r) => setTimeout(r, ms)).then(() => {
       delayed = null;
+      return refill();
     });
   };
   // A lane renders its page, then the next one its Crawl DO gave back with the outcome, and so
