@@ -36,8 +36,12 @@ export interface BlankPage {
 export interface PageGroup {
   /** Its pages still open. */
   pages: Set<BlankPage>;
-  /** The page whose close disposed the context (every page in it), once one did. */
-  disposedBy: BlankPage | null;
+  /**
+   * The pages still open when another page's close disposed the context: their captures failed
+   * for it, not by their own doing. A page that had closed already (it failed, or served) is
+   * not among them, nor is the one whose close disposed it.
+   */
+  disposedUnder: Set<BlankPage>;
   /** A page of it failed: its pages serve no more captures (each closes as it comes back). */
   retired: boolean;
 }
@@ -92,7 +96,7 @@ export async function openBlankPages(
       freezeWindowUi(browserSession, contextId),
     ]);
     const group: PageGroup | null =
-      count > 1 ? { pages: new Set(), disposedBy: null, retired: false } : null;
+      count > 1 ? { pages: new Set(), disposedUnder: new Set(), retired: false } : null;
     const blanks = pages.map((page, i): BlankPage => {
       const session = sessions[i];
       if (!session) throw new Error("a page without its session");
@@ -188,7 +192,7 @@ export async function closeBlankPage(blank: BlankPage, alone = false): Promise<b
   }
   blank.watch.end();
   if (group) {
-    group.disposedBy ??= blank;
+    for (const other of group.pages) group.disposedUnder.add(other);
     group.pages.clear();
   }
   return closing(blank.context.close());

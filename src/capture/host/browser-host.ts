@@ -182,10 +182,11 @@ export class BrowserHost extends DurableObject<Env> {
           }
           // Its lane's context was disposed under it because of another of its pages (one that
           // would not freeze, wake or close: ./lane-pages.ts) and the guard refused nothing
-          // there: not this page's doing, retried once in a new page.
-          const group = ran?.group;
-          const disposedByOther = group?.disposedBy != null && group.disposedBy !== ran;
-          if (attempt === 0 && disposedByOther && ran?.watch.violation() === null) continue;
+          // there: not this page's doing, retried once in a new page. A capture that failed by
+          // itself closed its page first: its page is not among those disposed, and its
+          // failure stands (retried, its URL would be loaded twice).
+          const disposedUnder = ran?.group?.disposedUnder.has(ran) === true;
+          if (attempt === 0 && disposedUnder && ran?.watch.violation() === null) continue;
 
           const failure = toFailure(err);
           // The target's doing (it could not be reached, it was too slow) is the caller's to fix
