@@ -41,8 +41,12 @@ describe("capturesToHold", () => {
     expect(held(spinners)).toEqual(["a1", "a2", "a3", "b5"]);
   });
 
-  it("lets the oldest of each account run while every capture is heavy and nobody waits", () => {
-    expect(held([entry("a", 3, false), entry("a", 7, true), entry("b", 1, false)])).toEqual(["a7"]);
+  it("lets the oldest heavy capture of each account run: a light one older holds nothing back", () => {
+    // a3 waits for its server: a7, the account's only heavy capture, runs.
+    expect(held([entry("a", 3, false), entry("a", 7, true), entry("b", 1, false)])).toEqual([]);
+    expect(
+      held([entry("a", 3, false), entry("a", 7, true), entry("a", 8, true), entry("b", 1, false)]),
+    ).toEqual(["a8"]);
     expect(held([entry("a", 3, true), entry("b", 1, true), entry("c", 2, true)])).toEqual([]);
   });
 

@@ -7,8 +7,10 @@
  * TUNING.cpuHeavyMs; a heavy capture may be **held** — its scripts paused — and is let go later.
  * The rule, while another account has a capture in flight on the same browser, or a caller with
  * nothing in flight waits for a slot (./slots.ts `newcomerWaiting`):
- * - within an account: only its oldest capture may run heavy; a younger heavy one is held until
- *   it becomes the account's oldest (each account's heavy work runs one capture at a time);
+ * - within an account: only its oldest heavy capture runs; a younger heavy one is held until it
+ *   is the account's oldest heavy one (each account's heavy work runs one capture at a time). A
+ *   light capture holds nothing back, however old: a crawl page waiting 10 s for a slow server
+ *   held its account's next page, misjudged heavy on a loaded machine, for those 10 s;
  * - across accounts: while a light capture is in flight (any account's) or a newcomer waits, at
  *   most TUNING.cpuHeavyRunning of the accounts' oldest heavy captures run at once, taking turns
  *   of TUNING.cpuSliceMs (the one held longest goes next). An account's oldest capture is no
@@ -97,9 +99,10 @@ export function capturesToHold<T extends CpuEntry>(
   const held = new Set<T>();
   const accounts = new Set(entries.map((e) => e.accountId));
   if (accounts.size < 2 && !newcomerWaiting) return held;
+  // Each account's oldest heavy capture (a light one holds nothing back).
   const oldest = new Map<string, number>();
   for (const e of entries)
-    oldest.set(e.accountId, Math.min(oldest.get(e.accountId) ?? e.seq, e.seq));
+    if (e.heavy) oldest.set(e.accountId, Math.min(oldest.get(e.accountId) ?? e.seq, e.seq));
   const turns: T[] = [];
   for (const e of entries) {
     if (!e.heavy) continue;
