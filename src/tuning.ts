@@ -219,6 +219,8 @@ export const TUNING = {
   lanePageUses: 25,
   laneIdleMs: 15_000,
   lanePagesIdle: 8,
+  /** A kept page is frozen once it has waited this long (a busy lane takes it back sooner). */
+  laneFreezeMs: 250,
   /** Skipped URLs (out of scope, excluded…) a crawl lists, beyond its rendered pages. */
   crawlSkippedRows: 2_000,
   /**

@@ -11,6 +11,7 @@ import { SESSION_KEY } from "../../src/capture/host/browser-session";
 import { FIXTURES, fixtureLog, runId } from "../helpers/http";
 import { poll } from "../helpers/jobs";
 import { decodeImage } from "../helpers/images";
+import { TUNING } from "../../src/tuning";
 
 function hostStub(name: string): DurableObjectStub<BrowserHost> {
   return env.BROWSER_HOST.get(env.BROWSER_HOST.idFromName(name));
@@ -229,7 +230,8 @@ describe("BrowserHost", () => {
     const kept = (n: number) => lanePagesKept(host, n);
     expect(await shoot(ticking, { lane })).toBe("clean");
     await kept(1);
-    // Kept, it is frozen: its timers stop while it waits (at most one tick was on its way).
+    // Kept, it is frozen once it has waited: its timers stop (at most one tick was on its way).
+    await new Promise((resolve) => setTimeout(resolve, TUNING.laneFreezeMs + 250));
     const asked = (await fixtureLog(tick)).length;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await fixtureLog(tick)).length - asked).toBeLessThanOrEqual(1);
@@ -275,6 +277,8 @@ describe("BrowserHost", () => {
     // The lane's first capture opens its context with two pages: the other waits, blank.
     expect(await shoot(`${check} document.cookie = 'lane=1; path=/';`)).toBe("fresh");
     await lanePagesKept(host, 2, lane);
+    // Left waiting, the used page is frozen (hidden): woken, it must be shown again.
+    await new Promise((resolve) => setTimeout(resolve, TUNING.laneFreezeMs + 250));
     // Two at once: one in the page the first left, one in the page opened beside it — the same
     // context (its cookie), not a new one.
     expect(await Promise.all([shoot(check), shoot(check)])).toEqual(["shared", "shared"]);

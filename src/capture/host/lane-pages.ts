@@ -12,8 +12,10 @@
  * - A lane is a key our code gives (src/crawl/page-run.ts: one per crawl), never customer input,
  *   and a page serves only its own lane on its own browser: never another crawl or account.
  * - Only a page whose capture succeeded is offered back. It is kept only if the guard saw
- *   nothing wrong in its context, and frozen while it waits (its document's scripts and timers
- *   stop); taken again, it is checked once more and woken, and the next capture navigates it
+ *   nothing wrong in its context, and frozen once it has waited TUNING.laneFreezeMs (its
+ *   document's scripts and timers stop; a busy lane takes its page back sooner, and a freeze
+ *   and a wake would cost four round trips and a hide and show of the page); taken again, it
+ *   is checked once more and woken if frozen, and the next capture navigates it
  *   from the last page, as a tab does. (Sending it to about:blank between captures was tried:
  *   each navigation from about:blank to the site started new renderer processes, ~5 a page, and
  *   saved nothing.) Anything else closes its context, which kills its renderer.
@@ -47,8 +49,12 @@ interface Kept {
   lane: string;
   blank: BlankPage;
   timer: ReturnType<typeof setTimeout>;
-  /** Opened with the lane's context and never used: blank, not frozen. */
+  /** Opened with the lane's context and never used: blank, never frozen. */
   fresh: boolean;
+  /** Freezes it once it has waited TUNING.laneFreezeMs; cleared when it is taken before. */
+  freezeTimer: ReturnType<typeof setTimeout> | null;
+  /** Its freeze, once started: settles true when it froze. */
+  frozen: Promise<boolean> | null;
 }
 
 /** A page for a lane's capture; `reused` when an earlier capture of the lane ran in it. */
@@ -95,8 +101,9 @@ export class LanePages {
       if (kept?.lane !== lane) continue;
       this.idle.splice(i, 1);
       clearTimeout(kept.timer);
+      if (kept.freezeTimer) clearTimeout(kept.freezeTimer);
       const current = this.isCurrent(lane, kept.blank);
-      if (current && sound(kept.blank) && (kept.fresh || (await lifecycle(kept.blank, "active"))))
+      if (current && sound(kept.blank) && (await awake(kept)))
         return { blank: kept.blank, reused: !kept.fresh };
       void this.close(kept.blank, !current);
     }
@@ -130,7 +137,6 @@ export class LanePages {
     // the crawl's next one caches as a tab does, so the site's stylesheets and scripts are
     // fetched once a page kept, not once a crawl page.
     if (uses === 1 && !(await cacheOn(blank))) return this.close(blank);
-    if (!(await lifecycle(blank, "frozen"))) return this.close(blank);
     blank.primed = settings;
     this.keep(lane, blank, false);
   }
@@ -142,7 +148,7 @@ export class LanePages {
 
   /** Keeps `blank` idle for `lane` for at most TUNING.laneIdleMs, within the idle pages' cap. */
   private keep(lane: string, blank: BlankPage, fresh: boolean): void {
-    const timer = setTimeout(() => {
+    const drop = () => {
       const at = this.idle.findIndex((k) => k.blank === blank);
       if (at < 0) return;
       this.idle.splice(at, 1);
@@ -150,15 +156,36 @@ export class LanePages {
       // A lane whose pages are all gone is over (its crawl paused or ended): forgotten.
       if ((blank.group?.pages.size ?? 0) === 0 && !this.idle.some((k) => k.lane === lane))
         this.current.delete(lane);
-    }, TUNING.laneIdleMs);
-    this.idle.push({ lane, blank, timer, fresh });
+    };
+    const kept: Kept = {
+      lane,
+      blank,
+      timer: setTimeout(drop, TUNING.laneIdleMs),
+      fresh,
+      freezeTimer: null,
+      frozen: null,
+    };
+    if (!fresh)
+      kept.freezeTimer = setTimeout(() => {
+        kept.freezeTimer = null;
+        kept.frozen = lifecycle(blank, "frozen");
+        void kept.frozen.then((ok) => ok || drop());
+      }, TUNING.laneFreezeMs);
+    this.idle.push(kept);
     while (this.idle.length > TUNING.lanePagesIdle) {
       const oldest = this.idle.shift();
       if (!oldest) break;
       clearTimeout(oldest.timer);
+      if (oldest.freezeTimer) clearTimeout(oldest.freezeTimer);
       void this.close(oldest.blank, true);
     }
   }
+}
+
+/** A kept page ready to serve: woken if it was frozen; false when it would not wake. */
+async function awake(kept: Kept): Promise<boolean> {
+  if (kept.frozen === null) return true;
+  return (await kept.frozen) && lifecycle(kept.blank, "active");
 }
 
 /** Open, and nothing the guard refused seen in its context. */
