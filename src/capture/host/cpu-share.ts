@@ -145,8 +145,13 @@ export class CpuShare {
     private readonly newcomerWaiting: () => boolean = () => false,
   ) {}
 
-  /** Sessions whose Debugger.paused this share answers: one listener a session, for its life. */
-  private readonly answering = new WeakSet<CDPSession>();
+  /**
+   * Sessions whose debugger is on (a kept page's, for its life), with the Debugger.paused
+   * listener this share answers on: enabled and listened to once a session, not once a capture.
+   */
+  private readonly debugging = new WeakMap<CDPSession, Promise<unknown>>();
+  /** Sessions whose Performance metrics are on: likewise once a session. */
+  private readonly metering = new WeakMap<CDPSession, Promise<unknown>>();
 
   /**
    * A capture of `accountId` starts in `contextId` on the page `session` is ours on (kept for
@@ -179,7 +184,10 @@ export class CpuShare {
   /** The debugger on the page's `session` and its CPU meter; never rejects. */
   private async meter(session: CDPSession, entry: Tracked): Promise<void> {
     try {
-      await Promise.all([this.prepare(entry, session), session.send("Performance.enable")]);
+      await Promise.all([
+        this.prepare(entry, session),
+        once(this.metering, session, () => session.send("Performance.enable")),
+      ]);
       if (!this.tracked.has(entry)) return; // ended meanwhile (a failed capture)
       entry.meter = session;
       void busySeconds(session).then(
@@ -210,17 +218,22 @@ export class CpuShare {
 
   private async prepare(owners: Tracked | Tracked[], session: CDPSession): Promise<void> {
     const entries = Array.isArray(owners) ? owners : [owners];
-    if (!this.answering.has(session)) {
-      this.answering.add(session);
-      session.on("Debugger.paused", () => {
-        // A pause we asked for while the page was idle, arriving after it was let go (on a
-        // kept page, perhaps in its lane's next capture).
+    await once(this.debugging, session, async () => {
+      // A pause we asked for while the page was idle, arriving after it was let go (on a kept
+      // page, perhaps in its lane's next capture).
+      const paused = () => {
         if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
-      });
-    }
-    // The debugger keeps no script source the page let go: it stays on for a kept page's life.
-    await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
-    await session.send("Debugger.setBreakpointsActive", { active: false });
+      };
+      session.on("Debugger.paused", paused);
+      try {
+        // The debugger keeps no script source the page let go: on for a kept page's life.
+        await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
+        await session.send("Debugger.setBreakpointsActive", { active: false });
+      } catch (err) {
+        session.off("Debugger.paused", paused);
+        throw err;
+      }
+    });
     for (const entry of entries) entry.realms.add(session);
     if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});
   }
@@ -249,23 +262,31 @@ export class CpuShare {
     void this.tick();
   }
 
-  /** Measure the captures not yet heavy, then hold and let go by the rule. */
+  /**
+   * Measure the captures not yet heavy, then hold and let go by the rule. An account alone on
+   * the browser with nobody waiting is never held, so its captures are not measured then (a
+   * crawl's page was asked its metrics ~4 times): busy time is cumulative, so the first tick
+   * after another account arrives still sees all of it.
+   */
   private async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
     try {
-      await Promise.all(
-        [...this.tracked].map(async (e) => {
-          if (!e.meter || e.heavy) return;
-          const now = await busySeconds(e.meter).catch(() => null);
-          if (now === null) return;
-          e.busyAtStart ??= now;
-          e.heavy = (now - e.busyAtStart) * 1000 >= TUNING.cpuHeavyMs;
-        }),
-      );
+      const newcomerWaiting = this.newcomerWaiting();
+      const accounts = new Set([...this.tracked].map((e) => e.accountId));
+      if (accounts.size > 1 || newcomerWaiting)
+        await Promise.all(
+          [...this.tracked].map(async (e) => {
+            if (!e.meter || e.heavy) return;
+            const now = await busySeconds(e.meter).catch(() => null);
+            if (now === null) return;
+            e.busyAtStart ??= now;
+            e.heavy = (now - e.busyAtStart) * 1000 >= TUNING.cpuHeavyMs;
+          }),
+        );
       const entries = [...this.tracked];
       const now = Date.now();
-      const hold = capturesToHold(entries, { newcomerWaiting: this.newcomerWaiting(), now });
+      const hold = capturesToHold(entries, { newcomerWaiting, now });
       const turned = entries.filter((e) => (hold.has(e) && e.meter !== null) !== e.held);
       for (const e of turned) {
         e.held = !e.held;
@@ -297,4 +318,22 @@ async function busySeconds(session: CDPSession): Promise<number> {
   const value = metrics.find((m) => m.name === "TaskDuration")?.value;
   if (value === undefined) throw new Error("no TaskDuration metric");
   return value;
+}
+
+/**
+ * Runs `start` once per session in `done` (a domain enabled, a listener added), sharing it with
+ * callers meanwhile; a failure is forgotten, so the next caller tries again.
+ */
+function once(
+  done: WeakMap<CDPSession, Promise<unknown>>,
+  session: CDPSession,
+  start: () => Promise<unknown>,
+): Promise<unknown> {
+  let started = done.get(session);
+  if (!started) {
+    started = start();
+    done.set(session, started);
+    started.catch(() => done.delete(session));
+  }
+  return started;
 }
