@@ -85,6 +85,20 @@ describe("a hostile page cannot steer or stall extraction", () => {
     expect(body.data?.length).toBeGreaterThan(500);
   });
 
+  it("nor the title and tags answered beside the page content (read in the same world)", async () => {
+    // The page's String.prototype.trim answers "HIJACKED": read in its own world, the title was.
+    const url = page("extract-hostile.html");
+    const res = await postJson(
+      "/v1/content",
+      { url, waitUntil: "load" },
+      { ...bearer(account.apiKey), accept: "application/json" },
+    );
+    const body = await envelope<{ html: string; metadata: { title: string } }>(res);
+    expect(res.status, JSON.stringify(body.error)).toBe(200);
+    expect(body.data?.metadata.title).toBe("Hostile Prototypes");
+    expect(body.data?.html).toContain("The page above replaced the DOM");
+  });
+
   it("a rendered DOM over the 10 MB limit → 413 PAYLOAD_TOO_LARGE", async () => {
     const { res, body } = await extract(page("extract-huge.html"));
     expect(res.status).toBe(413);

@@ -29,8 +29,15 @@ import {
   shootComplete,
   type Completeness,
 } from "./complete";
-import { readContent, type PageContent } from "./page-content";
-import { isolatedReader, readArticle, readMetadata, type PageMetadata } from "./page-read";
+import { contentRead, type PageContent } from "./page-content";
+import {
+  articleRead,
+  isolatedReader,
+  metadataRead,
+  NOTHING,
+  readTogether,
+  type PageMetadata,
+} from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
 import type { RequestPolicy } from "./page-requests";
 import { statusMatches, type CaptureSpec } from "../capture-spec";
@@ -259,12 +266,26 @@ async function captureLoaded(
   if (spec.fullPage && !spec.clip && !spec.selector)
     hooks.measured(measuredWeight(spec, await inPage<number>(page, pageHeight)));
   assertUntainted();
-  // The title and Open Graph tags are read beside the rest (a read that never fails, of what no
-  // output changes): one CDP round trip less before the screenshot.
-  const metadata = readMetadata(page, targetStatus);
+  // The title and Open Graph tags are read with the page content and the article (one
+  // evaluation), or else beside the rest (a read that never fails, of what no output changes):
+  // one CDP round trip less before the screenshot.
   const reader = isolatedReader(page);
-  const content = spec.outputs.content ? await readContent(reader, spec.outputs.content) : null;
-  const article = spec.outputs.article ? await readArticle(reader, spec) : null;
+  const tags = metadataRead(targetStatus);
+  const { content, article, metadata } =
+    spec.outputs.content || spec.outputs.article
+      ? await readTogether(reader, {
+          metadata: tags,
+          content: spec.outputs.content ? contentRead(spec.outputs.content) : NOTHING,
+          article: spec.outputs.article ? articleRead(spec) : NOTHING,
+        })
+      : {
+          content: null,
+          article: null,
+          metadata: readTogether(reader, { metadata: tags }).then(
+            (read) => read.metadata,
+            () => tags.take(null),
+          ),
+        };
   const plan = spec.outputs.animation;
   const animation = plan ? await recordAnimation(page, plan, spec.viewport, hooks.encoders) : null;
   const shot =

@@ -11,7 +11,7 @@ import type { PageLinkData, ScrapeResultData } from "../../../schemas/responses"
 import { CaptureError, failures } from "../failures";
 import type { RawFields } from "../../extract/fields";
 import type { RawMarkup } from "../../extract/markup";
-import type { IsolatedReader } from "./page-read";
+import type { PageRead } from "./page-read";
 import { READ_FIELDS, READ_MARKUP, STRUCTURED_BOUNDS } from "./page-structured";
 
 /** What the page gave for each part of the plan; null for a part not asked for. */
@@ -39,18 +39,24 @@ const BOUNDS = {
   ...STRUCTURED_BOUNDS,
 };
 
-/** Reads what `plan` asks for; a selector Chromium refuses after all is the caller's 400. */
-export async function readContent(reader: IsolatedReader, plan: ContentPlan): Promise<PageContent> {
-  const answer = await reader.evaluate<InPageAnswer>(
-    `(${READ_ALL})(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
-  );
-  if ("refusedSelector" in answer)
-    throw new CaptureError(
-      failures.selectorRefused(`elements[${answer.refusedSelector}].selector`),
-    );
-  if ("refusedField" in answer)
-    throw new CaptureError(failures.selectorRefused(answer.refusedField));
-  return answer;
+/**
+ * What `plan` asks for, as one read of the capture's (./page-read.ts `readTogether`); a selector
+ * Chromium refuses after all is the caller's 400.
+ */
+export function contentRead(plan: ContentPlan): PageRead<PageContent> {
+  return {
+    expression: `(${READ_ALL})(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
+    take(value) {
+      const answer = value as InPageAnswer;
+      if ("refusedSelector" in answer)
+        throw new CaptureError(
+          failures.selectorRefused(`elements[${answer.refusedSelector}].selector`),
+        );
+      if ("refusedField" in answer)
+        throw new CaptureError(failures.selectorRefused(answer.refusedField));
+      return answer;
+    },
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { PageArticle, ReadResult } from "../../extract/reader";
 import { PAGE_READER } from "../../extract/page-reader.generated";
 import { CONSENT_HIDE_SELECTORS } from "./consent-walls";
 import { CaptureError, failures } from "../failures";
-import { inPage, pageMetadata, serializeWithin } from "./page-scripts";
+import { pageMetadata, serializeWithin } from "./page-scripts";
 import type { CaptureSpec } from "../capture-spec";
 
 export interface PageMetadata {
@@ -26,44 +26,84 @@ export const NO_METADATA: PageMetadata = {
   openGraph: { title: "", description: "", image: "", siteName: "" },
 };
 
-/** The page's title and Open Graph tags; only strings, each cut to the limit. */
-export async function readMetadata(page: Page, targetStatus: number | null): Promise<PageMetadata> {
-  const raw = await inPage<unknown>(page, pageMetadata, LIMITS.pageMetadataChars).catch(() => null);
-  const text = (v: unknown) => (typeof v === "string" ? v.slice(0, LIMITS.pageMetadataChars) : "");
-  const record = (v: unknown): Record<string, unknown> =>
-    typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
-  const og = record(record(raw).openGraph);
+/**
+ * One read in the capture's isolated world: its expression, and what its JSON value becomes
+ * (which may throw: the capture's failure).
+ */
+export interface PageRead<T> {
+  expression: string;
+  take(value: unknown): T;
+}
+
+type ReadValues<R> = { [K in keyof R]: R[K] extends PageRead<infer T> ? T : never };
+
+/**
+ * `reads` in ONE evaluation in `reader`'s world, in their order: the title and tags, the page
+ * content and the article a crawl page asks for are one round trip and one script, not three
+ * (measured on a rendered crawl: ~4 % of its CPU a page; docs/CRAWL.md).
+ */
+export async function readTogether<R extends Record<string, PageRead<unknown>>>(
+  reader: IsolatedReader,
+  reads: R,
+): Promise<ReadValues<R>> {
+  const keys = Object.keys(reads);
+  const parts = keys.map((k) => `${JSON.stringify(k)}: ${reads[k]?.expression ?? "null"}`);
+  const values = await reader.evaluate<Record<string, unknown>>(`({${parts.join(", ")}})`);
+  return Object.fromEntries(keys.map((k) => [k, reads[k]?.take(values[k])])) as ReadValues<R>;
+}
+
+/** A read of nothing, for a part a capture does not ask for. */
+export const NOTHING: PageRead<null> = { expression: "null", take: () => null };
+
+/**
+ * The page's title and Open Graph tags; only strings, each cut to the limit. A read that fails
+ * in the page is no metadata, never the capture's failure.
+ */
+export function metadataRead(targetStatus: number | null): PageRead<PageMetadata> {
+  const max = LIMITS.pageMetadataChars;
   return {
-    title: text(record(raw).title),
-    targetStatus,
-    openGraph: {
-      title: text(og.title),
-      description: text(og.description),
-      image: text(og.image),
-      siteName: text(og.siteName),
+    expression: `(() => { try { return (${pageMetadata})(${max}); } catch { return null; } })()`,
+    take(raw) {
+      const text = (v: unknown) => (typeof v === "string" ? v.slice(0, max) : "");
+      const record = (v: unknown): Record<string, unknown> =>
+        typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
+      const og = record(record(raw).openGraph);
+      return {
+        title: text(record(raw).title),
+        targetStatus,
+        openGraph: {
+          title: text(og.title),
+          description: text(og.description),
+          image: text(og.image),
+          siteName: text(og.siteName),
+        },
+      };
     },
   };
 }
 
 /**
- * The page's article, read by the page-reader bundle (src/extract/reader.ts) in an ISOLATED
- * world of ours — its own JS globals and prototypes over the same DOM, so a page that patched
+ * The page's article, read by the page-reader bundle (src/extract/reader.ts) in the capture's
+ * ISOLATED world — its own JS globals and prototypes over the same DOM, so a page that patched
  * `Element.prototype` or `document.querySelectorAll` in its main world cannot steer or break the
  * reading — on a clone of the document (the live page, which may still be screenshotted, is
  * never mutated). Only the article's strings cross CDP. A document over LIMITS.domBytes fails in
  * the page before anything is read (413, as when the DOM itself is asked for).
  */
-export async function readArticle(reader: IsolatedReader, spec: CaptureSpec): Promise<ReadResult> {
+export function articleRead(spec: CaptureSpec): PageRead<ReadResult> {
   const removeSelectors = [
     ...spec.hideSelectors,
     ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
   ];
-  const article = await reader.evaluate<PageArticle>(
-    `(${READ_ARTICLE})(${JSON.stringify(LIMITS.domBytes)}, ${JSON.stringify(removeSelectors)})`,
-  );
-  if (article.kind === "too-large")
-    throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
-  return article;
+  return {
+    expression: `(${READ_ARTICLE})(${JSON.stringify(LIMITS.domBytes)}, ${JSON.stringify(removeSelectors)})`,
+    take(value) {
+      const article = value as PageArticle;
+      if (article.kind === "too-large")
+        throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
+      return article;
+    },
+  };
 }
 
 /**
