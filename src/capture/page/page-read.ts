@@ -40,7 +40,7 @@ type ReadValues<R> = { [K in keyof R]: R[K] extends PageRead<infer T> ? T : neve
 /**
  * `reads` in ONE evaluation in `reader`'s world, in their order: the title and tags, the page
  * content and the article a crawl page asks for are one round trip and one script, not three
- * (measured on a rendered crawl: ~4 % of its CPU a page; docs/CRAWL.md).
+ * (docs/CAPTURE.md, "Page content: rendered HTML, text, links, scraped elements").
  */
 export async function readTogether<R extends Record<string, PageRead<unknown>>>(
   reader: IsolatedReader,
