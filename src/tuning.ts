@@ -36,10 +36,10 @@ export const TUNING = {
    */
   heavyCapturePixels: 2 ** 27,
   /**
-   * Fair CPU (src/capture/host/cpu-share.ts): the main-thread busy time after which a capture is
-   * heavy, and may be held while other accounts have captures in flight (an account's younger
-   * ones always then); how often captures are measured and the holds decided; how long a
-   * measurement may take.
+   * Fair CPU (src/capture/host/cpu-rule.ts, cpu-share.ts): the main-thread busy time after which
+   * a capture is heavy, and may be held while other accounts have captures in flight (an
+   * account's younger heavy ones always then); how often captures are measured and the holds
+   * decided; how long a measurement may take.
    */
   cpuHeavyMs: 1_000,
   cpuShareTickMs: 250,

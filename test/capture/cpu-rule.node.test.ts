@@ -1,6 +1,6 @@
-/** The fair-CPU rule (src/capture/host/cpu-share.ts): which captures are held. */
+/** The fair-CPU rule (src/capture/host/cpu-rule.ts): which captures are held. */
 import { describe, expect, it } from "vitest";
-import { capturesToHold, type CpuEntry, type CpuScene } from "../../src/capture/host/cpu-share";
+import { capturesToHold, type CpuEntry, type CpuScene } from "../../src/capture/host/cpu-rule";
 
 /** A capture running (not held) since 0, unless told otherwise. */
 const entry = (
