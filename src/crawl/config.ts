@@ -189,6 +189,15 @@ export function pageOutputs(
 }
 
 /**
+ * Whether a crawl's pages load text-only in the browser (../pipeline/extraction.ts
+ * `textOnlySpec`: no images, media or fonts fetched), as POST /v1/extract's do: every format but
+ * the screenshot is read from the DOM, which those never change.
+ */
+export function loadsTextOnly(config: Pick<CrawlConfig, "formats">): boolean {
+  return !config.formats.includes("screenshot");
+}
+
+/**
  * Pages of a crawl in flight at once, and of one host: more when its pages are fetched over
  * HTTP first (`never`, `auto`: a page `auto` sends to the browser still waits for a browser slot
  * under the account's fairness). A monitor's check renders every page. The request's

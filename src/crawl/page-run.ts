@@ -27,12 +27,14 @@ import {
   type RequestedOutput,
 } from "../pipeline/pipeline";
 import type { StorageTarget } from "../pipeline/storage";
+import { textOnlySpec } from "../pipeline/extraction";
 import type { CaptureSpec } from "../capture/capture-spec";
 import { signedImageUrl, storeOutput } from "../storage/hosted";
 import { TUNING } from "../tuning";
 import {
   crawlConcurrency,
   inlineBytes,
+  loadsTextOnly,
   pageCost,
   pageOutputs,
   readConfig,
@@ -397,6 +399,7 @@ async function renderPage(
   }
   const loaded = await loadPage(env, config, url, engine, {
     outputs: pageOutputs(config),
+    ...(loadsTextOnly(config) ? { tune: textOnlySpec } : {}),
     storage: {
       kind: "hosted",
       ttlSeconds: RETENTION_SECONDS,

@@ -15,7 +15,21 @@ import type { ExtractionData } from "../../schemas/responses";
 import { extractArticle } from "../extract/extract";
 
 /** Resource types a DOM-only load skips: they never change the text. */
-export const TEXT_ONLY_BLOCKED: CaptureSpec["blockResourceTypes"] = ["image", "media", "font"];
+const TEXT_ONLY_BLOCKED: CaptureSpec["blockResourceTypes"] = ["image", "media", "font"];
+
+/**
+ * `spec` loaded text-only, for what is read from the DOM alone (an article, a crawl page's
+ * formats but its screenshot): images, media and fonts are not fetched, on top of what it blocks
+ * already. They never change the text, and each costs the browser a request, a decode and a
+ * paint: on the crawl-peer bench's site (one small image a page) ~4 % of a rendered page's CPU
+ * (docs/CRAWL.md).
+ */
+export function textOnlySpec(spec: CaptureSpec): CaptureSpec {
+  return {
+    ...spec,
+    blockResourceTypes: [...new Set([...spec.blockResourceTypes, ...TEXT_ONLY_BLOCKED])],
+  };
+}
 
 /** The capture parameters an extraction request carries. */
 export function toCaptureRequest(req: ExtractRequest): CaptureRequest {
@@ -26,9 +40,8 @@ export function toCaptureRequest(req: ExtractRequest): CaptureRequest {
 /** A capture spec turned into the article-only, text-only load of POST /v1/extract. */
 export function extractOnlySpec(spec: CaptureSpec): CaptureSpec {
   return {
-    ...spec,
+    ...textOnlySpec(spec),
     outputs: { formats: [], article: true, content: null },
-    blockResourceTypes: [...TEXT_ONLY_BLOCKED],
     fullPage: false,
   };
 }

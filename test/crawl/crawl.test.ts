@@ -259,6 +259,12 @@ describe("a default crawl of the fixture site", () => {
     for (const p of [...EXPECTED.robots, "/nofollowed", "/deep/3", "/articles/11", "/api"])
       expect(gets(p), p).toBe(0);
     expect(await canaryHits(since)).toEqual([]);
+    // No screenshot: the pages load text-only. /articles/3's image is not fetched, nor counted
+    // as one that did not load; its Markdown still names it.
+    expect(gets("/figures/3.png")).toBe(0);
+    const article = pages.find((p) => path(p.url) === "/articles/3");
+    expect(article?.completeness?.images).toEqual({ loaded: 0, total: 0 });
+    expect(article?.markdown).toContain(`![Figure 3](${SITE}/figures/3.png)`);
   });
 
   it("goes on while /slow answers: another page is fetched meanwhile", async () => {
@@ -363,10 +369,11 @@ describe("crawl options", () => {
     );
     expect(shot.status).toBe(200);
     expect(shot.headers.get("content-type")).toBe("image/png");
-    // The page's report is its screenshot's: a text page on white, nothing pending.
+    // The page's report is its screenshot's: a text page on white, nothing pending, its image
+    // (fetched: a screenshot's page loads everything) loaded.
     expect(page?.completeness).toMatchObject({
       pendingRequests: 0,
-      images: { loaded: 0, total: 0 },
+      images: { loaded: 1, total: 1 },
       scrolledPx: 0,
       retried: false,
     });

@@ -155,7 +155,7 @@ export async function shootComplete(
     ratio = await shotBlankRatio(page, spec, outputs, settled);
     retried = true;
   }
-  return { outputs, completeness: report(tracker, lazy, settled, ratio, retried) };
+  return { outputs, completeness: report(spec, tracker, lazy, settled, ratio, retried) };
 }
 
 /**
@@ -183,11 +183,16 @@ export async function measureComplete(
     0,
     UNSETTLED,
   );
-  return report(tracker, lazy, settled, null, false);
+  return report(spec, tracker, lazy, settled, null, false);
 }
 
-/** The one place a completeness report is put together, for shots and reads alike. */
+/**
+ * The one place a completeness report is put together, for shots and reads alike. A load told
+ * not to fetch images (`blockResourceTypes`, or a text-only load: ../../pipeline/extraction.ts)
+ * counts none: an image it never asked for is not one that did not load.
+ */
 function report(
+  spec: CaptureSpec,
   tracker: NetworkTracker,
   lazy: LazyOutcome,
   settled: Settled,
@@ -199,7 +204,7 @@ function report(
     pendingRequests: tracker.pendingPageRequests,
     failedRequests: tracker.failed,
     fontsLoaded: settled.fontsLoaded,
-    images: settled.images,
+    images: spec.blockResourceTypes.includes("image") ? { loaded: 0, total: 0 } : settled.images,
     lazyTriggered: tracker.pageRequestCount - lazy.requestsBefore,
     scrolledPx: lazy.scrolledPx,
     retried,
