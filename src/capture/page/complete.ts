@@ -17,6 +17,7 @@ import type { NetworkTracker } from "./page";
 import { DeadlineError, withTimeout } from "./navigate";
 import { inPage, revealLazy, settlePage } from "./page-scripts";
 import type { CaptureSpec } from "../capture-spec";
+import type { PageRead } from "./page-read";
 
 export type Completeness = CompletenessData;
 
@@ -63,7 +64,7 @@ export async function revealLazyContent(
   return { ...outcome, scrolledPx: Math.round(scrolledPx) };
 }
 
-interface Settled {
+export interface Settled {
   fontsLoaded: boolean;
   images: { loaded: number; total: number };
   consentRemoved: number;
@@ -163,26 +164,34 @@ export async function shootComplete(
  * pages, monitors' text and the page content answers read), at the moment it was read: the same
  * in-page measure as a shot's settle, but with nothing waited for or frozen (the content is read
  * already; nothing would change it), over the whole document (to 16,384 CSS px) as the content
- * covers it. No shot: `blankRatio` null, `retried` false.
+ * covers it. It is a part of the read itself (./page-read.ts `readTogether`: one evaluation in
+ * the isolated world, after the content and the article), not an evaluation of its own; the
+ * page's own timers, which only a shot's retry asks about, are not read there. `readReport`
+ * puts the report together from it. No shot: `blankRatio` null, `retried` false.
  */
-export async function measureComplete(
-  page: Page,
+export function settledRead(spec: CaptureSpec): PageRead<Settled> {
+  const options = {
+    budgetMs: 0,
+    freeze: false,
+    selector: null,
+    fullPage: true,
+    maxPx: LIMITS.fullPageMaxCssPx,
+    consent: spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : null,
+  };
+  return {
+    // Bounded in the page (budget 0: what is pending is not waited for); a throw is no report.
+    expression: `(async () => { try { return await (${settlePage})(${JSON.stringify(options)}); } catch { return null; } })()`,
+    take: (value) => (typeof value === "object" && value !== null ? (value as Settled) : UNSETTLED),
+  };
+}
+
+/** The report of a page read without a shot, from its `settledRead`. */
+export function readReport(
   spec: CaptureSpec,
   tracker: NetworkTracker,
   lazy: LazyOutcome,
-): Promise<Completeness> {
-  const settled = await outwait(
-    inPage<Settled>(page, settlePage, {
-      budgetMs: 0,
-      freeze: false,
-      selector: null,
-      fullPage: true,
-      maxPx: LIMITS.fullPageMaxCssPx,
-      consent: spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : null,
-    }),
-    0,
-    UNSETTLED,
-  );
+  settled: Settled,
+): Completeness {
   return report(spec, tracker, lazy, settled, null, false);
 }
 

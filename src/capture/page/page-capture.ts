@@ -23,7 +23,8 @@ import { renderOutputs, type OutputOutcome, type RenderedOutput } from "../outpu
 import { recordAnimation, type AnimationOutcome, type EncoderSource } from "../outputs/animation";
 import { injectStyles, inPage, pageHeight } from "./page-scripts";
 import {
-  measureComplete,
+  readReport,
+  settledRead,
   missingParts,
   revealLazyContent,
   shootComplete,
@@ -271,16 +272,21 @@ async function captureLoaded(
   // one CDP round trip less before the screenshot.
   const reader = isolatedReader(page);
   const tags = metadataRead(targetStatus);
-  const { content, article, metadata } =
+  const shoots = spec.outputs.formats.length > 0;
+  const { content, article, metadata, settled } =
     spec.outputs.content || spec.outputs.article
       ? await readTogether(reader, {
           metadata: tags,
           content: spec.outputs.content ? contentRead(spec.outputs.content) : NOTHING,
           article: spec.outputs.article ? articleRead(spec) : NOTHING,
+          // With no shot, what was read is reported as it was read (nothing waited for), in the
+          // same evaluation; a recording alone is not reported.
+          settled: shoots ? NOTHING : settledRead(spec),
         })
       : {
           content: null,
           article: null,
+          settled: null,
           metadata: readTogether(reader, { metadata: tags }).then(
             (read) => read.metadata,
             () => tags.take(null),
@@ -288,18 +294,14 @@ async function captureLoaded(
         };
   const plan = spec.outputs.animation;
   const animation = plan ? await recordAnimation(page, plan, spec.viewport, hooks.encoders) : null;
-  const shot =
-    spec.outputs.formats.length > 0
-      ? await shootComplete(page, spec, tracker, lazy, nav.quality === "full", (again) =>
-          renderOutputs(page, spec, again),
-        )
-      : {
-          outputs: [],
-          // What was read is reported as it was read (no shot, nothing waited for); a
-          // recording alone is not.
-          completeness:
-            content || article ? await measureComplete(page, spec, tracker, lazy) : null,
-        };
+  const shot = shoots
+    ? await shootComplete(page, spec, tracker, lazy, nav.quality === "full", (again) =>
+        renderOutputs(page, spec, again),
+      )
+    : {
+        outputs: [],
+        completeness: settled ? readReport(spec, tracker, lazy, settled) : null,
+      };
   const { outputs, completeness } = shot;
   // Only a shot can be incomplete: page content and extraction answers ignore requireComplete.
   if (spec.requireComplete && completeness && spec.outputs.formats.length > 0) {

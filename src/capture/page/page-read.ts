@@ -47,8 +47,11 @@ export async function readTogether<R extends Record<string, PageRead<unknown>>>(
   reads: R,
 ): Promise<ReadValues<R>> {
   const keys = Object.keys(reads);
-  const parts = keys.map((k) => `${JSON.stringify(k)}: ${reads[k]?.expression ?? "null"}`);
-  const values = await reader.evaluate<Record<string, unknown>>(`({${parts.join(", ")}})`);
+  // Awaited in turn: a part may answer a promise (the completeness report's settle).
+  const parts = keys.map((k) => `${JSON.stringify(k)}: await (${reads[k]?.expression ?? "null"})`);
+  const values = await reader.evaluate<Record<string, unknown>>(
+    `(async () => ({${parts.join(", ")}}))()`,
+  );
   return Object.fromEntries(keys.map((k) => [k, reads[k]?.take(values[k])])) as ReadValues<R>;
 }
 
