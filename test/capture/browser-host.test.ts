@@ -1,5 +1,5 @@
 /** The BrowserHost pool: warm reuse, crash recovery, reconnect after eviction, idle close. */
-import type { Browser } from "@cloudflare/puppeteer";
+import type { Browser, Page } from "@cloudflare/puppeteer";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -246,6 +246,35 @@ describe("BrowserHost", () => {
     await kept(1);
     expect(await shoot(check, { lane })).toBe("clean");
     expect(await reused()).toBe(before + 2);
+  });
+
+  it("a page that reads articles keeps the reader in its isolated world, out of the page's reach", async () => {
+    // Sent once a page and run by Chromium in each new document, not sent with every read.
+    const host = await sharedHost();
+    const lane = `crawl:acct-host-test:${runId()}`;
+    const base = smallSpec(`${FIXTURES}/extract-article.html?run=${runId()}`);
+    const spec: CaptureSpec = { ...base, outputs: { ...base.outputs, article: true } };
+    const outcome = await host.capture(spec, "acct-host-test", { lane });
+    if (!outcome.ok) throw new Error(outcome.failure.code);
+    expect(outcome.result.article?.kind).toBe("article");
+    await lanePagesKept(host, 1, lane);
+    const seen = await runInDurableObject(host, async (instance: BrowserHost) => {
+      const idle = (
+        instance as unknown as {
+          warm: { lanes: { idle: { lane: string; blank: { page: Page } }[] } };
+        }
+      ).warm.lanes.idle;
+      const page = idle.find((k) => k.lane === lane)?.blank.page;
+      if (!page) throw new Error("no kept page");
+      const frame = page.mainFrame() as unknown as {
+        isolatedRealm(): { evaluate(expression: string): Promise<unknown> };
+      };
+      return [
+        await frame.isolatedRealm().evaluate("typeof EdgeshotReader"),
+        await page.evaluate("typeof EdgeshotReader"),
+      ];
+    });
+    expect(seen).toEqual(["object", "undefined"]);
   });
 
   it("a lane's captures at once share one context; what the guard refuses in one closes them all", async () => {

@@ -37,6 +37,7 @@ import {
   metadataRead,
   NOTHING,
   readTogether,
+  ReaderMissing,
   type PageMetadata,
 } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
@@ -273,15 +274,22 @@ async function captureLoaded(
   const reader = isolatedReader(page);
   const tags = metadataRead(targetStatus);
   const shoots = spec.outputs.formats.length > 0;
+  // The article is read by the reader the document keeps (a URL's document: ./page-read.ts
+  // `keepReader`), else with the reader's source.
+  const readAll = (kept: boolean) =>
+    readTogether(reader, {
+      metadata: tags,
+      content: spec.outputs.content ? contentRead(spec.outputs.content) : NOTHING,
+      article: spec.outputs.article ? articleRead(spec, kept) : NOTHING,
+      // With no shot, what was read is reported as it was read (nothing waited for), in the
+      // same evaluation; a recording alone is not reported.
+      settled: shoots ? NOTHING : settledRead(spec),
+    });
   const { content, article, metadata, settled } =
     spec.outputs.content || spec.outputs.article
-      ? await readTogether(reader, {
-          metadata: tags,
-          content: spec.outputs.content ? contentRead(spec.outputs.content) : NOTHING,
-          article: spec.outputs.article ? articleRead(spec) : NOTHING,
-          // With no shot, what was read is reported as it was read (nothing waited for), in the
-          // same evaluation; a recording alone is not reported.
-          settled: shoots ? NOTHING : settledRead(spec),
+      ? await readAll(spec.source.kind === "url").catch((err: unknown) => {
+          if (err instanceof ReaderMissing) return readAll(false);
+          throw err;
         })
       : {
           content: null,
