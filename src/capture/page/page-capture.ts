@@ -274,12 +274,12 @@ async function captureLoaded(
   const reader = isolatedReader(page);
   const tags = metadataRead(targetStatus);
   const shoots = spec.outputs.formats.length > 0;
-  // The article is read by the reader the document keeps (a URL's document: ./page-read.ts
-  // `keepReader`), else with the reader's source.
+  // The article and the content are read by the scripts the document keeps (a URL's document:
+  // ./page-kit.ts), else with their source.
   const readAll = (kept: boolean) =>
     readTogether(reader, {
       metadata: tags,
-      content: spec.outputs.content ? contentRead(spec.outputs.content) : NOTHING,
+      content: spec.outputs.content ? contentRead(spec.outputs.content, kept) : NOTHING,
       article: spec.outputs.article ? articleRead(spec, kept) : NOTHING,
       // With no shot, what was read is reported as it was read (nothing waited for), in the
       // same evaluation; a recording alone is not reported.

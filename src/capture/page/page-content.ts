@@ -11,7 +11,7 @@ import type { PageLinkData, ScrapeResultData } from "../../../schemas/responses"
 import { CaptureError, failures } from "../failures";
 import type { RawFields } from "../../extract/fields";
 import type { RawMarkup } from "../../extract/markup";
-import type { PageRead } from "./page-read";
+import { ReaderMissing, type PageRead } from "./page-read";
 import { READ_FIELDS, READ_MARKUP, STRUCTURED_BOUNDS } from "./page-structured";
 
 /** What the page gave for each part of the plan; null for a part not asked for. */
@@ -43,10 +43,15 @@ const BOUNDS = {
  * What `plan` asks for, as one read of the capture's (./page-read.ts `readTogether`); a selector
  * Chromium refuses after all is the caller's 400.
  */
-export function contentRead(plan: ContentPlan): PageRead<PageContent> {
+export function contentRead(plan: ContentPlan, kept = true): PageRead<PageContent> {
+  // Kept: the script the document keeps (./page-kit.ts), null when it has none.
+  const read = kept
+    ? `(typeof EdgeshotContent === "undefined" ? () => null : EdgeshotContent)`
+    : `(${READ_ALL})`;
   return {
-    expression: `(${READ_ALL})(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
+    expression: `${read}(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
     take(value) {
+      if (value === null) throw new ReaderMissing();
       const answer = value as InPageAnswer;
       if ("refusedSelector" in answer)
         throw new CaptureError(
@@ -287,7 +292,7 @@ const READ_CONTENT = `(plan, bounds) => {
 }`;
 
 /** In the page: the content reader, then the structured data readers (./page-structured.ts). */
-const READ_ALL = `(plan, bounds) => {
+export const READ_ALL = `(plan, bounds) => {
   const read = (${READ_CONTENT})(plan, bounds);
   if (read.refusedSelector !== undefined) return read;
   read.fields = null;

@@ -3,8 +3,7 @@
  * and the article (extraction) — each bounded in the page before it crosses CDP — and the
  * isolated world that the article and the page content outputs (./page-content.ts) are read in.
  */
-import type { CDPSession, Page } from "@cloudflare/puppeteer";
-import { UTILITY_WORLD_NAME } from "@cloudflare/puppeteer/internal/common/util.js";
+import type { Page } from "@cloudflare/puppeteer";
 import { formatBytes, LIMITS } from "../../../schemas/limits";
 import type { PageArticle, ReadResult } from "../../extract/reader";
 import { PAGE_READER } from "../../extract/page-reader.generated";
@@ -113,40 +112,13 @@ export function articleRead(spec: CaptureSpec, kept = true): PageRead<ReadResult
 }
 
 /**
- * A kept read (`articleRead(spec)`) found no reader in the document (one the script did not run
- * in: inline HTML written into about:blank, a document older than the setting): read again with
- * the reader's source (`articleRead(spec, false)`).
+ * A kept read (`articleRead(spec)`, `contentRead(plan)`) found no kept script in the document
+ * (./page-kit.ts; one it did not run in: inline HTML written into about:blank, a document older
+ * than the setting): read again with the scripts' source (`kept` false).
  */
 export class ReaderMissing extends Error {
   constructor() {
     super("the page reader is not in the document");
-  }
-}
-
-/** The identifier of the reader script kept on each page session (`keepReader`). */
-const keptReaders = new WeakMap<CDPSession, string>();
-
-/**
- * Keeps the page reader (src/extract/reader.ts, ~39 KB) in every new document of the page, in
- * the isolated world the reads run in (`on`), or stops keeping it: Chromium runs it there as the
- * document is made, from its script cache after the first, so a read sends and compiles ~1 KB,
- * not the reader (measured: the reader sent, compiled and run was ~10 % of a crawl page's CPU,
- * docs/CRAWL.md). The world is puppeteer's own (`isolatedReader`), named as puppeteer names it
- * (a world of another name would be one more V8 context a document), and `session` must be
- * puppeteer's page session (../page/page-client.ts): Chromium keeps a session's worlds apart from
- * another session's of the same name.
- */
-export async function keepReader(session: CDPSession, on: boolean): Promise<void> {
-  const kept = keptReaders.get(session);
-  if (on && kept === undefined) {
-    const { identifier } = await session.send("Page.addScriptToEvaluateOnNewDocument", {
-      source: PAGE_READER,
-      worldName: UTILITY_WORLD_NAME,
-    });
-    keptReaders.set(session, identifier);
-  } else if (!on && kept !== undefined) {
-    keptReaders.delete(session);
-    await session.send("Page.removeScriptToEvaluateOnNewDocument", { identifier: kept });
   }
 }
 
@@ -193,7 +165,7 @@ const READ_ARTICLE = `(limit, removeSelectors) => {
   return EdgeshotReader.readPage(removeSelectors);
 }`;
 
-/** The same with the reader the document keeps (`keepReader`); null when it has none. */
+/** The same with the reader the document keeps (./page-kit.ts); null when it has none. */
 const READ_KEPT_ARTICLE = `(limit, removeSelectors) => {
   if (typeof EdgeshotReader === "undefined") return null;
   if ((${serializeWithin})(limit) === null) return { kind: "too-large" };

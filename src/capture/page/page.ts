@@ -10,7 +10,7 @@ import { NetworkIdle, type IdleClock, type IdleThreshold, type RequestKey } from
 import { hardening } from "../guard/hardening";
 import { mainFrameId, onMainFrameNavigationAsked, pageClient } from "./page-client";
 import { interceptPageRequests, pausedRequests, type RequestPolicy } from "./page-requests";
-import { keepReader } from "./page-read";
+import { keepReadScripts } from "./page-kit";
 import type { CaptureSpec } from "../capture-spec";
 
 /**
@@ -130,8 +130,8 @@ export interface PageSettings {
   mediaType: CaptureSpec["mediaType"];
   /** What the page's own interception pauses (./page-requests.ts). */
   paused: Protocol.Fetch.RequestPattern[];
-  /** The page's article is read: the reader is kept in its documents (./page-read.ts). */
-  reader: boolean;
+  /** The page's article or content is read: the read scripts are kept in its documents (./page-kit.ts). */
+  reads: boolean;
 }
 
 export function pageSettings(
@@ -148,7 +148,7 @@ export function pageSettings(
     ],
     mediaType: spec.mediaType,
     paused: pausedRequests(spec, policy),
-    reader: spec.outputs.article,
+    reads: spec.outputs.article || spec.outputs.content !== null,
   };
 }
 
@@ -179,7 +179,7 @@ export async function applySettings(
         })
       : null,
     differs("paused") ? session.send("Fetch.enable", { patterns: settings.paused }) : null,
-    differs("reader") ? keepReader(pageClient(page), settings.reader) : null,
+    differs("reads") ? keepReadScripts(pageClient(page), settings.reads) : null,
     ...(primed === null
       ? [
           page.setBypassServiceWorker(true),
