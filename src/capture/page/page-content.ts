@@ -43,7 +43,7 @@ const BOUNDS = {
  * What `plan` asks for, as one read of the capture's (./page-read.ts `readTogether`); a selector
  * Chromium refuses after all is the caller's 400.
  */
-export function contentRead(plan: ContentPlan, kept = true): PageRead<PageContent> {
+export function contentRead(plan: ContentPlan, kept: boolean): PageRead<PageContent> {
   // Kept: the script the document keeps (./page-kit.ts), null when it has none.
   const read = kept
     ? `(typeof EdgeshotContent === "undefined" ? () => null : EdgeshotContent)`

@@ -93,7 +93,7 @@ export function metadataRead(targetStatus: number | null): PageRead<PageMetadata
  * never mutated). Only the article's strings cross CDP. A document over LIMITS.domBytes fails in
  * the page before anything is read (413, as when the DOM itself is asked for).
  */
-export function articleRead(spec: CaptureSpec, kept = true): PageRead<ReadResult> {
+export function articleRead(spec: CaptureSpec, kept: boolean): PageRead<ReadResult> {
   const removeSelectors = [
     ...spec.hideSelectors,
     ...(spec.blockCookieBanners ? CONSENT_HIDE_SELECTORS : []),
@@ -112,7 +112,7 @@ export function articleRead(spec: CaptureSpec, kept = true): PageRead<ReadResult
 }
 
 /**
- * A kept read (`articleRead(spec)`, `contentRead(plan)`) found no kept script in the document
+ * A kept read (`articleRead`, `contentRead` with `kept`) found no kept script in the document
  * (./page-kit.ts; one it did not run in: inline HTML written into about:blank, a document older
  * than the setting): read again with the scripts' source (`kept` false).
  */
