@@ -40,6 +40,15 @@ function chromiumKind(pid) {
   }
 }
 
+/** A runtime process's program name ("workerd", "node", …), from its comm. */
+function runtimeKind(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "exited";
+  }
+}
+
 /** Machine-wide busy time (all CPUs), in ms. */
 function machineMs() {
   const line = readFileSync("/proc/stat", "utf8").split("\n")[0];
@@ -74,7 +83,7 @@ export function cpuSnapshot({ floorPid, wranglerPid }) {
    */
   const kindOf = (pid, s) => chromiumKind(pid) ?? (chromiumKind(s.ppid) ? "exited" : null);
   const out = { floor: 0, serviceBrowser: 0, serviceRuntime: 0 };
-  /** Per Chromium process kind, per system: "floor:renderer", "service:gpu-process", … */
+  /** Per process kind, per system: "floor:renderer", "service:gpu-process", "service:workerd", … */
   const kinds = {};
   const add = (key, ms) => (kinds[key] = (kinds[key] ?? 0) + ms);
   for (const [pid, s] of procs) {
@@ -85,7 +94,7 @@ export function cpuSnapshot({ floorPid, wranglerPid }) {
     } else if (wranglerPid && under(pid, wranglerPid)) {
       const kind = kindOf(pid, s);
       out[kind ? "serviceBrowser" : "serviceRuntime"] += ms;
-      if (kind) add(`service:${kind}`, ms);
+      add(`service:${kind ?? runtimeKind(pid)}`, ms);
     }
   }
   const own = process.cpuUsage();

@@ -19,7 +19,7 @@
 // agreement with its article text (the share of the article's words found in the Markdown; the
 // median over pages). Every system must crawl every tree page and fetch no /private/ page.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,7 +46,39 @@ function ensurePeers() {
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: PEERS, stdio: "inherit" });
 }
 
-/** This process's reaped children's CPU so far (ms): a finished peer and its Chromium. */
+/**
+ * A CPU meter for one peer run, every process it starts included: a cgroup (v1 `cpuacct`) the
+ * run's process joins before it starts anything, whose usage counts every process ever in it,
+ * ended ones too. Reaped children's CPU (this process's `cutime`) was the first meter, and it
+ * missed most of Crawlee's Chromium: a renderer or a browser its parent never waits for is not
+ * reaped into anyone's `cutime` (a sampler of its processes measured ~210 ms of Chromium CPU a
+ * page where `cutime` said ~150 ms in all). Null where no such cgroup can be made: the run then
+ * falls back to `cutime`, which undercounts (the figures then say so).
+ */
+function peerMeter(name) {
+  const dir = `/sys/fs/cgroup/cpuacct/edgeshot-bench-${process.pid}-${name}`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const usageMs = () => Number(readFileSync(join(dir, "cpuacct.usage"), "utf8")) / 1e6;
+    const start = usageMs();
+    return {
+      /** The command line that runs `argv` inside the cgroup. */
+      wrap: (argv) => ["sh", ["-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, ...argv]],
+      usedMs: () => usageMs() - start,
+      close: () => {
+        try {
+          rmdirSync(dir); // a cgroup goes with rmdir once it has no process left
+        } catch {
+          // A process of the run still exiting: the empty group is left behind.
+        }
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** This process's reaped children's CPU so far (ms): the fallback meter (above). */
 function childrenCpuMs() {
   const s = readFileSync("/proc/self/stat", "utf8");
   const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
@@ -56,20 +88,29 @@ function childrenCpuMs() {
 /** One Crawlee crawl of the site in a child process: its pages, wall time and CPU. */
 async function crawlee(kind, siteBase, pages, chromium) {
   const out = join(mkdtempSync(join(os.tmpdir(), "crawl-peer-")), "out.json");
+  const meter = peerMeter(kind);
   const cpuBefore = childrenCpuMs();
-  const t0 = performance.now();
-  const child = spawn(
+  const argv = [
     process.execPath,
-    [join(PEERS, "crawlee.mjs"), kind, `${siteBase}/`, String(pages + 1), out, chromium],
-    { cwd: PEERS, stdio: ["ignore", "ignore", "inherit"] },
-  );
+    join(PEERS, "crawlee.mjs"),
+    kind,
+    `${siteBase}/`,
+    String(pages + 1),
+    out,
+    chromium,
+  ];
+  const [command, args] = meter ? meter.wrap(argv) : [argv[0], argv.slice(1)];
+  const t0 = performance.now();
+  const child = spawn(command, args, { cwd: PEERS, stdio: ["ignore", "ignore", "inherit"] });
   state.peerChild = child;
   const code = await new Promise((resolve) => child.on("exit", resolve));
   state.peerChild = null;
   const wallMs = performance.now() - t0;
+  const cpuMs = meter ? meter.usedMs() : childrenCpuMs() - cpuBefore;
+  meter?.close();
   if (code !== 0) throw new Error(`crawlee ${kind} exited with ${code}`);
   const result = JSON.parse(readFileSync(out, "utf8"));
-  return { pages: result.pages, wallMs, cpuMs: childrenCpuMs() - cpuBefore };
+  return { pages: result.pages, wallMs, cpuMs, cpuMeter: meter ? "cgroup" : "reaped" };
 }
 
 /** One crawl by the service, start to `completed`: its pages' Markdown, wall time and CPU. */
@@ -99,6 +140,10 @@ async function edgeshot(base, apiKey, siteBase, pages, render) {
   const cpuAfter = cpuSnapshot(state);
   const browserCpuMs = cpuAfter.serviceBrowser - cpuBefore.serviceBrowser;
   const cpuMs = browserCpuMs + cpuAfter.serviceRuntime - cpuBefore.serviceRuntime;
+  const kinds = Object.entries(cpuAfter.kinds).map(
+    ([k, ms]) => `${k} ${Math.round((ms - (cpuBefore.kinds[k] ?? 0)) / pages)}`,
+  );
+  log(`crawl-peer: CPU a page, ms: ${kinds.join(", ")}`);
   if (summary.status !== "completed") throw new Error(`crawl ${crawlId}: ${summary.status}`);
   const done = [];
   let cursor = null;
@@ -150,6 +195,8 @@ async function score(run, siteBase, expected, since) {
     wallMs: Math.round(run.wallMs),
     pagesPerMinute: Math.round((pages / run.wallMs) * 60_000 * 10) / 10,
     cpuPerPageMs: Math.round(run.cpuMs / pages),
+    // A peer's: how its CPU was read (`cgroup`: all of it; `reaped`: what was reaped, less).
+    ...(run.cpuMeter ? { cpuMeter: run.cpuMeter } : {}),
     // The service's: its Chromium's share (the rest is workerd and wrangler, which run the
     // Worker, and locally also simulate its Durable Objects, Queues and R2).
     ...(run.browserCpuMs !== undefined
