@@ -3,9 +3,9 @@
  * KB) and the page content read (./page-content.ts, ~20 KB), defined in each new document of a
  * page whose captures read its article or content, in the isolated world the reads run in
  * (./page-read.ts `isolatedReader`). Chromium runs them there as the document is made, from its
- * script cache after the first, so a read sends and compiles ~2 KB instead of them (measured:
- * the reader sent, compiled and run was ~10 % of a crawl page's CPU; CDP sent a page 62 KB →
- * 24 KB with the reader kept, docs/CRAWL.md). A read finds them as `EdgeshotReader` and
+ * script cache after the first, so a read neither sends nor compiles them (measured: the reader
+ * sent, compiled and run was ~10 % of a crawl page's CPU; a crawl page's evaluations sent 62 KB,
+ * now 7 KB, docs/CRAWL.md). A read finds them as `EdgeshotReader` and
  * `EdgeshotContent`, or reads with their source where a document has none (`ReaderMissing`).
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
