@@ -37,7 +37,7 @@ import {
   metadataRead,
   NOTHING,
   readTogether,
-  ReaderMissing,
+  ReadScriptsMissing,
   type PageMetadata,
 } from "./page-read";
 import { preparePage, type NetworkTracker, type PageSettings } from "./page";
@@ -288,7 +288,7 @@ async function captureLoaded(
   const { content, article, metadata, settled } =
     spec.outputs.content || spec.outputs.article
       ? await readAll(spec.source.kind === "url").catch((err: unknown) => {
-          if (err instanceof ReaderMissing) return readAll(false);
+          if (err instanceof ReadScriptsMissing) return readAll(false);
           throw err;
         })
       : {

@@ -11,7 +11,7 @@ import type { PageLinkData, ScrapeResultData } from "../../../schemas/responses"
 import { CaptureError, failures } from "../failures";
 import type { RawFields } from "../../extract/fields";
 import type { RawMarkup } from "../../extract/markup";
-import { ReaderMissing, type PageRead } from "./page-read";
+import { ReadScriptsMissing, type PageRead } from "./page-read";
 import { READ_FIELDS, READ_MARKUP, STRUCTURED_BOUNDS } from "./page-structured";
 
 /** What the page gave for each part of the plan; null for a part not asked for. */
@@ -51,7 +51,7 @@ export function contentRead(plan: ContentPlan, kept: boolean): PageRead<PageCont
   return {
     expression: `${read}(${JSON.stringify(plan)}, ${JSON.stringify(BOUNDS)})`,
     take(value) {
-      if (value === null) throw new ReaderMissing();
+      if (value === null) throw new ReadScriptsMissing();
       const answer = value as InPageAnswer;
       if ("refusedSelector" in answer)
         throw new CaptureError(

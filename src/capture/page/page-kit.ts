@@ -6,7 +6,7 @@
  * script cache after the first, so a read neither sends nor compiles them (measured: the reader
  * sent, compiled and run was ~10 % of a crawl page's CPU; a crawl page's evaluations sent 62 KB,
  * now 7 KB, docs/CRAWL.md). A read finds them as `EdgeshotReader` and
- * `EdgeshotContent`, or reads with their source where a document has none (`ReaderMissing`).
+ * `EdgeshotContent`, or reads with their source where a document has none (`ReadScriptsMissing`).
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
 import { UTILITY_WORLD_NAME } from "@cloudflare/puppeteer/internal/common/util.js";

@@ -102,7 +102,7 @@ export function articleRead(spec: CaptureSpec, kept: boolean): PageRead<ReadResu
   return {
     expression: `(${read})(${JSON.stringify(LIMITS.domBytes)}, ${JSON.stringify(removeSelectors)})`,
     take(value) {
-      if (value === null) throw new ReaderMissing();
+      if (value === null) throw new ReadScriptsMissing();
       const article = value as PageArticle;
       if (article.kind === "too-large")
         throw new CaptureError(failures.tooLarge("rendered page", formatBytes(LIMITS.domBytes)));
@@ -116,9 +116,9 @@ export function articleRead(spec: CaptureSpec, kept: boolean): PageRead<ReadResu
  * (./page-kit.ts; one it did not run in: inline HTML written into about:blank, a document older
  * than the setting): read again with the scripts' source (`kept` false).
  */
-export class ReaderMissing extends Error {
+export class ReadScriptsMissing extends Error {
   constructor() {
-    super("the page reader is not in the document");
+    super("the read scripts are not in the document");
   }
 }
 
@@ -158,16 +158,20 @@ interface Realm {
   evaluate(expression: string): Promise<unknown>;
 }
 
-/** In the page: the DOM-size rule of `serializeWithin`, then the reader on a clone. */
-const READ_ARTICLE = `(limit, removeSelectors) => {
+/**
+ * In the page: `reader` (what gives `EdgeshotReader`, or answers null without it), the DOM-size
+ * rule of `serializeWithin`, then the reader on a clone.
+ */
+const readArticleWith = (reader: string) => `(limit, removeSelectors) => {
+  ${reader}
   if ((${serializeWithin})(limit) === null) return { kind: "too-large" };
-  ${PAGE_READER}
   return EdgeshotReader.readPage(removeSelectors);
 }`;
 
-/** The same with the reader the document keeps (./page-kit.ts); null when it has none. */
-const READ_KEPT_ARTICLE = `(limit, removeSelectors) => {
-  if (typeof EdgeshotReader === "undefined") return null;
-  if ((${serializeWithin})(limit) === null) return { kind: "too-large" };
-  return EdgeshotReader.readPage(removeSelectors);
-}`;
+/** With the reader's source. */
+const READ_ARTICLE = readArticleWith(PAGE_READER);
+
+/** With the reader the document keeps (./page-kit.ts); null when it has none. */
+const READ_KEPT_ARTICLE = readArticleWith(
+  `if (typeof EdgeshotReader === "undefined") return null;`,
+);
