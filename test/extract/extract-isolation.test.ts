@@ -74,6 +74,17 @@ describe("in-page extraction leaves the live page alone", () => {
   });
 });
 
+describe("inline HTML", () => {
+  it("its article is read too: its document keeps no reader, so the reader is sent", async () => {
+    const para =
+      "Inline pages are written into a blank document, which the page kit never saw. ".repeat(12);
+    const html = `<!doctype html><html lang="en"><head><title>Inline Article</title></head><body><article><h1>Inline Article</h1><p>${para}</p><p>${para}</p></article></body></html>`;
+    const { data } = await shot({ html, extract: true });
+    expect(data.extracted?.title).toBe("Inline Article");
+    expect(data.extracted?.content).toContain("Inline pages are written into a blank document");
+  });
+});
+
 describe("a hostile page cannot steer or stall extraction", () => {
   it("DOM prototypes and built-ins replaced in the page's world do not change the article", async () => {
     const { res, body } = await extract(page("extract-hostile.html"), "json");
