@@ -214,9 +214,12 @@ export const TUNING = {
   /**
    * A crawl's pages are rendered in pages kept open between them (src/capture/host/lane-pages.ts):
    * the captures one page serves at most, how long it waits idle for the next, and the idle pages
-   * a browser keeps at most.
+   * a browser keeps at most. A page retires after 100 captures, as Crawlee retires a browser
+   * after 100 pages: a retirement is a new context, renderer and page setup (~5 % of a
+   * 131-page crawl's CPU at 25 uses), and a kept renderer grew 157 → 187 MB from its 25th to its
+   * 100th page (docs/CRAWL.md).
    */
-  lanePageUses: 25,
+  lanePageUses: 100,
   laneIdleMs: 15_000,
   lanePagesIdle: 8,
   /** A kept page is frozen once it has waited this long (a busy lane takes it back sooner). */

@@ -37,7 +37,7 @@
  *   (each ~50–120 ms of CPU), in one context none (docs/CRAWL.md). What the guard refused in one
  *   of them disposes the context with all of them; a page that failed otherwise closes alone and
  *   retires its context (the others close as they come back, the context with the last); a page
- *   that served its 25 captures retires alone (./blank-page.ts).
+ *   that served its TUNING.lanePageUses captures retires alone (./blank-page.ts).
  */
 import { pageClient } from "../page/page-client";
 import type { PageSettings } from "../page/page";
