@@ -204,7 +204,7 @@ describe("BrowserHost", () => {
     expect((await host.getStats()).launches).toBe(1);
   });
 
-  it("a lane's next capture runs in the page its last one left; never another lane's, never after a failure", async () => {
+  it("a lane's next capture runs in the page its last one left; never another lane's, never after a failure or its last use", async () => {
     const host = await sharedHost();
     const url = `${FIXTURES}/boxes.html?run=${runId()}`;
     // Green when the tab starts clean, blue when a capture before it left its sessionStorage.
@@ -246,6 +246,19 @@ describe("BrowserHost", () => {
     await kept(1);
     expect(await shoot(check, { lane })).toBe("clean");
     expect(await reused()).toBe(before + 2);
+    // A page retires once it has served TUNING.lanePageUses captures (two here): its second
+    // capture leaves a mark, and the lane's next capture starts clean in a page of its own.
+    const uses = TUNING.lanePageUses;
+    (TUNING as { lanePageUses: number }).lanePageUses = 2;
+    try {
+      await kept(1);
+      expect(await shoot(leave, { lane })).toBe("clean");
+      expect(await reused()).toBe(before + 3);
+      expect(await shoot(check, { lane })).toBe("clean");
+      expect(await reused()).toBe(before + 3);
+    } finally {
+      (TUNING as { lanePageUses: number }).lanePageUses = uses;
+    }
   });
 
   it("a page that reads articles keeps the read scripts in its isolated world, out of the page's reach", async () => {
