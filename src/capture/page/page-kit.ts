@@ -2,10 +2,10 @@
  * The read scripts a page keeps in its documents: the page reader (src/extract/reader.ts, ~39
  * KB) and the page content read (./page-content.ts, ~20 KB), defined in each new document of a
  * page whose captures read its article or content, in the isolated world the reads run in
- * (./page-read.ts `isolatedReader`). Chromium runs them there as the document is made, from its
- * script cache after the first, so a read neither sends nor compiles them (measured: the reader
- * sent, compiled and run was ~10 % of a crawl page's CPU; a crawl page's evaluations sent 62 KB,
- * now 7 KB, docs/CRAWL.md). A read finds them as `EdgeshotReader` and
+ * (./page-read.ts `isolatedReader`). Chromium runs them there as the document is made, so a
+ * read does not send them (a crawl page's evaluations sent 62 KB, now 7 KB, docs/CRAWL.md). Each
+ * document still compiles them: V8 keeps no compiled scripts while the fair-CPU debugger is
+ * attached (docs/CRAWL.md, "what the debugger costs"). A read finds them as `EdgeshotReader` and
  * `EdgeshotContent`, or reads with their source where a document has none (`ReadScriptsMissing`).
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
