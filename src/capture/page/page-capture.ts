@@ -312,7 +312,7 @@ async function captureLoaded(
       };
   const { outputs, completeness } = shot;
   // Only a shot can be incomplete: page content and extraction answers ignore requireComplete.
-  if (spec.requireComplete && completeness && spec.outputs.formats.length > 0) {
+  if (spec.requireComplete && completeness && shoots) {
     const missing = missingParts(completeness, nav.quality === "full");
     if (missing.length > 0) throw new CaptureError(failures.incomplete(missing));
   }
