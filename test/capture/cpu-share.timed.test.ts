@@ -139,11 +139,17 @@ describe("fair CPU between accounts", () => {
     const stats = await host.getStats();
     expect(stats.cpuHolds).toBe(1);
     expect(stats.cpuHeld).toBe(0);
+    // b's capture, alone at first, was given its debugger once a arrived (its page was idle):
+    // nothing needed a restart.
+    expect(stats.cpuDebugged).toBe(3);
+    expect(stats.cpuRestarts).toBe(0);
   });
 
   it("one account's many spinning captures leave room in the line, and a slot, for others", async () => {
     const host = fairHost;
     const alone = await aloneMs(host, "acct-fq-b");
+    // Alone on its browser, an account's captures run without the fair-CPU debugger (it costs CPU).
+    expect((await host.getStats()).cpuDebugged).toBe(0);
     // Account a sends 40 spinning captures at once (40 requests, or MCP tool calls in one POST).
     const spin = await spinners(runId());
     const flood = Array.from({ length: 40 }, () => host.capture(spin.spec, "acct-fq-a"));
@@ -161,6 +167,9 @@ describe("fair CPU between accounts", () => {
         expect(outcome.ok ? 200 : outcome.failure.code).toBe(200);
         expect(ms).toBeLessThan(alone + SLACK_MS);
       }
+      // a's running spinners started alone, without their debugger, and could not be given it
+      // while spinning: those the rule would hold ran again in new pages, with it.
+      expect((await host.getStats()).cpuRestarts).toBeGreaterThan(0);
     } finally {
       await spin.stop();
     }

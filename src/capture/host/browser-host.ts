@@ -35,7 +35,7 @@ import { installBrowserGuard, type BrowserGuard } from "../guard/browser-guard";
 import { dead, SESSION_KEY, startBrowser } from "./browser-session";
 import { pageSettings } from "../page/page";
 import { runPageCapture, type CaptureHooks, type PageCapture } from "../page/page-capture";
-import { CpuShare } from "./cpu-share";
+import { CpuRestart, CpuShare } from "./cpu-share";
 import type { RequestPolicy } from "../page/page-requests";
 import { CaptureError, FAILURE, failures, toFailure, type CaptureFailure } from "../failures";
 import { imageSize } from "../outputs/image-info";
@@ -85,8 +85,8 @@ export class BrowserHost extends DurableObject<Env> {
   private lastUsed = Date.now();
   private stats = hostCounters();
   private requestPolicy: RequestPolicy | null = null;
-  /** Holds counted on browsers since dropped (cpu-share.ts). */
-  private cpuHolds = 0;
+  /** What the fair-CPU share counted on browsers since dropped (cpu-share.ts). */
+  private cpuPast = { holds: 0, debugged: 0, restarts: 0 };
 
   private encoderSources = new Map<EncoderAsset, Promise<string>>();
 
@@ -135,12 +135,15 @@ export class BrowserHost extends DurableObject<Env> {
     if ("code" in slot) return { ok: false, failure: slot };
     this.lastUsed = Date.now();
     try {
+      /** Once the capture was restarted for its fair-CPU debugger (./cpu-share.ts): what it had spent. */
+      let spentMs: number | undefined;
+      const began = Date.now();
       for (let attempt = 0; ; attempt++) {
         /** The page this attempt ran in, once it had one. */
         let ran: BlankPage | null = null;
         const warm = await this.getBrowser();
         const browser = warm.browser;
-        const hooks: Omit<CaptureHooks, "ready"> = {
+        const hooks: Omit<CaptureHooks, "ready" | "restarted"> = {
           deadlineExceeded: () => {
             this.stats.deadlineKills++;
             log("warn", "capture passed its deadline", { timeoutMs: spec.timeoutMs });
@@ -157,11 +160,15 @@ export class BrowserHost extends DurableObject<Env> {
           if (laned?.reused) this.stats.lanePagesReused++;
           const blank = laned?.blank ?? (await warm.spare.take(settings));
           ran = blank;
-          const share = warm.cpu.track(blank.session, blank.contextId, accountId);
+          // Restarted, it has its debugger from the start.
+          const debugFirst = spentMs !== undefined;
+          const share = warm.cpu.track(blank.session, blank.contextId, accountId, debugFirst);
           try {
             const result = await runPageCapture(blank, spec, this.policy(), settings, {
               ...hooks,
               ready: share.ready,
+              restarted: share.restarted,
+              spentMs,
               encoders: (asset) => this.encoderSource(asset),
               ...(lane === undefined
                 ? {}
@@ -187,6 +194,12 @@ export class BrowserHost extends DurableObject<Env> {
           // failure stands (retried, its URL would be loaded twice).
           const disposedUnder = ran?.group?.disposedUnder.has(ran) === true;
           if (attempt === 0 && disposedUnder && ran?.watch.violation() === null) continue;
+          // Its page could not be given its fair-CPU debugger when another account arrived
+          // (./cpu-share.ts): run again in a new page, with it on from the start (so only once).
+          if (err instanceof CpuRestart && spentMs === undefined) {
+            spentMs = Date.now() - began;
+            continue;
+          }
 
           const failure = toFailure(err);
           // The target's doing (it could not be reached, it was too slow) is the caller's to fix
@@ -246,8 +259,10 @@ export class BrowserHost extends DurableObject<Env> {
       waiting: slots.waiting,
       weight: slots.weight,
       guardBlocked: this.warm?.guard.blocked ?? 0,
-      cpuHolds: this.cpuHolds + (this.warm?.cpu.holds ?? 0),
+      cpuHolds: this.cpuPast.holds + (this.warm?.cpu.holds ?? 0),
       cpuHeld: this.warm?.cpu.holding ?? 0,
+      cpuDebugged: this.cpuPast.debugged + (this.warm?.cpu.debugged ?? 0),
+      cpuRestarts: this.cpuPast.restarts + (this.warm?.cpu.restarts ?? 0),
     };
   }
 
@@ -318,7 +333,10 @@ export class BrowserHost extends DurableObject<Env> {
   /** Forgets a browser that is gone or being closed (its spare page goes with it). */
   private drop(browser: Browser | null): void {
     if (browser && this.warm?.browser === browser) {
-      this.cpuHolds += this.warm.cpu.holds;
+      const { holds, debugged, restarts } = this.warm.cpu;
+      this.cpuPast.holds += holds;
+      this.cpuPast.debugged += debugged;
+      this.cpuPast.restarts += restarts;
       this.slots.lend(0);
       this.warm = null;
     }

@@ -37,23 +37,42 @@ interface Tracked {
   contextId: string;
   /** Order of arrival: an account's lowest is its oldest. */
   seq: number;
-  /** Sessions on every realm of a holdable capture (page, frames, workers); empty otherwise. */
+  /** Sessions on every realm of the capture (page, frames, workers), its debugger on or not. */
   realms: Set<CDPSession>;
-  /** The page's own session, for its CPU (holdable captures only). */
+  /** The page's own session, for its CPU, once metered. */
   meter: CDPSession | null;
   /** The page's main-thread busy time (s) when the capture began; null until measured. */
   busyAtStart: number | null;
+  /** When its realms were asked for their debugger (ms epoch); null while its browser was not shared. */
+  debuggedSince: number | null;
   heavy: boolean;
   held: boolean;
   /** When `held` last changed (ms epoch); when it was tracked, for one never held. */
   since: number;
+  /** Fails the capture with `CpuRestart` (once). */
+  restart(): void;
 }
 
 export interface CpuTicket {
-  /** Settles (never rejects) once the page may load: its debugger is on, if it could be. */
+  /** Settles (never rejects) once the page may load: its debugger is on, if it needs it and could. */
   ready: Promise<void>;
+  /**
+   * Rejects with `CpuRestart` should the capture have to start again (never resolves): its page
+   * could not be given its debugger when its browser came to be shared.
+   */
+  restarted: Promise<never>;
   /** The capture is over: forget it (its page is closed or kept for its lane). */
   end(): void;
+}
+
+/**
+ * A capture that must run again in a new page, with its debugger on from the start: its page was
+ * busy in one long task when its browser came to be shared (module comment).
+ */
+export class CpuRestart extends Error {
+  constructor() {
+    super("the page could not be given its fair-CPU debugger: restarted");
+  }
 }
 
 export class CpuShare {
@@ -61,8 +80,10 @@ export class CpuShare {
   private seq = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticking = false;
-  /** Times a capture was held (stats). */
+  /** Times a capture was held, given its debugger, restarted (stats). */
   holds = 0;
+  debugged = 0;
+  restarts = 0;
 
   /**
    * `onHolding`: told how many captures are held whenever that changes (their slots are lent).
@@ -74,46 +95,69 @@ export class CpuShare {
   ) {}
 
   /**
-   * Sessions whose debugger is on (a kept page's, for its life), with the Debugger.paused
-   * listener this share answers on: enabled and listened to once a session, not once a capture.
+   * Sessions whose debugger was asked for (a kept page's, for its life), with the
+   * Debugger.paused listener this share answers on: enabled and listened to once a session, not
+   * once a capture.
    */
   private readonly debugging = new WeakMap<CDPSession, Promise<unknown>>();
+  /** Sessions whose debugger answered: those that can be paused. */
+  private readonly paused = new WeakSet<CDPSession>();
   /** Sessions whose Performance metrics are on: likewise once a session. */
   private readonly metering = new WeakMap<CDPSession, Promise<unknown>>();
 
   /**
    * A capture of `accountId` starts in `contextId` on the page `session` is ours on (kept for
-   * the page's life: ./blank-page.ts). Its debugger and CPU meter are set up on that session
-   * meanwhile: the page must not load before the ticket is `ready`. A page kept for its lane's
+   * the page's life: ./blank-page.ts). Its CPU meter is set up on that session meanwhile, and its
+   * debugger if the browser is shared now or the capture runs again after a `CpuRestart`
+   * (`debugFirst`): the page must not load before the ticket is `ready`. A page kept for its lane's
    * next capture keeps them: the next capture attaches no session and enables nothing again
    * (measured on a crawl's kept page: an attach a page cost its renderer ~4.5 ms of main
    * thread, and enabling the debugger again more; docs/CRAWL.md).
    */
-  track(session: CDPSession, contextId: string, accountId: string): CpuTicket {
+  track(session: CDPSession, contextId: string, accountId: string, debugFirst = false): CpuTicket {
+    let restart = () => {};
+    const restarted = new Promise<never>((_, reject) => {
+      restart = () => reject(new CpuRestart());
+    });
+    restarted.catch(() => {}); // a capture that ends first never looks
     const entry: Tracked = {
       accountId,
       contextId,
       seq: this.seq++,
-      realms: new Set(),
+      realms: new Set([session]),
       meter: null,
       busyAtStart: null,
+      debuggedSince: null,
       heavy: false,
       held: false,
       since: Date.now(),
+      restart: () => {
+        entry.restart = () => {};
+        this.restarts++;
+        restart();
+      },
     };
     this.tracked.add(entry);
     this.timer ??= setInterval(() => void this.tick(), TUNING.cpuShareTickMs);
+    const isShared = this.isShared();
+    // Every capture already running needs its debugger now: ask (a spinning page never answers).
+    if (isShared) for (const e of this.tracked) if (e !== entry) this.debug(e);
     return {
-      ready: this.meter(session, entry),
+      ready: this.meter(session, entry, isShared || debugFirst),
+      restarted,
       end: () => this.untrack(entry),
     };
   }
 
-  /** The debugger on the page's `session` and its CPU meter; never rejects. */
-  private async meter(session: CDPSession, entry: Tracked): Promise<void> {
+  private isShared(): boolean {
+    return shared([...this.tracked], this.newcomerWaiting());
+  }
+
+  /** The CPU meter on the page's `session`, and its debugger if `debugged`; never rejects. */
+  private async meter(session: CDPSession, entry: Tracked, debugged: boolean): Promise<void> {
     try {
       await Promise.all([
-        this.prepare(entry, session),
+        debugged ? this.debug(entry) : null,
         once(this.metering, session, () => session.send("Performance.enable")),
       ]);
       if (!this.tracked.has(entry)) return; // ended meanwhile (a failed capture)
@@ -123,19 +167,67 @@ export class CpuShare {
         () => {},
       );
     } catch {
-      // A page that cannot be prepared is never held: it counts as a light capture.
+      // A page that cannot be metered is never held: it counts as a light capture.
     }
   }
 
   /**
+   * Asks for the debugger on every realm of `entry` (once a capture); settles when they all
+   * answered. A realm that cannot have it (gone meanwhile) is no longer the capture's.
+   */
+  private debug(entry: Tracked): Promise<unknown> {
+    if (entry.debuggedSince === null) {
+      entry.debuggedSince = Date.now();
+      this.debugged++;
+    }
+    return Promise.all([...entry.realms].map((s) => this.prepare(s, entry)));
+  }
+
+  private async prepare(session: CDPSession, entry: Tracked): Promise<void> {
+    try {
+      await once(this.debugging, session, async () => {
+        // A pause we asked for while the page was idle, arriving after it was let go (on a
+        // kept page, perhaps in its lane's next capture).
+        const paused = () => {
+          if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
+        };
+        session.on("Debugger.paused", paused);
+        try {
+          // The debugger keeps no script source the page let go: on for a kept page's life.
+          await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
+          await session.send("Debugger.setBreakpointsActive", { active: false });
+        } catch (err) {
+          session.off("Debugger.paused", paused);
+          throw err;
+        }
+      });
+    } catch {
+      entry.realms.delete(session);
+      return;
+    }
+    this.paused.add(session);
+    if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});
+  }
+
+  /**
    * A frame or worker of `contextId` attached by the browser guard, paused before its first
-   * script: the capture's realm gets its debugger now (awaited before it is resumed). The guard
-   * does not say which page of a context shared by a lane's captures made it: it is then every
-   * such capture's realm (one account's), paused while any of them is held.
+   * script: a realm of the captures of that context, given its debugger now (awaited before it is
+   * resumed) if theirs was asked for. The guard does not say which page of a context shared by a
+   * lane's captures made it: it is then every such capture's realm (one account's), paused while
+   * any of them is held.
    */
   async attached(contextId: string | undefined, session: CDPSession): Promise<void> {
     const owners = [...this.tracked].filter((e) => e.contextId === contextId && e.meter);
-    if (owners.length > 0) await this.prepare(owners, session).catch(() => {});
+    for (const e of owners) e.realms.add(session);
+    const debugged = owners.filter((e) => e.debuggedSince !== null);
+    await Promise.all(debugged.map((e) => this.prepare(session, e)));
+  }
+
+  /** Whether every realm of the capture answered for its debugger: it can be paused. */
+  private holdable(entry: Tracked): boolean {
+    if (entry.meter === null || entry.debuggedSince === null) return false;
+    for (const s of entry.realms) if (!this.paused.has(s)) return false;
+    return true;
   }
 
   /** Whether a realm must stay paused: one of the captures it belongs to is held. */
@@ -144,33 +236,13 @@ export class CpuShare {
     return false;
   }
 
-  private async prepare(owners: Tracked | Tracked[], session: CDPSession): Promise<void> {
-    const entries = Array.isArray(owners) ? owners : [owners];
-    await once(this.debugging, session, async () => {
-      // A pause we asked for while the page was idle, arriving after it was let go (on a kept
-      // page, perhaps in its lane's next capture).
-      const paused = () => {
-        if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
-      };
-      session.on("Debugger.paused", paused);
-      try {
-        // The debugger keeps no script source the page let go: on for a kept page's life.
-        await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
-        await session.send("Debugger.setBreakpointsActive", { active: false });
-      } catch (err) {
-        session.off("Debugger.paused", paused);
-        throw err;
-      }
-    });
-    for (const entry of entries) entry.realms.add(session);
-    if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});
-  }
-
   /** Pauses or resumes `realms` as the captures they belong to are held or not. */
   private turn(realms: Iterable<CDPSession>): void {
     // A realm shared by captures of one lane runs only while none of them is held.
-    for (const s of realms)
+    for (const s of realms) {
+      if (!this.paused.has(s)) continue;
       void s.send(this.heldRealm(s) ? "Debugger.pause" : "Debugger.resume").catch(() => {});
+    }
   }
 
   private untrack(entry: Tracked): void {
@@ -194,14 +266,16 @@ export class CpuShare {
    * Measure the captures not yet heavy, then hold and let go by the rule. An account alone on
    * the browser with nobody waiting is never held, so its captures are not measured then (a
    * crawl's page was asked its metrics ~4 times): busy time is cumulative, so the first tick
-   * after another account arrives still sees all of it.
+   * after another account arrives still sees all of it. A capture the rule would hold whose
+   * debugger has not answered in TUNING.cpuMeterTimeoutMs is restarted.
    */
   private async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
     try {
       const newcomerWaiting = this.newcomerWaiting();
-      if (shared([...this.tracked], newcomerWaiting))
+      if (shared([...this.tracked], newcomerWaiting)) {
+        for (const e of this.tracked) if (e.debuggedSince === null) void this.debug(e);
         await Promise.all(
           [...this.tracked].map(async (e) => {
             if (!e.meter || e.heavy) return;
@@ -211,10 +285,16 @@ export class CpuShare {
             e.heavy = (now - e.busyAtStart) * 1000 >= TUNING.cpuHeavyMs;
           }),
         );
+      }
       const entries = [...this.tracked];
       const now = Date.now();
       const hold = capturesToHold(entries, { newcomerWaiting, now });
-      const turned = entries.filter((e) => (hold.has(e) && e.meter !== null) !== e.held);
+      for (const e of hold) {
+        const asked = e.debuggedSince;
+        if (asked !== null && !this.holdable(e) && now - asked >= TUNING.cpuMeterTimeoutMs)
+          e.restart();
+      }
+      const turned = entries.filter((e) => (hold.has(e) && this.holdable(e)) !== e.held);
       for (const e of turned) {
         e.held = !e.held;
         e.since = now;

@@ -14,6 +14,12 @@ export interface HostStats extends HostCounters {
   /** Captures held for using more than their account's share of CPU (cpu-share.ts), and now. */
   cpuHolds: number;
   cpuHeld: number;
+  /**
+   * Captures given the fair-CPU debugger (only a browser shared by accounts needs it), and those
+   * restarted because their page could not be given it (cpu-share.ts).
+   */
+  cpuDebugged: number;
+  cpuRestarts: number;
 }
 
 /** The counters a BrowserHost keeps as it runs. */

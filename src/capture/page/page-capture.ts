@@ -13,6 +13,7 @@ import type { Page } from "@cloudflare/puppeteer";
 import { LIMITS } from "../../../schemas/limits";
 import { log } from "../../log";
 import { closeBlankPage, type BlankPage } from "../host/blank-page";
+import { CpuRestart } from "../host/cpu-share";
 import { runActions } from "./actions";
 import { CONSENT_WALL_CSS } from "./consent-walls";
 import type { ReadResult } from "../../extract/reader";
@@ -106,6 +107,16 @@ export interface CaptureHooks {
    * the page's own setup, before navigation.
    */
   ready: Promise<void>;
+  /**
+   * Rejects (`CpuRestart`) should the capture have to run again in a new page
+   * (../host/cpu-share.ts); never resolves.
+   */
+  restarted: Promise<never>;
+  /**
+   * What the capture spent in the attempt it restarts (`restarted`): its hard deadline counts
+   * from its first attempt.
+   */
+  spentMs?: number;
   /** The encoders' sources, read from the static assets (recordings only). */
   encoders?: EncoderSource;
 }
@@ -129,8 +140,8 @@ export async function runPageCapture(
   let capture: PageCapture;
   try {
     capture = await withTimeout(
-      capturePage(blank, spec, policy, settings, hooks),
-      captureDeadlineMs(spec),
+      Promise.race([capturePage(blank, spec, policy, settings, hooks), hooks.restarted]),
+      Math.max(captureDeadlineMs(spec) - (hooks.spentMs ?? 0), 0),
     ).catch((err: unknown) => {
       if (err instanceof DeadlineError) {
         hooks.deadlineExceeded();
@@ -140,9 +151,10 @@ export async function runPageCapture(
     });
   } catch (err) {
     // A failure may be retried on another browser: its context is gone before that. A page of a
-    // lane's context closes alone and retires the context (../host/blank-page.ts).
+    // lane's context closes alone and retires the context (../host/blank-page.ts); one restarted
+    // for its fair-CPU debugger disposes it: its renderer, busy in one long task, goes now.
     if (blank.group) blank.group.retired = true;
-    await close(true);
+    await close(!(err instanceof CpuRestart));
     throw err;
   }
   if (!hooks.keep) {
