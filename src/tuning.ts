@@ -39,7 +39,8 @@ export const TUNING = {
    * Fair CPU (src/capture/host/cpu-rule.ts, cpu-share.ts): the main-thread busy time after which
    * a capture is heavy, and may be held while other accounts have captures in flight (an
    * account's younger heavy ones always then); how often captures are measured and the holds
-   * decided; how long a measurement may take.
+   * decided; how long a measurement may take, and a debugger asked for once the browser is
+   * shared, before a capture the rule would hold is restarted instead.
    */
   cpuHeavyMs: 1_000,
   cpuShareTickMs: 250,

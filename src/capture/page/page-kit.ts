@@ -3,9 +3,9 @@
  * KB) and the page content read (./page-content.ts, ~20 KB), defined in each new document of a
  * page whose captures read its article or content, in the isolated world the reads run in
  * (./page-read.ts `isolatedReader`). Chromium runs them there as the document is made, so a
- * read does not send them (a crawl page's evaluations sent 62 KB, now 7 KB, docs/CRAWL.md). Each
- * document still compiles them: V8 keeps no compiled scripts while the fair-CPU debugger is
- * attached (docs/CRAWL.md, "what the debugger costs"). A read finds them as `EdgeshotReader` and
+ * read does not send them (a crawl page's evaluations sent 62 KB, now 7 KB, docs/CRAWL.md). On a
+ * browser shared by accounts each document still compiles them: V8 keeps no compiled scripts
+ * while the fair-CPU debugger is attached, and only there is it (../host/cpu-share.ts). A read finds them as `EdgeshotReader` and
  * `EdgeshotContent`, or reads with their source where a document has none (`ReadScriptsMissing`).
  */
 import type { CDPSession } from "@cloudflare/puppeteer";
