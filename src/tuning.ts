@@ -39,12 +39,13 @@ export const TUNING = {
    * Fair CPU (src/capture/host/cpu-rule.ts, cpu-share.ts): the main-thread busy time after which
    * a capture is heavy, and may be held while other accounts have captures in flight (an
    * account's younger heavy ones always then); how often captures are measured and the holds
-   * decided; how long a measurement may take, and a debugger asked for once the browser is
-   * shared, before a capture the rule would hold is restarted instead.
+   * decided; how long a measurement may take; how long a realm's debugger, asked for once the
+   * browser is shared, may take to answer before a capture the rule would hold is restarted.
    */
   cpuHeavyMs: 1_000,
   cpuShareTickMs: 250,
   cpuMeterTimeoutMs: 1_000,
+  cpuDebuggerWaitMs: 1_000,
   /**
    * Fair CPU across accounts: while a light capture is in flight or a newcomer waits for a slot,
    * how many heavy captures (each its account's oldest) run at once, and for how long each turn:

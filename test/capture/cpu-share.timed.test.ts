@@ -139,8 +139,8 @@ describe("fair CPU between accounts", () => {
     const stats = await host.getStats();
     expect(stats.cpuHolds).toBe(1);
     expect(stats.cpuHeld).toBe(0);
-    // b's capture, alone at first, was given its debugger once a arrived (its page was idle):
-    // nothing needed a restart.
+    // b's capture, alone at first, had its debugger asked for once a arrived (its page was
+    // idle, it answered): nothing needed a restart.
     expect(stats.cpuDebugged).toBe(3);
     expect(stats.cpuRestarts).toBe(0);
   });
@@ -154,6 +154,7 @@ describe("fair CPU between accounts", () => {
     const spin = await spinners(runId());
     const flood = Array.from({ length: 40 }, () => host.capture(spin.spec, "acct-fq-a"));
     await spin.running(4); // as many as its share of the slots
+    let late: Promise<CaptureOutcome> | null = null;
     try {
       // Two other accounts' small captures, at once.
       const others = await Promise.all([timed(host, "acct-fq-b"), timed(host, "acct-fq-c")]);
@@ -167,12 +168,25 @@ describe("fair CPU between accounts", () => {
         expect(outcome.ok ? 200 : outcome.failure.code).toBe(200);
         expect(ms).toBeLessThan(alone + SLACK_MS);
       }
-      // a's running spinners started alone, without their debugger, and could not be given it
-      // while spinning: those the rule would hold ran again in new pages, with it.
-      expect((await host.getStats()).cpuRestarts).toBeGreaterThan(0);
+      // Account d then keeps a capture in flight for 6 s (a page answered late): the browser is
+      // shared again, and the rule holds a's younger spinners. They started alone, without their
+      // debugger, and could not be given it while spinning: they run again in new pages, with it.
+      late = host.capture(
+        toCaptureSpec(
+          { url: `${FIXTURES}/slow?ms=6000&run=${runId()}`, ...SMALL_CAPTURE, timeout: 30 },
+          { watermark: null },
+        ),
+        "acct-fq-d",
+      );
+      await poll(
+        () => host.getStats(),
+        (s) => s.cpuRestarts > 0,
+        10_000,
+      );
     } finally {
       await spin.stop();
     }
+    expect((await late)?.ok).toBe(true);
     const flooded = await Promise.all(flood);
     // Past its 4 slots and 8 places in the line, a's own excess is refused at once: 429
     // RATE_LIMITED with Retry-After, never the service's 503 (its waiting ones may still meet

@@ -86,7 +86,7 @@ export class BrowserHost extends DurableObject<Env> {
   private stats = hostCounters();
   private requestPolicy: RequestPolicy | null = null;
   /** What the fair-CPU share counted on browsers since dropped (cpu-share.ts). */
-  private cpuPast = { holds: 0, debugged: 0, restarts: 0 };
+  private cpuPast = { holds: 0, asked: 0 };
 
   private encoderSources = new Map<EncoderAsset, Promise<string>>();
 
@@ -138,7 +138,9 @@ export class BrowserHost extends DurableObject<Env> {
       /** Once the capture was restarted for its fair-CPU debugger (./cpu-share.ts): what it had spent. */
       let spentMs: number | undefined;
       const began = Date.now();
-      for (let attempt = 0; ; attempt++) {
+      /** Whether it was retried for a browser that died or a lane context disposed under it. */
+      let retried = false;
+      for (;;) {
         /** The page this attempt ran in, once it had one. */
         let ran: BlankPage | null = null;
         const warm = await this.getBrowser();
@@ -160,7 +162,7 @@ export class BrowserHost extends DurableObject<Env> {
           if (laned?.reused) this.stats.lanePagesReused++;
           const blank = laned?.blank ?? (await warm.spare.take(settings));
           ran = blank;
-          // Restarted, it has its debugger from the start.
+          // Restarted, it has its debugger asked for from the start.
           const debugFirst = spentMs !== undefined;
           const share = warm.cpu.track(blank.session, blank.contextId, accountId, debugFirst);
           try {
@@ -180,7 +182,16 @@ export class BrowserHost extends DurableObject<Env> {
             share.end();
           }
         } catch (err) {
-          if (!(err instanceof CaptureError) && attempt === 0 && (await dead(browser, err))) {
+          // A realm of its could not be given its fair-CPU debugger when another account arrived
+          // (./cpu-share.ts): run again in a new page, with it asked for from the start (never
+          // restarted again), within what is left of its deadline.
+          if (err instanceof CpuRestart && spentMs === undefined) {
+            spentMs = Date.now() - began;
+            this.stats.cpuRestarts++;
+            continue;
+          }
+          if (!(err instanceof CaptureError) && !retried && (await dead(browser, err))) {
+            retried = true;
             this.drop(browser);
             // One that is merely unresponsive is closed, not left running unowned.
             if (browser.isConnected())
@@ -188,16 +199,14 @@ export class BrowserHost extends DurableObject<Env> {
             continue; // the browser died under us: retry once on a fresh one
           }
           // Its lane's context was disposed under it because of another of its pages (one that
-          // would not freeze, wake or close: ./lane-pages.ts) and the guard refused nothing
+          // would not freeze, wake or close: ./lane-pages.ts; one restarted for its fair-CPU
+          // debugger: ../page/page-capture.ts) and the guard refused nothing
           // there: not this page's doing, retried once in a new page. A capture that failed by
           // itself closed its page first: its page is not among those disposed, and its
           // failure stands (retried, its URL would be loaded twice).
           const disposedUnder = ran?.group?.disposedUnder.has(ran) === true;
-          if (attempt === 0 && disposedUnder && ran?.watch.violation() === null) continue;
-          // Its page could not be given its fair-CPU debugger when another account arrived
-          // (./cpu-share.ts): run again in a new page, with it on from the start (so only once).
-          if (err instanceof CpuRestart && spentMs === undefined) {
-            spentMs = Date.now() - began;
+          if (!retried && disposedUnder && ran?.watch.violation() === null) {
+            retried = true;
             continue;
           }
 
@@ -261,8 +270,7 @@ export class BrowserHost extends DurableObject<Env> {
       guardBlocked: this.warm?.guard.blocked ?? 0,
       cpuHolds: this.cpuPast.holds + (this.warm?.cpu.holds ?? 0),
       cpuHeld: this.warm?.cpu.holding ?? 0,
-      cpuDebugged: this.cpuPast.debugged + (this.warm?.cpu.debugged ?? 0),
-      cpuRestarts: this.cpuPast.restarts + (this.warm?.cpu.restarts ?? 0),
+      cpuDebugged: this.cpuPast.asked + (this.warm?.cpu.asked ?? 0),
     };
   }
 
@@ -333,10 +341,8 @@ export class BrowserHost extends DurableObject<Env> {
   /** Forgets a browser that is gone or being closed (its spare page goes with it). */
   private drop(browser: Browser | null): void {
     if (browser && this.warm?.browser === browser) {
-      const { holds, debugged, restarts } = this.warm.cpu;
-      this.cpuPast.holds += holds;
-      this.cpuPast.debugged += debugged;
-      this.cpuPast.restarts += restarts;
+      this.cpuPast.holds += this.warm.cpu.holds;
+      this.cpuPast.asked += this.warm.cpu.asked;
       this.slots.lend(0);
       this.warm = null;
     }

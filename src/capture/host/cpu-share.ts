@@ -17,11 +17,20 @@
  *   is running. A pause asked of an idle page waits for its next script; that pause is resumed
  *   as soon as it arrives unless the capture is held by then.
  * - The debugger must be enabled before the page's script runs (enabling it in a spinning page
- *   is never answered). Any capture may be held (even one that started alone: others may come),
- *   so every capture gets it, on its still-blank page before navigation (on the session ours
- *   for the page's life: a page kept for its lane keeps it on), and on every frame and
- *   worker it starts, while those are paused at their start by the browser guard. With
- *   breakpoints inactive, a `debugger;` statement in the page does not pause it.
+ *   is never answered). It costs the page CPU (V8 keeps no compiled scripts while a debugger is
+ *   attached: docs/CRAWL.md, "what the debugger costs"), and only a browser shared by accounts
+ *   ever holds anything (./cpu-rule.ts `shared`). So a capture's debugger is asked for — on its
+ *   still-blank page before navigation (on the session ours for the page's life: a page kept for
+ *   its lane keeps it on), and on every frame and worker it starts while those are paused at
+ *   their start by the browser guard — only once its browser is shared: at its start if it is
+ *   then, else when another account's capture starts (at once) or a newcomer waits (at the next
+ *   tick). With breakpoints inactive, a `debugger;` statement in the page does not pause it.
+ * - A realm busy in one long task when its debugger is asked for cannot answer. While the rule
+ *   would hold its capture and it has not answered for TUNING.cpuDebuggerWaitMs, the capture is
+ *   restarted (`CpuRestart`): its context is disposed, which kills the renderer, and it runs
+ *   again in a new page with its debugger asked for from the start (`debugFirst`), never
+ *   restarted again. `Runtime.terminateExecution`, also answered then, was not used: should the
+ *   task end first, it ends the next script instead, the next document's hardening among them.
  * - `Emulation.setCPUThrottlingRate` was rejected: its throttler sleeps by spinning, so a
  *   throttled spinner still uses the core.
  */
@@ -43,8 +52,10 @@ interface Tracked {
   meter: CDPSession | null;
   /** The page's main-thread busy time (s) when the capture began; null until measured. */
   busyAtStart: number | null;
-  /** When its realms were asked for their debugger (ms epoch); null while its browser was not shared. */
-  debuggedSince: number | null;
+  /** Whether its realms' debugger was asked for (its browser was shared, or `debugFirst`). */
+  asked: boolean;
+  /** Asked from its start, after a restart: never restarted again. */
+  debugFirst: boolean;
   heavy: boolean;
   held: boolean;
   /** When `held` last changed (ms epoch); when it was tracked, for one never held. */
@@ -54,11 +65,11 @@ interface Tracked {
 }
 
 export interface CpuTicket {
-  /** Settles (never rejects) once the page may load: its debugger is on, if it needs it and could. */
+  /** Settles (never rejects) once the page may load: its debugger on, if asked for and it could. */
   ready: Promise<void>;
   /**
-   * Rejects with `CpuRestart` should the capture have to start again (never resolves): its page
-   * could not be given its debugger when its browser came to be shared.
+   * Rejects with `CpuRestart` should the capture have to start again (never resolves): a realm
+   * of its could not be given its debugger (module comment).
    */
   restarted: Promise<never>;
   /** The capture is over: forget it (its page is closed or kept for its lane). */
@@ -66,12 +77,12 @@ export interface CpuTicket {
 }
 
 /**
- * A capture that must run again in a new page, with its debugger on from the start: its page was
- * busy in one long task when its browser came to be shared (module comment).
+ * A capture that must run again in a new page, with its debugger asked for from the start: a
+ * realm of its was busy in one long task when its browser came to be shared (module comment).
  */
 export class CpuRestart extends Error {
   constructor() {
-    super("the page could not be given its fair-CPU debugger: restarted");
+    super("a realm could not be given its fair-CPU debugger: restarted");
   }
 }
 
@@ -80,10 +91,9 @@ export class CpuShare {
   private seq = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticking = false;
-  /** Times a capture was held, given its debugger, restarted (stats). */
+  /** Times a capture was held, and captures whose debugger was asked for (stats). */
   holds = 0;
-  debugged = 0;
-  restarts = 0;
+  asked = 0;
 
   /**
    * `onHolding`: told how many captures are held whenever that changes (their slots are lent).
@@ -100,8 +110,10 @@ export class CpuShare {
    * once a capture.
    */
   private readonly debugging = new WeakMap<CDPSession, Promise<unknown>>();
-  /** Sessions whose debugger answered: those that can be paused. */
-  private readonly paused = new WeakSet<CDPSession>();
+  /** When each session's debugger was first asked for (ms epoch). */
+  private readonly askedAt = new WeakMap<CDPSession, number>();
+  /** Sessions whose debugger answered: the realms that can be paused. */
+  private readonly debuggable = new WeakSet<CDPSession>();
   /** Sessions whose Performance metrics are on: likewise once a session. */
   private readonly metering = new WeakMap<CDPSession, Promise<unknown>>();
 
@@ -109,9 +121,9 @@ export class CpuShare {
    * A capture of `accountId` starts in `contextId` on the page `session` is ours on (kept for
    * the page's life: ./blank-page.ts). Its CPU meter is set up on that session meanwhile, and its
    * debugger if the browser is shared now or the capture runs again after a `CpuRestart`
-   * (`debugFirst`): the page must not load before the ticket is `ready`. A page kept for its lane's
-   * next capture keeps them: the next capture attaches no session and enables nothing again
-   * (measured on a crawl's kept page: an attach a page cost its renderer ~4.5 ms of main
+   * (`debugFirst`): the page must not load before the ticket is `ready`. A page kept for its
+   * lane's next capture keeps them: the next capture attaches no session and enables nothing
+   * again (measured on a crawl's kept page: an attach a page cost its renderer ~4.5 ms of main
    * thread, and enabling the debugger again more; docs/CRAWL.md).
    */
   track(session: CDPSession, contextId: string, accountId: string, debugFirst = false): CpuTicket {
@@ -127,21 +139,21 @@ export class CpuShare {
       realms: new Set([session]),
       meter: null,
       busyAtStart: null,
-      debuggedSince: null,
+      asked: false,
+      debugFirst,
       heavy: false,
       held: false,
       since: Date.now(),
       restart: () => {
         entry.restart = () => {};
-        this.restarts++;
         restart();
       },
     };
     this.tracked.add(entry);
     this.timer ??= setInterval(() => void this.tick(), TUNING.cpuShareTickMs);
-    const isShared = this.isShared();
-    // Every capture already running needs its debugger now: ask (a spinning page never answers).
-    if (isShared) for (const e of this.tracked) if (e !== entry) this.debug(e);
+    const isShared = shared([...this.tracked], this.newcomerWaiting());
+    // Every capture already running needs its debugger now: asked (a busy realm cannot answer).
+    if (isShared) for (const e of this.tracked) if (e !== entry) void this.askDebugger(e);
     return {
       ready: this.meter(session, entry, isShared || debugFirst),
       restarted,
@@ -149,15 +161,11 @@ export class CpuShare {
     };
   }
 
-  private isShared(): boolean {
-    return shared([...this.tracked], this.newcomerWaiting());
-  }
-
   /** The CPU meter on the page's `session`, and its debugger if `debugged`; never rejects. */
   private async meter(session: CDPSession, entry: Tracked, debugged: boolean): Promise<void> {
     try {
       await Promise.all([
-        debugged ? this.debug(entry) : null,
+        debugged ? this.askDebugger(entry) : null,
         once(this.metering, session, () => session.send("Performance.enable")),
       ]);
       if (!this.tracked.has(entry)) return; // ended meanwhile (a failed capture)
@@ -172,18 +180,19 @@ export class CpuShare {
   }
 
   /**
-   * Asks for the debugger on every realm of `entry` (once a capture); settles when they all
-   * answered. A realm that cannot have it (gone meanwhile) is no longer the capture's.
+   * Asks for the debugger on every realm of `entry`; settles when they all answered. A realm
+   * that cannot have it (gone meanwhile) is no longer the capture's.
    */
-  private debug(entry: Tracked): Promise<unknown> {
-    if (entry.debuggedSince === null) {
-      entry.debuggedSince = Date.now();
-      this.debugged++;
+  private askDebugger(entry: Tracked): Promise<unknown> {
+    if (!entry.asked) {
+      entry.asked = true;
+      this.asked++;
     }
     return Promise.all([...entry.realms].map((s) => this.prepare(s, entry)));
   }
 
   private async prepare(session: CDPSession, entry: Tracked): Promise<void> {
+    if (!this.askedAt.has(session)) this.askedAt.set(session, Date.now());
     try {
       await once(this.debugging, session, async () => {
         // A pause we asked for while the page was idle, arriving after it was let go (on a
@@ -202,10 +211,13 @@ export class CpuShare {
         }
       });
     } catch {
+      // Gone meanwhile (a worker that ended), or never to be paused: its capture's page then
+      // counts as a light one (`holdable`), its frames and workers as gone.
+      this.askedAt.delete(session);
       entry.realms.delete(session);
       return;
     }
-    this.paused.add(session);
+    this.debuggable.add(session);
     if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});
   }
 
@@ -219,15 +231,28 @@ export class CpuShare {
   async attached(contextId: string | undefined, session: CDPSession): Promise<void> {
     const owners = [...this.tracked].filter((e) => e.contextId === contextId && e.meter);
     for (const e of owners) e.realms.add(session);
-    const debugged = owners.filter((e) => e.debuggedSince !== null);
-    await Promise.all(debugged.map((e) => this.prepare(session, e)));
+    await Promise.all(owners.filter((e) => e.asked).map((e) => this.prepare(session, e)));
   }
 
-  /** Whether every realm of the capture answered for its debugger: it can be paused. */
+  /** Whether every realm of the capture, its page first, answered for its debugger. */
   private holdable(entry: Tracked): boolean {
-    if (entry.meter === null || entry.debuggedSince === null) return false;
-    for (const s of entry.realms) if (!this.paused.has(s)) return false;
+    if (entry.meter === null || !this.debuggable.has(entry.meter)) return false;
+    for (const s of entry.realms) if (!this.debuggable.has(s)) return false;
     return true;
+  }
+
+  /**
+   * Whether a capture must be restarted: the rule would hold it, and a realm of its has not
+   * answered for its debugger in TUNING.cpuDebuggerWaitMs (busy in one long task).
+   */
+  private stuck(entry: Tracked, now: number): boolean {
+    if (!entry.asked || entry.debugFirst) return false;
+    for (const s of entry.realms) {
+      const asked = this.askedAt.get(s);
+      if (!this.debuggable.has(s) && asked !== undefined && now - asked >= TUNING.cpuDebuggerWaitMs)
+        return true;
+    }
+    return false;
   }
 
   /** Whether a realm must stay paused: one of the captures it belongs to is held. */
@@ -238,9 +263,10 @@ export class CpuShare {
 
   /** Pauses or resumes `realms` as the captures they belong to are held or not. */
   private turn(realms: Iterable<CDPSession>): void {
-    // A realm shared by captures of one lane runs only while none of them is held.
+    // A realm shared by captures of one lane runs only while none of them is held. One whose
+    // debugger has not answered yet is paused or not as it answers (`prepare`).
     for (const s of realms) {
-      if (!this.paused.has(s)) continue;
+      if (!this.debuggable.has(s)) continue;
       void s.send(this.heldRealm(s) ? "Debugger.pause" : "Debugger.resume").catch(() => {});
     }
   }
@@ -265,9 +291,11 @@ export class CpuShare {
   /**
    * Measure the captures not yet heavy, then hold and let go by the rule. An account alone on
    * the browser with nobody waiting is never held, so its captures are not measured then (a
-   * crawl's page was asked its metrics ~4 times): busy time is cumulative, so the first tick
-   * after another account arrives still sees all of it. A capture the rule would hold whose
-   * debugger has not answered in TUNING.cpuMeterTimeoutMs is restarted.
+   * crawl's page was asked its metrics ~4 times) nor given their debugger: busy time is
+   * cumulative, so the first tick after another account arrives still sees all of it. A capture
+   * is held once it can be (`holdable`), restarted if it cannot (`stuck`), and a held one stays
+   * held while a realm it gained meanwhile answers (the guard keeps that realm paused at its
+   * start until then).
    */
   private async tick(): Promise<void> {
     if (this.ticking) return;
@@ -275,7 +303,7 @@ export class CpuShare {
     try {
       const newcomerWaiting = this.newcomerWaiting();
       if (shared([...this.tracked], newcomerWaiting)) {
-        for (const e of this.tracked) if (e.debuggedSince === null) void this.debug(e);
+        for (const e of this.tracked) if (!e.asked) void this.askDebugger(e);
         await Promise.all(
           [...this.tracked].map(async (e) => {
             if (!e.meter || e.heavy) return;
@@ -289,12 +317,10 @@ export class CpuShare {
       const entries = [...this.tracked];
       const now = Date.now();
       const hold = capturesToHold(entries, { newcomerWaiting, now });
-      for (const e of hold) {
-        const asked = e.debuggedSince;
-        if (asked !== null && !this.holdable(e) && now - asked >= TUNING.cpuMeterTimeoutMs)
-          e.restart();
-      }
-      const turned = entries.filter((e) => (hold.has(e) && this.holdable(e)) !== e.held);
+      for (const e of hold) if (!e.held && this.stuck(e, now)) e.restart();
+      const turned = entries.filter((e) =>
+        e.held ? !hold.has(e) : hold.has(e) && this.holdable(e),
+      );
       for (const e of turned) {
         e.held = !e.held;
         e.since = now;

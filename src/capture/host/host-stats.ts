@@ -15,11 +15,10 @@ export interface HostStats extends HostCounters {
   cpuHolds: number;
   cpuHeld: number;
   /**
-   * Captures given the fair-CPU debugger (only a browser shared by accounts needs it), and those
-   * restarted because their page could not be given it (cpu-share.ts).
+   * Captures whose fair-CPU debugger was asked for (only a browser shared by accounts needs it:
+   * cpu-share.ts).
    */
   cpuDebugged: number;
-  cpuRestarts: number;
 }
 
 /** The counters a BrowserHost keeps as it runs. */
@@ -38,6 +37,8 @@ export interface HostCounters {
   busyRefusals: number;
   /** Captures refused because their account had its share of the line waiting already. */
   accountRefusals: number;
+  /** Captures restarted because a realm of theirs could not be given its fair-CPU debugger. */
+  cpuRestarts: number;
 }
 
 export const hostCounters = (): HostCounters => ({
@@ -50,4 +51,5 @@ export const hostCounters = (): HostCounters => ({
   recycles: 0,
   busyRefusals: 0,
   accountRefusals: 0,
+  cpuRestarts: 0,
 });
