@@ -68,6 +68,27 @@ describe("CpuShare: the debugger only on a shared browser", () => {
     second.end();
   });
 
+  it("the debugger comes off once the browser is no longer shared, and is asked for again", async () => {
+    const share = new CpuShare(() => {});
+    const a = realm();
+    const first = share.track(a.session, "ctx-a", "acct-a");
+    const b = realm();
+    const second = share.track(b.session, "ctx-b", "acct-b");
+    await Promise.all([first.ready, second.ready]);
+    expect([a, b].map((r) => r.sent.includes("Debugger.enable"))).toEqual([true, true]);
+
+    second.end(); // its page (kept for its lane, say) goes on without one
+    await vi.advanceTimersByTimeAsync(TUNING.cpuShareTickMs);
+    expect([a, b].map((r) => r.sent.includes("Debugger.disable"))).toEqual([true, true]);
+
+    const third = share.track(realm().session, "ctx-c", "acct-c");
+    await third.ready;
+    expect(a.sent.filter((m) => m === "Debugger.enable")).toHaveLength(2);
+    expect(share.asked).toBe(4);
+    first.end();
+    third.end();
+  });
+
   it("a capture the rule would hold whose page cannot answer is restarted; one that can is held", async () => {
     const share = new CpuShare(() => {});
     const oldest = realm({ heavy: true });

@@ -21,10 +21,12 @@
  *   attached: docs/CRAWL.md, "what the debugger costs"), and only a browser shared by accounts
  *   ever holds anything (./cpu-rule.ts `shared`). So a capture's debugger is asked for — on its
  *   still-blank page before navigation (on the session ours for the page's life: a page kept for
- *   its lane keeps it on), and on every frame and worker it starts while those are paused at
- *   their start by the browser guard — only once its browser is shared: at its start if it is
- *   then, else when another account's capture starts (at once) or a newcomer waits (at the next
- *   tick). With breakpoints inactive, a `debugger;` statement in the page does not pause it.
+ *   its lane keeps it on while it is needed), and on every frame and worker it starts while those
+ *   are paused at their start by the browser guard — only once its browser is shared: at its
+ *   start if it is then, else when another account's capture starts (at once) or a newcomer
+ *   waits (at the next tick). It comes off again (`Debugger.disable`) once the browser is no
+ *   longer shared. With breakpoints inactive, a `debugger;` statement in the page does not pause
+ *   it.
  * - A realm busy in one long task when its debugger is asked for cannot answer. While the rule
  *   would hold its capture and it has not answered for TUNING.cpuDebuggerWaitMs, the capture is
  *   restarted (`CpuRestart`): its context is disposed, which kills the renderer, and it runs
@@ -91,7 +93,7 @@ export class CpuShare {
   private seq = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticking = false;
-  /** Times a capture was held, and captures whose debugger was asked for (stats). */
+  /** Times a capture was held, and a capture's debugger was asked for (stats). */
   holds = 0;
   asked = 0;
 
@@ -105,11 +107,12 @@ export class CpuShare {
   ) {}
 
   /**
-   * Sessions whose debugger was asked for (a kept page's, for its life), with the
-   * Debugger.paused listener this share answers on: enabled and listened to once a session, not
-   * once a capture.
+   * Sessions whose debugger was asked for (a kept page's, across its captures while the browser
+   * stays shared): enabled, and listened to, once a session, not once a capture.
    */
   private readonly debugging = new WeakMap<CDPSession, Promise<unknown>>();
+  /** The Debugger.paused listener on each session whose debugger was asked for. */
+  private readonly onPaused = new WeakMap<CDPSession, () => void>();
   /** When each session's debugger was first asked for (ms epoch). */
   private readonly askedAt = new WeakMap<CDPSession, number>();
   /** Sessions whose debugger answered: the realms that can be paused. */
@@ -193,23 +196,9 @@ export class CpuShare {
 
   private async prepare(session: CDPSession, entry: Tracked): Promise<void> {
     if (!this.askedAt.has(session)) this.askedAt.set(session, Date.now());
+    const started = once(this.debugging, session, () => this.enable(session));
     try {
-      await once(this.debugging, session, async () => {
-        // A pause we asked for while the page was idle, arriving after it was let go (on a
-        // kept page, perhaps in its lane's next capture).
-        const paused = () => {
-          if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
-        };
-        session.on("Debugger.paused", paused);
-        try {
-          // The debugger keeps no script source the page let go: on for a kept page's life.
-          await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
-          await session.send("Debugger.setBreakpointsActive", { active: false });
-        } catch (err) {
-          session.off("Debugger.paused", paused);
-          throw err;
-        }
-      });
+      await started;
     } catch {
       // Gone meanwhile (a worker that ended), or never to be paused: its capture's page then
       // counts as a light one (`holdable`), its frames and workers as gone.
@@ -217,8 +206,45 @@ export class CpuShare {
       entry.realms.delete(session);
       return;
     }
+    if (this.debugging.get(session) !== started) return; // taken off meanwhile (`lift`)
     this.debuggable.add(session);
     if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});
+  }
+
+  /** The debugger on `session`, and the Debugger.paused listener this share answers on. */
+  private async enable(session: CDPSession): Promise<void> {
+    // A pause we asked for while the page was idle, arriving after it was let go (on a kept
+    // page, perhaps in its lane's next capture).
+    const paused = () => {
+      if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
+    };
+    session.on("Debugger.paused", paused);
+    this.onPaused.set(session, paused);
+    try {
+      // The debugger keeps no script source the page let go.
+      await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
+      await session.send("Debugger.setBreakpointsActive", { active: false });
+    } catch (err) {
+      session.off("Debugger.paused", paused);
+      this.onPaused.delete(session);
+      throw err;
+    }
+  }
+
+  /**
+   * The browser is no longer shared: the debugger off `realms` (nothing is held then), so their
+   * documents compile with V8's cache again. One asked for again enables it anew.
+   */
+  private lift(realms: Iterable<CDPSession>): void {
+    for (const session of realms) {
+      if (!this.debugging.delete(session)) continue;
+      this.debuggable.delete(session);
+      this.askedAt.delete(session);
+      const paused = this.onPaused.get(session);
+      if (paused) session.off("Debugger.paused", paused);
+      this.onPaused.delete(session);
+      void session.send("Debugger.disable").catch(() => {});
+    }
   }
 
   /**
@@ -284,6 +310,8 @@ export class CpuShare {
       clearInterval(this.timer);
       this.timer = null;
     }
+    // A page kept for its lane takes no debugger it no longer needs into its next capture.
+    if (!shared([...this.tracked], this.newcomerWaiting())) this.lift(entry.realms);
     // Whoever it held back may run now.
     void this.tick();
   }
@@ -302,7 +330,8 @@ export class CpuShare {
     this.ticking = true;
     try {
       const newcomerWaiting = this.newcomerWaiting();
-      if (shared([...this.tracked], newcomerWaiting)) {
+      const isShared = shared([...this.tracked], newcomerWaiting);
+      if (isShared) {
         for (const e of this.tracked) if (!e.asked) void this.askDebugger(e);
         await Promise.all(
           [...this.tracked].map(async (e) => {
@@ -328,6 +357,13 @@ export class CpuShare {
       }
       this.turn(new Set(turned.flatMap((e) => [...e.realms])));
       if (turned.length > 0) this.onHolding(this.holding);
+      // Alone again (those held just let go): the debugger comes off, asked for again if needed.
+      if (!isShared)
+        for (const e of entries)
+          if (e.asked) {
+            e.asked = false;
+            this.lift(e.realms);
+          }
     } finally {
       this.ticking = false;
     }

@@ -15,8 +15,8 @@ export interface HostStats extends HostCounters {
   cpuHolds: number;
   cpuHeld: number;
   /**
-   * Captures whose fair-CPU debugger was asked for (only a browser shared by accounts needs it:
-   * cpu-share.ts).
+   * Times a capture's fair-CPU debugger was asked for (only a browser shared by accounts needs
+   * it: cpu-share.ts).
    */
   cpuDebugged: number;
 }
