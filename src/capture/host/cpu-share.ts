@@ -88,6 +88,18 @@ export class CpuRestart extends Error {
   }
 }
 
+/** The fair-CPU debugger on one session. */
+interface Debugging {
+  /** Settles once `Debugger.enable` answered; rejects if it failed. */
+  enabled: Promise<void>;
+  /** When it was asked for (ms epoch). */
+  askedAt: number;
+  /** It answered: the realm can be paused. */
+  answered: boolean;
+  /** The Debugger.paused listener this share answers on. */
+  onPaused: () => void;
+}
+
 export class CpuShare {
   private readonly tracked = new Set<Tracked>();
   private seq = 0;
@@ -107,16 +119,10 @@ export class CpuShare {
   ) {}
 
   /**
-   * Sessions whose debugger was asked for (a kept page's, across its captures while the browser
-   * stays shared): enabled, and listened to, once a session, not once a capture.
+   * The debugger of each session it was asked for on (a kept page's, across its captures while
+   * the browser stays shared): enabled, and listened to, once a session, not once a capture.
    */
-  private readonly debugging = new WeakMap<CDPSession, Promise<unknown>>();
-  /** The Debugger.paused listener on each session whose debugger was asked for. */
-  private readonly onPaused = new WeakMap<CDPSession, () => void>();
-  /** When each session's debugger was first asked for (ms epoch). */
-  private readonly askedAt = new WeakMap<CDPSession, number>();
-  /** Sessions whose debugger answered: the realms that can be paused. */
-  private readonly debuggable = new WeakSet<CDPSession>();
+  private readonly debugging = new WeakMap<CDPSession, Debugging>();
   /** Sessions whose Performance metrics are on: likewise once a session. */
   private readonly metering = new WeakMap<CDPSession, Promise<unknown>>();
 
@@ -155,8 +161,8 @@ export class CpuShare {
     this.tracked.add(entry);
     this.timer ??= setInterval(() => void this.tick(), TUNING.cpuShareTickMs);
     const isShared = shared([...this.tracked], this.newcomerWaiting());
-    // Every capture already running needs its debugger now: asked (a busy realm cannot answer).
-    if (isShared) for (const e of this.tracked) if (e !== entry) void this.askDebugger(e);
+    // Every capture already running needs its debugger now (a busy realm cannot answer).
+    if (isShared) this.askAll();
     return {
       ready: this.meter(session, entry, isShared || debugFirst),
       restarted,
@@ -182,6 +188,11 @@ export class CpuShare {
     }
   }
 
+  /** Asks for the debugger of every capture not asked yet (the browser is shared). */
+  private askAll(): void {
+    for (const e of this.tracked) if (!e.asked) void this.askDebugger(e);
+  }
+
   /**
    * Asks for the debugger on every realm of `entry`; settles when they all answered. A realm
    * that cannot have it (gone meanwhile) is no longer the capture's.
@@ -195,40 +206,46 @@ export class CpuShare {
   }
 
   private async prepare(session: CDPSession, entry: Tracked): Promise<void> {
-    if (!this.askedAt.has(session)) this.askedAt.set(session, Date.now());
-    const started = once(this.debugging, session, () => this.enable(session));
+    let debugging = this.debugging.get(session);
+    if (!debugging) {
+      debugging = this.enable(session);
+      this.debugging.set(session, debugging);
+    }
     try {
-      await started;
+      await debugging.enabled;
     } catch {
       // Gone meanwhile (a worker that ended), or never to be paused: its capture's page then
-      // counts as a light one (`holdable`), its frames and workers as gone.
-      this.askedAt.delete(session);
+      // counts as a light one (`holdable`), its frames and workers as gone. Asked again, it
+      // tries again.
+      if (this.debugging.get(session) === debugging) this.debugging.delete(session);
       entry.realms.delete(session);
       return;
     }
-    if (this.debugging.get(session) !== started) return; // taken off meanwhile (`lift`)
-    this.debuggable.add(session);
+    if (this.debugging.get(session) !== debugging) return; // taken off meanwhile (`lift`)
+    debugging.answered = true;
     if (this.heldRealm(session)) void session.send("Debugger.pause").catch(() => {});
   }
 
   /** The debugger on `session`, and the Debugger.paused listener this share answers on. */
-  private async enable(session: CDPSession): Promise<void> {
+  private enable(session: CDPSession): Debugging {
     // A pause we asked for while the page was idle, arriving after it was let go (on a kept
     // page, perhaps in its lane's next capture).
-    const paused = () => {
+    const onPaused = () => {
       if (!this.heldRealm(session)) void session.send("Debugger.resume").catch(() => {});
     };
-    session.on("Debugger.paused", paused);
-    this.onPaused.set(session, paused);
-    try {
+    session.on("Debugger.paused", onPaused);
+    const enabled = (async () => {
       // The debugger keeps no script source the page let go.
       await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
       await session.send("Debugger.setBreakpointsActive", { active: false });
-    } catch (err) {
-      session.off("Debugger.paused", paused);
-      this.onPaused.delete(session);
-      throw err;
-    }
+    })();
+    enabled.catch(() => session.off("Debugger.paused", onPaused));
+    return { enabled, askedAt: Date.now(), answered: false, onPaused };
+  }
+
+  /** Whether `session`'s debugger answered: the realm can be paused. */
+  private debuggable(session: CDPSession): boolean {
+    return this.debugging.get(session)?.answered === true;
   }
 
   /**
@@ -237,12 +254,10 @@ export class CpuShare {
    */
   private lift(realms: Iterable<CDPSession>): void {
     for (const session of realms) {
-      if (!this.debugging.delete(session)) continue;
-      this.debuggable.delete(session);
-      this.askedAt.delete(session);
-      const paused = this.onPaused.get(session);
-      if (paused) session.off("Debugger.paused", paused);
-      this.onPaused.delete(session);
+      const debugging = this.debugging.get(session);
+      if (!debugging) continue;
+      this.debugging.delete(session);
+      session.off("Debugger.paused", debugging.onPaused);
       void session.send("Debugger.disable").catch(() => {});
     }
   }
@@ -262,8 +277,8 @@ export class CpuShare {
 
   /** Whether every realm of the capture, its page first, answered for its debugger. */
   private holdable(entry: Tracked): boolean {
-    if (entry.meter === null || !this.debuggable.has(entry.meter)) return false;
-    for (const s of entry.realms) if (!this.debuggable.has(s)) return false;
+    if (entry.meter === null || !this.debuggable(entry.meter)) return false;
+    for (const s of entry.realms) if (!this.debuggable(s)) return false;
     return true;
   }
 
@@ -274,8 +289,8 @@ export class CpuShare {
   private stuck(entry: Tracked, now: number): boolean {
     if (!entry.asked || entry.debugFirst) return false;
     for (const s of entry.realms) {
-      const asked = this.askedAt.get(s);
-      if (!this.debuggable.has(s) && asked !== undefined && now - asked >= TUNING.cpuDebuggerWaitMs)
+      const debugging = this.debugging.get(s);
+      if (debugging && !debugging.answered && now - debugging.askedAt >= TUNING.cpuDebuggerWaitMs)
         return true;
     }
     return false;
@@ -292,7 +307,7 @@ export class CpuShare {
     // A realm shared by captures of one lane runs only while none of them is held. One whose
     // debugger has not answered yet is paused or not as it answers (`prepare`).
     for (const s of realms) {
-      if (!this.debuggable.has(s)) continue;
+      if (!this.debuggable(s)) continue;
       void s.send(this.heldRealm(s) ? "Debugger.pause" : "Debugger.resume").catch(() => {});
     }
   }
@@ -332,7 +347,7 @@ export class CpuShare {
       const newcomerWaiting = this.newcomerWaiting();
       const isShared = shared([...this.tracked], newcomerWaiting);
       if (isShared) {
-        for (const e of this.tracked) if (!e.asked) void this.askDebugger(e);
+        this.askAll();
         await Promise.all(
           [...this.tracked].map(async (e) => {
             if (!e.meter || e.heavy) return;
@@ -390,7 +405,7 @@ async function busySeconds(session: CDPSession): Promise<number> {
 }
 
 /**
- * Runs `start` once per session in `done` (a domain enabled, a listener added), sharing it with
+ * Runs `start` once per session in `done` (a domain enabled), sharing it with
  * callers meanwhile; a failure is forgotten, so the next caller tries again.
  */
 function once(
